@@ -1,0 +1,140 @@
+// GraphQL types, queries and mutations of apps and variants. Inputs carry the REST field names
+// and are validated by the same schemas (inputs.ts); resolvers call the same operations.
+import { builder } from '../graphql/builder.js';
+import { parseInput } from '../shared/validation.js';
+import { createAppInput, createVariantInput, updateVariantParametersInput, variantKinds } from './inputs.js';
+import * as apps from './operations.js';
+
+const latestRevision = { revisions: { orderBy: { revision: 'desc' as const }, take: 1 } };
+
+builder.prismaObject('App', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    project_id: t.exposeID('projectId'),
+    created_at: t.expose('createdAt', { type: 'DateTime' }),
+    updated_at: t.expose('updatedAt', { type: 'DateTime' }),
+    variants: t.relatedConnection('variants', { cursor: 'id', query: { orderBy: { id: 'asc' } } }),
+  }),
+});
+
+const VariantKind = builder.enumType('VariantKind', { values: variantKinds });
+
+builder.prismaObject('Variant', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    app_id: t.exposeID('appId'),
+    project_id: t.exposeID('projectId'),
+    kind: t.expose('kind', { type: VariantKind }),
+    revision: t.exposeInt('revision', { description: 'Number of the newest revision.' }),
+    uri: t.string({ nullable: true, select: latestRevision, resolve: (variant) => variant.revisions[0]?.uri ?? null }),
+    parameters: t.field({ type: 'JSON', select: latestRevision, resolve: (variant) => variant.revisions[0]?.parameters ?? {} }),
+    revisions: t.relation('revisions', { query: { orderBy: { revision: 'asc' } } }),
+    app: t.relation('app'),
+    created_at: t.expose('createdAt', { type: 'DateTime' }),
+    updated_at: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.prismaObject('VariantRevision', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    variant_id: t.exposeID('variantId'),
+    revision: t.exposeInt('revision'),
+    uri: t.exposeString('uri', { nullable: true }),
+    parameters: t.expose('parameters', { type: 'JSON' }),
+    created_at: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const CreateAppInput = builder.inputType('CreateAppInput', {
+  fields: (t) => ({ app_name: t.string({ required: true }) }),
+});
+
+const CreateVariantInput = builder.inputType('CreateVariantInput', {
+  fields: (t) => ({
+    variant_name: t.string({ required: true }),
+    kind: t.field({ type: VariantKind, required: true }),
+    uri: t.string(),
+    parameters: t.field({ type: 'JSON' }),
+  }),
+});
+
+const UpdateVariantParametersInput = builder.inputType('UpdateVariantParametersInput', {
+  fields: (t) => ({
+    parameters: t.field({ type: 'JSON', required: true }),
+    uri: t.string(),
+  }),
+});
+
+builder.queryFields((t) => ({
+  app: t.prismaField({
+    type: 'App',
+    nullable: true,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => apps.getApp(ctx, String(args.id), query),
+  }),
+  apps: t.prismaConnection({
+    type: 'App',
+    cursor: 'id',
+    args: { app_name: t.arg.string() },
+    resolve: (query, _root, args, ctx) => apps.listApps(ctx, { app_name: args.app_name ?? undefined }, query),
+  }),
+  variant: t.prismaField({
+    type: 'Variant',
+    nullable: true,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => apps.getVariant(ctx, String(args.id), query),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createApp: t.prismaField({
+    type: 'App',
+    args: { input: t.arg({ type: CreateAppInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const app = await apps.createApp(ctx, parseInput(createAppInput, args.input, 'body'));
+      return apps.getApp(ctx, app.id, query);
+    },
+  }),
+  updateApp: t.prismaField({
+    type: 'App',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: CreateAppInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      await apps.renameApp(ctx, String(args.id), parseInput(createAppInput, args.input, 'body'));
+      return apps.getApp(ctx, String(args.id), query);
+    },
+  }),
+  deleteApp: t.id({
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      await apps.deleteApp(ctx, String(args.id));
+      return args.id;
+    },
+  }),
+  createVariant: t.prismaField({
+    type: 'Variant',
+    args: { app_id: t.arg.id({ required: true }), input: t.arg({ type: CreateVariantInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const variant = await apps.createVariant(ctx, String(args.app_id), parseInput(createVariantInput, args.input, 'body'));
+      return apps.getVariant(ctx, variant.id, query);
+    },
+  }),
+  updateVariantParameters: t.prismaField({
+    type: 'Variant',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateVariantParametersInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const input = parseInput(updateVariantParametersInput, args.input, 'body');
+      await apps.updateVariantParameters(ctx, String(args.id), input);
+      return apps.getVariant(ctx, String(args.id), query);
+    },
+  }),
+  deleteVariant: t.id({
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      await apps.deleteVariant(ctx, String(args.id));
+      return args.id;
+    },
+  }),
+}));

@@ -1,0 +1,65 @@
+// The inputs of the apps domain, named as the REST bodies are (SPEC §3). REST and GraphQL both
+// validate with these, so a fault is reported at the same `loc` through either.
+import { z } from 'zod';
+import { jsonObject, name } from '../shared/validation.js';
+
+export const createAppInput = z.object({ app_name: name().max(255) });
+export const updateAppInput = createAppInput;
+
+export const variantKinds = ['endpoint', 'prompt'] as const;
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+    message: 'Input should be a valid URL with scheme http or https',
+    params: { type: 'url_parsing' },
+  });
+
+const chatRoles = ['system', 'user', 'assistant', 'developer', 'tool'] as const;
+
+/** What a `prompt` variant runs: an OpenAI Chat Completions request with `{column}` placeholders. */
+export const promptParameters = z.looseObject({
+  model: name(),
+  messages: z.array(z.object({ role: z.enum(chatRoles), content: z.string() })).min(1),
+  temperature: z.number().min(0).max(2).optional(),
+  max_tokens: z.int().min(1).optional(),
+  top_p: z.number().min(0).max(1).optional(),
+  response_format: jsonObject().optional(),
+});
+
+export const createVariantInput = z
+  .object({
+    variant_name: name().max(255),
+    kind: z.enum(variantKinds),
+    uri: httpUrl.nullish(),
+    parameters: jsonObject().nullish(),
+  })
+  // `when`: check the kind's fields even if other fields failed, so every fault is listed.
+  .superRefine((input, ctx) => checkKindFields(input.kind, input, ctx), {
+    when: (payload) => variantKinds.includes((payload.value as { kind?: never } | null)?.kind as never),
+  });
+
+export const updateVariantParametersInput = z.object({
+  parameters: jsonObject(),
+  uri: httpUrl.nullish(),
+});
+
+type KindFields = { uri?: string | null; parameters?: Record<string, unknown> | null };
+
+/** The fields a kind needs: an endpoint's `uri`, a prompt's `parameters`. */
+export function checkKindFields(kind: (typeof variantKinds)[number], input: KindFields, ctx: z.RefinementCtx): void {
+  if (kind === 'endpoint') {
+    if (!input.uri) ctx.addIssue({ code: 'custom', path: ['uri'], message: 'Field required', params: { type: 'missing' } });
+    return;
+  }
+  const parsed = promptParameters.safeParse(input.parameters, { reportInput: true });
+  if (parsed.success) return;
+  for (const issue of parsed.error.issues) {
+    ctx.addIssue({ ...issue, path: ['parameters', ...issue.path] } as z.core.$ZodRawIssue);
+  }
+}
+
+export type CreateAppInput = z.output<typeof createAppInput>;
+export type CreateVariantInput = z.output<typeof createVariantInput>;
+export type UpdateVariantParametersInput = z.output<typeof updateVariantParametersInput>;

@@ -1,0 +1,150 @@
+// Apps and their variants (SPEC §3): plain functions over Prisma, shared by REST and GraphQL.
+// `query` is Pothos' planned include/select, so GraphQL loads nested fields in the same SQL.
+import type { RequestContext } from '../shared/context.js';
+import { isUniqueViolation, type Prisma } from '../shared/db.js';
+import { ConflictError, NotFoundError } from '../shared/errors.js';
+import { toJson } from '../shared/json.js';
+import type { CreateAppInput, CreateVariantInput, UpdateVariantParametersInput } from './inputs.js';
+import { checkKindFields } from './inputs.js';
+import { parseInput } from '../shared/validation.js';
+import { z } from 'zod';
+
+type AppQuery = Omit<Prisma.AppFindFirstArgs, 'where'>;
+type VariantQuery = Omit<Prisma.VariantFindFirstArgs, 'where'>;
+
+async function uniqueName<T>(write: Promise<T>, message: string): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ConflictError(message);
+    throw error;
+  }
+}
+
+export async function createApp(ctx: RequestContext, input: CreateAppInput) {
+  return uniqueName(
+    ctx.db.app.create({ data: { projectId: ctx.projectId, name: input.app_name } }),
+    `An app named ${input.app_name} already exists`,
+  );
+}
+
+export async function listApps<Q extends AppQuery>(ctx: RequestContext, filter: { app_name?: string }, query?: Q) {
+  return ctx.db.app.findMany({
+    orderBy: { id: 'asc' },
+    ...query,
+    where: { projectId: ctx.projectId, ...(filter.app_name ? { name: filter.app_name } : {}) },
+  });
+}
+
+export async function getApp<Q extends AppQuery>(ctx: RequestContext, appId: string, query?: Q) {
+  const app = await ctx.db.app.findFirst({ ...query, where: { id: appId, projectId: ctx.projectId } });
+  if (!app) throw new NotFoundError('App', appId);
+  return app;
+}
+
+export async function renameApp(ctx: RequestContext, appId: string, input: CreateAppInput) {
+  await getApp(ctx, appId);
+  return uniqueName(
+    ctx.db.app.update({ where: { id: appId }, data: { name: input.app_name } }),
+    `An app named ${input.app_name} already exists`,
+  );
+}
+
+export async function deleteApp(ctx: RequestContext, appId: string) {
+  await getApp(ctx, appId);
+  await ctx.db.app.delete({ where: { id: appId } });
+}
+
+/** The newest revision rides along with every variant read, for its uri and parameters. */
+const latestRevision = { revisions: { orderBy: { revision: 'desc' }, take: 1 } } as const;
+
+export async function createVariant(ctx: RequestContext, appId: string, input: CreateVariantInput) {
+  await getApp(ctx, appId);
+  return uniqueName(
+    ctx.db.variant.create({
+      data: {
+        projectId: ctx.projectId,
+        appId,
+        name: input.variant_name,
+        kind: input.kind,
+        revisions: {
+          create: {
+            revision: 1,
+            uri: input.kind === 'endpoint' ? input.uri : null,
+            parameters: toJson(input.parameters ?? {}),
+          },
+        },
+      },
+      include: latestRevision,
+    }),
+    `A variant named ${input.variant_name} already exists in app ${appId}`,
+  );
+}
+
+type WithLatestRevision = { include: typeof latestRevision };
+export type VariantWithRevision = Prisma.VariantGetPayload<WithLatestRevision>;
+
+export async function listVariants<Q extends VariantQuery = WithLatestRevision>(
+  ctx: RequestContext,
+  appId: string,
+  query: Q = { include: latestRevision } as Q,
+): Promise<Prisma.VariantGetPayload<Q>[]> {
+  await getApp(ctx, appId);
+  return ctx.db.variant.findMany({
+    orderBy: { id: 'asc' },
+    ...(query as VariantQuery),
+    where: { appId, projectId: ctx.projectId },
+  }) as Promise<Prisma.VariantGetPayload<Q>[]>;
+}
+
+export async function getVariant<Q extends VariantQuery = WithLatestRevision>(
+  ctx: RequestContext,
+  variantId: string,
+  query: Q = { include: latestRevision } as Q,
+): Promise<Prisma.VariantGetPayload<Q>> {
+  const variant = await ctx.db.variant.findFirst({ ...(query as VariantQuery), where: { id: variantId, projectId: ctx.projectId } });
+  if (!variant) throw new NotFoundError('Variant', variantId);
+  return variant as Prisma.VariantGetPayload<Q>;
+}
+
+/** A parameter change is a new revision; the old ones stay readable (and pinned by evaluations). */
+export async function updateVariantParameters(ctx: RequestContext, variantId: string, input: UpdateVariantParametersInput) {
+  const variant = await getVariant(ctx, variantId);
+  const current = variant.revisions[0];
+  const uri = input.uri ?? current?.uri ?? null;
+  // The kind's rules hold for every revision: a prompt's parameters must stay runnable.
+  parseInput(
+    z.unknown().superRefine((_, refineCtx) => checkKindFields(variant.kind, { uri, parameters: input.parameters }, refineCtx)),
+    input,
+    'body',
+  );
+  return ctx.db.$transaction(async (tx) => {
+    // The increment is atomic, so two concurrent updates get distinct revision numbers.
+    const { revision } = await tx.variant.update({
+      where: { id: variantId },
+      data: { revision: { increment: 1 } },
+      select: { revision: true },
+    });
+    await tx.variantRevision.create({
+      data: { variantId, revision, uri, parameters: toJson(input.parameters) },
+    });
+    return tx.variant.findUniqueOrThrow({ where: { id: variantId }, include: latestRevision });
+  });
+}
+
+export async function listVariantRevisions(ctx: RequestContext, variantId: string) {
+  await getVariant(ctx, variantId);
+  return ctx.db.variantRevision.findMany({ where: { variantId }, orderBy: { revision: 'asc' } });
+}
+
+export async function getVariantRevision(ctx: RequestContext, variantId: string, revision: number) {
+  await getVariant(ctx, variantId);
+  const found = await ctx.db.variantRevision.findUnique({ where: { variantId_revision: { variantId, revision } } });
+  if (!found) throw new NotFoundError('Revision', `${variantId}/${revision}`);
+  return found;
+}
+
+export async function deleteVariant(ctx: RequestContext, variantId: string) {
+  await getVariant(ctx, variantId);
+  await ctx.db.variant.delete({ where: { id: variantId } });
+}

@@ -1,0 +1,44 @@
+// The one Pothos builder. Each domain adds its types in its own `graphql.ts`; schema.ts gathers
+// them. Object types are defined over the Prisma models, so list queries are planned into a few
+// SQL statements instead of one per row.
+import SchemaBuilder from '@pothos/core';
+import ComplexityPlugin from '@pothos/plugin-complexity';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import RelayPlugin from '@pothos/plugin-relay';
+import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
+import type PrismaTypes from '../generated/pothos-types.js';
+import { getDatamodel } from '../generated/pothos-types.js';
+import type { RequestContext } from '../shared/context.js';
+
+export const builder = new SchemaBuilder<{
+  PrismaTypes: PrismaTypes;
+  Context: RequestContext;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date | string };
+    JSON: { Input: unknown; Output: unknown };
+  };
+}>({
+  plugins: [ComplexityPlugin, RelayPlugin, PrismaPlugin],
+  prisma: {
+    client: (ctx) => ctx.db,
+    dmmf: getDatamodel(),
+    filterConnectionTotalCount: true,
+    onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'warn',
+  },
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+  },
+  complexity: {
+    defaultComplexity: 1,
+    defaultListMultiplier: 10,
+    // Span trees nest `children`; 16 levels covers real agent traces while refusing queries
+    // built to exhaust the server.
+    limit: { complexity: 20_000, depth: 16, breadth: 300 },
+  },
+});
+
+builder.addScalarType('DateTime', DateTimeResolver);
+builder.addScalarType('JSON', JSONResolver);
+builder.queryType({});
+builder.mutationType({});

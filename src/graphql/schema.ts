@@ -1,0 +1,5 @@
+// The GraphQL schema: each domain's graphql.ts adds its types to the shared builder.
+import { builder } from './builder.js';
+import '../apps/graphql.js';
+
+export const schema = builder.toSchema();

@@ -1,0 +1,65 @@
+// Assembles the service: database, REST routes of every domain (also under /api), GraphQL.
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { appRoutes } from './apps/routes.js';
+import { assertAccessMode } from './auth/access.js';
+import { graphqlRoutes } from './graphql/yoga.js';
+import { ensureDefaultProject } from './projects/operations.js';
+import type { Config } from './shared/config.js';
+import { type RequestContext, requestContext } from './shared/context.js';
+import { type Db, openDatabase } from './shared/db.js';
+import { acceptJsonBodies } from './shared/http/body.js';
+import { registerErrorHandling } from './shared/http/errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx: RequestContext;
+  }
+}
+
+export interface Assay {
+  server: FastifyInstance;
+  db: Db;
+  /** Migrations applied while opening the database. */
+  migrationsApplied: string[];
+  close(): Promise<void>;
+}
+
+export interface AssayOptions {
+  /** Called with every SQL statement (tests count them). */
+  onQuery?: (sql: string) => void;
+}
+
+/** Every REST route is also served under /api (SPEC §2). */
+function stripApiPrefix(url = '/'): string {
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?') ? url.slice(4) || '/' : url;
+}
+
+export async function createAssay(config: Config, options: AssayOptions = {}): Promise<Assay> {
+  assertAccessMode(config);
+  const { db, applied } = await openDatabase({ url: config.DATABASE_URL, onQuery: options.onQuery });
+  const projectId = await ensureDefaultProject(db);
+
+  const server = Fastify({
+    logger: { level: config.LOG_LEVEL },
+    bodyLimit: config.MAX_BODY_BYTES,
+    routerOptions: { ignoreTrailingSlash: true },
+    rewriteUrl: (req) => stripApiPrefix(req.url),
+  });
+  server.decorateRequest('ctx', null as unknown as RequestContext);
+  server.addHook('onRequest', async (req) => {
+    req.ctx = requestContext(db, projectId);
+  });
+  registerErrorHandling(server);
+  await server.register(async (scope) => graphqlRoutes(scope));
+  await server.register(async (rest) => {
+    acceptJsonBodies(rest);
+    await rest.register(multipart, { limits: { fileSize: config.MAX_BODY_BYTES, files: 1 } });
+    appRoutes(rest);
+  });
+  server.addHook('onClose', async () => {
+    await db.$disconnect();
+  });
+
+  return { server, db, migrationsApplied: applied, close: () => server.close() };
+}

@@ -1,0 +1,53 @@
+// Opens the database: brings it up to date, then hands out the Prisma client over the driver
+// adapter (no engine binary at run time).
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaClient } from '../generated/prisma/client.js';
+import { migrateSqlite } from './migrate.js';
+
+export type Db = PrismaClient;
+export { Prisma } from '../generated/prisma/client.js';
+
+export interface DatabaseOptions {
+  /** `file:<path>`; a relative path is taken from the working directory. */
+  url: string;
+  /** Called with each SQL statement sent (tests count them). */
+  onQuery?: (sql: string) => void;
+}
+
+export interface Database {
+  db: Db;
+  /** Migrations applied by this open, oldest first. */
+  applied: string[];
+}
+
+export function sqlitePath(url: string): string {
+  return resolve(url.replace(/^file:/, ''));
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const path = sqlitePath(options.url);
+  mkdirSync(dirname(path), { recursive: true });
+  const applied = migrateSqlite(path);
+  const adapter = new PrismaBetterSqlite3({ url: path });
+  const db = options.onQuery
+    ? new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] })
+    : new PrismaClient({ adapter });
+  if (options.onQuery) {
+    const onQuery = options.onQuery;
+    (db as PrismaClient<'query'>).$on('query', (event) => onQuery(event.query));
+  }
+  await db.$connect();
+  return { db, applied };
+}
+
+/** True when `error` is Prisma's unique-constraint violation (P2002). */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'P2002';
+}
+
+/** True when `error` is Prisma's "record to update/delete not found" (P2025). */
+export function isMissingRecord(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'P2025';
+}

@@ -1,0 +1,80 @@
+// The one error family operations throw. Each carries its HTTP status and GraphQL code, so the
+// REST adapter and the GraphQL layer map it in one place each (http/errors.ts, graphql/errors.ts).
+
+/** One fault in a request, in FastAPI's shape: where, what, and which kind. */
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+export abstract class AssayError extends Error {
+  abstract readonly status: number;
+  abstract readonly code: string;
+  /** The REST body; FastAPI's `{detail}` form. */
+  body(): unknown {
+    return { detail: this.message };
+  }
+  headers(): Record<string, string> {
+    return {};
+  }
+}
+
+export class NotFoundError extends AssayError {
+  readonly status = 404;
+  readonly code = 'NOT_FOUND';
+  constructor(kind: string, id: string) {
+    super(`${kind} with id ${id} not found`);
+  }
+}
+
+export class ValidationError extends AssayError {
+  readonly status = 422;
+  readonly code = 'BAD_USER_INPUT';
+  constructor(readonly issues: ValidationIssue[]) {
+    super(issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; '));
+  }
+  override body() {
+    return { detail: this.issues };
+  }
+  /** A single fault, for checks made after the shape of the input was validated. */
+  static at(loc: (string | number)[], msg: string, type = 'value_error') {
+    return new ValidationError([{ loc, msg, type }]);
+  }
+}
+
+export class ConflictError extends AssayError {
+  readonly status = 409;
+  readonly code = 'CONFLICT';
+}
+
+export class UnauthorizedError extends AssayError {
+  readonly status = 401;
+  readonly code = 'UNAUTHENTICATED';
+}
+
+export class ForbiddenError extends AssayError {
+  readonly status = 403;
+  readonly code = 'FORBIDDEN';
+}
+
+export class PayloadTooLargeError extends AssayError {
+  readonly status = 413;
+  readonly code = 'PAYLOAD_TOO_LARGE';
+}
+
+export class UnsupportedMediaTypeError extends AssayError {
+  readonly status = 415;
+  readonly code = 'UNSUPPORTED_MEDIA_TYPE';
+}
+
+export class OverloadedError extends AssayError {
+  readonly status = 503;
+  readonly code = 'OVERLOADED';
+  constructor(message: string, readonly retryAfterSeconds: number) {
+    super(message);
+  }
+  override headers() {
+    return { 'retry-after': String(this.retryAfterSeconds) };
+  }
+}

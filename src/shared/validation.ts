@@ -1,0 +1,80 @@
+// Request validation with zod, reported the way FastAPI/pydantic report it (SPEC §2), so clients
+// written against Agenta read our 422s unchanged: every fault listed, each with loc, msg, type.
+import { z } from 'zod';
+import { ValidationError, type ValidationIssue } from './errors.js';
+
+export type Location = 'body' | 'query' | 'path' | 'header';
+
+const typeWords: Record<string, [type: string, msg: string]> = {
+  string: ['string_type', 'Input should be a valid string'],
+  number: ['float_type', 'Input should be a valid number'],
+  int: ['int_type', 'Input should be a valid integer'],
+  boolean: ['bool_type', 'Input should be a valid boolean'],
+  array: ['list_type', 'Input should be a valid list'],
+  object: ['dict_type', 'Input should be a valid dictionary'],
+  record: ['dict_type', 'Input should be a valid dictionary'],
+};
+
+function describe(values: readonly unknown[]): string {
+  const quoted = values.map((value) => `'${String(value)}'`);
+  return quoted.length <= 1 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+}
+
+function toIssue(issue: z.core.$ZodIssue, where: Location): ValidationIssue {
+  const loc = [where, ...issue.path.map((key) => (typeof key === 'number' ? key : String(key)))];
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (issue.input === undefined) return { loc, msg: 'Field required', type: 'missing' };
+      const [type, msg] = typeWords[issue.expected] ?? ['value_error', issue.message];
+      return { loc, msg, type };
+    }
+    case 'too_small': {
+      if (issue.origin === 'string') {
+        return { loc, msg: `String should have at least ${issue.minimum} character${issue.minimum === 1 ? '' : 's'}`, type: 'string_too_short' };
+      }
+      if (issue.origin === 'array' || issue.origin === 'set') {
+        return { loc, msg: `List should have at least ${issue.minimum} item${issue.minimum === 1 ? '' : 's'}`, type: 'too_short' };
+      }
+      return issue.inclusive
+        ? { loc, msg: `Input should be greater than or equal to ${issue.minimum}`, type: 'greater_than_equal' }
+        : { loc, msg: `Input should be greater than ${issue.minimum}`, type: 'greater_than' };
+    }
+    case 'too_big': {
+      if (issue.origin === 'string') {
+        return { loc, msg: `String should have at most ${issue.maximum} characters`, type: 'string_too_long' };
+      }
+      if (issue.origin === 'array' || issue.origin === 'set') {
+        return { loc, msg: `List should have at most ${issue.maximum} items`, type: 'too_long' };
+      }
+      return issue.inclusive
+        ? { loc, msg: `Input should be less than or equal to ${issue.maximum}`, type: 'less_than_equal' }
+        : { loc, msg: `Input should be less than ${issue.maximum}`, type: 'less_than' };
+    }
+    case 'invalid_value':
+      return { loc, msg: `Input should be ${describe(issue.values)}`, type: 'enum' };
+    case 'custom': {
+      const type = typeof issue.params?.type === 'string' ? issue.params.type : 'value_error';
+      return { loc, msg: issue.message, type };
+    }
+    default:
+      return { loc, msg: issue.message, type: 'value_error' };
+  }
+}
+
+/** The request's faults in FastAPI's form, or none. */
+export function validationIssues(error: z.ZodError, where: Location): ValidationIssue[] {
+  return error.issues.map((issue) => toIssue(issue, where));
+}
+
+/** Parses `value` with `schema`, throwing a ValidationError (422) that lists every fault. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: Location): z.output<S> {
+  const result = schema.safeParse(value, { reportInput: true });
+  if (!result.success) throw new ValidationError(validationIssues(result.error, where));
+  return result.data;
+}
+
+/** A JSON object (pydantic's `dict`): rejects arrays and scalars with `dict_type`. */
+export const jsonObject = () => z.record(z.string(), z.unknown());
+
+/** A required, non-empty string after trimming. */
+export const name = () => z.string().trim().min(1);
