@@ -2,6 +2,9 @@
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { appRoutes } from './apps/routes.js';
+import { evaluatorRoutes } from './evaluators/routes.js';
+import { observabilityRoutes } from './observability/routes.js';
+import { testsetRoutes } from './testsets/routes.js';
 import { assertAccessMode } from './auth/access.js';
 import { graphqlRoutes } from './graphql/yoga.js';
 import { ensureDefaultProject } from './projects/operations.js';
@@ -56,6 +59,9 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     acceptJsonBodies(rest);
     await rest.register(multipart, { limits: { fileSize: config.MAX_BODY_BYTES, files: 1 } });
     appRoutes(rest);
+    testsetRoutes(rest);
+    evaluatorRoutes(rest);
+    observabilityRoutes(rest);
   });
   server.addHook('onClose', async () => {
     await db.$disconnect();

@@ -1,5 +1,8 @@
 // The GraphQL schema: each domain's graphql.ts adds its types to the shared builder.
 import { builder } from './builder.js';
 import '../apps/graphql.js';
+import '../evaluators/graphql.js';
+import '../observability/graphql.js';
+import '../testsets/graphql.js';
 
 export const schema = builder.toSchema();

@@ -1,0 +1,2 @@
+// GraphQL types of the evaluators domain (filled in by its work).
+export {};

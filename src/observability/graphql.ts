@@ -1,0 +1,2 @@
+// GraphQL types of the observability domain (filled in by its work).
+export {};

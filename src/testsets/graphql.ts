@@ -1,0 +1,2 @@
+// GraphQL types of the testsets domain (filled in by its work).
+export {};
