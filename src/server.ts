@@ -7,6 +7,7 @@ import { observabilityRoutes } from './observability/routes.js';
 import { testsetRoutes } from './testsets/routes.js';
 import { assertAccessMode } from './auth/access.js';
 import { graphqlRoutes } from './graphql/yoga.js';
+import { humanEvaluationRoutes } from './human-evaluations/routes.js';
 import { ensureDefaultProject } from './projects/operations.js';
 import type { Config } from './shared/config.js';
 import { type RequestContext, requestContext } from './shared/context.js';
@@ -62,6 +63,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     testsetRoutes(rest);
     evaluatorRoutes(rest);
     observabilityRoutes(rest);
+    humanEvaluationRoutes(rest);
   });
   server.addHook('onClose', async () => {
     await db.$disconnect();

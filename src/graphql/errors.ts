@@ -1,21 +1,24 @@
 // The one place an error becomes a GraphQL error: our AssayErrors keep their message and carry
 // their code (and, for validation, the same `detail` list REST answers); anything else is masked.
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 import { AssayError, ValidationError } from '../shared/errors.js';
 
+// Duck-typed, not `instanceof`: graphql can be loaded twice (its ESM and CJS builds), and an
+// error made by one copy is not an instance of the other's class.
+function isGraphQLError(error: unknown): error is GraphQLError {
+  return error instanceof Error && error.name === 'GraphQLError';
+}
+
 export function maskError(error: unknown, message: string): Error {
-  const original = error instanceof GraphQLError ? error.originalError : error;
+  const original = isGraphQLError(error) ? error.originalError : error;
+  const located = isGraphQLError(error) ? { nodes: error.nodes, path: error.path } : {};
   if (original instanceof AssayError) {
     const extensions: Record<string, unknown> = { code: original.code };
     if (original instanceof ValidationError) extensions.detail = original.issues;
-    return new GraphQLError(original.message, {
-      nodes: error instanceof GraphQLError ? error.nodes : undefined,
-      path: error instanceof GraphQLError ? error.path : undefined,
-      extensions,
-    });
+    return createGraphQLError(original.message, { ...located, extensions });
   }
   // GraphQL's own errors (syntax, validation, limits) are for the client to see.
-  if (error instanceof GraphQLError && !(original && !(original instanceof GraphQLError))) return error;
-  return createGraphQLError(message);
+  if (isGraphQLError(error) && (!original || isGraphQLError(original))) return error;
+  return createGraphQLError(message, located);
 }

@@ -22,9 +22,11 @@ function describe(values: readonly unknown[]): string {
 
 function toIssue(issue: z.core.$ZodIssue, where: Location): ValidationIssue {
   const loc = [where, ...issue.path.map((key) => (typeof key === 'number' ? key : String(key)))];
+  // An absent field fails whatever check comes first (type, enum, union): pydantic says `missing`.
+  const absent = issue.input === undefined && ['invalid_type', 'invalid_value', 'invalid_union'].includes(issue.code);
+  if (absent) return { loc, msg: 'Field required', type: 'missing' };
   switch (issue.code) {
     case 'invalid_type': {
-      if (issue.input === undefined) return { loc, msg: 'Field required', type: 'missing' };
       const [type, msg] = typeWords[issue.expected] ?? ['value_error', issue.message];
       return { loc, msg, type };
     }

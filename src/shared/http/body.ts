@@ -9,7 +9,9 @@ export function parseJsonBody(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    const position = /position (\d+)/.exec((error as Error).message)?.[1];
+    // Node names the offending position, or says the text ended early (position = its length).
+    const message = (error as Error).message;
+    const position = /position (\d+)/.exec(message)?.[1] ?? (/end of JSON input/.test(message) ? String(text.length) : undefined);
     const loc: (string | number)[] = position === undefined ? ['body'] : ['body', Number(position)];
     throw new ValidationError([{ loc, msg: 'JSON decode error', type: 'json_invalid' }]);
   }
