@@ -6,9 +6,17 @@ import ComplexityPlugin from '@pothos/plugin-complexity';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
+import { createGraphQLError } from 'graphql-yoga';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 import type { RequestContext } from '../shared/context.js';
+
+// Pothos names the exceeded limit by kind; these are the result's fields for its value and maximum.
+const limitFields = {
+  Depth: ['depth', 'maxDepth'],
+  Breadth: ['breadth', 'maxBreadth'],
+  Complexity: ['complexity', 'maxComplexity'],
+} as const;
 
 export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
@@ -35,6 +43,13 @@ export const builder = new SchemaBuilder<{
     // Span trees nest `children`; 16 levels covers real agent traces while refusing queries
     // built to exhaust the server.
     limit: { complexity: 20_000, depth: 16, breadth: 300 },
+    // A GraphQLError reaches the client as is; any other error would be masked.
+    complexityError: (kind, result) => {
+      const [value, max] = limitFields[kind];
+      return createGraphQLError(`Query ${value} ${result[value]} exceeds the limit of ${result[max]}`, {
+        extensions: { code: 'QUERY_TOO_COMPLEX' },
+      });
+    },
   },
 });
 

@@ -1,7 +1,8 @@
 // Applies the SQL migrations in prisma/migrations at start. Prisma's `migrate deploy` needs a
-// native engine that cannot be downloaded here, so this does its job for SQLite: each pending
-// migration runs in its own transaction and is recorded in Prisma's own `_prisma_migrations`
-// table (same columns, same sha256 checksum), so Prisma's CLI reads the same history.
+// native engine that cannot be downloaded here, so this does its job for SQLite. All pending
+// migrations run in one transaction, so a start either brings the database fully up to date or
+// leaves it as it was. Each is recorded in Prisma's own `_prisma_migrations` table (same columns,
+// same sha256 checksum), so Prisma's CLI reads the same history.
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

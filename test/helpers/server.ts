@@ -14,7 +14,8 @@ export interface TestServer {
   queries: string[];
   resetQueries(): void;
   request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse>;
-  graphql<T = any>(query: string, variables?: Record<string, unknown>): Promise<{ data?: T; errors?: any[] }>;
+  /** The GraphQL response body ({data, errors}), untyped for brevity in tests. */
+  graphql(query: string, variables?: Record<string, unknown>): Promise<any>;
   close(): Promise<void>;
 }
 

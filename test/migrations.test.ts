@@ -1,0 +1,67 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MigrationError, migrateSqlite, migrationsDir } from '../src/shared/migrate.js';
+import { openDatabase } from '../src/shared/db.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'assay-migrations-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('migrations', () => {
+  it('creates the database on first start and applies nothing on the second', async () => {
+    const url = `file:${join(dir, 'nested', 'fresh.db')}`;
+    const first = await openDatabase({ url });
+    expect(first.applied).toEqual(['0001_init']);
+    await first.db.$disconnect();
+    const second = await openDatabase({ url });
+    expect(second.applied).toEqual([]);
+    await second.db.$disconnect();
+
+    const db = new Database(join(dir, 'nested', 'fresh.db'), { readonly: true });
+    const rows = db.prepare('SELECT migration_name, checksum, finished_at FROM _prisma_migrations').all() as any[];
+    db.close();
+    expect(rows).toHaveLength(1);
+    expect(rows[0].migration_name).toBe('0001_init');
+    expect(rows[0].checksum).toMatch(/^[0-9a-f]{64}$/);
+    expect(rows[0].finished_at).not.toBeNull();
+  });
+
+  it('records the schema each migration was made from, so a model change without a migration fails here', () => {
+    const schema = readFileSync(new URL('../prisma/schema.prisma', import.meta.url), 'utf8');
+    const snapshot = readFileSync(join(migrationsDir, 'schema.snapshot.prisma'), 'utf8');
+    expect(snapshot, 'prisma/schema.prisma changed: run `npm run migrate:new -- <name>`').toBe(schema);
+  });
+
+  it('applies a new migration once and refuses one edited after it was applied', () => {
+    const copy = join(dir, 'migrations');
+    cpSync(migrationsDir, copy, { recursive: true });
+    const path = join(dir, 'edited.db');
+    expect(migrateSqlite(path, copy)).toEqual(['0001_init']);
+
+    const next = join(copy, '0002_add_column');
+    cpSync(join(copy, '0001_init'), next, { recursive: true });
+    writeFileSync(join(next, 'migration.sql'), 'ALTER TABLE "App" ADD COLUMN "color" TEXT;\n');
+    expect(migrateSqlite(path, copy)).toEqual(['0002_add_column']);
+    expect(migrateSqlite(path, copy)).toEqual([]);
+
+    appendFileSync(join(next, 'migration.sql'), '-- edited\n');
+    expect(() => migrateSqlite(path, copy)).toThrow(MigrationError);
+  });
+
+  it('rolls back a failing migration whole, leaving it pending', () => {
+    const copy = join(dir, 'failing');
+    cpSync(migrationsDir, copy, { recursive: true });
+    const broken = join(copy, '0002_broken');
+    cpSync(join(copy, '0001_init'), broken, { recursive: true });
+    writeFileSync(join(broken, 'migration.sql'), 'CREATE TABLE "Half" ("id" TEXT);\nTHIS IS NOT SQL;\n');
+    const path = join(dir, 'failing.db');
+    expect(() => migrateSqlite(path, copy)).toThrow();
+    const db = new Database(path, { readonly: true });
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
+    db.close();
+    // One transaction: neither 0001 nor the half of 0002 is left behind.
+    expect(tables.map((t) => t.name)).toEqual(['_prisma_migrations']);
+  });
+});
