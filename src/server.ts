@@ -26,6 +26,8 @@ export interface Assay {
   db: Db;
   /** Migrations applied while opening the database. */
   migrationsApplied: string[];
+  /** Every route served, as registered (the /api aliases are not listed). */
+  routes: { method: string; url: string }[];
   close(): Promise<void>;
 }
 
@@ -50,6 +52,10 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     routerOptions: { ignoreTrailingSlash: true },
     rewriteUrl: (req) => stripApiPrefix(req.url),
   });
+  const routes: Assay['routes'] = [];
+  server.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
+  });
   server.decorateRequest('ctx', null as unknown as RequestContext);
   server.addHook('onRequest', async (req) => {
     req.ctx = requestContext(db, projectId);
@@ -69,5 +75,6 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     await db.$disconnect();
   });
 
-  return { server, db, migrationsApplied: applied, close: () => server.close() };
+  await server.ready();
+  return { server, db, migrationsApplied: applied, routes, close: () => server.close() };
 }

@@ -95,6 +95,14 @@ describe('apps', () => {
     expect(empty.body).toEqual({ detail: [{ loc: ['body'], msg: 'Field required', type: 'missing' }] });
   });
 
+  it('refuses JSON nested deeper than 128 levels with 422', async () => {
+    const nested = (depth: number) => `{"app_name": "deep", "x": ${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+    expect((await server.request('POST', '/apps', nested(128))).status).toBe(200);
+    const response = await server.request('POST', '/apps', nested(129));
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ detail: [{ loc: ['body'], msg: 'JSON nested deeper than 128 levels', type: 'value_error' }] });
+  });
+
   it('reads a body sent with a form content type as JSON (curl -d)', async () => {
     const response = await server.request('POST', '/apps', '{"app_name":"from-curl"}', {
       'content-type': 'application/x-www-form-urlencoded',

@@ -4,10 +4,26 @@
 import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../errors.js';
 
+/** Deeper JSON would overflow the stack wherever it is serialised again (storage, answers). */
+export const MAX_JSON_DEPTH = 128;
+
+function depthExceeds(value: unknown, limit: number): boolean {
+  // Iterative, so measuring a hostile body cannot overflow the stack itself.
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (error) {
     // Node names the offending position, or says the text ended early (position = its length).
     const message = (error as Error).message;
@@ -15,6 +31,10 @@ export function parseJsonBody(text: string): unknown {
     const loc: (string | number)[] = position === undefined ? ['body'] : ['body', Number(position)];
     throw new ValidationError([{ loc, msg: 'JSON decode error', type: 'json_invalid' }]);
   }
+  if (depthExceeds(body, MAX_JSON_DEPTH)) {
+    throw ValidationError.at(['body'], `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, 'value_error');
+  }
+  return body;
 }
 
 /** In this Fastify scope, every body that is not multipart is read as JSON. */

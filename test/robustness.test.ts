@@ -1,0 +1,66 @@
+// No input makes the service answer 5xx: every route, with ids real and made up, gets bodies and
+// query strings of every wrong shape. Routes added later are covered without editing this file.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from './helpers/server.js';
+
+let server: TestServer;
+const realIds: Record<string, string> = {};
+
+beforeAll(async () => {
+  server = await startServer();
+  const app = (await server.request('POST', '/apps', { app_name: 'robust' })).body;
+  realIds.app_id = app.app_id;
+  const variant = (
+    await server.request('POST', `/apps/${app.app_id}/variants`, { variant_name: 'v', kind: 'endpoint', uri: 'http://127.0.0.1:9/' })
+  ).body;
+  realIds.variant_id = variant.variant_id;
+  realIds.revision = '1';
+});
+afterAll(() => server.close());
+
+const deep = '['.repeat(5000) + ']'.repeat(5000);
+const hostileBodies: unknown[] = [
+  null,
+  [],
+  'text',
+  12,
+  true,
+  {},
+  { app_id: {}, name: [], variant_ids: 'x', csvdata: 7, spans: {}, settings_values: [], parameters: 'p', rate_limit: null },
+  { app_name: 'a'.repeat(100_000) },
+  `{"parameters": {"a": ${deep}}, "app_name": ${deep}, "spans": ${deep}}`,
+  '{"unterminated": ',
+];
+const hostileQueries = ['', '?type=%00', '?app_id[]=1&app_id[]=2', '?first=-1&type=generation', `?x=${'%ff'.repeat(50)}`];
+
+function fill(url: string, real: boolean): string {
+  return url.replace(/:([a-z_]+)/g, (_, name: string) => (real && realIds[name] ? realIds[name] : encodeURIComponent("x'; DROP TABLE \"App\"; --")));
+}
+
+describe('robustness', () => {
+  it('answers every route with hostile input without a 5xx', async () => {
+    // Deletes last: with the real ids they succeed, and the other routes should see the entities.
+    const routes = server.assay.routes
+      .filter((route) => route.url !== '/graphql' && route.url !== '*')
+      .sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+    expect(routes.length).toBeGreaterThan(10);
+    const failures: string[] = [];
+    for (const route of routes) {
+      for (const real of [true, false]) {
+        const path = fill(route.url, real);
+        for (const query of hostileQueries) {
+          const bodies = route.method === 'GET' ? [undefined] : route.method === 'DELETE' ? [undefined, ...hostileBodies.slice(0, 3)] : hostileBodies;
+          for (const body of bodies) {
+            const response = await server.request(route.method, path + query, body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
+            if (response.status >= 500) failures.push(`${route.method} ${path}${query} ${JSON.stringify(body)?.slice(0, 60)} → ${response.status} ${response.text.slice(0, 200)}`);
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    // The made-up ids, shaped like SQL injection, dropped nothing.
+    const apps = await server.request('GET', '/apps');
+    expect(apps.status).toBe(200);
+    expect(apps.body.length).toBeGreaterThan(0);
+  }, 120_000);
+});
