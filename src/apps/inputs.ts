@@ -1,20 +1,12 @@
 // The inputs of the apps domain, named as the REST bodies are (SPEC §3). REST and GraphQL both
 // validate with these, so a fault is reported at the same `loc` through either.
 import { z } from 'zod';
-import { jsonObject, name } from '../shared/validation.js';
+import { httpUrl, jsonObject, name } from '../shared/validation.js';
 
 export const createAppInput = z.object({ app_name: name().max(255) });
 export const updateAppInput = createAppInput;
 
 export const variantKinds = ['endpoint', 'prompt'] as const;
-
-const httpUrl = z
-  .string()
-  .trim()
-  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
-    message: 'Input should be a valid URL with scheme http or https',
-    params: { type: 'url_parsing' },
-  });
 
 const chatRoles = ['system', 'user', 'assistant', 'developer', 'tool'] as const;
 
@@ -32,7 +24,7 @@ export const createVariantInput = z
   .object({
     variant_name: name().max(255),
     kind: z.enum(variantKinds),
-    uri: httpUrl.nullish(),
+    uri: httpUrl().nullish(),
     parameters: jsonObject().nullish(),
   })
   // `when`: check the kind's fields even if other fields failed, so every fault is listed.
@@ -42,7 +34,7 @@ export const createVariantInput = z
 
 export const updateVariantParametersInput = z.object({
   parameters: jsonObject(),
-  uri: httpUrl.nullish(),
+  uri: httpUrl().nullish(),
 });
 
 type KindFields = { uri?: string | null; parameters?: Record<string, unknown> | null };

@@ -1,2 +1,142 @@
-// GraphQL types of the evaluators domain (filled in by its work).
-export {};
+// GraphQL types, queries and mutations of evaluators and evaluator configs. Inputs carry the REST
+// field names and are validated by the same schemas (inputs.ts); resolvers call the same operations.
+import { builder } from '../graphql/builder.js';
+import { parseInput } from '../shared/validation.js';
+import { createEvaluatorConfigInput } from './inputs.js';
+import * as evaluators from './operations.js';
+import { type Evaluator, type EvaluatorSetting, resultTypes, settingTypes } from './registry.js';
+
+const EvaluatorResultType = builder.enumType('EvaluatorResultType', { values: resultTypes });
+const EvaluatorSettingType = builder.enumType('EvaluatorSettingType', { values: settingTypes });
+
+type NamedSetting = EvaluatorSetting & { name: string };
+
+const EvaluatorSettingRef = builder.objectRef<NamedSetting>('EvaluatorSetting').implement({
+  description: 'One field of an evaluator\'s settings form.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'The key of the field in settings_values.' }),
+    label: t.exposeString('label'),
+    type: t.expose('type', { type: EvaluatorSettingType }),
+    default: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'Filled in when the field is absent; null for required fields.',
+      resolve: (setting) => setting.default ?? null,
+    }),
+    required: t.exposeBoolean('required'),
+    description: t.exposeString('description'),
+    min: t.exposeFloat('min', { nullable: true, description: 'Inclusive lower bound of a number.' }),
+    max: t.exposeFloat('max', { nullable: true, description: 'Inclusive upper bound of a number.' }),
+    options: t.stringList({
+      nullable: true,
+      description: 'The choices of a multiple_choice field.',
+      resolve: (setting) => (setting.options ? [...setting.options] : null),
+    }),
+  }),
+});
+
+const EvaluatorRef = builder.objectRef<Evaluator>('Evaluator').implement({
+  description: 'A built-in evaluator.',
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+    result_type: t.expose('result_type', { type: EvaluatorResultType }),
+    requires_llm_api_keys: t.exposeBoolean('requires_llm_api_keys'),
+    settings_template: t.field({
+      type: [EvaluatorSettingRef],
+      description: 'The fields of the settings form, in display order.',
+      resolve: (evaluator) => Object.entries(evaluator.settings_template).map(([name, setting]) => ({ name, ...setting })),
+    }),
+  }),
+});
+
+builder.prismaObject('EvaluatorConfig', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    project_id: t.exposeID('projectId'),
+    app_id: t.exposeID('appId'),
+    app: t.relation('app'),
+    evaluator_key: t.exposeString('evaluatorKey'),
+    settings_values: t.expose('settingsValues', { type: 'JSON' }),
+    evaluator: t.field({
+      type: EvaluatorRef,
+      nullable: true,
+      description: 'The evaluator this config sets up (null if it is no longer built in).',
+      select: { evaluatorKey: true },
+      resolve: (config) => evaluators.getEvaluator(config.evaluatorKey) ?? null,
+    }),
+    created_at: t.expose('createdAt', { type: 'DateTime' }),
+    updated_at: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const CreateEvaluatorConfigInput = builder.inputType('CreateEvaluatorConfigInput', {
+  fields: (t) => ({
+    app_id: t.id({ required: true }),
+    name: t.string({ required: true }),
+    evaluator_key: t.string({ required: true, description: 'The key of a built-in evaluator (query `evaluators`).' }),
+    settings_values: t.field({ type: 'JSON', required: true, description: 'Values for the fields of the evaluator\'s settings_template.' }),
+  }),
+});
+
+const UpdateEvaluatorConfigInput = builder.inputType('UpdateEvaluatorConfigInput', {
+  fields: (t) => ({
+    name: t.string(),
+    settings_values: t.field({ type: 'JSON', description: 'Replaces the settings whole; absent fields get their defaults.' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  evaluators: t.field({
+    type: [EvaluatorRef],
+    resolve: () => [...evaluators.listEvaluators()],
+  }),
+  evaluator: t.field({
+    type: EvaluatorRef,
+    nullable: true,
+    args: { key: t.arg.string({ required: true }) },
+    resolve: (_root, args) => evaluators.getEvaluator(args.key) ?? null,
+  }),
+  evaluatorConfig: t.prismaField({
+    type: 'EvaluatorConfig',
+    nullable: true,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => evaluators.getEvaluatorConfig(ctx, String(args.id), query),
+  }),
+  evaluatorConfigs: t.prismaConnection({
+    type: 'EvaluatorConfig',
+    cursor: 'id',
+    description: 'The project\'s evaluator configs in creation order, of one app when app_id is given.',
+    args: { app_id: t.arg.id() },
+    resolve: (query, _root, args, ctx) =>
+      evaluators.listEvaluatorConfigs(ctx, { app_id: args.app_id == null ? undefined : String(args.app_id) }, query),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createEvaluatorConfig: t.prismaField({
+    type: 'EvaluatorConfig',
+    args: { input: t.arg({ type: CreateEvaluatorConfigInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const config = await evaluators.createEvaluatorConfig(ctx, parseInput(createEvaluatorConfigInput, args.input, 'body'));
+      return evaluators.getEvaluatorConfig(ctx, config.id, query);
+    },
+  }),
+  updateEvaluatorConfig: t.prismaField({
+    type: 'EvaluatorConfig',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateEvaluatorConfigInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      await evaluators.updateEvaluatorConfig(ctx, String(args.id), args.input);
+      return evaluators.getEvaluatorConfig(ctx, String(args.id), query);
+    },
+  }),
+  deleteEvaluatorConfig: t.id({
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      await evaluators.deleteEvaluatorConfig(ctx, String(args.id));
+      return args.id;
+    },
+  }),
+}));

@@ -1,4 +1,59 @@
+// REST routes of evaluators and evaluator configs (seed 4.7, SPEC §3, §5): validate, call the
+// operation, shape the answer.
 import type { FastifyInstance } from 'fastify';
+import { NotFoundError } from '../shared/errors.js';
+import { asObject } from '../shared/json.js';
+import { parseInput } from '../shared/validation.js';
+import { createEvaluatorConfigInput, listEvaluatorConfigsQuery } from './inputs.js';
+import * as evaluators from './operations.js';
+import type { Evaluator } from './registry.js';
 
-// Filled in by the evaluators work: GET /evaluators and evaluator configs (SPEC §3, §5).
-export function evaluatorRoutes(_app: FastifyInstance): void {}
+type ConfigRow = Awaited<ReturnType<typeof evaluators.getEvaluatorConfig>>;
+
+/** An EvaluatorConfig exactly as seed 2.5 has it (evaluations embed it in their aggregated results). */
+export function evaluatorConfigJson(config: ConfigRow) {
+  return {
+    id: config.id,
+    name: config.name,
+    project_id: config.projectId,
+    evaluator_key: config.evaluatorKey,
+    settings_values: asObject(config.settingsValues),
+    created_at: config.createdAt,
+    updated_at: config.updatedAt,
+  };
+}
+
+function evaluatorJson(evaluator: Evaluator) {
+  const { key, name, description, result_type, requires_llm_api_keys, settings_template } = evaluator;
+  return { key, name, description, result_type, requires_llm_api_keys, settings_template };
+}
+
+type ConfigParams = { Params: { config_id: string } };
+
+export function evaluatorRoutes(app: FastifyInstance): void {
+  app.get('/evaluators', async () => evaluators.listEvaluators().map(evaluatorJson));
+
+  app.post('/evaluators/configs', async (req) =>
+    evaluatorConfigJson(await evaluators.createEvaluatorConfig(req.ctx, parseInput(createEvaluatorConfigInput, req.body, 'body'))),
+  );
+  app.get('/evaluators/configs', async (req) =>
+    (await evaluators.listEvaluatorConfigs(req.ctx, parseInput(listEvaluatorConfigsQuery, req.query, 'query'))).map(evaluatorConfigJson),
+  );
+  app.get<ConfigParams>('/evaluators/configs/:config_id', async (req) =>
+    evaluatorConfigJson(await evaluators.getEvaluatorConfig(req.ctx, req.params.config_id)),
+  );
+  app.put<ConfigParams>('/evaluators/configs/:config_id', async (req) =>
+    evaluatorConfigJson(await evaluators.updateEvaluatorConfig(req.ctx, req.params.config_id, req.body)),
+  );
+  app.delete<ConfigParams>('/evaluators/configs/:config_id', async (req, reply) => {
+    await evaluators.deleteEvaluatorConfig(req.ctx, req.params.config_id);
+    return reply.code(204).send();
+  });
+
+  // Static `/evaluators/configs` wins over this parameter in Fastify's router.
+  app.get<{ Params: { evaluator_key: string } }>('/evaluators/:evaluator_key', async (req) => {
+    const evaluator = evaluators.getEvaluator(req.params.evaluator_key);
+    if (!evaluator) throw new NotFoundError('Evaluator', req.params.evaluator_key);
+    return evaluatorJson(evaluator);
+  });
+}

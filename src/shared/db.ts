@@ -47,6 +47,11 @@ export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'P2002';
 }
 
+/** True when `error` is Prisma's foreign-key violation (P2003), e.g. deleting a row still referenced. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'P2003';
+}
+
 /** True when `error` is Prisma's "record to update/delete not found" (P2025). */
 export function isMissingRecord(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'P2025';

@@ -80,3 +80,13 @@ export const jsonObject = () => z.record(z.string(), z.unknown());
 
 /** A required, non-empty string after trimming. */
 export const name = () => z.string().trim().min(1);
+
+/** An absolute http(s) URL (pydantic's `url_parsing` otherwise). */
+export const httpUrl = () =>
+  z
+    .string()
+    .trim()
+    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+      message: 'Input should be a valid URL with scheme http or https',
+      params: { type: 'url_parsing' },
+    });

@@ -1,0 +1,109 @@
+// Evaluator configs (SPEC §3, §5): plain functions over Prisma, shared by REST and GraphQL.
+// `query` is Pothos' planned include/select, so GraphQL loads nested fields in the same SQL.
+import { getApp } from '../apps/operations.js';
+import type { RequestContext } from '../shared/context.js';
+import { isForeignKeyViolation, isMissingRecord, isUniqueViolation, type Prisma } from '../shared/db.js';
+import { ConflictError, NotFoundError } from '../shared/errors.js';
+import { toJson } from '../shared/json.js';
+import { parseInput } from '../shared/validation.js';
+import { type CreateEvaluatorConfigInput, updateEvaluatorConfigInput } from './inputs.js';
+
+export { getEvaluator, listEvaluators } from './registry.js';
+
+type ConfigQuery = Omit<Prisma.EvaluatorConfigFindFirstArgs, 'where'>;
+
+const KIND = 'EvaluatorConfig';
+
+async function uniqueName<T>(write: Promise<T>, name: string, appId: string): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ConflictError(`An evaluator config named ${name} already exists in app ${appId}`);
+    throw error;
+  }
+}
+
+export async function createEvaluatorConfig(ctx: RequestContext, input: CreateEvaluatorConfigInput) {
+  await getApp(ctx, input.app_id);
+  return uniqueName(
+    ctx.db.evaluatorConfig.create({
+      data: {
+        projectId: ctx.projectId,
+        appId: input.app_id,
+        name: input.name,
+        evaluatorKey: input.evaluator_key,
+        settingsValues: toJson(input.settings_values),
+      },
+    }),
+    input.name,
+    input.app_id,
+  );
+}
+
+/** The project's configs, of one app when `app_id` is given, in creation order (ids are UUID v7). */
+export async function listEvaluatorConfigs<Q extends ConfigQuery>(ctx: RequestContext, filter: { app_id?: string }, query?: Q) {
+  if (filter.app_id !== undefined) await getApp(ctx, filter.app_id);
+  return ctx.db.evaluatorConfig.findMany({
+    orderBy: { id: 'asc' },
+    ...query,
+    where: { projectId: ctx.projectId, ...(filter.app_id !== undefined ? { appId: filter.app_id } : {}) },
+  });
+}
+
+export async function getEvaluatorConfig<Q extends ConfigQuery>(ctx: RequestContext, configId: string, query?: Q) {
+  const config = await ctx.db.evaluatorConfig.findFirst({ ...query, where: { id: configId, projectId: ctx.projectId } });
+  if (!config) throw new NotFoundError(KIND, configId);
+  return config;
+}
+
+/** The configs with these ids, in the order given; 404 names the first id that is not found. */
+export async function getEvaluatorConfigs(ctx: RequestContext, configIds: readonly string[]) {
+  const found = await ctx.db.evaluatorConfig.findMany({ where: { id: { in: [...new Set(configIds)] }, projectId: ctx.projectId } });
+  const byId = new Map(found.map((config) => [config.id, config]));
+  return configIds.map((configId) => {
+    const config = byId.get(configId);
+    if (!config) throw new NotFoundError(KIND, configId);
+    return config;
+  });
+}
+
+/**
+ * Renames a config and/or replaces its settings. `body` is validated here, not by the caller:
+ * the settings are checked against the template of the config's evaluator, known only once the
+ * config is read (its evaluator_key cannot change).
+ */
+export async function updateEvaluatorConfig(ctx: RequestContext, configId: string, body: unknown) {
+  const config = await getEvaluatorConfig(ctx, configId);
+  const input = parseInput(updateEvaluatorConfigInput(config.evaluatorKey), body, 'body');
+  const name = input.name ?? config.name;
+  return uniqueName(
+    ctx.db.evaluatorConfig.update({
+      where: { id: configId },
+      data: {
+        name,
+        ...(input.settings_values ? { settingsValues: toJson(input.settings_values) } : {}),
+      },
+    }),
+    name,
+    config.appId,
+  ).catch((error: unknown) => {
+    if (isMissingRecord(error)) throw new NotFoundError(KIND, configId);
+    throw error;
+  });
+}
+
+/** Deletes a config; one that an evaluation uses stays (the evaluation's results name it): 409. */
+export async function deleteEvaluatorConfig(ctx: RequestContext, configId: string) {
+  await getEvaluatorConfig(ctx, configId);
+  try {
+    await ctx.db.evaluatorConfig.delete({ where: { id: configId } });
+  } catch (error) {
+    if (isMissingRecord(error)) throw new NotFoundError(KIND, configId);
+    if (isForeignKeyViolation(error)) {
+      throw new ConflictError(
+        `Evaluator config ${configId} is used by at least one evaluation and cannot be deleted; delete those evaluations first`,
+      );
+    }
+    throw error;
+  }
+}

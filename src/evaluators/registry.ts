@@ -1,0 +1,427 @@
+// The built-in evaluators (SPEC §5). Each carries a settings template: an ordered map of the
+// fields a config of it takes, which a UI renders as a form and from which inputs.ts builds the
+// validation schema, so a field is declared once and its form and its checks cannot drift apart.
+
+/** How a setting is edited and checked. */
+export const settingTypes = [
+  /** One line of text, at least one character. */
+  'string',
+  /** A JavaScript regular expression (source only, no slashes or flags). */
+  'regex',
+  /** Source code, at least one character. */
+  'code',
+  /** An http(s) URL. */
+  'url',
+  /** A number within `min`/`max` when given. */
+  'number',
+  'boolean',
+  /** Chat messages `[{role, content}]`, at least one. */
+  'messages',
+  /** One of `options`. */
+  'multiple_choice',
+] as const;
+export type SettingType = (typeof settingTypes)[number];
+
+export const resultTypes = ['bool', 'number'] as const;
+export type ResultType = (typeof resultTypes)[number];
+
+/** Roles a judge prompt may use. */
+export const judgeMessageRoles = ['system', 'user', 'assistant'] as const;
+
+export interface EvaluatorSetting {
+  label: string;
+  type: SettingType;
+  /** Filled in when the field is absent; `null` for required fields and for optional ones without a value. */
+  default: unknown;
+  /** The user must give it (required fields have no default). */
+  required: boolean;
+  description: string;
+  /** Bounds of a `number`, inclusive. */
+  min?: number;
+  max?: number;
+  /** Choices of a `multiple_choice`. */
+  options?: readonly string[];
+}
+
+export type SettingsTemplate = Readonly<Record<string, EvaluatorSetting>>;
+
+export interface Evaluator {
+  key: string;
+  name: string;
+  description: string;
+  result_type: ResultType;
+  /** Calls a model provider, so an evaluation using it needs a provider key. */
+  requires_llm_api_keys: boolean;
+  settings_template: SettingsTemplate;
+}
+
+// Settings several evaluators share, declared once.
+
+// Unset by default, so that an evaluation's `correct_answer_column` applies (SPEC §4).
+const correctAnswerKey: EvaluatorSetting = {
+  label: 'Expected answer column',
+  type: 'string',
+  default: null,
+  required: false,
+  description:
+    'The test set column holding the expected answer (a "testcase." prefix is accepted and ignored). ' +
+    'When unset: the evaluation\'s correct_answer_column, else "correct_answer".',
+};
+
+const caseSensitive: EvaluatorSetting = {
+  label: 'Case sensitive',
+  type: 'boolean',
+  default: true,
+  required: false,
+  description: 'Compare letters with their case; turn off to ignore upper/lower case.',
+};
+
+const substrings: EvaluatorSetting = {
+  label: 'Substrings',
+  type: 'string',
+  default: null,
+  required: true,
+  description: 'The substrings to look for, separated by commas (spaces around each are ignored), e.g. "refund, invoice".',
+};
+
+function ragKeys(question: string): Record<string, EvaluatorSetting> {
+  const path =
+    'A test set column (e.g. "question" or "testcase.question"), or a path into the variant\'s trace written "trace.<span name>.<inputs|outputs|internals>.<field>".';
+  return {
+    question_key: {
+      label: 'Question',
+      type: 'string',
+      default: 'question',
+      required: false,
+      description: `Where the ${question} is read. ${path}`,
+    },
+    answer_key: {
+      label: 'Answer',
+      type: 'string',
+      default: 'output',
+      required: false,
+      description: `Where the answer is read: "output" (the default) is the variant's output. ${path}`,
+    },
+    contexts_key: {
+      label: 'Contexts',
+      type: 'string',
+      default: 'contexts',
+      required: false,
+      description: `Where the retrieved contexts are read (a list of texts, or one text). ${path}`,
+    },
+  };
+}
+
+/** What the AI critique asks a model when the config gives no template of its own. */
+export const defaultJudgePrompt = [
+  {
+    role: 'system',
+    content:
+      'You are an expert evaluator of answers produced by an LLM application. Compare the answer with the expected answer ' +
+      'and rate its correctness and completeness from 0 (wrong or unrelated) to 10 (fully correct). ' +
+      'Reply with the number only.',
+  },
+  {
+    role: 'user',
+    content: 'Expected answer:\n{ground_truth}\n\nAnswer to evaluate:\n{prediction}\n\nScore (0-10):',
+  },
+] as const;
+
+const evaluatorList: readonly Evaluator[] = [
+  {
+    key: 'auto_exact_match',
+    name: 'Exact match',
+    description: 'Passes when the output is exactly the expected answer.',
+    result_type: 'bool',
+    requires_llm_api_keys: false,
+    settings_template: { correct_answer_key: correctAnswerKey },
+  },
+  {
+    key: 'auto_contains_json',
+    name: 'Contains JSON',
+    description: 'Passes when the output contains a JSON object that parses.',
+    result_type: 'bool',
+    requires_llm_api_keys: false,
+    settings_template: {},
+  },
+  {
+    key: 'auto_similarity_match',
+    name: 'Similarity match',
+    description:
+      'Passes when the word overlap (Jaccard similarity of the sets of words) between the output and the expected answer is above the threshold.',
+    result_type: 'bool',
+    requires_llm_api_keys: false,
+    settings_template: {
+      similarity_threshold: {
+        label: 'Similarity threshold',
+        type: 'number',
+        default: 0.5,
+        required: false,
+        description: 'The similarity (0 = no word in common, 1 = same words) the output must exceed to pass.',
+        min: 0,
+        max: 1,
+      },
+      correct_answer_key: correctAnswerKey,
+    },
+  },
+  {
+    key: 'auto_semantic_similarity',
+    name: 'Semantic similarity',
+    description:
+      'Scores how close in meaning the output is to the expected answer: the cosine similarity of their embeddings, computed by a model provider.',
+    result_type: 'number',
+    requires_llm_api_keys: true,
+    settings_template: {
+      correct_answer_key: correctAnswerKey,
+      model: {
+        label: 'Embedding model',
+        type: 'string',
+        default: 'text-embedding-3-small',
+        required: false,
+        description: 'The embedding model of the provider (OpenAI-compatible Embeddings API).',
+      },
+    },
+  },
+  {
+    key: 'auto_regex_test',
+    name: 'Regex test',
+    description: 'Passes when a case-insensitive search of the regular expression in the output finds a match (or, if so set, finds none).',
+    result_type: 'bool',
+    requires_llm_api_keys: false,
+    settings_template: {
+      regex_pattern: {
+        label: 'Regular expression',
+        type: 'regex',
+        default: null,
+        required: true,
+        description: 'A JavaScript regular expression, without slashes or flags, e.g. "^order #\\d+".',
+      },
+      regex_should_match: {
+        label: 'Should match',
+        type: 'boolean',
+        default: true,
+        required: false,
+        description: 'Pass when the expression matches; turn off to pass when it does not.',
+      },
+    },
+  },
+  {
+    key: 'field_match_test',
+    name: 'JSON field match',
+    description: 'Reads the output as JSON and passes when the given field equals the expected answer.',
+    result_type: 'bool',
+    requires_llm_api_keys: false,
+    settings_template: {
+      json_field: {
+        label: 'JSON field',
+        type: 'string',
+        default: null,
+        required: true,
+        description: 'The top-level field of the output JSON to compare, e.g. "category".',
+      },
+      correct_answer_key: correctAnswerKey,
+    },
+  },
+  {
+    key: 'auto_json_diff',
+    name: 'JSON diff',
+    description:
+      'Scores from 0 to 1 how much of the expected JSON the output reproduces: the share of its flattened keys whose values (or types) match.',
+    result_type: 'number',
+    requires_llm_api_keys: false,
+    settings_template: {
+      compare_schema_only: {
+        label: 'Compare schema only',
+        type: 'boolean',
+        default: false,
+        required: false,
+        description: 'Compare only the keys and the types of their values, not the values themselves.',
+      },
+      predict_keys: {
+        label: 'Include extra output keys',
+        type: 'boolean',
+        default: false,
+        required: false,
+        description: 'Also count keys the output has but the expected JSON lacks, so extra keys lower the score.',
+      },
+      case_insensitive_keys: {
+        label: 'Case-insensitive keys',
+        type: 'boolean',
+        default: false,
+        required: false,
+        description: 'Match keys regardless of upper/lower case.',
+      },
+    },
+  },
+  {
+    key: 'auto_ai_critique',
+    name: 'AI critique',
+    description:
+      'Asks a language model to judge the output with your prompt (LLM-as-a-judge) and reads the score from its reply.',
+    result_type: 'number',
+    requires_llm_api_keys: true,
+    settings_template: {
+      prompt_template: {
+        label: 'Prompt template',
+        type: 'messages',
+        default: defaultJudgePrompt,
+        required: false,
+        description:
+          'The messages sent to the judge. Placeholders: {prediction} (the output), {ground_truth} (the expected answer) and {<column>} for any test set column. The reply must contain the score.',
+      },
+      model: {
+        label: 'Model',
+        type: 'string',
+        default: 'gpt-4o-mini',
+        required: false,
+        description: 'The chat model of the provider that acts as the judge (OpenAI-compatible Chat Completions API).',
+      },
+      correct_answer_key: correctAnswerKey,
+    },
+  },
+  {
+    key: 'auto_custom_code_run',
+    name: 'Custom code',
+    description:
+      'Runs your function evaluate(app_params, inputs, output, correct_answer) in a sandbox and uses the number it returns as the score.',
+    result_type: 'number',
+    requires_llm_api_keys: false,
+    settings_template: {
+      code: {
+        label: 'Code',
+        type: 'code',
+        default: null,
+        required: true,
+        description:
+          'Source defining evaluate(app_params, inputs, output, correct_answer), which returns a number, e.g. ' +
+          '"function evaluate(app_params, inputs, output, correct_answer) { return output === correct_answer ? 1 : 0; }". ' +
+          'It runs with time and memory limits and without file, network or environment access.',
+      },
+      runtime: {
+        label: 'Runtime',
+        type: 'multiple_choice',
+        default: 'javascript',
+        required: false,
+        description: 'The language of the code.',
+        options: ['javascript'],
+      },
+    },
+  },
+  {
+    key: 'auto_webhook_test',
+    name: 'Webhook',
+    description:
+      'POSTs {inputs, output, correct_answer} to your URL and uses the number in the "score" field of its JSON reply.',
+    result_type: 'number',
+    requires_llm_api_keys: false,
+    settings_template: {
+      webhook_url: {
+        label: 'Webhook URL',
+        type: 'url',
+        default: null,
+        required: true,
+        description: 'The http(s) address that scores each output; it must answer 2xx with JSON such as {"score": 0.8}.',
+      },
+    },
+  },
+  {
+    key: 'auto_starts_with',
+    name: 'Starts with',
+    description: 'Passes when the output starts with the given prefix.',
+    result_type: 'bool',
+    requires_llm_api_keys: false,
+    settings_template: {
+      prefix: { label: 'Prefix', type: 'string', default: null, required: true, description: 'The text the output must start with.' },
+      case_sensitive: caseSensitive,
+    },
+  },
+  {
+    key: 'auto_ends_with',
+    name: 'Ends with',
+    description: 'Passes when the output ends with the given suffix.',
+    result_type: 'bool',
+    requires_llm_api_keys: false,
+    settings_template: {
+      suffix: { label: 'Suffix', type: 'string', default: null, required: true, description: 'The text the output must end with.' },
+      case_sensitive: caseSensitive,
+    },
+  },
+  {
+    key: 'auto_contains',
+    name: 'Contains',
+    description: 'Passes when the output contains the given substring.',
+    result_type: 'bool',
+    requires_llm_api_keys: false,
+    settings_template: {
+      substring: { label: 'Substring', type: 'string', default: null, required: true, description: 'The text the output must contain.' },
+      case_sensitive: caseSensitive,
+    },
+  },
+  {
+    key: 'auto_contains_any',
+    name: 'Contains any',
+    description: 'Passes when the output contains at least one of the given substrings.',
+    result_type: 'bool',
+    requires_llm_api_keys: false,
+    settings_template: { substrings, case_sensitive: caseSensitive },
+  },
+  {
+    key: 'auto_contains_all',
+    name: 'Contains all',
+    description: 'Passes when the output contains every one of the given substrings.',
+    result_type: 'bool',
+    requires_llm_api_keys: false,
+    settings_template: { substrings, case_sensitive: caseSensitive },
+  },
+  {
+    key: 'auto_levenshtein_distance',
+    name: 'Levenshtein distance',
+    description:
+      'Counts the single-character edits that turn the output into the expected answer; with a threshold set, the result is instead a pass (bool) when that count is at most the threshold.',
+    result_type: 'number',
+    requires_llm_api_keys: false,
+    settings_template: {
+      threshold: {
+        label: 'Threshold',
+        type: 'number',
+        default: null,
+        required: false,
+        description: 'The most edits allowed for a pass. Leave empty to get the distance itself as a number.',
+        min: 0,
+      },
+      correct_answer_key: correctAnswerKey,
+    },
+  },
+  {
+    key: 'rag_faithfulness',
+    name: 'RAG faithfulness',
+    description:
+      'Scores from 0 to 1 the share of the answer\'s claims that the retrieved contexts support, judged by a language model (catches hallucinations).',
+    result_type: 'number',
+    requires_llm_api_keys: true,
+    settings_template: ragKeys('question the answer responds to'),
+  },
+  {
+    key: 'rag_context_relevancy',
+    name: 'RAG context relevancy',
+    description:
+      'Scores from 0 to 1 how relevant the retrieved contexts are to the question, judged by a language model (catches poor retrieval).',
+    result_type: 'number',
+    requires_llm_api_keys: true,
+    settings_template: ragKeys('question the contexts were retrieved for'),
+  },
+];
+
+const evaluatorsByKey = new Map(evaluatorList.map((evaluator) => [evaluator.key, evaluator]));
+
+/** Every built-in evaluator, in the order SPEC §5 lists them. */
+export function listEvaluators(): readonly Evaluator[] {
+  return evaluatorList;
+}
+
+/** The built-in evaluator with this key, or undefined. */
+export function getEvaluator(key: string): Evaluator | undefined {
+  return evaluatorsByKey.get(key);
+}
+
+export const evaluatorKeys = evaluatorList.map((evaluator) => evaluator.key) as [string, ...string[]];

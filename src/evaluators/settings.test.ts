@@ -1,0 +1,265 @@
+// The settings template → zod schema function, and the registry it reads. No server needed.
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../shared/errors.js';
+import { parseInput } from '../shared/validation.js';
+import { evaluatorSettingsSchema, settingsSchema } from './inputs.js';
+import { type SettingType, type SettingsTemplate, defaultJudgePrompt, getEvaluator, listEvaluators } from './registry.js';
+
+/** The 422 issues of parsing `values` with `template`'s schema, at loc ["body", …]. */
+function faults(template: SettingsTemplate, values: unknown) {
+  try {
+    parseInput(settingsSchema(template), values, 'body');
+  } catch (error) {
+    expect(error).toBeInstanceOf(ValidationError);
+    return (error as ValidationError).issues;
+  }
+  throw new Error('expected a validation error');
+}
+
+function settingsOf(key: string, values: unknown) {
+  return parseInput(evaluatorSettingsSchema(key)!, values, 'body');
+}
+
+function faultsOf(key: string, values: unknown) {
+  return faults(getEvaluator(key)!.settings_template, values);
+}
+
+/** A valid value of each setting type, for the required fields of the templates. */
+const exampleValues: Record<SettingType, unknown> = {
+  string: 'answer',
+  regex: '^\\d+$',
+  code: 'function evaluate() { return 1; }',
+  url: 'https://scorer.example.com/score',
+  number: 0.25,
+  boolean: false,
+  messages: [{ role: 'user', content: 'Rate {prediction}' }],
+  multiple_choice: 'javascript',
+};
+
+describe('registry', () => {
+  it('has the 18 evaluators of SPEC §5 in its order', () => {
+    expect(listEvaluators().map((evaluator) => evaluator.key)).toEqual([
+      'auto_exact_match',
+      'auto_contains_json',
+      'auto_similarity_match',
+      'auto_semantic_similarity',
+      'auto_regex_test',
+      'field_match_test',
+      'auto_json_diff',
+      'auto_ai_critique',
+      'auto_custom_code_run',
+      'auto_webhook_test',
+      'auto_starts_with',
+      'auto_ends_with',
+      'auto_contains',
+      'auto_contains_any',
+      'auto_contains_all',
+      'auto_levenshtein_distance',
+      'rag_faithfulness',
+      'rag_context_relevancy',
+    ]);
+    expect(getEvaluator('auto_unknown')).toBeUndefined();
+    // A key that is a property of every object is still not an evaluator.
+    expect(getEvaluator('constructor')).toBeUndefined();
+  });
+
+  it('marks exactly the provider-backed evaluators as needing LLM keys', () => {
+    expect(listEvaluators().filter((evaluator) => evaluator.requires_llm_api_keys).map((evaluator) => evaluator.key)).toEqual([
+      'auto_semantic_similarity',
+      'auto_ai_critique',
+      'rag_faithfulness',
+      'rag_context_relevancy',
+    ]);
+  });
+
+  it('keeps templates self-consistent: required fields have no default, choices have options', () => {
+    for (const evaluator of listEvaluators()) {
+      for (const [field, setting] of Object.entries(evaluator.settings_template)) {
+        const where = `${evaluator.key}.${field}`;
+        if (setting.required) expect(setting.default, where).toBeNull();
+        expect(setting.options !== undefined, where).toBe(setting.type === 'multiple_choice');
+        if (setting.min !== undefined || setting.max !== undefined) expect(setting.type, where).toBe('number');
+        expect(setting.label.length, where).toBeGreaterThan(0);
+        expect(setting.description.length, where).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('accepts every evaluator with only its required fields and fills each default in template order', () => {
+    for (const evaluator of listEvaluators()) {
+      const template = evaluator.settings_template;
+      const required = Object.fromEntries(
+        Object.entries(template)
+          .filter(([, setting]) => setting.required)
+          .map(([field, setting]) => [field, exampleValues[setting.type]]),
+      );
+      const settings = settingsOf(evaluator.key, required);
+      expect(Object.keys(settings), evaluator.key).toEqual(Object.keys(template));
+      for (const [field, setting] of Object.entries(template)) {
+        expect(settings[field], `${evaluator.key}.${field}`).toEqual(setting.required ? required[field] : setting.default);
+      }
+    }
+  });
+
+  it('follows the SPEC §5 table for the fields with specific defaults and bounds', () => {
+    const template = (key: string) => getEvaluator(key)!.settings_template;
+    expect(template('auto_similarity_match').similarity_threshold).toMatchObject({ default: 0.5, min: 0, max: 1, required: false });
+    expect(template('auto_regex_test').regex_pattern).toMatchObject({ type: 'regex', required: true });
+    expect(template('auto_regex_test').regex_should_match).toMatchObject({ type: 'boolean', default: true });
+    expect(template('field_match_test').json_field).toMatchObject({ required: true });
+    for (const field of ['compare_schema_only', 'predict_keys', 'case_insensitive_keys']) {
+      expect(template('auto_json_diff')[field]).toMatchObject({ type: 'boolean', default: false });
+    }
+    expect(template('auto_semantic_similarity').model.default).toBe('text-embedding-3-small');
+    expect(template('auto_ai_critique').model.default).toBe('gpt-4o-mini');
+    expect(template('auto_custom_code_run').runtime).toMatchObject({ type: 'multiple_choice', default: 'javascript', options: ['javascript'] });
+    expect(template('auto_webhook_test').webhook_url).toMatchObject({ type: 'url', required: true });
+    expect(template('auto_levenshtein_distance').threshold).toMatchObject({ type: 'number', default: null, required: false, min: 0 });
+    expect(template('auto_levenshtein_distance').threshold.max).toBeUndefined();
+    for (const key of ['auto_starts_with', 'auto_ends_with', 'auto_contains', 'auto_contains_any', 'auto_contains_all']) {
+      expect(template(key).case_sensitive, key).toMatchObject({ type: 'boolean', default: true });
+    }
+    const withCorrectAnswerKey = listEvaluators().filter((evaluator) => 'correct_answer_key' in evaluator.settings_template);
+    expect(withCorrectAnswerKey.map((evaluator) => evaluator.key)).toEqual([
+      'auto_exact_match',
+      'auto_similarity_match',
+      'auto_semantic_similarity',
+      'field_match_test',
+      'auto_ai_critique',
+      'auto_levenshtein_distance',
+    ]);
+    // Unset by default, so the evaluation's correct_answer_column can apply (SPEC §4).
+    for (const evaluator of withCorrectAnswerKey) expect(evaluator.settings_template.correct_answer_key.default).toBeNull();
+    expect(Object.keys(template('auto_contains_json'))).toEqual([]);
+  });
+
+  it('has a default judge prompt using both placeholders', () => {
+    const text = defaultJudgePrompt.map((message) => message.content).join('\n');
+    expect(text).toContain('{prediction}');
+    expect(text).toContain('{ground_truth}');
+  });
+});
+
+describe('settingsSchema', () => {
+  const template: SettingsTemplate = {
+    pattern: { label: 'Pattern', type: 'regex', default: null, required: true, description: 'd' },
+    ratio: { label: 'Ratio', type: 'number', default: 0.5, required: false, description: 'd', min: 0, max: 1 },
+    limit: { label: 'Limit', type: 'number', default: null, required: false, description: 'd', min: 0 },
+    strict: { label: 'Strict', type: 'boolean', default: true, required: false, description: 'd' },
+    target: { label: 'Target', type: 'url', default: null, required: false, description: 'd' },
+    prompt: { label: 'Prompt', type: 'messages', default: [{ role: 'user', content: 'hi' }], required: false, description: 'd' },
+    runtime: { label: 'Runtime', type: 'multiple_choice', default: 'javascript', required: false, description: 'd', options: ['javascript', 'lua'] },
+  };
+
+  it('fills absent optional fields with their defaults, null where there is none', () => {
+    expect(parseInput(settingsSchema(template), { pattern: 'a+' }, 'body')).toEqual({
+      pattern: 'a+',
+      ratio: 0.5,
+      limit: null,
+      strict: true,
+      target: null,
+      prompt: [{ role: 'user', content: 'hi' }],
+      runtime: 'javascript',
+    });
+  });
+
+  it('keeps given values, including falsy ones and explicit null for a field without default', () => {
+    const values = { pattern: 'x', ratio: 0, limit: null, strict: false, target: ' https://a.example/x ', runtime: 'lua' };
+    expect(parseInput(settingsSchema(template), values, 'body')).toMatchObject({ ...values, target: 'https://a.example/x' });
+  });
+
+  it('hands out a fresh copy of a default each time', () => {
+    const first = settingsOf('auto_ai_critique', {});
+    (first.prompt_template as { content: string }[])[0].content = 'changed';
+    expect(settingsOf('auto_ai_critique', {}).prompt_template).toEqual(defaultJudgePrompt);
+    expect(getEvaluator('auto_ai_critique')!.settings_template.prompt_template.default).toEqual(defaultJudgePrompt);
+  });
+
+  it('demands required fields, also when given null', () => {
+    expect(faults(template, {})).toEqual([{ loc: ['body', 'pattern'], msg: 'Field required', type: 'missing' }]);
+    expect(faults(template, { pattern: null })).toEqual([
+      { loc: ['body', 'pattern'], msg: 'Input should be a valid string', type: 'string_type' },
+    ]);
+    expect(faultsOf('auto_starts_with', { prefix: '' })).toEqual([
+      { loc: ['body', 'prefix'], msg: 'String should have at least 1 character', type: 'string_too_short' },
+    ]);
+  });
+
+  it('refuses null for an optional field that has a default', () => {
+    expect(faults(template, { pattern: 'a', strict: null })).toEqual([
+      { loc: ['body', 'strict'], msg: 'Input should be a valid boolean', type: 'bool_type' },
+    ]);
+  });
+
+  it('enforces the bounds of numbers, inclusive', () => {
+    expect(parseInput(settingsSchema(template), { pattern: 'a', ratio: 1 }, 'body').ratio).toBe(1);
+    expect(faults(template, { pattern: 'a', ratio: 1.01, limit: -1 })).toEqual([
+      { loc: ['body', 'ratio'], msg: 'Input should be less than or equal to 1', type: 'less_than_equal' },
+      { loc: ['body', 'limit'], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal' },
+    ]);
+    expect(faultsOf('auto_similarity_match', { similarity_threshold: -0.1 })).toEqual([
+      { loc: ['body', 'similarity_threshold'], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal' },
+    ]);
+  });
+
+  it('reports wrong types in pydantic words', () => {
+    expect(faults(template, { pattern: 7, ratio: '0.5', strict: 'yes', prompt: {}, runtime: 3 })).toEqual([
+      { loc: ['body', 'pattern'], msg: 'Input should be a valid string', type: 'string_type' },
+      { loc: ['body', 'ratio'], msg: 'Input should be a valid number', type: 'float_type' },
+      { loc: ['body', 'strict'], msg: 'Input should be a valid boolean', type: 'bool_type' },
+      { loc: ['body', 'prompt'], msg: 'Input should be a valid list', type: 'list_type' },
+      { loc: ['body', 'runtime'], msg: "Input should be 'javascript' or 'lua'", type: 'enum' },
+    ]);
+    expect(faults(template, ['pattern'])).toEqual([{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }]);
+  });
+
+  it('refuses unknown fields, one fault each, alongside the other faults', () => {
+    expect(faults(template, { patern: 'a', ratio: 2, extra: true })).toEqual([
+      { loc: ['body', 'pattern'], msg: 'Field required', type: 'missing' },
+      { loc: ['body', 'ratio'], msg: 'Input should be less than or equal to 1', type: 'less_than_equal' },
+      { loc: ['body', 'patern'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
+      { loc: ['body', 'extra'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
+    ]);
+    // A name every object has is no setting either; `__proto__` is dropped (never stored).
+    expect(faultsOf('auto_contains_json', JSON.parse('{"__proto__": 1, "constructor": 2}'))).toEqual([
+      { loc: ['body', 'constructor'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
+    ]);
+    const kept = settingsOf('auto_exact_match', JSON.parse('{"__proto__": {"polluted": true}}'));
+    expect(Object.keys(kept)).toEqual(['correct_answer_key']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('accepts a regex that compiles and says why one does not', () => {
+    expect(settingsOf('auto_regex_test', { regex_pattern: '^order #\\d+$' })).toEqual({ regex_pattern: '^order #\\d+$', regex_should_match: true });
+    expect(faultsOf('auto_regex_test', { regex_pattern: '(unclosed', regex_should_match: false })).toEqual([
+      { loc: ['body', 'regex_pattern'], msg: 'Invalid regular expression: /(unclosed/: Unterminated group', type: 'value_error' },
+    ]);
+    expect(faultsOf('auto_regex_test', { regex_pattern: 'a{2,1}' })[0]).toMatchObject({ loc: ['body', 'regex_pattern'], type: 'value_error' });
+  });
+
+  it('accepts only http(s) URLs', () => {
+    for (const webhook_url of ['ftp://files.example.com/x', 'not a url', 'javascript:alert(1)']) {
+      expect(faultsOf('auto_webhook_test', { webhook_url }), webhook_url).toEqual([
+        { loc: ['body', 'webhook_url'], msg: 'Input should be a valid URL with scheme http or https', type: 'url_parsing' },
+      ]);
+    }
+    expect(settingsOf('auto_webhook_test', { webhook_url: 'http://127.0.0.1:9000/score' })).toEqual({ webhook_url: 'http://127.0.0.1:9000/score' });
+  });
+
+  it('checks messages one by one', () => {
+    expect(faultsOf('auto_ai_critique', { prompt_template: [] })).toEqual([
+      { loc: ['body', 'prompt_template'], msg: 'List should have at least 1 item', type: 'too_short' },
+    ]);
+    expect(faultsOf('auto_ai_critique', { prompt_template: [{ role: 'judge', content: 'x' }, { role: 'user' }, 'text'] })).toEqual([
+      { loc: ['body', 'prompt_template', 0, 'role'], msg: "Input should be 'system', 'user' or 'assistant'", type: 'enum' },
+      { loc: ['body', 'prompt_template', 1, 'content'], msg: 'Field required', type: 'missing' },
+      { loc: ['body', 'prompt_template', 2], msg: 'Input should be a valid dictionary', type: 'dict_type' },
+    ]);
+  });
+
+  it('offers only the javascript runtime for custom code', () => {
+    expect(faultsOf('auto_custom_code_run', { code: 'x', runtime: 'python' })).toEqual([
+      { loc: ['body', 'runtime'], msg: "Input should be 'javascript'", type: 'enum' },
+    ]);
+  });
+});
