@@ -2,6 +2,7 @@
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { appRoutes } from './apps/routes.js';
+import { evaluationRoutes } from './evaluations/routes.js';
 import { evaluatorRoutes } from './evaluators/routes.js';
 import { observabilityRoutes } from './observability/routes.js';
 import { testsetRoutes } from './testsets/routes.js';
@@ -69,6 +70,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     testsetRoutes(rest);
     evaluatorRoutes(rest);
     observabilityRoutes(rest);
+    evaluationRoutes(rest);
     humanEvaluationRoutes(rest);
   });
   server.addHook('onClose', async () => {
