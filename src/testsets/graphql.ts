@@ -1,2 +1,164 @@
-// GraphQL types of the testsets domain (filled in by its work).
-export {};
+// GraphQL types, queries and mutations of test sets. Inputs carry the REST field names and are
+// validated by the same schemas (inputs.ts); resolvers call the same operations.
+import { resolveCursorConnection } from '@pothos/plugin-relay';
+import DataLoader from 'dataloader';
+import { builder } from '../graphql/builder.js';
+import { perRequest, type RequestContext } from '../shared/context.js';
+import { ValidationError } from '../shared/errors.js';
+import { asArray } from '../shared/json.js';
+import { parseInput } from '../shared/validation.js';
+import { createTestsetInput, updateTestsetInput } from './inputs.js';
+import * as testsets from './operations.js';
+
+const TestsetRow = builder.prismaObject('TestsetRow', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    position: t.exposeInt('position', { description: 'Place of the case in the test set, from 0.' }),
+    data: t.expose('data', { type: 'JSON', description: 'Column name → value.' }),
+  }),
+});
+
+// A row's cursor is its position, so one `after` pages every test set of a list alike.
+const cursorPrefix = 'position:';
+
+function rowCursor(row: { position: number }): string {
+  return Buffer.from(`${cursorPrefix}${row.position}`).toString('base64url');
+}
+
+function cursorPosition(cursor: string | undefined, arg: 'after' | 'before'): number | undefined {
+  if (cursor === undefined) return undefined;
+  const text = Buffer.from(cursor, 'base64url').toString();
+  const position = text.startsWith(cursorPrefix) ? text.slice(cursorPrefix.length) : '';
+  if (!/^\d+$/.test(position)) throw ValidationError.at(['query', arg], 'Invalid cursor', 'value_error');
+  return Number(position);
+}
+
+type RowRecord = testsets.TestsetRowRecord;
+type RowWindowKey = { testsetId: string; window: testsets.RowWindow };
+
+/** Reads the windows asked for, grouped so each distinct window is one statement for all its sets. */
+async function loadRowWindows(ctx: RequestContext, keys: readonly RowWindowKey[]): Promise<RowRecord[][]> {
+  const groups = new Map<string, { window: testsets.RowWindow; testsetIds: string[] }>();
+  for (const { testsetId, window } of keys) {
+    const windowKey = JSON.stringify(window);
+    if (!groups.has(windowKey)) groups.set(windowKey, { window, testsetIds: [] });
+    groups.get(windowKey)!.testsetIds.push(testsetId);
+  }
+  const rowsByWindow = new Map<string, Map<string, RowRecord[]>>();
+  for (const [windowKey, { window, testsetIds }] of groups) {
+    rowsByWindow.set(windowKey, await testsets.readRowWindows(ctx, testsetIds, window));
+  }
+  return keys.map(({ testsetId, window }) => rowsByWindow.get(JSON.stringify(window))?.get(testsetId) ?? []);
+}
+
+const rowWindowLoaderKey = Symbol('testset row windows');
+
+/**
+ * Per request, the row pages asked of many test sets (`testsets { rows(first: n) }`) are read
+ * together instead of one statement per test set.
+ */
+function rowWindowLoader(ctx: RequestContext) {
+  return perRequest(
+    ctx,
+    rowWindowLoaderKey,
+    () => new DataLoader<RowWindowKey, RowRecord[], string>((keys) => loadRowWindows(ctx, keys), { cacheKeyFn: (key) => JSON.stringify(key) }),
+  );
+}
+
+builder.prismaObject('Testset', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    app_id: t.exposeID('appId', { nullable: true }),
+    app: t.relation('app', { nullable: true }),
+    columns: t.stringList({
+      description: 'Column names in the order they first appear in the rows.',
+      select: { columns: true },
+      resolve: (testset) => asArray<string>(testset.columns),
+    }),
+    row_count: t.exposeInt('rowCount'),
+    created_at: t.expose('createdAt', { type: 'DateTime' }),
+    updated_at: t.expose('updatedAt', { type: 'DateTime' }),
+    rows: t.connection({
+      type: TestsetRow,
+      description: 'The test cases in position order; a cursor is a position, valid in any test set.',
+      resolve: (testset, args, ctx) =>
+        resolveCursorConnection<Promise<RowRecord[]>>({ args, toCursor: rowCursor }, ({ after, before, limit, inverted }) =>
+          rowWindowLoader(ctx).load({
+            testsetId: testset.id,
+            window: {
+              afterPosition: cursorPosition(after, 'after'),
+              beforePosition: cursorPosition(before, 'before'),
+              limit,
+              fromEnd: inverted,
+            },
+          }),
+        ),
+    }),
+  }),
+});
+
+const UpdateTestsetInput = builder.inputType('UpdateTestsetInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    csvdata: t.field({ type: ['JSON'], required: true, description: 'The rows: objects of column → value.' }),
+  }),
+});
+
+const CreateTestsetInput = builder.inputType('CreateTestsetInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    csvdata: t.field({ type: ['JSON'], required: true, description: 'The rows: objects of column → value.' }),
+    app_id: t.id(),
+  }),
+});
+
+builder.queryFields((t) => ({
+  testset: t.prismaField({
+    type: 'Testset',
+    nullable: true,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => testsets.getTestset(ctx, String(args.id), query),
+  }),
+  testsets: t.prismaConnection({
+    type: 'Testset',
+    cursor: 'id',
+    args: { app_id: t.arg.id() },
+    resolve: (query, _root, args, ctx) =>
+      testsets.listTestsets(ctx, { app_id: args.app_id == null ? null : String(args.app_id) }, query),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createTestset: t.prismaField({
+    type: 'Testset',
+    args: { input: t.arg({ type: CreateTestsetInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const testset = await testsets.createTestset(ctx, parseInput(createTestsetInput, args.input, 'body'));
+      return testsets.getTestset(ctx, testset.id, query);
+    },
+  }),
+  updateTestset: t.prismaField({
+    type: 'Testset',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateTestsetInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      await testsets.updateTestset(ctx, String(args.id), parseInput(updateTestsetInput, args.input, 'body'));
+      return testsets.getTestset(ctx, String(args.id), query);
+    },
+  }),
+  deleteTestset: t.id({
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      await testsets.deleteTestset(ctx, String(args.id));
+      return args.id;
+    },
+  }),
+  deleteTestsets: t.idList({
+    description: 'Deletes all the given test sets, or none if one of them is unknown.',
+    args: { ids: t.arg.idList({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      await testsets.deleteTestsets(ctx, args.ids.map(String));
+      return args.ids;
+    },
+  }),
+}));
