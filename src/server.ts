@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { appRoutes } from './apps/routes.js';
 import { evaluationRoutes } from './evaluations/routes.js';
+import { EvaluationRunner } from './evaluations/runner.js';
 import { evaluatorRoutes } from './evaluators/routes.js';
 import { observabilityRoutes } from './observability/routes.js';
 import { testsetRoutes } from './testsets/routes.js';
@@ -11,7 +12,8 @@ import { graphqlRoutes } from './graphql/yoga.js';
 import { humanEvaluationRoutes } from './human-evaluations/routes.js';
 import { ensureDefaultProject } from './projects/operations.js';
 import type { Config } from './shared/config.js';
-import { type RequestContext, requestContext } from './shared/context.js';
+import { type RequestContext, type Services, requestContext } from './shared/context.js';
+import { createAssayEvents } from './shared/events.js';
 import { type Db, openDatabase } from './shared/db.js';
 import { acceptJsonBodies } from './shared/http/body.js';
 import { registerErrorHandling } from './shared/http/errors.js';
@@ -25,6 +27,7 @@ declare module 'fastify' {
 export interface Assay {
   server: FastifyInstance;
   db: Db;
+  services: Services;
   /** Migrations applied while opening the database. */
   migrationsApplied: string[];
   /** Every route served, as registered (the /api aliases are not listed). */
@@ -46,6 +49,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   assertAccessMode(config);
   const { db, applied } = await openDatabase({ url: config.DATABASE_URL, onQuery: options.onQuery });
   const projectId = await ensureDefaultProject(db);
+  const services: Services = { db, events: createAssayEvents(), providerEnv: config.providerEnv };
 
   const server = Fastify({
     logger: { level: config.LOG_LEVEL },
@@ -59,7 +63,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   });
   server.decorateRequest('ctx', null as unknown as RequestContext);
   server.addHook('onRequest', async (req) => {
-    req.ctx = requestContext(db, projectId);
+    req.ctx = requestContext(services, projectId);
   });
   registerErrorHandling(server);
   await server.register(async (scope) => graphqlRoutes(scope));
@@ -73,10 +77,17 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     evaluationRoutes(rest);
     humanEvaluationRoutes(rest);
   });
+  const runner = new EvaluationRunner(
+    services,
+    { timeoutMs: config.VARIANT_TIMEOUT_SECONDS * 1000, leaseMs: config.EVALUATION_LEASE_SECONDS * 1000, concurrency: 4 },
+    server.log.child({ component: 'evaluation-runner' }),
+  );
   server.addHook('onClose', async () => {
+    await runner.stop();
     await db.$disconnect();
   });
 
   await server.ready();
-  return { server, db, migrationsApplied: applied, routes, close: () => server.close() };
+  runner.start();
+  return { server, db, services, migrationsApplied: applied, routes, close: () => server.close() };
 }

@@ -148,3 +148,28 @@ export async function deleteVariant(ctx: RequestContext, variantId: string) {
   await getVariant(ctx, variantId);
   await ctx.db.variant.delete({ where: { id: variantId } });
 }
+
+/** The variants of an app, in the order asked, each with its newest revision; 404 for any that is not the app's. */
+export async function getAppVariants(ctx: RequestContext, appId: string, variantIds: readonly string[]): Promise<VariantWithRevision[]> {
+  await getApp(ctx, appId);
+  const variants = await ctx.db.variant.findMany({
+    where: { id: { in: [...variantIds] }, appId, projectId: ctx.projectId },
+    include: latestRevision,
+  });
+  const byId = new Map(variants.map((variant) => [variant.id, variant]));
+  return variantIds.map((id) => {
+    const variant = byId.get(id);
+    if (!variant) throw new NotFoundError('Variant', id);
+    return variant;
+  });
+}
+
+/** A revision by its id, with its variant's kind: what an evaluation pinned. */
+export async function getRevisionById(ctx: RequestContext, revisionId: string) {
+  const revision = await ctx.db.variantRevision.findFirst({
+    where: { id: revisionId, variant: { projectId: ctx.projectId } },
+    include: { variant: { select: { kind: true, name: true } } },
+  });
+  if (!revision) throw new NotFoundError('Revision', revisionId);
+  return revision;
+}

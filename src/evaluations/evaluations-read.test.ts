@@ -63,7 +63,7 @@ beforeAll(async () => {
         correctAnswers: [{ key: 'correct_answer', value: position === 0 ? 'Paris' : 'Lima' }],
         results: {
           create: [
-            { evaluatorConfigId: configIds[1], type: 'error', value: null, error: { message: 'no JSON', stacktrace: 'at line 1' } },
+            { evaluatorConfigId: configIds[1], type: 'error', error: { message: 'no JSON', stacktrace: 'at line 1' } },
             { evaluatorConfigId: configIds[0], type: 'bool', value: position === 0, score: position === 0 ? 1 : 0 },
           ],
         },

@@ -1,8 +1,16 @@
-// Reads of automatic evaluations and their scenarios (SPEC §4). Creating and running them is the
-// runner's work; these are the reads the contract and GraphQL share.
+// Automatic evaluations (SPEC §4): create, read, cancel, delete. Running them is runner.ts's work.
+import { getAppVariants } from '../apps/operations.js';
+import { getEvaluatorConfigs } from '../evaluators/operations.js';
+import { getScorer } from '../evaluators/scoring.js';
+import type { EvaluationStatus } from '../generated/prisma/client.js';
+import { providerAccess } from '../providers/access.js';
 import type { RequestContext } from '../shared/context.js';
+import type { EvaluationProgress } from '../shared/events.js';
 import type { Prisma } from '../shared/db.js';
-import { NotFoundError } from '../shared/errors.js';
+import { ConflictError, NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.js';
+import { asObject, toJson } from '../shared/json.js';
+import { getTestset } from '../testsets/operations.js';
+import type { CreateEvaluationInput } from './inputs.js';
 
 type EvaluationQuery = Omit<Prisma.EvaluationFindFirstArgs, 'where'>;
 type ScenarioQuery = Omit<Prisma.EvaluationScenarioFindManyArgs, 'where'>;
@@ -55,4 +63,125 @@ export async function listScenarios<Q extends ScenarioQuery = typeof scenarioWit
     ...(query as ScenarioQuery),
     where: { evaluationId, projectId: ctx.projectId },
   }) as Promise<Prisma.EvaluationScenarioGetPayload<Q>[]>;
+}
+
+/** Still to run or running: the states a cancel or a restart acts on. */
+export const UNFINISHED: EvaluationStatus[] = ['EVALUATION_INITIALIZED', 'EVALUATION_STARTED'];
+
+/**
+ * Contract 4.3: checks everything first (app, variants of that app, test set, configs: 404;
+ * evaluators this version cannot run, missing provider keys: 422), then creates one evaluation
+ * per variant, in request order, pinned to the variant's current revision. The runner does the work.
+ */
+export async function createEvaluations(ctx: RequestContext, input: CreateEvaluationInput): Promise<EvaluationWithConfigs[]> {
+  const variants = await getAppVariants(ctx, input.app_id, input.variant_ids);
+  const testset = await getTestset(ctx, input.testset_id);
+  const configs = await getEvaluatorConfigs(ctx, input.evaluators_configs);
+
+  const issues: ValidationIssue[] = [];
+  configs.forEach((config, index) => {
+    if (!getScorer(config.evaluatorKey)) {
+      issues.push({
+        loc: ['body', 'evaluators_configs', index],
+        msg: `The evaluator ${config.evaluatorKey} of config ${config.id} cannot run in this version yet`,
+        type: 'value_error',
+      });
+    }
+  });
+  // Prompt variants are run by us against a model provider: that provider needs a key.
+  const missingKeys = new Set<string>();
+  for (const variant of variants) {
+    const model = (asObject(variant.revisions[0]?.parameters).model as string | undefined) ?? '';
+    if (variant.kind === 'prompt') {
+      const access = providerAccess(model, input.lm_providers_keys, ctx.providerEnv);
+      if (!access.apiKey) missingKeys.add(access.provider);
+    }
+  }
+  if (missingKeys.size > 0) {
+    const names = [...missingKeys].map((provider) => `${provider}_API_KEY`).join(', ');
+    issues.push({
+      loc: ['body', 'lm_providers_keys'],
+      msg: `No provider key for ${names}: give it in lm_providers_keys or set it in the server's environment`,
+      type: 'value_error',
+    });
+  }
+  if (issues.length > 0) throw new ValidationError(issues);
+
+  const created = await ctx.db.$transaction(
+    variants.map((variant) => {
+      const revision = variant.revisions[0];
+      return ctx.db.evaluation.create({
+        data: {
+          projectId: ctx.projectId,
+          appId: input.app_id,
+          variantId: variant.id,
+          variantName: variant.name,
+          variantRevisionId: revision.id,
+          revision: revision.revision,
+          testsetId: testset.id,
+          testsetName: testset.name,
+          correctAnswerColumn: input.correct_answer_column ?? null,
+          rateLimit: toJson(input.rate_limit),
+          providerKeys: input.lm_providers_keys ? toJson(input.lm_providers_keys) : undefined,
+          total: testset.rowCount,
+          evaluators: { create: configs.map((config, position) => ({ evaluatorConfigId: config.id, position })) },
+        },
+        ...evaluationWithConfigs,
+      });
+    }),
+  );
+  ctx.events.publish('evaluations:created');
+  return created;
+}
+
+/** Stops an evaluation that has not finished; its stored scenarios stay. */
+export async function cancelEvaluation(ctx: RequestContext, evaluationId: string): Promise<EvaluationWithConfigs> {
+  const evaluation = await getEvaluation(ctx, evaluationId);
+  const { count } = await ctx.db.evaluation.updateMany({
+    where: { id: evaluationId, status: { in: UNFINISHED } },
+    data: { status: 'EVALUATION_CANCELLED', finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null },
+  });
+  if (count === 0) throw new ConflictError(`Evaluation ${evaluationId} has already ended (${evaluation.status})`);
+  ctx.events.publish('evaluation:cancelled', evaluationId);
+  const cancelled = await getEvaluation(ctx, evaluationId);
+  ctx.events.publish('evaluation:progress', evaluationId, progressOf(cancelled));
+  return cancelled;
+}
+
+/** Deletes evaluations with their scenarios (their traces stay); 404 for the first unknown id, and then nothing is deleted. */
+export async function deleteEvaluations(ctx: RequestContext, evaluationIds: readonly string[]): Promise<void> {
+  const found = await ctx.db.evaluation.findMany({ where: { id: { in: [...evaluationIds] }, projectId: ctx.projectId }, select: { id: true } });
+  const known = new Set(found.map((row) => row.id));
+  const unknown = evaluationIds.find((id) => !known.has(id));
+  if (unknown !== undefined) throw new NotFoundError('Evaluation', unknown);
+  await ctx.db.evaluation.deleteMany({ where: { id: { in: [...known] } } });
+  for (const id of known) ctx.events.publish('evaluation:cancelled', id);
+}
+
+export function progressOf(evaluation: Pick<EvaluationWithConfigs, 'id' | 'status' | 'total' | 'done' | 'errors'>): EvaluationProgress {
+  return { evaluation_id: evaluation.id, status: evaluation.status, total: evaluation.total, done: evaluation.done, errors: evaluation.errors };
+}
+
+/**
+ * Several evaluations side by side per test case (by position in the test set), each with its
+ * output and results; null where an evaluation has no scenario for that case.
+ */
+export async function compareEvaluations(ctx: RequestContext, evaluationIds: readonly string[]) {
+  const evaluations: EvaluationWithConfigs[] = [];
+  for (const id of evaluationIds) evaluations.push(await getEvaluation(ctx, id));
+  const scenarios = await ctx.db.evaluationScenario.findMany({
+    where: { evaluationId: { in: [...evaluationIds] }, projectId: ctx.projectId },
+    ...scenarioWithResults,
+    orderBy: { position: 'asc' },
+  });
+  const positions = [...new Set(scenarios.map((scenario) => scenario.position))].sort((a, b) => a - b);
+  const byKey = new Map(scenarios.map((scenario) => [`${scenario.evaluationId}:${scenario.position}`, scenario]));
+  return {
+    evaluations,
+    rows: positions.map((position) => {
+      const cells = evaluations.map((evaluation) => byKey.get(`${evaluation.id}:${position}`) ?? null);
+      const first = cells.find((cell) => cell !== null)!;
+      return { position, inputs: first.inputs, correct_answers: first.correctAnswers, cells };
+    }),
+  };
 }

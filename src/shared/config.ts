@@ -18,11 +18,19 @@ const configSchema = z.object({
   ASSAY_AUTH: z.enum(['on', 'off']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
-  OPENAI_API_KEY: z.string().optional(),
-  OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
+  /** How long one call of a variant (an endpoint, or a model for a prompt variant) may take. */
+  VARIANT_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
+  /** A running evaluation whose worker stops renewing this lease is resumed by another start. */
+  EVALUATION_LEASE_SECONDS: z.coerce.number().positive().default(30),
 });
 
-export type Config = z.infer<typeof configSchema>;
+/** `<PROVIDER>_API_KEY` and `<PROVIDER>_BASE_URL` variables: model providers' credentials. */
+export const providerSettingName = /^[A-Z][A-Z0-9]*_(API_KEY|BASE_URL)$/;
+
+export type Config = z.infer<typeof configSchema> & {
+  /** The provider settings found in the environment (OPENAI_API_KEY, MISTRAL_BASE_URL, …). */
+  providerEnv: Record<string, string>;
+};
 
 export class ConfigError extends Error {}
 
@@ -32,7 +40,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
-  return parsed.data;
+  const providerEnv = Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => providerSettingName.test(entry[0]) && !!entry[1]),
+  );
+  return { ...parsed.data, providerEnv };
 }
 
 /** Loads ./.env into process.env without overriding variables already set. */

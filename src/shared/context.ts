@@ -1,16 +1,24 @@
-// What every operation receives: the database and the project the caller acts in. Every query an
-// operation makes is scoped by `projectId`, so API keys (SPEC §8) only change how it is chosen.
+// What every operation receives: the database, the project the caller acts in, and the
+// service's shared parts. Every query an operation makes is scoped by `projectId`, so API keys
+// (SPEC §8) only change how it is chosen.
 import type { Db } from './db.js';
+import type { AssayEvents } from './events.js';
 
-export interface RequestContext {
+export interface Services {
   db: Db;
+  events: AssayEvents;
+  /** Provider credentials from the environment (`OPENAI_API_KEY`, …), used when a request gives none. */
+  providerEnv: Record<string, string>;
+}
+
+export interface RequestContext extends Services {
   projectId: string;
   /** Per-request memo for DataLoaders; see `perRequest`. */
   memo: Map<symbol, unknown>;
 }
 
-export function requestContext(db: Db, projectId: string): RequestContext {
-  return { db, projectId, memo: new Map() };
+export function requestContext(services: Services, projectId: string): RequestContext {
+  return { ...services, projectId, memo: new Map() };
 }
 
 /** One instance of `make()` per request (a DataLoader batches and caches within one request). */

@@ -144,7 +144,7 @@ describe('POST /testsets', () => {
     expect(whole.body.csvdata[99_999]).toEqual(rows[99_999]);
 
     const project = await server.assay.db.project.findFirstOrThrow();
-    const ctx = requestContext(server.assay.db, project.id);
+    const ctx = requestContext(server.assay.services, project.id);
     const first = await readTestsetRows(ctx, created.id, { limit: 3 });
     expect(first.map((row) => [row.position, row.data])).toEqual([
       [0, rows[0]],
@@ -158,7 +158,7 @@ describe('POST /testsets', () => {
     expect(await readTestsetRows(ctx, created.id, { limit: 0 })).toEqual([]);
     expect(await readTestsetRows(ctx, created.id, { limit: -1 })).toEqual([]);
     // Another project reads nothing of this one.
-    const otherCtx = requestContext(server.assay.db, UNKNOWN_ID);
+    const otherCtx = requestContext(server.assay.services, UNKNOWN_ID);
     expect(await readTestsetRows(otherCtx, created.id, { limit: 3 })).toEqual([]);
   });
 });

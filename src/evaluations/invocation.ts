@@ -1,0 +1,177 @@
+// Runs one test case through one variant revision (SPEC §3): an `endpoint` variant is POSTed
+// `{inputs, parameters}`; a `prompt` variant is run by us against an OpenAI-compatible Chat
+// Completions API. Transient failures are retried per the evaluation's rate limit.
+import { randomBytes } from 'node:crypto';
+import { costOf } from '../pricing/prices.js';
+import { type ProviderKeys, providerAccess } from '../providers/access.js';
+import { type ChatUsage, chatCompletion, completionText, readUsage } from '../providers/chat.js';
+import { PermanentError, TransientError, isTransientStatus, retryAfterMs, timeoutSignal, withRetries } from '../shared/retry.js';
+import { result, type Result } from './results.js';
+
+export interface VariantTarget {
+  kind: 'endpoint' | 'prompt';
+  uri: string | null;
+  parameters: Record<string, unknown>;
+}
+
+export interface InvocationOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+  retries: number;
+  retryDelayMs: number;
+  providerKeys: ProviderKeys | null;
+  providerEnv: Record<string, string>;
+}
+
+/** What a call gave: its output as a text or json Result, with cost (USD) and latency (s). */
+export interface Invocation {
+  output: Result;
+  cost: number | null;
+  latency: number;
+  usage: ChatUsage | null;
+  model: string | null;
+  /** What was sent (the request's `inputs`/messages), for the trace. */
+  sent: unknown;
+  startNs: bigint;
+  endNs: bigint;
+  attempts: number;
+}
+
+function outputResult(value: unknown): Result {
+  return typeof value === 'string' ? result('text', value) : result('json', value ?? null);
+}
+
+function finiteOrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+interface ReadAnswer {
+  output: Result;
+  cost: number | null;
+  latency: number | null;
+  usage: ChatUsage | null;
+  model: string | null;
+}
+
+/**
+ * The answer forms an endpoint may give (SPEC §3): Agenta v2 `{data, trace:{cost,latency,usage}}`,
+ * `{message, cost, latency}`, an OpenAI chat completion, any other JSON (the output is that JSON),
+ * or plain text.
+ */
+export function readEndpointAnswer(text: string): ReadAnswer {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { output: result('text', text), cost: null, latency: null, usage: null, model: null };
+  }
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const answer = body as Record<string, unknown>;
+    if ('data' in answer && (answer.trace === undefined || (answer.trace !== null && typeof answer.trace === 'object'))) {
+      const trace = (answer.trace ?? {}) as Record<string, unknown>;
+      return { output: outputResult(answer.data), cost: finiteOrNull(trace.cost), latency: finiteOrNull(trace.latency), usage: readUsage(trace.usage), model: null };
+    }
+    if ('message' in answer) {
+      return { output: outputResult(answer.message), cost: finiteOrNull(answer.cost), latency: finiteOrNull(answer.latency), usage: readUsage(answer.usage), model: null };
+    }
+    const completion = completionText(answer);
+    if (completion !== undefined) {
+      const usage = readUsage(answer.usage);
+      const model = typeof answer.model === 'string' ? answer.model : null;
+      return { output: result('text', completion), cost: costOf(model, usage), latency: null, usage, model };
+    }
+  }
+  return { output: outputResult(body), cost: null, latency: null, usage: null, model: null };
+}
+
+/** `{column}` placeholders filled from the test case; other braces (JSON examples) stay as written. */
+export function fillTemplate(template: string, testcase: Record<string, unknown>): string {
+  return template.replace(/\{([^{}\s]+)\}/g, (whole, name: string) => {
+    if (!Object.hasOwn(testcase, name)) return whole;
+    const value = testcase[name];
+    return typeof value === 'string' ? value : JSON.stringify(value);
+  });
+}
+
+async function callEndpoint(target: VariantTarget, testcase: Record<string, unknown>, signal: AbortSignal): Promise<ReadAnswer> {
+  let response: Response;
+  try {
+    response = await fetch(target.uri!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/plain;q=0.9, */*;q=0.5' },
+      body: JSON.stringify({ inputs: testcase, parameters: target.parameters }),
+      signal,
+    });
+  } catch (error) {
+    throw new TransientError(`The endpoint ${target.uri} could not be reached: ${(error as Error).message}`);
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    const message = `The endpoint ${target.uri} answered ${response.status}: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
+    if (isTransientStatus(response.status)) throw new TransientError(message, retryAfterMs(response.headers.get('retry-after')));
+    throw new PermanentError(message);
+  }
+  return readEndpointAnswer(text);
+}
+
+async function callPrompt(target: VariantTarget, testcase: Record<string, unknown>, options: InvocationOptions, signal: AbortSignal): Promise<ReadAnswer> {
+  const { model, messages, temperature, max_tokens, top_p, response_format } = target.parameters as {
+    model: string;
+    messages: { role: string; content: string }[];
+    temperature?: number;
+    max_tokens?: number;
+    top_p?: number;
+    response_format?: Record<string, unknown>;
+  };
+  const access = providerAccess(model, options.providerKeys, options.providerEnv);
+  const reply = await chatCompletion(
+    access,
+    { messages: messages.map((m) => ({ role: m.role, content: fillTemplate(m.content, testcase) })), temperature, max_tokens, top_p, response_format },
+    signal,
+  );
+  let output = result('text', reply.content);
+  if (response_format && /json/.test(String(response_format.type))) {
+    try {
+      output = result('json', JSON.parse(reply.content));
+    } catch {
+      // The model did not keep to JSON: its text is the output.
+    }
+  }
+  return { output, cost: costOf(reply.model, reply.usage), latency: null, usage: reply.usage, model: reply.model };
+}
+
+/** Calls the variant; throws (TransientError or PermanentError) once its retries are spent. */
+export async function invokeVariant(target: VariantTarget, testcase: Record<string, unknown>, options: InvocationOptions): Promise<Invocation> {
+  let attempts = 0;
+  const startNs = process.hrtime.bigint();
+  const startWallNs = BigInt(Date.now()) * 1_000_000n;
+  const answer = await withRetries(
+    async () => {
+      attempts += 1;
+      const signal = timeoutSignal(options.timeoutMs, options.signal);
+      try {
+        return target.kind === 'endpoint' ? await callEndpoint(target, testcase, signal) : await callPrompt(target, testcase, options, signal);
+      } catch (error) {
+        if (signal.aborted && !options.signal.aborted) {
+          throw new TransientError(`The call took longer than ${options.timeoutMs / 1000} s and was stopped`);
+        }
+        throw error;
+      }
+    },
+    { retries: options.retries, delayMs: options.retryDelayMs, signal: options.signal },
+  );
+  const elapsedNs = process.hrtime.bigint() - startNs;
+  return {
+    ...answer,
+    latency: answer.latency ?? Number(elapsedNs) / 1e9,
+    sent: target.kind === 'endpoint' ? { inputs: testcase, parameters: target.parameters } : { inputs: testcase },
+    startNs: startWallNs,
+    endNs: startWallNs + elapsedNs,
+    attempts,
+  };
+}
+
+/** A random trace or span id in OTLP's form (lower-case hex). */
+export function randomId(bytes: 16 | 8): string {
+  return randomBytes(bytes).toString('hex');
+}

@@ -1,0 +1,485 @@
+// Runs automatic evaluations in the background (SPEC §4). The job is the Evaluation row: a worker
+// takes it by writing a lease (owner + expiry) and renews it while it works; a run whose lease
+// expired (its process died) is taken up again by the next scan, here or after a restart. Every
+// stored scenario is one test case done, unique per (evaluation, position), so a resumed run
+// skips what is stored and a case is never stored twice.
+//
+// Rate limit: cases run in batches of `batch_size` at once, one batch after another, with
+// `delay_between_batches` seconds between them; a batch is written while the next one runs.
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyBaseLogger } from 'fastify';
+import { v7 as uuidv7 } from 'uuid';
+import { getRevisionById } from '../apps/operations.js';
+import { getEvaluator } from '../evaluators/operations.js';
+import { getScorer, groundTruthColumn } from '../evaluators/scoring.js';
+import type { EvaluatorConfig } from '../generated/prisma/client.js';
+import { type SpanRecord, writeSpans } from '../observability/ingest.js';
+import type { ProviderKeys } from '../providers/access.js';
+import { type RequestContext, type Services, requestContext } from '../shared/context.js';
+import { Prisma } from '../shared/db.js';
+import { asObject, toJson } from '../shared/json.js';
+import { getTestset, readTestsetRows, type TestsetRowRecord } from '../testsets/operations.js';
+import type { RateLimit } from './inputs.js';
+import { invokeVariant, randomId, type Invocation, type VariantTarget } from './invocation.js';
+import { UNFINISHED, progressOf } from './operations.js';
+import { errorResult, type Result } from './results.js';
+import { aggregate } from './statistics.js';
+
+export interface RunnerSettings {
+  timeoutMs: number;
+  leaseMs: number;
+  /** Evaluations run at once by this process. */
+  concurrency: number;
+}
+
+interface RunPlan {
+  ctx: RequestContext;
+  evaluationId: string;
+  appId: string;
+  variantId: string;
+  variantName: string;
+  revision: number;
+  target: VariantTarget;
+  rateLimit: RateLimit;
+  providerKeys: ProviderKeys | null;
+  correctAnswerColumn: string | null;
+  configs: EvaluatorConfig[];
+  signal: AbortSignal;
+}
+
+interface CaseOutcome {
+  row: TestsetRowRecord;
+  testcase: Record<string, unknown>;
+  invocation: Invocation | null;
+  output: Result;
+  scores: Result[];
+  traceId: string;
+  span: SpanRecord;
+}
+
+/** A failure that ends the run as EVALUATION_FAILED with this message. */
+class RunFailure extends Error {}
+
+const ROW_PAGE = 500;
+
+export class EvaluationRunner {
+  private readonly owner = randomUUID();
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private readonly listeners: (() => void)[] = [];
+  private pollTimer: NodeJS.Timeout | undefined;
+  private scanning = false;
+  private rescan = false;
+  private stopped = false;
+
+  constructor(
+    private readonly services: Services,
+    private readonly settings: RunnerSettings,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  start(): void {
+    this.listen('evaluations:created', () => void this.scan());
+    this.listen('evaluation:cancelled', (evaluationId) => this.running.get(evaluationId)?.controller.abort());
+    // Picks up runs whose worker died (expired leases), here or in another process.
+    this.pollTimer = setInterval(() => void this.scan(), Math.max(250, this.settings.leaseMs / 2));
+    this.pollTimer.unref();
+    void this.scan();
+  }
+
+  /** Stops taking work, aborts the runs under way (they resume at the next start) and waits for them. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.pollTimer);
+    for (const stop of this.listeners) stop();
+    const runs = [...this.running.values()];
+    for (const run of runs) run.controller.abort();
+    await Promise.allSettled(runs.map((run) => run.done));
+  }
+
+  private listen<K extends 'evaluations:created' | 'evaluation:cancelled'>(topic: K, handle: (id: string) => void): void {
+    const iterator = this.services.events.subscribe(topic as 'evaluation:cancelled')[Symbol.asyncIterator]();
+    let open = true;
+    this.listeners.push(() => {
+      open = false;
+      void iterator.return?.();
+    });
+    void (async () => {
+      while (open) {
+        const next = await iterator.next();
+        if (next.done) return;
+        handle(next.value);
+      }
+    })();
+  }
+
+  /** Takes runnable evaluations (new, or with an expired lease) up to the concurrency limit. */
+  private async scan(): Promise<void> {
+    if (this.stopped) return;
+    if (this.scanning) {
+      this.rescan = true;
+      return;
+    }
+    this.scanning = true;
+    try {
+      do {
+        this.rescan = false;
+        const free = this.settings.concurrency - this.running.size;
+        if (free <= 0) break;
+        const now = new Date();
+        const expired = { OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: now } }] };
+        const candidates = await this.services.db.evaluation.findMany({
+          where: { status: { in: UNFINISHED }, id: { notIn: [...this.running.keys()] }, ...expired },
+          orderBy: { id: 'asc' },
+          take: free,
+          select: { id: true },
+        });
+        for (const { id } of candidates) {
+          const claimed = await this.services.db.evaluation.updateMany({
+            where: { id, status: { in: UNFINISHED }, ...expired },
+            data: { leaseOwner: this.owner, leaseExpiresAt: new Date(Date.now() + this.settings.leaseMs) },
+          });
+          if (claimed.count === 1 && !this.stopped) this.launch(id);
+        }
+      } while (this.rescan && !this.stopped);
+    } catch (error) {
+      this.log.error({ err: error }, 'evaluation scan failed');
+    } finally {
+      this.scanning = false;
+    }
+  }
+
+  private launch(evaluationId: string): void {
+    const controller = new AbortController();
+    const done = this.run(evaluationId, controller)
+      .catch((error: unknown) => this.log.error({ err: error, evaluationId }, 'evaluation run failed'))
+      .finally(() => {
+        this.running.delete(evaluationId);
+        void this.scan();
+      });
+    this.running.set(evaluationId, { controller, done });
+  }
+
+  private async run(evaluationId: string, controller: AbortController): Promise<void> {
+    const db = this.services.db;
+    // Renews the lease; a lost lease or a status changed elsewhere (cancel) stops the work.
+    const renew = setInterval(() => {
+      db.evaluation
+        .updateMany({
+          where: { id: evaluationId, leaseOwner: this.owner, status: 'EVALUATION_STARTED' },
+          data: { leaseExpiresAt: new Date(Date.now() + this.settings.leaseMs) },
+        })
+        .then(({ count }) => {
+          if (count === 0) controller.abort();
+        })
+        .catch(() => controller.abort());
+    }, this.settings.leaseMs / 3);
+    try {
+      const plan = await this.plan(evaluationId, controller.signal);
+      if (!plan) return;
+      await this.runCases(plan);
+      await this.finish(plan);
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      const message = error instanceof RunFailure ? error.message : `The evaluation stopped on an internal error: ${(error as Error).message}`;
+      await this.end(evaluationId, 'EVALUATION_FAILED', { message, stacktrace: error instanceof RunFailure ? null : ((error as Error).stack ?? null) });
+    } finally {
+      clearInterval(renew);
+      await db.evaluation
+        .updateMany({ where: { id: evaluationId, leaseOwner: this.owner }, data: { leaseOwner: null, leaseExpiresAt: null } })
+        .catch(() => undefined);
+    }
+  }
+
+  /** Loads what the run needs and marks it started; null when it is no longer ours to run. */
+  private async plan(evaluationId: string, signal: AbortSignal): Promise<RunPlan | null> {
+    const db = this.services.db;
+    const evaluation = await db.evaluation.findUnique({
+      where: { id: evaluationId },
+      include: { evaluators: { orderBy: { position: 'asc' }, include: { evaluatorConfig: true } } },
+    });
+    if (!evaluation || evaluation.leaseOwner !== this.owner) return null;
+    const ctx = requestContext(this.services, evaluation.projectId);
+    const revision = await getRevisionById(ctx, evaluation.variantRevisionId).catch(() => {
+      throw new RunFailure(`The variant revision ${evaluation.variantRevisionId} this evaluation runs no longer exists`);
+    });
+    const testset = await getTestset(ctx, evaluation.testsetId ?? '').catch(() => {
+      throw new RunFailure(`The test set ${evaluation.testsetId} of this evaluation no longer exists`);
+    });
+    const started = await db.evaluation.updateMany({
+      where: { id: evaluationId, leaseOwner: this.owner, status: { in: UNFINISHED } },
+      data: { status: 'EVALUATION_STARTED', total: testset.rowCount, ...(evaluation.startedAt ? {} : { startedAt: new Date() }) },
+    });
+    if (started.count === 0) return null;
+    this.publish(evaluationId);
+    return {
+      ctx,
+      evaluationId,
+      appId: evaluation.appId,
+      variantId: evaluation.variantId,
+      variantName: evaluation.variantName,
+      revision: evaluation.revision,
+      target: { kind: revision.variant.kind, uri: revision.uri, parameters: asObject(revision.parameters) },
+      rateLimit: evaluation.rateLimit as unknown as RateLimit,
+      providerKeys: (evaluation.providerKeys as ProviderKeys | null) ?? null,
+      correctAnswerColumn: evaluation.correctAnswerColumn,
+      configs: evaluation.evaluators.map((row) => row.evaluatorConfig),
+      signal,
+    };
+  }
+
+  /** The test cases not yet stored, in test set order, in batches of `batch_size`. */
+  private async *pendingBatches(plan: RunPlan): AsyncGenerator<TestsetRowRecord[]> {
+    const stored = new Set(
+      (await plan.ctx.db.evaluationScenario.findMany({ where: { evaluationId: plan.evaluationId }, select: { position: true } })).map((s) => s.position),
+    );
+    const testsetId = (await plan.ctx.db.evaluation.findUniqueOrThrow({ where: { id: plan.evaluationId }, select: { testsetId: true } })).testsetId!;
+    let batch: TestsetRowRecord[] = [];
+    let afterPosition: number | undefined;
+    for (;;) {
+      const page = await readTestsetRows(plan.ctx, testsetId, { afterPosition, limit: ROW_PAGE });
+      for (const row of page) {
+        if (stored.has(row.position)) continue;
+        batch.push(row);
+        if (batch.length === plan.rateLimit.batch_size) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (page.length < ROW_PAGE) break;
+      afterPosition = page[page.length - 1].position;
+    }
+    if (batch.length > 0) yield batch;
+  }
+
+  private async runCases(plan: RunPlan): Promise<void> {
+    const batches = this.pendingBatches(plan);
+    let next = await batches.next();
+    let writing: Promise<void> = Promise.resolve();
+    while (!next.done) {
+      plan.signal.throwIfAborted();
+      const outcomes = await Promise.all(next.value.map((row) => this.runCase(plan, row)));
+      plan.signal.throwIfAborted();
+      // The previous batch's write finishes before this one's starts (and its failure ends the run).
+      await writing;
+      writing = this.store(plan, outcomes);
+      // Keep the promise observed so a failure surfaces at the next await, not as unhandled.
+      writing.catch(() => undefined);
+      next = await batches.next();
+      if (!next.done && plan.rateLimit.delay_between_batches > 0) {
+        await sleep(plan.rateLimit.delay_between_batches * 1000, undefined, { signal: plan.signal });
+      }
+    }
+    await writing;
+  }
+
+  private async runCase(plan: RunPlan, row: TestsetRowRecord): Promise<CaseOutcome> {
+    const testcase = asObject(row.data);
+    const traceId = randomId(16);
+    const startedNs = BigInt(Date.now()) * 1_000_000n;
+    let invocation: Invocation | null = null;
+    let output: Result;
+    try {
+      invocation = await invokeVariant(plan.target, testcase, {
+        signal: plan.signal,
+        timeoutMs: this.settings.timeoutMs,
+        retries: plan.rateLimit.max_retries,
+        retryDelayMs: plan.rateLimit.retry_delay * 1000,
+        providerKeys: plan.providerKeys,
+        providerEnv: this.services.providerEnv,
+      });
+      output = invocation.output;
+    } catch (error) {
+      plan.signal.throwIfAborted();
+      output = errorResult((error as Error).message);
+    }
+    const scores = await Promise.all(
+      plan.configs.map(async (config) => {
+        if (!invocation) return errorResult('The variant gave no output to evaluate (see the output error)');
+        const scorer = getScorer(config.evaluatorKey);
+        if (!scorer) return errorResult(`The evaluator ${config.evaluatorKey} cannot run in this version`);
+        return scorer(
+          asObject(config.settingsValues),
+          { testcase, output: output.value, correctAnswerColumn: plan.correctAnswerColumn, appParams: plan.target.parameters },
+          { signal: plan.signal },
+        );
+      }),
+    );
+    return { row, testcase, invocation, output, scores, traceId, span: this.caseSpan(plan, row, traceId, startedNs, invocation, output) };
+  }
+
+  /** The trace of one invocation, stored like an ingested one (SPEC §4). */
+  private caseSpan(plan: RunPlan, row: TestsetRowRecord, traceId: string, startedNs: bigint, invocation: Invocation | null, output: Result): SpanRecord {
+    const endNs = invocation?.endNs ?? BigInt(Date.now()) * 1_000_000n;
+    return {
+      traceId,
+      spanId: randomId(8),
+      parentSpanId: null,
+      name: plan.variantName,
+      spanKind: plan.target.kind === 'prompt' ? 'LLM' : 'CHAIN',
+      statusCode: output.type === 'error' ? 'ERROR' : 'OK',
+      statusMessage: output.error?.message ?? null,
+      startTimeUnixNano: invocation?.startNs ?? startedNs,
+      endTimeUnixNano: endNs,
+      inputs: (invocation?.sent ?? { inputs: row.data }) as SpanRecord['inputs'],
+      outputs: output.type === 'error' ? null : ({ output: output.value } as SpanRecord['outputs']),
+      config: plan.target.parameters as SpanRecord['config'],
+      appId: plan.appId,
+      variantId: plan.variantId,
+      variantName: plan.variantName,
+      variantRevision: plan.revision,
+      model: invocation?.model ?? null,
+      promptTokens: invocation?.usage?.prompt_tokens ?? null,
+      completionTokens: invocation?.usage?.completion_tokens ?? null,
+      totalTokens: invocation?.usage?.total_tokens ?? null,
+      cost: invocation?.cost ?? null,
+      attributes: {
+        'assay.evaluation_id': plan.evaluationId,
+        'assay.testcase.position': row.position,
+        'assay.attempts': invocation?.attempts ?? null,
+      },
+    };
+  }
+
+  /** Stores a batch's traces, scenarios, results and progress. */
+  private async store(plan: RunPlan, outcomes: CaseOutcome[]): Promise<void> {
+    const { ctx } = plan;
+    await writeSpans(ctx, outcomes.map((outcome) => outcome.span));
+    const columns = plan.configs.map((config) => groundTruthColumn(asObject(config.settingsValues), plan.correctAnswerColumn));
+    const truthColumns = [...new Set(columns)];
+    const written = await ctx.db.$transaction(async (tx) => {
+      // Another worker may have stored some of these cases (a lease taken over): never twice.
+      const taken = new Set(
+        (
+          await tx.evaluationScenario.findMany({
+            where: { evaluationId: plan.evaluationId, position: { in: outcomes.map((o) => o.row.position) } },
+            select: { position: true },
+          })
+        ).map((s) => s.position),
+      );
+      const fresh = outcomes.filter((outcome) => !taken.has(outcome.row.position)).map((outcome) => ({ outcome, id: uuidv7() }));
+      await tx.evaluationScenario.createMany({
+        data: fresh.map(({ outcome, id }) => ({
+          id,
+          projectId: ctx.projectId,
+          evaluationId: plan.evaluationId,
+          position: outcome.row.position,
+          testsetRowId: outcome.row.id,
+          inputs: toJson(
+            Object.entries(outcome.testcase)
+              .filter(([name]) => !truthColumns.includes(name))
+              .map(([name, value]) => ({ name, type: 'text', value })),
+          ),
+          output: toJson(outcome.output),
+          cost: outcome.invocation?.cost ?? null,
+          latency: outcome.invocation?.latency ?? null,
+          correctAnswers: toJson(
+            truthColumns
+              .filter((name) => Object.hasOwn(outcome.testcase, name))
+              .map((name) => ({ key: name, value: textOf(outcome.testcase[name]) })),
+          ),
+          traceId: outcome.traceId,
+        })),
+      });
+      await tx.evaluationScenarioResult.createMany({
+        data: fresh.flatMap(({ outcome, id }) =>
+          outcome.scores.map((score, index) => ({
+            scenarioId: id,
+            evaluatorConfigId: plan.configs[index].id,
+            type: score.type,
+            value: score.value === null || score.value === undefined ? Prisma.JsonNull : toJson(score.value),
+            error: score.error ? toJson(score.error) : Prisma.JsonNull,
+            score: numericScore(score),
+          })),
+        ),
+      });
+      const errors = fresh.filter(({ outcome }) => hasError(outcome)).length;
+      await tx.evaluation.update({
+        where: { id: plan.evaluationId },
+        data: { done: { increment: fresh.length }, errors: { increment: errors } },
+      });
+      return fresh.length;
+    });
+    if (written > 0) this.publish(plan.evaluationId);
+  }
+
+  /** Aggregates per config and the cost/latency totals, then ends the run. */
+  private async finish(plan: RunPlan): Promise<void> {
+    const db = this.services.db;
+    let hasErrors: boolean;
+    try {
+      const rows = await db.$queryRaw<{ configId: string; n: bigint | number; errors: bigint | number; sum: number | null; sumsq: number | null; bools: bigint | number }[]>`
+        SELECT r."evaluatorConfigId" AS "configId",
+               COUNT(r."score") AS "n",
+               SUM(CASE WHEN r."type" = 'error' THEN 1 ELSE 0 END) AS "errors",
+               SUM(r."score") AS "sum",
+               SUM(r."score" * r."score") AS "sumsq",
+               SUM(CASE WHEN r."type" = 'bool' THEN 1 ELSE 0 END) AS "bools"
+        FROM "EvaluationScenarioResult" r JOIN "EvaluationScenario" s ON s."id" = r."scenarioId"
+        WHERE s."evaluationId" = ${plan.evaluationId}
+        GROUP BY r."evaluatorConfigId"`;
+      const byConfig = new Map(rows.map((row) => [row.configId, row]));
+      for (const config of plan.configs) {
+        const row = byConfig.get(config.id);
+        const n = Number(row?.n ?? 0);
+        const stats = aggregate(n, Number(row?.errors ?? 0), row?.sum ?? 0, row?.sumsq ?? 0, n > 0 && Number(row?.bools ?? 0) === n);
+        const result =
+          stats.mean === null
+            ? errorResult(`No test case could be scored by ${getEvaluator(config.evaluatorKey)?.name ?? config.evaluatorKey}`)
+            : { type: 'number', value: stats.mean, error: null };
+        await db.evaluationEvaluator.update({
+          where: { evaluationId_evaluatorConfigId: { evaluationId: plan.evaluationId, evaluatorConfigId: config.id } },
+          data: { aggregate: toJson({ ...result, count: stats.count, errors: stats.errors, stddev: stats.stddev, ci_low: stats.ciLow, ci_high: stats.ciHigh }) },
+        });
+      }
+      const totals = await db.evaluationScenario.aggregate({
+        where: { evaluationId: plan.evaluationId },
+        _avg: { cost: true, latency: true },
+        _sum: { cost: true },
+      });
+      const progress = await db.evaluation.update({
+        where: { id: plan.evaluationId },
+        data: { averageCost: totals._avg.cost, totalCost: totals._sum.cost, averageLatency: totals._avg.latency },
+        select: { errors: true },
+      });
+      hasErrors = progress.errors > 0;
+    } catch (error) {
+      await this.end(plan.evaluationId, 'EVALUATION_AGGREGATION_FAILED', { message: `Aggregating the results failed: ${(error as Error).message}`, stacktrace: (error as Error).stack ?? null });
+      return;
+    }
+    await this.end(plan.evaluationId, hasErrors ? 'EVALUATION_FINISHED_WITH_ERRORS' : 'EVALUATION_FINISHED', null);
+  }
+
+  /** Ends a started run, unless it was cancelled meanwhile (a cancel wins). */
+  private async end(evaluationId: string, status: 'EVALUATION_FINISHED' | 'EVALUATION_FINISHED_WITH_ERRORS' | 'EVALUATION_FAILED' | 'EVALUATION_AGGREGATION_FAILED', error: Result['error']): Promise<void> {
+    await this.services.db.evaluation.updateMany({
+      where: { id: evaluationId, status: { in: UNFINISHED } },
+      data: { status, statusError: error ? toJson(error) : Prisma.JsonNull, finishedAt: new Date() },
+    });
+    this.publish(evaluationId);
+  }
+
+  private publish(evaluationId: string): void {
+    this.services.db.evaluation
+      .findUnique({ where: { id: evaluationId }, select: { id: true, status: true, total: true, done: true, errors: true } })
+      .then((row) => {
+        if (row) this.services.events.publish('evaluation:progress', evaluationId, progressOf(row));
+      })
+      .catch(() => undefined);
+  }
+}
+
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function hasError(outcome: CaseOutcome): boolean {
+  return outcome.output.type === 'error' || outcome.scores.some((score) => score.type === 'error');
+}
+
+/** The number an aggregate averages: booleans as 1/0, numbers as they are, anything else none. */
+function numericScore(score: Result): number | null {
+  if (score.type === 'bool' && typeof score.value === 'boolean') return score.value ? 1 : 0;
+  if (typeof score.value === 'number' && Number.isFinite(score.value) && score.type !== 'error') return score.value;
+  return null;
+}

@@ -1,0 +1,56 @@
+// Which provider serves a model, and with which key and base URL (SPEC §4, issue 4): a model
+// named "<provider>/<name>" goes to that provider, any other to OpenAI. Keys given with a request
+// (`lm_providers_keys`) win over the server's environment. Every provider is reached through its
+// OpenAI-compatible API.
+import { z } from 'zod';
+import { providerSettingName } from '../shared/config.js';
+
+/** OpenAI-compatible endpoints of common providers, used when no `<PROVIDER>_BASE_URL` is set. */
+const defaultBaseUrls: Record<string, string> = {
+  OPENAI: 'https://api.openai.com/v1',
+  ANTHROPIC: 'https://api.anthropic.com/v1',
+  MISTRAL: 'https://api.mistral.ai/v1',
+  GROQ: 'https://api.groq.com/openai/v1',
+  TOGETHERAI: 'https://api.together.xyz/v1',
+  OPENROUTER: 'https://openrouter.ai/api/v1',
+  DEEPINFRA: 'https://api.deepinfra.com/v1/openai',
+  GEMINI: 'https://generativelanguage.googleapis.com/v1beta/openai',
+};
+
+/** `lm_providers_keys`: `{"OPENAI_API_KEY": "sk-…", "OPENAI_BASE_URL": "http://…"}`. */
+export const providerKeysInput = z.record(
+  z.string().refine((key) => providerSettingName.test(key), {
+    message: 'Keys are <PROVIDER>_API_KEY or <PROVIDER>_BASE_URL, e.g. OPENAI_API_KEY',
+    params: { type: 'value_error' },
+  }),
+  z.string(),
+);
+export type ProviderKeys = z.output<typeof providerKeysInput>;
+
+export interface ProviderAccess {
+  provider: string;
+  /** The model name the provider knows (without the "<provider>/" prefix). */
+  model: string;
+  baseUrl: string;
+  apiKey: string | undefined;
+}
+
+export function providerOf(model: string): { provider: string; model: string } {
+  const slash = model.indexOf('/');
+  if (slash > 0) {
+    const provider = model.slice(0, slash).toUpperCase().replace(/[^A-Z0-9]/g, '');
+    if (provider) return { provider, model: model.slice(slash + 1) };
+  }
+  return { provider: 'OPENAI', model };
+}
+
+export function providerAccess(model: string, keys: ProviderKeys | null | undefined, env: Record<string, string>): ProviderAccess {
+  const { provider, model: name } = providerOf(model);
+  const setting = (suffix: string) => keys?.[`${provider}_${suffix}`] || env[`${provider}_${suffix}`];
+  return {
+    provider,
+    model: name,
+    baseUrl: (setting('BASE_URL') ?? defaultBaseUrls[provider] ?? defaultBaseUrls.OPENAI).replace(/\/+$/, ''),
+    apiKey: setting('API_KEY'),
+  };
+}

@@ -1,0 +1,98 @@
+// Chat Completions against any OpenAI-compatible API: one call, with failures sorted into
+// transient (retried by the caller) and permanent.
+import { PermanentError, TransientError, isTransientStatus, retryAfterMs } from '../shared/retry.js';
+import type { ProviderAccess } from './access.js';
+
+export interface ChatMessage {
+  role: string;
+  content: string;
+}
+
+export interface ChatRequest {
+  messages: ChatMessage[];
+  temperature?: number;
+  max_tokens?: number;
+  top_p?: number;
+  response_format?: Record<string, unknown>;
+}
+
+export interface ChatUsage {
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  total_tokens: number | null;
+  cached_tokens: number | null;
+}
+
+export interface ChatReply {
+  content: string;
+  model: string;
+  usage: ChatUsage | null;
+}
+
+function excerpt(text: string): string {
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+/** The usage block of an OpenAI-style reply, or null. */
+export function readUsage(value: unknown): ChatUsage | null {
+  if (!value || typeof value !== 'object') return null;
+  const usage = value as Record<string, unknown>;
+  const count = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) ? n : null);
+  const details = usage.prompt_tokens_details as Record<string, unknown> | undefined;
+  const prompt = count(usage.prompt_tokens);
+  const completion = count(usage.completion_tokens);
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: count(usage.total_tokens) ?? (prompt !== null || completion !== null ? (prompt ?? 0) + (completion ?? 0) : null),
+    cached_tokens: count(details?.cached_tokens),
+  };
+}
+
+/** The first choice's text of a chat completion object, or undefined when it is not one. */
+export function completionText(value: unknown): string | undefined {
+  const choices = (value as { choices?: unknown } | null)?.choices;
+  if (!Array.isArray(choices) || choices.length === 0) return undefined;
+  const message = (choices[0] as { message?: { content?: unknown } }).message;
+  if (!message) return undefined;
+  const content = message.content;
+  if (typeof content === 'string') return content;
+  if (content === null || content === undefined) return '';
+  // Content parts: keep the text ones.
+  if (Array.isArray(content)) return content.map((part) => (part as { text?: string }).text ?? '').join('');
+  return JSON.stringify(content);
+}
+
+export async function chatCompletion(access: ProviderAccess, request: ChatRequest, signal: AbortSignal): Promise<ChatReply> {
+  const url = `${access.baseUrl}/chat/completions`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(access.apiKey ? { authorization: `Bearer ${access.apiKey}` } : {}),
+      },
+      body: JSON.stringify({ model: access.model, ...request }),
+      signal,
+    });
+  } catch (error) {
+    throw new TransientError(`${access.provider} at ${url} could not be reached: ${(error as Error).message}`);
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    const message = `${access.provider} answered ${response.status}: ${excerpt(text)}`;
+    if (isTransientStatus(response.status)) throw new TransientError(message, retryAfterMs(response.headers.get('retry-after')));
+    throw new PermanentError(message);
+  }
+  let reply: unknown;
+  try {
+    reply = JSON.parse(text);
+  } catch {
+    throw new PermanentError(`${access.provider} answered with something other than JSON: ${excerpt(text)}`);
+  }
+  const content = completionText(reply);
+  if (content === undefined) throw new PermanentError(`${access.provider} answered without choices: ${excerpt(text)}`);
+  const model = (reply as { model?: unknown }).model;
+  return { content, model: typeof model === 'string' ? model : access.model, usage: readUsage((reply as { usage?: unknown }).usage) };
+}

@@ -1,0 +1,69 @@
+// Calls to other services (user endpoints, model providers) retried the way SPEC §4 orders: a
+// transient failure (network error, timeout, 408, 429, 5xx) is tried again up to `retries` times,
+// `delayMs` apart, and a `Retry-After` header wins over that delay. Anything else fails at once.
+import pRetry, { AbortError } from 'p-retry';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** A failure worth trying again; `retryAfterMs` when the peer said how long to wait. */
+export class TransientError extends Error {
+  constructor(message: string, readonly retryAfterMs?: number) {
+    super(message);
+  }
+}
+
+/** A failure trying again would not cure (4xx, a reply that makes no sense). */
+export class PermanentError extends Error {}
+
+export function isTransientStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/** `Retry-After` as seconds or an HTTP date, in milliseconds; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  if (/^\d+(\.\d+)?$/.test(header.trim())) return Number(header) * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+export interface RetryOptions {
+  retries: number;
+  delayMs: number;
+  signal?: AbortSignal;
+  /** Called before each wait, e.g. to count attempts. */
+  onRetry?: (error: TransientError, attempt: number) => void;
+}
+
+/** Runs `attempt` until it succeeds, fails permanently, or the retries are spent. */
+export async function withRetries<T>(attempt: (attemptNumber: number) => Promise<T>, options: RetryOptions): Promise<T> {
+  return pRetry(
+    async (attemptNumber) => {
+      try {
+        return await attempt(attemptNumber);
+      } catch (error) {
+        // Only TransientErrors are retried; AbortError makes p-retry give up at once.
+        if (error instanceof TransientError) throw error;
+        throw new AbortError(error as Error);
+      }
+    },
+    {
+      retries: options.retries,
+      // p-retry's own backoff is off: the wait happens below, so Retry-After can replace it.
+      minTimeout: 0,
+      factor: 1,
+      randomize: false,
+      signal: options.signal,
+      onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
+        if (retriesLeft <= 0 || !(error instanceof TransientError)) return;
+        options.onRetry?.(error, attemptNumber);
+        await sleep(error.retryAfterMs ?? options.delayMs, undefined, { signal: options.signal });
+      },
+    },
+  );
+}
+
+/** Aborts after `timeoutMs` or when `signal` aborts, whichever comes first. */
+export function timeoutSignal(timeoutMs: number, signal?: AbortSignal): AbortSignal {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  return signal ? AbortSignal.any([signal, timeout]) : timeout;
+}
