@@ -1,0 +1,191 @@
+// What every scorer shares: the scoring interface, the reading of settings and of the ground
+// truth (SPEC §4), the text form of values, JSON parsing of outputs, and the guard that turns any
+// fault into a Result so a scorer never throws. The decisions behind them are listed in
+// ../scoring.ts.
+import { type Result, errorResult } from '../../evaluations/results.js';
+
+export interface ScoringCase {
+  /** The test case: the test set row, column → value (values may be strings, numbers, booleans, objects). */
+  testcase: Record<string, unknown>;
+  /** The variant's output: a string, or a JSON value when the variant answered JSON. */
+  output: unknown;
+  /** The evaluation's `correct_answer_column`, or null. */
+  correctAnswerColumn: string | null;
+  /** The variant revision's parameters (for code evaluators later). */
+  appParams: Record<string, unknown>;
+}
+
+export interface ScoringContext {
+  signal: AbortSignal;
+}
+
+export type Scorer = (settings: Record<string, unknown>, scoringCase: ScoringCase, context: ScoringContext) => Promise<Result>;
+
+/**
+ * A fault the user can act on (a missing column, an output that is not JSON, a webhook that
+ * answered 500): it becomes an error Result with its message and no stack trace.
+ */
+export class ScoringFault extends Error {
+  override name = 'ScoringFault';
+  /** The cause may pass (a timeout, a network error, a 5xx): another try may succeed. */
+  readonly transient: boolean;
+
+  constructor(message: string, options: { cause?: unknown; transient?: boolean } = {}) {
+    super(message, { cause: options.cause });
+    this.transient = options.transient ?? false;
+  }
+}
+
+const transientResults = new WeakSet<Result>();
+
+/**
+ * Whether an error Result came from a fault that may pass (a webhook that timed out, could not
+ * be reached, or answered 408/429/5xx), so a runner applying rate_limit.max_retries may try again.
+ */
+export function isTransientError(scored: Result): boolean {
+  return transientResults.has(scored);
+}
+
+/**
+ * Wraps a scorer body so that it always resolves to a Result: a ScoringFault becomes an error
+ * Result without a stack, anything else (a bug, a value of an unforeseen shape) one with it.
+ */
+export function guarded(
+  score: (settings: Record<string, unknown>, scoringCase: ScoringCase, context: ScoringContext) => Result | Promise<Result>,
+): Scorer {
+  return async (settings, scoringCase, context) => {
+    try {
+      return await score(settings, scoringCase, context);
+    } catch (error) {
+      if (error instanceof ScoringFault) {
+        const failed = errorResult(error.message);
+        if (error.transient) transientResults.add(failed);
+        return failed;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      const stack = error instanceof Error && error.stack ? error.stack : null;
+      return errorResult(`The evaluator failed unexpectedly: ${message}`, stack);
+    }
+  };
+}
+
+// Settings. They were validated and completed when the config was stored (inputs.ts), so a wrong
+// type here means a config stored before a template changed: a fault, not a crash.
+
+export function stringSetting(settings: Record<string, unknown>, key: string): string {
+  const value = settings[key];
+  if (typeof value !== 'string' || value === '') {
+    throw new ScoringFault(`The evaluator setting "${key}" is missing; edit the evaluator configuration to set it`);
+  }
+  return value;
+}
+
+export function booleanSetting(settings: Record<string, unknown>, key: string, fallback: boolean): boolean {
+  const value = settings[key];
+  return typeof value === 'boolean' ? value : fallback;
+}
+
+/** A number setting, or null when unset. */
+export function numberSetting(settings: Record<string, unknown>, key: string): number | null {
+  const value = settings[key];
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new ScoringFault(`The evaluator setting "${key}" must be a number (it is ${excerpt(JSON.stringify(value) ?? String(value))})`);
+  }
+  return value;
+}
+
+// Ground truth.
+
+const testcasePrefix = 'testcase.';
+
+/** Where the ground truth is read (SPEC §4): settings.correct_answer_key with a "testcase." prefix dropped; else correctAnswerColumn; else "correct_answer". */
+export function groundTruthColumn(settings: Record<string, unknown>, correctAnswerColumn: string | null): string {
+  const key = settings.correct_answer_key;
+  if (typeof key === 'string') {
+    const column = key.startsWith(testcasePrefix) ? key.slice(testcasePrefix.length) : key;
+    if (column !== '') return column;
+  }
+  if (typeof correctAnswerColumn === 'string' && correctAnswerColumn !== '') return correctAnswerColumn;
+  return 'correct_answer';
+}
+
+function hasColumn(testcase: Record<string, unknown>, column: string): boolean {
+  return Object.hasOwn(testcase, column) && testcase[column] !== undefined;
+}
+
+const listedColumns = 30;
+
+/** The message of a test case lacking `column`, listing the columns it has. */
+export function missingColumnMessage(testcase: Record<string, unknown>, column: string): string {
+  const columns = Object.keys(testcase);
+  const shown = columns.slice(0, listedColumns).join(', ');
+  const more = columns.length > listedColumns ? `, … ${columns.length - listedColumns} more` : '';
+  return `The test case has no column "${column}" (columns: ${columns.length ? shown + more : 'none'})`;
+}
+
+/** The ground truth value, as stored in the test case; a ScoringFault when the column is missing. */
+export function requireGroundTruth(settings: Record<string, unknown>, scoringCase: ScoringCase): unknown {
+  const column = groundTruthColumn(settings, scoringCase.correctAnswerColumn);
+  if (!hasColumn(scoringCase.testcase, column)) throw new ScoringFault(missingColumnMessage(scoringCase.testcase, column));
+  return scoringCase.testcase[column];
+}
+
+/** The ground truth value, or null when the column is missing (for evaluators that pass it on). */
+export function optionalGroundTruth(settings: Record<string, unknown>, scoringCase: ScoringCase): unknown {
+  const column = groundTruthColumn(settings, scoringCase.correctAnswerColumn);
+  return hasColumn(scoringCase.testcase, column) ? scoringCase.testcase[column] : null;
+}
+
+// Text.
+
+/**
+ * The text form of an output or a ground truth: a string as is; null and undefined as "" (an
+ * empty cell); any other value as its JSON (42 → "42", true → "true", {"a":1} → '{"a":1}').
+ * Normalised to NFC, so that an accent typed as one code point or as letter + combining mark
+ * compares equal.
+ */
+export function toText(value: unknown): string {
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (value === null || value === undefined) text = '';
+  else text = JSON.stringify(value) ?? String(value);
+  return text.normalize('NFC');
+}
+
+/** The start of a text for a message, on one line. */
+export function excerpt(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const chars = Array.from(flat);
+  return chars.length > max ? chars.slice(0, max).join('') + '…' : flat;
+}
+
+// JSON.
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A whole text wrapped in one Markdown code fence (```json … ```), as models often answer. */
+const fenced = /^```[\w-]*[ \t]*\r?\n([\s\S]*?)\r?\n?```$/;
+
+/**
+ * A value as a JSON object: an object as is; a string parsed as JSON (surrounding whitespace and
+ * one enclosing Markdown code fence allowed). Otherwise a ScoringFault naming `what`.
+ */
+export function asJsonObject(value: unknown, what: string): Record<string, unknown> {
+  if (isPlainObject(value)) return value;
+  if (typeof value !== 'string') {
+    throw new ScoringFault(`${what} is not a JSON object: ${excerpt(toText(value)) || '(empty)'}`);
+  }
+  const trimmed = value.trim();
+  const body = fenced.exec(trimmed)?.[1] ?? trimmed;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    throw new ScoringFault(`${what} is not valid JSON: ${excerpt(value) || '(empty)'}`);
+  }
+  if (!isPlainObject(parsed)) throw new ScoringFault(`${what} is JSON but not an object: ${excerpt(body)}`);
+  return parsed;
+}
