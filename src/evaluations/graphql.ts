@@ -2,7 +2,11 @@
 // (2.3) and Result (2.2), with the run's progress beside them.
 import { builder } from '../graphql/builder.js';
 import { asArray } from '../shared/json.js';
+import type { EvaluationProgress } from '../shared/events.js';
+import { parseInput } from '../shared/validation.js';
+import { createEvaluationInput, deleteEvaluationsInput } from './inputs.js';
 import * as evaluations from './operations.js';
+import { progressStream } from './progress.js';
 import type { Result as ResultShape, ResultError as ResultErrorShape } from './results.js';
 import { evaluationTotals, scoreResult, statusResult } from './shapes.js';
 
@@ -22,12 +26,21 @@ export const ResultRef = builder.objectRef<ResultShape>('Result').implement({
   }),
 });
 
-const Progress = builder.objectRef<{ total: number; done: number; errors: number }>('EvaluationProgress').implement({
+const Progress = builder.objectRef<EvaluationProgress>('EvaluationProgress').implement({
   fields: (t) => ({
+    evaluation_id: t.exposeID('evaluation_id'),
+    status: t.exposeString('status'),
     total: t.exposeInt('total', { description: 'Test cases to run.' }),
     done: t.exposeInt('done', { description: 'Test cases stored so far.' }),
     errors: t.exposeInt('errors', { description: 'Stored test cases with an error result.' }),
   }),
+});
+
+type StoredAggregate = ResultShape & { count: number; errors: number; stddev: number | null; ci_low: number | null; ci_high: number | null };
+const stored = (row: { aggregate: unknown }) => row.aggregate as StoredAggregate | null;
+
+const Interval = builder.objectRef<{ low: number; high: number }>('ConfidenceInterval').implement({
+  fields: (t) => ({ low: t.exposeFloat('low'), high: t.exposeFloat('high') }),
 });
 
 builder.prismaObject('EvaluationEvaluator', {
@@ -37,13 +50,28 @@ builder.prismaObject('EvaluationEvaluator', {
     result: t.field({
       type: ResultRef,
       nullable: true,
-      description: 'Null until the evaluation is aggregated.',
-      resolve: (row) => (row.aggregate ? (row.aggregate as unknown as ResultShape) : null),
+      description: 'The mean of the numeric results (booleans as 1/0) over the cases that did not error; null until aggregated.',
+      resolve: (row) => {
+        const aggregate = stored(row);
+        return aggregate ? { type: aggregate.type, value: aggregate.value, error: aggregate.error } : null;
+      },
+    }),
+    count: t.int({ nullable: true, description: 'Cases scored without error.', resolve: (row) => stored(row)?.count ?? null }),
+    errors: t.int({ nullable: true, description: 'Cases whose result is an error.', resolve: (row) => stored(row)?.errors ?? null }),
+    stddev: t.float({ nullable: true, description: 'Sample standard deviation of the results.', resolve: (row) => stored(row)?.stddev ?? null }),
+    confidence_interval: t.field({
+      type: Interval,
+      nullable: true,
+      description: "95% interval of the mean: Wilson's for pass/fail evaluators, Student's t otherwise.",
+      resolve: (row) => {
+        const aggregate = stored(row);
+        return aggregate && aggregate.ci_low !== null && aggregate.ci_high !== null ? { low: aggregate.ci_low, high: aggregate.ci_high } : null;
+      },
     }),
   }),
 });
 
-builder.prismaObject('Evaluation', {
+const EvaluationRef = builder.prismaObject('Evaluation', {
   fields: (t) => ({
     id: t.exposeID('id'),
     app_id: t.exposeID('appId'),
@@ -61,8 +89,13 @@ builder.prismaObject('Evaluation', {
     average_cost: t.field({ type: ResultRef, nullable: true, resolve: (e) => evaluationTotals(e).average_cost }),
     total_cost: t.field({ type: ResultRef, nullable: true, resolve: (e) => evaluationTotals(e).total_cost }),
     average_latency: t.field({ type: ResultRef, nullable: true, resolve: (e) => evaluationTotals(e).average_latency }),
-    progress: t.field({ type: Progress, resolve: (e) => e }),
-    scenarios: t.relatedConnection('scenarios', { cursor: 'id', query: { orderBy: { position: 'asc' } } }),
+    progress: t.field({ type: Progress, resolve: (e) => evaluations.progressOf(e) }),
+    // Its own query per evaluation: a nested `take` would load every scenario to cut one page.
+    scenarios: t.prismaConnection({
+      type: 'EvaluationScenario',
+      cursor: 'evaluationId_position',
+      resolve: (query, evaluation, _args, ctx) => evaluations.listScenarios(ctx, evaluation.id, query),
+    }),
     created_at: t.expose('createdAt', { type: 'DateTime' }),
     updated_at: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -84,7 +117,7 @@ builder.prismaObject('EvaluationScenarioResult', {
   }),
 });
 
-builder.prismaObject('EvaluationScenario', {
+const ScenarioRef = builder.prismaObject('EvaluationScenario', {
   fields: (t) => ({
     id: t.exposeID('id'),
     evaluation_id: t.exposeID('evaluationId'),
@@ -117,3 +150,81 @@ builder.queryFields((t) => ({
       evaluations.listEvaluations(ctx, { app_id: args.app_id ? String(args.app_id) : undefined }, query),
   }),
 }));
+
+const ComparisonRow = builder
+  .objectRef<Awaited<ReturnType<typeof evaluations.compareEvaluations>>['rows'][number]>('EvaluationComparisonRow')
+  .implement({
+    description: 'One test case across several evaluations.',
+    fields: (t) => ({
+      position: t.exposeInt('position'),
+      inputs: t.field({ type: 'JSON', resolve: (row) => asArray(row.inputs) }),
+      correct_answers: t.field({ type: 'JSON', resolve: (row) => asArray(row.correct_answers) }),
+      scenarios: t.field({
+        type: [ScenarioRef],
+        nullable: { list: false, items: true },
+        description: "The compared evaluations' scenarios in the order asked; null where one has none for this case.",
+        resolve: (row) => row.cells,
+      }),
+    }),
+  });
+
+const RateLimitInput = builder.inputType('RateLimitInput', {
+  fields: (t) => ({
+    batch_size: t.int({ required: true }),
+    max_retries: t.int({ required: true }),
+    retry_delay: t.int({ required: true }),
+    delay_between_batches: t.int({ required: true }),
+  }),
+});
+
+const CreateEvaluationInput = builder.inputType('CreateEvaluationInput', {
+  fields: (t) => ({
+    app_id: t.id({ required: true }),
+    variant_ids: t.idList({ required: true }),
+    evaluators_configs: t.idList({ required: true }),
+    testset_id: t.id({ required: true }),
+    rate_limit: t.field({ type: RateLimitInput, required: true }),
+    lm_providers_keys: t.field({ type: 'JSON' }),
+    correct_answer_column: t.string(),
+  }),
+});
+
+builder.queryField('evaluationComparison', (t) =>
+  t.field({
+    type: [ComparisonRow],
+    args: { ids: t.arg.idList({ required: true }) },
+    resolve: async (_root, args, ctx) => (await evaluations.compareEvaluations(ctx, args.ids.map(String))).rows,
+  }),
+);
+
+builder.mutationFields((t) => ({
+  createEvaluations: t.field({
+    type: [EvaluationRef],
+    description: 'One evaluation per variant, answered at once; the runs proceed in the background.',
+    args: { input: t.arg({ type: CreateEvaluationInput, required: true }) },
+    resolve: (_root, args, ctx) => evaluations.createEvaluations(ctx, parseInput(createEvaluationInput, args.input, 'body')),
+  }),
+  cancelEvaluation: t.field({
+    type: EvaluationRef,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => evaluations.cancelEvaluation(ctx, String(args.id)),
+  }),
+  deleteEvaluations: t.idList({
+    args: { ids: t.arg.idList({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const { evaluations_ids } = parseInput(deleteEvaluationsInput, { evaluations_ids: args.ids }, 'body');
+      await evaluations.deleteEvaluations(ctx, evaluations_ids);
+      return evaluations_ids;
+    },
+  }),
+}));
+
+builder.subscriptionField('evaluationProgress', (t) =>
+  t.field({
+    type: Progress,
+    description: 'The progress of an evaluation: its state now, then each change until it ends.',
+    args: { id: t.arg.id({ required: true }) },
+    subscribe: (_root, args, ctx) => progressStream(ctx, String(args.id)),
+    resolve: (progress) => progress,
+  }),
+);

@@ -12,13 +12,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 import { getRevisionById } from '../apps/operations.js';
 import { getEvaluator } from '../evaluators/operations.js';
-import { getScorer, groundTruthColumn } from '../evaluators/scoring.js';
+import { getScorer, groundTruthColumn, isTransientError } from '../evaluators/scoring.js';
 import type { EvaluatorConfig } from '../generated/prisma/client.js';
 import { type SpanRecord, writeSpans } from '../observability/ingest.js';
 import type { ProviderKeys } from '../providers/access.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
 import { asObject, toJson } from '../shared/json.js';
+import { TransientError, withRetries } from '../shared/retry.js';
 import { getTestset, readTestsetRows, type TestsetRowRecord } from '../testsets/operations.js';
 import type { RateLimit } from './inputs.js';
 import { invokeVariant, randomId, type Invocation, type VariantTarget } from './invocation.js';
@@ -60,6 +61,13 @@ interface CaseOutcome {
 
 /** A failure that ends the run as EVALUATION_FAILED with this message. */
 class RunFailure extends Error {}
+
+/** A transient error Result of a scorer, thrown so it is retried; kept whole for when retries run out. */
+class TransientScore extends TransientError {
+  constructor(readonly score: Result) {
+    super(score.error?.message ?? 'transient evaluator failure');
+  }
+}
 
 const ROW_PAGE = 500;
 
@@ -298,11 +306,20 @@ export class EvaluationRunner {
         if (!invocation) return errorResult('The variant gave no output to evaluate (see the output error)');
         const scorer = getScorer(config.evaluatorKey);
         if (!scorer) return errorResult(`The evaluator ${config.evaluatorKey} cannot run in this version`);
-        return scorer(
-          asObject(config.settingsValues),
-          { testcase, output: output.value, correctAnswerColumn: plan.correctAnswerColumn, appParams: plan.target.parameters },
-          { signal: plan.signal },
-        );
+        const scoringCase = { testcase, output: output.value, correctAnswerColumn: plan.correctAnswerColumn, appParams: plan.target.parameters };
+        // An evaluator's own call (a webhook) that fails transiently gets the run's retries too.
+        return withRetries(
+          async () => {
+            const score = await scorer(asObject(config.settingsValues), scoringCase, { signal: plan.signal });
+            if (isTransientError(score)) throw new TransientScore(score);
+            return score;
+          },
+          { retries: plan.rateLimit.max_retries, delayMs: plan.rateLimit.retry_delay * 1000, signal: plan.signal },
+        ).catch((error: unknown) => {
+          plan.signal.throwIfAborted();
+          if (error instanceof TransientScore) return error.score;
+          throw error;
+        });
       }),
     );
     return { row, testcase, invocation, output, scores, traceId, span: this.caseSpan(plan, row, traceId, startedNs, invocation, output) };
