@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { costOf } from '../pricing/prices.js';
 import { type ProviderKeys, providerAccess } from '../providers/access.js';
 import { type ChatUsage, chatCompletion, completionText, readUsage } from '../providers/chat.js';
-import { PermanentError, TransientError, isTransientStatus, retryAfterMs, timeoutSignal, withRetries } from '../shared/retry.js';
+import { PermanentError, TransientError, isTransientStatus, retryAfterMs, withRetries, withTimeout } from '../shared/retry.js';
 import { result, type Result } from './results.js';
 
 export interface VariantTarget {
@@ -148,15 +148,16 @@ export async function invokeVariant(target: VariantTarget, testcase: Record<stri
   const answer = await withRetries(
     async () => {
       attempts += 1;
-      const signal = timeoutSignal(options.timeoutMs, options.signal);
-      try {
-        return target.kind === 'endpoint' ? await callEndpoint(target, testcase, signal) : await callPrompt(target, testcase, options, signal);
-      } catch (error) {
-        if (signal.aborted && !options.signal.aborted) {
-          throw new TransientError(`The call took longer than ${options.timeoutMs / 1000} s and was stopped`);
+      return withTimeout(options.timeoutMs, options.signal, async (signal) => {
+        try {
+          return target.kind === 'endpoint' ? await callEndpoint(target, testcase, signal) : await callPrompt(target, testcase, options, signal);
+        } catch (error) {
+          if (signal.aborted && !options.signal.aborted) {
+            throw new TransientError(`The call took longer than ${options.timeoutMs / 1000} s and was stopped`);
+          }
+          throw error;
         }
-        throw error;
-      }
+      });
     },
     { retries: options.retries, delayMs: options.retryDelayMs, signal: options.signal },
   );

@@ -19,6 +19,7 @@ import type { ProviderKeys } from '../providers/access.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
 import { asObject, toJson } from '../shared/json.js';
+import { insertRows, jsonText } from '../shared/sql.js';
 import { TransientError, withRetries } from '../shared/retry.js';
 import { getTestset, readTestsetRows, type TestsetRowRecord } from '../testsets/operations.js';
 import type { RateLimit } from './inputs.js';
@@ -375,41 +376,43 @@ export class EvaluationRunner {
         ).map((s) => s.position),
       );
       const fresh = outcomes.filter((outcome) => !taken.has(outcome.row.position)).map((outcome) => ({ outcome, id: uuidv7() }));
-      await tx.evaluationScenario.createMany({
-        data: fresh.map(({ outcome, id }) => ({
+      const now = new Date();
+      await insertRows(
+        tx,
+        'EvaluationScenario',
+        ['id', 'projectId', 'evaluationId', 'position', 'testsetRowId', 'inputs', 'output', 'cost', 'latency', 'correctAnswers', 'traceId', 'createdAt', 'updatedAt'],
+        fresh.map(({ outcome, id }) => [
           id,
-          projectId: ctx.projectId,
-          evaluationId: plan.evaluationId,
-          position: outcome.row.position,
-          testsetRowId: outcome.row.id,
-          inputs: toJson(
+          ctx.projectId,
+          plan.evaluationId,
+          outcome.row.position,
+          outcome.row.id,
+          jsonText(
             Object.entries(outcome.testcase)
               .filter(([name]) => !truthColumns.includes(name))
               .map(([name, value]) => ({ name, type: 'text', value })),
           ),
-          output: toJson(outcome.output),
-          cost: outcome.invocation?.cost ?? null,
-          latency: outcome.invocation?.latency ?? null,
-          correctAnswers: toJson(
+          jsonText(outcome.output),
+          outcome.invocation?.cost ?? null,
+          outcome.invocation?.latency ?? null,
+          jsonText(
             truthColumns
               .filter((name) => Object.hasOwn(outcome.testcase, name))
               .map((name) => ({ key: name, value: textOf(outcome.testcase[name]) })),
           ),
-          traceId: outcome.traceId,
-        })),
-      });
-      await tx.evaluationScenarioResult.createMany({
-        data: fresh.flatMap(({ outcome, id }) =>
-          outcome.scores.map((score, index) => ({
-            scenarioId: id,
-            evaluatorConfigId: plan.configs[index].id,
-            type: score.type,
-            value: score.value === null || score.value === undefined ? Prisma.JsonNull : toJson(score.value),
-            error: score.error ? toJson(score.error) : Prisma.JsonNull,
-            score: numericScore(score),
-          })),
+          outcome.traceId,
+          now,
+          now,
+        ]),
+      );
+      await insertRows(
+        tx,
+        'EvaluationScenarioResult',
+        ['scenarioId', 'evaluatorConfigId', 'type', 'value', 'error', 'score'],
+        fresh.flatMap(({ outcome, id }) =>
+          outcome.scores.map((score, index) => [id, plan.configs[index].id, score.type, jsonText(score.value), jsonText(score.error), numericScore(score)]),
         ),
-      });
+      );
       const errors = fresh.filter(({ outcome }) => hasError(outcome)).length;
       await tx.evaluation.update({
         where: { id: plan.evaluationId },

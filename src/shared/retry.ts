@@ -62,8 +62,21 @@ export async function withRetries<T>(attempt: (attemptNumber: number) => Promise
   );
 }
 
-/** Aborts after `timeoutMs` or when `signal` aborts, whichever comes first. */
-export function timeoutSignal(timeoutMs: number, signal?: AbortSignal): AbortSignal {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  return signal ? AbortSignal.any([signal, timeout]) : timeout;
+/**
+ * Runs `call` with a signal that aborts after `timeoutMs` or when `signal` aborts. The timer and
+ * the listener are removed when the call settles: `AbortSignal.any` would keep every composite
+ * signal attached to a long-lived parent (a run's), which on Node 20 costs time and memory.
+ */
+export async function withTimeout<T>(timeoutMs: number, signal: AbortSignal | undefined, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
+  const forward = () => controller.abort(signal?.reason);
+  if (signal?.aborted) forward();
+  else signal?.addEventListener('abort', forward, { once: true });
+  try {
+    return await call(controller.signal);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', forward);
+  }
 }

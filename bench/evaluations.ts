@@ -1,0 +1,96 @@
+// bench/evaluations: 10,000 test cases × 3 evaluators, batch_size 100, against a local endpoint in
+// its own process. Baseline, measured in the same run: the same calls at the same concurrency,
+// storing nothing. Then the same run against an endpoint that takes 50 ms, against the ideal
+// wall time (cases / batch_size × 50 ms). Run: npx tsx bench/evaluations.ts [cases]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createAssay } from '../src/server.js';
+import { loadConfig } from '../src/shared/config.js';
+import { peakRssMb, seconds, startProcess } from './support/measure.js';
+
+const CASES = Number(process.argv[2] ?? 10_000);
+const BATCH = 100;
+const endpointScript = fileURLToPath(new URL('./support/endpoint.mjs', import.meta.url));
+const rows = Array.from({ length: CASES }, (_, i) => ({ country: `Country ${i}`, capital: `City ${i}`, correct_answer: `The capital of Country ${i} is City ${i}.` }));
+
+const dir = mkdtempSync(join(tmpdir(), 'assay-bench-'));
+const assay = await createAssay(loadConfig({ DATABASE_URL: `file:${join(dir, 'bench.db')}`, LOG_LEVEL: 'warn' }));
+await assay.server.listen({ port: 0, host: '127.0.0.1' });
+const base = `http://127.0.0.1:${(assay.server.server.address() as { port: number }).port}`;
+
+async function call(method: string, path: string, body?: unknown) {
+  const response = await fetch(base + path, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+const app = await call('POST', '/apps', { app_name: 'bench' });
+const testset = await call('POST', '/testsets', { name: 'bench', csvdata: rows });
+const configs: string[] = [];
+for (const [name, evaluator_key, settings_values] of [
+  ['exact', 'auto_exact_match', {}],
+  ['contains', 'auto_contains', { substring: 'capital' }],
+  ['levenshtein', 'auto_levenshtein_distance', {}],
+] as const) {
+  configs.push((await call('POST', '/evaluators/configs', { app_id: app.app_id, name, evaluator_key, settings_values })).id);
+}
+
+/** Runs one evaluation against an endpoint; answers its wall time from POST to the end. */
+async function evaluate(uri: string, name: string): Promise<number> {
+  const variant = await call('POST', `/apps/${app.app_id}/variants`, { variant_name: name, kind: 'endpoint', uri });
+  const start = process.hrtime.bigint();
+  const [evaluation] = await call('POST', '/evaluations', {
+    app_id: app.app_id,
+    variant_ids: [variant.variant_id],
+    evaluators_configs: configs,
+    testset_id: testset.id,
+    rate_limit: { batch_size: BATCH, max_retries: 0, retry_delay: 0, delay_between_batches: 0 },
+  });
+  for (;;) {
+    const { status, progress } = await call('GET', `/evaluations/${evaluation.id}/status`);
+    if (!['EVALUATION_INITIALIZED', 'EVALUATION_STARTED'].includes(status.value)) {
+      const wall = seconds(start);
+      if (status.value !== 'EVALUATION_FINISHED' || progress.done !== CASES) throw new Error(`run ended ${status.value} with ${progress.done} cases`);
+      return wall;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The baseline: the same calls, same concurrency, nothing scored or stored. */
+async function callOnly(uri: string): Promise<number> {
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < CASES; i += BATCH) {
+    await Promise.all(
+      rows.slice(i, i + BATCH).map(async (inputs) => {
+        const response = await fetch(uri, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inputs, parameters: {} }) });
+        await response.json();
+      }),
+    );
+  }
+  return seconds(start);
+}
+
+const fast = await startProcess(endpointScript);
+const fastUri = `http://127.0.0.1:${fast.port}/`;
+await callOnly(fastUri); // warm-up: connections, JIT
+const baseline = await callOnly(fastUri);
+const run = await evaluate(fastUri, 'instant');
+fast.child.kill();
+
+const slow = await startProcess(endpointScript, { DELAY_MS: '50' });
+const ideal = (CASES / BATCH) * 0.05;
+const slowRun = await evaluate(`http://127.0.0.1:${slow.port}/`, 'fifty-ms');
+slow.child.kill();
+
+console.log(`bench/evaluations: ${CASES} cases × ${configs.length} evaluators, batch_size ${BATCH}`);
+console.log(`  instant endpoint: ${run.toFixed(2)} s, ${(CASES / run).toFixed(0)} cases/s`);
+console.log(`  baseline (same calls, nothing stored): ${baseline.toFixed(2)} s, ${(CASES / baseline).toFixed(0)} cases/s`);
+console.log(`  ratio run/baseline: ${(run / baseline).toFixed(2)} (aim ≤ 1.5)`);
+console.log(`  50 ms endpoint: ${slowRun.toFixed(2)} s against an ideal of ${ideal.toFixed(2)} s: ${(((slowRun - ideal) / ideal) * 100).toFixed(1)}% over (aim ≤ 10%)`);
+console.log(`  peak RSS: ${peakRssMb().toFixed(0)} MB (aim < 300 MB)`);
+
+await assay.close();
+rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,322 @@
+// Legacy ingest (POST /observability/trace): validation, batches in any order, idempotent
+// re-sends, and the Trace roll-up kept by writeSpans.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { at, legacySpan, T0 } from './test-spans.js';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+const ingest = (body: unknown) => server.request('POST', '/observability/trace', body);
+const storedTrace = (traceId: string) => server.assay.db.trace.findFirst({ where: { traceId } });
+const storedSpan = (traceId: string, spanId: string) => server.assay.db.span.findFirst({ where: { traceId, spanId } });
+
+describe('POST /observability/trace', () => {
+  const traceId = 'batches';
+  // root → (llm-1, tool-2) ; llm-1 → retriever-3. Sent leaves first, the root last.
+  const batches = [
+    [
+      legacySpan('retriever-3', 'llm-1', 2, 3, { spankind: 'retriever', tokens: { prompt_tokens: 1, completion_tokens: 0 } }),
+    ],
+    [
+      legacySpan('tool-2', 'root', 5, 9, { spankind: 'Tool', status: 'error', cost: 0.25 }),
+      legacySpan('llm-1', 'root', 1, 4, {
+        spankind: 'LLM',
+        status: 'ok',
+        tokens: { prompt_tokens: 10, completion_tokens: 5 },
+        cost: 0.5,
+      }),
+    ],
+    [
+      legacySpan('root', null, 0, 10, {
+        spankind: 'workflow',
+        environment: 'production',
+        user: 'user-7',
+        session_id: 'session-1',
+        app_id: 'app-1',
+        variant_id: 'variant-1',
+        tokens: { prompt_tokens: 2, completion_tokens: 3, total_tokens: 100 },
+      }),
+    ],
+  ];
+
+  it('stores spans sent in several batches, children before their parents', async () => {
+    const first = await ingest({ trace: traceId, spans: batches[0] });
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ trace_id: traceId, spans: 1 });
+
+    // With only an orphan stored, the orphan is the root for now.
+    expect(await storedTrace(traceId)).toMatchObject({ rootSpanId: 'retriever-3', name: 'span retriever-3', spanCount: 1 });
+
+    expect((await ingest({ trace: traceId, spans: batches[1] })).body).toEqual({ trace_id: traceId, spans: 2 });
+    expect((await ingest({ trace: traceId, spans: batches[2] })).body).toEqual({ trace_id: traceId, spans: 1 });
+  });
+
+  it('rolls the trace up: root, times, counts, token and cost sums, root attributes', async () => {
+    const trace = await storedTrace(traceId);
+    expect(trace).toMatchObject({
+      traceId,
+      rootSpanId: 'root',
+      name: 'span root',
+      startTime: new Date(at(0)),
+      endTime: new Date(at(10)),
+      latency: 10,
+      spanCount: 4,
+      errorCount: 1,
+      promptTokens: 13,
+      completionTokens: 8,
+      // root's explicit 100 + llm-1's 15 + retriever-3's 1
+      totalTokens: 116,
+      cost: 0.75,
+      environment: 'production',
+      userId: 'user-7',
+      sessionId: 'session-1',
+      appId: 'app-1',
+      variantId: 'variant-1',
+    });
+  });
+
+  it('stores kinds and statuses upper-case, and defaults them to UNKNOWN and UNSET', async () => {
+    expect(await storedSpan(traceId, 'tool-2')).toMatchObject({ spanKind: 'TOOL', statusCode: 'ERROR' });
+    expect(await storedSpan(traceId, 'llm-1')).toMatchObject({ spanKind: 'LLM', statusCode: 'OK' });
+    await ingest({ trace: 'defaults', spans: [legacySpan('d', null, 0, 1, { spankind: null })] });
+    expect(await storedSpan('defaults', 'd')).toMatchObject({ spanKind: 'UNKNOWN', statusCode: 'UNSET' });
+  });
+
+  it('defaults total_tokens to the sum of the others, and keeps null usage null', async () => {
+    expect(await storedSpan(traceId, 'llm-1')).toMatchObject({ promptTokens: 10, completionTokens: 5, totalTokens: 15 });
+    expect(await storedSpan(traceId, 'retriever-3')).toMatchObject({ promptTokens: 1, completionTokens: 0, totalTokens: 1 });
+    expect(await storedSpan(traceId, 'root')).toMatchObject({ totalTokens: 100 });
+    expect(await storedSpan(traceId, 'tool-2')).toMatchObject({ promptTokens: null, completionTokens: null, totalTokens: null });
+    expect(await storedTrace('defaults')).toMatchObject({ promptTokens: null, totalTokens: null, cost: null });
+  });
+
+  it('re-sending the same spans overwrites them and never duplicates', async () => {
+    for (const batch of batches) expect((await ingest({ trace: traceId, spans: batch })).status).toBe(200);
+    expect(await server.assay.db.span.count({ where: { traceId } })).toBe(4);
+    expect(await storedTrace(traceId)).toMatchObject({ spanCount: 4, errorCount: 1, totalTokens: 116, cost: 0.75 });
+
+    // A changed copy replaces the stored one and the roll-up follows.
+    const fixed = { ...batches[1]![0]!, status: 'OK', cost: 1, name: 'tool fixed' };
+    await ingest({ trace: traceId, spans: [fixed] });
+    expect(await storedSpan(traceId, 'tool-2')).toMatchObject({ statusCode: 'OK', cost: 1, name: 'tool fixed' });
+    expect(await storedTrace(traceId)).toMatchObject({ spanCount: 4, errorCount: 0, cost: 1.5 });
+  });
+
+  it('counts every span when batches of one trace arrive concurrently', async () => {
+    const batches = Array.from({ length: 12 }, (_, b) =>
+      Array.from({ length: 25 }, (_, i) => legacySpan(`b${b}-s${i}`, b === 0 && i === 0 ? null : 'b0-s0', b * 25 + i, b * 25 + i + 1, { cost: 0.01 })),
+    );
+    const responses = await Promise.all(batches.map((spans) => ingest({ trace: 'concurrent', spans })));
+    expect(responses.map((response) => response.status)).toEqual(batches.map(() => 200));
+    const trace = await storedTrace('concurrent');
+    expect(trace).toMatchObject({ spanCount: 300, rootSpanId: 'b0-s0', latency: 300 });
+    expect(trace?.cost).toBeCloseTo(3, 9);
+  });
+
+  it('stores a span sent twice in one request once, the last copy winning', async () => {
+    const response = await ingest({
+      trace: 'twice',
+      spans: [legacySpan('s', null, 0, 1, { name: 'first' }), legacySpan('s', null, 0, 2, { name: 'second' })],
+    });
+    expect(response.body).toEqual({ trace_id: 'twice', spans: 1 });
+    expect(await storedSpan('twice', 's')).toMatchObject({ name: 'second', latency: 2 });
+    expect(await storedTrace('twice')).toMatchObject({ spanCount: 1 });
+  });
+
+  it('keeps content, config, variant, raw attributes, and the model named by the config', async () => {
+    const content = {
+      inputs: { question: 'What is 2+2?', history: [{ role: 'user', content: 'hi' }] },
+      outputs: { answer: '4' },
+      internals: { retrieved: 3 },
+      config: { model: 'gpt-4o-mini', temperature: 0.2 },
+      attributes: { 'custom.key': [1, 'two', { three: 3 }], nested: { deep: true } },
+    };
+    await ingest({
+      trace: 'content',
+      spans: [legacySpan('c', null, 0, 1, { ...content, variant_id: 'v1', variant_name: 'baseline', revision: 3 })],
+    });
+    expect(await storedSpan('content', 'c')).toMatchObject({
+      ...content,
+      model: 'gpt-4o-mini',
+      variantId: 'v1',
+      variantName: 'baseline',
+      variantRevision: 3,
+    });
+  });
+
+  it('keeps times to the nanosecond and reads offsets', async () => {
+    await ingest({
+      trace: 'precise',
+      spans: [{ id: 'p', name: 'p', start_time: '2024-05-01T14:00:00.123456789+02:00', end_time: '2024-05-01T12:00:00.123457289Z' }],
+    });
+    const span = await storedSpan('precise', 'p');
+    expect(span?.startTimeUnixNano).toBe(BigInt(T0) * 1_000_000n + 123_456_789n);
+    expect(span?.endTimeUnixNano).toBe(BigInt(T0) * 1_000_000n + 123_457_289n);
+    expect(span?.startTime.toISOString()).toBe('2024-05-01T12:00:00.123Z');
+    expect(span?.latency).toBeCloseTo(500e-9, 15);
+  });
+
+  it('is served under /api and with a trailing slash', async () => {
+    expect((await server.request('POST', '/api/observability/trace/', { trace: 'api', spans: [legacySpan('a', null, 0, 1)] })).body).toEqual({
+      trace_id: 'api',
+      spans: 1,
+    });
+  });
+});
+
+describe('POST /observability/trace validation (422)', () => {
+  const ok = legacySpan('ok', null, 0, 1);
+
+  async function expect422(body: unknown, detail: { loc: (string | number)[]; type: string; msg?: string }[]) {
+    const response = await ingest(body);
+    expect(response.status).toBe(422);
+    expect(response.body.detail).toEqual(detail.map((item) => ({ msg: expect.any(String), ...item })));
+  }
+
+  it('requires the trace id and a non-empty list of spans', async () => {
+    await expect422({ spans: [ok] }, [{ loc: ['body', 'trace'], type: 'missing', msg: 'Field required' }]);
+    await expect422({ trace: 42, spans: [ok] }, [{ loc: ['body', 'trace'], type: 'string_type', msg: 'Input should be a valid string' }]);
+    await expect422({ trace: '', spans: [ok] }, [{ loc: ['body', 'trace'], type: 'string_too_short' }]);
+    await expect422({ trace: 'x'.repeat(101), spans: [ok] }, [
+      { loc: ['body', 'trace'], type: 'string_too_long', msg: 'String should have at most 100 characters' },
+    ]);
+    await expect422({ trace: 't' }, [{ loc: ['body', 'spans'], type: 'missing' }]);
+    await expect422({ trace: 't', spans: [] }, [{ loc: ['body', 'spans'], type: 'too_short', msg: 'List should have at least 1 item' }]);
+    await expect422({ trace: 't', spans: { id: 'x' } }, [{ loc: ['body', 'spans'], type: 'list_type' }]);
+    await expect422({ trace: 't', spans: ['x'] }, [{ loc: ['body', 'spans', 0], type: 'dict_type' }]);
+    await expect422([ok], [{ loc: ['body'], type: 'dict_type' }]);
+    await expect422(undefined, [{ loc: ['body'], type: 'missing' }]);
+  });
+
+  it('answers malformed JSON with json_invalid', async () => {
+    const response = await server.request('POST', '/observability/trace', '{"trace": "t", "spans": [', {
+      'content-type': 'application/json',
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.detail[0]).toMatchObject({ type: 'json_invalid' });
+  });
+
+  it('requires id, name, start_time and end_time of each span', async () => {
+    await expect422({ trace: 't', spans: [ok, { parent_span_id: null }] }, [
+      { loc: ['body', 'spans', 1, 'id'], type: 'missing' },
+      { loc: ['body', 'spans', 1, 'name'], type: 'missing' },
+      { loc: ['body', 'spans', 1, 'start_time'], type: 'missing', msg: 'Field required' },
+      { loc: ['body', 'spans', 1, 'end_time'], type: 'missing', msg: 'Field required' },
+    ]);
+    await expect422({ trace: 't', spans: [{ ...ok, id: 7, name: '' }] }, [
+      { loc: ['body', 'spans', 0, 'id'], type: 'string_type' },
+      { loc: ['body', 'spans', 0, 'name'], type: 'string_too_short' },
+    ]);
+    await expect422({ trace: 't', spans: [{ ...ok, id: 's'.repeat(101), parent_span_id: 'p'.repeat(101) }] }, [
+      { loc: ['body', 'spans', 0, 'id'], type: 'string_too_long' },
+      { loc: ['body', 'spans', 0, 'parent_span_id'], type: 'string_too_long' },
+    ]);
+  });
+
+  it('refuses unknown span kinds and statuses with enum', async () => {
+    await expect422({ trace: 't', spans: [ok, ok, { ...ok, spankind: 'PROMPT', status: 'FAILED' }] }, [
+      {
+        loc: ['body', 'spans', 2, 'spankind'],
+        type: 'enum',
+        msg: "Input should be 'LLM', 'CHAIN', 'TOOL', 'RETRIEVER', 'EMBEDDING', 'AGENT', 'WORKFLOW', 'RERANKER', 'GUARDRAIL', 'EVALUATOR' or 'UNKNOWN'",
+      },
+      { loc: ['body', 'spans', 2, 'status'], type: 'enum', msg: "Input should be 'UNSET', 'OK' or 'ERROR'" },
+    ]);
+    await expect422({ trace: 't', spans: [{ ...ok, spankind: 3 }] }, [{ loc: ['body', 'spans', 0, 'spankind'], type: 'enum' }]);
+  });
+
+  it('refuses dates that are not ISO-8601 date-times', async () => {
+    await expect422({ trace: 't', spans: [{ ...ok, start_time: 'yesterday', end_time: 1714564800 }] }, [
+      { loc: ['body', 'spans', 0, 'start_time'], type: 'datetime_from_date_parsing' },
+      { loc: ['body', 'spans', 0, 'end_time'], type: 'datetime_type', msg: 'Input should be a valid datetime' },
+    ]);
+    await expect422({ trace: 't', spans: [{ ...ok, start_time: '2024-02-30T00:00:00Z', end_time: '2024-05-01T25:00:00Z' }] }, [
+      { loc: ['body', 'spans', 0, 'start_time'], type: 'datetime_from_date_parsing' },
+      { loc: ['body', 'spans', 0, 'end_time'], type: 'datetime_from_date_parsing' },
+    ]);
+    await expect422({ trace: 't', spans: [{ ...ok, end_time: '2300-01-01T00:00:00Z' }] }, [
+      { loc: ['body', 'spans', 0, 'end_time'], type: 'value_error' },
+    ]);
+  });
+
+  it('refuses a span that ends before it starts, or is its own parent', async () => {
+    await expect422({ trace: 't', spans: [ok, legacySpan('back', null, 5, 4)] }, [
+      { loc: ['body', 'spans', 1, 'end_time'], type: 'value_error', msg: 'Value error, end_time must not be before start_time' },
+    ]);
+    await expect422({ trace: 't', spans: [legacySpan('loop', 'loop', 0, 1)] }, [
+      { loc: ['body', 'spans', 0, 'parent_span_id'], type: 'value_error' },
+    ]);
+  });
+
+  it('refuses negative or fractional token counts and negative or non-numeric cost', async () => {
+    await expect422({ trace: 't', spans: [{ ...ok, tokens: { prompt_tokens: -1, completion_tokens: 1.5, total_tokens: 2.25 }, cost: -0.01 }] }, [
+      { loc: ['body', 'spans', 0, 'tokens', 'prompt_tokens'], type: 'greater_than_equal', msg: 'Input should be greater than or equal to 0' },
+      { loc: ['body', 'spans', 0, 'tokens', 'completion_tokens'], type: 'int_type' },
+      { loc: ['body', 'spans', 0, 'tokens', 'total_tokens'], type: 'int_type' },
+      { loc: ['body', 'spans', 0, 'cost'], type: 'greater_than_equal' },
+    ]);
+    await expect422({ trace: 't', spans: [{ ...ok, tokens: [1, 2], cost: 'cheap' }] }, [
+      { loc: ['body', 'spans', 0, 'tokens'], type: 'dict_type' },
+      { loc: ['body', 'spans', 0, 'cost'], type: 'float_type' },
+    ]);
+  });
+
+  it('refuses wrong types of the optional fields', async () => {
+    await expect422(
+      {
+        trace: 't',
+        spans: [
+          {
+            ...ok,
+            parent_span_id: 5,
+            inputs: 'text',
+            outputs: [1],
+            internals: 2,
+            config: true,
+            environment: 1,
+            variant_id: {},
+            variant_name: [],
+            revision: 2.5,
+            user: 3,
+            session_id: false,
+            app_id: 9,
+            attributes: ['a'],
+          },
+        ],
+      },
+      [
+        { loc: ['body', 'spans', 0, 'parent_span_id'], type: 'string_type' },
+        { loc: ['body', 'spans', 0, 'inputs'], type: 'dict_type' },
+        { loc: ['body', 'spans', 0, 'outputs'], type: 'dict_type' },
+        { loc: ['body', 'spans', 0, 'internals'], type: 'dict_type' },
+        { loc: ['body', 'spans', 0, 'config'], type: 'dict_type' },
+        { loc: ['body', 'spans', 0, 'environment'], type: 'string_type' },
+        { loc: ['body', 'spans', 0, 'variant_id'], type: 'string_type' },
+        { loc: ['body', 'spans', 0, 'variant_name'], type: 'string_type' },
+        { loc: ['body', 'spans', 0, 'revision'], type: 'int_type' },
+        { loc: ['body', 'spans', 0, 'user'], type: 'string_type' },
+        { loc: ['body', 'spans', 0, 'session_id'], type: 'string_type' },
+        { loc: ['body', 'spans', 0, 'app_id'], type: 'string_type' },
+        { loc: ['body', 'spans', 0, 'attributes'], type: 'dict_type' },
+      ],
+    );
+  });
+
+  it('lists every fault of every span at once, and stores nothing', async () => {
+    await expect422({ trace: 'refused', spans: [ok, legacySpan('late', null, 3, 2, { name: null }), { ...ok, spankind: 'x' }] }, [
+      { loc: ['body', 'spans', 1, 'name'], type: 'string_type' },
+      { loc: ['body', 'spans', 1, 'end_time'], type: 'value_error' },
+      { loc: ['body', 'spans', 2, 'spankind'], type: 'enum' },
+    ]);
+    expect(await server.assay.db.span.count({ where: { traceId: 'refused' } })).toBe(0);
+    expect(await storedTrace('refused')).toBeNull();
+  });
+});

@@ -1,0 +1,265 @@
+// The one write path of spans. Every source (legacy JSON, OTLP over HTTP or gRPC, the evaluation
+// runner) maps what it receives to SpanRecords and calls `writeSpans`, which stores them and keeps
+// the Trace roll-ups current in the same transaction.
+//
+// Raw SQL on purpose: an upsert per row through Prisma costs a round trip through its query
+// compiler each, while one multi-row `INSERT … ON CONFLICT DO UPDATE` per few hundred spans is
+// an order of magnitude faster (see README.md, "Measurements"). The SQL is SQLite's; README.md
+// lists what a PostgreSQL port changes.
+import type { RequestContext } from '../shared/context.js';
+import { insertRows, jsonText, type SqlValue, updateFromExcluded } from '../shared/sql.js';
+import { nanosToDate, secondsBetween } from './time.js';
+
+export const spanKinds = [
+  'LLM',
+  'CHAIN',
+  'TOOL',
+  'RETRIEVER',
+  'EMBEDDING',
+  'AGENT',
+  'WORKFLOW',
+  'RERANKER',
+  'GUARDRAIL',
+  'EVALUATOR',
+  'UNKNOWN',
+] as const;
+export type SpanKind = (typeof spanKinds)[number];
+
+export const spanStatuses = ['UNSET', 'OK', 'ERROR'] as const;
+export type SpanStatus = (typeof spanStatuses)[number];
+
+/** Any JSON value, as stored in a Json column. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * One span, already normalised by its source. Times are nanoseconds since the epoch and
+ * `endTimeUnixNano >= startTimeUnixNano` (the source rejects or repairs other spans); the Date
+ * columns and the latency are derived from them here. Absent optional fields are stored as null.
+ */
+export interface SpanRecord {
+  traceId: string;
+  spanId: string;
+  /** The parent's span id in the same trace; it may arrive later, or never. */
+  parentSpanId: string | null;
+  name: string;
+  spanKind: SpanKind;
+  statusCode: SpanStatus;
+  statusMessage?: string | null;
+  startTimeUnixNano: bigint;
+  endTimeUnixNano: bigint;
+  inputs?: JsonValue;
+  outputs?: JsonValue;
+  internals?: JsonValue;
+  config?: JsonValue;
+  environment?: string | null;
+  userId?: string | null;
+  sessionId?: string | null;
+  appId?: string | null;
+  variantId?: string | null;
+  variantName?: string | null;
+  variantRevision?: number | null;
+  model?: string | null;
+  promptTokens?: number | null;
+  completionTokens?: number | null;
+  totalTokens?: number | null;
+  /** USD. */
+  cost?: number | null;
+  /** What the client sent, kept losslessly. */
+  attributes: { [key: string]: JsonValue };
+  events?: JsonValue;
+  links?: JsonValue;
+  resource?: JsonValue;
+  scope?: JsonValue;
+}
+
+export interface WriteSummary {
+  /** Distinct spans stored (a span sent twice in one call is stored once, the last copy winning). */
+  spans: number;
+  /** The traces touched, in first-seen order; their roll-ups are current. */
+  traceIds: string[];
+}
+
+/**
+ * Columns written per span, in the order of `spanRow`. `createdAt` is set here rather than by the
+ * column default (SQLite's CURRENT_TIMESTAMP has another text format and whole seconds) and keeps
+ * its first value when the span is sent again.
+ */
+const spanColumns = [
+  'projectId',
+  'traceId',
+  'spanId',
+  'parentSpanId',
+  'name',
+  'spanKind',
+  'statusCode',
+  'statusMessage',
+  'startTimeUnixNano',
+  'endTimeUnixNano',
+  'startTime',
+  'endTime',
+  'latency',
+  'inputs',
+  'outputs',
+  'internals',
+  'config',
+  'environment',
+  'userId',
+  'sessionId',
+  'appId',
+  'variantId',
+  'variantName',
+  'variantRevision',
+  'model',
+  'promptTokens',
+  'completionTokens',
+  'totalTokens',
+  'cost',
+  'attributes',
+  'events',
+  'links',
+  'resource',
+  'scope',
+  'createdAt',
+] as const;
+
+/** Columns an upsert leaves alone: the key, and when the span was first stored. */
+const keptOnConflict: readonly string[] = ['projectId', 'traceId', 'spanId', 'createdAt'];
+
+
+function spanRow(projectId: string, span: SpanRecord, now: Date): SqlValue[] {
+  return [
+    projectId,
+    span.traceId,
+    span.spanId,
+    span.parentSpanId,
+    span.name,
+    span.spanKind,
+    span.statusCode,
+    span.statusMessage ?? null,
+    span.startTimeUnixNano,
+    span.endTimeUnixNano,
+    nanosToDate(span.startTimeUnixNano),
+    nanosToDate(span.endTimeUnixNano),
+    secondsBetween(span.startTimeUnixNano, span.endTimeUnixNano),
+    jsonText(span.inputs),
+    jsonText(span.outputs),
+    jsonText(span.internals),
+    jsonText(span.config),
+    span.environment ?? null,
+    span.userId ?? null,
+    span.sessionId ?? null,
+    span.appId ?? null,
+    span.variantId ?? null,
+    span.variantName ?? null,
+    span.variantRevision ?? null,
+    span.model ?? null,
+    span.promptTokens ?? null,
+    span.completionTokens ?? null,
+    span.totalTokens ?? null,
+    span.cost ?? null,
+    jsonText(span.attributes) ?? '{}',
+    jsonText(span.events),
+    jsonText(span.links),
+    jsonText(span.resource),
+    jsonText(span.scope),
+    now,
+  ];
+}
+
+const TRACES_PER_STATEMENT = 500;
+
+// The roll-up of each listed trace, recomputed from all its stored spans. The root is the
+// earliest top-level span: no parent, its own parent, or a parent never stored. Only spans that
+// start no later than the earliest parentless one can be that root, so the parent look-up runs
+// for those few rather than for every span of a large trace. A trace whose spans all sit in a
+// parent cycle (a faulty client) falls back to its earliest span.
+// `WHERE true` is SQLite's documented way to parse an upsert after INSERT … SELECT … JOIN.
+function rollUpTracesSql(traces: number): string {
+  return `
+INSERT INTO "Trace" ("projectId", "traceId", "rootSpanId", "name", "startTime", "endTime", "latency",
+  "spanCount", "errorCount", "promptTokens", "completionTokens", "totalTokens", "cost",
+  "environment", "userId", "sessionId", "appId", "variantId", "createdAt", "updatedAt")
+SELECT agg."projectId", agg."traceId", root."spanId", root."name", agg."startTime", agg."endTime",
+  (agg."endNano" - agg."startNano") / 1e9,
+  agg."spanCount", agg."errorCount", agg."promptTokens", agg."completionTokens", agg."totalTokens", agg."cost",
+  root."environment", root."userId", root."sessionId", root."appId", root."variantId", ?, ?
+FROM (
+  SELECT "projectId", "traceId",
+    MIN("startTime") AS "startTime", MAX("endTime") AS "endTime",
+    MIN("startTimeUnixNano") AS "startNano", MAX("endTimeUnixNano") AS "endNano",
+    COUNT(*) AS "spanCount",
+    SUM(CASE WHEN "statusCode" = 'ERROR' THEN 1 ELSE 0 END) AS "errorCount",
+    SUM("promptTokens") AS "promptTokens", SUM("completionTokens") AS "completionTokens",
+    SUM("totalTokens") AS "totalTokens", SUM("cost") AS "cost",
+    MIN(CASE WHEN "parentSpanId" IS NULL THEN "startTimeUnixNano" END) AS "firstParentless"
+  FROM "Span"
+  WHERE "projectId" = ? AND "traceId" IN (${Array.from({ length: traces }, () => '?').join(', ')})
+  GROUP BY "projectId", "traceId"
+) AS agg
+LEFT JOIN "Span" AS root ON root."projectId" = agg."projectId" AND root."traceId" = agg."traceId" AND root."spanId" = COALESCE(
+  (
+    SELECT s."spanId" FROM "Span" AS s
+    WHERE s."projectId" = agg."projectId" AND s."traceId" = agg."traceId" AND (
+      s."parentSpanId" IS NULL OR (
+        s."startTimeUnixNano" <= COALESCE(agg."firstParentless", s."startTimeUnixNano")
+        AND (s."parentSpanId" = s."spanId" OR NOT EXISTS (
+          SELECT 1 FROM "Span" AS p
+          WHERE p."projectId" = s."projectId" AND p."traceId" = s."traceId" AND p."spanId" = s."parentSpanId"
+        ))
+      )
+    )
+    ORDER BY s."startTimeUnixNano", s."spanId"
+    LIMIT 1
+  ),
+  (
+    SELECT s."spanId" FROM "Span" AS s
+    WHERE s."projectId" = agg."projectId" AND s."traceId" = agg."traceId"
+    ORDER BY s."startTimeUnixNano", s."spanId"
+    LIMIT 1
+  )
+)
+WHERE true
+ON CONFLICT ("projectId", "traceId") DO UPDATE SET
+  "rootSpanId" = excluded."rootSpanId", "name" = excluded."name",
+  "startTime" = excluded."startTime", "endTime" = excluded."endTime", "latency" = excluded."latency",
+  "spanCount" = excluded."spanCount", "errorCount" = excluded."errorCount",
+  "promptTokens" = excluded."promptTokens", "completionTokens" = excluded."completionTokens",
+  "totalTokens" = excluded."totalTokens", "cost" = excluded."cost",
+  "environment" = excluded."environment", "userId" = excluded."userId", "sessionId" = excluded."sessionId",
+  "appId" = excluded."appId", "variantId" = excluded."variantId", "updatedAt" = excluded."updatedAt"`;
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * Stores `records` in the caller's project in one transaction: a span already stored under the
+ * same (trace, span) id is overwritten, never duplicated. Then recomputes the roll-up of every
+ * trace touched from all of that trace's spans, so batches may arrive in any order.
+ */
+export async function writeSpans(ctx: RequestContext, records: readonly SpanRecord[]): Promise<WriteSummary> {
+  // One row per key, the last copy winning (PostgreSQL refuses to upsert a row twice in one statement).
+  const latest = new Map<string, SpanRecord>();
+  for (const record of records) latest.set(`${record.traceId}\u0000${record.spanId}`, record);
+  const spans = [...latest.values()];
+  const traceIds = [...new Set(spans.map((span) => span.traceId))];
+  if (spans.length === 0) return { spans: 0, traceIds: [] };
+
+  const now = new Date();
+  await ctx.db.$transaction(async (tx) => {
+    await insertRows(
+      tx,
+      'Span',
+      spanColumns,
+      spans.map((span) => spanRow(ctx.projectId, span, now)),
+      `ON CONFLICT ("projectId", "traceId", "spanId") DO UPDATE SET ${updateFromExcluded(spanColumns, keptOnConflict)}`,
+    );
+    for (const chunk of chunks(traceIds, TRACES_PER_STATEMENT)) {
+      await tx.$executeRawUnsafe(rollUpTracesSql(chunk.length), now, now, ctx.projectId, ...chunk);
+    }
+  });
+  return { spans: spans.length, traceIds };
+}

@@ -1,0 +1,110 @@
+// The inputs of the observability domain, named as the REST bodies and queries are (SPEC §7).
+import { z } from 'zod';
+import { jsonObject } from '../shared/validation.js';
+import { spanKinds, spanStatuses } from './ingest.js';
+import { spanReadTypes } from './read.js';
+import { parseIsoDateTime } from './time.js';
+
+/** A required, non-empty name (not trimmed: it is what the client sent). */
+const text = () => z.string().min(1);
+
+/**
+ * A trace or span id. Ids are read back as URL path segments, which the server accepts up to 100
+ * characters (Fastify's maxParamLength), so a longer id would be stored but unreadable.
+ */
+export const MAX_ID_LENGTH = 100;
+const id = () => text().max(MAX_ID_LENGTH);
+
+/** One of `values`, in any letter case, given upper-case; absent or null gives `fallback`. */
+function upperCaseEnum<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
+  return z.preprocess(
+    (value) => (value === undefined || value === null ? fallback : typeof value === 'string' ? value.toUpperCase() : value),
+    z.enum(values),
+  );
+}
+
+/**
+ * An ISO-8601 date-time (a date alone is midnight; no offset means UTC), parsed to nanoseconds
+ * since the epoch with the full fraction kept. Faults use pydantic's datetime words.
+ */
+const isoDateTime = () =>
+  z.unknown().transform((value, ctx) => {
+    const fail = (message: string, type: string) => {
+      ctx.addIssue({ code: 'custom', message, params: { type } });
+      return z.NEVER;
+    };
+    if (value === undefined) return fail('Field required', 'missing');
+    if (typeof value !== 'string') return fail('Input should be a valid datetime', 'datetime_type');
+    const parsed = parseIsoDateTime(value);
+    if ('error' in parsed) {
+      return parsed.error === 'range'
+        ? fail('Date-time should be between 1677-09-22 and 2262-04-11', 'value_error')
+        : fail('Input should be a valid datetime or date, expected ISO 8601 such as 2024-05-01T12:00:00Z', 'datetime_from_date_parsing');
+    }
+    return parsed.nanos;
+  });
+
+const count = () => z.int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/** Token usage; `total_tokens` defaults to the sum of the other two when either is given. */
+const tokens = z
+  .object({ prompt_tokens: count().nullish(), completion_tokens: count().nullish(), total_tokens: count().nullish() })
+  .transform(({ prompt_tokens, completion_tokens, total_tokens }) => ({
+    prompt_tokens: prompt_tokens ?? null,
+    completion_tokens: completion_tokens ?? null,
+    total_tokens:
+      total_tokens ?? (prompt_tokens == null && completion_tokens == null ? null : (prompt_tokens ?? 0) + (completion_tokens ?? 0)),
+  }));
+
+const optionalText = () => z.string().nullish();
+
+export const legacySpanInput = z
+  .object({
+    id: id(),
+    name: text(),
+    parent_span_id: id().nullish(),
+    spankind: upperCaseEnum(spanKinds, 'UNKNOWN'),
+    status: upperCaseEnum(spanStatuses, 'UNSET'),
+    start_time: isoDateTime(),
+    end_time: isoDateTime(),
+    inputs: jsonObject().nullish(),
+    outputs: jsonObject().nullish(),
+    internals: jsonObject().nullish(),
+    config: jsonObject().nullish(),
+    environment: optionalText(),
+    variant_id: optionalText(),
+    variant_name: optionalText(),
+    revision: z.int().nullish(),
+    user: optionalText(),
+    session_id: optionalText(),
+    app_id: optionalText(),
+    tokens: tokens.nullish(),
+    cost: z.number().min(0).nullish(),
+    attributes: jsonObject().nullish(),
+  })
+  // `when`: these checks run even if other fields failed, so every fault is listed at once.
+  .superRefine(
+    (span, ctx) => {
+      if (typeof span.start_time === 'bigint' && typeof span.end_time === 'bigint' && span.end_time < span.start_time) {
+        ctx.addIssue({ code: 'custom', path: ['end_time'], message: 'Value error, end_time must not be before start_time' });
+      }
+      if (typeof span.parent_span_id === 'string' && span.parent_span_id === span.id) {
+        ctx.addIssue({ code: 'custom', path: ['parent_span_id'], message: 'Value error, a span cannot be its own parent' });
+      }
+    },
+    { when: () => true },
+  );
+
+export const legacyTraceInput = z.object({
+  trace: id(),
+  spans: z.array(legacySpanInput).min(1),
+});
+
+export const spanReadQuery = z.object({
+  type: z.enum(spanReadTypes).default('generation'),
+  /** Narrows the look-up when a span id exists in several traces. */
+  trace_id: z.string().min(1).optional(),
+});
+
+export type LegacySpanInput = z.output<typeof legacySpanInput>;
+export type LegacyTraceInput = z.output<typeof legacyTraceInput>;

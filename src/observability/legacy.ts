@@ -1,0 +1,57 @@
+// The legacy JSON ingest (`POST /observability/trace {trace, spans}`), mapped to SpanRecords for
+// the shared write path. Only this file knows the legacy field names.
+import type { RequestContext } from '../shared/context.js';
+import { writeSpans, type JsonValue, type SpanRecord } from './ingest.js';
+import type { LegacySpanInput, LegacyTraceInput } from './inputs.js';
+
+type JsonObject = { [key: string]: JsonValue };
+
+/** The model of an LLM span, where its config names one (`{"model": "gpt-4o", …}`). */
+function modelOf(config: JsonObject | null | undefined): string | null {
+  return typeof config?.model === 'string' ? config.model : null;
+}
+
+export function legacySpanRecord(traceId: string, span: LegacySpanInput): SpanRecord {
+  const config = span.config as JsonObject | null | undefined;
+  return {
+    traceId,
+    spanId: span.id,
+    parentSpanId: span.parent_span_id ?? null,
+    name: span.name,
+    spanKind: span.spankind,
+    statusCode: span.status,
+    startTimeUnixNano: span.start_time,
+    endTimeUnixNano: span.end_time,
+    inputs: (span.inputs ?? null) as JsonValue,
+    outputs: (span.outputs ?? null) as JsonValue,
+    internals: (span.internals ?? null) as JsonValue,
+    config: (config ?? null) as JsonValue,
+    environment: span.environment,
+    userId: span.user,
+    sessionId: span.session_id,
+    appId: span.app_id,
+    variantId: span.variant_id,
+    variantName: span.variant_name,
+    variantRevision: span.revision,
+    model: modelOf(config),
+    promptTokens: span.tokens?.prompt_tokens,
+    completionTokens: span.tokens?.completion_tokens,
+    totalTokens: span.tokens?.total_tokens,
+    cost: span.cost,
+    attributes: (span.attributes ?? {}) as JsonObject,
+  };
+}
+
+export interface LegacyIngestAnswer {
+  trace_id: string;
+  /** Spans stored by this request (a span id sent twice in one request counts once). */
+  spans: number;
+}
+
+export async function ingestLegacyTrace(ctx: RequestContext, input: LegacyTraceInput): Promise<LegacyIngestAnswer> {
+  const written = await writeSpans(
+    ctx,
+    input.spans.map((span) => legacySpanRecord(input.trace, span)),
+  );
+  return { trace_id: input.trace, spans: written.spans };
+}

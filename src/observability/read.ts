@@ -1,0 +1,172 @@
+// Reads of traces and spans, shared by REST and GraphQL. A trace's tree always comes from one
+// query of its spans, indexed in memory (tree.ts).
+import DataLoader from 'dataloader';
+import { perRequest, type RequestContext } from '../shared/context.js';
+import { Prisma } from '../shared/db.js';
+import { NotFoundError } from '../shared/errors.js';
+import { spanJson, spanJsonSelect, spanTreeJson, type SpanJson, type SpanJsonSource } from './shape.js';
+import { indexSpans, type SpanIndex } from './tree.js';
+
+export type SpanRow = Prisma.SpanGetPayload<object>;
+
+/** Start order, the span id breaking ties, so every read lists spans the same way. */
+const spanOrder = [{ startTimeUnixNano: 'asc' }, { spanId: 'asc' }] satisfies Prisma.SpanOrderByWithRelationInput[];
+
+/** All spans of one trace in the caller's project, in start order; one query. */
+async function traceSpans<S extends Prisma.SpanSelect>(ctx: RequestContext, traceId: string, select: S) {
+  return ctx.db.span.findMany({ select, where: { projectId: ctx.projectId, traceId }, orderBy: spanOrder });
+}
+
+/**
+ * The span with this id. Span ids are unique within a trace only, so with no `traceId` an id found
+ * in several traces resolves to the span that started last (the trace id breaking ties): the most
+ * recent run of a client that reuses ids.
+ */
+export async function getSpan(ctx: RequestContext, spanId: string, traceId?: string): Promise<SpanRow> {
+  const span = await ctx.db.span.findFirst({
+    where: { projectId: ctx.projectId, spanId, ...(traceId !== undefined ? { traceId } : {}) },
+    orderBy: [{ startTimeUnixNano: 'desc' }, { traceId: 'desc' }],
+  });
+  if (!span) throw new NotFoundError('Span', spanId);
+  return span;
+}
+
+/** GET /observability/traces/{id}: the root span with all descendants nested. */
+export async function getTraceTree(ctx: RequestContext, traceId: string): Promise<SpanJson> {
+  const index = indexSpans(await traceSpans(ctx, traceId, spanJsonSelect));
+  const root = index.roots[0];
+  if (!root) throw new NotFoundError('Trace', traceId);
+  return spanTreeJson(index, root);
+}
+
+export const spanReadTypes = ['generation', 'span'] as const;
+export type SpanReadType = (typeof spanReadTypes)[number];
+
+const spanJsonColumns = Prisma.raw(
+  Object.keys(spanJsonSelect)
+    .map((column) => `s."${column}"`)
+    .join(', '),
+);
+
+/**
+ * A span and all its descendants, in one query: a recursive walk down the (trace, parent) index,
+ * so a small subtree of a huge trace reads only its own spans. UNION (not UNION ALL) stops at
+ * spans already collected, should a faulty client have sent a parent cycle.
+ */
+async function subtreeSpans(ctx: RequestContext, traceId: string, spanId: string): Promise<SpanJsonSource[]> {
+  return ctx.db.$queryRaw<SpanJsonSource[]>`
+    WITH RECURSIVE subtree("spanId") AS (
+      SELECT ${spanId}
+      UNION
+      SELECT s."spanId" FROM "Span" AS s JOIN subtree ON s."parentSpanId" = subtree."spanId"
+      WHERE s."projectId" = ${ctx.projectId} AND s."traceId" = ${traceId}
+    )
+    SELECT ${spanJsonColumns} FROM "Span" AS s
+    WHERE s."projectId" = ${ctx.projectId} AND s."traceId" = ${traceId} AND s."spanId" IN (SELECT "spanId" FROM subtree)`;
+}
+
+/** GET /observability/spans/{id}: `generation`, the span with its subtree; `span`, the span alone. */
+export async function getSpanJson(
+  ctx: RequestContext,
+  spanId: string,
+  type: SpanReadType,
+  traceId?: string,
+): Promise<SpanJson> {
+  const span = await getSpan(ctx, spanId, traceId);
+  if (type === 'span') return spanJson(span, null);
+  const index = indexSpans(await subtreeSpans(ctx, span.traceId, spanId));
+  // The span may have been overwritten between the two reads; the index has the newer copy.
+  return spanTreeJson(index, index.byId.get(spanId) ?? span);
+}
+
+const traceSpansLoaderKey = Symbol('observability.traceSpans');
+
+/**
+ * Per request: each trace's spans loaded once (traces asked for together in one query) and
+ * indexed by parent, so GraphQL `children`, `parent`, `root` and `roots` cost no query per span.
+ */
+export function traceSpansLoader(ctx: RequestContext): DataLoader<string, SpanIndex<SpanRow>> {
+  return perRequest(
+    ctx,
+    traceSpansLoaderKey,
+    () =>
+      new DataLoader<string, SpanIndex<SpanRow>>(
+        async (traceIds) => {
+          const rows = await ctx.db.span.findMany({
+            where: { projectId: ctx.projectId, traceId: { in: [...traceIds] } },
+            orderBy: spanOrder,
+          });
+          const byTrace = new Map<string, SpanRow[]>();
+          for (const row of rows) {
+            const list = byTrace.get(row.traceId);
+            if (list) list.push(row);
+            else byTrace.set(row.traceId, [row]);
+          }
+          return traceIds.map((traceId) => indexSpans(byTrace.get(traceId) ?? []));
+        },
+        { maxBatchSize: 200 },
+      ),
+  );
+}
+
+type TraceQuery = Omit<Prisma.TraceFindFirstArgs, 'where'>;
+
+export async function getTrace<Q extends TraceQuery>(ctx: RequestContext, traceId: string, query?: Q) {
+  const trace = await ctx.db.trace.findFirst({ ...query, where: { projectId: ctx.projectId, traceId } });
+  if (!trace) throw new NotFoundError('Trace', traceId);
+  return trace;
+}
+
+export interface TraceFilter {
+  /** Traces that started at or after this time. */
+  startedAfter?: Date;
+  /** Traces that started at or before this time. */
+  startedBefore?: Date;
+  /** Part of the root span's name, case-insensitive for ASCII letters (SQLite LIKE). */
+  nameContains?: string;
+  environment?: string;
+  userId?: string;
+  sessionId?: string;
+  appId?: string;
+  variantId?: string;
+}
+
+/** Newest first, the trace id breaking ties, so cursors are stable. */
+const traceOrder = [{ startTime: 'desc' }, { traceId: 'desc' }] satisfies Prisma.TraceOrderByWithRelationInput[];
+
+function traceWhere(ctx: RequestContext, filter: TraceFilter): Prisma.TraceWhereInput {
+  return {
+    projectId: ctx.projectId,
+    ...(filter.startedAfter || filter.startedBefore
+      ? {
+          startTime: {
+            ...(filter.startedAfter && { gte: filter.startedAfter }),
+            ...(filter.startedBefore && { lte: filter.startedBefore }),
+          },
+        }
+      : {}),
+    ...(filter.nameContains ? { name: { contains: filter.nameContains } } : {}),
+    ...(filter.environment !== undefined ? { environment: filter.environment } : {}),
+    ...(filter.userId !== undefined ? { userId: filter.userId } : {}),
+    ...(filter.sessionId !== undefined ? { sessionId: filter.sessionId } : {}),
+    ...(filter.appId !== undefined ? { appId: filter.appId } : {}),
+    ...(filter.variantId !== undefined ? { variantId: filter.variantId } : {}),
+  };
+}
+
+export async function listTraces<Q extends Omit<Prisma.TraceFindManyArgs, 'where' | 'orderBy'>>(
+  ctx: RequestContext,
+  filter: TraceFilter,
+  query?: Q,
+) {
+  return ctx.db.trace.findMany({ ...query, where: traceWhere(ctx, filter), orderBy: traceOrder });
+}
+
+/** A trace's spans, flat in start order (a page of them when `query` carries cursor and take). */
+export async function listTraceSpans<Q extends Omit<Prisma.SpanFindManyArgs, 'where' | 'orderBy'>>(
+  ctx: RequestContext,
+  traceId: string,
+  query?: Q,
+) {
+  return ctx.db.span.findMany({ ...query, where: { projectId: ctx.projectId, traceId }, orderBy: spanOrder });
+}

@@ -1,0 +1,181 @@
+// The span JSON of the contract (seed 2.1), shared by the REST reads, the GraphQL sub-objects and
+// any domain that shows spans (evaluation scenarios link to traces).
+import type { Prisma } from '../shared/db.js';
+import { buildTree, type SpanIndex } from './tree.js';
+
+/** The columns the span JSON reads; REST selects only these, leaving the raw attributes behind. */
+export const spanJsonSelect = {
+  projectId: true,
+  traceId: true,
+  spanId: true,
+  parentSpanId: true,
+  name: true,
+  spanKind: true,
+  statusCode: true,
+  startTimeUnixNano: true,
+  startTime: true,
+  endTime: true,
+  latency: true,
+  inputs: true,
+  outputs: true,
+  internals: true,
+  config: true,
+  environment: true,
+  userId: true,
+  variantId: true,
+  variantName: true,
+  variantRevision: true,
+  promptTokens: true,
+  completionTokens: true,
+  totalTokens: true,
+  cost: true,
+} as const satisfies Prisma.SpanSelect;
+
+export type SpanJsonSource = Prisma.SpanGetPayload<{ select: typeof spanJsonSelect }>;
+
+export interface SpanVariantJson {
+  variant_id: string | null;
+  variant_name: string | null;
+  revision: number | null;
+}
+
+export interface SpanUsageJson {
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  total_tokens: number | null;
+}
+
+export interface SpanMetadataJson {
+  /** USD. */
+  cost: number | null;
+  /** Seconds. */
+  latency: number;
+  usage: SpanUsageJson;
+  start_time: string;
+  end_time: string;
+}
+
+export interface SpanContentJson {
+  inputs: Prisma.JsonValue | null;
+  outputs: Prisma.JsonValue | null;
+  internals: Prisma.JsonValue | null;
+}
+
+export interface SpanJson {
+  id: string;
+  name: string;
+  project_id: string;
+  parent_span_id: string | null;
+  created_at: string;
+  variant: SpanVariantJson;
+  environment: string | null;
+  spankind: string;
+  status: string;
+  metadata: SpanMetadataJson;
+  trace_id: string;
+  user_id: string | null;
+  content: SpanContentJson;
+  config: Prisma.JsonValue | null;
+  /** The direct children in a tree answer (`[]` for a leaf); null when the span is read alone. */
+  children: SpanJson[] | null;
+}
+
+export function spanVariant(span: Pick<SpanJsonSource, 'variantId' | 'variantName' | 'variantRevision'>): SpanVariantJson {
+  return { variant_id: span.variantId, variant_name: span.variantName, revision: span.variantRevision };
+}
+
+export function spanUsage(span: Pick<SpanJsonSource, 'promptTokens' | 'completionTokens' | 'totalTokens'>): SpanUsageJson {
+  return { prompt_tokens: span.promptTokens, completion_tokens: span.completionTokens, total_tokens: span.totalTokens };
+}
+
+export function spanMetadata(span: SpanJsonSource): SpanMetadataJson {
+  return {
+    cost: span.cost,
+    latency: span.latency,
+    usage: spanUsage(span),
+    start_time: span.startTime.toISOString(),
+    end_time: span.endTime.toISOString(),
+  };
+}
+
+export function spanContent(span: Pick<SpanJsonSource, 'inputs' | 'outputs' | 'internals'>): SpanContentJson {
+  return { inputs: span.inputs, outputs: span.outputs, internals: span.internals };
+}
+
+/** One span in the contract's shape; `children` as given (see SpanJson.children). */
+export function spanJson(span: SpanJsonSource, children: SpanJson[] | null = null): SpanJson {
+  return {
+    id: span.spanId,
+    name: span.name,
+    project_id: span.projectId,
+    parent_span_id: span.parentSpanId,
+    created_at: span.startTime.toISOString(),
+    variant: spanVariant(span),
+    environment: span.environment,
+    spankind: span.spanKind,
+    status: span.statusCode,
+    metadata: spanMetadata(span),
+    trace_id: span.traceId,
+    user_id: span.userId,
+    content: spanContent(span),
+    config: span.config,
+    children,
+  };
+}
+
+/** `top` with all its descendants nested in `children`, each level in start order. */
+export function spanTreeJson<T extends SpanJsonSource>(index: SpanIndex<T>, top: T): SpanJson {
+  return buildTree(index, top, (span, children: SpanJson[]) => spanJson(span, children));
+}
+
+/** Span levels below which JSON.stringify is safe (it recurses about three times per level). */
+const NATIVE_STRINGIFY_DEPTH = 500;
+
+/** Levels of a span tree, counted iteratively. */
+function treeDepth(top: SpanJson): number {
+  let deepest = 0;
+  const stack: [SpanJson, number][] = [[top, 1]];
+  while (stack.length > 0) {
+    const [span, depth] = stack.pop()!;
+    if (depth > deepest) deepest = depth;
+    for (const child of span.children ?? []) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/**
+ * JSON text of a span tree. JSON.stringify recurses and overflows the stack near 3,000 levels of
+ * nesting, which a long agent loop can reach; such trees are written with an explicit stack,
+ * each span's own fields stringified alone. Shallower trees take the native path, twice as fast.
+ */
+export function stringifySpanTree(top: SpanJson): string {
+  if (treeDepth(top) <= NATIVE_STRINGIFY_DEPTH) return JSON.stringify(top);
+  return stringifyDeepTree(top);
+}
+
+function stringifyDeepTree(top: SpanJson): string {
+  const parts: string[] = [];
+  const open: { children: SpanJson[]; next: number }[] = [];
+  const begin = (span: SpanJson) => {
+    const { children, ...fields } = span;
+    if (!children || children.length === 0) {
+      parts.push(JSON.stringify(span));
+      return;
+    }
+    // `fields` always has keys, so its text ends with "}" after at least one member.
+    parts.push(`${JSON.stringify(fields).slice(0, -1)},"children":[`);
+    open.push({ children, next: 0 });
+  };
+  begin(top);
+  while (open.length > 0) {
+    const level = open[open.length - 1]!;
+    if (level.next < level.children.length) {
+      if (level.next > 0) parts.push(',');
+      begin(level.children[level.next++]!);
+    } else {
+      parts.push(']}');
+      open.pop();
+    }
+  }
+  return parts.join('');
+}

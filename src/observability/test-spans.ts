@@ -1,0 +1,33 @@
+// Builders of legacy ingest bodies for this domain's tests.
+
+/** The epoch of the test traces: 2024-05-01T12:00:00Z. */
+export const T0 = Date.parse('2024-05-01T12:00:00Z');
+
+/** ISO time `seconds` after T0. */
+export function at(seconds: number): string {
+  return new Date(T0 + seconds * 1000).toISOString();
+}
+
+/** A legacy span named `span <id>` running from `start` to `end` seconds after T0. */
+export function legacySpan(id: string, parent: string | null, start: number, end: number, extra: Record<string, unknown> = {}) {
+  return { id, name: `span ${id}`, parent_span_id: parent, start_time: at(start), end_time: at(end), ...extra };
+}
+
+/**
+ * A three-level tree: `root` → `children` spans → `grandchildren` spans under each child, ids
+ * `<prefix>-root`, `<prefix>-c<i>`, `<prefix>-c<i>-g<j>`. Children are listed before parents and
+ * siblings in reverse start order, so nothing comes out right by accident of insertion order.
+ */
+export function threeLevelTree(prefix: string, children: number, grandchildren: number) {
+  const width = grandchildren + 2; // seconds per child, so each child's grandchildren fit inside it
+  const spans: ReturnType<typeof legacySpan>[] = [];
+  for (let i = children - 1; i >= 0; i--) {
+    for (let j = grandchildren - 1; j >= 0; j--) {
+      const start = 1 + i * width + j + 0.5;
+      spans.push(legacySpan(`${prefix}-c${i}-g${j}`, `${prefix}-c${i}`, start, start + 1, { spankind: 'llm' }));
+    }
+    spans.push(legacySpan(`${prefix}-c${i}`, `${prefix}-root`, 1 + i * width, (i + 1) * width, { spankind: 'tool' }));
+  }
+  spans.push(legacySpan(`${prefix}-root`, null, 0, 1 + children * width, { spankind: 'workflow' }));
+  return spans;
+}

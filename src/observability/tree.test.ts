@@ -1,0 +1,167 @@
+// Pure parts of the read path: the span index and tree, the tree serialiser, time parsing.
+import { describe, expect, it } from 'vitest';
+import { stringifySpanTree, type SpanJson } from './shape.js';
+import { nanosToDate, parseIsoDateTime, secondsBetween } from './time.js';
+import { buildTree, indexSpans, type TreeSpan } from './tree.js';
+
+const span = (spanId: string, parentSpanId: string | null, start: number): TreeSpan => ({
+  spanId,
+  parentSpanId,
+  startTimeUnixNano: BigInt(start),
+});
+
+type Node = { id: string; children: Node[] };
+const ids = (spans: readonly TreeSpan[]) => spans.map((s) => s.spanId);
+const treeOf = (spans: TreeSpan[]) => {
+  const index = indexSpans(spans);
+  return index.roots.map((root) => buildTree<TreeSpan, Node>(index, root, (s, children) => ({ id: s.spanId, children })));
+};
+/** Every id in the trees, iteratively (a deep chain must not recurse here either). */
+const allIds = (trees: Node[]) => {
+  const out: string[] = [];
+  const stack = [...trees];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    out.push(node.id);
+    stack.push(...node.children);
+  }
+  return out.sort();
+};
+
+describe('indexSpans', () => {
+  it('orders spans, siblings and roots by start time, then span id', () => {
+    const index = indexSpans([span('c2', 'r', 30), span('c1', 'r', 10), span('r', null, 0), span('c0', 'r', 10)]);
+    expect(ids(index.spans)).toEqual(['r', 'c0', 'c1', 'c2']);
+    expect(ids(index.roots)).toEqual(['r']);
+    expect(ids(index.childrenOf('r'))).toEqual(['c0', 'c1', 'c2']);
+    expect(index.childrenOf('c0')).toEqual([]);
+    expect(index.childrenOf('unknown')).toEqual([]);
+  });
+
+  it('makes spans whose parent is absent, or themselves, top-level', () => {
+    const index = indexSpans([span('orphan', 'never-came', 5), span('self', 'self', 7), span('r', null, 9), span('kid', 'orphan', 6)]);
+    expect(ids(index.roots)).toEqual(['orphan', 'self', 'r']);
+    expect(ids(index.childrenOf('orphan'))).toEqual(['kid']);
+  });
+
+  it('breaks parent cycles at their earliest span so every span appears exactly once', () => {
+    // a → b → c → a is a cycle; d hangs off b; r is a normal root with child x.
+    const spans = [span('a', 'c', 20), span('b', 'a', 10), span('c', 'b', 30), span('d', 'b', 5), span('r', null, 40), span('x', 'r', 41)];
+    const index = indexSpans(spans);
+    expect(ids(index.roots)).toEqual(['r', 'b']); // top-level first, then the cycle's earliest span
+    expect(ids(index.childrenOf('b'))).toEqual(['d', 'c']);
+    expect(ids(index.childrenOf('a'))).toEqual([]); // b was cut from a
+    expect(allIds(treeOf(spans))).toEqual(['a', 'b', 'c', 'd', 'r', 'x']);
+  });
+
+  it('roots a trace made only of a cycle', () => {
+    const spans = [span('p', 'q', 2), span('q', 'p', 1)];
+    expect(ids(indexSpans(spans).roots)).toEqual(['q']);
+    expect(treeOf(spans)).toEqual([{ id: 'q', children: [{ id: 'p', children: [] }] }]);
+  });
+
+  it('gives an empty index for no spans', () => {
+    const index = indexSpans([]);
+    expect(index.roots).toEqual([]);
+    expect(index.spans).toEqual([]);
+  });
+
+  it('builds a chain 100,000 deep without recursion', () => {
+    const chain = Array.from({ length: 100_000 }, (_, i) => span(`s${i}`, i === 0 ? null : `s${i - 1}`, i));
+    const [tree] = treeOf(chain);
+    let depth = 1;
+    for (let node = tree!; node.children.length > 0; node = node.children[0]!) depth++;
+    expect(depth).toBe(100_000);
+  });
+});
+
+describe('stringifySpanTree', () => {
+  const leaf = (id: string, children: SpanJson[] | null = []) => ({ id, name: `n${id}`, children }) as unknown as SpanJson;
+
+  it('writes the same text as JSON.stringify', () => {
+    const tree = leaf('r', [leaf('a', [leaf('a1'), leaf('a2')]), leaf('b')]);
+    expect(stringifySpanTree(tree)).toBe(JSON.stringify(tree));
+    expect(stringifySpanTree(leaf('alone', null))).toBe(JSON.stringify(leaf('alone', null)));
+  });
+
+  it('writes the same text as JSON.stringify on trees deep enough for the iterative writer', () => {
+    // 700 levels (past the native threshold, within JSON.stringify's reach), with side branches.
+    const top = leaf('0');
+    let node = top;
+    for (let i = 1; i < 700; i++) {
+      const child = leaf(String(i));
+      node.children!.push(child, leaf(`side${i}`), leaf(`alone${i}`, null));
+      node = child;
+    }
+    expect(stringifySpanTree(top)).toBe(JSON.stringify(top));
+  });
+
+  it('writes trees far deeper than JSON.stringify can', () => {
+    const top = leaf('0');
+    let node = top;
+    for (let i = 1; i < 20_000; i++) {
+      const child = leaf(String(i));
+      node.children!.push(child);
+      node = child;
+    }
+    expect(() => JSON.stringify(top)).toThrow(RangeError);
+    const text = stringifySpanTree(top);
+    expect(text.startsWith('{"id":"0","name":"n0","children":[{"id":"1"')).toBe(true);
+    expect(text.endsWith(`{"id":"19999","name":"n19999","children":[]}${']}'.repeat(19_999)}`)).toBe(true);
+  });
+});
+
+describe('parseIsoDateTime', () => {
+  const nanos = (text: string) => {
+    const parsed = parseIsoDateTime(text);
+    return 'nanos' in parsed ? parsed.nanos : parsed.error;
+  };
+  const base = BigInt(Date.parse('2024-05-01T12:00:00Z')) * 1_000_000n;
+
+  it('reads UTC, offsets, naive times (UTC) and dates alone', () => {
+    expect(nanos('2024-05-01T12:00:00Z')).toBe(base);
+    expect(nanos('2024-05-01T12:00:00')).toBe(base);
+    expect(nanos('2024-05-01 12:00:00z')).toBe(base);
+    expect(nanos('2024-05-01T14:30:00+02:30')).toBe(base);
+    expect(nanos('2024-05-01T07:00:00-0500')).toBe(base);
+    expect(nanos('2024-05-01T12:00Z')).toBe(base);
+    expect(nanos('2024-05-01')).toBe(base - 12n * 3600n * 1_000_000_000n);
+  });
+
+  it('keeps the fraction to the nanosecond and cuts what lies beyond', () => {
+    expect(nanos('2024-05-01T12:00:00.5Z')).toBe(base + 500_000_000n);
+    expect(nanos('2024-05-01T12:00:00.123456789Z')).toBe(base + 123_456_789n);
+    expect(nanos('2024-05-01T12:00:00.1234567891234Z')).toBe(base + 123_456_789n);
+  });
+
+  it('refuses what is not an ISO-8601 date-time', () => {
+    const invalid = [
+      'yesterday',
+      '2024-5-1',
+      '2024-13-01T00:00:00Z',
+      '2024-02-30T00:00:00Z',
+      '2024-05-01T24:00:00Z',
+      '2024-05-01T12:60:00Z',
+      '2024-05-01T12:00:00+25:00',
+      '1714564800',
+      '',
+    ];
+    for (const text of invalid) {
+      expect(nanos(text), text).toBe('format');
+    }
+    expect(nanos('2024-02-29T00:00:00Z')).toBeTypeOf('bigint');
+  });
+
+  it('refuses times a signed 64-bit nanosecond count cannot hold', () => {
+    expect(nanos('2262-04-12T00:00:00Z')).toBe('range');
+    expect(nanos('1677-09-21T00:00:00Z')).toBe('range');
+    expect(nanos('0099-01-01T00:00:00Z')).toBe('range');
+    expect(nanos('1969-12-31T23:59:59.5Z')).toBe(-500_000_000n);
+  });
+
+  it('converts nanoseconds to Dates rounding down, and measures seconds', () => {
+    expect(nanosToDate(base + 999_999n).toISOString()).toBe('2024-05-01T12:00:00.000Z');
+    expect(nanosToDate(-1n).toISOString()).toBe('1969-12-31T23:59:59.999Z');
+    expect(secondsBetween(base, base + 1_500_000_000n)).toBe(1.5);
+  });
+});
