@@ -1,6 +1,14 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
+const require = createRequire(import.meta.url);
+
 export default defineConfig({
+  resolve: {
+    // graphql has no exports map: Vite would pick its ESM build for our code while Node gives
+    // Pothos and Yoga the CJS one, and graphql refuses types from "another module or realm".
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+  },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Each file starts one real server on its own SQLite file; two cores run two files at once.

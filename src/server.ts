@@ -54,7 +54,8 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   const server = Fastify({
     logger: { level: config.LOG_LEVEL },
     bodyLimit: config.MAX_BODY_BYTES,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Long ids (user-chosen trace ids, say) are still ids: a 414 would puzzle.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
     rewriteUrl: (req) => stripApiPrefix(req.url),
   });
   const routes: Assay['routes'] = [];

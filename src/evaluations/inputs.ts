@@ -1,17 +1,17 @@
 // The inputs of automatic evaluations (contract 4.3, SPEC §4), named as the REST body is.
 import { z } from 'zod';
 import { providerKeysInput } from '../providers/access.js';
-import { name } from '../shared/validation.js';
+import { int, name } from '../shared/validation.js';
 
 const id = () => z.string().min(1);
 
 export const rateLimitInput = z.object({
-  batch_size: z.int().min(1).max(1000),
-  max_retries: z.int().min(0).max(20),
+  batch_size: int().min(1).max(1000),
+  max_retries: int().min(0).max(20),
   /** Seconds between retries of one call. */
-  retry_delay: z.int().min(0).max(3600),
+  retry_delay: int().min(0).max(3600),
   /** Seconds between two batches. */
-  delay_between_batches: z.int().min(0).max(3600),
+  delay_between_batches: int().min(0).max(3600),
 });
 
 export const createEvaluationInput = z.object({

@@ -1,6 +1,6 @@
 // The inputs of the observability domain, named as the REST bodies and queries are (SPEC §7).
 import { z } from 'zod';
-import { jsonObject } from '../shared/validation.js';
+import { int, jsonObject } from '../shared/validation.js';
 import { spanKinds, spanStatuses } from './ingest.js';
 import { spanReadTypes } from './read.js';
 import { parseIsoDateTime } from './time.js';
@@ -44,7 +44,7 @@ const isoDateTime = () =>
     return parsed.nanos;
   });
 
-const count = () => z.int().min(0).max(Number.MAX_SAFE_INTEGER);
+const count = () => int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 /** Token usage; `total_tokens` defaults to the sum of the other two when either is given. */
 const tokens = z
@@ -74,7 +74,7 @@ export const legacySpanInput = z
     environment: optionalText(),
     variant_id: optionalText(),
     variant_name: optionalText(),
-    revision: z.int().nullish(),
+    revision: int().nullish(),
     user: optionalText(),
     session_id: optionalText(),
     app_id: optionalText(),

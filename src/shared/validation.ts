@@ -20,6 +20,14 @@ function describe(values: readonly unknown[]): string {
   return quoted.length <= 1 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
 }
 
+const INT_MESSAGE = 'Input should be a valid integer';
+
+/**
+ * An integer field. zod reports a string given to `z.int()` as an expected *number*, like a
+ * float field; the message set here tells the two apart, so both faults read `int_type`.
+ */
+export const int = () => z.int({ error: INT_MESSAGE });
+
 function toIssue(issue: z.core.$ZodIssue, where: Location): ValidationIssue {
   const loc = [where, ...issue.path.map((key) => (typeof key === 'number' ? key : String(key)))];
   // An absent field fails whatever check comes first (type, enum, union): pydantic says `missing`.
@@ -27,6 +35,7 @@ function toIssue(issue: z.core.$ZodIssue, where: Location): ValidationIssue {
   if (absent) return { loc, msg: 'Field required', type: 'missing' };
   switch (issue.code) {
     case 'invalid_type': {
+      if (issue.message === INT_MESSAGE) return { loc, msg: INT_MESSAGE, type: 'int_type' };
       const [type, msg] = typeWords[issue.expected] ?? ['value_error', issue.message];
       return { loc, msg, type };
     }
