@@ -7,6 +7,7 @@
 // Rate limit: cases run in batches of `batch_size` at once, one batch after another, with
 // `delay_between_batches` seconds between them; a batch is written while the next one runs.
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
@@ -160,6 +161,8 @@ export class EvaluationRunner {
 
   private launch(evaluationId: string): void {
     const controller = new AbortController();
+    // Every call of a batch listens to the run's signal (batch_size up to 1,000).
+    setMaxListeners(0, controller.signal);
     const done = this.run(evaluationId, controller)
       .catch((error: unknown) => this.log.error({ err: error, evaluationId }, 'evaluation run failed'))
       .finally(() => {
@@ -263,21 +266,31 @@ export class EvaluationRunner {
 
   private async runCases(plan: RunPlan): Promise<void> {
     const batches = this.pendingBatches(plan);
+    const start = (batch: TestsetRowRecord[]) => Promise.all(batch.map((row) => this.runCase(plan, row)));
     let next = await batches.next();
+    let running = next.done ? null : start(next.value);
     let writing: Promise<void> = Promise.resolve();
-    while (!next.done) {
+    let writeFailure: unknown = null;
+    while (running) {
+      const outcomes = await running;
       plan.signal.throwIfAborted();
-      const outcomes = await Promise.all(next.value.map((row) => this.runCase(plan, row)));
-      plan.signal.throwIfAborted();
-      // The previous batch's write finishes before this one's starts (and its failure ends the run).
-      await writing;
-      writing = this.store(plan, outcomes);
-      // Keep the promise observed so a failure surfaces at the next await, not as unhandled.
-      writing.catch(() => undefined);
+      if (writeFailure) throw writeFailure;
       next = await batches.next();
-      if (!next.done && plan.rateLimit.delay_between_batches > 0) {
-        await sleep(plan.rateLimit.delay_between_batches * 1000, undefined, { signal: plan.signal });
+      running = null;
+      if (!next.done) {
+        if (plan.rateLimit.delay_between_batches > 0) {
+          await sleep(plan.rateLimit.delay_between_batches * 1000, undefined, { signal: plan.signal });
+        }
+        // The next batch's calls go out before this batch is written: SQLite writes block the
+        // event loop, and this way the endpoint works while they do.
+        running = start(next.value);
+        await new Promise((resolve) => setImmediate(resolve));
       }
+      // One write at a time, in batch order; a failed write ends the run before the next batch.
+      writing = writing.then(() => this.store(plan, outcomes));
+      writing.catch((error: unknown) => {
+        writeFailure = error;
+      });
     }
     await writing;
   }
