@@ -120,9 +120,11 @@ describe('POST /evaluations validation (422)', () => {
   });
 
   it('rejects non-integer rate limit values', async () => {
-    await expect422({ ...validBody(), rate_limit: { ...FAST, batch_size: 1.5, retry_delay: 0.5 } }, [
+    await expect422({ ...validBody(), rate_limit: { batch_size: 1.5, max_retries: '2', retry_delay: 0.5, delay_between_batches: true } }, [
       { loc: ['body', 'rate_limit', 'batch_size'], msg: 'Input should be a valid integer', type: 'int_type' },
+      { loc: ['body', 'rate_limit', 'max_retries'], msg: 'Input should be a valid integer', type: 'int_type' },
       { loc: ['body', 'rate_limit', 'retry_delay'], msg: 'Input should be a valid integer', type: 'int_type' },
+      { loc: ['body', 'rate_limit', 'delay_between_batches'], msg: 'Input should be a valid integer', type: 'int_type' },
     ]);
   });
 
@@ -165,12 +167,15 @@ describe('POST /evaluations validation (422)', () => {
     ]);
   });
 
-  // Known bug (src/providers/access.ts with zod 4): a refinement on a record key is reported as
-  // zod's generic "Invalid key in record", so the helpful message written there never reaches the
-  // user. This test documents the message the user should read; it fails while the bug is there.
-  it.fails('explains which key names lm_providers_keys takes', async () => {
+  it('explains which key names lm_providers_keys takes', async () => {
     const response = await server.request('POST', '/evaluations', { ...validBody(), lm_providers_keys: { openai: 'sk-1' } });
-    expect(response.body.detail[0].msg).toMatch(/OPENAI_API_KEY/);
+    expect(response.body.detail).toEqual([
+      {
+        loc: ['body', 'lm_providers_keys', 'openai'],
+        msg: 'Keys are <PROVIDER>_API_KEY or <PROVIDER>_BASE_URL, e.g. OPENAI_API_KEY',
+        type: 'value_error',
+      },
+    ]);
   });
 
   it('lists several faults of one request together', async () => {

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { costOf } from '../pricing/prices.js';
 import { type ProviderKeys, providerAccess } from '../providers/access.js';
-import { type ChatUsage, chatCompletion, completionText, readUsage } from '../providers/chat.js';
+import { type ChatRequest, type ChatUsage, chatCompletion, completionText, readUsage } from '../providers/chat.js';
 import { PermanentError, TransientError, isTransientStatus, retryAfterMs, withRetries, withTimeout } from '../shared/retry.js';
 import { result, type Result } from './results.js';
 
@@ -30,7 +30,7 @@ export interface Invocation {
   latency: number;
   usage: ChatUsage | null;
   model: string | null;
-  /** What was sent (the request's `inputs`/messages), for the trace. */
+  /** What was sent (an endpoint's body, or the filled Chat Completions request), for the trace. */
   sent: unknown;
   startNs: bigint;
   endNs: bigint;
@@ -67,7 +67,8 @@ export function readEndpointAnswer(text: string): ReadAnswer {
   }
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const answer = body as Record<string, unknown>;
-    if ('data' in answer && (answer.trace === undefined || (answer.trace !== null && typeof answer.trace === 'object'))) {
+    // Agenta's SDK sends `trace: null` when tracing is off: still its answer form.
+    if ('data' in answer && (answer.trace === undefined || typeof answer.trace === 'object')) {
       const trace = (answer.trace ?? {}) as Record<string, unknown>;
       return { output: outputResult(answer.data), cost: finiteOrNull(trace.cost), latency: finiteOrNull(trace.latency), usage: readUsage(trace.usage), model: null };
     }
@@ -93,28 +94,9 @@ export function fillTemplate(template: string, testcase: Record<string, unknown>
   });
 }
 
-async function callEndpoint(target: VariantTarget, testcase: Record<string, unknown>, signal: AbortSignal): Promise<ReadAnswer> {
-  let response: Response;
-  try {
-    response = await fetch(target.uri!, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/plain;q=0.9, */*;q=0.5' },
-      body: JSON.stringify({ inputs: testcase, parameters: target.parameters }),
-      signal,
-    });
-  } catch (error) {
-    throw new TransientError(`The endpoint ${target.uri} could not be reached: ${(error as Error).message}`);
-  }
-  const text = await response.text();
-  if (!response.ok) {
-    const message = `The endpoint ${target.uri} answered ${response.status}: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
-    if (isTransientStatus(response.status)) throw new TransientError(message, retryAfterMs(response.headers.get('retry-after')));
-    throw new PermanentError(message);
-  }
-  return readEndpointAnswer(text);
-}
-
-async function callPrompt(target: VariantTarget, testcase: Record<string, unknown>, options: InvocationOptions, signal: AbortSignal): Promise<ReadAnswer> {
+/** What a variant is sent for a test case: an endpoint's body, or the filled Chat Completions request. */
+function requestOf(target: VariantTarget, testcase: Record<string, unknown>): Record<string, unknown> {
+  if (target.kind === 'endpoint') return { inputs: testcase, parameters: target.parameters };
   const { model, messages, temperature, max_tokens, top_p, response_format } = target.parameters as {
     model: string;
     messages: { role: string; content: string }[];
@@ -123,14 +105,43 @@ async function callPrompt(target: VariantTarget, testcase: Record<string, unknow
     top_p?: number;
     response_format?: Record<string, unknown>;
   };
+  return {
+    model,
+    messages: messages.map((m) => ({ role: m.role, content: fillTemplate(m.content, testcase) })),
+    temperature,
+    max_tokens,
+    top_p,
+    response_format,
+  };
+}
+
+async function callEndpoint(uri: string, request: Record<string, unknown>, signal: AbortSignal): Promise<ReadAnswer> {
+  let response: Response;
+  try {
+    response = await fetch(uri, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/plain;q=0.9, */*;q=0.5' },
+      body: JSON.stringify(request),
+      signal,
+    });
+  } catch (error) {
+    throw new TransientError(`The endpoint ${uri} could not be reached: ${(error as Error).message}`);
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    const message = `The endpoint ${uri} answered ${response.status}: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
+    if (isTransientStatus(response.status)) throw new TransientError(message, retryAfterMs(response.headers.get('retry-after')));
+    throw new PermanentError(message);
+  }
+  return readEndpointAnswer(text);
+}
+
+async function callPrompt(request: Record<string, unknown>, options: InvocationOptions, signal: AbortSignal): Promise<ReadAnswer> {
+  const { model, ...chat } = request as unknown as { model: string } & ChatRequest;
   const access = providerAccess(model, options.providerKeys, options.providerEnv);
-  const reply = await chatCompletion(
-    access,
-    { messages: messages.map((m) => ({ role: m.role, content: fillTemplate(m.content, testcase) })), temperature, max_tokens, top_p, response_format },
-    signal,
-  );
+  const reply = await chatCompletion(access, chat, signal);
   let output = result('text', reply.content);
-  if (response_format && /json/.test(String(response_format.type))) {
+  if (chat.response_format && /json/.test(String(chat.response_format.type))) {
     try {
       output = result('json', JSON.parse(reply.content));
     } catch {
@@ -143,6 +154,7 @@ async function callPrompt(target: VariantTarget, testcase: Record<string, unknow
 /** Calls the variant; throws (TransientError or PermanentError) once its retries are spent. */
 export async function invokeVariant(target: VariantTarget, testcase: Record<string, unknown>, options: InvocationOptions): Promise<Invocation> {
   let attempts = 0;
+  const request = requestOf(target, testcase);
   const startNs = process.hrtime.bigint();
   const startWallNs = BigInt(Date.now()) * 1_000_000n;
   const answer = await withRetries(
@@ -150,7 +162,7 @@ export async function invokeVariant(target: VariantTarget, testcase: Record<stri
       attempts += 1;
       return withTimeout(options.timeoutMs, options.signal, async (signal) => {
         try {
-          return target.kind === 'endpoint' ? await callEndpoint(target, testcase, signal) : await callPrompt(target, testcase, options, signal);
+          return target.kind === 'endpoint' ? await callEndpoint(target.uri!, request, signal) : await callPrompt(request, options, signal);
         } catch (error) {
           if (signal.aborted && !options.signal.aborted) {
             throw new TransientError(`The call took longer than ${options.timeoutMs / 1000} s and was stopped`);
@@ -165,7 +177,7 @@ export async function invokeVariant(target: VariantTarget, testcase: Record<stri
   return {
     ...answer,
     latency: answer.latency ?? Number(elapsedNs) / 1e9,
-    sent: target.kind === 'endpoint' ? { inputs: testcase, parameters: target.parameters } : { inputs: testcase },
+    sent: request,
     startNs: startWallNs,
     endNs: startWallNs + elapsedNs,
     attempts,

@@ -6,7 +6,7 @@ import type { EvaluationStatus } from '../generated/prisma/client.js';
 import { providerAccess } from '../providers/access.js';
 import type { RequestContext } from '../shared/context.js';
 import type { EvaluationProgress } from '../shared/events.js';
-import type { Prisma } from '../shared/db.js';
+import { Prisma } from '../shared/db.js';
 import { ConflictError, NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.js';
 import { asObject, toJson } from '../shared/json.js';
 import { getTestset } from '../testsets/operations.js';
@@ -139,7 +139,7 @@ export async function cancelEvaluation(ctx: RequestContext, evaluationId: string
   const evaluation = await getEvaluation(ctx, evaluationId);
   const { count } = await ctx.db.evaluation.updateMany({
     where: { id: evaluationId, status: { in: UNFINISHED } },
-    data: { status: 'EVALUATION_CANCELLED', finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null },
+    data: { status: 'EVALUATION_CANCELLED', finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null, providerKeys: Prisma.DbNull },
   });
   if (count === 0) throw new ConflictError(`Evaluation ${evaluationId} has already ended (${evaluation.status})`);
   ctx.events.publish('evaluation:cancelled', evaluationId);

@@ -132,14 +132,17 @@ describe('prompt variants', () => {
     expect(evaluation.average_cost.value).toBeCloseTo(5.925e-6, 15);
     expect(evaluation.aggregated_results.map((a: any) => a.result)).toEqual([{ type: 'number', value: 1, error: null }]);
 
-    // The invocation's trace is an LLM span with the usage and cost of the call.
+    // The invocation's trace is an LLM span with the request as sent, and the call's usage and cost.
     const [trace] = await scenarioTraceIds(server, id);
     const span = (await server.request('GET', `/observability/traces/${trace.trace_id}`)).body;
     expect(span).toMatchObject({
       name: 'capital-prompt',
       spankind: 'LLM',
       status: 'OK',
-      content: { inputs: { inputs: rows[0] }, outputs: { output: 'Paris' } },
+      content: {
+        inputs: { model: 'gpt-4o-mini', messages: filledMessages(rows[0]), temperature: 0.2, max_tokens: 16 },
+        outputs: { output: 'Paris' },
+      },
       config: parameters,
     });
     expect(span.metadata.usage).toEqual({ prompt_tokens: 30, completion_tokens: 2, total_tokens: 32 });

@@ -110,7 +110,7 @@ describe('a run over every answer form of an endpoint', () => {
     scenarios = await getScenarios(server, evaluationId);
   });
 
-  it('POSTs {inputs, parameters} as JSON to the uri, once per case', async () => {
+  it('POSTs {inputs, parameters} as JSON to the uri, once per case, without the ground truth', async () => {
     expect(user.requests).toHaveLength(5);
     const sent = [...user.requests].sort((a, b) => a.body.inputs.country.localeCompare(b.body.inputs.country));
     for (const request of sent) {
@@ -119,7 +119,8 @@ describe('a run over every answer form of an endpoint', () => {
       expect(request.headers['content-type']).toMatch(/^application\/json/);
     }
     expect(sent.map((r) => r.body)).toEqual(
-      [...rows].sort((a, b) => a.country.localeCompare(b.country)).map((row) => ({ inputs: row, parameters: { style: 'short', temperature: 0 } })),
+      // The variant must not see the answer: the ground-truth column is left out of its inputs.
+      [...rows].sort((a, b) => a.country.localeCompare(b.country)).map((row) => ({ inputs: { country: row.country }, parameters: { style: 'short', temperature: 0 } })),
     );
     // batch_size 3: the first three cases were in flight together, never more.
     expect(user.maxConcurrent).toBe(3);
@@ -217,13 +218,52 @@ describe('a run over every answer form of an endpoint', () => {
         children: [],
       });
       expect(span.content.outputs).toEqual({ output: expectedOutputs[position] });
-      expect(span.content.inputs).toEqual({ inputs: rows[position], parameters: { style: 'short', temperature: 0 } });
+      expect(span.content.inputs).toEqual({ inputs: { country: rows[position].country }, parameters: { style: 'short', temperature: 0 } });
     }
     const [france, , italy] = await Promise.all(traces.map(async (t) => (await server.request('GET', `/observability/traces/${t.trace_id}`)).body));
     expect(france.metadata.cost).toBe(0.002);
     expect(france.metadata.usage).toEqual({ prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 });
     expect(italy.metadata.cost).toBeCloseTo(0.00045, 12);
     expect(italy.metadata.usage).toEqual({ prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 });
+  });
+});
+
+describe('Agenta v2 answers without a full trace', () => {
+  it('reads data whether trace is null, absent, or without numbers', async () => {
+    const answers: Record<string, unknown> = {
+      // Agenta's SDK with tracing off.
+      a: { version: '2.0', data: 'x', trace: null },
+      b: { data: { k: 1 } },
+      c: { data: 'y', trace: { latency: 'slow', cost: null } },
+    };
+    const user = await endpoint((request) => ({ body: answers[request.body.inputs.q] }));
+    const variant = await createEndpointVariant(server, appId, user.url);
+    const testset = await createTestset(server, [
+      { q: 'a', correct_answer: 'x' },
+      { q: 'b', correct_answer: '{"k":1}' },
+      { q: 'c', correct_answer: 'y' },
+    ]);
+    const exact = await createConfig(server, appId, 'auto_exact_match');
+    const { id } = await startEvaluation(server, {
+      app_id: appId,
+      variant_ids: [variant.variant_id],
+      evaluators_configs: [exact.id],
+      testset_id: testset.id,
+    });
+    expect((await waitForStatus(server, id)).status.value).toBe('EVALUATION_FINISHED');
+    const scenarios = await getScenarios(server, id);
+    expect(scenarios.map((s) => s.outputs[0].result)).toEqual([
+      { type: 'text', value: 'x', error: null },
+      { type: 'json', value: { k: 1 }, error: null },
+      { type: 'text', value: 'y', error: null },
+    ]);
+    for (const scenario of scenarios) {
+      expect(scenario.outputs[0].cost).toBeNull();
+      // No usable latency in the answer: the measured one (seconds).
+      expect(scenario.outputs[0].latency).toBeGreaterThan(0);
+      expect(scenario.outputs[0].latency).toBeLessThan(5);
+    }
+    expect(scenarios.map((s) => s.results[0].result.value)).toEqual([true, true, true]);
   });
 });
 

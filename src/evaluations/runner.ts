@@ -48,6 +48,8 @@ interface RunPlan {
   providerKeys: ProviderKeys | null;
   correctAnswerColumn: string | null;
   configs: EvaluatorConfig[];
+  /** The columns the configs read their ground truth from (SPEC §4). */
+  truthColumns: string[];
   signal: AbortSignal;
 }
 
@@ -190,6 +192,8 @@ export class EvaluationRunner {
       const plan = await this.plan(evaluationId, controller.signal);
       if (!plan) return;
       await this.runCases(plan);
+      const { done, total } = await db.evaluation.findUniqueOrThrow({ where: { id: evaluationId }, select: { done: true, total: true } });
+      if (done < total) throw new RunFailure(`The test set changed during the run: ${done} of its ${total} test cases were run`);
       await this.finish(plan);
     } catch (error) {
       if (controller.signal.aborted) return;
@@ -236,6 +240,9 @@ export class EvaluationRunner {
       providerKeys: (evaluation.providerKeys as ProviderKeys | null) ?? null,
       correctAnswerColumn: evaluation.correctAnswerColumn,
       configs: evaluation.evaluators.map((row) => row.evaluatorConfig),
+      truthColumns: [
+        ...new Set(evaluation.evaluators.map((row) => groundTruthColumn(asObject(row.evaluatorConfig.settingsValues), evaluation.correctAnswerColumn))),
+      ],
       signal,
     };
   }
@@ -297,12 +304,14 @@ export class EvaluationRunner {
 
   private async runCase(plan: RunPlan, row: TestsetRowRecord): Promise<CaseOutcome> {
     const testcase = asObject(row.data);
+    // The variant gets the case without its ground truth: it must not see the answer.
+    const inputs = Object.fromEntries(Object.entries(testcase).filter(([name]) => !plan.truthColumns.includes(name)));
     const traceId = randomId(16);
     const startedNs = BigInt(Date.now()) * 1_000_000n;
     let invocation: Invocation | null = null;
     let output: Result;
     try {
-      invocation = await invokeVariant(plan.target, testcase, {
+      invocation = await invokeVariant(plan.target, inputs, {
         signal: plan.signal,
         timeoutMs: this.settings.timeoutMs,
         retries: plan.rateLimit.max_retries,
@@ -376,8 +385,7 @@ export class EvaluationRunner {
   private async store(plan: RunPlan, outcomes: CaseOutcome[]): Promise<void> {
     const { ctx } = plan;
     await writeSpans(ctx, outcomes.map((outcome) => outcome.span));
-    const columns = plan.configs.map((config) => groundTruthColumn(asObject(config.settingsValues), plan.correctAnswerColumn));
-    const truthColumns = [...new Set(columns)];
+    const { truthColumns } = plan;
     const written = await ctx.db.$transaction(async (tx) => {
       // Another worker may have stored some of these cases (a lease taken over): never twice.
       const taken = new Set(
@@ -487,7 +495,8 @@ export class EvaluationRunner {
   private async end(evaluationId: string, status: 'EVALUATION_FINISHED' | 'EVALUATION_FINISHED_WITH_ERRORS' | 'EVALUATION_FAILED' | 'EVALUATION_AGGREGATION_FAILED', error: Result['error']): Promise<void> {
     await this.services.db.evaluation.updateMany({
       where: { id: evaluationId, status: { in: UNFINISHED } },
-      data: { status, statusError: error ? toJson(error) : Prisma.JsonNull, finishedAt: new Date() },
+      // The provider keys were kept only so a restart could resume the run.
+      data: { status, statusError: error ? toJson(error) : Prisma.JsonNull, finishedAt: new Date(), providerKeys: Prisma.DbNull },
     });
     this.publish(evaluationId);
   }

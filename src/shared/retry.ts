@@ -14,6 +14,9 @@ export class TransientError extends Error {
 /** A failure trying again would not cure (4xx, a reply that makes no sense). */
 export class PermanentError extends Error {}
 
+/** The longest wait a Retry-After may impose: the longest `retry_delay` a user may ask for. */
+export const MAX_RETRY_WAIT_MS = 3600 * 1000;
+
 export function isTransientStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
@@ -56,7 +59,7 @@ export async function withRetries<T>(attempt: (attemptNumber: number) => Promise
       onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
         if (retriesLeft <= 0 || !(error instanceof TransientError)) return;
         options.onRetry?.(error, attemptNumber);
-        await sleep(error.retryAfterMs ?? options.delayMs, undefined, { signal: options.signal });
+        await sleep(Math.min(error.retryAfterMs ?? options.delayMs, MAX_RETRY_WAIT_MS), undefined, { signal: options.signal });
       },
     },
   );

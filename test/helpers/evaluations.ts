@@ -1,0 +1,166 @@
+// Fixtures for tests of automatic evaluations: apps, variants, test sets and evaluator configs made
+// through the REST API, an evaluation started with a default rate limit, and a status poller.
+import { expect } from 'vitest';
+import type { TestServer } from './server.js';
+
+export const TERMINAL_STATUSES = [
+  'EVALUATION_FINISHED',
+  'EVALUATION_FINISHED_WITH_ERRORS',
+  'EVALUATION_FAILED',
+  'EVALUATION_AGGREGATION_FAILED',
+  'EVALUATION_CANCELLED',
+] as const;
+
+export interface RateLimitBody {
+  batch_size: number;
+  max_retries: number;
+  retry_delay: number;
+  delay_between_batches: number;
+}
+
+export const FAST: RateLimitBody = { batch_size: 10, max_retries: 0, retry_delay: 0, delay_between_batches: 0 };
+
+/** Something that answers REST requests the way TestServer does (a child process too). */
+export interface Requester {
+  request: TestServer['request'];
+}
+
+async function ok(server: Requester, method: string, path: string, body?: unknown): Promise<any> {
+  const response = await server.request(method, path, body);
+  if (response.status !== 200) throw new Error(`${method} ${path} answered ${response.status}: ${response.text}`);
+  return response.body;
+}
+
+let counter = 0;
+/** A name unique within the test run. */
+export function uniqueName(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${counter}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+export async function createApp(server: Requester, name = uniqueName('app')): Promise<string> {
+  return (await ok(server, 'POST', '/apps', { app_name: name })).app_id;
+}
+
+export interface CreatedVariant {
+  variant_id: string;
+  variant_name: string;
+  revision: number;
+}
+
+export async function createEndpointVariant(
+  server: Requester,
+  appId: string,
+  uri: string,
+  options: { name?: string; parameters?: Record<string, unknown> } = {},
+): Promise<CreatedVariant> {
+  return ok(server, 'POST', `/apps/${appId}/variants`, {
+    variant_name: options.name ?? uniqueName('endpoint'),
+    kind: 'endpoint',
+    uri,
+    parameters: options.parameters ?? {},
+  });
+}
+
+export async function createPromptVariant(
+  server: Requester,
+  appId: string,
+  parameters: Record<string, unknown>,
+  name = uniqueName('prompt'),
+): Promise<CreatedVariant> {
+  return ok(server, 'POST', `/apps/${appId}/variants`, { variant_name: name, kind: 'prompt', parameters });
+}
+
+export async function createTestset(server: Requester, rows: Record<string, unknown>[], name = uniqueName('testset')): Promise<{ id: string; name: string }> {
+  const created = await ok(server, 'POST', '/testsets', { name, csvdata: rows });
+  return { id: created.id, name };
+}
+
+export async function createConfig(
+  server: Requester,
+  appId: string,
+  evaluatorKey: string,
+  settings: Record<string, unknown> = {},
+  name = uniqueName(evaluatorKey),
+): Promise<{ id: string; name: string; evaluator_key: string; settings_values: Record<string, unknown> }> {
+  return ok(server, 'POST', '/evaluators/configs', { app_id: appId, name, evaluator_key: evaluatorKey, settings_values: settings });
+}
+
+export interface EvaluationRequest {
+  app_id: string;
+  variant_ids: string[];
+  evaluators_configs: string[];
+  testset_id: string;
+  rate_limit?: Partial<RateLimitBody>;
+  lm_providers_keys?: Record<string, string> | null;
+  correct_answer_column?: string | null;
+}
+
+/** POST /evaluations (rate limit defaults to FAST); the created evaluations. */
+export async function startEvaluations(server: Requester, request: EvaluationRequest): Promise<any[]> {
+  return ok(server, 'POST', '/evaluations', { ...request, rate_limit: { ...FAST, ...request.rate_limit } });
+}
+
+export async function startEvaluation(server: Requester, request: EvaluationRequest): Promise<any> {
+  const created = await startEvaluations(server, request);
+  expect(created).toHaveLength(1);
+  return created[0];
+}
+
+export interface StatusBody {
+  status: { type: string; value: string; error: { message: string; stacktrace: string | null } | null };
+  progress: { total: number; done: number; errors: number };
+}
+
+/**
+ * Polls GET /evaluations/{id}/status until its value is one of `statuses` (default: any end state)
+ * and answers that body; fails naming the last status seen after `timeoutMs`.
+ */
+export async function waitForStatus(
+  server: Requester,
+  evaluationId: string,
+  statuses: readonly string[] = TERMINAL_STATUSES,
+  timeoutMs = 10_000,
+): Promise<StatusBody> {
+  const deadline = Date.now() + timeoutMs;
+  let last: StatusBody | undefined;
+  for (;;) {
+    const response = await server.request('GET', `/evaluations/${evaluationId}/status`);
+    if (response.status !== 200) throw new Error(`status of ${evaluationId} answered ${response.status}: ${response.text}`);
+    last = response.body as StatusBody;
+    if (statuses.includes(last.status.value)) return last;
+    if (Date.now() > deadline) {
+      throw new Error(`evaluation ${evaluationId} did not reach ${statuses.join('|')} in ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Polls the status until `done` reaches `count` (or the run ends). */
+export async function waitForDone(server: Requester, evaluationId: string, count: number, timeoutMs = 10_000): Promise<StatusBody> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const body = (await server.request('GET', `/evaluations/${evaluationId}/status`)).body as StatusBody;
+    if (body.progress.done >= count || (TERMINAL_STATUSES as readonly string[]).includes(body.status.value)) return body;
+    if (Date.now() > deadline) throw new Error(`evaluation ${evaluationId} stored ${body.progress.done} < ${count} cases in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export async function getScenarios(server: Requester, evaluationId: string): Promise<any[]> {
+  return ok(server, 'GET', `/evaluations/${evaluationId}/evaluation_scenarios`);
+}
+
+export async function getEvaluation(server: Requester, evaluationId: string): Promise<any> {
+  return ok(server, 'GET', `/evaluations/${evaluationId}`);
+}
+
+/** The scenarios' trace ids in test set order, read through GraphQL (REST's 2.3 shape has no trace id). */
+export async function scenarioTraceIds(server: TestServer, evaluationId: string): Promise<{ position: number; trace_id: string | null }[]> {
+  const response = await server.graphql(
+    `query($id: ID!) { evaluation(id: $id) { scenarios(first: 100) { edges { node { position trace_id } } } } }`,
+    { id: evaluationId },
+  );
+  if (response.errors) throw new Error(JSON.stringify(response.errors));
+  return response.data.evaluation.scenarios.edges.map((edge: any) => edge.node);
+}

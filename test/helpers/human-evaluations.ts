@@ -1,0 +1,51 @@
+// Fixtures for tests of human evaluations: create one through REST and wait until its outputs are
+// generated (its status leaves INITIALIZED/STARTED).
+import type { Requester } from './evaluations.js';
+
+export const HUMAN_TERMINAL_STATUSES = [
+  'EVALUATION_FINISHED',
+  'EVALUATION_FINISHED_WITH_ERRORS',
+  'EVALUATION_FAILED',
+  'EVALUATION_AGGREGATION_FAILED',
+  'EVALUATION_CANCELLED',
+] as const;
+
+export interface HumanEvaluationRequest {
+  app_id: string;
+  variant_ids: string[];
+  evaluation_type: 'human_a_b_testing' | 'single_model_test';
+  inputs: string[];
+  testset_id: string;
+  status?: string;
+}
+
+/** POST /human-evaluations; the created HumanEvaluation (contract 2.6). */
+export async function createHumanEvaluation(server: Requester, body: HumanEvaluationRequest): Promise<any> {
+  const response = await server.request('POST', '/human-evaluations', body);
+  if (response.status !== 200) throw new Error(`POST /human-evaluations answered ${response.status}: ${response.text}`);
+  return response.body;
+}
+
+/** Polls GET /human-evaluations/{id} until its status is one of `statuses` (default: any end state). */
+export async function waitForHumanStatus(
+  server: Requester,
+  evaluationId: string,
+  statuses: readonly string[] = HUMAN_TERMINAL_STATUSES,
+  timeoutMs = 10_000,
+): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await server.request('GET', `/human-evaluations/${evaluationId}`);
+    if (response.status !== 200) throw new Error(`GET /human-evaluations/${evaluationId} answered ${response.status}: ${response.text}`);
+    if (statuses.includes(response.body.status)) return response.body;
+    if (Date.now() > deadline) throw new Error(`human evaluation ${evaluationId} did not reach ${statuses.join('|')} in ${timeoutMs} ms; last: ${response.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** PUT /human-evaluations/{id}/evaluation_scenario/{scenario_id}/{type} expecting 200; the scenario (2.7). */
+export async function judge(server: Requester, evaluationId: string, scenarioId: string, type: string, body: Record<string, unknown>): Promise<any> {
+  const response = await server.request('PUT', `/human-evaluations/${evaluationId}/evaluation_scenario/${scenarioId}/${type}`, body);
+  if (response.status !== 200) throw new Error(`judging ${scenarioId} answered ${response.status}: ${response.text}`);
+  return response.body;
+}

@@ -1,0 +1,99 @@
+// The real service as a child process (`src/main.ts` under tsx), as a user runs it: for tests that
+// kill and restart it. Its log goes to stdout as JSON lines; it is ready once it logs its address.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
+import type { TestResponse } from './server.js';
+
+const root = new URL('../..', import.meta.url).pathname;
+// tsx is resolved from the project, since the process may run in a temp dir as its working directory.
+const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const main = join(root, 'src/main.ts');
+
+export interface AssayProcess {
+  child: ChildProcess;
+  url: string;
+  /** Log messages so far. */
+  messages: string[];
+  stderr(): string;
+  request(method: string, path: string, body?: unknown): Promise<TestResponse>;
+  graphql(query: string, variables?: Record<string, unknown>): Promise<any>;
+  /** SIGKILL: no shutdown work at all, as a crash or an OOM kill. */
+  kill(): Promise<void>;
+  /** SIGTERM: a clean stop. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `src/main.ts` with `env` in `cwd`; resolves once it listens. */
+export function startAssayProcess(cwd: string, env: Record<string, string>, timeoutMs = 20_000): Promise<AssayProcess> {
+  const child = spawn(process.execPath, ['--import', tsx, main], {
+    cwd,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const messages: string[] = [];
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the service did not start in ${timeoutMs} ms: ${stderr}`));
+    }, timeoutMs);
+    const onEarlyExit = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`the service exited with ${code}: ${stderr}`));
+    };
+    child.once('exit', onEarlyExit);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      let msg: string;
+      try {
+        msg = (JSON.parse(line) as { msg: string }).msg;
+      } catch {
+        msg = line;
+      }
+      messages.push(msg);
+      const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(msg);
+      if (!listening) return;
+      clearTimeout(timer);
+      child.off('exit', onEarlyExit);
+      const url = listening[1];
+      const request = async (method: string, path: string, body?: unknown): Promise<TestResponse> => {
+        const response = await fetch(url + path, {
+          method,
+          headers: body === undefined ? {} : { 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await response.text();
+        let parsed: any = text;
+        try {
+          parsed = text ? JSON.parse(text) : undefined;
+        } catch {
+          // not JSON
+        }
+        return { status: response.status, headers: response.headers, body: parsed, text };
+      };
+      resolve({
+        child,
+        url,
+        messages,
+        stderr: () => stderr,
+        request,
+        graphql: async (query, variables) => (await request('POST', '/graphql', { query, variables })).body,
+        kill: async () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+          await exited;
+        },
+        stop: async () => {
+          if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+          child.kill('SIGTERM');
+          await exited;
+          return child.exitCode;
+        },
+      });
+    });
+  });
+}
