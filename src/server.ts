@@ -10,6 +10,7 @@ import { testsetRoutes } from './testsets/routes.js';
 import { assertAccessMode } from './auth/access.js';
 import { graphqlRoutes } from './graphql/yoga.js';
 import { humanEvaluationRoutes } from './human-evaluations/routes.js';
+import { HumanEvaluationRunner } from './human-evaluations/runner.js';
 import { ensureDefaultProject } from './projects/operations.js';
 import type { Config } from './shared/config.js';
 import { type RequestContext, type Services, requestContext } from './shared/context.js';
@@ -83,12 +84,26 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     { timeoutMs: config.VARIANT_TIMEOUT_SECONDS * 1000, leaseMs: config.EVALUATION_LEASE_SECONDS * 1000, concurrency: 4 },
     server.log.child({ component: 'evaluation-runner' }),
   );
+  const humanRunner = new HumanEvaluationRunner(
+    services,
+    {
+      timeoutMs: config.VARIANT_TIMEOUT_SECONDS * 1000,
+      leaseMs: config.EVALUATION_LEASE_SECONDS * 1000,
+      concurrency: 2,
+      batchSize: 10,
+      retries: 2,
+      retryDelayMs: 1000,
+    },
+    server.log.child({ component: 'human-evaluation-runner' }),
+  );
   server.addHook('onClose', async () => {
     await runner.stop();
+    await humanRunner.stop();
     await db.$disconnect();
   });
 
   await server.ready();
   runner.start();
+  humanRunner.start();
   return { server, db, services, migrationsApplied: applied, routes, close: () => server.close() };
 }

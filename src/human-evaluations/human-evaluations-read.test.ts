@@ -104,7 +104,7 @@ describe('reading human evaluations', () => {
 
   it('reads the same evaluation through GraphQL', async () => {
     const response = await server.graphql(
-      `query($id: ID!) { humanEvaluation(id: $id) { evaluation_type status revisions scenarios { edges { node { vote score inputs } } } } }`,
+      `query($id: ID!) { humanEvaluation(id: $id) { evaluation_type status revisions scenarios { edges { node { vote score inputs { input_name input_value } } } } } }`,
       { id: evaluationId },
     );
     expect(response.errors).toBeUndefined();

@@ -1,6 +1,7 @@
 // The contract's HumanEvaluation (2.6) and HumanEvaluationScenario (2.7).
 import type { HumanEvaluation, HumanEvaluationScenario } from '../generated/prisma/client.js';
 import { asArray } from '../shared/json.js';
+import { storedOutputs } from './operations.js';
 
 export function humanEvaluationJson(evaluation: HumanEvaluation) {
   return {
@@ -25,7 +26,8 @@ export function humanScenarioJson(scenario: HumanEvaluationScenario) {
     id: scenario.id,
     evaluation_id: scenario.humanEvaluationId,
     inputs: asArray(scenario.inputs),
-    outputs: asArray(scenario.outputs),
+    // The contract's two fields; the error, cost, latency and trace of each call are GraphQL's.
+    outputs: storedOutputs(scenario).map((output) => ({ variant_id: output.variant_id, variant_output: output.variant_output })),
     vote: scenario.vote,
     score: scenario.score,
     correct_answer: scenario.correctAnswer,

@@ -28,7 +28,8 @@ export interface TestResponse {
 
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'assay-test-'));
-  const config: Config = loadConfig({ DATABASE_URL: `file:${join(dir, 'assay.db')}`, LOG_LEVEL: 'silent', PORT: '0', ...env });
+  // OTLP/gRPC stays off unless a test asks for it: parallel test servers would fight over 4317.
+  const config: Config = loadConfig({ DATABASE_URL: `file:${join(dir, 'assay.db')}`, LOG_LEVEL: 'silent', PORT: '0', OTLP_GRPC_PORT: '0', ...env });
   const queries: string[] = [];
   const assay = await createAssay(config, { onQuery: (sql) => queries.push(sql) });
   await assay.server.listen({ port: 0, host: '127.0.0.1' });

@@ -1,0 +1,336 @@
+// Generates the outputs of human evaluations in the background (SPEC §6), durably like automatic
+// evaluations (§4): the job is the HumanEvaluation row, taken with a lease (src/shared/leases.ts)
+// renewed while the work runs; a row whose lease expired is taken again by the next scan, here or
+// after a restart. Scenarios exist from the start (one per test case, unique per position); the
+// runner fills the `outputs` of those still empty, and a fill only writes a scenario still empty,
+// so a resumed run neither repeats a stored case nor writes one twice.
+//
+// Each test case is sent to every variant of the evaluation with the invocation code of automatic
+// evaluations (invokeVariant): the case's input columns as `inputs`, the pinned revision's
+// parameters. A call that fails once its retries are spent stores "Error: <message>" as the
+// output text, with the message in the output's `error` (the scenario is flagged, the evaluation
+// counts it in `errors` and ends EVALUATION_FINISHED_WITH_ERRORS); the run goes on.
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { getRevisionById } from '../apps/operations.js';
+import { invokeVariant, randomId, type Invocation, type VariantTarget } from '../evaluations/invocation.js';
+import { type SpanRecord, writeSpans } from '../observability/ingest.js';
+import { type RequestContext, type Services, requestContext } from '../shared/context.js';
+import { Prisma } from '../shared/db.js';
+import { asArray, asObject, toJson } from '../shared/json.js';
+import { Leases } from '../shared/leases.js';
+import { UNFINISHED, outputProgress, type ScenarioInput, type StoredOutput } from './operations.js';
+import { type HumanRunnerHandle, registerHumanRunner, unregisterHumanRunner } from './registry.js';
+
+export interface HumanRunnerSettings {
+  /** How long one call of a variant may take. */
+  timeoutMs: number;
+  leaseMs: number;
+  /** Evaluations generated at once by this process. */
+  concurrency: number;
+  /** Test cases of one evaluation run at once. */
+  batchSize: number;
+  /** Retries of a call that failed for a transient reason, `retryDelayMs` apart (Retry-After wins). */
+  retries: number;
+  retryDelayMs: number;
+}
+
+interface VariantPlan {
+  variantId: string;
+  variantName: string;
+  revision: number;
+  target: VariantTarget;
+}
+
+interface RunPlan {
+  ctx: RequestContext;
+  evaluationId: string;
+  appId: string;
+  variants: VariantPlan[];
+  signal: AbortSignal;
+}
+
+interface CaseOutcome {
+  scenarioId: string;
+  outputs: StoredOutput[];
+  spans: SpanRecord[];
+}
+
+/** A failure that ends the run as EVALUATION_FAILED with this message. */
+class RunFailure extends Error {}
+
+export class HumanEvaluationRunner implements HumanRunnerHandle {
+  private readonly leases: Leases;
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private pollTimer: NodeJS.Timeout | undefined;
+  private scanning = false;
+  private rescan = false;
+  private stopped = false;
+
+  constructor(
+    private readonly services: Services,
+    private readonly settings: HumanRunnerSettings,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.leases = new Leases(services.db.humanEvaluation, {
+      owner: randomUUID(),
+      leaseMs: settings.leaseMs,
+      runnable: { status: { in: UNFINISHED } },
+    });
+  }
+
+  start(): void {
+    registerHumanRunner(this.services.db, this);
+    // Picks up runs whose worker died (expired leases), here or in another process.
+    this.pollTimer = setInterval(() => void this.scan(), Math.max(250, this.settings.leaseMs / 2));
+    this.pollTimer.unref();
+    void this.scan();
+  }
+
+  /** Stops taking work, aborts the runs under way (they resume at the next start) and waits for them. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.pollTimer);
+    unregisterHumanRunner(this.services.db, this);
+    const runs = [...this.running.values()];
+    for (const run of runs) run.controller.abort();
+    await Promise.allSettled(runs.map((run) => run.done));
+  }
+
+  wake(): void {
+    void this.scan();
+  }
+
+  abort(evaluationId: string): void {
+    this.running.get(evaluationId)?.controller.abort();
+  }
+
+  /** Takes runnable evaluations (new, or with an expired lease) up to the concurrency limit. */
+  private async scan(): Promise<void> {
+    if (this.stopped) return;
+    if (this.scanning) {
+      this.rescan = true;
+      return;
+    }
+    this.scanning = true;
+    try {
+      do {
+        this.rescan = false;
+        const ids = await this.leases.claimable(this.settings.concurrency - this.running.size, [...this.running.keys()]);
+        for (const id of ids) {
+          if (this.stopped) break;
+          if (await this.leases.claim(id)) this.launch(id);
+        }
+      } while (this.rescan && !this.stopped);
+    } catch (error) {
+      this.log.error({ err: error }, 'human evaluation scan failed');
+    } finally {
+      this.scanning = false;
+    }
+  }
+
+  private launch(evaluationId: string): void {
+    const controller = new AbortController();
+    const done = this.run(evaluationId, controller)
+      .catch((error: unknown) => this.log.error({ err: error, evaluationId }, 'human evaluation run failed'))
+      .finally(() => {
+        this.running.delete(evaluationId);
+        void this.scan();
+      });
+    this.running.set(evaluationId, { controller, done });
+  }
+
+  private async run(evaluationId: string, controller: AbortController): Promise<void> {
+    // A lost lease, or a status set by a user to something that does not run, stops the work.
+    const stopKeeping = this.leases.keep(evaluationId, controller);
+    try {
+      const plan = await this.plan(evaluationId, controller.signal);
+      if (!plan) return;
+      await this.runCases(plan);
+      await this.finish(plan);
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      const failure = error instanceof RunFailure;
+      const message = failure ? (error as Error).message : `Generating the outputs stopped on an internal error: ${(error as Error).message}`;
+      await this.end(evaluationId, 'EVALUATION_FAILED', { message, stacktrace: failure ? null : ((error as Error).stack ?? null) });
+    } finally {
+      stopKeeping();
+      await this.leases.release(evaluationId).catch(() => undefined);
+    }
+  }
+
+  /** Loads what the run needs and marks it started; null when it is no longer ours to run. */
+  private async plan(evaluationId: string, signal: AbortSignal): Promise<RunPlan | null> {
+    const db = this.services.db;
+    const evaluation = await db.humanEvaluation.findUnique({ where: { id: evaluationId } });
+    if (!evaluation || evaluation.leaseOwner !== this.leases.owner) return null;
+    const ctx = requestContext(this.services, evaluation.projectId);
+    const names = asArray<string>(evaluation.variantNames);
+    const variants: VariantPlan[] = [];
+    for (const [index, revisionId] of asArray<string>(evaluation.variantRevisionIds).entries()) {
+      const revision = await getRevisionById(ctx, revisionId).catch(() => {
+        throw new RunFailure(`The variant revision ${revisionId} (${names[index] ?? 'a variant'}) of this evaluation no longer exists`);
+      });
+      variants.push({
+        variantId: revision.variantId,
+        variantName: names[index] ?? revision.variant.name,
+        revision: revision.revision,
+        target: { kind: revision.variant.kind, uri: revision.uri, parameters: asObject(revision.parameters) },
+      });
+    }
+    const started = await db.humanEvaluation.updateMany({
+      where: { id: evaluationId, leaseOwner: this.leases.owner, status: { in: UNFINISHED } },
+      data: { status: 'EVALUATION_STARTED', statusError: Prisma.JsonNull },
+    });
+    if (started.count === 0) return null;
+    return { ctx, evaluationId, appId: evaluation.appId, variants, signal };
+  }
+
+  /** Scenarios whose outputs are still empty, in test set order, a batch at a time. */
+  private async runCases(plan: RunPlan): Promise<void> {
+    const db = plan.ctx.db;
+    let afterPosition = -1;
+    for (;;) {
+      plan.signal.throwIfAborted();
+      const pending = await db.$queryRaw<{ id: string; position: number | bigint }[]>`
+        SELECT "id", "position" FROM "HumanEvaluationScenario"
+        WHERE "humanEvaluationId" = ${plan.evaluationId} AND "outputs" = '[]' AND "position" > ${afterPosition}
+        ORDER BY "position" LIMIT ${this.settings.batchSize}`;
+      if (pending.length === 0) return;
+      afterPosition = Number(pending[pending.length - 1].position);
+      const scenarios = await db.humanEvaluationScenario.findMany({
+        where: { id: { in: pending.map((row) => row.id) } },
+        orderBy: { position: 'asc' },
+        select: { id: true, position: true, inputs: true },
+      });
+      const outcomes = await Promise.all(scenarios.map((scenario) => this.runCase(plan, scenario)));
+      plan.signal.throwIfAborted();
+      await this.store(plan, outcomes);
+    }
+  }
+
+  private async runCase(plan: RunPlan, scenario: { id: string; position: number; inputs: Prisma.JsonValue }): Promise<CaseOutcome> {
+    const testcase = Object.fromEntries(asArray<ScenarioInput>(scenario.inputs).map((input) => [input.input_name, input.input_value]));
+    const calls = await Promise.all(
+      plan.variants.map(async (variant) => {
+        const startedNs = BigInt(Date.now()) * 1_000_000n;
+        try {
+          const invocation = await invokeVariant(variant.target, testcase, {
+            signal: plan.signal,
+            timeoutMs: this.settings.timeoutMs,
+            retries: this.settings.retries,
+            retryDelayMs: this.settings.retryDelayMs,
+            providerKeys: null,
+            providerEnv: this.services.providerEnv,
+          });
+          return { variant, startedNs, invocation, error: null };
+        } catch (error) {
+          plan.signal.throwIfAborted();
+          return { variant, startedNs, invocation: null, error: (error as Error).message };
+        }
+      }),
+    );
+    const outputs: StoredOutput[] = [];
+    const spans: SpanRecord[] = [];
+    for (const call of calls) {
+      const traceId = randomId(16);
+      const text = call.invocation ? outputText(call.invocation) : `Error: ${call.error}`;
+      outputs.push({
+        variant_id: call.variant.variantId,
+        variant_output: text,
+        error: call.error,
+        cost: call.invocation?.cost ?? null,
+        latency: call.invocation?.latency ?? null,
+        trace_id: traceId,
+      });
+      spans.push(this.span(plan, call.variant, scenario.position, traceId, call.startedNs, call.invocation, testcase, text, call.error));
+    }
+    return { scenarioId: scenario.id, outputs, spans };
+  }
+
+  /** The trace of one call, stored like an ingested one (as automatic evaluations do). */
+  private span(
+    plan: RunPlan,
+    variant: VariantPlan,
+    position: number,
+    traceId: string,
+    startedNs: bigint,
+    invocation: Invocation | null,
+    testcase: Record<string, string>,
+    text: string,
+    error: string | null,
+  ): SpanRecord {
+    return {
+      traceId,
+      spanId: randomId(8),
+      parentSpanId: null,
+      name: variant.variantName,
+      spanKind: variant.target.kind === 'prompt' ? 'LLM' : 'CHAIN',
+      statusCode: error ? 'ERROR' : 'OK',
+      statusMessage: error,
+      startTimeUnixNano: invocation?.startNs ?? startedNs,
+      endTimeUnixNano: invocation?.endNs ?? BigInt(Date.now()) * 1_000_000n,
+      inputs: (invocation?.sent ?? { inputs: testcase }) as SpanRecord['inputs'],
+      outputs: error ? null : { output: text },
+      appId: plan.appId,
+      variantId: variant.variantId,
+      variantName: variant.variantName,
+      variantRevision: variant.revision,
+      model: invocation?.model ?? null,
+      promptTokens: invocation?.usage?.prompt_tokens ?? null,
+      completionTokens: invocation?.usage?.completion_tokens ?? null,
+      totalTokens: invocation?.usage?.total_tokens ?? null,
+      cost: invocation?.cost ?? null,
+      attributes: {
+        'assay.human_evaluation_id': plan.evaluationId,
+        'assay.testcase.position': position,
+        'assay.attempts': invocation?.attempts ?? null,
+      },
+    };
+  }
+
+  /** Stores a batch's traces and outputs; a scenario filled meanwhile (by a client, another worker) keeps its outputs. */
+  private async store(plan: RunPlan, outcomes: CaseOutcome[]): Promise<void> {
+    const { ctx } = plan;
+    await writeSpans(ctx, outcomes.flatMap((outcome) => outcome.spans));
+    await ctx.db.$transaction(async (tx) => {
+      let written = 0;
+      let errors = 0;
+      for (const outcome of outcomes) {
+        const count = await tx.$executeRaw`
+          UPDATE "HumanEvaluationScenario" SET "outputs" = ${JSON.stringify(outcome.outputs)}, "updatedAt" = ${new Date()}
+          WHERE "id" = ${outcome.scenarioId} AND "outputs" = '[]'`;
+        written += count;
+        if (count > 0 && outcome.outputs.some((output) => output.error)) errors += 1;
+      }
+      if (written > 0) {
+        await tx.humanEvaluation.update({ where: { id: plan.evaluationId }, data: { done: { increment: written }, errors: { increment: errors } } });
+      }
+    });
+  }
+
+  /** Counts what is stored and ends the run. */
+  private async finish(plan: RunPlan): Promise<void> {
+    const { done, errors } = await outputProgress(plan.ctx, plan.evaluationId);
+    await this.services.db.humanEvaluation.updateMany({ where: { id: plan.evaluationId }, data: { done, errors } });
+    await this.end(plan.evaluationId, errors > 0 ? 'EVALUATION_FINISHED_WITH_ERRORS' : 'EVALUATION_FINISHED', null);
+  }
+
+  /** Ends a started run, unless its status was changed meanwhile (a user's status wins). */
+  private async end(
+    evaluationId: string,
+    status: 'EVALUATION_FINISHED' | 'EVALUATION_FINISHED_WITH_ERRORS' | 'EVALUATION_FAILED',
+    error: { message: string; stacktrace: string | null } | null,
+  ): Promise<void> {
+    await this.services.db.humanEvaluation.updateMany({
+      where: { id: evaluationId, status: { in: UNFINISHED } },
+      data: { status, statusError: error ? toJson(error) : Prisma.JsonNull },
+    });
+  }
+}
+
+/** The output as the text a judge reads: text as it is, JSON as JSON. */
+function outputText(invocation: Invocation): string {
+  const value = invocation.output.value;
+  return typeof value === 'string' ? value : JSON.stringify(value ?? null);
+}

@@ -1,0 +1,257 @@
+// Single model tests end to end (SPEC §6), a variant that fails, a run resumed from an expired
+// lease, status changes and deletes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeEndpoint, createGate, sleep, startEndpoint } from '../../test/helpers/endpoints.js';
+import { createApp, createEndpointVariant, createTestset } from '../../test/helpers/evaluations.js';
+import { createHumanEvaluation, judge, waitForHumanStatus } from '../../test/helpers/human-evaluations.js';
+import { startServer, type TestServer } from '../../test/helpers/server.js';
+
+let server: TestServer;
+let user: FakeEndpoint;
+let appId: string;
+let variantId: string;
+
+beforeAll(async () => {
+  // A short lease: the scan for runs whose worker died comes every half lease.
+  server = await startServer({ EVALUATION_LEASE_SECONDS: '1' });
+  user = await startEndpoint((request) => {
+    const question = request.body.inputs.question as string;
+    // A plain-text answer; "boom" makes the endpoint refuse (a 400 is not retried).
+    if (question === 'boom') return { status: 400, body: 'cannot answer that' };
+    return { body: `answer to ${question}` };
+  });
+  appId = await createApp(server, 'single-app');
+  variantId = (await createEndpointVariant(server, appId, user.url, { name: 'only' })).variant_id;
+});
+afterAll(async () => {
+  await server.close();
+  await user.close();
+});
+
+async function scenariosOf(evaluationId: string): Promise<any[]> {
+  const response = await server.request('GET', `/human-evaluations/${evaluationId}/evaluation_scenarios`);
+  expect(response.status).toBe(200);
+  return response.body;
+}
+
+describe('a single model test', () => {
+  it('generates the outputs, takes scores (integers or integer strings) and counts them per score', async () => {
+    const testset = await createTestset(server, [
+      { question: 'one', correct_answer: 1 },
+      { question: 'two', correct_answer: 'zwei' },
+      { question: 'three' },
+    ]);
+    const created = await createHumanEvaluation(server, {
+      app_id: appId,
+      variant_ids: [variantId],
+      evaluation_type: 'single_model_test',
+      inputs: ['question'],
+      testset_id: testset.id,
+    });
+    expect(created).toMatchObject({ evaluation_type: 'single_model_test', variant_ids: [variantId], variant_names: ['only'], revisions: ['1'] });
+    expect((await waitForHumanStatus(server, created.id)).status).toBe('EVALUATION_FINISHED');
+
+    const scenarios = await scenariosOf(created.id);
+    expect(scenarios.map((s) => [s.inputs, s.outputs, s.correct_answer])).toEqual([
+      [[{ input_name: 'question', input_value: 'one' }], [{ variant_id: variantId, variant_output: 'answer to one' }], '1'],
+      [[{ input_name: 'question', input_value: 'two' }], [{ variant_id: variantId, variant_output: 'answer to two' }], 'zwei'],
+      [[{ input_name: 'question', input_value: 'three' }], [{ variant_id: variantId, variant_output: 'answer to three' }], null],
+    ]);
+
+    const scored = await judge(server, created.id, scenarios[0].id, 'single_model_test', { score: 80 });
+    expect(scored).toMatchObject({ id: scenarios[0].id, score: 80, vote: null });
+    await judge(server, created.id, scenarios[1].id, 'single_model_test', { score: '80' });
+    await judge(server, created.id, scenarios[2].id, 'single_model_test', { score: 40, note: 'too short', is_pinned: true, correct_answer: 'drei' });
+
+    const after = await scenariosOf(created.id);
+    expect(after.map((s) => s.score)).toEqual([80, 80, 40]);
+    expect(after[2]).toMatchObject({ note: 'too short', is_pinned: true, correct_answer: 'drei' });
+
+    const results = await server.request('GET', `/human-evaluations/${created.id}/results`);
+    expect(results.status).toBe(200);
+    expect(results.body).toEqual({ results_data: { '40': 1, '80': 2 } });
+
+    // Mean 66.67, sd 23.094; t(2) = 4.303 → 66.67 ± 57.373.
+    const response = await server.graphql(
+      `query($id: ID!) { humanEvaluation(id: $id) { statistics { judgements position_bias { decisive }
+          variants { scores mean_score score_stddev score_interval { low high } wins } } } }`,
+      { id: created.id },
+    );
+    const stats = response.data.humanEvaluation.statistics;
+    expect(stats.judgements).toBe(3);
+    expect(stats.position_bias).toBeNull();
+    const [variant] = stats.variants;
+    expect(variant.scores).toBe(3);
+    expect(variant.wins).toBe(0);
+    expect(variant.mean_score).toBeCloseTo(66.6667, 4);
+    expect(variant.score_stddev).toBeCloseTo(23.094, 3);
+    expect(variant.score_interval.low).toBeCloseTo(9.2933, 3);
+    expect(variant.score_interval.high).toBeCloseTo(124.04, 3);
+  });
+
+  it('records a failed variant call in the output text, flags the scenario and ends with errors', async () => {
+    const testset = await createTestset(server, [{ question: 'fine' }, { question: 'boom' }]);
+    const created = await createHumanEvaluation(server, {
+      app_id: appId,
+      variant_ids: [variantId],
+      evaluation_type: 'single_model_test',
+      inputs: ['question'],
+      testset_id: testset.id,
+    });
+    expect((await waitForHumanStatus(server, created.id)).status).toBe('EVALUATION_FINISHED_WITH_ERRORS');
+    const scenarios = await scenariosOf(created.id);
+    const message = `The endpoint ${user.url} answered 400: cannot answer that`;
+    expect(scenarios.map((s) => s.outputs)).toEqual([
+      [{ variant_id: variantId, variant_output: 'answer to fine' }],
+      [{ variant_id: variantId, variant_output: `Error: ${message}` }],
+    ]);
+    const response = await server.graphql(
+      `query($id: ID!) { humanEvaluation(id: $id) { progress { total done errors } scenarios { edges { node { has_error outputs { error } } } } } }`,
+      { id: created.id },
+    );
+    expect(response.data.humanEvaluation.progress).toEqual({ total: 2, done: 2, errors: 1 });
+    expect(response.data.humanEvaluation.scenarios.edges.map((e: any) => e.node)).toEqual([
+      { has_error: false, outputs: [{ error: null }] },
+      { has_error: true, outputs: [{ error: message }] },
+    ]);
+    // The error scenario can still be judged (say, with a 0).
+    const judged = await judge(server, created.id, scenarios[1].id, 'single_model_test', { score: 0 });
+    expect(judged.score).toBe(0);
+  });
+
+  it('resumes a run whose worker died (expired lease) and calls only the cases without outputs', async () => {
+    const testset = await createTestset(server, [{ question: 'r0' }, { question: 'r1' }, { question: 'r2' }]);
+    // Created as if a client filled outputs itself, so the runner leaves it alone for now.
+    const created = await createHumanEvaluation(server, {
+      app_id: appId,
+      variant_ids: [variantId],
+      evaluation_type: 'single_model_test',
+      inputs: ['question'],
+      testset_id: testset.id,
+      status: 'EVALUATION_CANCELLED',
+    });
+    const db = server.assay.db;
+    const [first] = await scenariosOf(created.id);
+    // A worker of a dead process: it started the run, stored the first case, then its lease expired.
+    await db.humanEvaluationScenario.update({
+      where: { id: first.id },
+      data: { outputs: [{ variant_id: variantId, variant_output: 'stored before the crash', error: null }] },
+    });
+    const callsBefore = user.requests.length;
+    await db.humanEvaluation.update({
+      where: { id: created.id },
+      data: { status: 'EVALUATION_STARTED', done: 1, leaseOwner: 'dead-process', leaseExpiresAt: new Date(Date.now() - 1000) },
+    });
+    // The periodic scan (every half lease: 500 ms here) picks it up.
+    expect((await waitForHumanStatus(server, created.id)).status).toBe('EVALUATION_FINISHED');
+    expect(user.requests.slice(callsBefore).map((r) => r.body.inputs.question)).toEqual(['r1', 'r2']);
+    expect((await scenariosOf(created.id)).map((s) => s.outputs[0].variant_output)).toEqual([
+      'stored before the crash',
+      'answer to r1',
+      'answer to r2',
+    ]);
+    const row = await db.humanEvaluation.findUniqueOrThrow({ where: { id: created.id } });
+    expect({ done: row.done, errors: row.errors, leaseOwner: row.leaseOwner }).toEqual({ done: 3, errors: 0, leaseOwner: null });
+  });
+
+  it('leaves a scenario alone while a live worker holds the lease', async () => {
+    const testset = await createTestset(server, [{ question: 'held' }]);
+    const created = await createHumanEvaluation(server, {
+      app_id: appId,
+      variant_ids: [variantId],
+      evaluation_type: 'single_model_test',
+      inputs: ['question'],
+      testset_id: testset.id,
+      status: 'EVALUATION_CANCELLED',
+    });
+    const callsBefore = user.requests.length;
+    await server.assay.db.humanEvaluation.update({
+      where: { id: created.id },
+      data: { status: 'EVALUATION_STARTED', leaseOwner: 'another-live-process', leaseExpiresAt: new Date(Date.now() + 60_000) },
+    });
+    await sleep(800);
+    expect(user.requests.length).toBe(callsBefore);
+    expect((await server.request('GET', `/human-evaluations/${created.id}`)).body.status).toBe('EVALUATION_STARTED');
+  });
+});
+
+describe('status and delete', () => {
+  it('stops generating when the status is set to a final value, and resumes when set back', async () => {
+    const gate = createGate();
+    const slow = await startEndpoint(async (request) => {
+      await gate.wait();
+      return { body: { message: `slow ${request.body.inputs.question}` } };
+    });
+    try {
+      const variant = (await createEndpointVariant(server, appId, slow.url)).variant_id;
+      const testset = await createTestset(server, [{ question: 'a' }, { question: 'b' }]);
+      const created = await createHumanEvaluation(server, {
+        app_id: appId,
+        variant_ids: [variant],
+        evaluation_type: 'single_model_test',
+        inputs: ['question'],
+        testset_id: testset.id,
+      });
+      await slow.waitForRequests(2);
+      expect((await server.request('GET', `/human-evaluations/${created.id}`)).body.status).toBe('EVALUATION_STARTED');
+
+      const cancelled = await server.request('PUT', `/human-evaluations/${created.id}`, { status: 'EVALUATION_CANCELLED' });
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body).toMatchObject({ id: created.id, status: 'EVALUATION_CANCELLED' });
+      gate.open();
+      await sleep(300);
+      // The calls under way were abandoned: nothing stored, and the status stays the user's.
+      expect((await scenariosOf(created.id)).map((s) => s.outputs)).toEqual([[], []]);
+      expect((await server.request('GET', `/human-evaluations/${created.id}`)).body.status).toBe('EVALUATION_CANCELLED');
+
+      const resumed = await server.request('PUT', `/human-evaluations/${created.id}`, { status: 'EVALUATION_INITIALIZED' });
+      expect(resumed.body.status).toBe('EVALUATION_INITIALIZED');
+      expect((await waitForHumanStatus(server, created.id)).status).toBe('EVALUATION_FINISHED');
+      expect((await scenariosOf(created.id)).map((s) => s.outputs[0].variant_output)).toEqual(['slow a', 'slow b']);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('fails, saying why, when a variant revision it pinned no longer exists', async () => {
+    const doomed = (await createEndpointVariant(server, appId, user.url)).variant_id;
+    const testset = await createTestset(server, [{ question: 'q' }]);
+    const created = await createHumanEvaluation(server, {
+      app_id: appId,
+      variant_ids: [doomed],
+      evaluation_type: 'single_model_test',
+      inputs: ['question'],
+      testset_id: testset.id,
+      status: 'EVALUATION_CANCELLED',
+    });
+    expect((await server.request('DELETE', `/variants/${doomed}`)).status).toBe(204);
+    await server.request('PUT', `/human-evaluations/${created.id}`, { status: 'EVALUATION_INITIALIZED' });
+    expect((await waitForHumanStatus(server, created.id)).status).toBe('EVALUATION_FAILED');
+    const response = await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { status_error } }`, { id: created.id });
+    const revisionId = created.variants_revision_ids[0];
+    expect(response.data.humanEvaluation.status_error).toBe(`The variant revision ${revisionId} (${created.variant_names[0]}) of this evaluation no longer exists`);
+  });
+
+  it('lists human evaluations by app, and deletes them by list or by id', async () => {
+    const testset = await createTestset(server, [{ question: 'gone' }]);
+    const body = { app_id: appId, variant_ids: [variantId], evaluation_type: 'single_model_test' as const, inputs: ['question'], testset_id: testset.id, status: 'EVALUATION_FINISHED' };
+    const one = await createHumanEvaluation(server, body);
+    const two = await createHumanEvaluation(server, body);
+    const three = await createHumanEvaluation(server, body);
+    const listed = await server.request('GET', `/human-evaluations?app_id=${appId}`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((e: any) => e.id)).toEqual(expect.arrayContaining([one.id, two.id, three.id]));
+    expect((await server.request('GET', '/human-evaluations?app_id=another-app')).body).toEqual([]);
+
+    const deleted = await server.request('DELETE', '/human-evaluations', { evaluations_ids: [one.id, two.id] });
+    expect(deleted.status).toBe(204);
+    expect(deleted.text).toBe('');
+    const byId = await server.request('DELETE', `/human-evaluations/${three.id}`);
+    expect(byId.status).toBe(204);
+    for (const id of [one.id, two.id, three.id]) {
+      expect((await server.request('GET', `/human-evaluations/${id}`)).status).toBe(404);
+    }
+    // Scenarios went with them.
+    expect(await server.assay.db.humanEvaluationScenario.count({ where: { humanEvaluationId: { in: [one.id, two.id, three.id] } } })).toBe(0);
+  });
+});
