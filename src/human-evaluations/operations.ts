@@ -13,7 +13,7 @@ import type { RequestContext } from '../shared/context.js';
 import type { Prisma } from '../shared/db.js';
 import { NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.js';
 import { asArray, asObject, toJson } from '../shared/json.js';
-import { insertRows, jsonText } from '../shared/sql.js';
+import { jsonText } from '../shared/sql.js';
 import { getTestset, readTestsetRows } from '../testsets/operations.js';
 import {
   ANONYMOUS_JUDGE,
@@ -203,8 +203,7 @@ export async function createHumanEvaluation(ctx: RequestContext, input: CreateHu
           total: scenarioRows.length,
         },
       });
-      await insertRows(
-        tx,
+      ctx.sql.insertRows(
         'HumanEvaluationScenario',
         ['id', 'projectId', 'humanEvaluationId', 'position', 'testsetRowId', 'inputs', 'outputs', 'correctAnswer', 'isPinned', 'note', 'displayOrder', 'createdAt', 'updatedAt'],
         scenarioRows,

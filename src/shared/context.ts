@@ -3,9 +3,12 @@
 // (SPEC §8) only change how it is chosen.
 import type { Db } from './db.js';
 import type { AssayEvents } from './events.js';
+import type { BulkSql } from './sql.js';
 
 export interface Services {
   db: Db;
+  /** Bulk writes on Prisma's own connection, inside `db.$transaction` (sql.ts). */
+  sql: BulkSql;
   events: AssayEvents;
   /** Provider credentials from the environment (`OPENAI_API_KEY`, …), used when a request gives none. */
   providerEnv: Record<string, string>;

@@ -3,6 +3,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { Database as SqliteConnection } from 'better-sqlite3';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { migrateSqlite } from './migrate.js';
 
@@ -20,6 +22,35 @@ export interface Database {
   db: Db;
   /** Migrations applied by this open, oldest first. */
   applied: string[];
+  /** The better-sqlite3 connection Prisma runs on (for bulk writes; see sql.ts). */
+  connection(): SqliteConnection;
+}
+
+/**
+ * Prisma's better-sqlite3 adapter, keeping the connection it opens. The adapter exports only its
+ * factory; its connection is the `client` of the adapter `connect()` answers (checked at start,
+ * and by test/bulk-sql.test.ts, since the adapter's version is pinned exactly).
+ */
+class ConnectionKeepingFactory implements SqlMigrationAwareDriverAdapterFactory {
+  readonly provider = 'sqlite' as const;
+  readonly adapterName: string;
+  connection: SqliteConnection | undefined;
+
+  constructor(private readonly inner: PrismaBetterSqlite3) {
+    this.adapterName = inner.adapterName;
+  }
+
+  async connect() {
+    const adapter = await this.inner.connect();
+    const client = (adapter as unknown as { client?: SqliteConnection }).client;
+    if (!client || typeof client.prepare !== 'function') throw new Error('the SQLite adapter no longer exposes its connection');
+    this.connection = client;
+    return adapter;
+  }
+
+  connectToShadowDb() {
+    return this.inner.connectToShadowDb();
+  }
 }
 
 export function sqlitePath(url: string): string {
@@ -30,7 +61,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const path = sqlitePath(options.url);
   mkdirSync(dirname(path), { recursive: true });
   const applied = migrateSqlite(path);
-  const adapter = new PrismaBetterSqlite3({ url: path });
+  const adapter = new ConnectionKeepingFactory(new PrismaBetterSqlite3({ url: path }));
   const db = options.onQuery
     ? new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] })
     : new PrismaClient({ adapter });
@@ -39,7 +70,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     (db as PrismaClient<'query'>).$on('query', (event) => onQuery(event.query));
   }
   await db.$connect();
-  return { db, applied };
+  return {
+    db,
+    applied,
+    connection: () => {
+      if (!adapter.connection) throw new Error('the database is not connected');
+      return adapter.connection;
+    },
+  };
 }
 
 /** True when `error` is Prisma's unique-constraint violation (P2002). */

@@ -1,34 +1,54 @@
-// Multi-row INSERTs for the hot write paths (test set rows, spans, scenarios): one statement per
-// few hundred rows, where Prisma's createMany or per-row upserts were 10–30 times slower.
-// Json columns are given as JSON text and DateTime columns as Dates, as the SQLite adapter stores
-// them. PostgreSQL would want `$n` placeholders and jsonb casts here.
-import type { Db } from './db.js';
+// Bulk writes for the hot paths (test set rows, spans, evaluation scenarios). They run as cached
+// prepared statements on the very connection Prisma uses, inside a Prisma transaction: Prisma
+// holds its lock and the BEGIN/COMMIT, and the rows skip its per-parameter query pipeline, which
+// made 100-row writes cost tens of milliseconds of blocked event loop. Values are bound the way
+// Prisma's SQLite adapter binds them (Dates as ISO text, booleans as 1/0), so rows read back the
+// same whoever wrote them. PostgreSQL would need its own implementation of this class.
+import type { Database as SqliteConnection, Statement } from 'better-sqlite3';
 
 export type SqlValue = string | number | bigint | boolean | Date | null;
 
-/** What runs a raw statement: the client or a transaction's client. */
-type Executor = Pick<Db, '$executeRawUnsafe'>;
-
-/** Parameters per statement: far below SQLite's 32,766, and bigger statements were not faster. */
-const PARAMETERS_PER_STATEMENT = 14_000;
-
 const quoted = (name: string) => `"${name}"`;
 
-/**
- * Inserts `rows` (values in `columns` order) into `table`. `suffix` follows each statement, e.g.
- * `ON CONFLICT (…) DO UPDATE SET …`. Answers the number of rows the database reports written.
- */
-export async function insertRows(db: Executor, table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix = ''): Promise<number> {
-  const perStatement = Math.max(1, Math.floor(PARAMETERS_PER_STATEMENT / columns.length));
-  const placeholders = `(${columns.map(() => '?').join(', ')})`;
-  const head = `INSERT INTO ${quoted(table)} (${columns.map(quoted).join(', ')}) VALUES `;
-  let written = 0;
-  for (let start = 0; start < rows.length; start += perStatement) {
-    const chunk = rows.slice(start, start + perStatement);
-    const sql = `${head}${chunk.map(() => placeholders).join(', ')}${suffix ? ` ${suffix}` : ''}`;
-    written += await db.$executeRawUnsafe(sql, ...chunk.flat());
+function bind(value: SqlValue): string | number | bigint | null {
+  if (value instanceof Date) return value.toISOString().replace('Z', '+00:00');
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return value;
+}
+
+export class BulkSql {
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(private readonly connection: () => SqliteConnection) {}
+
+  private statement(sql: string): Statement {
+    const connection = this.connection();
+    // Outside a transaction the rows would be written at once, not with the caller's other writes.
+    if (!connection.inTransaction) throw new Error('bulk SQL must run inside db.$transaction');
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = connection.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
-  return written;
+
+  /**
+   * Inserts `rows` (values in `columns` order) into `table`, one prepared statement run per row.
+   * `suffix` follows the VALUES, e.g. `ON CONFLICT (…) DO UPDATE SET …`. Answers the rows written.
+   */
+  insertRows(table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix = ''): number {
+    const sql = `INSERT INTO ${quoted(table)} (${columns.map(quoted).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})${suffix ? ` ${suffix}` : ''}`;
+    const statement = this.statement(sql);
+    let written = 0;
+    for (const row of rows) written += statement.run(...row.map(bind)).changes;
+    return written;
+  }
+
+  /** Runs one statement; answers the rows it changed. */
+  run(sql: string, params: readonly SqlValue[]): number {
+    return this.statement(sql).run(...params.map(bind)).changes;
+  }
 }
 
 /** `"a" = excluded."a", …`: an upsert's update of every column but those kept. */
