@@ -6,6 +6,7 @@ import { evaluationRoutes } from './evaluations/routes.js';
 import { EvaluationRunner } from './evaluations/runner.js';
 import { evaluatorRoutes } from './evaluators/routes.js';
 import { observabilityRoutes } from './observability/routes.js';
+import { registerOtlp } from './observability/otlp/index.js';
 import { testsetRoutes } from './testsets/routes.js';
 import { assertAccessMode } from './auth/access.js';
 import { graphqlRoutes } from './graphql/yoga.js';
@@ -15,6 +16,7 @@ import { ensureDefaultProject } from './projects/operations.js';
 import type { Config } from './shared/config.js';
 import { type RequestContext, type Services, requestContext } from './shared/context.js';
 import { createAssayEvents } from './shared/events.js';
+import { BulkSql } from './shared/sql.js';
 import { type Db, openDatabase } from './shared/db.js';
 import { acceptJsonBodies } from './shared/http/body.js';
 import { registerErrorHandling } from './shared/http/errors.js';
@@ -48,9 +50,9 @@ function stripApiPrefix(url = '/'): string {
 
 export async function createAssay(config: Config, options: AssayOptions = {}): Promise<Assay> {
   assertAccessMode(config);
-  const { db, applied } = await openDatabase({ url: config.DATABASE_URL, onQuery: options.onQuery });
+  const { db, applied, connection } = await openDatabase({ url: config.DATABASE_URL, onQuery: options.onQuery });
   const projectId = await ensureDefaultProject(db);
-  const services: Services = { db, events: createAssayEvents(), providerEnv: config.providerEnv };
+  const services: Services = { db, sql: new BulkSql(connection), events: createAssayEvents(), providerEnv: config.providerEnv };
 
   const server = Fastify({
     logger: { level: config.LOG_LEVEL },
@@ -79,6 +81,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     evaluationRoutes(rest);
     humanEvaluationRoutes(rest);
   });
+  const otlp = await registerOtlp(server, config, services, projectId);
   const runner = new EvaluationRunner(
     services,
     { timeoutMs: config.VARIANT_TIMEOUT_SECONDS * 1000, leaseMs: config.EVALUATION_LEASE_SECONDS * 1000, concurrency: 4 },
@@ -97,6 +100,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     server.log.child({ component: 'human-evaluation-runner' }),
   );
   server.addHook('onClose', async () => {
+    await otlp.close();
     await runner.stop();
     await humanRunner.stop();
     await db.$disconnect();

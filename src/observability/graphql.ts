@@ -2,8 +2,11 @@
 // contract; the tree fields (`children`, `parent`, `root`, `roots`) read the request's per-trace
 // loader (read.ts), so a whole tree costs one query per trace however large it is.
 import { builder } from '../graphql/builder.js';
+import '../pricing/graphql.js';
 import { spanKinds, spanStatuses } from './ingest.js';
 import * as read from './read.js';
+import { searchFilter, type SearchArgs } from './search-input.js';
+import * as search from './search.js';
 import {
   spanContent,
   spanMetadata,
@@ -74,7 +77,12 @@ const Span = builder.prismaObject('Span', {
     session_id: t.exposeString('sessionId', { nullable: true }),
     app_id: t.exposeString('appId', { nullable: true }),
     model: t.exposeString('model', { nullable: true }),
-    attributes: t.expose('attributes', { type: 'JSON' }),
+    cached_tokens: t.exposeInt('cachedTokens', { nullable: true, description: 'Prompt tokens read from the provider cache (part of prompt_tokens).' }),
+    cost_source: t.exposeString('costSource', {
+      nullable: true,
+      description: '"reported" (sent by the client), "computed" (token usage × price table), null (no cost known).',
+    }),
+    attributes: t.expose('attributes', { type: 'JSON', description: 'The attributes the client sent, unchanged.' }),
     events: t.expose('events', { type: 'JSON', nullable: true }),
     links: t.expose('links', { type: 'JSON', nullable: true }),
     resource: t.expose('resource', { type: 'JSON', nullable: true }),
@@ -84,6 +92,17 @@ const Span = builder.prismaObject('Span', {
 
 // The tree fields refer to Span itself, so they are added once the type exists.
 builder.prismaObjectFields(Span, (t) => ({
+    child_spans: t.prismaConnection({
+      type: 'Span',
+      cursor: 'projectId_traceId_spanId',
+      description: 'Direct children a page at a time, in start order: for spans with very many children.',
+      resolve: (query, span, _args, ctx) =>
+        ctx.db.span.findMany({
+          ...query,
+          where: { projectId: ctx.projectId, traceId: span.traceId, parentSpanId: span.spanId, NOT: { spanId: span.spanId } },
+          orderBy: [{ startTimeUnixNano: 'asc' }, { spanId: 'asc' }],
+        }),
+    }),
     children: t.field({
       type: [Span],
       description: 'Direct children, in start order.',
@@ -100,7 +119,7 @@ builder.prismaObjectFields(Span, (t) => ({
     }),
 }));
 
-builder.prismaObject('Trace', {
+const TraceRef = builder.prismaObject('Trace', {
   fields: (t) => ({
     trace_id: t.exposeID('traceId'),
     project_id: t.exposeID('projectId'),
@@ -112,11 +131,24 @@ builder.prismaObject('Trace', {
     error_count: t.exposeInt('errorCount', { description: 'Spans with status ERROR.' }),
     tokens: t.field({ type: TokenUsage, description: 'Sums over all spans.', resolve: spanUsage }),
     cost: t.exposeFloat('cost', { nullable: true, description: 'USD, summed over all spans.' }),
+    spankind: t.field({
+      type: SpanKind,
+      nullable: true,
+      description: "The root span's kind.",
+      resolve: (trace) => trace.spanKind as (typeof spanKinds)[number] | null,
+    }),
+    status: t.field({
+      type: SpanStatusCode,
+      nullable: true,
+      description: "ERROR when any span failed, else the root span's status.",
+      resolve: (trace) => trace.statusCode as (typeof spanStatuses)[number] | null,
+    }),
     environment: t.exposeString('environment', { nullable: true }),
     user_id: t.exposeString('userId', { nullable: true }),
     session_id: t.exposeString('sessionId', { nullable: true }),
     app_id: t.exposeString('appId', { nullable: true }),
     variant_id: t.exposeString('variantId', { nullable: true }),
+    variant_name: t.exposeString('variantName', { nullable: true }),
     root: t.field({
       type: Span,
       nullable: true,
@@ -137,6 +169,59 @@ builder.prismaObject('Trace', {
   }),
 });
 
+const TraceSortField = builder.enumType('TraceSortField', { values: search.traceSortFields });
+const SpanSortField = builder.enumType('SpanSortField', { values: search.spanSortFields });
+const SortDirection = builder.enumType('SortDirection', { values: ['asc', 'desc'] as const });
+
+const LatencyMetrics = builder.objectRef<search.Metrics['latency']>('LatencyMetrics').implement({
+  description: 'Seconds; percentiles are nearest-rank.',
+  fields: (t) => ({
+    avg: t.exposeFloat('avg', { nullable: true }),
+    min: t.exposeFloat('min', { nullable: true }),
+    max: t.exposeFloat('max', { nullable: true }),
+    p50: t.exposeFloat('p50', { nullable: true }),
+    p95: t.exposeFloat('p95', { nullable: true }),
+    p99: t.exposeFloat('p99', { nullable: true }),
+  }),
+});
+
+const Metrics = builder.objectRef<search.Metrics>('ObservabilityMetrics').implement({
+  fields: (t) => ({
+    count: t.exposeInt('count'),
+    error_count: t.exposeInt('error_count'),
+    error_rate: t.exposeFloat('error_rate', { nullable: true, description: 'error_count / count; null when count is 0.' }),
+    cost: t.exposeFloat('cost', { nullable: true, description: 'USD.' }),
+    prompt_tokens: t.exposeInt('prompt_tokens', { nullable: true }),
+    completion_tokens: t.exposeInt('completion_tokens', { nullable: true }),
+    total_tokens: t.exposeInt('total_tokens', { nullable: true }),
+    latency: t.expose('latency', { type: LatencyMetrics }),
+  }),
+});
+
+// The filters of traces, spans and their metrics (SearchFilter in search.ts).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function searchArgs(t: any) {
+  return {
+    started_after: t.arg({ type: 'DateTime', description: 'Started at or after this time.' }),
+    started_before: t.arg({ type: 'DateTime', description: 'Started at or before this time.' }),
+    name_contains: t.arg.string({ description: "Part of the name (traces: the root span's), ignoring ASCII case." }),
+    spankind: t.arg({ type: [SpanKind], description: "Any of these kinds (traces: the root span's)." }),
+    status: t.arg({ type: [SpanStatusCode], description: 'Any of these statuses (traces: ERROR when any span failed).' }),
+    user_id: t.arg.string(),
+    session_id: t.arg.string(),
+    environment: t.arg.string(),
+    app_id: t.arg.string(),
+    variant_id: t.arg.string(),
+    variant_name: t.arg.string(),
+    model: t.arg.string({ description: 'A model or its family ("gpt-4o" matches "gpt-4o-2024-08-06"); traces: any span.' }),
+    text: t.arg.string({ description: 'Text in the inputs or outputs (traces: of any span), ignoring ASCII case.' }),
+    min_cost: t.arg.float({ description: 'USD.' }),
+    max_cost: t.arg.float({ description: 'USD.' }),
+    min_latency: t.arg.float({ description: 'Seconds.' }),
+    max_latency: t.arg.float({ description: 'Seconds.' }),
+  } as const;
+}
+
 builder.queryFields((t) => ({
   trace: t.prismaField({
     type: 'Trace',
@@ -151,34 +236,36 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }), trace_id: t.arg.id() },
     resolve: (_query, _root, args, ctx) => read.getSpan(ctx, String(args.id), args.trace_id == null ? undefined : String(args.trace_id)),
   }),
-  traces: t.prismaConnection({
-    type: 'Trace',
-    cursor: 'projectId_traceId',
-    description: 'Traces, newest first.',
-    args: {
-      started_after: t.arg({ type: 'DateTime', description: 'Traces that started at or after this time.' }),
-      started_before: t.arg({ type: 'DateTime', description: 'Traces that started at or before this time.' }),
-      name_contains: t.arg.string({ description: "Part of the root span's name." }),
-      environment: t.arg.string(),
-      user_id: t.arg.string(),
-      session_id: t.arg.string(),
-      app_id: t.arg.string(),
-      variant_id: t.arg.string(),
-    },
-    resolve: (query, _root, args, ctx) =>
-      read.listTraces(
+  traces: t.connection({
+    type: TraceRef,
+    description: 'Traces matching every filter given, newest first unless `sort_by` says otherwise.',
+    args: { ...searchArgs(t), sort_by: t.arg({ type: TraceSortField }), sort_direction: t.arg({ type: SortDirection }) },
+    resolve: (_root, args, ctx) =>
+      search.searchTraces(ctx, searchFilter(args as SearchArgs), { field: args.sort_by ?? 'start_time', direction: args.sort_direction ?? 'desc' }, args),
+  }),
+  spans: t.connection({
+    type: Span,
+    description: 'Spans of all traces matching every filter given, newest first unless `sort_by` says otherwise.',
+    args: { ...searchArgs(t), trace_id: t.arg.id(), sort_by: t.arg({ type: SpanSortField }), sort_direction: t.arg({ type: SortDirection }) },
+    resolve: (_root, args, ctx) =>
+      search.searchSpans(
         ctx,
-        {
-          startedAfter: args.started_after ?? undefined,
-          startedBefore: args.started_before ?? undefined,
-          nameContains: args.name_contains ?? undefined,
-          environment: args.environment ?? undefined,
-          userId: args.user_id ?? undefined,
-          sessionId: args.session_id ?? undefined,
-          appId: args.app_id ?? undefined,
-          variantId: args.variant_id ?? undefined,
-        },
-        query,
+        searchFilter({ ...(args as SearchArgs), trace_id: args.trace_id == null ? null : String(args.trace_id) }),
+        { field: args.sort_by ?? 'start_time', direction: args.sort_direction ?? 'desc' },
+        args,
       ),
+  }),
+  trace_metrics: t.field({
+    type: Metrics,
+    description: 'Count, errors, cost, tokens and latency percentiles of the traces matching the filters.',
+    args: searchArgs(t),
+    resolve: (_root, args, ctx) => search.traceMetrics(ctx, searchFilter(args as SearchArgs)),
+  }),
+  span_metrics: t.field({
+    type: Metrics,
+    description: 'Count, errors, cost, tokens and latency percentiles of the spans matching the filters.',
+    args: { ...searchArgs(t), trace_id: t.arg.id() },
+    resolve: (_root, args, ctx) =>
+      search.spanMetrics(ctx, searchFilter({ ...(args as SearchArgs), trace_id: args.trace_id == null ? null : String(args.trace_id) })),
   }),
 }));

@@ -7,7 +7,9 @@
 // an order of magnitude faster (see README.md, "Measurements"). The SQL is SQLite's; README.md
 // lists what a PostgreSQL port changes.
 import type { RequestContext } from '../shared/context.js';
-import { insertRows, jsonText, type SqlValue, updateFromExcluded } from '../shared/sql.js';
+import { jsonText, type SqlValue, updateFromExcluded } from '../shared/sql.js';
+import { costFromBook, priceBook } from '../pricing/operations.js';
+import type { PriceEntry } from '../pricing/prices.js';
 import { nanosToDate, secondsBetween } from './time.js';
 
 export const spanKinds = [
@@ -62,7 +64,12 @@ export interface SpanRecord {
   promptTokens?: number | null;
   completionTokens?: number | null;
   totalTokens?: number | null;
-  /** USD. */
+  /** Prompt tokens read from the provider's cache (included in promptTokens). */
+  cachedTokens?: number | null;
+  /**
+   * USD, as the client reported it. When absent, `writeSpans` computes it from the token usage
+   * and the project's price table (src/pricing) where the model has a price.
+   */
   cost?: number | null;
   /** What the client sent, kept losslessly. */
   attributes: { [key: string]: JsonValue };
@@ -113,7 +120,9 @@ const spanColumns = [
   'promptTokens',
   'completionTokens',
   'totalTokens',
+  'cachedTokens',
   'cost',
+  'costSource',
   'attributes',
   'events',
   'links',
@@ -126,7 +135,21 @@ const spanColumns = [
 const keptOnConflict: readonly string[] = ['projectId', 'traceId', 'spanId', 'createdAt'];
 
 
-function spanRow(projectId: string, span: SpanRecord, now: Date): SqlValue[] {
+/** The span's cost and where it came from: reported, computed from usage and prices, or none. */
+function spanCost(span: SpanRecord, book: readonly PriceEntry[]): [number | null, 'reported' | 'computed' | null] {
+  if (span.cost !== undefined && span.cost !== null) return [span.cost, 'reported'];
+  if (!span.model || (span.promptTokens == null && span.completionTokens == null)) return [null, null];
+  const cost = costFromBook(
+    book,
+    span.model,
+    { prompt_tokens: span.promptTokens, completion_tokens: span.completionTokens, cached_tokens: span.cachedTokens },
+    nanosToDate(span.startTimeUnixNano),
+  );
+  return cost === null ? [null, null] : [cost, 'computed'];
+}
+
+function spanRow(projectId: string, span: SpanRecord, now: Date, book: readonly PriceEntry[]): SqlValue[] {
+  const [cost, costSource] = spanCost(span, book);
   return [
     projectId,
     span.traceId,
@@ -156,7 +179,9 @@ function spanRow(projectId: string, span: SpanRecord, now: Date): SqlValue[] {
     span.promptTokens ?? null,
     span.completionTokens ?? null,
     span.totalTokens ?? null,
-    span.cost ?? null,
+    span.cachedTokens ?? null,
+    cost,
+    costSource,
     jsonText(span.attributes) ?? '{}',
     jsonText(span.events),
     jsonText(span.links),
@@ -166,23 +191,21 @@ function spanRow(projectId: string, span: SpanRecord, now: Date): SqlValue[] {
   ];
 }
 
-const TRACES_PER_STATEMENT = 500;
-
-// The roll-up of each listed trace, recomputed from all its stored spans. The root is the
+// The roll-up of one trace, recomputed from all its stored spans. The root is the
 // earliest top-level span: no parent, its own parent, or a parent never stored. Only spans that
 // start no later than the earliest parentless one can be that root, so the parent look-up runs
 // for those few rather than for every span of a large trace. A trace whose spans all sit in a
 // parent cycle (a faulty client) falls back to its earliest span.
 // `WHERE true` is SQLite's documented way to parse an upsert after INSERT … SELECT … JOIN.
-function rollUpTracesSql(traces: number): string {
-  return `
+const rollUpTraceSql = `
 INSERT INTO "Trace" ("projectId", "traceId", "rootSpanId", "name", "startTime", "endTime", "latency",
-  "spanCount", "errorCount", "promptTokens", "completionTokens", "totalTokens", "cost",
-  "environment", "userId", "sessionId", "appId", "variantId", "createdAt", "updatedAt")
+  "spanCount", "errorCount", "promptTokens", "completionTokens", "totalTokens", "cost", "spanKind", "statusCode",
+  "environment", "userId", "sessionId", "appId", "variantId", "variantName", "createdAt", "updatedAt")
 SELECT agg."projectId", agg."traceId", root."spanId", root."name", agg."startTime", agg."endTime",
   (agg."endNano" - agg."startNano") / 1e9,
   agg."spanCount", agg."errorCount", agg."promptTokens", agg."completionTokens", agg."totalTokens", agg."cost",
-  root."environment", root."userId", root."sessionId", root."appId", root."variantId", ?, ?
+  root."spanKind", CASE WHEN agg."errorCount" > 0 THEN 'ERROR' ELSE root."statusCode" END,
+  root."environment", root."userId", root."sessionId", root."appId", root."variantId", root."variantName", ?, ?
 FROM (
   SELECT "projectId", "traceId",
     MIN("startTime") AS "startTime", MAX("endTime") AS "endTime",
@@ -193,7 +216,7 @@ FROM (
     SUM("totalTokens") AS "totalTokens", SUM("cost") AS "cost",
     MIN(CASE WHEN "parentSpanId" IS NULL THEN "startTimeUnixNano" END) AS "firstParentless"
   FROM "Span"
-  WHERE "projectId" = ? AND "traceId" IN (${Array.from({ length: traces }, () => '?').join(', ')})
+  WHERE "projectId" = ? AND "traceId" = ?
   GROUP BY "projectId", "traceId"
 ) AS agg
 LEFT JOIN "Span" AS root ON root."projectId" = agg."projectId" AND root."traceId" = agg."traceId" AND root."spanId" = COALESCE(
@@ -225,15 +248,9 @@ ON CONFLICT ("projectId", "traceId") DO UPDATE SET
   "spanCount" = excluded."spanCount", "errorCount" = excluded."errorCount",
   "promptTokens" = excluded."promptTokens", "completionTokens" = excluded."completionTokens",
   "totalTokens" = excluded."totalTokens", "cost" = excluded."cost",
+  "spanKind" = excluded."spanKind", "statusCode" = excluded."statusCode", "variantName" = excluded."variantName",
   "environment" = excluded."environment", "userId" = excluded."userId", "sessionId" = excluded."sessionId",
   "appId" = excluded."appId", "variantId" = excluded."variantId", "updatedAt" = excluded."updatedAt"`;
-}
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 /**
  * Stores `records` in the caller's project in one transaction: a span already stored under the
@@ -249,17 +266,16 @@ export async function writeSpans(ctx: RequestContext, records: readonly SpanReco
   if (spans.length === 0) return { spans: 0, traceIds: [] };
 
   const now = new Date();
-  await ctx.db.$transaction(async (tx) => {
-    await insertRows(
-      tx,
+  const book = await priceBook(ctx);
+  await ctx.db.$transaction(async () => {
+    ctx.sql.insertRows(
       'Span',
       spanColumns,
-      spans.map((span) => spanRow(ctx.projectId, span, now)),
+      spans.map((span) => spanRow(ctx.projectId, span, now, book)),
       `ON CONFLICT ("projectId", "traceId", "spanId") DO UPDATE SET ${updateFromExcluded(spanColumns, keptOnConflict)}`,
     );
-    for (const chunk of chunks(traceIds, TRACES_PER_STATEMENT)) {
-      await tx.$executeRawUnsafe(rollUpTracesSql(chunk.length), now, now, ctx.projectId, ...chunk);
-    }
+    // One prepared statement per trace: each roll-up reads only its trace's spans through the index.
+    for (const traceId of traceIds) ctx.sql.run(rollUpTraceSql, [now, now, ctx.projectId, traceId]);
   });
   return { spans: spans.length, traceIds };
 }

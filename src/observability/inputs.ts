@@ -108,3 +108,74 @@ export const spanReadQuery = z.object({
 
 export type LegacySpanInput = z.output<typeof legacySpanInput>;
 export type LegacyTraceInput = z.output<typeof legacyTraceInput>;
+
+// ---------------------------------------------------------------------------------------------
+// Trace and span search (GET /observability/traces, /observability/spans, /observability/metrics)
+
+const queryDate = () =>
+  z.string().transform((value, ctx) => {
+    const parsed = parseIsoDateTime(value);
+    if ('error' in parsed) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Input should be a valid datetime or date, expected ISO 8601 such as 2024-05-01T12:00:00Z',
+        params: { type: 'datetime_from_date_parsing' },
+      });
+      return z.NEVER;
+    }
+    return new Date(Number(parsed.nanos / 1_000_000n));
+  });
+
+/** A number in a query string. */
+const queryNumber = () =>
+  z
+    .string()
+    .refine((value) => value.trim() !== '' && Number.isFinite(Number(value)), {
+      message: 'Input should be a valid number, unable to parse string as a number',
+      params: { type: 'float_parsing' },
+    })
+    .transform(Number)
+    .pipe(z.number().min(0));
+
+/** A comma-separated list of upper-case enum values (any case accepted). */
+function queryEnumList<const T extends readonly [string, ...string[]]>(values: T) {
+  return z
+    .string()
+    .transform((value) => value.split(',').map((item) => item.trim().toUpperCase()).filter((item) => item !== ''))
+    .pipe(z.array(z.enum(values)));
+}
+
+export const searchQuery = z.object({
+  started_after: queryDate().optional(),
+  started_before: queryDate().optional(),
+  name_contains: z.string().min(1).optional(),
+  spankind: queryEnumList(spanKinds).optional(),
+  status: queryEnumList(spanStatuses).optional(),
+  user_id: z.string().optional(),
+  session_id: z.string().optional(),
+  environment: z.string().optional(),
+  app_id: z.string().optional(),
+  variant_id: z.string().optional(),
+  variant_name: z.string().optional(),
+  model: z.string().min(1).optional(),
+  text: z.string().min(1).optional(),
+  min_cost: queryNumber().optional(),
+  max_cost: queryNumber().optional(),
+  min_latency: queryNumber().optional(),
+  max_latency: queryNumber().optional(),
+  trace_id: z.string().min(1).optional(),
+  sort_by: z.string().optional(),
+  sort_direction: z.enum(['asc', 'desc']).default('desc'),
+  limit: z
+    .string()
+    .refine((value) => /^\d+$/.test(value), {
+      message: 'Input should be a valid integer, unable to parse string as an integer',
+      params: { type: 'int_parsing' },
+    })
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(1000))
+    .default(50),
+  cursor: z.string().min(1).optional(),
+});
+
+export type SearchQuery = z.output<typeof searchQuery>;

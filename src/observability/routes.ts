@@ -1,10 +1,39 @@
 // REST routes of observability (SPEC §7, seed 4.1 and 4.2): validate, call the operation, answer.
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { pricingRoutes } from '../pricing/routes.js';
 import { parseInput } from '../shared/validation.js';
-import { legacyTraceInput, spanReadQuery } from './inputs.js';
+import { legacyTraceInput, searchQuery, spanReadQuery } from './inputs.js';
+import { searchFilter, sortOf } from './search-input.js';
+import { searchSpans, searchTraces, spanMetrics, spanSortFields, traceMetrics, traceSortFields, type TraceRow } from './search.js';
+import { z } from 'zod';
 import { ingestLegacyTrace } from './legacy.js';
 import { getSpanJson, getTraceTree } from './read.js';
-import { stringifySpanTree, type SpanJson } from './shape.js';
+import { spanJson, stringifySpanTree, type SpanJson } from './shape.js';
+
+/** A trace in listings: its roll-up, without spans (GET /observability/traces/{id} has the tree). */
+export function traceJson(trace: TraceRow) {
+  return {
+    trace_id: trace.traceId,
+    root_span_id: trace.rootSpanId,
+    name: trace.name,
+    spankind: trace.spanKind,
+    status: trace.statusCode,
+    start_time: trace.startTime.toISOString(),
+    end_time: trace.endTime.toISOString(),
+    latency: trace.latency,
+    span_count: trace.spanCount,
+    error_count: trace.errorCount,
+    usage: { prompt_tokens: trace.promptTokens, completion_tokens: trace.completionTokens, total_tokens: trace.totalTokens },
+    cost: trace.cost,
+    environment: trace.environment,
+    user_id: trace.userId,
+    session_id: trace.sessionId,
+    app_id: trace.appId,
+    variant: { variant_id: trace.variantId, variant_name: trace.variantName },
+  };
+}
+
+const metricsQuery = z.object({ of: z.enum(['traces', 'spans']).default('traces') });
 
 /** Trees are serialised without recursion (see stringifySpanTree). */
 function sendTree(reply: FastifyReply, tree: SpanJson) {
@@ -12,6 +41,24 @@ function sendTree(reply: FastifyReply, tree: SpanJson) {
 }
 
 export function observabilityRoutes(app: FastifyInstance): void {
+  pricingRoutes(app);
+  // Listings with filters, newest first by default; `next_cursor` continues the list.
+  app.get('/observability/traces', async (req) => {
+    const query = parseInput(searchQuery, req.query, 'query');
+    const page = await searchTraces(req.ctx, searchFilter(query), sortOf(query, traceSortFields), { first: query.limit, after: query.cursor });
+    return { traces: page.edges.map((edge) => traceJson(edge.node)), next_cursor: page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null };
+  });
+  app.get('/observability/spans', async (req) => {
+    const query = parseInput(searchQuery, req.query, 'query');
+    const page = await searchSpans(req.ctx, searchFilter(query), sortOf(query, spanSortFields), { first: query.limit, after: query.cursor });
+    return { spans: page.edges.map((edge) => spanJson(edge.node, null)), next_cursor: page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null };
+  });
+  app.get('/observability/metrics', async (req) => {
+    const { of } = parseInput(metricsQuery, { of: (req.query as Record<string, unknown>).of }, 'query');
+    const filter = searchFilter(parseInput(searchQuery, req.query, 'query'));
+    return of === 'spans' ? spanMetrics(req.ctx, filter) : traceMetrics(req.ctx, filter);
+  });
+
   app.post('/observability/trace', async (req) => ingestLegacyTrace(req.ctx, parseInput(legacyTraceInput, req.body, 'body')));
 
   app.get<{ Params: { trace_id: string } }>('/observability/traces/:trace_id', async (req, reply) =>

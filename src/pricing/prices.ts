@@ -1,63 +1,196 @@
 // What model calls cost, for calls that report no cost themselves: USD per 1M tokens, input,
-// output and cached input, as the providers publish them. The longest matching prefix wins, so a
-// dated model name ("gpt-4o-2024-08-06") finds its family's price.
+// output and cached input, as the providers publish them, each from the date it took effect.
+//
+// Matching: a model name is lower-cased and a provider prefix ("openai/", "anthropic.") dropped;
+// an entry matches when its model is the whole name or a prefix of it that ends where the name
+// goes on with "-", ":", "@" or "_", so a dated name ("gpt-4o-2024-08-06") finds its family's
+// price while "gpt-4" never prices "gpt-4o" or "gpt-4.1". The longest matching entry wins; among
+// its dated entries, the latest that took effect no later than the call.
 export interface ModelPrice {
   model: string;
+  /** USD per 1M input (prompt) tokens. */
   input: number;
+  /** USD per 1M output (completion) tokens. */
   output: number;
+  /** USD per 1M input tokens read from the provider's prompt cache; the input price when absent. */
   cachedInput?: number;
+  /** The first day the price applies (UTC). */
+  effectiveFrom?: Date;
+}
+
+/** A price with where it comes from: the built-in table, or one a user added (an id then). */
+export interface PriceEntry extends ModelPrice {
+  effectiveFrom: Date;
+  source: 'builtin' | 'user';
+  id?: string;
 }
 
 export interface TokenUsage {
   prompt_tokens?: number | null;
   completion_tokens?: number | null;
+  /** Part of prompt_tokens. */
   cached_tokens?: number | null;
 }
 
-const prices: ModelPrice[] = [
-  { model: 'gpt-4o-mini', input: 0.15, output: 0.6, cachedInput: 0.075 },
-  { model: 'gpt-4o', input: 2.5, output: 10, cachedInput: 1.25 },
-  { model: 'gpt-4.1-nano', input: 0.1, output: 0.4, cachedInput: 0.025 },
-  { model: 'gpt-4.1-mini', input: 0.4, output: 1.6, cachedInput: 0.1 },
-  { model: 'gpt-4.1', input: 2, output: 8, cachedInput: 0.5 },
-  { model: 'gpt-4-turbo', input: 10, output: 30 },
-  { model: 'gpt-3.5-turbo', input: 0.5, output: 1.5 },
-  { model: 'gpt-5-nano', input: 0.05, output: 0.4, cachedInput: 0.005 },
-  { model: 'gpt-5-mini', input: 0.25, output: 2, cachedInput: 0.025 },
-  { model: 'gpt-5', input: 1.25, output: 10, cachedInput: 0.125 },
-  { model: 'o1-mini', input: 1.1, output: 4.4, cachedInput: 0.55 },
-  { model: 'o1', input: 15, output: 60, cachedInput: 7.5 },
-  { model: 'o3-mini', input: 1.1, output: 4.4, cachedInput: 0.55 },
-  { model: 'o3', input: 2, output: 8, cachedInput: 0.5 },
-  { model: 'o4-mini', input: 1.1, output: 4.4, cachedInput: 0.275 },
-  { model: 'text-embedding-3-small', input: 0.02, output: 0 },
-  { model: 'text-embedding-3-large', input: 0.13, output: 0 },
-  { model: 'claude-3-5-haiku', input: 0.8, output: 4, cachedInput: 0.08 },
-  { model: 'claude-3-5-sonnet', input: 3, output: 15, cachedInput: 0.3 },
-  { model: 'claude-3-7-sonnet', input: 3, output: 15, cachedInput: 0.3 },
-  { model: 'claude-sonnet-4', input: 3, output: 15, cachedInput: 0.3 },
-  { model: 'claude-opus-4', input: 15, output: 75, cachedInput: 1.5 },
-  { model: 'claude-haiku-4', input: 1, output: 5, cachedInput: 0.1 },
-  { model: 'mistral-large', input: 2, output: 6 },
-  { model: 'mistral-small', input: 0.1, output: 0.3 },
-  { model: 'gemini-2.0-flash', input: 0.1, output: 0.4, cachedInput: 0.025 },
-  { model: 'gemini-2.5-flash', input: 0.3, output: 2.5, cachedInput: 0.075 },
-  { model: 'gemini-2.5-pro', input: 1.25, output: 10, cachedInput: 0.31 },
-].sort((a, b) => b.model.length - a.model.length);
+const day = (iso: string) => new Date(`${iso}T00:00:00Z`);
+/** Entries with no known start apply from the epoch. */
+const always = new Date(0);
 
-export function priceOf(model: string | null | undefined): ModelPrice | undefined {
-  if (!model) return undefined;
-  const name = model.toLowerCase().replace(/^[a-z]+\//, '');
-  return prices.find((price) => name.startsWith(price.model));
+type Row = [model: string, input: number, output: number, cachedInput: number | undefined, from?: string];
+
+// Public list prices (standard tier) as of late 2025. Earlier prices of a family are kept
+// with their dates, so old traces keep the cost they had.
+const rows: Row[] = [
+  // OpenAI
+  ['gpt-4o', 5, 15, undefined, '2024-05-13'],
+  ['gpt-4o', 2.5, 10, 1.25, '2024-10-02'],
+  ['gpt-4o-mini', 0.15, 0.6, 0.075, '2024-07-18'],
+  ['gpt-4.1', 2, 8, 0.5, '2025-04-14'],
+  ['gpt-4.1-mini', 0.4, 1.6, 0.1, '2025-04-14'],
+  ['gpt-4.1-nano', 0.1, 0.4, 0.025, '2025-04-14'],
+  ['gpt-4-turbo', 10, 30, undefined],
+  ['gpt-4', 30, 60, undefined],
+  ['gpt-3.5-turbo', 0.5, 1.5, undefined],
+  ['gpt-5', 1.25, 10, 0.125, '2025-08-07'],
+  ['gpt-5-mini', 0.25, 2, 0.025, '2025-08-07'],
+  ['gpt-5-nano', 0.05, 0.4, 0.005, '2025-08-07'],
+  ['gpt-5.1', 1.25, 10, 0.125, '2025-11-13'],
+  ['o1', 15, 60, 7.5],
+  ['o1-mini', 3, 12, 1.5],
+  ['o1-mini', 1.1, 4.4, 0.55, '2024-12-17'],
+  ['o3', 10, 40, 2.5, '2025-04-16'],
+  ['o3', 2, 8, 0.5, '2025-06-10'],
+  ['o3-mini', 1.1, 4.4, 0.55, '2025-01-31'],
+  ['o4-mini', 1.1, 4.4, 0.275, '2025-04-16'],
+  ['text-embedding-3-small', 0.02, 0, undefined],
+  ['text-embedding-3-large', 0.13, 0, undefined],
+  ['text-embedding-ada-002', 0.1, 0, undefined],
+  // Anthropic (cached = cache reads)
+  ['claude-3-haiku', 0.25, 1.25, 0.03],
+  ['claude-3-opus', 15, 75, 1.5],
+  ['claude-3-5-haiku', 0.8, 4, 0.08],
+  ['claude-3-5-sonnet', 3, 15, 0.3],
+  ['claude-3-7-sonnet', 3, 15, 0.3],
+  ['claude-sonnet-4', 3, 15, 0.3, '2025-05-22'],
+  ['claude-sonnet-4-5', 3, 15, 0.3, '2025-09-29'],
+  ['claude-opus-4', 15, 75, 1.5, '2025-05-22'],
+  ['claude-opus-4-1', 15, 75, 1.5, '2025-08-05'],
+  ['claude-opus-4-5', 5, 25, 0.5, '2025-11-24'],
+  ['claude-haiku-4-5', 1, 5, 0.1, '2025-10-15'],
+  // Google
+  ['gemini-1.5-flash', 0.075, 0.3, 0.01875],
+  ['gemini-1.5-pro', 1.25, 5, 0.3125],
+  ['gemini-2.0-flash', 0.1, 0.4, 0.025],
+  ['gemini-2.0-flash-lite', 0.075, 0.3, undefined],
+  ['gemini-2.5-flash', 0.3, 2.5, 0.075, '2025-06-17'],
+  ['gemini-2.5-flash-lite', 0.1, 0.4, 0.025, '2025-06-17'],
+  ['gemini-2.5-pro', 1.25, 10, 0.31, '2025-06-17'],
+  // Mistral
+  ['mistral-large', 2, 6, undefined],
+  ['mistral-medium', 0.4, 2, undefined],
+  ['mistral-small', 0.1, 0.3, undefined],
+  ['codestral', 0.3, 0.9, undefined],
+  // Others commonly served behind OpenAI-compatible APIs
+  ['command-r', 0.15, 0.6, undefined],
+  ['command-r-plus', 2.5, 10, undefined],
+  ['deepseek-chat', 0.27, 1.1, 0.07],
+  ['deepseek-reasoner', 0.55, 2.19, 0.14],
+];
+
+/** The built-in table, every dated entry. */
+export const builtinPrices: readonly PriceEntry[] = Object.freeze(
+  rows.map(([model, input, output, cachedInput, from]) => ({
+    model,
+    input,
+    output,
+    ...(cachedInput !== undefined ? { cachedInput } : {}),
+    effectiveFrom: from ? day(from) : always,
+    source: 'builtin' as const,
+  })),
+);
+
+const normalised = new Map<string, string>();
+
+/** The form prices are matched in: lower case, provider prefix dropped. */
+export function normaliseModelName(model: string): string {
+  let name = normalised.get(model);
+  if (name === undefined) {
+    name = normalise(model);
+    if (normalised.size >= 10_000) normalised.clear();
+    normalised.set(model, name);
+  }
+  return name;
 }
 
-/** USD for `usage` on `model`, or null when the model has no known price or no usage was reported. */
-export function costOf(model: string | null | undefined, usage: TokenUsage | null | undefined): number | null {
-  const price = priceOf(model);
-  if (!price || !usage) return null;
+function normalise(model: string): string {
+  return model
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z0-9_-]+\//, '')
+    .replace(/^(anthropic|amazon|meta|mistral|cohere|ai21|google|openai)\./, '');
+}
+
+const boundary = new Set(['-', ':', '@', '_']);
+
+/** Whether `entryModel` (normalised) names `name` (normalised) or its family. */
+function matches(entryModel: string, name: string): boolean {
+  return name === entryModel || (name.startsWith(entryModel) && boundary.has(name[entryModel.length]!));
+}
+
+/**
+ * The price of `model` at time `at` among `entries`: the longest matching model; among its
+ * entries, the latest in effect at `at` (a user's entry winning over a built-in one of the same
+ * model and date). A call dated before every entry of its model (a clock off, or test data) gets
+ * the model's earliest price. Undefined when no entry matches.
+ */
+export function findPrice(entries: readonly PriceEntry[], model: string | null | undefined, at: Date = new Date()): PriceEntry | undefined {
+  if (!model) return undefined;
+  const name = normaliseModelName(model);
+  const time = at.getTime();
+  let best: PriceEntry | undefined;
+  let bestLength = -1;
+  let earliest: PriceEntry | undefined;
+  for (const entry of entries) {
+    const entryModel = normaliseModelName(entry.model);
+    if (!matches(entryModel, name)) continue;
+    if (entryModel.length > bestLength) {
+      bestLength = entryModel.length;
+      best = undefined;
+      earliest = undefined;
+    } else if (entryModel.length < bestLength) continue;
+    const from = entry.effectiveFrom.getTime();
+    if (!earliest || from < earliest.effectiveFrom.getTime()) earliest = entry;
+    if (from > time) continue;
+    if (!best) {
+      best = entry;
+      continue;
+    }
+    const newer = from - best.effectiveFrom.getTime();
+    if (newer > 0 || (newer === 0 && entry.source === 'user' && best.source === 'builtin')) best = entry;
+  }
+  return best ?? earliest;
+}
+
+/** The built-in price of `model` in effect at `at` (now by default). */
+export function priceOf(model: string | null | undefined, at?: Date): ModelPrice | undefined {
+  return findPrice(builtinPrices, model, at);
+}
+
+/** USD for `usage` at `price`. */
+export function costAt(price: ModelPrice, usage: TokenUsage): number {
   const prompt = usage.prompt_tokens ?? 0;
   const completion = usage.completion_tokens ?? 0;
   const cached = Math.min(usage.cached_tokens ?? 0, prompt);
   const cost = ((prompt - cached) * price.input + cached * (price.cachedInput ?? price.input) + completion * price.output) / 1_000_000;
   return Number(cost.toPrecision(12));
+}
+
+/**
+ * USD for `usage` on `model` at the built-in price in effect at `at` (now by default), or null
+ * when the model has no known price or no usage was reported.
+ */
+export function costOf(model: string | null | undefined, usage: TokenUsage | null | undefined, at?: Date): number | null {
+  const price = priceOf(model, at);
+  if (!price || !usage) return null;
+  return costAt(price, usage);
 }

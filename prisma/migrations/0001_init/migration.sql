@@ -243,7 +243,9 @@ CREATE TABLE "Span" (
     "promptTokens" INTEGER,
     "completionTokens" INTEGER,
     "totalTokens" INTEGER,
+    "cachedTokens" INTEGER,
     "cost" REAL,
+    "costSource" TEXT,
     "attributes" JSONB NOT NULL,
     "events" JSONB,
     "links" JSONB,
@@ -270,16 +272,33 @@ CREATE TABLE "Trace" (
     "completionTokens" INTEGER,
     "totalTokens" INTEGER,
     "cost" REAL,
+    "spanKind" TEXT,
+    "statusCode" TEXT,
     "environment" TEXT,
     "userId" TEXT,
     "sessionId" TEXT,
     "appId" TEXT,
     "variantId" TEXT,
+    "variantName" TEXT,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL,
 
     PRIMARY KEY ("projectId", "traceId"),
     CONSTRAINT "Trace_projectId_fkey" FOREIGN KEY ("projectId") REFERENCES "Project" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "ModelPrice" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "projectId" TEXT NOT NULL,
+    "model" TEXT NOT NULL,
+    "input" REAL NOT NULL,
+    "output" REAL NOT NULL,
+    "cachedInput" REAL,
+    "effectiveFrom" DATETIME NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "ModelPrice_projectId_fkey" FOREIGN KEY ("projectId") REFERENCES "Project" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateIndex
@@ -337,4 +356,37 @@ CREATE INDEX "Span_projectId_traceId_parentSpanId_idx" ON "Span"("projectId", "t
 CREATE INDEX "Span_projectId_startTime_idx" ON "Span"("projectId", "startTime");
 
 -- CreateIndex
+CREATE INDEX "Span_projectId_spanKind_startTime_idx" ON "Span"("projectId", "spanKind", "startTime");
+
+-- CreateIndex
+CREATE INDEX "Span_projectId_model_startTime_idx" ON "Span"("projectId", "model", "startTime");
+
+-- CreateIndex
 CREATE INDEX "Trace_projectId_startTime_idx" ON "Trace"("projectId", "startTime");
+
+-- CreateIndex
+CREATE INDEX "Trace_projectId_userId_startTime_idx" ON "Trace"("projectId", "userId", "startTime");
+
+-- CreateIndex
+CREATE INDEX "Trace_projectId_sessionId_startTime_idx" ON "Trace"("projectId", "sessionId", "startTime");
+
+-- CreateIndex
+CREATE INDEX "Trace_projectId_environment_startTime_idx" ON "Trace"("projectId", "environment", "startTime");
+
+-- CreateIndex
+CREATE INDEX "Trace_projectId_appId_startTime_idx" ON "Trace"("projectId", "appId", "startTime");
+
+-- CreateIndex
+CREATE INDEX "Trace_projectId_variantId_startTime_idx" ON "Trace"("projectId", "variantId", "startTime");
+
+-- CreateIndex
+CREATE INDEX "Trace_projectId_statusCode_startTime_idx" ON "Trace"("projectId", "statusCode", "startTime");
+
+-- CreateIndex
+CREATE INDEX "Trace_projectId_latency_idx" ON "Trace"("projectId", "latency");
+
+-- CreateIndex
+CREATE INDEX "Trace_projectId_cost_idx" ON "Trace"("projectId", "cost");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "ModelPrice_projectId_model_effectiveFrom_key" ON "ModelPrice"("projectId", "model", "effectiveFrom");

@@ -1,0 +1,98 @@
+// OTLP/gRPC (SPEC §7): `opentelemetry.proto.collector.trace.v1.TraceService/Export` on
+// OTLP_GRPC_PORT, with the same decoder, mapping, write queue and limits as OTLP/HTTP. Messages
+// are decoded by our protobufjs descriptor (no proto-loader): the service is declared with
+// pass-through serialisers and the handler decodes the bytes itself. grpc-js decompresses gzip
+// messages and refuses messages over MAX_BODY_BYTES (RESOURCE_EXHAUSTED).
+import * as grpc from '@grpc/grpc-js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RequestContext } from '../../shared/context.js';
+import { AssayError, OverloadedError } from '../../shared/errors.js';
+import { decodeProtobuf, OtlpBadRequest } from './decode.js';
+import { ingestOtlp } from './ingest.js';
+import { ExportTraceServiceResponse } from './proto.js';
+
+const identity = (value: Buffer) => value;
+
+export const traceServiceDefinition: grpc.ServiceDefinition = {
+  Export: {
+    path: '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: identity,
+    requestDeserialize: identity,
+    responseSerialize: identity,
+    responseDeserialize: identity,
+  },
+};
+
+function grpcError(code: grpc.status, details: string, metadata?: grpc.Metadata): Partial<grpc.StatusObject> {
+  return { code, details, ...(metadata ? { metadata } : {}) };
+}
+
+export interface OtlpGrpcServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+// grpc-js writes its own errors to stderr; ours reach the service's log instead.
+grpc.setLogVerbosity(grpc.logVerbosity.NONE);
+
+export async function startOtlpGrpc(options: {
+  host: string;
+  port: number;
+  maxMessageBytes: number;
+  context: () => RequestContext;
+  log: FastifyBaseLogger;
+}): Promise<OtlpGrpcServer> {
+  const server = new grpc.Server({
+    'grpc.max_receive_message_length': options.maxMessageBytes,
+    'grpc.max_send_message_length': 1024 * 1024,
+  });
+  server.addService(traceServiceDefinition, {
+    Export: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
+      let groups;
+      try {
+        groups = decodeProtobuf(call.request);
+      } catch (error) {
+        if (error instanceof OtlpBadRequest) return callback(grpcError(grpc.status.INVALID_ARGUMENT, error.message));
+        options.log.error({ err: error }, 'OTLP/gRPC decoding failed');
+        return callback(grpcError(grpc.status.INTERNAL, 'Internal error'));
+      }
+      ingestOtlp(options.context(), groups).then(
+        (result) => {
+          const message = ExportTraceServiceResponse.create(
+            result.rejected > 0 ? { partialSuccess: { rejectedSpans: result.rejected, errorMessage: result.errorMessage } } : {},
+          );
+          callback(null, Buffer.from(ExportTraceServiceResponse.encode(message).finish()));
+        },
+        (error: unknown) => {
+          if (error instanceof OverloadedError) {
+            // UNAVAILABLE is what OTLP/gRPC exporters retry, with backoff.
+            const metadata = new grpc.Metadata();
+            metadata.set('retry-after', String(error.retryAfterSeconds));
+            return callback(grpcError(grpc.status.UNAVAILABLE, error.message, metadata));
+          }
+          if (error instanceof AssayError) return callback(grpcError(grpc.status.INVALID_ARGUMENT, error.message));
+          options.log.error({ err: error }, 'OTLP/gRPC ingestion failed');
+          callback(grpcError(grpc.status.INTERNAL, 'Internal error'));
+        },
+      );
+    },
+  });
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${options.host}:${options.port}`, grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
+  );
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.forceShutdown(), 5_000);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      }),
+  };
+}

@@ -1,0 +1,111 @@
+// OTLP/HTTP (SPEC §7): POST /v1/traces, /otlp/v1/traces and /api/otlp/v1/traces take an
+// ExportTraceServiceRequest as application/x-protobuf or application/json, optionally gzip (or
+// deflate) encoded, and answer an ExportTraceServiceResponse in the request's encoding, with
+// partial_success naming rejected spans. Failures answer a google.rpc.Status in the same encoding
+// with the status codes OTLP exporters act on: 400 (unreadable body: dropped), 413 (too large),
+// 415 (not protobuf or JSON), 503 + Retry-After (write queue full: retried).
+// This is its own Fastify scope: the REST scope reads every body as JSON.
+import { promisify } from 'node:util';
+import { gunzip, inflate } from 'node:zlib';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AssayError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../shared/errors.js';
+import { decodeJson, decodeProtobuf, OtlpBadRequest } from './decode.js';
+import { ingestOtlp, type OtlpIngestResult } from './ingest.js';
+import { ExportTraceServiceResponse, RpcStatus } from './proto.js';
+
+export const otlpHttpPaths = ['/v1/traces', '/otlp/v1/traces'] as const;
+
+const protobufTypes = ['application/x-protobuf', 'application/protobuf'];
+const gunzipAsync = promisify(gunzip);
+const inflateAsync = promisify(inflate);
+
+type Format = 'protobuf' | 'json';
+
+/** The encoding of answers: protobuf for a protobuf request, else JSON. */
+function formatOf(request: FastifyRequest): Format {
+  const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return protobufTypes.includes(type) ? 'protobuf' : 'json';
+}
+
+async function decompress(request: FastifyRequest, body: Buffer, maxBytes: number): Promise<Buffer> {
+  const encoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding === 'identity' || encoding === '') return body;
+  if (encoding !== 'gzip' && encoding !== 'deflate') {
+    throw new UnsupportedMediaTypeError(`Content-Encoding ${encoding} is not supported (use gzip or none)`);
+  }
+  try {
+    return await (encoding === 'gzip' ? gunzipAsync : inflateAsync)(body, { maxOutputLength: maxBytes });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) {
+      throw new PayloadTooLargeError(`The decompressed body exceeds ${maxBytes} bytes`);
+    }
+    throw new OtlpBadRequest(`The body is not valid ${encoding} data`);
+  }
+}
+
+/** gRPC status codes carried in the google.rpc.Status of error answers. */
+function rpcCode(status: number): number {
+  if (status === 400 || status === 415 || status === 422) return 3; // INVALID_ARGUMENT
+  if (status === 413 || status === 429) return 8; // RESOURCE_EXHAUSTED
+  if (status === 503) return 14; // UNAVAILABLE
+  if (status === 404) return 5; // NOT_FOUND
+  if (status === 401) return 16; // UNAUTHENTICATED
+  if (status === 403) return 7; // PERMISSION_DENIED
+  return 13; // INTERNAL
+}
+
+function sendStatus(reply: FastifyReply, format: Format, status: number, message: string, headers: Record<string, string> = {}) {
+  reply.code(status).headers(headers);
+  if (format === 'protobuf') {
+    const body = RpcStatus.encode(RpcStatus.create({ code: rpcCode(status), message })).finish();
+    return reply.type('application/x-protobuf').send(Buffer.from(body));
+  }
+  return reply.type('application/json; charset=utf-8').send({ code: rpcCode(status), message });
+}
+
+function sendResult(reply: FastifyReply, format: Format, result: OtlpIngestResult) {
+  const partial = result.rejected > 0 ? { rejectedSpans: result.rejected, errorMessage: result.errorMessage } : null;
+  if (format === 'protobuf') {
+    const message = ExportTraceServiceResponse.create(partial ? { partialSuccess: partial } : {});
+    return reply.type('application/x-protobuf').send(Buffer.from(ExportTraceServiceResponse.encode(message).finish()));
+  }
+  return reply
+    .type('application/json; charset=utf-8')
+    .send(partial ? { partialSuccess: { rejectedSpans: String(partial.rejectedSpans), errorMessage: partial.errorMessage } } : {});
+}
+
+export function otlpHttpRoutes(app: FastifyInstance, maxBodyBytes: number): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(protobufTypes, { parseAs: 'buffer', bodyLimit: maxBodyBytes }, async (request: FastifyRequest, body: Buffer) =>
+    decompress(request, body, maxBodyBytes),
+  );
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: maxBodyBytes }, async (request: FastifyRequest, body: Buffer) => {
+    const text = (await decompress(request, body, maxBodyBytes)).toString('utf8');
+    if (text.trim() === '') return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      throw new OtlpBadRequest(`The body is not valid JSON: ${(error as Error).message}`);
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError | AssayError | OtlpBadRequest, request, reply) => {
+    const format = formatOf(request);
+    if (error instanceof OtlpBadRequest) return sendStatus(reply, format, 400, error.message);
+    if (error instanceof AssayError) return sendStatus(reply, format, error.status, error.message, error.headers());
+    const status = (error as FastifyError).statusCode;
+    if (status === 415) {
+      return sendStatus(reply, 'json', 415, 'Send OTLP as application/x-protobuf or application/json');
+    }
+    if (status && status >= 400 && status < 500) return sendStatus(reply, format, status, error.message);
+    request.log.error({ err: error }, 'unhandled error in OTLP ingestion');
+    return sendStatus(reply, format, 500, 'Internal Server Error');
+  });
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const format = formatOf(request);
+    const groups = format === 'protobuf' ? decodeProtobuf((request.body as Buffer | undefined) ?? Buffer.alloc(0)) : decodeJson(request.body);
+    return sendResult(reply, format, await ingestOtlp(request.ctx, groups));
+  };
+  for (const path of otlpHttpPaths) app.post(path, handler);
+}

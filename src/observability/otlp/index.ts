@@ -1,0 +1,42 @@
+// Registers OTLP ingestion on the service: the OTLP/HTTP scope and, unless OTLP_GRPC_PORT is 0,
+// the OTLP/gRPC server. `close()` stops gRPC and waits for the write queue to drain; it must run
+// before the database is closed.
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../shared/config.js';
+import { requestContext, type Services } from '../../shared/context.js';
+import { ingestQueue } from '../queue.js';
+import { startOtlpGrpc, type OtlpGrpcServer } from './grpc.js';
+import { otlpHttpRoutes } from './http.js';
+
+export interface OtlpIngestion {
+  /** The bound gRPC port, or null when gRPC is off or its port could not be bound. */
+  grpcPort: number | null;
+  close(): Promise<void>;
+}
+
+export async function registerOtlp(server: FastifyInstance, config: Config, services: Services, projectId: string): Promise<OtlpIngestion> {
+  await server.register(async (scope) => otlpHttpRoutes(scope, config.MAX_BODY_BYTES));
+  let grpc: OtlpGrpcServer | null = null;
+  if (config.OTLP_GRPC_PORT !== 0) {
+    try {
+      grpc = await startOtlpGrpc({
+        host: config.HOST,
+        port: config.OTLP_GRPC_PORT,
+        maxMessageBytes: config.MAX_BODY_BYTES,
+        context: () => requestContext(services, projectId),
+        log: server.log.child({ component: 'otlp-grpc' }),
+      });
+    } catch (error) {
+      // HTTP (REST, GraphQL, OTLP/HTTP) still serves: a port taken by another collector should
+      // not take the whole service down. The log says why gRPC is off.
+      server.log.error({ err: error }, `OTLP/gRPC could not listen on ${config.HOST}:${config.OTLP_GRPC_PORT}; gRPC ingestion is off`);
+    }
+  }
+  return {
+    grpcPort: grpc?.port ?? null,
+    close: async () => {
+      await grpc?.close();
+      await ingestQueue(services.db).close();
+    },
+  };
+}

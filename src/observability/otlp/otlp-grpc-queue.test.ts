@@ -1,0 +1,191 @@
+// OTLP/gRPC with the real SDK gRPC exporter, and the write queue's backpressure: a full queue
+// answers 503 + Retry-After (gRPC: UNAVAILABLE), which the real exporters retry until stored.
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../../test/helpers/server.js';
+import { ingestQueue, SpanWriteQueue } from '../queue.js';
+import { ExportTraceServiceRequest } from './proto.js';
+import { testTracer } from './test-otel.js';
+import { requestContext } from '../../shared/context.js';
+import type { SpanRecord } from '../ingest.js';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+let server: TestServer;
+let grpcPort: number;
+
+beforeAll(async () => {
+  grpcPort = await freePort();
+  server = await startServer({ OTLP_GRPC_PORT: String(grpcPort) });
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+describe('OTLP/gRPC', () => {
+  it('stores spans sent by the SDK gRPC exporter with the same mapping', async () => {
+    const otel = testTracer('grpc', `http://127.0.0.1:${grpcPort}`, { 'deployment.environment.name': 'grpc-env' });
+    const root = otel.tracer.startSpan('workflow', { attributes: { 'ag.type.node': 'workflow', 'user.id': 'u-1' } });
+    const llm = otel.tracer.startSpan(
+      'chat',
+      { attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4.1-mini', 'gen_ai.usage.input_tokens': 100, 'gen_ai.usage.output_tokens': 10 } },
+      otel.under(root),
+    );
+    llm.end();
+    root.end();
+    await otel.flush();
+    await otel.shutdown();
+    const tree = (await server.request('GET', `/observability/traces/${root.spanContext().traceId}`)).body;
+    expect(tree).toMatchObject({ spankind: 'WORKFLOW', environment: 'grpc-env', user_id: 'u-1' });
+    expect(tree.children[0]).toMatchObject({
+      id: llm.spanContext().spanId,
+      spankind: 'LLM',
+      metadata: { usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 } },
+    });
+    // gpt-4.1-mini: 100 × $0.40/M + 10 × $1.60/M
+    expect(tree.children[0].metadata.cost).toBeCloseTo(0.000056, 12);
+  });
+
+  it('answers INVALID_ARGUMENT to a message that is not an ExportTraceServiceRequest', async () => {
+    const grpc = await import('@grpc/grpc-js');
+    const client = new grpc.Client(`127.0.0.1:${grpcPort}`, grpc.credentials.createInsecure());
+    const call = (body: Buffer) =>
+      new Promise<{ error: any; response?: Buffer }>((resolve) =>
+        client.makeUnaryRequest(
+          '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+          (value: Buffer) => value,
+          (value: Buffer) => value,
+          body,
+          (error, response) => resolve({ error, response }),
+        ),
+      );
+    const bad = await call(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]));
+    expect(bad.error?.code).toBe(grpc.status.INVALID_ARGUMENT);
+    const empty = await call(Buffer.from(ExportTraceServiceRequest.encode(ExportTraceServiceRequest.create({})).finish()));
+    expect(empty.error).toBeNull();
+    client.close();
+  });
+});
+
+describe('write queue', () => {
+  const record = (trace: string, span: number): SpanRecord => ({
+    traceId: trace,
+    spanId: `s${span}`,
+    parentSpanId: null,
+    name: 'q',
+    spanKind: 'UNKNOWN',
+    statusCode: 'UNSET',
+    startTimeUnixNano: 1n,
+    endTimeUnixNano: 2n,
+    attributes: {},
+  });
+
+  it('batches waiting requests into one write, refuses when full, answers each after its commit', async () => {
+    const writes: number[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const queue = new SpanWriteQueue({ maxQueuedSpans: 5, maxBatchSpans: 100, retryAfterSeconds: 2 }, async (_ctx, records) => {
+      await gate;
+      writes.push(records.length);
+      return { spans: records.length, traceIds: [] };
+    });
+    const ctx = requestContext(server.assay.services, 'p');
+    const first = queue.submit(ctx, [record('a', 1), record('a', 2), record('a', 3)]); // taken at once by the writer
+    const second = queue.submit(ctx, [record('b', 1), record('b', 2), record('b', 2)]); // waits
+    const third = queue.submit(ctx, [record('c', 1)]); // waits: 4 queued
+    const refused = queue.submit(ctx, [record('d', 1), record('d', 2)]); // 6 > 5
+    await expect(refused).rejects.toMatchObject({ status: 503, retryAfterSeconds: 2 });
+    let settled = false;
+    void first.then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(settled).toBe(false); // nothing answered before its write finished
+    release();
+    expect(await first).toEqual({ spans: 3, traceIds: [] });
+    expect(await second).toEqual({ spans: 2, traceIds: ['b'] }); // the duplicate counted once
+    expect(await third).toEqual({ spans: 1, traceIds: ['c'] });
+    expect(writes).toEqual([3, 4]); // the two waiting requests went in one transaction
+    await queue.close();
+    await expect(queue.submit(ctx, [record('e', 1)])).rejects.toMatchObject({ status: 503 });
+  });
+
+  it('fails only the request whose spans cannot be written when a combined batch fails', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const queue = new SpanWriteQueue({}, async (_ctx, records) => {
+      await gate;
+      if (records.some((r) => r.traceId === 'bad')) throw new Error('constraint');
+      return { spans: records.length, traceIds: [] };
+    });
+    const ctx = requestContext(server.assay.services, 'p');
+    const head = queue.submit(ctx, [record('x', 1)]);
+    const good = queue.submit(ctx, [record('ok', 1)]);
+    const bad = queue.submit(ctx, [record('bad', 1)]);
+    release();
+    await head;
+    await expect(good).resolves.toMatchObject({ spans: 1 });
+    await expect(bad).rejects.toThrow('constraint');
+  });
+
+  it('answers 503 with Retry-After over HTTP when full, and the real exporter retries until all is stored', async () => {
+    const queue = ingestQueue(server.assay.db);
+    queue.limits = { ...queue.limits, maxQueuedSpans: 1 };
+    try {
+      const body = (i: number) =>
+        Buffer.from(
+          ExportTraceServiceRequest.encode(
+            ExportTraceServiceRequest.fromObject({
+              resourceSpans: [{ scopeSpans: [{ spans: Array.from({ length: 200 }, (_, j) => ({
+                traceId: Buffer.from((i + 1).toString(16).padStart(32, 'a'), 'hex'),
+                spanId: Buffer.from((j + 1).toString(16).padStart(16, '0'), 'hex'),
+                name: 'load',
+                startTimeUnixNano: '1714564800000000000',
+                endTimeUnixNano: '1714564800000000001',
+              })) }] }],
+            }),
+          ).finish(),
+        );
+      // Writes held: the first request waits in the queue, the next find it full.
+      queue.pause();
+      const send = (i: number) => fetch(`${server.baseUrl}/v1/traces`, { method: 'POST', body: body(i), headers: { 'content-type': 'application/x-protobuf' } });
+      const waiting = send(0);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const refused = await send(1);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      let answered = false;
+      void waiting.then(() => (answered = true));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(answered).toBe(false); // no answer before the spans are committed
+      queue.resume();
+      expect((await waiting).status).toBe(200);
+      expect(await server.assay.db.span.count({ where: { traceId: (1).toString(16).padStart(32, 'a') } })).toBe(200);
+      expect(await server.assay.db.span.count({ where: { traceId: (2).toString(16).padStart(32, 'a') } })).toBe(0);
+
+      // The SDK exporter retries 503s (honouring Retry-After) until every span is stored.
+      queue.pause();
+      setTimeout(() => queue.resume(), 1500);
+      const otel = testTracer('proto', `${server.baseUrl}/v1/traces`);
+      const flushes = Array.from({ length: 4 }, () => {
+        for (let i = 0; i < 100; i++) otel.tracer.startSpan('retried').end();
+        return otel.flush();
+      });
+      await Promise.all(flushes);
+      await otel.shutdown();
+      const total = await server.assay.db.span.count({ where: { name: 'retried' } });
+      expect(total).toBe(400);
+    } finally {
+      queue.resume();
+      queue.limits = { ...queue.limits, maxQueuedSpans: 100_000 };
+    }
+  }, 30_000);
+});

@@ -1,0 +1,39 @@
+// The real OpenTelemetry JS SDK, pointed at a test server: a tracer whose spans go through one of
+// the official OTLP exporters (HTTP protobuf, HTTP JSON, gRPC), flushed on demand.
+import { ROOT_CONTEXT, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import { OTLPTraceExporter as GrpcExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+
+export type ExporterKind = 'proto' | 'json' | 'grpc';
+
+export interface TestTracer {
+  tracer: Tracer;
+  /** Exports every ended span and waits for the server's answers. */
+  flush(): Promise<void>;
+  shutdown(): Promise<void>;
+  /** The context whose active span is `span`: pass it to startSpan to make a child. */
+  under(span: Span): Context;
+}
+
+export function testTracer(kind: ExporterKind, url: string, resource: Attributes = {}, options: { compression?: 'gzip' | 'none' } = {}): TestTracer {
+  const compression = options.compression === 'gzip' ? ('gzip' as never) : undefined;
+  const exporter: SpanExporter =
+    kind === 'proto'
+      ? new ProtoExporter({ url, ...(compression ? { compression } : {}) })
+      : kind === 'json'
+        ? new JsonExporter({ url, ...(compression ? { compression } : {}) })
+        : new GrpcExporter({ url, ...(compression ? { compression } : {}) });
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': 'assay-tests', ...resource }),
+    spanProcessors: [new BatchSpanProcessor(exporter, { maxExportBatchSize: 512, scheduledDelayMillis: 60_000 })],
+  });
+  return {
+    tracer: provider.getTracer('assay-test-instrumentation', '1.2.3'),
+    flush: () => provider.forceFlush(),
+    shutdown: () => provider.shutdown(),
+    under: (span) => trace.setSpan(ROOT_CONTEXT, span),
+  };
+}

@@ -1,0 +1,236 @@
+// Finding traces and spans (filters, sorting, cursors, metrics; REST and GraphQL) and model prices
+// (built-in, user overrides with effective dates, costs computed at ingestion).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { at, legacySpan } from './test-spans.js';
+
+let server: TestServer;
+
+// Ten traces, one a minute: t0 … t9. Even ones in production for user-a, odd in staging for
+// user-b; t3 failed; latencies 1…10 s; each root has one LLM child with a model and tokens.
+beforeAll(async () => {
+  server = await startServer({ OTLP_GRPC_PORT: '0' });
+  for (let i = 0; i < 10; i++) {
+    const even = i % 2 === 0;
+    const response = await server.request('POST', '/observability/trace', {
+      trace: `t${i}`,
+      spans: [
+        legacySpan(`t${i}-root`, null, i * 60, i * 60 + i + 1, {
+          name: even ? 'answer question' : 'summarise',
+          spankind: 'workflow',
+          status: i === 3 ? 'error' : 'ok',
+          environment: even ? 'production' : 'staging',
+          user: even ? 'user-a' : 'user-b',
+          session_id: `session-${i % 3}`,
+          app_id: 'app-1',
+          variant_id: even ? 'v-1' : 'v-2',
+          variant_name: even ? 'baseline' : 'candidate',
+          inputs: { question: i === 7 ? 'Where is the Eiffel Tower?' : `question ${i}` },
+          outputs: { answer: `answer ${i}` },
+        }),
+        legacySpan(`t${i}-llm`, `t${i}-root`, i * 60, i * 60 + 0.5, {
+          name: 'chat',
+          spankind: 'llm',
+          config: { model: even ? 'gpt-4o-mini-2024-07-18' : 'claude-3-5-haiku-20241022' },
+          tokens: { prompt_tokens: 1000 * (i + 1), completion_tokens: 100 },
+        }),
+      ],
+    });
+    expect(response.status).toBe(200);
+  }
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+const ids = (body: any) => body.traces.map((trace: any) => trace.trace_id);
+
+describe('GET /observability/traces', () => {
+  it('lists newest first with every roll-up field', async () => {
+    const response = await server.request('GET', '/observability/traces?limit=2');
+    expect(response.status).toBe(200);
+    expect(ids(response.body)).toEqual(['t9', 't8']);
+    expect(response.body.traces[1]).toEqual({
+      trace_id: 't8',
+      root_span_id: 't8-root',
+      name: 'answer question',
+      spankind: 'WORKFLOW',
+      status: 'OK',
+      start_time: at(480),
+      end_time: at(489),
+      latency: 9,
+      span_count: 2,
+      error_count: 0,
+      usage: { prompt_tokens: 9000, completion_tokens: 100, total_tokens: 9100 },
+      // gpt-4o-mini computed at ingestion: 9000 × 0.15/M + 100 × 0.6/M
+      cost: 0.00141,
+      environment: 'production',
+      user_id: 'user-a',
+      session_id: 'session-2',
+      app_id: 'app-1',
+      variant: { variant_id: 'v-1', variant_name: 'baseline' },
+    });
+    expect(response.body.next_cursor).toEqual(expect.any(String));
+  });
+
+  it('filters by every field', async () => {
+    const q = async (query: string) => ids((await server.request('GET', `/observability/traces?${query}`)).body);
+    expect(await q('environment=staging')).toEqual(['t9', 't7', 't5', 't3', 't1']);
+    expect(await q('user_id=user-a&started_after=' + encodeURIComponent(at(240)))).toEqual(['t8', 't6', 't4']);
+    expect(await q('started_before=' + encodeURIComponent(at(60)))).toEqual(['t1', 't0']);
+    expect(await q('status=error')).toEqual(['t3']);
+    expect(await q('status=OK,ERROR&session_id=session-0')).toEqual(['t9', 't6', 't3', 't0']);
+    expect(await q('spankind=llm')).toEqual([]); // roots are workflows
+    expect(await q('name_contains=SUMMAR&variant_id=v-2&app_id=app-1')).toEqual(['t9', 't7', 't5', 't3', 't1']);
+    expect(await q('variant_name=baseline&min_latency=5&max_latency=7')).toEqual(['t6', 't4']);
+    expect(await q('model=claude-3-5-haiku&min_cost=0.006')).toEqual(['t9', 't7']);
+    expect(await q('max_cost=0.0006')).toEqual(['t2', 't0']);
+    expect(await q('text=eiffel')).toEqual(['t7']);
+    expect(await q('text=100%25')).toEqual([]); // % is a literal, not a wildcard
+  });
+
+  it('sorts and pages with cursors', async () => {
+    const first = (await server.request('GET', '/observability/traces?sort_by=latency&sort_direction=asc&limit=4')).body;
+    expect(ids(first)).toEqual(['t0', 't1', 't2', 't3']);
+    const second = (await server.request('GET', `/observability/traces?sort_by=latency&sort_direction=asc&limit=4&cursor=${first.next_cursor}`)).body;
+    expect(ids(second)).toEqual(['t4', 't5', 't6', 't7']);
+    const third = (await server.request('GET', `/observability/traces?sort_by=latency&sort_direction=asc&limit=4&cursor=${second.next_cursor}`)).body;
+    expect(ids(third)).toEqual(['t8', 't9']);
+    expect(third.next_cursor).toBeNull();
+    expect(ids((await server.request('GET', '/observability/traces?sort_by=cost&limit=1')).body)).toEqual(['t9']);
+  });
+
+  it('answers 422 listing every bad parameter, and never a 500 for a bad cursor', async () => {
+    const response = await server.request('GET', '/observability/traces?limit=0&status=broken&min_cost=abc&started_after=yesterday');
+    expect(response.status).toBe(422);
+    expect(response.body.detail.map((d: any) => [d.loc, d.type])).toEqual([
+      [['query', 'started_after'], 'datetime_from_date_parsing'],
+      [['query', 'status', 0], 'enum'],
+      [['query', 'min_cost'], 'float_parsing'],
+      [['query', 'limit'], 'greater_than_equal'],
+    ]);
+    const sort = await server.request('GET', '/observability/traces?sort_by=colour');
+    expect(sort.body.detail[0]).toMatchObject({ loc: ['query', 'sort_by'], type: 'enum' });
+    const cursor = await server.request('GET', '/observability/traces?cursor=garbage');
+    expect(cursor.status).toBe(422);
+    expect(cursor.body.detail[0]).toMatchObject({ loc: ['query', 'after'], type: 'value_error' });
+  });
+
+  it('lists spans with filters and answers metrics', async () => {
+    const spans = (await server.request('GET', '/observability/spans?spankind=LLM&model=gpt-4o-mini&sort_by=tokens&limit=3')).body;
+    expect(spans.spans.map((span: any) => span.id)).toEqual(['t8-llm', 't6-llm', 't4-llm']);
+    expect(spans.spans[0]).toMatchObject({ spankind: 'LLM', children: null, metadata: { usage: { prompt_tokens: 9000 } } });
+    const metrics = (await server.request('GET', '/observability/metrics?environment=staging')).body;
+    expect(metrics).toMatchObject({ count: 5, error_count: 1, error_rate: 0.2, prompt_tokens: 2000 + 4000 + 6000 + 8000 + 10000, completion_tokens: 500 });
+    expect(metrics.latency).toEqual({ avg: 6, min: 2, max: 10, p50: 6, p95: 10, p99: 10 });
+    // claude-3-5-haiku: tokens × 0.8/M + 100 × 4/M per trace
+    expect(metrics.cost).toBeCloseTo((30_000 * 0.8 + 500 * 4) / 1e6, 12);
+  });
+});
+
+describe('GraphQL search', () => {
+  it('pages traces forward and backward with filters and sorting', async () => {
+    const query = `query ($first: Int, $after: String, $last: Int, $before: String) {
+      traces(first: $first, after: $after, last: $last, before: $before, environment: "production", sort_by: cost, sort_direction: desc) {
+        edges { cursor node { trace_id cost spankind status variant_name } }
+        pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
+    const page1 = await server.graphql(query, { first: 2 });
+    expect(page1.errors).toBeUndefined();
+    expect(page1.data.traces.edges.map((e: any) => e.node.trace_id)).toEqual(['t8', 't6']);
+    expect(page1.data.traces.edges[0].node).toMatchObject({ spankind: 'WORKFLOW', status: 'OK', variant_name: 'baseline' });
+    const page2 = await server.graphql(query, { first: 2, after: page1.data.traces.pageInfo.endCursor });
+    expect(page2.data.traces.edges.map((e: any) => e.node.trace_id)).toEqual(['t4', 't2']);
+    expect(page2.data.traces.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
+    const back = await server.graphql(query, { last: 2, before: page2.data.traces.pageInfo.startCursor });
+    expect(back.data.traces.edges.map((e: any) => e.node.trace_id)).toEqual(['t8', 't6']);
+    expect(back.data.traces.pageInfo).toMatchObject({ hasPreviousPage: false, hasNextPage: true });
+  });
+
+  it('lists spans with filters, and aggregates metrics', async () => {
+    const { data, errors } = await server.graphql(`{
+      spans(spankind: [LLM], text: "question", first: 5) { edges { node { id } } }
+      errors: spans(status: [ERROR]) { edges { node { id spankind } } }
+      llm: span_metrics(spankind: [LLM]) { count cost total_tokens latency { p50 } }
+      all: trace_metrics { count error_count error_rate latency { avg min max p50 p95 p99 } }
+      none: trace_metrics(user_id: "nobody") { count error_rate cost latency { p50 } }
+    }`);
+    expect(errors).toBeUndefined();
+    expect(data.spans.edges).toEqual([]); // LLM spans carry no inputs here
+    expect(data.errors.edges).toEqual([{ node: { id: 't3-root', spankind: 'WORKFLOW' } }]);
+    expect(data.llm).toMatchObject({ count: 10, total_tokens: 56_000, latency: { p50: 0.5 } });
+    expect(data.all).toEqual({ count: 10, error_count: 1, error_rate: 0.1, latency: { avg: 5.5, min: 1, max: 10, p50: 5, p95: 10, p99: 10 } });
+    expect(data.none).toEqual({ count: 0, error_rate: null, cost: null, latency: { p50: null } });
+  });
+
+  it('pages the children of a span', async () => {
+    const spans = Array.from({ length: 25 }, (_, i) => legacySpan(`kid-${String(i).padStart(2, '0')}`, 'wide-root', i, i + 1));
+    spans.push(legacySpan('wide-root', null, 0, 30));
+    expect((await server.request('POST', '/observability/trace', { trace: 'wide', spans })).status).toBe(200);
+    const query = `query ($after: String) { span(id: "wide-root", trace_id: "wide") { child_spans(first: 10, after: $after) {
+      edges { node { id } } pageInfo { hasNextPage endCursor } } } }`;
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (let page = 0; page < 5; page++) {
+      const { data, errors }: any = await server.graphql(query, { after });
+      expect(errors).toBeUndefined();
+      seen.push(...data.span.child_spans.edges.map((e: any) => e.node.id));
+      if (!data.span.child_spans.pageInfo.hasNextPage) break;
+      after = data.span.child_spans.pageInfo.endCursor;
+    }
+    expect(seen).toEqual(spans.slice(0, 25).map((span) => span.id));
+  });
+});
+
+describe('model prices', () => {
+  it('lists built-in prices with their effective dates', async () => {
+    const response = await server.request('GET', '/observability/prices?model=gpt-4o');
+    expect(response.status).toBe(200);
+    expect(response.body).toContainEqual({ id: null, model: 'gpt-4o', input: 2.5, output: 10, cached_input: 1.25, effective_from: '2024-10-02T00:00:00.000Z', source: 'builtin' });
+    expect(response.body).toContainEqual(expect.objectContaining({ model: 'gpt-4o', input: 5, effective_from: '2024-05-13T00:00:00.000Z' }));
+    expect(response.body.every((price: any) => price.model.startsWith('gpt-4o'))).toBe(true);
+    const resolved = await server.request('GET', '/observability/prices/resolve?model=openai/gpt-4o-2024-08-06&at=2024-09-01');
+    expect(resolved.body).toMatchObject({ model: 'gpt-4o', input: 5, output: 15 });
+  });
+
+  it('lets users add, correct and delete prices, which apply to spans ingested afterwards', async () => {
+    const bad = await server.request('POST', '/observability/prices', { model: '', input: -1, effective_from: 'soon' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail.map((d: any) => d.loc.join('.'))).toEqual(['body.model', 'body.input', 'body.output', 'body.effective_from']);
+
+    const created = await server.request('POST', '/observability/prices', { model: 'my-llama', input: 1, output: 2, cached_input: 0.5 });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ id: expect.any(String), model: 'my-llama', input: 1, output: 2, cached_input: 0.5, effective_from: '1970-01-01T00:00:00.000Z', source: 'user' });
+    const corrected = await server.request('POST', '/observability/prices', { model: 'my-llama', input: 3, output: 4 });
+    expect(corrected.body).toMatchObject({ id: created.body.id, input: 3, output: 4, cached_input: null });
+    const later = await server.request('POST', '/observability/prices', { model: 'my-llama', input: 10, output: 20, effective_from: '2024-05-01T12:05:00Z' });
+    // A user override of a built-in model.
+    await server.request('POST', '/observability/prices', { model: 'gpt-4o-mini', input: 1, output: 1, effective_from: '2024-01-01' });
+
+    const span = (id: string, start: number, model: string) =>
+      legacySpan(id, null, start, start + 1, { config: { model }, tokens: { prompt_tokens: 1_000_000, completion_tokens: 1_000_000 } });
+    await server.request('POST', '/observability/trace', {
+      trace: 'priced',
+      spans: [span('before', 0, 'my-llama-3-8b'), span('after', 600, 'My-Llama'), span('mini', 0, 'gpt-4o-mini'), span('free', 0, 'unknown-model')],
+    });
+    const cost = async (id: string) => (await server.request('GET', `/observability/spans/${id}?type=span&trace_id=priced`)).body.metadata.cost;
+    expect(await cost('before')).toBe(7); // 3 + 4 before the later price took effect
+    expect(await cost('after')).toBe(30);
+    expect(await cost('mini')).toBe(2);
+    expect(await cost('free')).toBeNull();
+
+    const gql = await server.graphql(`{ model_prices(source: user, first: 10) { edges { node { model input output effective_from source } } } }`);
+    expect(gql.data.model_prices.edges.map((e: any) => e.node.model)).toEqual(['gpt-4o-mini', 'my-llama', 'my-llama']);
+    const mutation = await server.graphql(`mutation { upsertModelPrice(input: { model: "gql-model", input: 1.5, output: 2.5 }) { id model input source } }`);
+    expect(mutation.data.upsertModelPrice).toMatchObject({ model: 'gql-model', input: 1.5, source: 'user' });
+    const invalid = await server.graphql(`mutation { upsertModelPrice(input: { model: "x", input: -1, output: 1 }) { id } }`);
+    expect(invalid.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', detail: [{ loc: ['body', 'input'], type: 'greater_than_equal' }] });
+
+    expect((await server.request('DELETE', `/observability/prices/${later.body.id}`)).status).toBe(204);
+    expect((await server.request('DELETE', `/observability/prices/${later.body.id}`)).status).toBe(404);
+    const deleted = await server.graphql(`mutation ($id: ID!) { deleteModelPrice(id: $id) }`, { id: mutation.data.upsertModelPrice.id });
+    expect(deleted.data.deleteModelPrice).toBe(mutation.data.upsertModelPrice.id);
+    const remaining = (await server.request('GET', '/observability/prices?source=user')).body.map((p: any) => [p.model, p.input]);
+    expect(remaining).toEqual([['gpt-4o-mini', 1], ['my-llama', 3]]);
+  });
+});

@@ -1,0 +1,42 @@
+// Inputs of the price endpoints, validated the same way for REST and GraphQL.
+import { z } from 'zod';
+import { parseIsoDateTime } from '../observability/time.js';
+
+const usd = () => z.number().min(0).max(1_000_000);
+
+/** An ISO-8601 date or date-time (no offset = UTC), as a Date. */
+export const isoDate = () =>
+  z.string().transform((value, ctx) => {
+    const parsed = parseIsoDateTime(value);
+    if ('error' in parsed) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Input should be a valid datetime or date, expected ISO 8601 such as 2024-05-01T12:00:00Z',
+        params: { type: 'datetime_from_date_parsing' },
+      });
+      return z.NEVER;
+    }
+    return new Date(Number(parsed.nanos / 1_000_000n));
+  });
+
+export const priceInput = z.object({
+  model: z.string().trim().min(1).max(200),
+  /** USD per 1M input tokens. */
+  input: usd(),
+  /** USD per 1M output tokens. */
+  output: usd(),
+  /** USD per 1M cached input tokens; the input price when absent. */
+  cached_input: usd().nullish(),
+  /** When the price starts to apply; absent = always (the epoch). */
+  effective_from: isoDate().nullish(),
+});
+
+export const priceListQuery = z.object({
+  model: z.string().min(1).optional(),
+  source: z.enum(['builtin', 'user']).optional(),
+});
+
+export const priceResolveQuery = z.object({
+  model: z.string().min(1),
+  at: isoDate().optional(),
+});
