@@ -208,14 +208,75 @@ describe('POST /evaluations validation (422)', () => {
     expect(response.body.detail[0].loc[0]).toBe('body');
   });
 
-  it('rejects an evaluator this version cannot run, at its index', async () => {
-    await expect422({ ...validBody(), evaluators_configs: [configId, codeConfigId] }, [
+  it('accepts a custom code evaluator, which needs no provider key', async () => {
+    const response = await server.request('POST', '/evaluations', { ...validBody(), evaluators_configs: [configId, codeConfigId] });
+    expect(response.status, response.text).toBe(200);
+    expect((await waitForStatus(server, response.body[0].id)).status.value).toBe('EVALUATION_FINISHED');
+  });
+
+  it("refuses an AI critique whose {column} placeholders are not columns of the test set, at the config's index", async () => {
+    const fine = await createConfig(server, appId, 'auto_ai_critique', {
+      prompt_template: [{ role: 'user', content: 'Country {country}, answer {prediction}, expected {ground_truth}, all {inputs}' }],
+    });
+    const missing = await createConfig(
+      server,
+      appId,
+      'auto_ai_critique',
+      { prompt_template: [{ role: 'system', content: 'Judge.' }, { role: 'user', content: '{prediction} for {question} in {language}' }] },
+      'critique-missing',
+    );
+    // Its own provider, so the other tests' count of provider calls stays theirs.
+    const judge = await startFakeOpenAI(() => ({ content: '7' }));
+    const keys = { OPENAI_API_KEY: 'sk-1', OPENAI_BASE_URL: judge.url };
+    await expect422({ ...validBody(), evaluators_configs: [fine.id, configId, missing.id], lm_providers_keys: keys }, [
       {
-        loc: ['body', 'evaluators_configs', 1],
-        msg: `The evaluator auto_custom_code_run of config ${codeConfigId} cannot run in this version yet`,
+        loc: ['body', 'evaluators_configs', 2],
+        msg:
+          'The prompt of evaluator config critique-missing uses {question}, {language}, but test set one row has no column "question", "language" ' +
+          '(columns: country, correct_answer; the evaluator fills {prediction}, {variant_output}, {ground_truth}, {correct_answer}, {inputs})',
         type: 'value_error',
       },
     ]);
+    const response = await server.request('POST', '/evaluations', { ...validBody(), evaluators_configs: [fine.id], lm_providers_keys: keys });
+    expect(response.status, response.text).toBe(200);
+    expect((await waitForStatus(server, response.body[0].id)).status.value).toBe('EVALUATION_FINISHED');
+    expect(judge.requests[0].body.messages).toEqual([
+      { role: 'user', content: 'Country France, answer ok, expected ok, all {"country":"France"}' },
+    ]);
+    await judge.close();
+  });
+});
+
+describe('POST /evaluations: provider keys of evaluators', () => {
+  it("answers 422 at lm_providers_keys when an evaluator's model has no key, naming its provider once", async () => {
+    const critique = await createConfig(server, appId, 'auto_ai_critique', {});
+    const semantic = await createConfig(server, appId, 'auto_semantic_similarity', {});
+    const rag = await createConfig(server, appId, 'rag_faithfulness', { model: 'mistral/mistral-small' });
+    const body = { ...validBody(), evaluators_configs: [configId, critique.id, semantic.id] };
+    await expect422(body, [
+      {
+        loc: ['body', 'lm_providers_keys'],
+        msg: "No provider key for OPENAI_API_KEY: give it in lm_providers_keys or set it in the server's environment",
+        type: 'value_error',
+      },
+    ]);
+    // The judge's model names its provider: an OpenAI key does not serve a Mistral judge.
+    await expect422({ ...body, evaluators_configs: [rag.id], lm_providers_keys: { OPENAI_API_KEY: 'sk-1' } }, [
+      {
+        loc: ['body', 'lm_providers_keys'],
+        msg: "No provider key for MISTRAL_API_KEY: give it in lm_providers_keys or set it in the server's environment",
+        type: 'value_error',
+      },
+    ]);
+    // One check for variants and evaluators: both providers are named.
+    await expect422({ ...body, variant_ids: [mistralVariantId] }, [
+      {
+        loc: ['body', 'lm_providers_keys'],
+        msg: "No provider key for MISTRAL_API_KEY, OPENAI_API_KEY: give it in lm_providers_keys or set it in the server's environment",
+        type: 'value_error',
+      },
+    ]);
+    expect(openai.requests).toHaveLength(0);
   });
 });
 

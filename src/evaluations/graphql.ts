@@ -71,6 +71,24 @@ builder.prismaObject('EvaluationEvaluator', {
   }),
 });
 
+const EvaluatorCallsCost = builder.objectRef<evaluations.EvaluatorCost['evaluators'][number]>('EvaluatorConfigCost').implement({
+  fields: (t) => ({
+    evaluator_config_id: t.exposeID('evaluator_config_id'),
+    cost: t.exposeFloat('cost', { nullable: true, description: 'USD; null when none of its calls had a known price.' }),
+    calls: t.exposeInt('calls', { description: 'Provider calls it made.' }),
+  }),
+});
+
+const EvaluatorCostRef = builder.objectRef<evaluations.EvaluatorCost>('EvaluatorCost').implement({
+  description:
+    "What evaluating cost, apart from the app's cost: the provider calls of LLM judges and embedding models, each recorded as an EVALUATOR span in its case's trace.",
+  fields: (t) => ({
+    total_cost: t.exposeFloat('total_cost', { nullable: true, description: 'USD; null when none of the calls had a known price.' }),
+    calls: t.exposeInt('calls'),
+    evaluators: t.field({ type: [EvaluatorCallsCost], resolve: (cost) => cost.evaluators }),
+  }),
+});
+
 const EvaluationRef = builder.prismaObject('Evaluation', {
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -90,6 +108,11 @@ const EvaluationRef = builder.prismaObject('Evaluation', {
     total_cost: t.field({ type: ResultRef, nullable: true, resolve: (e) => evaluationTotals(e).total_cost }),
     average_latency: t.field({ type: ResultRef, nullable: true, resolve: (e) => evaluationTotals(e).average_latency }),
     progress: t.field({ type: Progress, resolve: (e) => evaluations.progressOf(e) }),
+    evaluator_cost: t.field({
+      type: EvaluatorCostRef,
+      description: "The evaluators' own provider cost (judges, embeddings), kept apart from average_cost/total_cost, which are the app's.",
+      resolve: (e, _args, ctx) => evaluations.evaluatorCost(ctx, e.id),
+    }),
     // Its own query per evaluation: a nested `take` would load every scenario to cut one page.
     scenarios: t.prismaConnection({
       type: 'EvaluationScenario',

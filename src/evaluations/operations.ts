@@ -1,7 +1,8 @@
 // Automatic evaluations (SPEC §4): create, read, cancel, delete. Running them is runner.ts's work.
 import { getAppVariants } from '../apps/operations.js';
 import { getEvaluatorConfigs } from '../evaluators/operations.js';
-import { getScorer } from '../evaluators/scoring.js';
+import { getScorer, providerModelOf, requiredColumns } from '../evaluators/scoring.js';
+import { RESERVED_PLACEHOLDERS } from '../evaluators/template.js';
 import type { EvaluationStatus } from '../generated/prisma/client.js';
 import { providerAccess } from '../providers/access.js';
 import type { RequestContext } from '../shared/context.js';
@@ -88,14 +89,34 @@ export async function createEvaluations(ctx: RequestContext, input: CreateEvalua
       });
     }
   });
-  // Prompt variants are run by us against a model provider: that provider needs a key.
-  const missingKeys = new Set<string>();
+  // A config's {<column>} placeholders must be columns of the test set (the union of its rows' columns).
+  const columns = new Set(Array.isArray(testset.columns) ? (testset.columns as unknown[]).map(String) : []);
+  configs.forEach((config, index) => {
+    const missing = requiredColumns(config.evaluatorKey, asObject(config.settingsValues)).filter((column) => !columns.has(column));
+    if (missing.length === 0) return;
+    issues.push({
+      loc: ['body', 'evaluators_configs', index],
+      msg:
+        `The prompt of evaluator config ${config.name} uses ${missing.map((column) => `{${column}}`).join(', ')}, ` +
+        `but test set ${testset.name} has no column ${missing.map((column) => `"${column}"`).join(', ')} ` +
+        `(columns: ${[...columns].join(', ') || 'none'}; the evaluator fills ${RESERVED_PLACEHOLDERS.map((name) => `{${name}}`).join(', ')})`,
+      type: 'value_error',
+    });
+  });
+  // Prompt variants and provider-backed evaluators (judges, embeddings) call a model provider:
+  // each model's provider needs a key, from the request or the server's environment.
+  const models: string[] = [];
   for (const variant of variants) {
-    const model = (asObject(variant.revisions[0]?.parameters).model as string | undefined) ?? '';
-    if (variant.kind === 'prompt') {
-      const access = providerAccess(model, input.lm_providers_keys, ctx.providerEnv);
-      if (!access.apiKey) missingKeys.add(access.provider);
-    }
+    if (variant.kind === 'prompt') models.push((asObject(variant.revisions[0]?.parameters).model as string | undefined) ?? '');
+  }
+  for (const config of configs) {
+    const model = providerModelOf(config.evaluatorKey, asObject(config.settingsValues));
+    if (model !== null) models.push(model);
+  }
+  const missingKeys = new Set<string>();
+  for (const model of models) {
+    const access = providerAccess(model, input.lm_providers_keys, ctx.providerEnv);
+    if (!access.apiKey) missingKeys.add(access.provider);
   }
   if (missingKeys.size > 0) {
     const names = [...missingKeys].map((provider) => `${provider}_API_KEY`).join(', ');
@@ -132,6 +153,40 @@ export async function createEvaluations(ctx: RequestContext, input: CreateEvalua
   );
   ctx.events.publish('evaluations:created');
   return created;
+}
+
+export interface EvaluatorCost {
+  evaluation_id: string;
+  /** USD of the evaluators' provider calls (judges, embeddings); null when none had a known price. */
+  total_cost: number | null;
+  /** Provider calls made by the evaluators (each an EVALUATOR span in its case's trace). */
+  calls: number;
+  /** Per evaluator config, in the evaluation's order. */
+  evaluators: { evaluator_config_id: string; cost: number | null; calls: number }[];
+}
+
+/**
+ * What evaluating cost, apart from what the app cost (the scenarios' outputs[].cost): the sum of
+ * the EVALUATOR spans the runner recorded in the traces of the evaluation's scenarios.
+ */
+export async function evaluatorCost(ctx: RequestContext, evaluationId: string): Promise<EvaluatorCost> {
+  const evaluation = await getEvaluation(ctx, evaluationId, { select: { id: true, evaluators: { orderBy: { position: 'asc' }, select: { evaluatorConfigId: true } } } });
+  const spans = await ctx.db.$queryRaw<{ cost: number | null; attributes: unknown }[]>`
+    SELECT s."cost" AS "cost", s."attributes" AS "attributes"
+    FROM "Span" s JOIN "EvaluationScenario" e ON e."projectId" = s."projectId" AND e."traceId" = s."traceId"
+    WHERE e."evaluationId" = ${evaluationId} AND e."projectId" = ${ctx.projectId} AND s."spanKind" = 'EVALUATOR'`;
+  const byConfig = new Map(evaluation.evaluators.map((row) => [row.evaluatorConfigId, { evaluator_config_id: row.evaluatorConfigId, cost: null as number | null, calls: 0 }]));
+  let total: number | null = null;
+  for (const span of spans) {
+    const attributes = asObject(typeof span.attributes === 'string' ? JSON.parse(span.attributes) : span.attributes);
+    const entry = byConfig.get(String(attributes['assay.evaluator_config_id']));
+    if (entry) entry.calls += 1;
+    if (typeof span.cost === 'number') {
+      total = (total ?? 0) + span.cost;
+      if (entry) entry.cost = (entry.cost ?? 0) + span.cost;
+    }
+  }
+  return { evaluation_id: evaluation.id, total_cost: total, calls: spans.length, evaluators: [...byConfig.values()] };
 }
 
 /** Stops an evaluation that has not finished; its stored scenarios stay. */

@@ -85,6 +85,8 @@ export function evaluationRoutes(app: FastifyInstance): void {
     const evaluation = await evaluations.getEvaluation(req.ctx, req.params.evaluation_id);
     return { id: evaluation.id, results: aggregatedResults(evaluation) };
   });
+  // The evaluators' own provider cost; not part of the contract's Evaluation (2.4), so its own route.
+  app.get<Params>('/evaluations/:evaluation_id/evaluator_cost', async (req) => evaluations.evaluatorCost(req.ctx, req.params.evaluation_id));
   app.get<Params>('/evaluations/:evaluation_id/evaluation_scenarios', async (req) => {
     const evaluation = await evaluations.getEvaluation(req.ctx, req.params.evaluation_id);
     return (await evaluations.listScenarios(req.ctx, evaluation.id)).map((scenario) => scenarioJson(scenario, configOrder(evaluation)));

@@ -17,10 +17,11 @@ import { getScorer, groundTruthColumn, isTransientError } from '../evaluators/sc
 import type { EvaluatorConfig } from '../generated/prisma/client.js';
 import { type SpanRecord, writeSpans } from '../observability/ingest.js';
 import type { ProviderKeys } from '../providers/access.js';
+import { type ProviderCallRecord, providerClient } from '../providers/client.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
 import { asObject, toJson } from '../shared/json.js';
-import { insertRows, jsonText } from '../shared/sql.js';
+import { jsonText } from '../shared/sql.js';
 import { TransientError, withRetries } from '../shared/retry.js';
 import { getTestset, readTestsetRows, type TestsetRowRecord } from '../testsets/operations.js';
 import type { RateLimit } from './inputs.js';
@@ -60,7 +61,8 @@ interface CaseOutcome {
   output: Result;
   scores: Result[];
   traceId: string;
-  span: SpanRecord;
+  /** The invocation's span, then one EVALUATOR span per provider call an evaluator made. */
+  spans: SpanRecord[];
 }
 
 /** A failure that ends the run as EVALUATION_FAILED with this message. */
@@ -324,16 +326,35 @@ export class EvaluationRunner {
       plan.signal.throwIfAborted();
       output = errorResult((error as Error).message);
     }
+    const span = this.caseSpan(plan, row, traceId, startedNs, invocation, output);
+    const evaluatorSpans: SpanRecord[] = [];
     const scores = await Promise.all(
       plan.configs.map(async (config) => {
         if (!invocation) return errorResult('The variant gave no output to evaluate (see the output error)');
         const scorer = getScorer(config.evaluatorKey);
         if (!scorer) return errorResult(`The evaluator ${config.evaluatorKey} cannot run in this version`);
-        const scoringCase = { testcase, output: output.value, correctAnswerColumn: plan.correctAnswerColumn, appParams: plan.target.parameters };
+        const scoringCase = {
+          testcase,
+          output: output.value,
+          correctAnswerColumn: plan.correctAnswerColumn,
+          appParams: plan.target.parameters,
+          trace: [{ name: span.name, inputs: span.inputs ?? null, outputs: span.outputs ?? null, internals: span.internals ?? null }],
+        };
+        // Judges and embeddings go through the provider client with the run's keys, time limit
+        // and retries; each call becomes an EVALUATOR span under the case's span.
+        const providers = providerClient({
+          keys: plan.providerKeys,
+          env: this.services.providerEnv,
+          timeoutMs: this.settings.timeoutMs,
+          retries: plan.rateLimit.max_retries,
+          retryDelayMs: plan.rateLimit.retry_delay * 1000,
+          signal: plan.signal,
+          onCall: (call) => evaluatorSpans.push(evaluatorSpan(plan, config, span, call)),
+        });
         // An evaluator's own call (a webhook) that fails transiently gets the run's retries too.
         return withRetries(
           async () => {
-            const score = await scorer(asObject(config.settingsValues), scoringCase, { signal: plan.signal });
+            const score = await scorer(asObject(config.settingsValues), scoringCase, { signal: plan.signal, providers });
             if (isTransientError(score)) throw new TransientScore(score);
             return score;
           },
@@ -345,7 +366,7 @@ export class EvaluationRunner {
         });
       }),
     );
-    return { row, testcase, invocation, output, scores, traceId, span: this.caseSpan(plan, row, traceId, startedNs, invocation, output) };
+    return { row, testcase, invocation, output, scores, traceId, spans: [span, ...evaluatorSpans] };
   }
 
   /** The trace of one invocation, stored like an ingested one (SPEC §4). */
@@ -384,7 +405,7 @@ export class EvaluationRunner {
   /** Stores a batch's traces, scenarios, results and progress. */
   private async store(plan: RunPlan, outcomes: CaseOutcome[]): Promise<void> {
     const { ctx } = plan;
-    await writeSpans(ctx, outcomes.map((outcome) => outcome.span));
+    await writeSpans(ctx, outcomes.flatMap((outcome) => outcome.spans));
     const { truthColumns } = plan;
     const written = await ctx.db.$transaction(async (tx) => {
       // Another worker may have stored some of these cases (a lease taken over): never twice.
@@ -398,8 +419,7 @@ export class EvaluationRunner {
       );
       const fresh = outcomes.filter((outcome) => !taken.has(outcome.row.position)).map((outcome) => ({ outcome, id: uuidv7() }));
       const now = new Date();
-      await insertRows(
-        tx,
+      ctx.sql.insertRows(
         'EvaluationScenario',
         ['id', 'projectId', 'evaluationId', 'position', 'testsetRowId', 'inputs', 'output', 'cost', 'latency', 'correctAnswers', 'traceId', 'createdAt', 'updatedAt'],
         fresh.map(({ outcome, id }) => [
@@ -426,8 +446,7 @@ export class EvaluationRunner {
           now,
         ]),
       );
-      await insertRows(
-        tx,
+      ctx.sql.insertRows(
         'EvaluationScenarioResult',
         ['scenarioId', 'evaluatorConfigId', 'type', 'value', 'error', 'score'],
         fresh.flatMap(({ outcome, id }) =>
@@ -509,6 +528,43 @@ export class EvaluationRunner {
       })
       .catch(() => undefined);
   }
+}
+
+/**
+ * A judge's or an embedding model's call, as a span of kind EVALUATOR under the case's span (same
+ * trace): what was sent, the reply, usage and cost. Evaluation cost is summed from these spans
+ * (operations.ts, evaluatorCost), apart from the app's cost on the scenario.
+ */
+function evaluatorSpan(plan: RunPlan, config: EvaluatorConfig, parent: SpanRecord, call: ProviderCallRecord): SpanRecord {
+  return {
+    traceId: parent.traceId,
+    spanId: randomId(8),
+    parentSpanId: parent.spanId,
+    name: config.name,
+    spanKind: 'EVALUATOR',
+    statusCode: call.error ? 'ERROR' : 'OK',
+    statusMessage: call.error,
+    startTimeUnixNano: call.startNs,
+    endTimeUnixNano: call.endNs,
+    inputs: call.request as SpanRecord['inputs'],
+    outputs: call.error ? null : ({ output: call.response } as SpanRecord['outputs']),
+    config: { evaluator_key: config.evaluatorKey, evaluator_config_id: config.id },
+    appId: plan.appId,
+    model: call.model,
+    promptTokens: call.usage?.prompt_tokens ?? null,
+    completionTokens: call.usage?.completion_tokens ?? null,
+    totalTokens: call.usage?.total_tokens ?? null,
+    cachedTokens: call.usage?.cached_tokens ?? null,
+    cost: call.cost,
+    attributes: {
+      'assay.evaluation_id': plan.evaluationId,
+      'assay.evaluator_config_id': config.id,
+      'assay.evaluator_key': config.evaluatorKey,
+      'assay.provider': call.provider,
+      'assay.call': call.kind,
+      'assay.attempts': call.attempts,
+    },
+  };
 }
 
 function textOf(value: unknown): string {

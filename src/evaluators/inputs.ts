@@ -12,6 +12,7 @@ import {
   getEvaluator,
   judgeMessageRoles,
 } from './registry.js';
+import { TemplateSyntaxError, parseTemplate } from './template.js';
 
 export type SettingsValues = Record<string, unknown>;
 
@@ -29,7 +30,17 @@ function compilesAsRegExp(source: string, ctx: z.RefinementCtx): void {
   }
 }
 
-const judgeMessage = z.object({ role: z.enum(judgeMessageRoles), content: nonEmptyString() });
+/** A message content's placeholders must parse (template.ts); the fault names the placeholder. */
+function parsesAsTemplate(content: string, ctx: z.RefinementCtx): void {
+  try {
+    parseTemplate(content);
+  } catch (error) {
+    if (!(error instanceof TemplateSyntaxError)) throw error;
+    ctx.addIssue({ code: 'custom', message: error.message, params: { type: 'value_error' } });
+  }
+}
+
+const judgeMessage = z.object({ role: z.enum(judgeMessageRoles), content: nonEmptyString().superRefine(parsesAsTemplate) });
 
 function boundedNumber(setting: EvaluatorSetting) {
   let schema = z.number();

@@ -86,7 +86,9 @@ const substrings: EvaluatorSetting = {
 
 function ragKeys(question: string): Record<string, EvaluatorSetting> {
   const path =
-    'A test set column (e.g. "question" or "testcase.question"), or a path into the variant\'s trace written "trace.<span name>.<inputs|outputs|internals>.<field>".';
+    'A test set column ("question", or "testcase.question"; "testcase.meta.question" reads a field of a JSON column), ' +
+    '"output" or "output.<field>…" (the variant\'s output, read as JSON for a field), or a path into the case\'s trace ' +
+    '"trace.<span name>.<inputs|outputs|internals>.<field>…". A path that resolves to nothing is an error result naming it.';
   return {
     question_key: {
       label: 'Question',
@@ -107,7 +109,14 @@ function ragKeys(question: string): Record<string, EvaluatorSetting> {
       type: 'string',
       default: 'contexts',
       required: false,
-      description: `Where the retrieved contexts are read (a list of texts, or one text). ${path}`,
+      description: `Where the retrieved contexts are read (a list of texts or of objects with "content"/"page_content"/"text", or one text). ${path}`,
+    },
+    model: {
+      label: 'Model',
+      type: 'string',
+      default: 'gpt-4o-mini',
+      required: false,
+      description: 'The chat model of the provider that judges (OpenAI-compatible Chat Completions API; "<provider>/<model>" for another provider).',
     },
   };
 }
@@ -267,14 +276,17 @@ const evaluatorList: readonly Evaluator[] = [
         default: defaultJudgePrompt,
         required: false,
         description:
-          'The messages sent to the judge. Placeholders: {prediction} (the output), {ground_truth} (the expected answer) and {<column>} for any test set column. The reply must contain the score.',
+          'The messages sent to the judge. Placeholders: {prediction} (the output), {ground_truth} or {correct_answer} (the expected answer), ' +
+          '{inputs} (the test case without its expected answer, as JSON) and {<column>} for any test set column; write {{ and }} for literal braces. ' +
+          'The reply must contain the score: a number alone, JSON {"score": n}, or a labelled "Score: n".',
       },
       model: {
         label: 'Model',
         type: 'string',
         default: 'gpt-4o-mini',
         required: false,
-        description: 'The chat model of the provider that acts as the judge (OpenAI-compatible Chat Completions API).',
+        description:
+          'The chat model of the provider that acts as the judge (OpenAI-compatible Chat Completions API; "<provider>/<model>" for another provider). It is asked at temperature 0.',
       },
       correct_answer_key: correctAnswerKey,
     },

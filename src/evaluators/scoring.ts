@@ -53,6 +53,29 @@
 //   number `score` → number; anything else → an error naming the URL and an excerpt of the reply.
 //   Timeouts, unreachable hosts and 408/429/5xx answers are transient: `isTransientError(result)`
 //   tells a runner it may retry them.
+// - Provider-backed evaluators call models through context.providers (src/providers/client.ts:
+//   the evaluation's lm_providers_keys, else the server's environment; VARIANT_TIMEOUT_SECONDS per
+//   attempt; rate_limit.max_retries on network errors, timeouts, 408/429/5xx, retry_delay apart,
+//   Retry-After winning). A call that still fails is an error Result naming the provider's answer
+//   (not retried again by the runner). The runner records each call as an EVALUATOR span.
+// - auto_ai_critique: placeholders per template.ts ({prediction}/{variant_output}, {ground_truth}/
+//   {correct_answer}, {inputs}, {<column>}; {{ }} literal); the ground truth is required only when
+//   the template uses it. Sent at temperature 0. The score (parseJudgeScore): JSON number or
+//   {"score": n} (code fence allowed); a reply that is a number alone ("8", "8/10", "**8**");
+//   else the last labelled number ("Score: 7"); else the only number; else an error quoting the
+//   reply. The number is returned as the judge gave it (the prompt sets the scale).
+// - auto_semantic_similarity: one embeddings call with [output, ground truth] (text forms);
+//   cosine similarity in [-1, 1]; an empty side, a zero vector or vectors of different lengths
+//   give an error.
+// - rag_*: paths per scorers/rag.ts resolvePath ("output[.field…]", "trace.<span>.<inputs|
+//   outputs|internals>[.field…]", "[testcase.]<column>[.field…]"); absent or null → an error naming
+//   the path. Contexts: a list (strings, or objects' content/page_content/text), a JSON text of a
+//   list, or one text. The judge replies {"score": 0–1}; a score outside 0–1 is an error.
+//   rag_context_relevancy does not read answer_key.
+// - auto_custom_code_run: sandbox/javascript.ts (QuickJS in WebAssembly, fresh instance per call,
+//   SANDBOX_LIMITS: 2 s, 16 MB, 512 KB stack, on worker threads). evaluate(app_params, inputs =
+//   the whole test case, output, correct_answer = ground truth or null); may be async; must give
+//   a finite number (booleans, numeric strings, NaN and Infinity are errors).
 // - Settings were validated and completed when stored; a setting of the wrong type (a config
 //   stored under an older template) gives an error naming it, not a crash. Expected faults give
 //   error Results with stacktrace null; unexpected exceptions an error with their stack.
@@ -71,8 +94,14 @@ import {
   startsWith,
 } from './scorers/text.js';
 import { webhook } from './scorers/webhook.js';
+import { customCode } from './scorers/code.js';
+import { DEFAULT_JUDGE_MODEL, aiCritique } from './scorers/critique.js';
+import { ragContextRelevancy, ragFaithfulness } from './scorers/rag.js';
+import { DEFAULT_EMBEDDING_MODEL, semanticSimilarity } from './scorers/semantic.js';
+import { getEvaluator } from './registry.js';
+import { columnPlaceholders } from './template.js';
 
-export type { ScoringCase, ScoringContext, Scorer } from './scorers/common.js';
+export type { ScoringCase, ScoringContext, Scorer, TraceSpanView } from './scorers/common.js';
 export { groundTruthColumn, isTransientError } from './scorers/common.js';
 export { JSON_SEARCH_BUDGET } from './scorers/text.js';
 export { LEVENSHTEIN_MAX_CELLS } from './scorers/levenshtein.js';
@@ -92,9 +121,45 @@ const scorers: ReadonlyMap<string, Scorer> = new Map<string, Scorer>([
   ['auto_contains_any', containsAny],
   ['auto_contains_all', containsAll],
   ['auto_levenshtein_distance', levenshtein],
+  ['auto_semantic_similarity', semanticSimilarity],
+  ['auto_ai_critique', aiCritique],
+  ['auto_custom_code_run', customCode],
+  ['rag_faithfulness', ragFaithfulness],
+  ['rag_context_relevancy', ragContextRelevancy],
 ]);
 
-/** The scorer of a key, or undefined when this version cannot run that evaluator (LLM and code evaluators come later). */
+/** The scorer of a key, or undefined when this version cannot run that evaluator. */
 export function getScorer(evaluatorKey: string): Scorer | undefined {
   return scorers.get(evaluatorKey);
+}
+
+/**
+ * The model a config of a provider-backed evaluator calls (its `model` setting, else the
+ * evaluator's default), or null for evaluators that call no provider. An evaluation is refused
+ * (422 at lm_providers_keys) when that model's provider has no key.
+ */
+export function providerModelOf(evaluatorKey: string, settings: Record<string, unknown>): string | null {
+  if (!getEvaluator(evaluatorKey)?.requires_llm_api_keys) return null;
+  const model = settings.model;
+  if (typeof model === 'string' && model.trim() !== '') return model.trim();
+  return evaluatorKey === 'auto_semantic_similarity' ? DEFAULT_EMBEDDING_MODEL : DEFAULT_JUDGE_MODEL;
+}
+
+/**
+ * The test set columns a config needs present when an evaluation is created: an AI critique's
+ * `{<column>}` placeholders. (Ground truth columns and RAG paths stay run-time errors per case,
+ * like every other evaluator's missing column: a test set may fill them on some rows only.)
+ */
+export function requiredColumns(evaluatorKey: string, settings: Record<string, unknown>): string[] {
+  if (evaluatorKey !== 'auto_ai_critique' || !Array.isArray(settings.prompt_template)) return [];
+  const columns = new Set<string>();
+  for (const message of settings.prompt_template as { content?: unknown }[]) {
+    if (typeof message?.content !== 'string') continue;
+    try {
+      for (const column of columnPlaceholders(message.content)) columns.add(column);
+    } catch {
+      // a template that does not parse is reported per case
+    }
+  }
+  return [...columns];
 }

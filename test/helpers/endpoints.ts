@@ -166,22 +166,58 @@ export interface ChatCompletionReply {
   model?: string;
   usage?: Record<string, unknown>;
   status?: number;
+  headers?: Record<string, string>;
+}
+
+export interface EmbeddingsReply {
+  /** One vector per input text. */
+  vectors?: number[][];
+  model?: string;
+  usage?: Record<string, unknown>;
+  status?: number;
+  /** Sent as the error message when `status` >= 400. */
+  message?: string;
+  headers?: Record<string, string>;
+  /** Sent as is instead of an embeddings object (a malformed reply). */
+  raw?: unknown;
 }
 
 /**
  * An OpenAI-compatible Chat Completions API at `<base>/v1/chat/completions`. `reply` decides the
- * answer from the request body; the base URL to configure is `url` (".../v1").
+ * answer from the request body; the base URL to configure is `url` (".../v1"). With `embed`, it
+ * also serves `<base>/v1/embeddings` (404 otherwise). A chat reply's `headers` are sent along
+ * (e.g. `Retry-After` with a 429).
  */
 export async function startFakeOpenAI(
   reply: (body: any, request: RecordedRequest) => ChatCompletionReply | Promise<ChatCompletionReply>,
+  embed?: (body: any, request: RecordedRequest) => EmbeddingsReply | Promise<EmbeddingsReply>,
 ): Promise<FakeEndpoint> {
   const endpoint = await startEndpoint(async (request) => {
+    if (embed && request.method === 'POST' && request.path === '/v1/embeddings') {
+      const answer = await embed(request.body, request);
+      if (answer.status && answer.status >= 400) {
+        return { status: answer.status, headers: answer.headers, body: { error: { message: answer.message ?? 'error' } } };
+      }
+      if (answer.raw !== undefined) return { headers: answer.headers, body: answer.raw };
+      return {
+        headers: answer.headers,
+        body: {
+          object: 'list',
+          model: answer.model ?? request.body.model,
+          data: (answer.vectors ?? []).map((embedding, index) => ({ object: 'embedding', index, embedding })),
+          ...(answer.usage ? { usage: answer.usage } : {}),
+        },
+      };
+    }
     if (request.method !== 'POST' || request.path !== '/v1/chat/completions') {
       return { status: 404, body: { error: { message: `no route ${request.method} ${request.path}` } } };
     }
     const answer = await reply(request.body, request);
-    if (answer.status && answer.status >= 400) return { status: answer.status, body: { error: { message: answer.content } } };
+    if (answer.status && answer.status >= 400) {
+      return { status: answer.status, headers: answer.headers, body: { error: { message: answer.content } } };
+    }
     return {
+      headers: answer.headers,
       body: {
         id: 'chatcmpl-test',
         object: 'chat.completion',

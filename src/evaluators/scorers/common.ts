@@ -3,6 +3,7 @@
 // fault into a Result so a scorer never throws. The decisions behind them are listed in
 // ../scoring.ts.
 import { type Result, errorResult } from '../../evaluations/results.js';
+import type { ProviderClient } from '../../providers/client.js';
 
 export interface ScoringCase {
   /** The test case: the test set row, column → value (values may be strings, numbers, booleans, objects). */
@@ -11,12 +12,28 @@ export interface ScoringCase {
   output: unknown;
   /** The evaluation's `correct_answer_column`, or null. */
   correctAnswerColumn: string | null;
-  /** The variant revision's parameters (for code evaluators later). */
+  /** The variant revision's parameters (custom code gets them as `app_params`). */
   appParams: Record<string, unknown>;
+  /** The spans of the case's trace known when scoring, earliest first (RAG evaluators read paths into them). */
+  trace?: TraceSpanView[];
+}
+
+/** What a trace path (`trace.<span name>.<inputs|outputs|internals>.…`) can read of a span. */
+export interface TraceSpanView {
+  name: string;
+  inputs: unknown;
+  outputs: unknown;
+  internals: unknown;
 }
 
 export interface ScoringContext {
   signal: AbortSignal;
+  /**
+   * Model provider calls (LLM judges, embeddings) bound to the evaluation's keys, time limit and
+   * retries; the runner traces each call (spans of kind EVALUATOR) and counts its cost apart from
+   * the app's. Absent where no provider may be called: evaluators that need one then give an error.
+   */
+  providers?: ProviderClient;
 }
 
 export type Scorer = (settings: Record<string, unknown>, scoringCase: ScoringCase, context: ScoringContext) => Promise<Result>;

@@ -1,0 +1,50 @@
+// auto_custom_code_run: the user's evaluate(app_params, inputs, output, correct_answer) run in
+// the QuickJS sandbox (../sandbox/javascript.ts); its number is the score. Every failure is an
+// error result saying what happened. Edge cases in ../scoring.ts.
+import { result } from '../../evaluations/results.js';
+import { SANDBOX_LIMITS, type SandboxLimits, type SandboxOutcome, runJavaScript } from '../sandbox/javascript.js';
+import { type Scorer, ScoringFault, guarded, optionalGroundTruth, stringSetting } from './common.js';
+
+function where(outcome: { line?: number | null }): string {
+  return outcome.line ? ` (line ${outcome.line})` : '';
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+/** The message of a failed run, in words a user can act on. */
+export function sandboxFailureMessage(outcome: Exclude<SandboxOutcome, { ok: true }>, limits: SandboxLimits): string {
+  switch (outcome.kind) {
+    case 'syntax':
+      return `The code does not compile: SyntaxError: ${outcome.message}${where(outcome)}`;
+    case 'exception':
+      return `The code threw ${outcome.message}${where(outcome)}`;
+    case 'timeout':
+      return `The code ran longer than ${seconds(limits.timeoutMs)} and was stopped`;
+    case 'memory':
+      return `The code used more than ${limits.memoryBytes / (1024 * 1024)} MB of memory and was stopped`;
+    case 'no_function':
+      return 'The code defines no function evaluate(app_params, inputs, output, correct_answer)';
+    case 'not_a_number':
+      return `evaluate must return a number; it returned ${outcome.message}`;
+    case 'pending':
+      return 'evaluate returned a promise that never settled';
+    case 'crash':
+      return `The sandbox failed while running the code: ${outcome.message ?? 'unknown reason'}`;
+  }
+}
+
+export function customCodeScorer(limits: SandboxLimits = SANDBOX_LIMITS): Scorer {
+  return guarded(async (settings, scoringCase, context) => {
+    const code = stringSetting(settings, 'code');
+    const runtime = settings.runtime ?? 'javascript';
+    if (runtime !== 'javascript') throw new ScoringFault(`The runtime "${String(runtime)}" is not offered; use "javascript"`);
+    const args = [scoringCase.appParams, scoringCase.testcase, scoringCase.output ?? null, optionalGroundTruth(settings, scoringCase) ?? null];
+    const outcome = await runJavaScript(code, args, limits, context.signal);
+    if (!outcome.ok) throw new ScoringFault(sandboxFailureMessage(outcome, limits));
+    return result('number', outcome.value);
+  });
+}
+
+export const customCode = customCodeScorer();

@@ -1,0 +1,66 @@
+// Embeddings against any OpenAI-compatible API (`POST <base>/embeddings`): one call, with failures
+// sorted into transient (retried by the caller) and permanent, like chat.ts.
+import { PermanentError, TransientError, isTransientStatus, retryAfterMs } from '../shared/retry.js';
+import type { ProviderAccess } from './access.js';
+import { type ChatUsage, readUsage } from './chat.js';
+
+export interface EmbeddingReply {
+  /** One vector per input, in input order. */
+  vectors: number[][];
+  model: string;
+  usage: ChatUsage | null;
+}
+
+function excerpt(text: string): string {
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+function isVector(value: unknown): value is number[] {
+  return Array.isArray(value) && value.length > 0 && value.every((n) => typeof n === 'number' && Number.isFinite(n));
+}
+
+export async function createEmbeddings(access: ProviderAccess, input: string[], signal: AbortSignal): Promise<EmbeddingReply> {
+  const url = `${access.baseUrl}/embeddings`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(access.apiKey ? { authorization: `Bearer ${access.apiKey}` } : {}),
+      },
+      body: JSON.stringify({ model: access.model, input }),
+      signal,
+    });
+  } catch (error) {
+    throw new TransientError(`${access.provider} at ${url} could not be reached: ${(error as Error).message}`);
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    const message = `${access.provider} answered ${response.status}: ${excerpt(text)}`;
+    if (isTransientStatus(response.status)) throw new TransientError(message, retryAfterMs(response.headers.get('retry-after')));
+    throw new PermanentError(message);
+  }
+  let reply: { data?: unknown; model?: unknown; usage?: unknown };
+  try {
+    reply = JSON.parse(text);
+  } catch {
+    throw new PermanentError(`${access.provider} answered with something other than JSON: ${excerpt(text)}`);
+  }
+  const data = Array.isArray(reply?.data) ? (reply.data as { index?: unknown; embedding?: unknown }[]) : null;
+  if (!data || data.length !== input.length) {
+    throw new PermanentError(`${access.provider} answered without ${input.length} embeddings: ${excerpt(text)}`);
+  }
+  // Items carry their input's index; order by it rather than trusting the list order.
+  const vectors: number[][] = new Array(input.length);
+  data.forEach((item, position) => {
+    const index = typeof item?.index === 'number' ? item.index : position;
+    if (!isVector(item?.embedding) || index < 0 || index >= input.length) {
+      throw new PermanentError(`${access.provider} answered an embedding that is not a list of numbers: ${excerpt(text)}`);
+    }
+    vectors[index] = item.embedding;
+  });
+  if (vectors.some((vector) => vector === undefined)) throw new PermanentError(`${access.provider} answered embeddings with repeated indexes: ${excerpt(text)}`);
+  const model = typeof reply.model === 'string' ? reply.model : access.model;
+  return { vectors, model, usage: readUsage(reply.usage) };
+}
