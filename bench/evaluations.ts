@@ -1,24 +1,18 @@
-// bench/evaluations: 10,000 test cases × 3 evaluators, batch_size 100, against a local endpoint in
-// its own process. Baseline, measured in the same run: the same calls at the same concurrency,
-// storing nothing. Then the same run against an endpoint that takes 50 ms, against the ideal
-// wall time (cases / batch_size × 50 ms). Run: npx tsx bench/evaluations.ts [cases]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// bench/evaluations: 10,000 test cases × 3 evaluators, batch_size 100. The service runs as
+// `npm start` runs it, in its own process, and so does the user's endpoint. Baseline, measured
+// in the same run: the same calls at the same concurrency, storing nothing. Then the same run
+// against an endpoint that takes 50 ms, against the ideal wall time (cases / batch_size × 50 ms).
+// Run: npx tsx bench/evaluations.ts [cases]
 import { fileURLToPath } from 'node:url';
-import { createAssay } from '../src/server.js';
-import { loadConfig } from '../src/shared/config.js';
-import { peakRssMb, seconds, startProcess } from './support/measure.js';
+import { seconds, startProcess, startService } from './support/measure.js';
 
 const CASES = Number(process.argv[2] ?? 10_000);
 const BATCH = 100;
 const endpointScript = fileURLToPath(new URL('./support/endpoint.mjs', import.meta.url));
 const rows = Array.from({ length: CASES }, (_, i) => ({ country: `Country ${i}`, capital: `City ${i}`, correct_answer: `The capital of Country ${i} is City ${i}.` }));
 
-const dir = mkdtempSync(join(tmpdir(), 'assay-bench-'));
-const assay = await createAssay(loadConfig({ DATABASE_URL: `file:${join(dir, 'bench.db')}`, LOG_LEVEL: 'warn' }));
-await assay.server.listen({ port: 0, host: '127.0.0.1' });
-const base = `http://127.0.0.1:${(assay.server.server.address() as { port: number }).port}`;
+const service = await startService();
+const base = service.baseUrl;
 
 async function call(method: string, path: string, body?: unknown) {
   const response = await fetch(base + path, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -90,7 +84,6 @@ console.log(`  instant endpoint: ${run.toFixed(2)} s, ${(CASES / run).toFixed(0)
 console.log(`  baseline (same calls, nothing stored): ${baseline.toFixed(2)} s, ${(CASES / baseline).toFixed(0)} cases/s`);
 console.log(`  ratio run/baseline: ${(run / baseline).toFixed(2)} (aim ≤ 1.5)`);
 console.log(`  50 ms endpoint: ${slowRun.toFixed(2)} s against an ideal of ${ideal.toFixed(2)} s: ${(((slowRun - ideal) / ideal) * 100).toFixed(1)}% over (aim ≤ 10%)`);
-console.log(`  peak RSS: ${peakRssMb().toFixed(0)} MB (aim < 300 MB)`);
+console.log(`  peak RSS of the service: ${service.peakRssMb().toFixed(0)} MB (aim < 300 MB)`);
 
-await assay.close();
-rmSync(dir, { recursive: true, force: true });
+await service.stop();
