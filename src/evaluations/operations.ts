@@ -151,7 +151,7 @@ export async function createEvaluations(ctx: RequestContext, input: CreateEvalua
       });
     }),
   );
-  ctx.events.publish('evaluations:created');
+  ctx.events.publish('jobs:created', 'evaluation');
   return created;
 }
 
@@ -197,7 +197,7 @@ export async function cancelEvaluation(ctx: RequestContext, evaluationId: string
     data: { status: 'EVALUATION_CANCELLED', finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null, providerKeys: Prisma.DbNull },
   });
   if (count === 0) throw new ConflictError(`Evaluation ${evaluationId} has already ended (${evaluation.status})`);
-  ctx.events.publish('evaluation:cancelled', evaluationId);
+  ctx.events.publish('job:stopped', evaluationId);
   const cancelled = await getEvaluation(ctx, evaluationId);
   ctx.events.publish('evaluation:progress', evaluationId, progressOf(cancelled));
   return cancelled;
@@ -210,7 +210,7 @@ export async function deleteEvaluations(ctx: RequestContext, evaluationIds: read
   const unknown = evaluationIds.find((id) => !known.has(id));
   if (unknown !== undefined) throw new NotFoundError('Evaluation', unknown);
   await ctx.db.evaluation.deleteMany({ where: { id: { in: [...known] } } });
-  for (const id of known) ctx.events.publish('evaluation:cancelled', id);
+  for (const id of known) ctx.events.publish('job:stopped', id);
 }
 
 export function progressOf(evaluation: Pick<EvaluationWithConfigs, 'id' | 'status' | 'total' | 'done' | 'errors'>): EvaluationProgress {

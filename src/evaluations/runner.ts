@@ -7,7 +7,6 @@
 // Rate limit: cases run in batches of `batch_size` at once, one batch after another, with
 // `delay_between_batches` seconds between them; a batch is written while the next one runs.
 import { randomUUID } from 'node:crypto';
-import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
@@ -20,6 +19,7 @@ import type { ProviderKeys } from '../providers/access.js';
 import { type ProviderCallRecord, providerClient } from '../providers/client.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
+import { JobFailure, type JobError, type JobRunnerSettings, LeasedJobRunner } from '../shared/job-runner.js';
 import { asObject, toJson } from '../shared/json.js';
 import { jsonText } from '../shared/sql.js';
 import { TransientError, withRetries } from '../shared/retry.js';
@@ -30,11 +30,9 @@ import { UNFINISHED, progressOf } from './operations.js';
 import { errorResult, type Result } from './results.js';
 import { aggregate } from './statistics.js';
 
-export interface RunnerSettings {
+export interface RunnerSettings extends JobRunnerSettings {
+  /** How long one call of a variant may take. */
   timeoutMs: number;
-  leaseMs: number;
-  /** Evaluations run at once by this process. */
-  concurrency: number;
 }
 
 interface RunPlan {
@@ -65,9 +63,6 @@ interface CaseOutcome {
   spans: SpanRecord[];
 }
 
-/** A failure that ends the run as EVALUATION_FAILED with this message. */
-class RunFailure extends Error {}
-
 /** A transient error Result of a scorer, thrown so it is retried; kept whole for when retries run out. */
 class TransientScore extends TransientError {
   constructor(readonly score: Result) {
@@ -77,136 +72,29 @@ class TransientScore extends TransientError {
 
 const ROW_PAGE = 500;
 
-export class EvaluationRunner {
-  private readonly owner = randomUUID();
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
-  private readonly listeners: (() => void)[] = [];
-  private pollTimer: NodeJS.Timeout | undefined;
-  private scanning = false;
-  private rescan = false;
-  private stopped = false;
+export class EvaluationRunner extends LeasedJobRunner {
+  private readonly timeoutMs: number;
 
   constructor(
     private readonly services: Services,
-    private readonly settings: RunnerSettings,
-    private readonly log: FastifyBaseLogger,
-  ) {}
-
-  start(): void {
-    this.listen('evaluations:created', () => void this.scan());
-    this.listen('evaluation:cancelled', (evaluationId) => this.running.get(evaluationId)?.controller.abort());
-    // Picks up runs whose worker died (expired leases), here or in another process.
-    this.pollTimer = setInterval(() => void this.scan(), Math.max(250, this.settings.leaseMs / 2));
-    this.pollTimer.unref();
-    void this.scan();
+    settings: RunnerSettings,
+    log: FastifyBaseLogger,
+  ) {
+    super('evaluation', services.events, services.db.evaluation, { status: { in: UNFINISHED } }, randomUUID(), settings, log);
+    this.timeoutMs = settings.timeoutMs;
   }
 
-  /** Stops taking work, aborts the runs under way (they resume at the next start) and waits for them. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.pollTimer);
-    for (const stop of this.listeners) stop();
-    const runs = [...this.running.values()];
-    for (const run of runs) run.controller.abort();
-    await Promise.allSettled(runs.map((run) => run.done));
+  protected async work(evaluationId: string, signal: AbortSignal): Promise<void> {
+    const plan = await this.plan(evaluationId, signal);
+    if (!plan) return;
+    await this.runCases(plan);
+    const { done, total } = await this.services.db.evaluation.findUniqueOrThrow({ where: { id: evaluationId }, select: { done: true, total: true } });
+    if (done < total) throw new JobFailure(`The test set changed during the run: ${done} of its ${total} test cases were run`);
+    await this.finish(plan);
   }
 
-  private listen<K extends 'evaluations:created' | 'evaluation:cancelled'>(topic: K, handle: (id: string) => void): void {
-    const iterator = this.services.events.subscribe(topic as 'evaluation:cancelled')[Symbol.asyncIterator]();
-    let open = true;
-    this.listeners.push(() => {
-      open = false;
-      void iterator.return?.();
-    });
-    void (async () => {
-      while (open) {
-        const next = await iterator.next();
-        if (next.done) return;
-        handle(next.value);
-      }
-    })();
-  }
-
-  /** Takes runnable evaluations (new, or with an expired lease) up to the concurrency limit. */
-  private async scan(): Promise<void> {
-    if (this.stopped) return;
-    if (this.scanning) {
-      this.rescan = true;
-      return;
-    }
-    this.scanning = true;
-    try {
-      do {
-        this.rescan = false;
-        const free = this.settings.concurrency - this.running.size;
-        if (free <= 0) break;
-        const now = new Date();
-        const expired = { OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: now } }] };
-        const candidates = await this.services.db.evaluation.findMany({
-          where: { status: { in: UNFINISHED }, id: { notIn: [...this.running.keys()] }, ...expired },
-          orderBy: { id: 'asc' },
-          take: free,
-          select: { id: true },
-        });
-        for (const { id } of candidates) {
-          const claimed = await this.services.db.evaluation.updateMany({
-            where: { id, status: { in: UNFINISHED }, ...expired },
-            data: { leaseOwner: this.owner, leaseExpiresAt: new Date(Date.now() + this.settings.leaseMs) },
-          });
-          if (claimed.count === 1 && !this.stopped) this.launch(id);
-        }
-      } while (this.rescan && !this.stopped);
-    } catch (error) {
-      this.log.error({ err: error }, 'evaluation scan failed');
-    } finally {
-      this.scanning = false;
-    }
-  }
-
-  private launch(evaluationId: string): void {
-    const controller = new AbortController();
-    // Every call of a batch listens to the run's signal (batch_size up to 1,000).
-    setMaxListeners(0, controller.signal);
-    const done = this.run(evaluationId, controller)
-      .catch((error: unknown) => this.log.error({ err: error, evaluationId }, 'evaluation run failed'))
-      .finally(() => {
-        this.running.delete(evaluationId);
-        void this.scan();
-      });
-    this.running.set(evaluationId, { controller, done });
-  }
-
-  private async run(evaluationId: string, controller: AbortController): Promise<void> {
-    const db = this.services.db;
-    // Renews the lease; a lost lease or a status changed elsewhere (cancel) stops the work.
-    const renew = setInterval(() => {
-      db.evaluation
-        .updateMany({
-          where: { id: evaluationId, leaseOwner: this.owner, status: 'EVALUATION_STARTED' },
-          data: { leaseExpiresAt: new Date(Date.now() + this.settings.leaseMs) },
-        })
-        .then(({ count }) => {
-          if (count === 0) controller.abort();
-        })
-        .catch(() => controller.abort());
-    }, this.settings.leaseMs / 3);
-    try {
-      const plan = await this.plan(evaluationId, controller.signal);
-      if (!plan) return;
-      await this.runCases(plan);
-      const { done, total } = await db.evaluation.findUniqueOrThrow({ where: { id: evaluationId }, select: { done: true, total: true } });
-      if (done < total) throw new RunFailure(`The test set changed during the run: ${done} of its ${total} test cases were run`);
-      await this.finish(plan);
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      const message = error instanceof RunFailure ? error.message : `The evaluation stopped on an internal error: ${(error as Error).message}`;
-      await this.end(evaluationId, 'EVALUATION_FAILED', { message, stacktrace: error instanceof RunFailure ? null : ((error as Error).stack ?? null) });
-    } finally {
-      clearInterval(renew);
-      await db.evaluation
-        .updateMany({ where: { id: evaluationId, leaseOwner: this.owner }, data: { leaseOwner: null, leaseExpiresAt: null } })
-        .catch(() => undefined);
-    }
+  protected fail(evaluationId: string, error: JobError): Promise<void> {
+    return this.end(evaluationId, 'EVALUATION_FAILED', error);
   }
 
   /** Loads what the run needs and marks it started; null when it is no longer ours to run. */
@@ -216,16 +104,16 @@ export class EvaluationRunner {
       where: { id: evaluationId },
       include: { evaluators: { orderBy: { position: 'asc' }, include: { evaluatorConfig: true } } },
     });
-    if (!evaluation || evaluation.leaseOwner !== this.owner) return null;
+    if (!evaluation || evaluation.leaseOwner !== this.leases.owner) return null;
     const ctx = requestContext(this.services, evaluation.projectId);
     const revision = await getRevisionById(ctx, evaluation.variantRevisionId).catch(() => {
-      throw new RunFailure(`The variant revision ${evaluation.variantRevisionId} this evaluation runs no longer exists`);
+      throw new JobFailure(`The variant revision ${evaluation.variantRevisionId} this evaluation runs no longer exists`);
     });
     const testset = await getTestset(ctx, evaluation.testsetId ?? '').catch(() => {
-      throw new RunFailure(`The test set ${evaluation.testsetId} of this evaluation no longer exists`);
+      throw new JobFailure(`The test set ${evaluation.testsetId} of this evaluation no longer exists`);
     });
     const started = await db.evaluation.updateMany({
-      where: { id: evaluationId, leaseOwner: this.owner, status: { in: UNFINISHED } },
+      where: { id: evaluationId, leaseOwner: this.leases.owner, status: { in: UNFINISHED } },
       data: { status: 'EVALUATION_STARTED', total: testset.rowCount, ...(evaluation.startedAt ? {} : { startedAt: new Date() }) },
     });
     if (started.count === 0) return null;
@@ -315,7 +203,7 @@ export class EvaluationRunner {
     try {
       invocation = await invokeVariant(plan.target, inputs, {
         signal: plan.signal,
-        timeoutMs: this.settings.timeoutMs,
+        timeoutMs: this.timeoutMs,
         retries: plan.rateLimit.max_retries,
         retryDelayMs: plan.rateLimit.retry_delay * 1000,
         providerKeys: plan.providerKeys,
@@ -345,7 +233,7 @@ export class EvaluationRunner {
         const providers = providerClient({
           keys: plan.providerKeys,
           env: this.services.providerEnv,
-          timeoutMs: this.settings.timeoutMs,
+          timeoutMs: this.timeoutMs,
           retries: plan.rateLimit.max_retries,
           retryDelayMs: plan.rateLimit.retry_delay * 1000,
           signal: plan.signal,

@@ -22,7 +22,6 @@ import {
   type HumanEvaluationTypeName,
   type JudgeScenarioInput,
 } from './inputs.js';
-import { abortHumanRun, wakeHumanRunner } from './registry.js';
 
 type HumanEvaluationQuery = Omit<Prisma.HumanEvaluationFindFirstArgs, 'where'>;
 type ScenarioQuery = Omit<Prisma.HumanEvaluationScenarioFindManyArgs, 'where'>;
@@ -212,7 +211,7 @@ export async function createHumanEvaluation(ctx: RequestContext, input: CreateHu
     },
     { timeout: 10 * 60 * 1000 },
   );
-  if (generate) wakeHumanRunner(ctx);
+  if (generate) ctx.events.publish('jobs:created', 'human-evaluation');
   return created;
 }
 
@@ -321,8 +320,8 @@ export async function judgeScenario(
 export async function updateHumanEvaluationStatus(ctx: RequestContext, evaluationId: string, status: EvaluationStatusName) {
   await getHumanEvaluation(ctx, evaluationId, { select: { id: true } });
   const updated = await ctx.db.humanEvaluation.update({ where: { id: evaluationId }, data: { status } });
-  if ((UNFINISHED as string[]).includes(status)) wakeHumanRunner(ctx);
-  else abortHumanRun(ctx, evaluationId);
+  if ((UNFINISHED as string[]).includes(status)) ctx.events.publish('jobs:created', 'human-evaluation');
+  else ctx.events.publish('job:stopped', evaluationId);
   return updated;
 }
 
@@ -333,7 +332,7 @@ export async function deleteHumanEvaluations(ctx: RequestContext, evaluationIds:
   const unknown = evaluationIds.find((id) => !known.has(id));
   if (unknown !== undefined) throw new NotFoundError('HumanEvaluation', unknown);
   await ctx.db.humanEvaluation.deleteMany({ where: { id: { in: [...known] } } });
-  for (const id of known) abortHumanRun(ctx, id);
+  for (const id of known) ctx.events.publish('job:stopped', id);
 }
 
 /**

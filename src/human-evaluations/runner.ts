@@ -1,5 +1,5 @@
 // Generates the outputs of human evaluations in the background (SPEC §6), durably like automatic
-// evaluations (§4): the job is the HumanEvaluation row, taken with a lease (src/shared/leases.ts)
+// evaluations (§4): the job is the HumanEvaluation row, run by src/shared/job-runner.ts with a lease
 // renewed while the work runs; a row whose lease expired is taken again by the next scan, here or
 // after a restart. Scenarios exist from the start (one per test case, unique per position); the
 // runner fills the `outputs` of those still empty, and a fill only writes a scenario still empty,
@@ -18,16 +18,12 @@ import { type SpanRecord, writeSpans } from '../observability/ingest.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
 import { asArray, asObject, toJson } from '../shared/json.js';
-import { Leases } from '../shared/leases.js';
+import { JobFailure, type JobError, type JobRunnerSettings, LeasedJobRunner } from '../shared/job-runner.js';
 import { UNFINISHED, outputProgress, type ScenarioInput, type StoredOutput } from './operations.js';
-import { type HumanRunnerHandle, registerHumanRunner, unregisterHumanRunner } from './registry.js';
 
-export interface HumanRunnerSettings {
+export interface HumanRunnerSettings extends JobRunnerSettings {
   /** How long one call of a variant may take. */
   timeoutMs: number;
-  leaseMs: number;
-  /** Evaluations generated at once by this process. */
-  concurrency: number;
   /** Test cases of one evaluation run at once. */
   batchSize: number;
   /** Retries of a call that failed for a transient reason, `retryDelayMs` apart (Retry-After wins). */
@@ -56,107 +52,25 @@ interface CaseOutcome {
   spans: SpanRecord[];
 }
 
-/** A failure that ends the run as EVALUATION_FAILED with this message. */
-class RunFailure extends Error {}
 
-export class HumanEvaluationRunner implements HumanRunnerHandle {
-  private readonly leases: Leases;
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
-  private pollTimer: NodeJS.Timeout | undefined;
-  private scanning = false;
-  private rescan = false;
-  private stopped = false;
-
+export class HumanEvaluationRunner extends LeasedJobRunner {
   constructor(
     private readonly services: Services,
-    private readonly settings: HumanRunnerSettings,
-    private readonly log: FastifyBaseLogger,
+    private readonly options: HumanRunnerSettings,
+    log: FastifyBaseLogger,
   ) {
-    this.leases = new Leases(services.db.humanEvaluation, {
-      owner: randomUUID(),
-      leaseMs: settings.leaseMs,
-      runnable: { status: { in: UNFINISHED } },
-    });
+    super('human-evaluation', services.events, services.db.humanEvaluation, { status: { in: UNFINISHED } }, randomUUID(), options, log);
   }
 
-  start(): void {
-    registerHumanRunner(this.services.db, this);
-    // Picks up runs whose worker died (expired leases), here or in another process.
-    this.pollTimer = setInterval(() => void this.scan(), Math.max(250, this.settings.leaseMs / 2));
-    this.pollTimer.unref();
-    void this.scan();
+  protected async work(evaluationId: string, signal: AbortSignal): Promise<void> {
+    const plan = await this.plan(evaluationId, signal);
+    if (!plan) return;
+    await this.runCases(plan);
+    await this.finish(plan);
   }
 
-  /** Stops taking work, aborts the runs under way (they resume at the next start) and waits for them. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.pollTimer);
-    unregisterHumanRunner(this.services.db, this);
-    const runs = [...this.running.values()];
-    for (const run of runs) run.controller.abort();
-    await Promise.allSettled(runs.map((run) => run.done));
-  }
-
-  wake(): void {
-    void this.scan();
-  }
-
-  abort(evaluationId: string): void {
-    this.running.get(evaluationId)?.controller.abort();
-  }
-
-  /** Takes runnable evaluations (new, or with an expired lease) up to the concurrency limit. */
-  private async scan(): Promise<void> {
-    if (this.stopped) return;
-    if (this.scanning) {
-      this.rescan = true;
-      return;
-    }
-    this.scanning = true;
-    try {
-      do {
-        this.rescan = false;
-        const ids = await this.leases.claimable(this.settings.concurrency - this.running.size, [...this.running.keys()]);
-        for (const id of ids) {
-          if (this.stopped) break;
-          if (await this.leases.claim(id)) this.launch(id);
-        }
-      } while (this.rescan && !this.stopped);
-    } catch (error) {
-      this.log.error({ err: error }, 'human evaluation scan failed');
-    } finally {
-      this.scanning = false;
-    }
-  }
-
-  private launch(evaluationId: string): void {
-    const controller = new AbortController();
-    const done = this.run(evaluationId, controller)
-      .catch((error: unknown) => this.log.error({ err: error, evaluationId }, 'human evaluation run failed'))
-      .finally(() => {
-        this.running.delete(evaluationId);
-        void this.scan();
-      });
-    this.running.set(evaluationId, { controller, done });
-  }
-
-  private async run(evaluationId: string, controller: AbortController): Promise<void> {
-    // A lost lease, or a status set by a user to something that does not run, stops the work.
-    const stopKeeping = this.leases.keep(evaluationId, controller);
-    try {
-      const plan = await this.plan(evaluationId, controller.signal);
-      if (!plan) return;
-      await this.runCases(plan);
-      await this.finish(plan);
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      const failure = error instanceof RunFailure;
-      const message = failure ? (error as Error).message : `Generating the outputs stopped on an internal error: ${(error as Error).message}`;
-      await this.end(evaluationId, 'EVALUATION_FAILED', { message, stacktrace: failure ? null : ((error as Error).stack ?? null) });
-    } finally {
-      stopKeeping();
-      await this.leases.release(evaluationId).catch(() => undefined);
-    }
+  protected fail(evaluationId: string, error: JobError): Promise<void> {
+    return this.end(evaluationId, 'EVALUATION_FAILED', error);
   }
 
   /** Loads what the run needs and marks it started; null when it is no longer ours to run. */
@@ -169,7 +83,7 @@ export class HumanEvaluationRunner implements HumanRunnerHandle {
     const variants: VariantPlan[] = [];
     for (const [index, revisionId] of asArray<string>(evaluation.variantRevisionIds).entries()) {
       const revision = await getRevisionById(ctx, revisionId).catch(() => {
-        throw new RunFailure(`The variant revision ${revisionId} (${names[index] ?? 'a variant'}) of this evaluation no longer exists`);
+        throw new JobFailure(`The variant revision ${revisionId} (${names[index] ?? 'a variant'}) of this evaluation no longer exists`);
       });
       variants.push({
         variantId: revision.variantId,
@@ -195,7 +109,7 @@ export class HumanEvaluationRunner implements HumanRunnerHandle {
       const pending = await db.$queryRaw<{ id: string; position: number | bigint }[]>`
         SELECT "id", "position" FROM "HumanEvaluationScenario"
         WHERE "humanEvaluationId" = ${plan.evaluationId} AND "outputs" = '[]' AND "position" > ${afterPosition}
-        ORDER BY "position" LIMIT ${this.settings.batchSize}`;
+        ORDER BY "position" LIMIT ${this.options.batchSize}`;
       if (pending.length === 0) return;
       afterPosition = Number(pending[pending.length - 1].position);
       const scenarios = await db.humanEvaluationScenario.findMany({
@@ -217,9 +131,9 @@ export class HumanEvaluationRunner implements HumanRunnerHandle {
         try {
           const invocation = await invokeVariant(variant.target, testcase, {
             signal: plan.signal,
-            timeoutMs: this.settings.timeoutMs,
-            retries: this.settings.retries,
-            retryDelayMs: this.settings.retryDelayMs,
+            timeoutMs: this.options.timeoutMs,
+            retries: this.options.retries,
+            retryDelayMs: this.options.retryDelayMs,
             providerKeys: null,
             providerEnv: this.services.providerEnv,
           });

@@ -10,14 +10,17 @@ export interface EvaluationProgress {
   errors: number;
 }
 
+/** The kinds of durable background jobs (see job-runner.ts). */
+export type JobKind = 'evaluation' | 'human-evaluation';
+
 export type AssayEvents = ReturnType<typeof createAssayEvents>;
 
 export function createAssayEvents() {
   return createPubSub<{
-    /** New evaluations wait to be run. */
-    'evaluations:created': [];
-    /** A user cancelled this evaluation: stop its work now. */
-    'evaluation:cancelled': [evaluationId: string];
+    /** New jobs of this kind wait to be run (or were set to run again). */
+    'jobs:created': [kind: JobKind];
+    /** This job was cancelled, stopped or deleted: stop its work now. */
+    'job:stopped': [id: string];
     'evaluation:progress': [evaluationId: string, progress: EvaluationProgress];
   }>();
 }
