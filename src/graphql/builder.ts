@@ -25,7 +25,10 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
   };
+  DefaultFieldNullability: false;
 }>({
+  // Fields are non-null unless declared nullable, so the schema says what can be missing.
+  defaultFieldNullability: false,
   plugins: [ComplexityPlugin, RelayPlugin, PrismaPlugin],
   prisma: {
     client: (ctx) => ctx.db,

@@ -3,7 +3,10 @@
 // loader (read.ts), so a whole tree costs one query per trace however large it is.
 import { builder } from '../graphql/builder.js';
 import '../pricing/graphql.js';
+import { parseInput } from '../shared/validation.js';
 import { spanKinds, spanStatuses } from './ingest.js';
+import { legacyTraceInput } from './inputs.js';
+import { ingestLegacyTrace, type LegacyIngestAnswer } from './legacy.js';
 import * as read from './read.js';
 import { searchFilter, type SearchArgs } from './search-input.js';
 import * as search from './search.js';
@@ -269,3 +272,19 @@ builder.queryFields((t) => ({
       search.spanMetrics(ctx, searchFilter({ ...(args as SearchArgs), trace_id: args.trace_id == null ? null : String(args.trace_id) })),
   }),
 }));
+
+const IngestedTrace = builder.objectRef<LegacyIngestAnswer>('IngestedTrace').implement({
+  fields: (t) => ({
+    trace_id: t.exposeID('trace_id'),
+    spans: t.exposeInt('spans', { description: 'Spans stored (a span id sent twice counts once).' }),
+  }),
+});
+
+builder.mutationField('ingestTrace', (t) =>
+  t.field({
+    type: IngestedTrace,
+    description: 'Stores spans as POST /observability/trace does; `input` is that body, `{trace, spans: […]}`.',
+    args: { input: t.arg({ type: 'JSON', required: true }) },
+    resolve: (_root, args, ctx) => ingestLegacyTrace(ctx, parseInput(legacyTraceInput, args.input, 'body')),
+  }),
+);
