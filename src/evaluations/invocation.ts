@@ -5,7 +5,9 @@ import { randomBytes } from 'node:crypto';
 import { costOf } from '../pricing/prices.js';
 import { type ProviderKeys, providerAccess } from '../providers/access.js';
 import { type ChatRequest, type ChatUsage, chatCompletion, completionText, readUsage } from '../providers/chat.js';
-import { PermanentError, TransientError, isTransientStatus, retryAfterMs, withRetries, withTimeout } from '../shared/retry.js';
+import type { SpanRecord } from '../observability/ingest.js';
+import { postJson } from '../shared/http/client.js';
+import { TransientError, withRetries, withTimeout } from '../shared/retry.js';
 import { result, type Result } from './results.js';
 
 export interface VariantTarget {
@@ -116,23 +118,11 @@ function requestOf(target: VariantTarget, testcase: Record<string, unknown>): Re
 }
 
 async function callEndpoint(uri: string, request: Record<string, unknown>, signal: AbortSignal): Promise<ReadAnswer> {
-  let response: Response;
-  try {
-    response = await fetch(uri, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/plain;q=0.9, */*;q=0.5' },
-      body: JSON.stringify(request),
-      signal,
-    });
-  } catch (error) {
-    throw new TransientError(`The endpoint ${uri} could not be reached: ${(error as Error).message}`);
-  }
-  const text = await response.text();
-  if (!response.ok) {
-    const message = `The endpoint ${uri} answered ${response.status}: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
-    if (isTransientStatus(response.status)) throw new TransientError(message, retryAfterMs(response.headers.get('retry-after')));
-    throw new PermanentError(message);
-  }
+  const text = await postJson(uri, request, {
+    peer: `The endpoint ${uri}`,
+    signal,
+    headers: { accept: 'application/json, text/plain;q=0.9, */*;q=0.5' },
+  });
   return readEndpointAnswer(text);
 }
 
@@ -187,4 +177,50 @@ export async function invokeVariant(target: VariantTarget, testcase: Record<stri
 /** A random trace or span id in OTLP's form (lower-case hex). */
 export function randomId(bytes: 16 | 8): string {
   return randomBytes(bytes).toString('hex');
+}
+
+/** What a trace of one variant call records beside the call itself. */
+export interface InvocationSpanOptions {
+  traceId: string;
+  /** When the case began: the span's start when the call never got going. */
+  startedNs: bigint;
+  invocation: Invocation | null;
+  target: VariantTarget;
+  /** What the call was for, recorded when no request was sent. */
+  testcase: Record<string, unknown>;
+  /** The output, or why there is none. */
+  output: { value: unknown } | { error: string };
+  appId: string;
+  variant: { id: string; name: string; revision: number };
+  attributes: SpanRecord['attributes'];
+}
+
+/** The span of one variant call, stored like an ingested one (SPEC §4: each invocation is traced). */
+export function invocationSpan(options: InvocationSpanOptions): SpanRecord {
+  const { invocation, output } = options;
+  const error = 'error' in output ? output.error : null;
+  return {
+    traceId: options.traceId,
+    spanId: randomId(8),
+    parentSpanId: null,
+    name: options.variant.name,
+    spanKind: options.target.kind === 'prompt' ? 'LLM' : 'CHAIN',
+    statusCode: error === null ? 'OK' : 'ERROR',
+    statusMessage: error,
+    startTimeUnixNano: invocation?.startNs ?? options.startedNs,
+    endTimeUnixNano: invocation?.endNs ?? BigInt(Date.now()) * 1_000_000n,
+    inputs: (invocation?.sent ?? { inputs: options.testcase }) as SpanRecord['inputs'],
+    outputs: 'value' in output ? ({ output: output.value } as SpanRecord['outputs']) : null,
+    config: options.target.parameters as SpanRecord['config'],
+    appId: options.appId,
+    variantId: options.variant.id,
+    variantName: options.variant.name,
+    variantRevision: options.variant.revision,
+    model: invocation?.model ?? null,
+    promptTokens: invocation?.usage?.prompt_tokens ?? null,
+    completionTokens: invocation?.usage?.completion_tokens ?? null,
+    totalTokens: invocation?.usage?.total_tokens ?? null,
+    cost: invocation?.cost ?? null,
+    attributes: { ...options.attributes, 'assay.attempts': invocation?.attempts ?? null },
+  };
 }

@@ -25,7 +25,7 @@ import { jsonText } from '../shared/sql.js';
 import { TransientError, withRetries } from '../shared/retry.js';
 import { getTestset, readTestsetRows, type TestsetRowRecord } from '../testsets/operations.js';
 import type { RateLimit } from './inputs.js';
-import { invokeVariant, randomId, type Invocation, type VariantTarget } from './invocation.js';
+import { invocationSpan, invokeVariant, randomId, type Invocation, type VariantTarget } from './invocation.js';
 import { UNFINISHED, progressOf } from './operations.js';
 import { errorResult, type Result } from './results.js';
 import { aggregate } from './statistics.js';
@@ -214,7 +214,17 @@ export class EvaluationRunner extends LeasedJobRunner {
       plan.signal.throwIfAborted();
       output = errorResult((error as Error).message);
     }
-    const span = this.caseSpan(plan, row, traceId, startedNs, invocation, output);
+    const span = invocationSpan({
+      traceId,
+      startedNs,
+      invocation,
+      target: plan.target,
+      testcase: asObject(row.data),
+      output: output.type === 'error' ? { error: output.error?.message ?? 'error' } : { value: output.value },
+      appId: plan.appId,
+      variant: { id: plan.variantId, name: plan.variantName, revision: plan.revision },
+      attributes: { 'assay.evaluation_id': plan.evaluationId, 'assay.testcase.position': row.position },
+    });
     const evaluatorSpans: SpanRecord[] = [];
     const scores = await Promise.all(
       plan.configs.map(async (config) => {
@@ -255,39 +265,6 @@ export class EvaluationRunner extends LeasedJobRunner {
       }),
     );
     return { row, testcase, invocation, output, scores, traceId, spans: [span, ...evaluatorSpans] };
-  }
-
-  /** The trace of one invocation, stored like an ingested one (SPEC §4). */
-  private caseSpan(plan: RunPlan, row: TestsetRowRecord, traceId: string, startedNs: bigint, invocation: Invocation | null, output: Result): SpanRecord {
-    const endNs = invocation?.endNs ?? BigInt(Date.now()) * 1_000_000n;
-    return {
-      traceId,
-      spanId: randomId(8),
-      parentSpanId: null,
-      name: plan.variantName,
-      spanKind: plan.target.kind === 'prompt' ? 'LLM' : 'CHAIN',
-      statusCode: output.type === 'error' ? 'ERROR' : 'OK',
-      statusMessage: output.error?.message ?? null,
-      startTimeUnixNano: invocation?.startNs ?? startedNs,
-      endTimeUnixNano: endNs,
-      inputs: (invocation?.sent ?? { inputs: row.data }) as SpanRecord['inputs'],
-      outputs: output.type === 'error' ? null : ({ output: output.value } as SpanRecord['outputs']),
-      config: plan.target.parameters as SpanRecord['config'],
-      appId: plan.appId,
-      variantId: plan.variantId,
-      variantName: plan.variantName,
-      variantRevision: plan.revision,
-      model: invocation?.model ?? null,
-      promptTokens: invocation?.usage?.prompt_tokens ?? null,
-      completionTokens: invocation?.usage?.completion_tokens ?? null,
-      totalTokens: invocation?.usage?.total_tokens ?? null,
-      cost: invocation?.cost ?? null,
-      attributes: {
-        'assay.evaluation_id': plan.evaluationId,
-        'assay.testcase.position': row.position,
-        'assay.attempts': invocation?.attempts ?? null,
-      },
-    };
   }
 
   /** Stores a batch's traces, scenarios, results and progress. */

@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { getRevisionById } from '../apps/operations.js';
-import { invokeVariant, randomId, type Invocation, type VariantTarget } from '../evaluations/invocation.js';
+import { invocationSpan, invokeVariant, randomId, type Invocation, type VariantTarget } from '../evaluations/invocation.js';
 import { type SpanRecord, writeSpans } from '../observability/ingest.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
@@ -157,50 +157,21 @@ export class HumanEvaluationRunner extends LeasedJobRunner {
         latency: call.invocation?.latency ?? null,
         trace_id: traceId,
       });
-      spans.push(this.span(plan, call.variant, scenario.position, traceId, call.startedNs, call.invocation, testcase, text, call.error));
+      spans.push(
+        invocationSpan({
+          traceId,
+          startedNs: call.startedNs,
+          invocation: call.invocation,
+          target: call.variant.target,
+          testcase,
+          output: call.error === null ? { value: text } : { error: call.error },
+          appId: plan.appId,
+          variant: { id: call.variant.variantId, name: call.variant.variantName, revision: call.variant.revision },
+          attributes: { 'assay.human_evaluation_id': plan.evaluationId, 'assay.testcase.position': scenario.position },
+        }),
+      );
     }
     return { scenarioId: scenario.id, outputs, spans };
-  }
-
-  /** The trace of one call, stored like an ingested one (as automatic evaluations do). */
-  private span(
-    plan: RunPlan,
-    variant: VariantPlan,
-    position: number,
-    traceId: string,
-    startedNs: bigint,
-    invocation: Invocation | null,
-    testcase: Record<string, string>,
-    text: string,
-    error: string | null,
-  ): SpanRecord {
-    return {
-      traceId,
-      spanId: randomId(8),
-      parentSpanId: null,
-      name: variant.variantName,
-      spanKind: variant.target.kind === 'prompt' ? 'LLM' : 'CHAIN',
-      statusCode: error ? 'ERROR' : 'OK',
-      statusMessage: error,
-      startTimeUnixNano: invocation?.startNs ?? startedNs,
-      endTimeUnixNano: invocation?.endNs ?? BigInt(Date.now()) * 1_000_000n,
-      inputs: (invocation?.sent ?? { inputs: testcase }) as SpanRecord['inputs'],
-      outputs: error ? null : { output: text },
-      appId: plan.appId,
-      variantId: variant.variantId,
-      variantName: variant.variantName,
-      variantRevision: variant.revision,
-      model: invocation?.model ?? null,
-      promptTokens: invocation?.usage?.prompt_tokens ?? null,
-      completionTokens: invocation?.usage?.completion_tokens ?? null,
-      totalTokens: invocation?.usage?.total_tokens ?? null,
-      cost: invocation?.cost ?? null,
-      attributes: {
-        'assay.human_evaluation_id': plan.evaluationId,
-        'assay.testcase.position': position,
-        'assay.attempts': invocation?.attempts ?? null,
-      },
-    };
   }
 
   /** Stores a batch's traces and outputs; a scenario filled meanwhile (by a client, another worker) keeps its outputs. */

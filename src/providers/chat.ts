@@ -1,7 +1,9 @@
 // Chat Completions against any OpenAI-compatible API: one call, with failures sorted into
 // transient (retried by the caller) and permanent.
-import { PermanentError, TransientError, isTransientStatus, retryAfterMs } from '../shared/retry.js';
+import { excerpt } from '../shared/http/client.js';
+import { PermanentError } from '../shared/retry.js';
 import type { ProviderAccess } from './access.js';
+import { callProvider } from './call.js';
 
 export interface ChatMessage {
   role: string;
@@ -27,10 +29,6 @@ export interface ChatReply {
   content: string;
   model: string;
   usage: ChatUsage | null;
-}
-
-function excerpt(text: string): string {
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
 /** The usage block of an OpenAI-style reply, or null. */
@@ -64,33 +62,7 @@ export function completionText(value: unknown): string | undefined {
 }
 
 export async function chatCompletion(access: ProviderAccess, request: ChatRequest, signal: AbortSignal): Promise<ChatReply> {
-  const url = `${access.baseUrl}/chat/completions`;
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(access.apiKey ? { authorization: `Bearer ${access.apiKey}` } : {}),
-      },
-      body: JSON.stringify({ model: access.model, ...request }),
-      signal,
-    });
-  } catch (error) {
-    throw new TransientError(`${access.provider} at ${url} could not be reached: ${(error as Error).message}`);
-  }
-  const text = await response.text();
-  if (!response.ok) {
-    const message = `${access.provider} answered ${response.status}: ${excerpt(text)}`;
-    if (isTransientStatus(response.status)) throw new TransientError(message, retryAfterMs(response.headers.get('retry-after')));
-    throw new PermanentError(message);
-  }
-  let reply: unknown;
-  try {
-    reply = JSON.parse(text);
-  } catch {
-    throw new PermanentError(`${access.provider} answered with something other than JSON: ${excerpt(text)}`);
-  }
+  const { reply, text } = await callProvider(access, '/chat/completions', { ...request }, signal);
   const content = completionText(reply);
   if (content === undefined) throw new PermanentError(`${access.provider} answered without choices: ${excerpt(text)}`);
   const model = (reply as { model?: unknown }).model;

@@ -1,7 +1,9 @@
 // Embeddings against any OpenAI-compatible API (`POST <base>/embeddings`): one call, with failures
-// sorted into transient (retried by the caller) and permanent, like chat.ts.
-import { PermanentError, TransientError, isTransientStatus, retryAfterMs } from '../shared/retry.js';
+// sorted into transient (retried by the caller) and permanent (call.ts).
+import { excerpt } from '../shared/http/client.js';
+import { PermanentError } from '../shared/retry.js';
 import type { ProviderAccess } from './access.js';
+import { callProvider } from './call.js';
 import { type ChatUsage, readUsage } from './chat.js';
 
 export interface EmbeddingReply {
@@ -11,42 +13,14 @@ export interface EmbeddingReply {
   usage: ChatUsage | null;
 }
 
-function excerpt(text: string): string {
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
-}
-
 function isVector(value: unknown): value is number[] {
   return Array.isArray(value) && value.length > 0 && value.every((n) => typeof n === 'number' && Number.isFinite(n));
 }
 
 export async function createEmbeddings(access: ProviderAccess, input: string[], signal: AbortSignal): Promise<EmbeddingReply> {
-  const url = `${access.baseUrl}/embeddings`;
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(access.apiKey ? { authorization: `Bearer ${access.apiKey}` } : {}),
-      },
-      body: JSON.stringify({ model: access.model, input }),
-      signal,
-    });
-  } catch (error) {
-    throw new TransientError(`${access.provider} at ${url} could not be reached: ${(error as Error).message}`);
-  }
-  const text = await response.text();
-  if (!response.ok) {
-    const message = `${access.provider} answered ${response.status}: ${excerpt(text)}`;
-    if (isTransientStatus(response.status)) throw new TransientError(message, retryAfterMs(response.headers.get('retry-after')));
-    throw new PermanentError(message);
-  }
-  let reply: { data?: unknown; model?: unknown; usage?: unknown };
-  try {
-    reply = JSON.parse(text);
-  } catch {
-    throw new PermanentError(`${access.provider} answered with something other than JSON: ${excerpt(text)}`);
-  }
+  const call = await callProvider(access, '/embeddings', { input }, signal);
+  const { text } = call;
+  const reply = (call.reply ?? {}) as { data?: unknown; model?: unknown; usage?: unknown };
   const data = Array.isArray(reply?.data) ? (reply.data as { index?: unknown; embedding?: unknown }[]) : null;
   if (!data || data.length !== input.length) {
     throw new PermanentError(`${access.provider} answered without ${input.length} embeddings: ${excerpt(text)}`);
