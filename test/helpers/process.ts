@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import type { TestResponse } from './server.js';
+import { requester, type TestResponse } from './server.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 // tsx is resolved from the project, since the process may run in a temp dir as its working directory.
@@ -61,21 +61,7 @@ export function startAssayProcess(cwd: string, env: Record<string, string>, time
       clearTimeout(timer);
       child.off('exit', onEarlyExit);
       const url = listening[1];
-      const request = async (method: string, path: string, body?: unknown): Promise<TestResponse> => {
-        const response = await fetch(url + path, {
-          method,
-          headers: body === undefined ? {} : { 'content-type': 'application/json' },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        const text = await response.text();
-        let parsed: any = text;
-        try {
-          parsed = text ? JSON.parse(text) : undefined;
-        } catch {
-          // not JSON
-        }
-        return { status: response.status, headers: response.headers, body: parsed, text };
-      };
+      const request = requester(url);
       resolve({
         child,
         url,

@@ -36,7 +36,28 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   const { port } = assay.server.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
 
-  const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const request = requester(baseUrl);
+
+  return {
+    assay,
+    baseUrl,
+    dir,
+    queries,
+    resetQueries: () => {
+      queries.length = 0;
+    },
+    request,
+    graphql: async (query, variables) => (await request('POST', '/graphql', { query, variables })).body,
+    close: async () => {
+      await assay.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** HTTP calls to a server at `baseUrl`: a body that is a string or FormData is sent as is, others as JSON. */
+export function requester(baseUrl: string) {
+  return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse> => {
     const init: RequestInit = { method, headers: { ...headers } };
     if (body !== undefined) {
       init.body = typeof body === 'string' || body instanceof FormData ? body : JSON.stringify(body);
@@ -53,21 +74,5 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
       // not JSON: keep the text
     }
     return { status: response.status, headers: response.headers, body: parsed, text };
-  };
-
-  return {
-    assay,
-    baseUrl,
-    dir,
-    queries,
-    resetQueries: () => {
-      queries.length = 0;
-    },
-    request,
-    graphql: async (query, variables) => (await request('POST', '/graphql', { query, variables })).body,
-    close: async () => {
-      await assay.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
   };
 }
