@@ -4,7 +4,16 @@ import DataLoader from 'dataloader';
 import { perRequest, type RequestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
 import { NotFoundError } from '../shared/errors.js';
-import { spanJson, spanJsonSelect, spanTreeJson, type SpanJson, type SpanJsonSource } from './shape.js';
+import {
+  spanJson,
+  spanJsonSelect,
+  spanTextColumns,
+  spanTreeJson,
+  stringifySpanTextTree,
+  type SpanJson,
+  type SpanJsonSource,
+  type SpanTextRow,
+} from './shape.js';
 import { indexSpans, type SpanIndex } from './tree.js';
 
 export type SpanRow = Prisma.SpanGetPayload<object>;
@@ -39,6 +48,22 @@ export async function getTraceTree(ctx: RequestContext, traceId: string): Promis
   return spanTreeJson(index, root);
 }
 
+/**
+ * GET /observability/traces/{id} as JSON text: the same answer as `stringifySpanTree(getTraceTree(…))`,
+ * from one query whose rows carry each span's JSON made by SQLite (shape.ts `spanTextColumns`),
+ * so no span object is built and the JSON columns are not parsed and written again.
+ */
+export async function getTraceTreeText(ctx: RequestContext, traceId: string): Promise<string> {
+  const rows = await ctx.db.$queryRaw<SpanTextRow[]>`
+    SELECT ${spanTextColumns} FROM "Span" AS s
+    WHERE s."projectId" = ${ctx.projectId} AND s."traceId" = ${traceId}
+    ORDER BY s."startTimeUnixNano", s."spanId"`;
+  const index = indexSpans(rows);
+  const root = index.roots[0];
+  if (!root) throw new NotFoundError('Trace', traceId);
+  return stringifySpanTextTree(index, root);
+}
+
 export const spanReadTypes = ['generation', 'span'] as const;
 export type SpanReadType = (typeof spanReadTypes)[number];
 
@@ -63,6 +88,30 @@ async function subtreeSpans(ctx: RequestContext, traceId: string, spanId: string
     )
     SELECT ${spanJsonColumns} FROM "Span" AS s
     WHERE s."projectId" = ${ctx.projectId} AND s."traceId" = ${traceId} AND s."spanId" IN (SELECT "spanId" FROM subtree)`;
+}
+
+/** `subtreeSpans` with each span's JSON made by SQLite (shape.ts `spanTextColumns`), in start order. */
+async function subtreeSpanTexts(ctx: RequestContext, traceId: string, spanId: string): Promise<SpanTextRow[]> {
+  return ctx.db.$queryRaw<SpanTextRow[]>`
+    WITH RECURSIVE subtree("spanId") AS (
+      SELECT ${spanId}
+      UNION
+      SELECT s."spanId" FROM "Span" AS s JOIN subtree ON s."parentSpanId" = subtree."spanId"
+      WHERE s."projectId" = ${ctx.projectId} AND s."traceId" = ${traceId}
+    )
+    SELECT ${spanTextColumns} FROM "Span" AS s
+    WHERE s."projectId" = ${ctx.projectId} AND s."traceId" = ${traceId} AND s."spanId" IN (SELECT "spanId" FROM subtree)
+    ORDER BY s."startTimeUnixNano", s."spanId"`;
+}
+
+/** GET /observability/spans/{id} as JSON text: the same answer as `stringifySpanTree(getSpanJson(…))`. */
+export async function getSpanJsonText(ctx: RequestContext, spanId: string, type: SpanReadType, traceId?: string): Promise<string> {
+  const span = await getSpan(ctx, spanId, traceId);
+  if (type === 'span') return JSON.stringify(spanJson(span, null));
+  const index = indexSpans(await subtreeSpanTexts(ctx, span.traceId, spanId));
+  const top = index.byId.get(spanId);
+  // Gone between the two reads (its project deleted): the span as first read, no children.
+  return top ? stringifySpanTextTree(index, top) : JSON.stringify(spanJson(span, []));
 }
 
 /** GET /observability/spans/{id}: `generation`, the span with its subtree; `span`, the span alone. */

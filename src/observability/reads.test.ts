@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { requestContext } from '../shared/context.js';
 import { createAssayEvents } from '../shared/events.js';
-import { writeSpans } from './ingest.js';
+import { writeSpans, type SpanRecord } from './ingest.js';
+import { getTraceTree } from './read.js';
+import { stringifySpanTree, type SpanJson } from './shape.js';
 import { legacySpan } from './test-spans.js';
 
 let server: TestServer;
@@ -218,6 +220,74 @@ describe('GET /observability/traces/{trace_id}', () => {
     let levels = 1;
     for (let node = response.body; node.children.length > 0; node = node.children[0]) levels++;
     expect(levels).toBe(depth);
+  });
+
+  it('writes the same JSON text as the span objects would give, for awkward values', async () => {
+    // The answer's JSON is made by SQLite from the stored columns (read.ts getTraceTreeText);
+    // the span objects of getTraceTree, written by JSON.stringify, are the reference.
+    const ctx = requestContext(server.assay.services, projectId);
+    const base = 1_714_564_800_123_456_789n;
+    const span = (spanId: string, parentSpanId: string | null, offset: bigint, extra: Partial<SpanRecord>): SpanRecord => ({
+      traceId: 'texts',
+      spanId,
+      parentSpanId,
+      name: `span ${spanId}`,
+      spanKind: 'LLM',
+      statusCode: 'OK',
+      startTimeUnixNano: base + offset,
+      endTimeUnixNano: base + offset + 76_543_211n,
+      attributes: { 'ignored.here': 1 },
+      ...extra,
+    });
+    await writeSpans(ctx, [
+      span('t-root', null, 0n, {
+        name: 'quote " backslash \\ newline \n tab \t control \u0001 del \u007f sep \u2028 é 😀',
+        spanKind: 'CHAIN',
+        statusCode: 'ERROR',
+        inputs: { a: 1.5, b: 1e21, c: [null, true, false, 'é\n"'], d: { nested: -0.000001, zero: 0, big: 2 ** 53 + 2 } },
+        outputs: { text: '</script>', empty: {}, list: [] },
+        internals: null,
+        config: { model: 'gpt-4o', temperature: 0.7 },
+        environment: 'prod',
+        userId: 'user-1',
+        variantId: 'v1',
+        variantName: 'baseline',
+        variantRevision: 3,
+        promptTokens: 10,
+        completionTokens: 5,
+        totalTokens: 15,
+        cost: 0.1 + 0.2,
+      }),
+      span('t-a', 't-root', 1n, { cost: 1, promptTokens: 0, completionTokens: 0, totalTokens: 0, inputs: 'a plain string', outputs: 42, config: [1, 'two'] }),
+      span('t-b', 't-root', 1n, { endTimeUnixNano: base + 1n, cost: 1e-7, inputs: 2.5, outputs: null }),
+      span('t-a1', 't-a', 999_999n, { startTimeUnixNano: -1_000_000n, endTimeUnixNano: 9_000_000_000_000_000_000n, cost: 123456789.123 }),
+    ]);
+    const response = await server.request('GET', '/observability/traces/texts');
+    expect(response.status).toBe(200);
+    const objects = await getTraceTree(ctx, 'texts');
+    expect(response.text).toBe(stringifySpanTree(objects));
+    // The span reads, against the same objects' subtrees.
+    const nodes = new Map<string, SpanJson>();
+    for (const stack = [objects]; stack.length > 0; ) {
+      const node = stack.pop()!;
+      nodes.set(node.id, node);
+      stack.push(...node.children!);
+    }
+    for (const id of ['t-root', 't-a', 't-a1', 't-b']) {
+      const generation = await server.request('GET', `/observability/spans/${id}?type=generation&trace_id=texts`);
+      expect(generation.status).toBe(200);
+      expect(generation.text).toBe(JSON.stringify(nodes.get(id)));
+      const alone = await server.request('GET', `/observability/spans/${id}?type=span&trace_id=texts`);
+      expect(alone.text).toBe(JSON.stringify({ ...nodes.get(id), children: null }));
+    }
+    expect(response.body.children.map((child: { id: string }) => child.id)).toEqual(['t-a', 't-b']);
+    expect(response.body.children[0].children.map((child: { id: string }) => child.id)).toEqual(['t-a1']);
+    expect(response.body.metadata.cost).toBe(0.30000000000000004);
+    // Floats as JavaScript writes them (SQLite would write 1.0 and 1.0e-07).
+    expect(response.text).toContain('"metadata":{"cost":1,"latency":0.076543211,');
+    expect(response.text).toContain('"cost":1e-7,');
+    expect(response.body.children[0].children[0].metadata).toMatchObject({ start_time: '1969-12-31T23:59:59.999Z', end_time: new Date(9_000_000_000_000).toISOString() });
+    expect(response.body.content.inputs.d.big).toBe(2 ** 53 + 2);
   });
 
   it('answers 404 for an unknown or malformed trace id', async () => {

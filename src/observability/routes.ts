@@ -7,8 +7,8 @@ import { searchFilter, sortOf } from './search-input.js';
 import { searchSpans, searchTraces, spanMetrics, spanSortFields, traceMetrics, traceSortFields, type TraceRow } from './search.js';
 import { z } from 'zod';
 import { ingestLegacyTrace } from './legacy.js';
-import { getSpanJson, getTraceTree } from './read.js';
-import { spanJson, stringifySpanTree, type SpanJson } from './shape.js';
+import { getSpanJsonText, getTraceTreeText } from './read.js';
+import { spanJson } from './shape.js';
 
 /** A trace in listings: its roll-up, without spans (GET /observability/traces/{id} has the tree). */
 export function traceJson(trace: TraceRow) {
@@ -35,9 +35,9 @@ export function traceJson(trace: TraceRow) {
 
 const metricsQuery = z.object({ of: z.enum(['traces', 'spans']).default('traces') });
 
-/** Trees are serialised without recursion (see stringifySpanTree). */
-function sendTree(reply: FastifyReply, tree: SpanJson) {
-  return reply.type('application/json; charset=utf-8').send(stringifySpanTree(tree));
+/** Span trees come as JSON text, written without recursion (read.ts getTraceTreeText, getSpanJsonText). */
+function sendJsonText(reply: FastifyReply, text: string) {
+  return reply.type('application/json; charset=utf-8').send(text);
 }
 
 export function observabilityRoutes(app: FastifyInstance): void {
@@ -62,11 +62,11 @@ export function observabilityRoutes(app: FastifyInstance): void {
   app.post('/observability/trace', async (req) => ingestLegacyTrace(req.ctx, parseInput(legacyTraceInput, req.body, 'body')));
 
   app.get<{ Params: { trace_id: string } }>('/observability/traces/:trace_id', async (req, reply) =>
-    sendTree(reply, await getTraceTree(req.ctx, req.params.trace_id)),
+    sendJsonText(reply, await getTraceTreeText(req.ctx, req.params.trace_id)),
   );
 
   app.get<{ Params: { span_id: string } }>('/observability/spans/:span_id', async (req, reply) => {
     const query = parseInput(spanReadQuery, req.query, 'query');
-    return sendTree(reply, await getSpanJson(req.ctx, req.params.span_id, query.type, query.trace_id));
+    return sendJsonText(reply, await getSpanJsonText(req.ctx, req.params.span_id, query.type, query.trace_id));
   });
 }

@@ -1,6 +1,6 @@
 // The span JSON of the contract (seed 2.1), shared by the REST reads, the GraphQL sub-objects and
 // any domain that shows spans (evaluation scenarios link to traces).
-import type { Prisma } from '../shared/db.js';
+import { Prisma } from '../shared/db.js';
 import { buildTree, type SpanIndex } from './tree.js';
 
 /** The columns the span JSON reads; REST selects only these, leaving the raw attributes behind. */
@@ -165,6 +165,75 @@ function stringifyDeepTree(top: SpanJson): string {
     // `fields` always has keys, so its text ends with "}" after at least one member.
     parts.push(`${JSON.stringify(fields).slice(0, -1)},"children":[`);
     open.push({ children, next: 0 });
+  };
+  begin(top);
+  while (open.length > 0) {
+    const level = open[open.length - 1]!;
+    if (level.next < level.children.length) {
+      if (level.next > 0) parts.push(',');
+      begin(level.children[level.next++]!);
+    } else {
+      parts.push(']}');
+      open.pop();
+    }
+  }
+  return parts.join('');
+}
+
+/**
+ * A span read for a JSON answer, its JSON made by SQLite (`spanTextColumns`): the tree fields, the
+ * two floats, and the rest of the span's JSON as text in three pieces. The JSON columns are copied
+ * into the answer as stored (they hold JSON.stringify's text) instead of being parsed and written
+ * again; floats are written by JavaScript, as everywhere else in the API (SQLite would write 1.0
+ * for 1 and 1.0e-07 for 1e-7).
+ */
+export interface SpanTextRow {
+  spanId: string;
+  parentSpanId: string | null;
+  startTimeUnixNano: bigint;
+  latency: number;
+  cost: number | null;
+  /** `{"id":…,"status":…}`: the fields before `metadata`. */
+  head: string;
+  /** `{"usage":{…},"start_time":…,"end_time":…}`: `metadata` after cost and latency. */
+  times: string;
+  /** `{"trace_id":…,"config":…}`: the fields after `metadata`. */
+  tail: string;
+}
+
+/** Times as the API writes them: ISO-8601 UTC with milliseconds, as Date.toISOString. */
+const isoTime = (column: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', s."${column}")`;
+
+/** The columns of a SpanTextRow, for a query over `"Span" AS s`. Field for field the SpanJson of `spanJson`. */
+export const spanTextColumns = Prisma.raw(`s."spanId", s."parentSpanId", s."startTimeUnixNano", s."latency", s."cost",
+  json_object('id', s."spanId", 'name', s."name", 'project_id', s."projectId", 'parent_span_id', s."parentSpanId",
+    'created_at', ${isoTime('startTime')},
+    'variant', json_object('variant_id', s."variantId", 'variant_name', s."variantName", 'revision', s."variantRevision"),
+    'environment', s."environment", 'spankind', s."spanKind", 'status', s."statusCode") AS "head",
+  json_object('usage', json_object('prompt_tokens', s."promptTokens", 'completion_tokens', s."completionTokens", 'total_tokens', s."totalTokens"),
+    'start_time', ${isoTime('startTime')}, 'end_time', ${isoTime('endTime')}) AS "times",
+  json_object('trace_id', s."traceId", 'user_id', s."userId",
+    'content', json_object('inputs', json(s."inputs"), 'outputs', json(s."outputs"), 'internals', json(s."internals")),
+    'config', json(s."config")) AS "tail"`);
+
+/** A span's JSON text up to (without) its `children` member and closing brace. */
+function spanTextOpen(row: SpanTextRow): string {
+  return `${row.head.slice(0, -1)},"metadata":{"cost":${JSON.stringify(row.cost)},"latency":${JSON.stringify(row.latency)},${row.times.slice(1)},${row.tail.slice(1, -1)}`;
+}
+
+/**
+ * The JSON text of `top` with all its descendants nested in `children`, each level in start
+ * order: the same text as `stringifySpanTree(spanTreeJson(…))` of the same spans, written with an
+ * explicit stack (any depth) from the rows' pieces, without building span objects.
+ */
+export function stringifySpanTextTree<T extends SpanTextRow>(index: SpanIndex<T>, top: T): string {
+  const parts: string[] = [];
+  const open: { children: readonly T[]; next: number }[] = [];
+  const begin = (row: T) => {
+    const children = index.childrenOf(row.spanId);
+    parts.push(spanTextOpen(row), ',"children":[');
+    if (children.length === 0) parts.push(']}');
+    else open.push({ children, next: 0 });
   };
   begin(top);
   while (open.length > 0) {

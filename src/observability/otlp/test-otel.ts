@@ -18,17 +18,37 @@ export interface TestTracer {
   under(span: Span): Context;
 }
 
-export function testTracer(kind: ExporterKind, url: string, resource: Attributes = {}, options: { compression?: 'gzip' | 'none' } = {}): TestTracer {
+export interface TestTracerOptions {
+  compression?: 'gzip' | 'none';
+  /** Spans per export request (512 unless given). */
+  maxExportBatchSize?: number;
+  /** Ended spans kept until a flush (the SDK's 2,048 unless given; more are dropped). */
+  maxQueueSize?: number;
+  /** Export requests in flight at once (the exporter's default unless given). */
+  concurrencyLimit?: number;
+  /** Milliseconds one export may take, request and batch (the SDK's defaults unless given). */
+  timeoutMillis?: number;
+}
+
+export function testTracer(kind: ExporterKind, url: string, resource: Attributes = {}, options: TestTracerOptions = {}): TestTracer {
   const compression = options.compression === 'gzip' ? ('gzip' as never) : undefined;
-  const exporter: SpanExporter =
-    kind === 'proto'
-      ? new ProtoExporter({ url, ...(compression ? { compression } : {}) })
-      : kind === 'json'
-        ? new JsonExporter({ url, ...(compression ? { compression } : {}) })
-        : new GrpcExporter({ url, ...(compression ? { compression } : {}) });
+  const config = {
+    url,
+    ...(compression ? { compression } : {}),
+    ...(options.concurrencyLimit !== undefined ? { concurrencyLimit: options.concurrencyLimit } : {}),
+    ...(options.timeoutMillis !== undefined ? { timeoutMillis: options.timeoutMillis } : {}),
+  };
+  const exporter: SpanExporter = kind === 'proto' ? new ProtoExporter(config) : kind === 'json' ? new JsonExporter(config) : new GrpcExporter(config);
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': 'assay-tests', ...resource }),
-    spanProcessors: [new BatchSpanProcessor(exporter, { maxExportBatchSize: 512, scheduledDelayMillis: 60_000 })],
+    spanProcessors: [
+      new BatchSpanProcessor(exporter, {
+        maxExportBatchSize: options.maxExportBatchSize ?? 512,
+        scheduledDelayMillis: 60_000,
+        ...(options.maxQueueSize !== undefined ? { maxQueueSize: options.maxQueueSize } : {}),
+        ...(options.timeoutMillis !== undefined ? { exportTimeoutMillis: options.timeoutMillis } : {}),
+      }),
+    ],
   });
   return {
     tracer: provider.getTracer('assay-test-instrumentation', '1.2.3'),

@@ -1,0 +1,134 @@
+// bench/trace-read: GET /observability/traces/{id} for traces of 1,000 and 10,000 spans, against
+// the service in its own process as `npm start` runs it. The traces are built through the
+// service's own ingest (OTLP/HTTP protobuf, 1,000 spans a request, children before parents), then
+// each is read READS times over HTTP (the client takes the whole body, unparsed).
+// Baseline, measured in the same run on the same SQLite file opened read-only: a prepared select
+// of the same rows and columns with better-sqlite3, JSON.parse of the four JSON columns (else the
+// output would hold them as escaped strings), the rows nested into a tree by parent (children in
+// the select's start order) and JSON.stringify of the root. It does not rename fields into the
+// contract's shape nor convert dates: that, HTTP, routing and logging are what the ratio charges
+// the service for. A second, minimal baseline: the same select (times as text) and JSON.stringify
+// of the flat row list, the JSON columns left as strings: the floor of "select + stringify".
+// Run: npx tsx bench/trace-read.ts [reads]   (BENCH_SERVICE_NODE_ARGS passes Node flags to the service)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { agentTrace, chunks, endOrder, hexId, otlpProtobufBody, postOtlpBodies, type AgentTraceShape } from '../test/helpers/otlp-trace.js';
+import { startService } from './support/measure.js';
+
+const READS = Number(process.argv[2] ?? 50);
+const WARMUP = 5;
+const sizes: { spans: number; shape: AgentTraceShape }[] = [
+  { spans: 1_000, shape: { agents: 10, steps: 4, calls: 20, tools: 4 } }, // 1,011 cut to 1,000
+  { spans: 10_000, shape: { agents: 20, steps: 19, calls: 20, tools: 6 } }, // 10,281 cut to 10,000
+];
+
+const dir = mkdtempSync(join(tmpdir(), 'assay-bench-trace-read-'));
+const dbPath = join(dir, 'bench.db');
+const service = await startService({ DATABASE_URL: `file:${dbPath}`, OTLP_GRPC_PORT: '0' });
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]!;
+}
+
+async function timed(runs: number, once: () => Promise<unknown> | unknown): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await once();
+    times.push(performance.now() - t);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+try {
+  // Build the traces through the service's own ingest.
+  const traces = sizes.map(({ spans, shape }, i) => {
+    const traceId = hexId(0xbe4c0000 + i + 1, 16);
+    return { spans, traceId, body: endOrder(agentTrace(traceId, shape, spans)) };
+  });
+  for (const trace of traces) {
+    const statuses = await postOtlpBodies(`${service.baseUrl}/v1/traces`, chunks(trace.body, 1_000).map((batch) => otlpProtobufBody(batch, 'bench')), 2);
+    if (statuses.some((status) => status !== 200)) throw new Error(`ingest answered ${statuses.join(',')}`);
+  }
+
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  const select = db.prepare(`SELECT "projectId", "traceId", "spanId", "parentSpanId", "name", "spanKind", "statusCode", "startTimeUnixNano",
+    "startTime", "endTime", "latency", "inputs", "outputs", "internals", "config", "environment", "userId", "variantId", "variantName",
+    "variantRevision", "promptTokens", "completionTokens", "totalTokens", "cost"
+    FROM "Span" WHERE "projectId" = ? AND "traceId" = ? ORDER BY "startTimeUnixNano", "spanId"`);
+  select.safeIntegers(true); // nanosecond times exceed 2^53, as the service reads them
+  const selectFlat = db.prepare(`SELECT "projectId", "traceId", "spanId", "parentSpanId", "name", "spanKind", "statusCode",
+    CAST("startTimeUnixNano" AS TEXT) AS "startTimeUnixNano", "startTime", "endTime", "latency", "inputs", "outputs", "internals", "config",
+    "environment", "userId", "variantId", "variantName", "variantRevision", "promptTokens", "completionTokens", "totalTokens", "cost"
+    FROM "Span" WHERE "projectId" = ? AND "traceId" = ? ORDER BY "startTimeUnixNano", "spanId"`);
+  const minimalRead = (projectId: string, traceId: string): string => JSON.stringify(selectFlat.all(projectId, traceId));
+  const projectOf = db.prepare(`SELECT "projectId" FROM "Trace" WHERE "traceId" = ?`).pluck();
+
+  const baselineRead = (projectId: string, traceId: string): string => {
+    type Row = Record<string, unknown> & { spanId: string; parentSpanId: string | null; children: Row[] };
+    const rows = select.all(projectId, traceId) as Row[];
+    const byId = new Map<string, Row>();
+    for (const row of rows) {
+      for (const column of ['inputs', 'outputs', 'internals', 'config']) {
+        if (typeof row[column] === 'string') row[column] = JSON.parse(row[column] as string);
+      }
+      for (const column of ['startTimeUnixNano', 'variantRevision', 'promptTokens', 'completionTokens', 'totalTokens']) {
+        if (typeof row[column] === 'bigint') row[column] = column === 'startTimeUnixNano' ? String(row[column]) : Number(row[column]);
+      }
+      row.children = [];
+      byId.set(row.spanId, row);
+    }
+    let root: Row | undefined;
+    for (const row of rows) {
+      const parent = row.parentSpanId === null ? undefined : byId.get(row.parentSpanId);
+      if (parent && parent !== row) parent.children.push(row);
+      else root ??= row;
+    }
+    return JSON.stringify(root);
+  };
+
+  const results: string[] = [];
+  for (const trace of traces) {
+    const url = `${service.baseUrl}/observability/traces/${trace.traceId}`;
+    const read = async () => {
+      const response = await fetch(url);
+      const body = await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`GET answered ${response.status}`);
+      return body.byteLength;
+    };
+    // Checks, outside the timings: both sides see every span.
+    const answer = JSON.parse(Buffer.from(await (await fetch(url)).arrayBuffer()).toString('utf8'));
+    let count = 0;
+    for (const stack = [answer]; stack.length > 0; count++) stack.push(...stack.pop().children);
+    const projectId = projectOf.get(trace.traceId) as string;
+    const baselineText = baselineRead(projectId, trace.traceId);
+    if (count !== trace.spans || select.all(projectId, trace.traceId).length !== trace.spans) throw new Error(`the tree has ${count} spans`);
+
+    const bytes = await read();
+    await timed(WARMUP, read);
+    const served = await timed(READS, read);
+    await timed(WARMUP, () => baselineRead(projectId, trace.traceId));
+    const baseline = await timed(READS, () => baselineRead(projectId, trace.traceId));
+    await timed(WARMUP, () => minimalRead(projectId, trace.traceId));
+    const minimal = await timed(READS, () => minimalRead(projectId, trace.traceId));
+
+    const [p50, p99, b50, b99, m50, m99] = [served, baseline, minimal].flatMap((times) => [percentile(times, 0.5), percentile(times, 0.99)]) as number[];
+    const ms = (value: number) => `${value!.toFixed(1)} ms`;
+    results.push(
+      `  ${trace.spans} spans (${(bytes / 1e6).toFixed(1)} MB): service p50 ${ms(p50!)}, p99 ${ms(p99!)}\n` +
+        `    baseline (select, parse JSON columns, nest, stringify; ${(baselineText.length / 1e6).toFixed(1)} MB): p50 ${ms(b50!)}, p99 ${ms(b99!)}; ` +
+        `ratio p50 ${(p50! / b50!).toFixed(2)}, p99 ${(p99! / b99!).toFixed(2)}\n` +
+        `    minimal baseline (select, stringify the flat rows; ${(minimalRead(projectId, trace.traceId).length / 1e6).toFixed(1)} MB): p50 ${ms(m50!)}, p99 ${ms(m99!)}; ` +
+        `ratio p50 ${(p50! / m50!).toFixed(2)}, p99 ${(p99! / m99!).toFixed(2)}`,
+    );
+  }
+  db.close();
+  console.log(`bench/trace-read: GET /observability/traces/{id}, ${READS} reads per size after ${WARMUP} warm-up reads, one at a time`);
+  for (const line of results) console.log(line);
+  console.log(`  service peak RSS: ${service.peakRssMb().toFixed(0)} MB`);
+} finally {
+  await service.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
