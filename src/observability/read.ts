@@ -11,7 +11,6 @@ import {
   spanTreeJson,
   stringifySpanTextTree,
   type SpanJson,
-  type SpanJsonSource,
   type SpanTextRow,
 } from './shape.js';
 import { indexSpans, type SpanIndex } from './tree.js';
@@ -67,30 +66,7 @@ export async function getTraceTreeText(ctx: RequestContext, traceId: string): Pr
 export const spanReadTypes = ['generation', 'span'] as const;
 export type SpanReadType = (typeof spanReadTypes)[number];
 
-const spanJsonColumns = Prisma.raw(
-  Object.keys(spanJsonSelect)
-    .map((column) => `s."${column}"`)
-    .join(', '),
-);
-
-/**
- * A span and all its descendants, in one query: a recursive walk down the (trace, parent) index,
- * so a small subtree of a huge trace reads only its own spans. UNION (not UNION ALL) stops at
- * spans already collected, should a faulty client have sent a parent cycle.
- */
-async function subtreeSpans(ctx: RequestContext, traceId: string, spanId: string): Promise<SpanJsonSource[]> {
-  return ctx.db.$queryRaw<SpanJsonSource[]>`
-    WITH RECURSIVE subtree("spanId") AS (
-      SELECT ${spanId}
-      UNION
-      SELECT s."spanId" FROM "Span" AS s JOIN subtree ON s."parentSpanId" = subtree."spanId"
-      WHERE s."projectId" = ${ctx.projectId} AND s."traceId" = ${traceId}
-    )
-    SELECT ${spanJsonColumns} FROM "Span" AS s
-    WHERE s."projectId" = ${ctx.projectId} AND s."traceId" = ${traceId} AND s."spanId" IN (SELECT "spanId" FROM subtree)`;
-}
-
-/** `subtreeSpans` with each span's JSON made by SQLite (shape.ts `spanTextColumns`), in start order. */
+/** A span's subtree (one recursive query), with each span's JSON made by SQLite (shape.ts `spanTextColumns`), in start order. */
 async function subtreeSpanTexts(ctx: RequestContext, traceId: string, spanId: string): Promise<SpanTextRow[]> {
   return ctx.db.$queryRaw<SpanTextRow[]>`
     WITH RECURSIVE subtree("spanId") AS (
@@ -104,7 +80,7 @@ async function subtreeSpanTexts(ctx: RequestContext, traceId: string, spanId: st
     ORDER BY s."startTimeUnixNano", s."spanId"`;
 }
 
-/** GET /observability/spans/{id} as JSON text: the same answer as `stringifySpanTree(getSpanJson(…))`. */
+/** GET /observability/spans/{id} as JSON text: `generation`, the span with its subtree; `span`, the span alone. */
 export async function getSpanJsonText(ctx: RequestContext, spanId: string, type: SpanReadType, traceId?: string): Promise<string> {
   const span = await getSpan(ctx, spanId, traceId);
   if (type === 'span') return JSON.stringify(spanJson(span, null));
@@ -112,20 +88,6 @@ export async function getSpanJsonText(ctx: RequestContext, spanId: string, type:
   const top = index.byId.get(spanId);
   // Gone between the two reads (its project deleted): the span as first read, no children.
   return top ? stringifySpanTextTree(index, top) : JSON.stringify(spanJson(span, []));
-}
-
-/** GET /observability/spans/{id}: `generation`, the span with its subtree; `span`, the span alone. */
-export async function getSpanJson(
-  ctx: RequestContext,
-  spanId: string,
-  type: SpanReadType,
-  traceId?: string,
-): Promise<SpanJson> {
-  const span = await getSpan(ctx, spanId, traceId);
-  if (type === 'span') return spanJson(span, null);
-  const index = indexSpans(await subtreeSpans(ctx, span.traceId, spanId));
-  // The span may have been overwritten between the two reads; the index has the newer copy.
-  return spanTreeJson(index, index.byId.get(spanId) ?? span);
 }
 
 const traceSpansLoaderKey = Symbol('observability.traceSpans');

@@ -3,7 +3,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { requestContext } from '../shared/context.js';
-import { createAssayEvents } from '../shared/events.js';
 import { writeSpans, type SpanRecord } from './ingest.js';
 import { getTraceTree } from './read.js';
 import { stringifySpanTree, type SpanJson } from './shape.js';

@@ -11,7 +11,6 @@ import { nameFromFilename, parseCsvRows, parseJsonRows } from './files.js';
 import type { CreateTestsetInput, TestsetRowData, UpdateTestsetInput, UploadTestsetInput } from './inputs.js';
 
 type TestsetQuery = Omit<Prisma.TestsetFindFirstArgs, 'where'>;
-type Tx = Prisma.TransactionClient;
 
 /** A large set is written in one transaction; Prisma's 5 s default would cut it short. */
 const WRITE_TIMEOUT_MS = 10 * 60 * 1000;
