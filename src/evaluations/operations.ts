@@ -66,7 +66,7 @@ export async function listScenarios<Q extends ScenarioQuery = typeof scenarioWit
   }) as Promise<Prisma.EvaluationScenarioGetPayload<Q>[]>;
 }
 
-/** Still to run or running: the states a cancel or a restart acts on. */
+/** Still to run or running: the states a cancel, a restart or a job runner acts on (both kinds of evaluation). */
 export const UNFINISHED: EvaluationStatus[] = ['EVALUATION_INITIALIZED', 'EVALUATION_STARTED'];
 
 /**

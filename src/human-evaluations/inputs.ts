@@ -1,6 +1,7 @@
 // The inputs of human evaluations (SPEC §6), named as the REST bodies are. REST and GraphQL both
 // validate with these, so a fault is reported at the same `loc` through either.
 import { z } from 'zod';
+import { EvaluationStatus } from '../generated/prisma/enums.js';
 import { int, name } from '../shared/validation.js';
 
 const id = () => z.string().min(1);
@@ -12,16 +13,7 @@ export type HumanEvaluationTypeName = (typeof humanEvaluationTypes)[number];
 export const VARIANTS_PER_TYPE: Record<HumanEvaluationTypeName, number> = { human_a_b_testing: 2, single_model_test: 1 };
 
 /** The status values of SPEC §4 (a human evaluation's status is the bare string). */
-export const evaluationStatuses = [
-  'EVALUATION_INITIALIZED',
-  'EVALUATION_STARTED',
-  'EVALUATION_FINISHED',
-  'EVALUATION_FINISHED_WITH_ERRORS',
-  'EVALUATION_FAILED',
-  'EVALUATION_AGGREGATION_FAILED',
-  'EVALUATION_CANCELLED',
-] as const;
-export type EvaluationStatusName = (typeof evaluationStatuses)[number];
+export const evaluationStatuses = Object.values(EvaluationStatus);
 
 /** The judge a judgement is attributed to when the request names none. */
 export const ANONYMOUS_JUDGE = 'anonymous';

@@ -7,6 +7,7 @@
 import { randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { getAppVariants } from '../apps/operations.js';
+import { UNFINISHED } from '../evaluations/operations.js';
 import type { EvaluationStatus, HumanEvaluationScenario } from '../generated/prisma/client.js';
 import { providerAccess } from '../providers/access.js';
 import type { RequestContext } from '../shared/context.js';
@@ -18,16 +19,12 @@ import { getTestset, readTestsetRows } from '../testsets/operations.js';
 import {
   ANONYMOUS_JUDGE,
   type CreateHumanEvaluationInput,
-  type EvaluationStatusName,
   type HumanEvaluationTypeName,
   type JudgeScenarioInput,
 } from './inputs.js';
 
 type HumanEvaluationQuery = Omit<Prisma.HumanEvaluationFindFirstArgs, 'where'>;
 type ScenarioQuery = Omit<Prisma.HumanEvaluationScenarioFindManyArgs, 'where'>;
-
-/** Still to generate outputs for, or generating: the states the runner takes. */
-export const UNFINISHED: EvaluationStatus[] = ['EVALUATION_INITIALIZED', 'EVALUATION_STARTED'];
 
 /** The column whose value is a scenario's `correct_answer`. */
 export const CORRECT_ANSWER_COLUMN = 'correct_answer';
@@ -126,7 +123,7 @@ export async function createHumanEvaluation(ctx: RequestContext, input: CreateHu
   const variants = await getAppVariants(ctx, input.app_id, input.variant_ids);
   const testset = await getTestset(ctx, input.testset_id);
   const columns = new Set(asArray<string>(testset.columns));
-  const status: EvaluationStatusName = input.status ?? 'EVALUATION_INITIALIZED';
+  const status: EvaluationStatus = input.status ?? 'EVALUATION_INITIALIZED';
   const generate = (UNFINISHED as string[]).includes(status);
 
   const issues: ValidationIssue[] = [];
@@ -317,7 +314,7 @@ export async function judgeScenario(
  * Sets the status (SPEC §4's values). INITIALIZED or STARTED (again) has the runner generate the
  * outputs still missing; any other value stops a generation under way (what is stored stays).
  */
-export async function updateHumanEvaluationStatus(ctx: RequestContext, evaluationId: string, status: EvaluationStatusName) {
+export async function updateHumanEvaluationStatus(ctx: RequestContext, evaluationId: string, status: EvaluationStatus) {
   await getHumanEvaluation(ctx, evaluationId, { select: { id: true } });
   const updated = await ctx.db.humanEvaluation.update({ where: { id: evaluationId }, data: { status } });
   if ((UNFINISHED as string[]).includes(status)) ctx.events.publish('jobs:created', 'human-evaluation');

@@ -19,7 +19,8 @@ import { type RequestContext, type Services, requestContext } from '../shared/co
 import { Prisma } from '../shared/db.js';
 import { asArray, asObject, toJson } from '../shared/json.js';
 import { JobFailure, type JobError, type JobRunnerSettings, LeasedJobRunner } from '../shared/job-runner.js';
-import { UNFINISHED, outputProgress, type ScenarioInput, type StoredOutput } from './operations.js';
+import { UNFINISHED } from '../evaluations/operations.js';
+import { outputProgress, type ScenarioInput, type StoredOutput } from './operations.js';
 
 export interface HumanRunnerSettings extends JobRunnerSettings {
   /** How long one call of a variant may take. */

@@ -112,7 +112,8 @@ export type LegacyTraceInput = z.output<typeof legacyTraceInput>;
 // ---------------------------------------------------------------------------------------------
 // Trace and span search (GET /observability/traces, /observability/spans, /observability/metrics)
 
-const queryDate = () =>
+/** An ISO-8601 date or date-time (no offset = UTC), as a Date: a query or a price's start. */
+export const isoDate = () =>
   z.string().transform((value, ctx) => {
     const parsed = parseIsoDateTime(value);
     if ('error' in parsed) {
@@ -146,8 +147,8 @@ function queryEnumList<const T extends readonly [string, ...string[]]>(values: T
 }
 
 export const searchQuery = z.object({
-  started_after: queryDate().optional(),
-  started_before: queryDate().optional(),
+  started_after: isoDate().optional(),
+  started_before: isoDate().optional(),
   name_contains: z.string().min(1).optional(),
   spankind: queryEnumList(spanKinds).optional(),
   status: queryEnumList(spanStatuses).optional(),

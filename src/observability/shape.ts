@@ -154,17 +154,34 @@ export function stringifySpanTree(top: SpanJson): string {
 }
 
 function stringifyDeepTree(top: SpanJson): string {
+  return writeTree(
+    top,
+    (span) => span.children,
+    (span) => {
+      const { children: _children, ...fields } = span;
+      // `fields` always has keys, so its text ends with "}" after at least one member.
+      return JSON.stringify(fields).slice(0, -1);
+    },
+  );
+}
+
+/**
+ * A tree as JSON text with an explicit stack (any depth): each node's own text up to its
+ * `children` member (`opening`, without the closing brace), then its children in order. Null
+ * children are written as null (not loaded), none as [].
+ */
+function writeTree<T>(top: T, childrenOf: (node: T) => readonly T[] | null, opening: (node: T) => string): string {
   const parts: string[] = [];
-  const open: { children: SpanJson[]; next: number }[] = [];
-  const begin = (span: SpanJson) => {
-    const { children, ...fields } = span;
-    if (!children || children.length === 0) {
-      parts.push(JSON.stringify(span));
+  const open: { children: readonly T[]; next: number }[] = [];
+  const begin = (node: T) => {
+    const children = childrenOf(node);
+    if (children === null) {
+      parts.push(opening(node), ',"children":null}');
       return;
     }
-    // `fields` always has keys, so its text ends with "}" after at least one member.
-    parts.push(`${JSON.stringify(fields).slice(0, -1)},"children":[`);
-    open.push({ children, next: 0 });
+    parts.push(opening(node), ',"children":[');
+    if (children.length === 0) parts.push(']}');
+    else open.push({ children, next: 0 });
   };
   begin(top);
   while (open.length > 0) {
@@ -227,24 +244,5 @@ function spanTextOpen(row: SpanTextRow): string {
  * explicit stack (any depth) from the rows' pieces, without building span objects.
  */
 export function stringifySpanTextTree<T extends SpanTextRow>(index: SpanIndex<T>, top: T): string {
-  const parts: string[] = [];
-  const open: { children: readonly T[]; next: number }[] = [];
-  const begin = (row: T) => {
-    const children = index.childrenOf(row.spanId);
-    parts.push(spanTextOpen(row), ',"children":[');
-    if (children.length === 0) parts.push(']}');
-    else open.push({ children, next: 0 });
-  };
-  begin(top);
-  while (open.length > 0) {
-    const level = open[open.length - 1]!;
-    if (level.next < level.children.length) {
-      if (level.next > 0) parts.push(',');
-      begin(level.children[level.next++]!);
-    } else {
-      parts.push(']}');
-      open.pop();
-    }
-  }
-  return parts.join('');
+  return writeTree(top, (row) => index.childrenOf(row.spanId), spanTextOpen);
 }

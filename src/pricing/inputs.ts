@@ -1,23 +1,8 @@
 // Inputs of the price endpoints, validated the same way for REST and GraphQL.
 import { z } from 'zod';
-import { parseIsoDateTime } from '../observability/time.js';
+import { isoDate } from '../observability/inputs.js';
 
 const usd = () => z.number().min(0).max(1_000_000);
-
-/** An ISO-8601 date or date-time (no offset = UTC), as a Date. */
-export const isoDate = () =>
-  z.string().transform((value, ctx) => {
-    const parsed = parseIsoDateTime(value);
-    if ('error' in parsed) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'Input should be a valid datetime or date, expected ISO 8601 such as 2024-05-01T12:00:00Z',
-        params: { type: 'datetime_from_date_parsing' },
-      });
-      return z.NEVER;
-    }
-    return new Date(Number(parsed.nanos / 1_000_000n));
-  });
 
 export const priceInput = z.object({
   model: z.string().trim().min(1).max(200),

@@ -1,14 +1,6 @@
 // Fixtures for tests of human evaluations: create one through REST and wait until its outputs are
 // generated (its status leaves INITIALIZED/STARTED).
-import type { Requester } from './evaluations.js';
-
-export const HUMAN_TERMINAL_STATUSES = [
-  'EVALUATION_FINISHED',
-  'EVALUATION_FINISHED_WITH_ERRORS',
-  'EVALUATION_FAILED',
-  'EVALUATION_AGGREGATION_FAILED',
-  'EVALUATION_CANCELLED',
-] as const;
+import { TERMINAL_STATUSES, type Requester } from './evaluations.js';
 
 export interface HumanEvaluationRequest {
   app_id: string;
@@ -30,7 +22,7 @@ export async function createHumanEvaluation(server: Requester, body: HumanEvalua
 export async function waitForHumanStatus(
   server: Requester,
   evaluationId: string,
-  statuses: readonly string[] = HUMAN_TERMINAL_STATUSES,
+  statuses: readonly string[] = TERMINAL_STATUSES,
   timeoutMs = 10_000,
 ): Promise<any> {
   const deadline = Date.now() + timeoutMs;

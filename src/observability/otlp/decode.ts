@@ -3,7 +3,7 @@
 // OtlpBadRequest (400, the exporter drops it); a span that is unusable (bad id, bad times) is
 // listed as rejected and the rest of the request is stored (OTLP partial success).
 import type { JsonValue } from '../ingest.js';
-import { ExportTraceServiceRequest } from './proto.js';
+import { ExportTraceServiceRequest, enumNumbers } from './proto.js';
 
 export type JsonObject = { [key: string]: JsonValue };
 
@@ -333,21 +333,9 @@ function jsonId(value: Json, bytes: number, what: string): string {
   throw new SpanFault(`${what} must be ${bytes * 2} hex digits`);
 }
 
-const enumNames: Record<string, number> = {
-  SPAN_KIND_UNSPECIFIED: 0,
-  SPAN_KIND_INTERNAL: 1,
-  SPAN_KIND_SERVER: 2,
-  SPAN_KIND_CLIENT: 3,
-  SPAN_KIND_PRODUCER: 4,
-  SPAN_KIND_CONSUMER: 5,
-  STATUS_CODE_UNSET: 0,
-  STATUS_CODE_OK: 1,
-  STATUS_CODE_ERROR: 2,
-};
-
 function jsonEnum(value: Json, what: string, max: number): number {
   if (value === undefined || value === null) return 0;
-  const number = typeof value === 'string' ? enumNames[value] : value;
+  const number = typeof value === 'string' ? enumNumbers[value] : value;
   if (typeof number !== 'number' || !Number.isInteger(number) || number < 0 || number > max) throw new SpanFault(`${what} is not a known value`);
   return number;
 }

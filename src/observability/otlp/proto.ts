@@ -191,3 +191,9 @@ const root = protobuf.Root.fromJSON(descriptor);
 export const ExportTraceServiceRequest = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
 export const ExportTraceServiceResponse = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse');
 export const RpcStatus = root.lookupType('google.rpc.Status');
+
+/** The enum names OTLP/JSON may send instead of numbers, with their numbers. */
+export const enumNumbers: Readonly<Record<string, number>> = {
+  ...root.lookupEnum('opentelemetry.proto.trace.v1.Span.SpanKind').values,
+  ...root.lookupEnum('opentelemetry.proto.trace.v1.Status.StatusCode').values,
+};
