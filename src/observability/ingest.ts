@@ -91,7 +91,7 @@ export interface WriteSummary {
  * column default (SQLite's CURRENT_TIMESTAMP has another text format and whole seconds) and keeps
  * its first value when the span is sent again.
  */
-const spanColumns = [
+export const spanColumns = [
   'projectId',
   'traceId',
   'spanId',
@@ -148,7 +148,8 @@ function spanCost(span: SpanRecord, book: readonly PriceEntry[]): [number | null
   return cost === null ? [null, null] : [cost, 'computed'];
 }
 
-function spanRow(projectId: string, span: SpanRecord, now: Date, book: readonly PriceEntry[]): SqlValue[] {
+/** One span's values in `spanColumns` order (exported for bench/ingest's baseline, which inserts the same rows). */
+export function spanRow(projectId: string, span: SpanRecord, now: Date, book: readonly PriceEntry[], sharedText: (value: unknown) => string | null = jsonText): SqlValue[] {
   const [cost, costSource] = spanCost(span, book);
   return [
     projectId,
@@ -185,19 +186,20 @@ function spanRow(projectId: string, span: SpanRecord, now: Date, book: readonly 
     jsonText(span.attributes) ?? '{}',
     jsonText(span.events),
     jsonText(span.links),
-    jsonText(span.resource),
-    jsonText(span.scope),
+    sharedText(span.resource),
+    sharedText(span.scope),
     now,
   ];
 }
 
-// The roll-up of one trace, recomputed from all its stored spans. The root is the
-// earliest top-level span: no parent, its own parent, or a parent never stored. Only spans that
-// start no later than the earliest parentless one can be that root, so the parent look-up runs
-// for those few rather than for every span of a large trace. A trace whose spans all sit in a
-// parent cycle (a faulty client) falls back to its earliest span.
+// The roll-ups of a batch's traces, each recomputed from all its stored spans, in one statement
+// (the trace ids come as one JSON array parameter). The root is the earliest top-level span: no
+// parent, its own parent, or a parent never stored. Only spans that start no later than the
+// earliest parentless one can be that root, so the parent look-up runs for those few rather than
+// for every span of a large trace. A trace whose spans all sit in a parent cycle (a faulty
+// client) falls back to its earliest span.
 // `WHERE true` is SQLite's documented way to parse an upsert after INSERT … SELECT … JOIN.
-const rollUpTraceSql = `
+const rollUpTracesSql = `
 INSERT INTO "Trace" ("projectId", "traceId", "rootSpanId", "name", "startTime", "endTime", "latency",
   "spanCount", "errorCount", "promptTokens", "completionTokens", "totalTokens", "cost", "spanKind", "statusCode",
   "environment", "userId", "sessionId", "appId", "variantId", "variantName", "createdAt", "updatedAt")
@@ -216,7 +218,7 @@ FROM (
     SUM("totalTokens") AS "totalTokens", SUM("cost") AS "cost",
     MIN(CASE WHEN "parentSpanId" IS NULL THEN "startTimeUnixNano" END) AS "firstParentless"
   FROM "Span"
-  WHERE "projectId" = ? AND "traceId" = ?
+  WHERE "projectId" = ? AND "traceId" IN (SELECT "value" FROM json_each(?))
   GROUP BY "projectId", "traceId"
 ) AS agg
 LEFT JOIN "Span" AS root ON root."projectId" = agg."projectId" AND root."traceId" = agg."traceId" AND root."spanId" = COALESCE(
@@ -267,15 +269,21 @@ export async function writeSpans(ctx: RequestContext, records: readonly SpanReco
 
   const now = new Date();
   const book = await priceBook(ctx);
+  // A request's spans share its resource and scope objects: each is turned into text once.
+  const texts = new Map<unknown, string | null>();
+  const sharedText = (value: unknown) => {
+    let text = texts.get(value);
+    if (text === undefined) texts.set(value, (text = jsonText(value)));
+    return text;
+  };
   await ctx.db.$transaction(async () => {
     ctx.sql.insertRows(
       'Span',
       spanColumns,
-      spans.map((span) => spanRow(ctx.projectId, span, now, book)),
+      spans.map((span) => spanRow(ctx.projectId, span, now, book, sharedText)),
       `ON CONFLICT ("projectId", "traceId", "spanId") DO UPDATE SET ${updateFromExcluded(spanColumns, keptOnConflict)}`,
     );
-    // One prepared statement per trace: each roll-up reads only its trace's spans through the index.
-    for (const traceId of traceIds) ctx.sql.run(rollUpTraceSql, [now, now, ctx.projectId, traceId]);
+    ctx.sql.run(rollUpTracesSql, [now, now, ctx.projectId, JSON.stringify(traceIds)]);
   });
   return { spans: spans.length, traceIds };
 }

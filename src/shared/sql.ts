@@ -10,7 +10,8 @@ export type SqlValue = string | number | bigint | boolean | Date | null;
 
 const quoted = (name: string) => `"${name}"`;
 
-function bind(value: SqlValue): string | number | bigint | null {
+/** A value as better-sqlite3 binds it, the way Prisma's adapter would. */
+export function sqlParam(value: SqlValue): string | number | bigint | null {
   if (value instanceof Date) return value.toISOString().replace('Z', '+00:00');
   if (typeof value === 'boolean') return value ? 1 : 0;
   return value;
@@ -41,13 +42,13 @@ export class BulkSql {
     const sql = `INSERT INTO ${quoted(table)} (${columns.map(quoted).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})${suffix ? ` ${suffix}` : ''}`;
     const statement = this.statement(sql);
     let written = 0;
-    for (const row of rows) written += statement.run(...row.map(bind)).changes;
+    for (const row of rows) written += statement.run(...row.map(sqlParam)).changes;
     return written;
   }
 
   /** Runs one statement; answers the rows it changed. */
   run(sql: string, params: readonly SqlValue[]): number {
-    return this.statement(sql).run(...params.map(bind)).changes;
+    return this.statement(sql).run(...params.map(sqlParam)).changes;
   }
 }
 
