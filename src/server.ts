@@ -17,7 +17,8 @@ import type { Config } from './shared/config.js';
 import { type RequestContext, type Services, requestContext } from './shared/context.js';
 import { createAssayEvents } from './shared/events.js';
 import { BulkSql } from './shared/sql.js';
-import { type Db, openDatabase } from './shared/db.js';
+import { type Db, openDatabase, sqlitePath } from './shared/db.js';
+import { startCheckpointer } from './shared/checkpointer.js';
 import { acceptJsonBodies } from './shared/http/body.js';
 import { registerErrorHandling } from './shared/http/errors.js';
 
@@ -61,6 +62,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
     rewriteUrl: (req) => stripApiPrefix(req.url),
   });
+  const checkpointer = startCheckpointer(sqlitePath(config.DATABASE_URL), connection(), { onError: (message) => server.log.warn(message) });
   const routes: Assay['routes'] = [];
   server.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
@@ -104,6 +106,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     await runner.stop();
     await humanRunner.stop();
     await db.$disconnect();
+    await checkpointer.close();
   });
 
   await server.ready();
