@@ -2,8 +2,12 @@
 // `npm start` runs it, in its own process, and so does the user's endpoint. Baseline, measured
 // in the same run: the same calls at the same concurrency, storing nothing. Then the same run
 // against an endpoint that takes 50 ms, against the ideal wall time (cases / batch_size × 50 ms).
+// The baseline makes its calls with the service's own HTTP client (postJson, undici's request),
+// so the ratio measures what the run adds to the calls, not a difference between HTTP clients.
 // Run: npx tsx bench/evaluations.ts [cases]
+import { setMaxListeners } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { postJson } from '../src/shared/http/client.js';
 import { seconds, startProcess, startService } from './support/measure.js';
 
 const CASES = Number(process.argv[2] ?? 10_000);
@@ -53,15 +57,14 @@ async function evaluate(uri: string, name: string): Promise<number> {
   }
 }
 
-/** The baseline: the same calls, same concurrency, nothing scored or stored. */
+/** The baseline: the same calls, same concurrency, same HTTP client, nothing scored or stored. */
 async function callOnly(uri: string): Promise<number> {
   const start = process.hrtime.bigint();
+  const signal = new AbortController().signal;
+  setMaxListeners(0, signal);
   for (let i = 0; i < CASES; i += BATCH) {
     await Promise.all(
-      rows.slice(i, i + BATCH).map(async (inputs) => {
-        const response = await fetch(uri, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inputs, parameters: {} }) });
-        await response.json();
-      }),
+      rows.slice(i, i + BATCH).map(async (inputs) => JSON.parse(await postJson(uri, { inputs, parameters: {} }, { peer: uri, signal }))),
     );
   }
   return seconds(start);
