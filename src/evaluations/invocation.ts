@@ -7,7 +7,7 @@ import { type ProviderKeys, providerAccess } from '../providers/access.js';
 import { type ChatRequest, type ChatUsage, chatCompletion, completionText, readUsage } from '../providers/chat.js';
 import type { SpanRecord } from '../observability/ingest.js';
 import { postJson } from '../shared/http/client.js';
-import { TransientError, withRetries, withTimeout } from '../shared/retry.js';
+import { type CallSignal, TransientError, withRetries, withTimeout } from '../shared/retry.js';
 import { result, type Result } from './results.js';
 
 export interface VariantTarget {
@@ -117,7 +117,7 @@ function requestOf(target: VariantTarget, testcase: Record<string, unknown>): Re
   };
 }
 
-async function callEndpoint(uri: string, request: Record<string, unknown>, signal: AbortSignal): Promise<ReadAnswer> {
+async function callEndpoint(uri: string, request: Record<string, unknown>, signal: CallSignal): Promise<ReadAnswer> {
   const text = await postJson(uri, request, {
     peer: `The endpoint ${uri}`,
     signal,
@@ -126,7 +126,7 @@ async function callEndpoint(uri: string, request: Record<string, unknown>, signa
   return readEndpointAnswer(text);
 }
 
-async function callPrompt(request: Record<string, unknown>, options: InvocationOptions, signal: AbortSignal): Promise<ReadAnswer> {
+async function callPrompt(request: Record<string, unknown>, options: InvocationOptions, signal: CallSignal): Promise<ReadAnswer> {
   const { model, ...chat } = request as unknown as { model: string } & ChatRequest;
   const access = providerAccess(model, options.providerKeys, options.providerEnv);
   const reply = await chatCompletion(access, chat, signal);

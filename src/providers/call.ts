@@ -1,10 +1,10 @@
 // One call to a provider's OpenAI-compatible API, shared by chat completions and embeddings.
 import { excerpt, postJson } from '../shared/http/client.js';
-import { PermanentError } from '../shared/retry.js';
+import { type CallSignal, PermanentError } from '../shared/retry.js';
 import type { ProviderAccess } from './access.js';
 
 /** POSTs `{model, …body}` to `path`; answers the parsed reply, and its text for error messages. */
-export async function callProvider(access: ProviderAccess, path: string, body: Record<string, unknown>, signal: AbortSignal) {
+export async function callProvider(access: ProviderAccess, path: string, body: Record<string, unknown>, signal: CallSignal) {
   const text = await postJson(
     `${access.baseUrl}${path}`,
     { model: access.model, ...body },

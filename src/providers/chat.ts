@@ -1,7 +1,7 @@
 // Chat Completions against any OpenAI-compatible API: one call, with failures sorted into
 // transient (retried by the caller) and permanent.
 import { excerpt } from '../shared/http/client.js';
-import { PermanentError } from '../shared/retry.js';
+import { type CallSignal, PermanentError } from '../shared/retry.js';
 import type { ProviderAccess } from './access.js';
 import { callProvider } from './call.js';
 
@@ -61,7 +61,7 @@ export function completionText(value: unknown): string | undefined {
   return JSON.stringify(content);
 }
 
-export async function chatCompletion(access: ProviderAccess, request: ChatRequest, signal: AbortSignal): Promise<ChatReply> {
+export async function chatCompletion(access: ProviderAccess, request: ChatRequest, signal: CallSignal): Promise<ChatReply> {
   const { reply, text } = await callProvider(access, '/chat/completions', { ...request }, signal);
   const content = completionText(reply);
   if (content === undefined) throw new PermanentError(`${access.provider} answered without choices: ${excerpt(text)}`);

@@ -5,7 +5,7 @@
 // is reported to `onCall` with what was sent, the usage and the cost, so the caller can trace it
 // and keep what evaluating cost apart from what the app cost.
 import { costOf } from '../pricing/prices.js';
-import { TransientError, withRetries, withTimeout } from '../shared/retry.js';
+import { type CallSignal, TransientError, withRetries, withTimeout } from '../shared/retry.js';
 import { type ProviderAccess, type ProviderKeys, providerAccess } from './access.js';
 import { type ChatReply, type ChatRequest, type ChatUsage, chatCompletion } from './chat.js';
 import { type EmbeddingReply, createEmbeddings } from './embeddings.js';
@@ -60,7 +60,7 @@ export function providerClient(options: ProviderClientOptions): ProviderClient {
     kind: ProviderCallRecord['kind'],
     model: string,
     request: (access: ProviderAccess) => Record<string, unknown>,
-    send: (access: ProviderAccess, signal: AbortSignal) => Promise<T>,
+    send: (access: ProviderAccess, signal: CallSignal) => Promise<T>,
     response: (reply: T) => unknown,
   ): Promise<T> {
     const access = providerAccess(model, options.keys, options.env);

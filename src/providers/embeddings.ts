@@ -1,7 +1,7 @@
 // Embeddings against any OpenAI-compatible API (`POST <base>/embeddings`): one call, with failures
 // sorted into transient (retried by the caller) and permanent (call.ts).
 import { excerpt } from '../shared/http/client.js';
-import { PermanentError } from '../shared/retry.js';
+import { type CallSignal, PermanentError } from '../shared/retry.js';
 import type { ProviderAccess } from './access.js';
 import { callProvider } from './call.js';
 import { type ChatUsage, readUsage } from './chat.js';
@@ -17,7 +17,7 @@ function isVector(value: unknown): value is number[] {
   return Array.isArray(value) && value.length > 0 && value.every((n) => typeof n === 'number' && Number.isFinite(n));
 }
 
-export async function createEmbeddings(access: ProviderAccess, input: string[], signal: AbortSignal): Promise<EmbeddingReply> {
+export async function createEmbeddings(access: ProviderAccess, input: string[], signal: CallSignal): Promise<EmbeddingReply> {
   const call = await callProvider(access, '/embeddings', { input }, signal);
   const { text } = call;
   const reply = (call.reply ?? {}) as { data?: unknown; model?: unknown; usage?: unknown };

@@ -2,6 +2,7 @@
 // transient failure (network error, timeout, 408, 429, 5xx) is tried again up to `retries` times,
 // `delayMs` apart, and a `Retry-After` header wins over that delay. Anything else fails at once.
 import pRetry, { AbortError } from 'p-retry';
+import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A failure worth trying again; `retryAfterMs` when the peer said how long to wait. */
@@ -66,18 +67,39 @@ export async function withRetries<T>(attempt: (attemptNumber: number) => Promise
 }
 
 /**
+ * What stops one outgoing call when its time is up or its caller aborts: an AbortSignal's
+ * `aborted`, `reason` and 'abort' event on an EventEmitter, which undici's request (postJson)
+ * takes as its signal. On Node 20 an AbortController per call costs several times as much (its
+ * signal is an EventTarget made transferable), and every test case makes at least one call.
+ */
+export class Deadline extends EventEmitter {
+  aborted = false;
+  reason: unknown = undefined;
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.emit('abort');
+  }
+}
+
+/** What may stop an outgoing call: a caller's AbortSignal, or withTimeout's Deadline. */
+export type CallSignal = AbortSignal | Deadline;
+
+/**
  * Runs `call` with a signal that aborts after `timeoutMs` or when `signal` aborts. The timer and
  * the listener are removed when the call settles: `AbortSignal.any` would keep every composite
  * signal attached to a long-lived parent (a run's), which on Node 20 costs time and memory.
  */
-export async function withTimeout<T>(timeoutMs: number, signal: AbortSignal | undefined, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
-  const forward = () => controller.abort(signal?.reason);
+export async function withTimeout<T>(timeoutMs: number, signal: AbortSignal | undefined, call: (signal: Deadline) => Promise<T>): Promise<T> {
+  const deadline = new Deadline();
+  const timer = setTimeout(() => deadline.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
+  const forward = () => deadline.abort(signal?.reason);
   if (signal?.aborted) forward();
   else signal?.addEventListener('abort', forward, { once: true });
   try {
-    return await call(controller.signal);
+    return await call(deadline);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', forward);

@@ -6,7 +6,7 @@
 // CPU per call, which an evaluation pays for every test case. Redirects are followed as fetch
 // followed them (up to 20; a 303 becomes a GET).
 import { Agent, request } from 'undici';
-import { PermanentError, TransientError, isTransientStatus, retryAfterMs } from '../retry.js';
+import { type CallSignal, PermanentError, TransientError, isTransientStatus, retryAfterMs } from '../retry.js';
 
 /** One pool of keep-alive connections per origin for every outgoing call. */
 const dispatcher = new Agent({ maxRedirections: 20 });
@@ -19,7 +19,7 @@ export function excerpt(text: string): string {
 export interface PostOptions {
   /** Who is called, as error messages name it ("The endpoint http://…", "OPENAI"). */
   peer: string;
-  signal: AbortSignal;
+  signal: CallSignal;
   headers?: Record<string, string>;
 }
 
