@@ -38,10 +38,30 @@ export interface RetryOptions {
   onRetry?: (error: TransientError, attempt: number) => void;
 }
 
-/** Runs `attempt` until it succeeds, fails permanently, or the retries are spent. */
+/**
+ * Runs `attempt` until it succeeds, fails permanently, or the retries are spent. The first attempt
+ * runs bare, without p-retry: nearly every call succeeds at once, and for an in-process scorer
+ * p-retry's set-up per call costs more than the scoring. Only a transient failure hands over to
+ * p-retry, which starts from that failure as if it had made the attempt itself.
+ */
 export async function withRetries<T>(attempt: (attemptNumber: number) => Promise<T>, options: RetryOptions): Promise<T> {
+  options.signal?.throwIfAborted();
+  let value: T;
+  try {
+    value = await attempt(1);
+  } catch (error) {
+    if (!(error instanceof TransientError) || options.retries === 0) throw error;
+    return retry(error, attempt, options);
+  }
+  options.signal?.throwIfAborted();
+  return value;
+}
+
+/** Attempts 2 onwards, after `first` failed: p-retry replays that failure as its own first attempt. */
+function retry<T>(first: TransientError, attempt: (attemptNumber: number) => Promise<T>, options: RetryOptions): Promise<T> {
   return pRetry(
     async (attemptNumber) => {
+      if (attemptNumber === 1) throw first;
       try {
         return await attempt(attemptNumber);
       } catch (error) {
