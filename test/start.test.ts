@@ -1,20 +1,28 @@
-// `npm start` on a fresh machine: the process creates and migrates its SQLite file itself, serves,
-// and a second start applies nothing. Run as a real child process, as a user would.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+// `npm start` on a fresh machine: the build (`npm run build`, which `npm start` runs first), then
+// the compiled dist/main.js creates and migrates its SQLite file itself, serves, and a second start
+// applies nothing; the plain .mjs worker files are in dist/ next to their compiled neighbours, and
+// a JavaScript code evaluator runs in the compiled service's QuickJS worker. Run as a real child
+// process, as a user would. (The other tests run the TypeScript source.)
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
-import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEndpoint } from './helpers/endpoints.js';
+import { createApp, createConfig, createEndpointVariant, createTestset, getScenarios, startEvaluation, waitForStatus } from './helpers/evaluations.js';
+import { requester } from './helpers/server.js';
 
 const root = new URL('..', import.meta.url).pathname;
-// tsx is resolved from the project, since the process runs in a temp dir as its working directory.
-const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const main = join(root, 'src/main.ts');
+const main = join(root, 'dist/main.js');
 const dir = mkdtempSync(join(tmpdir(), 'assay-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// Incremental: a fraction of a second when dist/ is up to date, a few seconds from scratch.
+beforeAll(() => {
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`npm run build exited with ${build.status}: ${build.stdout}${build.stderr}`);
+}, 120_000);
 
 interface Started {
   child: ChildProcess;
@@ -22,9 +30,9 @@ interface Started {
   messages: string[];
 }
 
-/** Starts `src/main.ts` with `env`; resolves once it listens, with its log messages so far. */
+/** Starts dist/main.js with `env`; resolves once it listens, with its log messages so far. */
 function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', tsx, main], {
+  const child = spawn(process.execPath, [main], {
     cwd: dir,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -52,7 +60,7 @@ function stop(child: ChildProcess): Promise<number | null> {
 }
 
 function run(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', tsx, main], {
+  const child = spawn(process.execPath, [main], {
     cwd: dir,
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -91,5 +99,30 @@ describe('starting the service', () => {
     expect(stderr).toContain('ASSAY_AUTH=off');
     const open = await start({ HOST: '0.0.0.0', ASSAY_AUTH: 'off', DATABASE_URL: `file:${join(dir, 'open.db')}` });
     expect(await stop(open.child)).toBe(0);
+  });
+
+  it('puts every plain .mjs file of src/ in dist/, and runs a JavaScript code evaluator in the compiled QuickJS worker', async () => {
+    const mjs = (base: string) => (readdirSync(base, { recursive: true }) as string[]).filter((file) => file.endsWith('.mjs')).sort();
+    const workers = mjs(join(root, 'src'));
+    expect(workers.length).toBeGreaterThan(0);
+    expect(mjs(join(root, 'dist'))).toEqual(expect.arrayContaining(workers));
+
+    const endpoint = await startEndpoint(() => ({ body: { message: 'Paris' } }));
+    const service = await start({ DATABASE_URL: `file:${join(dir, 'code.db')}`, OTLP_GRPC_PORT: '0' });
+    try {
+      const server = { request: requester(service.url) };
+      const appId = await createApp(server);
+      const variant = await createEndpointVariant(server, appId, endpoint.url);
+      const testset = await createTestset(server, [{ country: 'France', correct_answer: 'Paris' }]);
+      const code = 'function evaluate(app_params, inputs, output, correct_answer) { return output === correct_answer ? 0.75 : 0.25 }';
+      const config = await createConfig(server, appId, 'auto_custom_code_run', { code });
+      const evaluation = await startEvaluation(server, { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [config.id], testset_id: testset.id });
+      expect((await waitForStatus(server, evaluation.id)).status.value).toBe('EVALUATION_FINISHED');
+      const [scenario] = await getScenarios(server, evaluation.id);
+      expect(scenario.results[0].result).toEqual({ type: 'number', value: 0.75, error: null });
+    } finally {
+      expect(await stop(service.child)).toBe(0);
+      await endpoint.close();
+    }
   });
 });

@@ -1,5 +1,7 @@
-// The real service as a child process (`src/main.ts` under tsx), as a user runs it: for tests that
-// kill and restart it. Its log goes to stdout as JSON lines; it is ready once it logs its address.
+// The real service as a child process, for tests that kill and restart it. It runs the source
+// (`src/main.ts` under tsx), since tests test the source and need no build; `npm start` runs the
+// compiled dist/main.js, which test/start.test.ts covers. Its log goes to stdout as JSON lines; it
+// is ready once it logs its address.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
