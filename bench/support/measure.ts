@@ -1,11 +1,10 @@
 // Shared by the benchmarks: child processes (the service, a user's endpoint) and their memory.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 /** Starts a script that prints its port as its first line of output. */
 export async function startProcess(script: string, env: Record<string, string> = {}): Promise<{ port: number; child: ChildProcess }> {
@@ -25,16 +24,36 @@ export interface Service {
   stop(): Promise<void>;
 }
 
+const root = fileURLToPath(new URL('../..', import.meta.url));
+let built = false;
+
 /**
- * Runs Assay as `npm start` does (tsx, src/main.ts) on a fresh SQLite file in a temp dir.
+ * What `npm start` runs, read from package.json: its prestart builds (`npm run build`, once per
+ * benchmark process), then the start script's `node <flags> dist/main.js` gives the arguments.
+ */
+function startCommand(): string[] {
+  if (!built) {
+    const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error(`npm run build exited with ${build.status}`);
+    built = true;
+  }
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const [command, ...args] = scripts.start.split(' ').filter(Boolean);
+  if (command !== 'node') throw new Error(`the start script is not "node …": ${scripts.start}`);
+  return args;
+}
+
+/**
+ * Runs Assay as `npm start` does (the build, then node dist/main.js with the start script's flags,
+ * in the project's directory) on a fresh SQLite file in a temp dir.
  * BENCH_SERVICE_NODE_ARGS adds Node flags, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
  */
 export async function startService(env: Record<string, string> = {}): Promise<Service> {
+  const args = startCommand();
   const dir = mkdtempSync(join(tmpdir(), 'assay-bench-'));
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
   const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', tsx, main], {
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
+    cwd: root,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: `file:${join(dir, 'bench.db')}`, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
