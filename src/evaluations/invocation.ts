@@ -174,9 +174,19 @@ export async function invokeVariant(target: VariantTarget, testcase: Record<stri
   };
 }
 
+/** Random bytes drawn a few KB at a time: one randomBytes call per id cost more than the id's other work. */
+const ID_POOL_BYTES = 4096;
+let idPool = Buffer.alloc(0);
+let idPoolOffset = 0;
+
 /** A random trace or span id in OTLP's form (lower-case hex). */
 export function randomId(bytes: 16 | 8): string {
-  return randomBytes(bytes).toString('hex');
+  if (idPoolOffset + bytes > idPool.length) {
+    idPool = randomBytes(ID_POOL_BYTES);
+    idPoolOffset = 0;
+  }
+  idPoolOffset += bytes;
+  return idPool.toString('hex', idPoolOffset - bytes, idPoolOffset);
 }
 
 /** What a trace of one variant call records beside the call itself. */
