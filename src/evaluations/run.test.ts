@@ -4,7 +4,7 @@
 // below), the ground-truth column rules, and the batching of rate_limit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { type FakeEndpoint, type Reply, sleep, startEndpoint } from '../../test/helpers/endpoints.js';
+import { createGate, type FakeEndpoint, type Reply, sleep, startEndpoint } from '../../test/helpers/endpoints.js';
 import {
   createApp,
   createConfig,
@@ -437,5 +437,44 @@ describe('rate limit batches', () => {
     }
     expect(elapsed).toBeGreaterThanOrEqual(2000);
     expect((await getScenarios(server, id)).map((s) => s.inputs[0].value)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+});
+
+describe('a case stored meanwhile by another worker', () => {
+  it('is neither stored again nor counted twice, and the rest of its batch is stored', async () => {
+    // Case "b" is held until a scenario for it has been written behind the runner's back, as a
+    // worker that took the lease over would have written it (with its count).
+    const gate = createGate();
+    const user = await endpoint(async (request) => {
+      if (request.body.inputs.q === 'b') await gate.wait();
+      return { body: { data: 'ok' } };
+    });
+    const variant = await createEndpointVariant(server, appId, user.url);
+    const testset = await createTestset(server, ['a', 'b', 'c'].map((q) => ({ q, correct_answer: 'ok' })));
+    const exact = await createConfig(server, appId, 'auto_exact_match');
+    const { id } = await startEvaluation(server, {
+      app_id: appId,
+      variant_ids: [variant.variant_id],
+      evaluators_configs: [exact.id],
+      testset_id: testset.id,
+      rate_limit: { batch_size: 3 },
+    });
+    await user.waitForRequests(3);
+    const db = server.assay.db;
+    const evaluation = await db.evaluation.findUniqueOrThrow({ where: { id } });
+    const row = await db.testsetRow.findFirstOrThrow({ where: { testsetId: testset.id, data: { equals: { q: 'b', correct_answer: 'ok' } } } });
+    const other = await db.evaluationScenario.create({
+      data: { projectId: evaluation.projectId, evaluationId: id, position: row.position, testsetRowId: row.id, inputs: [], output: { type: 'text', value: 'by the other worker', error: null }, correctAnswers: [] },
+    });
+    await db.evaluation.update({ where: { id }, data: { done: { increment: 1 } } });
+    gate.open();
+    expect(await waitForStatus(server, id)).toEqual({
+      status: { type: 'status', value: 'EVALUATION_FINISHED', error: null },
+      progress: { total: 3, done: 3, errors: 0 },
+    });
+    const scenarios = await getScenarios(server, id);
+    expect(scenarios.map((s) => s.outputs[0].result.value)).toEqual(['ok', 'by the other worker', 'ok']);
+    expect(scenarios[1].id).toBe(other.id);
+    expect(scenarios[1].results).toEqual([]);
   });
 });

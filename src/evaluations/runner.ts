@@ -72,6 +72,11 @@ class TransientScore extends TransientError {
 
 const ROW_PAGE = 500;
 
+const SCENARIO_COLUMNS = ['id', 'projectId', 'evaluationId', 'position', 'testsetRowId', 'inputs', 'output', 'cost', 'latency', 'correctAnswers', 'traceId', 'createdAt', 'updatedAt'];
+
+/** What a progress event reports. */
+const PROGRESS_FIELDS = { id: true, status: true, total: true, done: true, errors: true } as const;
+
 export class EvaluationRunner extends LeasedJobRunner {
   private readonly timeoutMs: number;
 
@@ -272,22 +277,15 @@ export class EvaluationRunner extends LeasedJobRunner {
     const { ctx } = plan;
     await writeSpans(ctx, outcomes.flatMap((outcome) => outcome.spans));
     const { truthColumns } = plan;
-    const written = await ctx.db.$transaction(async (tx) => {
-      // Another worker may have stored some of these cases (a lease taken over): never twice.
-      const taken = new Set(
-        (
-          await tx.evaluationScenario.findMany({
-            where: { evaluationId: plan.evaluationId, position: { in: outcomes.map((o) => o.row.position) } },
-            select: { position: true },
-          })
-        ).map((s) => s.position),
-      );
-      const fresh = outcomes.filter((outcome) => !taken.has(outcome.row.position)).map((outcome) => ({ outcome, id: uuidv7() }));
+    const { written, progress } = await ctx.db.$transaction(async (tx) => {
       const now = new Date();
-      ctx.sql.insertRows(
-        'EvaluationScenario',
-        ['id', 'projectId', 'evaluationId', 'position', 'testsetRowId', 'inputs', 'output', 'cost', 'latency', 'correctAnswers', 'traceId', 'createdAt', 'updatedAt'],
-        fresh.map(({ outcome, id }) => [
+      // Another worker may have stored some of these cases (a lease taken over): never twice. The
+      // unique (evaluationId, position) skips those, row by row, and only what is written here
+      // gets results and counts.
+      const fresh: { outcome: CaseOutcome; id: string }[] = [];
+      for (const outcome of outcomes) {
+        const id = uuidv7();
+        const scenario = [
           id,
           ctx.projectId,
           plan.evaluationId,
@@ -309,8 +307,11 @@ export class EvaluationRunner extends LeasedJobRunner {
           outcome.traceId,
           now,
           now,
-        ]),
-      );
+        ];
+        if (ctx.sql.insertRows('EvaluationScenario', SCENARIO_COLUMNS, [scenario], 'ON CONFLICT ("evaluationId", "position") DO NOTHING') === 1) {
+          fresh.push({ outcome, id });
+        }
+      }
       ctx.sql.insertRows(
         'EvaluationScenarioResult',
         ['scenarioId', 'evaluatorConfigId', 'type', 'value', 'error', 'score'],
@@ -319,13 +320,15 @@ export class EvaluationRunner extends LeasedJobRunner {
         ),
       );
       const errors = fresh.filter(({ outcome }) => hasError(outcome)).length;
-      await tx.evaluation.update({
+      // The progress comes back from the same statement (RETURNING): no second read to publish it.
+      const progress = await tx.evaluation.update({
         where: { id: plan.evaluationId },
         data: { done: { increment: fresh.length }, errors: { increment: errors } },
+        select: PROGRESS_FIELDS,
       });
-      return fresh.length;
+      return { written: fresh.length, progress };
     });
-    if (written > 0) this.publish(plan.evaluationId);
+    if (written > 0) this.publishProgress(progress);
   }
 
   /** Aggregates per config and the cost/latency totals, then ends the run. */
@@ -387,11 +390,15 @@ export class EvaluationRunner extends LeasedJobRunner {
 
   private publish(evaluationId: string): void {
     this.services.db.evaluation
-      .findUnique({ where: { id: evaluationId }, select: { id: true, status: true, total: true, done: true, errors: true } })
+      .findUnique({ where: { id: evaluationId }, select: PROGRESS_FIELDS })
       .then((row) => {
-        if (row) this.services.events.publish('evaluation:progress', evaluationId, progressOf(row));
+        if (row) this.publishProgress(row);
       })
       .catch(() => undefined);
+  }
+
+  private publishProgress(row: Parameters<typeof progressOf>[0]): void {
+    this.services.events.publish('evaluation:progress', row.id, progressOf(row));
   }
 }
 
