@@ -12,8 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { spanColumns, spanRow } from '../src/observability/ingest.js';
-import { decodeProtobuf } from '../src/observability/otlp/decode.js';
-import { otlpSpanRecord, resourceJson, scopeJson } from '../src/observability/otlp/map.js';
+import { prepareOtlp } from '../src/observability/otlp/prepare.js';
 import { builtinPrices } from '../src/pricing/prices.js';
 import { sqlParam } from '../src/shared/sql.js';
 import { seconds, startService } from './support/measure.js';
@@ -76,13 +75,7 @@ baseDb.prepare(`INSERT INTO "Project" ("id", "name", "updatedAt") VALUES ('p', '
 const rows: ReturnType<typeof sqlParam>[][] = [];
 const now = new Date();
 for (const body of otlpBodies(SPANS, BATCH, TRACE)) {
-  for (const group of decodeProtobuf(body)) {
-    for (const decoded of group.spans) {
-      if (!('span' in decoded)) continue;
-      const record = otlpSpanRecord(decoded.span, group.resource, resourceJson(group.resource), scopeJson(group.scope));
-      rows.push(spanRow('p', record, now, builtinPrices).map(sqlParam));
-    }
-  }
+  for (const record of prepareOtlp('protobuf', body).records) rows.push(spanRow('p', record, now, builtinPrices).map(sqlParam));
 }
 const insert = baseDb.prepare(`INSERT INTO "Span" (${spanColumns.map((column) => `"${column}"`).join(',')}) VALUES (${spanColumns.map(() => '?').join(',')})`);
 const baseStart = process.hrtime.bigint();

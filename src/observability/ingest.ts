@@ -86,6 +86,43 @@ export interface WriteSummary {
   traceIds: string[];
 }
 
+/** The SpanRecord fields stored as JSON text. */
+type JsonField = 'inputs' | 'outputs' | 'internals' | 'config' | 'attributes' | 'events' | 'links' | 'resource' | 'scope';
+
+/**
+ * A SpanRecord whose JSON fields are already JSON text. OTLP ingestion makes these on its decoding
+ * thread (otlp/decoder.ts), so the thread that writes does no JSON work.
+ */
+export type SerializedSpanRecord = Omit<SpanRecord, JsonField> & { [K in JsonField]: string | null } & { serialized: true };
+
+/** `record` with its JSON fields as text; `text` may share the work for values spans have in common. */
+export function serializeSpanRecord(record: SpanRecord | SerializedSpanRecord, text: (value: unknown) => string | null = jsonText): SerializedSpanRecord {
+  if ('serialized' in record) return record;
+  return {
+    ...record,
+    inputs: jsonText(record.inputs),
+    outputs: jsonText(record.outputs),
+    internals: jsonText(record.internals),
+    config: jsonText(record.config),
+    attributes: jsonText(record.attributes) ?? '{}',
+    events: jsonText(record.events),
+    links: jsonText(record.links),
+    resource: text(record.resource),
+    scope: text(record.scope),
+    serialized: true,
+  };
+}
+
+/** A `jsonText` that turns each distinct object into text once: a request's spans share their resource and scope. */
+export function sharedJsonText(): (value: unknown) => string | null {
+  const texts = new Map<unknown, string | null>();
+  return (value) => {
+    let text = texts.get(value);
+    if (text === undefined) texts.set(value, (text = jsonText(value)));
+    return text;
+  };
+}
+
 /**
  * Columns written per span, in the order of `spanRow`. `createdAt` is set here rather than by the
  * column default (SQLite's CURRENT_TIMESTAMP has another text format and whole seconds) and keeps
@@ -136,7 +173,7 @@ const keptOnConflict: readonly string[] = ['projectId', 'traceId', 'spanId', 'cr
 
 
 /** The span's cost and where it came from: reported, computed from usage and prices, or none. */
-function spanCost(span: SpanRecord, book: readonly PriceEntry[]): [number | null, 'reported' | 'computed' | null] {
+function spanCost(span: SerializedSpanRecord, book: readonly PriceEntry[]): [number | null, 'reported' | 'computed' | null] {
   if (span.cost !== undefined && span.cost !== null) return [span.cost, 'reported'];
   if (!span.model || (span.promptTokens == null && span.completionTokens == null)) return [null, null];
   const cost = costFromBook(
@@ -149,7 +186,7 @@ function spanCost(span: SpanRecord, book: readonly PriceEntry[]): [number | null
 }
 
 /** One span's values in `spanColumns` order (exported for bench/ingest's baseline, which inserts the same rows). */
-export function spanRow(projectId: string, span: SpanRecord, now: Date, book: readonly PriceEntry[], sharedText: (value: unknown) => string | null = jsonText): SqlValue[] {
+export function spanRow(projectId: string, span: SerializedSpanRecord, now: Date, book: readonly PriceEntry[]): SqlValue[] {
   const [cost, costSource] = spanCost(span, book);
   return [
     projectId,
@@ -165,10 +202,10 @@ export function spanRow(projectId: string, span: SpanRecord, now: Date, book: re
     nanosToDate(span.startTimeUnixNano),
     nanosToDate(span.endTimeUnixNano),
     secondsBetween(span.startTimeUnixNano, span.endTimeUnixNano),
-    jsonText(span.inputs),
-    jsonText(span.outputs),
-    jsonText(span.internals),
-    jsonText(span.config),
+    span.inputs,
+    span.outputs,
+    span.internals,
+    span.config,
     span.environment ?? null,
     span.userId ?? null,
     span.sessionId ?? null,
@@ -183,11 +220,11 @@ export function spanRow(projectId: string, span: SpanRecord, now: Date, book: re
     span.cachedTokens ?? null,
     cost,
     costSource,
-    jsonText(span.attributes) ?? '{}',
-    jsonText(span.events),
-    jsonText(span.links),
-    sharedText(span.resource),
-    sharedText(span.scope),
+    span.attributes,
+    span.events,
+    span.links,
+    span.resource,
+    span.scope,
     now,
   ];
 }
@@ -259,28 +296,22 @@ ON CONFLICT ("projectId", "traceId") DO UPDATE SET
  * same (trace, span) id is overwritten, never duplicated. Then recomputes the roll-up of every
  * trace touched from all of that trace's spans, so batches may arrive in any order.
  */
-export async function writeSpans(ctx: RequestContext, records: readonly SpanRecord[]): Promise<WriteSummary> {
+export async function writeSpans(ctx: RequestContext, records: readonly (SpanRecord | SerializedSpanRecord)[]): Promise<WriteSummary> {
   // One row per key, the last copy winning (PostgreSQL refuses to upsert a row twice in one statement).
-  const latest = new Map<string, SpanRecord>();
+  const latest = new Map<string, SpanRecord | SerializedSpanRecord>();
   for (const record of records) latest.set(`${record.traceId}\u0000${record.spanId}`, record);
-  const spans = [...latest.values()];
+  const text = sharedJsonText();
+  const spans = [...latest.values()].map((record) => serializeSpanRecord(record, text));
   const traceIds = [...new Set(spans.map((span) => span.traceId))];
   if (spans.length === 0) return { spans: 0, traceIds: [] };
 
   const now = new Date();
   const book = await priceBook(ctx);
-  // A request's spans share its resource and scope objects: each is turned into text once.
-  const texts = new Map<unknown, string | null>();
-  const sharedText = (value: unknown) => {
-    let text = texts.get(value);
-    if (text === undefined) texts.set(value, (text = jsonText(value)));
-    return text;
-  };
   await ctx.db.$transaction(async () => {
     ctx.sql.insertRows(
       'Span',
       spanColumns,
-      spans.map((span) => spanRow(ctx.projectId, span, now, book, sharedText)),
+      spans.map((span) => spanRow(ctx.projectId, span, now, book)),
       `ON CONFLICT ("projectId", "traceId", "spanId") DO UPDATE SET ${updateFromExcluded(spanColumns, keptOnConflict)}`,
     );
     ctx.sql.run(rollUpTracesSql, [now, now, ctx.projectId, JSON.stringify(traceIds)]);

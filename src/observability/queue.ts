@@ -7,7 +7,9 @@
 import type { RequestContext } from '../shared/context.js';
 import type { Db } from '../shared/db.js';
 import { OverloadedError } from '../shared/errors.js';
-import { writeSpans, type SpanRecord, type WriteSummary } from './ingest.js';
+import { writeSpans, type SerializedSpanRecord, type SpanRecord, type WriteSummary } from './ingest.js';
+
+type AnySpanRecord = SpanRecord | SerializedSpanRecord;
 
 export interface QueueLimits {
   /** Spans that may wait (not yet being written) before requests are refused. */
@@ -22,12 +24,12 @@ export const defaultQueueLimits: QueueLimits = { maxQueuedSpans: 100_000, maxBat
 
 interface Job {
   ctx: RequestContext;
-  records: readonly SpanRecord[];
+  records: readonly AnySpanRecord[];
   resolve(summary: WriteSummary): void;
   reject(error: unknown): void;
 }
 
-export type SpanWriter = (ctx: RequestContext, records: readonly SpanRecord[]) => Promise<WriteSummary>;
+export type SpanWriter = (ctx: RequestContext, records: readonly AnySpanRecord[]) => Promise<WriteSummary>;
 
 export class SpanWriteQueue {
   private readonly jobs: Job[] = [];
@@ -52,7 +54,7 @@ export class SpanWriteQueue {
    * OverloadedError (503, Retry-After) when the queue is full or closing. An empty queue takes a
    * request of any size, so one large request is never refused for its size alone.
    */
-  submit(ctx: RequestContext, records: readonly SpanRecord[]): Promise<WriteSummary> {
+  submit(ctx: RequestContext, records: readonly AnySpanRecord[]): Promise<WriteSummary> {
     if (records.length === 0) return Promise.resolve({ spans: 0, traceIds: [] });
     if (this.closed) return Promise.reject(new OverloadedError('The server is shutting down', this.limits.retryAfterSeconds));
     if (this.queued > 0 && this.queued + records.length > this.limits.maxQueuedSpans) {
@@ -136,7 +138,7 @@ export class SpanWriteQueue {
 }
 
 /** What one request's share of a combined batch wrote. */
-function summarise(records: readonly SpanRecord[]): WriteSummary {
+function summarise(records: readonly AnySpanRecord[]): WriteSummary {
   const keys = new Set<string>();
   const traces = new Set<string>();
   for (const record of records) {

@@ -244,7 +244,10 @@ export function decodeProtobuf(body: Uint8Array): OtlpGroup[] {
     }[];
   };
   try {
-    message = ExportTraceServiceRequest.decode(body) as typeof message;
+    // As a Buffer, protobufjs reads strings with Node's native UTF-8 decoder, not its own in JavaScript
+    // (a body that crossed to a worker thread arrives as a plain Uint8Array).
+    const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    message = ExportTraceServiceRequest.decode(bytes) as typeof message;
   } catch (error) {
     throw new OtlpBadRequest(`the body is not an OTLP ExportTraceServiceRequest in protobuf: ${(error as Error).message}`);
   }

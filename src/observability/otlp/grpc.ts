@@ -7,7 +7,8 @@ import * as grpc from '@grpc/grpc-js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RequestContext } from '../../shared/context.js';
 import { AssayError, OverloadedError } from '../../shared/errors.js';
-import { decodeProtobuf, OtlpBadRequest } from './decode.js';
+import { OtlpBadRequest } from './decode.js';
+import type { OtlpDecoder } from './decoder.js';
 import { ingestOtlp } from './ingest.js';
 import { ExportTraceServiceResponse } from './proto.js';
 
@@ -42,6 +43,7 @@ export async function startOtlpGrpc(options: {
   port: number;
   maxMessageBytes: number;
   context: () => RequestContext;
+  decoder: OtlpDecoder;
   log: FastifyBaseLogger;
 }): Promise<OtlpGrpcServer> {
   const server = new grpc.Server({
@@ -50,33 +52,28 @@ export async function startOtlpGrpc(options: {
   });
   server.addService(traceServiceDefinition, {
     Export: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
-      let groups;
-      try {
-        groups = decodeProtobuf(call.request);
-      } catch (error) {
-        if (error instanceof OtlpBadRequest) return callback(grpcError(grpc.status.INVALID_ARGUMENT, error.message));
-        options.log.error({ err: error }, 'OTLP/gRPC decoding failed');
-        return callback(grpcError(grpc.status.INTERNAL, 'Internal error'));
-      }
-      ingestOtlp(options.context(), groups).then(
-        (result) => {
-          const message = ExportTraceServiceResponse.create(
-            result.rejected > 0 ? { partialSuccess: { rejectedSpans: result.rejected, errorMessage: result.errorMessage } } : {},
-          );
-          callback(null, Buffer.from(ExportTraceServiceResponse.encode(message).finish()));
-        },
-        (error: unknown) => {
-          if (error instanceof OverloadedError) {
-            // UNAVAILABLE is what OTLP/gRPC exporters retry, with backoff.
-            const metadata = new grpc.Metadata();
-            metadata.set('retry-after', String(error.retryAfterSeconds));
-            return callback(grpcError(grpc.status.UNAVAILABLE, error.message, metadata));
-          }
-          if (error instanceof AssayError) return callback(grpcError(grpc.status.INVALID_ARGUMENT, error.message));
-          options.log.error({ err: error }, 'OTLP/gRPC ingestion failed');
-          callback(grpcError(grpc.status.INTERNAL, 'Internal error'));
-        },
-      );
+      options.decoder
+        .prepare('protobuf', call.request)
+        .then((prepared) => ingestOtlp(options.context(), prepared))
+        .then(
+          (result) => {
+            const message = ExportTraceServiceResponse.create(
+              result.rejected > 0 ? { partialSuccess: { rejectedSpans: result.rejected, errorMessage: result.errorMessage } } : {},
+            );
+            callback(null, Buffer.from(ExportTraceServiceResponse.encode(message).finish()));
+          },
+          (error: unknown) => {
+            if (error instanceof OverloadedError) {
+              // UNAVAILABLE is what OTLP/gRPC exporters retry, with backoff.
+              const metadata = new grpc.Metadata();
+              metadata.set('retry-after', String(error.retryAfterSeconds));
+              return callback(grpcError(grpc.status.UNAVAILABLE, error.message, metadata));
+            }
+            if (error instanceof OtlpBadRequest || error instanceof AssayError) return callback(grpcError(grpc.status.INVALID_ARGUMENT, error.message));
+            options.log.error({ err: error }, 'OTLP/gRPC ingestion failed');
+            callback(grpcError(grpc.status.INTERNAL, 'Internal error'));
+          },
+        );
     },
   });
   const port = await new Promise<number>((resolve, reject) =>

@@ -9,7 +9,8 @@ import { promisify } from 'node:util';
 import { gunzip, inflate } from 'node:zlib';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AssayError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../shared/errors.js';
-import { decodeJson, decodeProtobuf, OtlpBadRequest } from './decode.js';
+import { OtlpBadRequest } from './decode.js';
+import type { OtlpDecoder } from './decoder.js';
 import { ingestOtlp, type OtlpIngestResult } from './ingest.js';
 import { ExportTraceServiceResponse, RpcStatus } from './proto.js';
 
@@ -74,20 +75,15 @@ function sendResult(reply: FastifyReply, format: Format, result: OtlpIngestResul
     .send(partial ? { partialSuccess: { rejectedSpans: String(partial.rejectedSpans), errorMessage: partial.errorMessage } } : {});
 }
 
-export function otlpHttpRoutes(app: FastifyInstance, maxBodyBytes: number): void {
+export function otlpHttpRoutes(app: FastifyInstance, maxBodyBytes: number, decoder: OtlpDecoder): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(protobufTypes, { parseAs: 'buffer', bodyLimit: maxBodyBytes }, async (request: FastifyRequest, body: Buffer) =>
     decompress(request, body, maxBodyBytes),
   );
-  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: maxBodyBytes }, async (request: FastifyRequest, body: Buffer) => {
-    const text = (await decompress(request, body, maxBodyBytes)).toString('utf8');
-    if (text.trim() === '') return undefined;
-    try {
-      return JSON.parse(text) as unknown;
-    } catch (error) {
-      throw new OtlpBadRequest(`The body is not valid JSON: ${(error as Error).message}`);
-    }
-  });
+  // JSON is parsed on the decoding thread with the rest of the body's work.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: maxBodyBytes }, async (request: FastifyRequest, body: Buffer) =>
+    decompress(request, body, maxBodyBytes),
+  );
 
   app.setErrorHandler((error: FastifyError | AssayError | OtlpBadRequest, request, reply) => {
     const format = formatOf(request);
@@ -104,8 +100,8 @@ export function otlpHttpRoutes(app: FastifyInstance, maxBodyBytes: number): void
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const format = formatOf(request);
-    const groups = format === 'protobuf' ? decodeProtobuf((request.body as Buffer | undefined) ?? Buffer.alloc(0)) : decodeJson(request.body);
-    return sendResult(reply, format, await ingestOtlp(request.ctx, groups));
+    const prepared = await decoder.prepare(format, (request.body as Buffer | undefined) ?? Buffer.alloc(0));
+    return sendResult(reply, format, await ingestOtlp(request.ctx, prepared));
   };
   for (const path of otlpHttpPaths) app.post(path, handler);
 }

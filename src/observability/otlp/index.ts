@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../shared/config.js';
 import { requestContext, type Services } from '../../shared/context.js';
 import { ingestQueue } from '../queue.js';
+import { OtlpDecoder } from './decoder.js';
 import { startOtlpGrpc, type OtlpGrpcServer } from './grpc.js';
 import { otlpHttpRoutes } from './http.js';
 
@@ -15,7 +16,8 @@ export interface OtlpIngestion {
 }
 
 export async function registerOtlp(server: FastifyInstance, config: Config, services: Services, projectId: string): Promise<OtlpIngestion> {
-  await server.register(async (scope) => otlpHttpRoutes(scope, config.MAX_BODY_BYTES));
+  const decoder = new OtlpDecoder();
+  await server.register(async (scope) => otlpHttpRoutes(scope, config.MAX_BODY_BYTES, decoder));
   let grpc: OtlpGrpcServer | null = null;
   if (config.OTLP_GRPC_PORT !== 0) {
     try {
@@ -24,6 +26,7 @@ export async function registerOtlp(server: FastifyInstance, config: Config, serv
         port: config.OTLP_GRPC_PORT,
         maxMessageBytes: config.MAX_BODY_BYTES,
         context: () => requestContext(services, projectId),
+        decoder,
         log: server.log.child({ component: 'otlp-grpc' }),
       });
     } catch (error) {
@@ -37,6 +40,7 @@ export async function registerOtlp(server: FastifyInstance, config: Config, serv
     close: async () => {
       await grpc?.close();
       await ingestQueue(services.db).close();
+      await decoder.close();
     },
   };
 }

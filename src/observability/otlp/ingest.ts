@@ -1,11 +1,9 @@
-// The OTLP ingest operation, shared by OTLP/HTTP and OTLP/gRPC: decoded groups of spans are
-// mapped to SpanRecords, handed to the write queue, and answered once committed. Spans that
-// cannot be used are counted and named in the partial success.
+// The OTLP ingest operation, shared by OTLP/HTTP and OTLP/gRPC: prepared spans (prepare.ts) are
+// handed to the write queue and answered once committed, with the rejected spans counted and named
+// in the partial success.
 import type { RequestContext } from '../../shared/context.js';
-import type { SpanRecord } from '../ingest.js';
 import { ingestQueue } from '../queue.js';
-import type { OtlpGroup } from './decode.js';
-import { otlpSpanRecord, resourceJson, scopeJson } from './map.js';
+import type { PreparedOtlp } from './prepare.js';
 
 export interface OtlpIngestResult {
   /** Spans stored (a span sent twice in one request counts once). */
@@ -17,25 +15,7 @@ export interface OtlpIngestResult {
 
 const NAMED_REJECTIONS = 10;
 
-export async function ingestOtlp(ctx: RequestContext, groups: readonly OtlpGroup[]): Promise<OtlpIngestResult> {
-  const records: SpanRecord[] = [];
-  const rejections: string[] = [];
-  for (const group of groups) {
-    const resource = resourceJson(group.resource);
-    const scope = scopeJson(group.scope);
-    for (const decoded of group.spans) {
-      if ('rejected' in decoded) {
-        rejections.push(`${decoded.rejected.ref}: ${decoded.rejected.reason}`);
-        continue;
-      }
-      try {
-        records.push(otlpSpanRecord(decoded.span, group.resource, resource, scope));
-      } catch (error) {
-        // The mapper reads whatever a client sent; a span it cannot read is refused, not a 500.
-        rejections.push(`span ${decoded.span.spanId} of trace ${decoded.span.traceId}: could not be mapped (${(error as Error).message})`);
-      }
-    }
-  }
+export async function ingestOtlp(ctx: RequestContext, { records, rejections }: PreparedOtlp): Promise<OtlpIngestResult> {
   const written = await ingestQueue(ctx.db).submit(ctx, records);
   const shown = rejections.slice(0, NAMED_REJECTIONS).join('; ');
   const more = rejections.length > NAMED_REJECTIONS ? `; and ${rejections.length - NAMED_REJECTIONS} more` : '';
