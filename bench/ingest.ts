@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import { spanColumns, spanRow } from '../src/observability/ingest.js';
 import { prepareOtlp } from '../src/observability/otlp/prepare.js';
 import { builtinPrices } from '../src/pricing/prices.js';
-import { sqlParam } from '../src/shared/sql.js';
+import { sqlDate, sqlParam } from '../src/shared/sql.js';
 import { seconds, startService } from './support/measure.js';
 import { otlpBodies } from './support/otlp-spans.js';
 
@@ -73,7 +73,7 @@ const migrations = fileURLToPath(new URL('../prisma/migrations', import.meta.url
 for (const name of readdirSync(migrations).filter((entry) => /^\d{4}_/.test(entry)).sort()) baseDb.exec(readFileSync(join(migrations, name, 'migration.sql'), 'utf8'));
 baseDb.prepare(`INSERT INTO "Project" ("id", "name", "updatedAt") VALUES ('p', 'p', '2024-01-01')`).run();
 const rows: ReturnType<typeof sqlParam>[][] = [];
-const now = new Date();
+const now = sqlDate(new Date());
 for (const body of otlpBodies(SPANS, BATCH, TRACE)) {
   for (const record of prepareOtlp('protobuf', body).records) rows.push(spanRow('p', record, now, builtinPrices).map(sqlParam));
 }

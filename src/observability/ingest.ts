@@ -7,7 +7,7 @@
 // an order of magnitude faster (see README.md, "Measurements"). The SQL is SQLite's; README.md
 // lists what a PostgreSQL port changes.
 import type { RequestContext } from '../shared/context.js';
-import { jsonText, type SqlValue, updateFromExcluded } from '../shared/sql.js';
+import { jsonText, sqlDate, type SqlValue, updateFromExcluded } from '../shared/sql.js';
 import { costFromBook, priceBook } from '../pricing/operations.js';
 import type { PriceEntry } from '../pricing/prices.js';
 import { nanosToDate, secondsBetween } from './time.js';
@@ -90,10 +90,16 @@ export interface WriteSummary {
 type JsonField = 'inputs' | 'outputs' | 'internals' | 'config' | 'attributes' | 'events' | 'links' | 'resource' | 'scope';
 
 /**
- * A SpanRecord whose JSON fields are already JSON text. OTLP ingestion makes these on its decoding
- * thread (otlp/decoder.ts), so the thread that writes does no JSON work.
+ * A SpanRecord ready for its row: JSON fields as JSON text, and the derived time columns (as SQL
+ * text) and latency. OTLP ingestion makes these on its decoding thread (otlp/decoder.ts), so the
+ * thread that writes does no JSON or date work.
  */
-export type SerializedSpanRecord = Omit<SpanRecord, JsonField> & { [K in JsonField]: string | null } & { serialized: true };
+export type SerializedSpanRecord = Omit<SpanRecord, JsonField> & { [K in JsonField]: string | null } & {
+  serialized: true;
+  startTime: string;
+  endTime: string;
+  latency: number;
+};
 
 /** `record` with its JSON fields as text; `text` may share the work for values spans have in common. */
 export function serializeSpanRecord(record: SpanRecord | SerializedSpanRecord, text: (value: unknown) => string | null = jsonText): SerializedSpanRecord {
@@ -110,6 +116,9 @@ export function serializeSpanRecord(record: SpanRecord | SerializedSpanRecord, t
     resource: text(record.resource),
     scope: text(record.scope),
     serialized: true,
+    startTime: sqlDate(nanosToDate(record.startTimeUnixNano)),
+    endTime: sqlDate(nanosToDate(record.endTimeUnixNano)),
+    latency: secondsBetween(record.startTimeUnixNano, record.endTimeUnixNano),
   };
 }
 
@@ -186,7 +195,7 @@ function spanCost(span: SerializedSpanRecord, book: readonly PriceEntry[]): [num
 }
 
 /** One span's values in `spanColumns` order (exported for bench/ingest's baseline, which inserts the same rows). */
-export function spanRow(projectId: string, span: SerializedSpanRecord, now: Date, book: readonly PriceEntry[]): SqlValue[] {
+export function spanRow(projectId: string, span: SerializedSpanRecord, now: string, book: readonly PriceEntry[]): SqlValue[] {
   const [cost, costSource] = spanCost(span, book);
   return [
     projectId,
@@ -199,9 +208,9 @@ export function spanRow(projectId: string, span: SerializedSpanRecord, now: Date
     span.statusMessage ?? null,
     span.startTimeUnixNano,
     span.endTimeUnixNano,
-    nanosToDate(span.startTimeUnixNano),
-    nanosToDate(span.endTimeUnixNano),
-    secondsBetween(span.startTimeUnixNano, span.endTimeUnixNano),
+    span.startTime,
+    span.endTime,
+    span.latency,
     span.inputs,
     span.outputs,
     span.internals,
@@ -306,12 +315,13 @@ export async function writeSpans(ctx: RequestContext, records: readonly (SpanRec
   if (spans.length === 0) return { spans: 0, traceIds: [] };
 
   const now = new Date();
+  const nowText = sqlDate(now);
   const book = await priceBook(ctx);
   await ctx.db.$transaction(async () => {
     ctx.sql.insertRows(
       'Span',
       spanColumns,
-      spans.map((span) => spanRow(ctx.projectId, span, now, book)),
+      spans.map((span) => spanRow(ctx.projectId, span, nowText, book)),
       `ON CONFLICT ("projectId", "traceId", "spanId") DO UPDATE SET ${updateFromExcluded(spanColumns, keptOnConflict)}`,
     );
     ctx.sql.run(rollUpTracesSql, [now, now, ctx.projectId, JSON.stringify(traceIds)]);

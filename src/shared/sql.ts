@@ -10,9 +10,14 @@ export type SqlValue = string | number | bigint | boolean | Date | null;
 
 const quoted = (name: string) => `"${name}"`;
 
+/** A DateTime column's text, as Prisma's adapter writes it. */
+export function sqlDate(value: Date): string {
+  return value.toISOString().replace('Z', '+00:00');
+}
+
 /** A value as better-sqlite3 binds it, the way Prisma's adapter would. */
 export function sqlParam(value: SqlValue): string | number | bigint | null {
-  if (value instanceof Date) return value.toISOString().replace('Z', '+00:00');
+  if (value instanceof Date) return sqlDate(value);
   if (typeof value === 'boolean') return value ? 1 : 0;
   return value;
 }
