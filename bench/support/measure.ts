@@ -29,18 +29,25 @@ let built = false;
 
 /**
  * What `npm start` runs, read from package.json: its prestart builds (`npm run build`, once per
- * benchmark process), then the start script's `node <flags> dist/main.js` gives the arguments.
+ * benchmark process), then the start script's `[VAR=value …] node <flags> dist/main.js` gives the
+ * environment and the arguments.
  */
-function startCommand(): string[] {
+function startCommand(): { env: Record<string, string>; args: string[] } {
   if (!built) {
     const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) throw new Error(`npm run build exited with ${build.status}`);
     built = true;
   }
   const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  const [command, ...args] = scripts.start.split(' ').filter(Boolean);
-  if (command !== 'node') throw new Error(`the start script is not "node …": ${scripts.start}`);
-  return args;
+  const words = scripts.start.split(' ').filter(Boolean);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_][A-Z0-9_]*=/.test(words[0] ?? '')) {
+    const [name, ...value] = words.shift()!.split('=');
+    env[name!] = value.join('=');
+  }
+  const [command, ...args] = words;
+  if (command !== 'node') throw new Error(`the start script is not "[VAR=value …] node …": ${scripts.start}`);
+  return { env, args };
 }
 
 /**
@@ -49,12 +56,12 @@ function startCommand(): string[] {
  * BENCH_SERVICE_NODE_ARGS adds Node flags, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
  */
 export async function startService(env: Record<string, string> = {}): Promise<Service> {
-  const args = startCommand();
+  const start = startCommand();
   const dir = mkdtempSync(join(tmpdir(), 'assay-bench-'));
   const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, ...start.args], {
     cwd: root,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: `file:${join(dir, 'bench.db')}`, ...env },
+    env: { ...process.env, ...start.env, PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: `file:${join(dir, 'bench.db')}`, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const baseUrl = await new Promise<string>((resolve, reject) => {
