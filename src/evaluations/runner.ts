@@ -172,11 +172,13 @@ export class EvaluationRunner extends LeasedJobRunner {
     let next = await batches.next();
     let running = next.done ? null : start(next.value);
     let writing: Promise<void> = Promise.resolve();
-    let writeFailure: unknown = null;
     while (running) {
       const outcomes = await running;
       plan.signal.throwIfAborted();
-      if (writeFailure) throw writeFailure;
+      // The previous batch's write ends before another batch starts: at most one batch waits to be
+      // written, so results cannot pile up in memory should storing fall behind the endpoint. A
+      // failed write ends the run here.
+      await writing;
       next = await batches.next();
       running = null;
       if (!next.done) {
@@ -188,11 +190,9 @@ export class EvaluationRunner extends LeasedJobRunner {
         running = start(next.value);
         await new Promise((resolve) => setImmediate(resolve));
       }
-      // One write at a time, in batch order; a failed write ends the run before the next batch.
-      writing = writing.then(() => this.store(plan, outcomes));
-      writing.catch((error: unknown) => {
-        writeFailure = error;
-      });
+      writing = this.store(plan, outcomes);
+      // Its failure is met at the next `await writing`; this only keeps it from counting as unhandled meanwhile.
+      writing.catch(() => undefined);
     }
     await writing;
   }
