@@ -34,6 +34,7 @@ for (const [name, evaluator_key, settings_values] of [
 ] as const) {
   configs.push((await call('POST', '/evaluators/configs', { app_id: app.app_id, name, evaluator_key, settings_values })).id);
 }
+const setUpRss = service.peakRssMb();
 
 /** Runs one evaluation against an endpoint; answers its wall time from POST to the end. */
 async function evaluate(uri: string, name: string): Promise<number> {
@@ -91,6 +92,6 @@ console.log(`  ratio run/baseline: ${(run / baseline).toFixed(2)} (aim ≤ 1.5)`
 const over = (wall: number) => `${(((wall - ideal) / ideal) * 100).toFixed(1)}% over`;
 console.log(`  50 ms endpoint: ${slowRun.toFixed(2)} s against an ideal of ${ideal.toFixed(2)} s: ${over(slowRun)} (aim ≤ 10%)`);
 console.log(`  50 ms endpoint, calls only: ${slowBaseline.toFixed(2)} s: ${over(slowBaseline)}; run/calls-only ${(slowRun / slowBaseline).toFixed(2)}`);
-console.log(`  peak RSS of the service: ${service.peakRssMb().toFixed(0)} MB (aim < 300 MB)`);
+console.log(`  peak RSS of the service: ${service.peakRssMb().toFixed(0)} MB (aim < 300 MB); ${setUpRss.toFixed(0)} MB after the set-up (10,000-row test set upload), before the runs`);
 
 await service.stop();
