@@ -103,23 +103,30 @@ export type SerializedSpanRecord = Omit<SpanRecord, JsonField> & { [K in JsonFie
 
 /** `record` with its JSON fields as text; `text` may share the work for values spans have in common. */
 export function serializeSpanRecord(record: SpanRecord | SerializedSpanRecord, text: (value: unknown) => string | null = jsonText): SerializedSpanRecord {
-  if ('serialized' in record) return record;
-  return {
-    ...record,
-    inputs: jsonText(record.inputs),
-    outputs: jsonText(record.outputs),
-    internals: jsonText(record.internals),
-    config: jsonText(record.config),
-    attributes: jsonText(record.attributes) ?? '{}',
-    events: jsonText(record.events),
-    links: jsonText(record.links),
-    resource: text(record.resource),
-    scope: text(record.scope),
-    serialized: true,
-    startTime: sqlDate(nanosToDate(record.startTimeUnixNano)),
-    endTime: sqlDate(nanosToDate(record.endTimeUnixNano)),
-    latency: secondsBetween(record.startTimeUnixNano, record.endTimeUnixNano),
-  };
+  return 'serialized' in record ? record : serializeOwnSpanRecord({ ...record }, text);
+}
+
+/**
+ * `serializeSpanRecord` for a record no one else holds (one the mapper just made): the record
+ * itself becomes the answer. Copying its forty fields was a seventh of the decoding thread's time.
+ */
+export function serializeOwnSpanRecord(record: SpanRecord, text: (value: unknown) => string | null = jsonText): SerializedSpanRecord {
+  const { inputs, outputs, internals, config, attributes, events, links, resource, scope, startTimeUnixNano, endTimeUnixNano } = record;
+  const serialized = record as unknown as SerializedSpanRecord;
+  serialized.inputs = jsonText(inputs);
+  serialized.outputs = jsonText(outputs);
+  serialized.internals = jsonText(internals);
+  serialized.config = jsonText(config);
+  serialized.attributes = jsonText(attributes) ?? '{}';
+  serialized.events = jsonText(events);
+  serialized.links = jsonText(links);
+  serialized.resource = text(resource);
+  serialized.scope = text(scope);
+  serialized.serialized = true;
+  serialized.startTime = sqlDate(nanosToDate(startTimeUnixNano));
+  serialized.endTime = sqlDate(nanosToDate(endTimeUnixNano));
+  serialized.latency = secondsBetween(startTimeUnixNano, endTimeUnixNano);
+  return serialized;
 }
 
 /** A `jsonText` that turns each distinct object into text once: a request's spans share their resource and scope. */

@@ -2,7 +2,7 @@
 // to SpanRecords and their JSON turned into text, ready to store. It runs on the decoding thread
 // (decoder.ts), so the serving thread is left with HTTP and SQLite. Spans that cannot be used are
 // named in `rejections`, and the rest of the request goes on (OTLP partial success).
-import { serializeSpanRecord, sharedJsonText, type SerializedSpanRecord } from '../ingest.js';
+import { serializeOwnSpanRecord, sharedJsonText, type SerializedSpanRecord } from '../ingest.js';
 import { decodeJson, decodeProtobuf, OtlpBadRequest, type OtlpGroup } from './decode.js';
 import { otlpSpanRecord, resourceJson, scopeJson } from './map.js';
 
@@ -38,7 +38,7 @@ export function prepareGroups(groups: readonly OtlpGroup[]): PreparedOtlp {
         continue;
       }
       try {
-        records.push(serializeSpanRecord(otlpSpanRecord(decoded.span, group.resource, resource, scope), text));
+        records.push(serializeOwnSpanRecord(otlpSpanRecord(decoded.span, group.resource, resource, scope), text));
       } catch (error) {
         // The mapper reads whatever a client sent; a span it cannot read is refused, not a 500.
         rejections.push(`span ${decoded.span.spanId} of trace ${decoded.span.traceId}: could not be mapped (${(error as Error).message})`);
