@@ -30,10 +30,10 @@ interface Started {
   messages: string[];
 }
 
-/** Starts dist/main.js with `env`; resolves once it listens, with its log messages so far. */
-function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [main], {
-    cwd: dir,
+/** Starts dist/main.js (or `command`) with `env`; resolves once it listens, with its log messages so far. */
+function start(env: Record<string, string>, command: { file: string; args: string[]; cwd: string } = { file: process.execPath, args: [main], cwd: dir }): Promise<Started> {
+  const child = spawn(command.file, command.args, {
+    cwd: command.cwd,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -43,6 +43,7 @@ function start(env: Record<string, string>): Promise<Started> {
     child.stderr!.on('data', (chunk) => (stderr += chunk));
     child.on('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (!line.startsWith('{')) return; // npm's own lines, when started through npm
       const { msg } = JSON.parse(line) as { msg: string };
       messages.push(msg);
       const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(msg);
@@ -71,6 +72,14 @@ function run(env: Record<string, string>): Promise<{ code: number | null; stderr
 }
 
 describe('starting the service', () => {
+  it('runs through `npm start`, which hands its stop signal on to the service', async () => {
+    const service = await start({ DATABASE_URL: `file:${join(dir, 'npm.db')}` }, { file: 'npm', args: ['--silent', 'start'], cwd: root });
+    expect((await requester(service.url)('GET', '/apps')).status).toBe(200);
+    await stop(service.child);
+    // npm has exited; so has the service it started (the start script execs it).
+    await expect(fetch(`${service.url}/apps`)).rejects.toThrow();
+  });
+
   it('creates and migrates ./data/assay.db by default, serves, and migrates nothing the second time', async () => {
     const first = await start({});
     expect(existsSync(join(dir, 'data', 'assay.db'))).toBe(true);

@@ -29,7 +29,7 @@ let built = false;
 
 /**
  * What `npm start` runs, read from package.json: its prestart builds (`npm run build`, once per
- * benchmark process), then the start script's `[VAR=value …] node <flags> dist/main.js` gives the
+ * benchmark process), then the start script's `[VAR=value …] exec node <flags> dist/main.js` gives the
  * environment and the arguments.
  */
 function startCommand(): { env: Record<string, string>; args: string[] } {
@@ -45,8 +45,9 @@ function startCommand(): { env: Record<string, string>; args: string[] } {
     const [name, ...value] = words.shift()!.split('=');
     env[name!] = value.join('=');
   }
+  if (words[0] === 'exec') words.shift();
   const [command, ...args] = words;
-  if (command !== 'node') throw new Error(`the start script is not "[VAR=value …] node …": ${scripts.start}`);
+  if (command !== 'node') throw new Error(`the start script is not "[VAR=value …] [exec] node …": ${scripts.start}`);
   return { env, args };
 }
 
