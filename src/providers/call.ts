@@ -1,5 +1,6 @@
 // One call to a provider's OpenAI-compatible API, shared by chat completions and embeddings.
-import { excerpt, postJson } from '../shared/http/client.js';
+import { excerpt } from '../shared/errors.js';
+import { postJson } from '../shared/http/client.js';
 import { type CallSignal, PermanentError } from '../shared/retry.js';
 import type { ProviderAccess } from './access.js';
 
@@ -13,6 +14,6 @@ export async function callProvider(access: ProviderAccess, path: string, body: R
   try {
     return { reply: JSON.parse(text) as unknown, text };
   } catch {
-    throw new PermanentError(`${access.provider} answered with something other than JSON: ${excerpt(text)}`);
+    throw new PermanentError(`${access.provider} answered with something other than JSON: ${excerpt(text, 300)}`);
   }
 }

@@ -1,6 +1,6 @@
 // Chat Completions against any OpenAI-compatible API: one call, with failures sorted into
 // transient (retried by the caller) and permanent.
-import { excerpt } from '../shared/http/client.js';
+import { excerpt } from '../shared/errors.js';
 import { type CallSignal, PermanentError } from '../shared/retry.js';
 import type { ProviderAccess } from './access.js';
 import { callProvider } from './call.js';
@@ -64,7 +64,7 @@ export function completionText(value: unknown): string | undefined {
 export async function chatCompletion(access: ProviderAccess, request: ChatRequest, signal: CallSignal): Promise<ChatReply> {
   const { reply, text } = await callProvider(access, '/chat/completions', { ...request }, signal);
   const content = completionText(reply);
-  if (content === undefined) throw new PermanentError(`${access.provider} answered without choices: ${excerpt(text)}`);
+  if (content === undefined) throw new PermanentError(`${access.provider} answered without choices: ${excerpt(text, 300)}`);
   const model = (reply as { model?: unknown }).model;
   return { content, model: typeof model === 'string' ? model : access.model, usage: readUsage((reply as { usage?: unknown }).usage) };
 }

@@ -1,6 +1,16 @@
 // The one error family operations throw. Each carries its HTTP status and GraphQL code, so the
 // REST adapter and the GraphQL layer map it in one place each (http/errors.ts, graphql/errors.ts).
 
+/**
+ * The start of a text, for an error message a user can act on: whitespace runs become one space,
+ * and a longer text is cut after `max` characters (never inside a surrogate pair) with "…".
+ */
+export function excerpt(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const chars = Array.from(flat);
+  return chars.length > max ? chars.slice(0, max).join('') + '…' : flat;
+}
+
 /** One fault in a request, in FastAPI's shape: where, what, and which kind. */
 export interface ValidationIssue {
   loc: (string | number)[];

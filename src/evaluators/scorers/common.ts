@@ -3,6 +3,7 @@
 // fault into a Result so a scorer never throws. The decisions behind them are listed in
 // ../scoring.ts.
 import { type Result, errorResult } from '../../evaluations/results.js';
+import { excerpt } from '../../shared/errors.js';
 import type { ProviderClient } from '../../providers/client.js';
 
 export interface ScoringCase {
@@ -168,13 +169,6 @@ export function toText(value: unknown): string {
   else if (value === null || value === undefined) text = '';
   else text = JSON.stringify(value) ?? String(value);
   return text.normalize('NFC');
-}
-
-/** The start of a text for a message, on one line. */
-export function excerpt(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const chars = Array.from(flat);
-  return chars.length > max ? chars.slice(0, max).join('') + '…' : flat;
 }
 
 // JSON.

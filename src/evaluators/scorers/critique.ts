@@ -9,7 +9,6 @@ import {
   type ScoringCase,
   type ScoringContext,
   ScoringFault,
-  excerpt,
   groundTruthColumn,
   guarded,
   isPlainObject,
@@ -17,6 +16,7 @@ import {
   requireGroundTruth,
   toText,
 } from './common.js';
+import { excerpt } from '../../shared/errors.js';
 
 export const DEFAULT_JUDGE_MODEL = 'gpt-4o-mini';
 

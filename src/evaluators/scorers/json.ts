@@ -6,7 +6,6 @@ import {
   ScoringFault,
   asJsonObject,
   booleanSetting,
-  excerpt,
   groundTruthColumn,
   guarded,
   isPlainObject,
@@ -14,6 +13,7 @@ import {
   stringSetting,
   toText,
 } from './common.js';
+import { excerpt } from '../../shared/errors.js';
 
 /** Deep equality of JSON values (object key order ignored). */
 export function jsonEqual(a: unknown, b: unknown): boolean {

@@ -6,12 +6,12 @@ import {
   type ScoringCase,
   ScoringFault,
   type Scorer,
-  excerpt,
   guarded,
   isPlainObject,
   toText,
 } from './common.js';
 import { DEFAULT_JUDGE_MODEL, askProvider, modelSetting, parseJudgeScore, providersOf } from './critique.js';
+import { excerpt } from '../../shared/errors.js';
 
 const TRACE_SECTIONS = ['inputs', 'outputs', 'internals'] as const;
 

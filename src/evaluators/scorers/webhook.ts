@@ -2,18 +2,15 @@
 // reads the number in the `score` field of its 2xx JSON reply. Every way this can fail becomes an
 // error Result naming the URL and what came back. Edge cases are listed in ../scoring.ts.
 import { type Result, result } from '../../evaluations/results.js';
-import { type Scorer, ScoringFault, excerpt, guarded, isPlainObject, optionalGroundTruth, stringSetting } from './common.js';
+import { type Scorer, ScoringFault, guarded, isPlainObject, optionalGroundTruth, stringSetting } from './common.js';
+import { excerpt } from '../../shared/errors.js';
+import { isTransientStatus } from '../../shared/retry.js';
 
 /** How long a webhook may take to answer (headers and body), unless the caller's signal ends sooner. */
 export const WEBHOOK_TIMEOUT_MS = 30_000;
 
 /** The largest reply read; a webhook only has to send a score. */
 export const WEBHOOK_MAX_REPLY_BYTES = 1_000_000;
-
-/** Statuses worth another try (SPEC §4 rate_limit): request timeout, too many requests, server errors. */
-function transientStatus(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
-}
 
 async function readReply(response: Response, url: string): Promise<string> {
   if (!response.body) return '';
@@ -88,7 +85,7 @@ export function webhookScorer(timeoutMs = WEBHOOK_TIMEOUT_MS): Scorer {
       );
     }
     if (status < 200 || status >= 300) {
-      throw new ScoringFault(`Webhook ${url} answered ${status}: ${excerpt(text) || '(empty body)'}`, { transient: transientStatus(status) });
+      throw new ScoringFault(`Webhook ${url} answered ${status}: ${excerpt(text) || '(empty body)'}`, { transient: isTransientStatus(status) });
     }
     let reply: unknown;
     try {

@@ -6,15 +6,11 @@
 // CPU per call, which an evaluation pays for every test case. Redirects are followed as fetch
 // followed them (up to 20; a 303 becomes a GET).
 import { Agent, request } from 'undici';
+import { excerpt } from '../errors.js';
 import { type CallSignal, PermanentError, TransientError, isTransientStatus, retryAfterMs } from '../retry.js';
 
 /** One pool of keep-alive connections per origin for every outgoing call. */
 const dispatcher = new Agent({ maxRedirections: 20 });
-
-/** The start of a reply, for error messages a user can act on. */
-export function excerpt(text: string): string {
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
-}
 
 export interface PostOptions {
   /** Who is called, as error messages name it ("The endpoint http://…", "OPENAI"). */
@@ -40,7 +36,7 @@ export async function postJson(url: string, body: unknown, options: PostOptions)
   const text = await response.body.text();
   const status = response.statusCode;
   if (status < 200 || status > 299) {
-    const message = `${options.peer} answered ${status}: ${excerpt(text)}`;
+    const message = `${options.peer} answered ${status}: ${excerpt(text, 300)}`;
     if (isTransientStatus(status)) throw new TransientError(message, retryAfterMs(headerValue(response.headers['retry-after'])));
     throw new PermanentError(message);
   }
