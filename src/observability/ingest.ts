@@ -101,8 +101,11 @@ export type SerializedSpanRecord = Omit<SpanRecord, JsonField> & { [K in JsonFie
   latency: number;
 };
 
+/** A span as writeSpans takes it: plain, or already serialised. */
+export type AnySpanRecord = SpanRecord | SerializedSpanRecord;
+
 /** `record` with its JSON fields as text; `text` may share the work for values spans have in common. */
-export function serializeSpanRecord(record: SpanRecord | SerializedSpanRecord, text: (value: unknown) => string | null = jsonText): SerializedSpanRecord {
+export function serializeSpanRecord(record: AnySpanRecord, text: (value: unknown) => string | null = jsonText): SerializedSpanRecord {
   return 'serialized' in record ? record : serializeOwnSpanRecord({ ...record }, text);
 }
 
@@ -312,9 +315,9 @@ ON CONFLICT ("projectId", "traceId") DO UPDATE SET
  * same (trace, span) id is overwritten, never duplicated. Then recomputes the roll-up of every
  * trace touched from all of that trace's spans, so batches may arrive in any order.
  */
-export async function writeSpans(ctx: RequestContext, records: readonly (SpanRecord | SerializedSpanRecord)[]): Promise<WriteSummary> {
+export async function writeSpans(ctx: RequestContext, records: readonly AnySpanRecord[]): Promise<WriteSummary> {
   // One row per key, the last copy winning (PostgreSQL refuses to upsert a row twice in one statement).
-  const latest = new Map<string, SpanRecord | SerializedSpanRecord>();
+  const latest = new Map<string, AnySpanRecord>();
   for (const record of records) latest.set(`${record.traceId}\u0000${record.spanId}`, record);
   const text = sharedJsonText();
   const spans = [...latest.values()].map((record) => serializeSpanRecord(record, text));

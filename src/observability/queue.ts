@@ -7,9 +7,7 @@
 import type { RequestContext } from '../shared/context.js';
 import type { Db } from '../shared/db.js';
 import { OverloadedError } from '../shared/errors.js';
-import { writeSpans, type SerializedSpanRecord, type SpanRecord, type WriteSummary } from './ingest.js';
-
-type AnySpanRecord = SpanRecord | SerializedSpanRecord;
+import { writeSpans, type AnySpanRecord, type WriteSummary } from './ingest.js';
 
 export interface QueueLimits {
   /** Spans that may wait (not yet being written) before requests are refused. */

@@ -77,11 +77,8 @@ function sendResult(reply: FastifyReply, format: Format, result: OtlpIngestResul
 
 export function otlpHttpRoutes(app: FastifyInstance, maxBodyBytes: number, decoder: OtlpDecoder): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(protobufTypes, { parseAs: 'buffer', bodyLimit: maxBodyBytes }, async (request: FastifyRequest, body: Buffer) =>
-    decompress(request, body, maxBodyBytes),
-  );
-  // JSON is parsed on the decoding thread with the rest of the body's work.
-  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: maxBodyBytes }, async (request: FastifyRequest, body: Buffer) =>
+  // Bodies stay bytes here: protobuf and JSON alike are read on the decoding thread.
+  app.addContentTypeParser([...protobufTypes, 'application/json'], { parseAs: 'buffer', bodyLimit: maxBodyBytes }, async (request: FastifyRequest, body: Buffer) =>
     decompress(request, body, maxBodyBytes),
   );
 
