@@ -440,6 +440,13 @@ describe('rate limit batches', () => {
   });
 });
 
+/** The ids of the traces the runner stored for an evaluation's calls. */
+async function evaluationTraceIds(evaluationId: string): Promise<string[]> {
+  const rows = await server.assay.db.$queryRaw<{ traceId: string }[]>`
+    SELECT DISTINCT "traceId" FROM "Span" WHERE json_extract("attributes", '$."assay.evaluation_id"') = ${evaluationId} ORDER BY "traceId"`;
+  return rows.map((row) => row.traceId);
+}
+
 describe('a case stored meanwhile by another worker', () => {
   it('is neither stored again nor counted twice, and the rest of its batch is stored', async () => {
     // Case "b" is held until a scenario for it has been written behind the runner's back, as a
@@ -476,5 +483,8 @@ describe('a case stored meanwhile by another worker', () => {
     expect(scenarios.map((s) => s.outputs[0].result.value)).toEqual(['ok', 'by the other worker', 'ok']);
     expect(scenarios[1].id).toBe(other.id);
     expect(scenarios[1].results).toEqual([]);
+    // The call made here for "b" left no trace: traces are stored with their scenarios, or not at all.
+    const stored = await db.evaluationScenario.findMany({ where: { evaluationId: id }, orderBy: { position: 'asc' } });
+    expect(await evaluationTraceIds(id)).toEqual([stored[0].traceId, stored[2].traceId].sort());
   });
 });

@@ -14,7 +14,7 @@ import { getRevisionById } from '../apps/operations.js';
 import { getEvaluator } from '../evaluators/operations.js';
 import { getScorer, groundTruthColumn, isTransientError } from '../evaluators/scoring.js';
 import type { EvaluatorConfig } from '../generated/prisma/client.js';
-import { type SpanRecord, writeSpans } from '../observability/ingest.js';
+import { type SpanRecord, spanWriter } from '../observability/ingest.js';
 import type { ProviderKeys } from '../providers/access.js';
 import { type ProviderCallRecord, providerClient } from '../providers/client.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
@@ -272,16 +272,19 @@ export class EvaluationRunner extends LeasedJobRunner {
     return { row, testcase, invocation, output, scores, traceId, spans: [span, ...evaluatorSpans] };
   }
 
-  /** Stores a batch's traces, scenarios, results and progress. */
+  /**
+   * Stores a batch's scenarios with their traces, results and progress in one transaction: a case
+   * is stored whole or not at all, so a run resumed after a crash leaves no trace without its scenario.
+   */
   private async store(plan: RunPlan, outcomes: CaseOutcome[]): Promise<void> {
     const { ctx } = plan;
-    await writeSpans(ctx, outcomes.flatMap((outcome) => outcome.spans));
+    const storeSpans = await spanWriter(ctx);
     const { truthColumns } = plan;
     const { written, progress } = await ctx.db.$transaction(async (tx) => {
       const now = new Date();
       // Another worker may have stored some of these cases (a lease taken over): never twice. The
       // unique (evaluationId, position) skips those, row by row, and only what is written here
-      // gets results and counts.
+      // gets its trace, results and counts.
       const fresh: { outcome: CaseOutcome; id: string }[] = [];
       for (const outcome of outcomes) {
         const id = uuidv7();
@@ -312,6 +315,7 @@ export class EvaluationRunner extends LeasedJobRunner {
           fresh.push({ outcome, id });
         }
       }
+      storeSpans(fresh.flatMap(({ outcome }) => outcome.spans));
       ctx.sql.insertRows(
         'EvaluationScenarioResult',
         ['scenarioId', 'evaluatorConfigId', 'type', 'value', 'error', 'score'],

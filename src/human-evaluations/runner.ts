@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { getRevisionById } from '../apps/operations.js';
 import { invocationSpan, invokeVariant, randomId, type Invocation, type VariantTarget } from '../evaluations/invocation.js';
-import { type SpanRecord, writeSpans } from '../observability/ingest.js';
+import { type SpanRecord, spanWriter } from '../observability/ingest.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
 import { asArray, asObject, toJson } from '../shared/json.js';
@@ -175,20 +175,26 @@ export class HumanEvaluationRunner extends LeasedJobRunner {
     return { scenarioId: scenario.id, outputs, spans };
   }
 
-  /** Stores a batch's traces and outputs; a scenario filled meanwhile (by a client, another worker) keeps its outputs. */
+  /**
+   * Stores a batch's outputs with their traces in one transaction. A scenario filled meanwhile (by
+   * a client, another worker) keeps its outputs, and the traces of the calls made for it are dropped.
+   */
   private async store(plan: RunPlan, outcomes: CaseOutcome[]): Promise<void> {
     const { ctx } = plan;
-    await writeSpans(ctx, outcomes.flatMap((outcome) => outcome.spans));
+    const storeSpans = await spanWriter(ctx);
     await ctx.db.$transaction(async (tx) => {
       let written = 0;
       let errors = 0;
+      const spans: SpanRecord[] = [];
       for (const outcome of outcomes) {
         const count = await tx.$executeRaw`
           UPDATE "HumanEvaluationScenario" SET "outputs" = ${JSON.stringify(outcome.outputs)}, "updatedAt" = ${new Date()}
           WHERE "id" = ${outcome.scenarioId} AND "outputs" = '[]'`;
         written += count;
+        if (count > 0) spans.push(...outcome.spans);
         if (count > 0 && outcome.outputs.some((output) => output.error)) errors += 1;
       }
+      storeSpans(spans);
       if (written > 0) {
         await tx.humanEvaluation.update({ where: { id: plan.evaluationId }, data: { done: { increment: written }, errors: { increment: errors } } });
       }

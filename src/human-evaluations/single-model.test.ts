@@ -154,6 +154,42 @@ describe('a single model test', () => {
     expect({ done: row.done, errors: row.errors, leaseOwner: row.leaseOwner }).toEqual({ done: 3, errors: 0, leaseOwner: null });
   });
 
+  it('keeps outputs a client stored during the call, and stores no trace of that call', async () => {
+    const gate = createGate();
+    const held = await startEndpoint(async (request) => {
+      if (request.body.inputs.question === 'h1') await gate.wait();
+      return { body: `held answer to ${request.body.inputs.question}` };
+    });
+    try {
+      const heldVariant = (await createEndpointVariant(server, appId, held.url, { name: 'held' })).variant_id;
+      const testset = await createTestset(server, [{ question: 'h0' }, { question: 'h1' }]);
+      const created = await createHumanEvaluation(server, {
+        app_id: appId,
+        variant_ids: [heldVariant],
+        evaluation_type: 'single_model_test',
+        inputs: ['question'],
+        testset_id: testset.id,
+      });
+      await held.waitForRequests(2);
+      const db = server.assay.db;
+      const [first, second] = await db.humanEvaluationScenario.findMany({ where: { humanEvaluationId: created.id }, orderBy: { position: 'asc' } });
+      await db.humanEvaluationScenario.update({
+        where: { id: second!.id },
+        data: { outputs: [{ variant_id: heldVariant, variant_output: 'by a client', error: null }] },
+      });
+      gate.open();
+      expect((await waitForHumanStatus(server, created.id)).status).toBe('EVALUATION_FINISHED');
+      expect((await scenariosOf(created.id)).map((s) => s.outputs[0].variant_output)).toEqual(['held answer to h0', 'by a client']);
+      // A trace is stored with the output it belongs to, or not at all.
+      const traced = await db.$queryRaw<{ position: number }[]>`
+        SELECT json_extract("attributes", '$."assay.testcase.position"') AS "position" FROM "Span"
+        WHERE json_extract("attributes", '$."assay.human_evaluation_id"') = ${created.id}`;
+      expect(traced.map((row) => Number(row.position))).toEqual([first!.position]);
+    } finally {
+      await held.close();
+    }
+  });
+
   it('leaves a scenario alone while a live worker holds the lease', async () => {
     const testset = await createTestset(server, [{ question: 'held' }]);
     const created = await createHumanEvaluation(server, {

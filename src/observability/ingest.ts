@@ -310,12 +310,32 @@ ON CONFLICT ("projectId", "traceId") DO UPDATE SET
   "environment" = excluded."environment", "userId" = excluded."userId", "sessionId" = excluded."sessionId",
   "appId" = excluded."appId", "variantId" = excluded."variantId", "updatedAt" = excluded."updatedAt"`;
 
+/** Stores spans inside the caller's `db.$transaction`: what `spanWriter` answers. */
+export type SpanStore = (records: readonly AnySpanRecord[]) => WriteSummary;
+
 /**
  * Stores `records` in the caller's project in one transaction: a span already stored under the
  * same (trace, span) id is overwritten, never duplicated. Then recomputes the roll-up of every
  * trace touched from all of that trace's spans, so batches may arrive in any order.
  */
 export async function writeSpans(ctx: RequestContext, records: readonly AnySpanRecord[]): Promise<WriteSummary> {
+  if (records.length === 0) return { spans: 0, traceIds: [] };
+  const store = await spanWriter(ctx);
+  return ctx.db.$transaction(async () => store(records));
+}
+
+/**
+ * `writeSpans` for a caller that writes other rows in the same transaction (an evaluation's
+ * scenarios and the traces of their calls), so that both commit or neither does. The function
+ * answered must run inside `ctx.db.$transaction`; the price book it needs is read here, because
+ * no other query can run on the connection while that transaction holds it.
+ */
+export async function spanWriter(ctx: RequestContext): Promise<SpanStore> {
+  const book = await priceBook(ctx);
+  return (records) => storeSpans(ctx, records, book);
+}
+
+function storeSpans(ctx: RequestContext, records: readonly AnySpanRecord[], book: readonly PriceEntry[]): WriteSummary {
   // One row per key, the last copy winning (PostgreSQL refuses to upsert a row twice in one statement).
   const latest = new Map<string, AnySpanRecord>();
   for (const record of records) latest.set(`${record.traceId}\u0000${record.spanId}`, record);
@@ -326,15 +346,12 @@ export async function writeSpans(ctx: RequestContext, records: readonly AnySpanR
 
   const now = new Date();
   const nowText = sqlDate(now);
-  const book = await priceBook(ctx);
-  await ctx.db.$transaction(async () => {
-    ctx.sql.insertRows(
-      'Span',
-      spanColumns,
-      spans.map((span) => spanRow(ctx.projectId, span, nowText, book)),
-      `ON CONFLICT ("projectId", "traceId", "spanId") DO UPDATE SET ${updateFromExcluded(spanColumns, keptOnConflict)}`,
-    );
-    ctx.sql.run(rollUpTracesSql, [now, now, ctx.projectId, JSON.stringify(traceIds)]);
-  });
+  ctx.sql.insertRows(
+    'Span',
+    spanColumns,
+    spans.map((span) => spanRow(ctx.projectId, span, nowText, book)),
+    `ON CONFLICT ("projectId", "traceId", "spanId") DO UPDATE SET ${updateFromExcluded(spanColumns, keptOnConflict)}`,
+  );
+  ctx.sql.run(rollUpTracesSql, [now, now, ctx.projectId, JSON.stringify(traceIds)]);
   return { spans: spans.length, traceIds };
 }
