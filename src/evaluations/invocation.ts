@@ -189,6 +189,16 @@ export function randomId(bytes: 16 | 8): string {
   return idPool.toString('hex', idPoolOffset - bytes, idPoolOffset);
 }
 
+/**
+ * The trace id of a call Assay makes: the time in milliseconds (6 bytes), then 10 random bytes,
+ * as AWS X-Ray's ids lead with the time. Ids that grow with time land at the end of the trace
+ * indexes instead of on a random page each, which made storing a batch of cases write a fraction
+ * of the pages. W3C Trace Context asks only that the last 7 bytes be random.
+ */
+export function newTraceId(): string {
+  return Date.now().toString(16).padStart(12, '0') + randomId(16).slice(12);
+}
+
 /** What a trace of one variant call records beside the call itself. */
 export interface InvocationSpanOptions {
   traceId: string;

@@ -25,7 +25,7 @@ import { jsonText } from '../shared/sql.js';
 import { TransientError, withRetries } from '../shared/retry.js';
 import { getTestset, readTestsetRows, type TestsetRowRecord } from '../testsets/operations.js';
 import type { RateLimit } from './inputs.js';
-import { invocationSpan, invokeVariant, randomId, type Invocation, type VariantTarget } from './invocation.js';
+import { invocationSpan, invokeVariant, newTraceId, randomId, type Invocation, type VariantTarget } from './invocation.js';
 import { UNFINISHED, progressOf } from './operations.js';
 import { errorResult, type Result } from './results.js';
 import { aggregate } from './statistics.js';
@@ -201,7 +201,7 @@ export class EvaluationRunner extends LeasedJobRunner {
     const testcase = asObject(row.data);
     // The variant gets the case without its ground truth: it must not see the answer.
     const inputs = Object.fromEntries(Object.entries(testcase).filter(([name]) => !plan.truthColumns.includes(name)));
-    const traceId = randomId(16);
+    const traceId = newTraceId();
     const startedNs = BigInt(Date.now()) * 1_000_000n;
     let invocation: Invocation | null = null;
     let output: Result;

@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { getRevisionById } from '../apps/operations.js';
-import { invocationSpan, invokeVariant, randomId, type Invocation, type VariantTarget } from '../evaluations/invocation.js';
+import { invocationSpan, invokeVariant, newTraceId, type Invocation, type VariantTarget } from '../evaluations/invocation.js';
 import { type SpanRecord, spanWriter } from '../observability/ingest.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
@@ -148,7 +148,7 @@ export class HumanEvaluationRunner extends LeasedJobRunner {
     const outputs: StoredOutput[] = [];
     const spans: SpanRecord[] = [];
     for (const call of calls) {
-      const traceId = randomId(16);
+      const traceId = newTraceId();
       const text = call.invocation ? outputText(call.invocation) : `Error: ${call.error}`;
       outputs.push({
         variant_id: call.variant.variantId,
