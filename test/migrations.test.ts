@@ -28,6 +28,17 @@ describe('migrations', () => {
     expect(rows[0].finished_at).not.toBeNull();
   });
 
+  it('syncs every commit to disk, also on a database that is already in WAL mode', async () => {
+    const url = `file:${join(dir, 'synced.db')}`;
+    for (let open = 0; open < 2; open++) {
+      const database = await openDatabase({ url });
+      expect(database.connection().pragma('journal_mode', { simple: true })).toBe('wal');
+      // 2 is FULL: a new connection to a WAL file would otherwise be NORMAL (1).
+      expect(Number(database.connection().pragma('synchronous', { simple: true }))).toBe(2);
+      await database.db.$disconnect();
+    }
+  });
+
   it('records the schema each migration was made from, so a model change without a migration fails here', () => {
     const schema = readFileSync(new URL('../prisma/schema.prisma', import.meta.url), 'utf8');
     const snapshot = readFileSync(join(migrationsDir, 'schema.snapshot.prisma'), 'utf8');
