@@ -4,11 +4,15 @@
 // against an endpoint that takes 50 ms, against the ideal wall time (cases / batch_size × 50 ms).
 // The baseline makes its calls with the service's own HTTP client (postJson, undici's request),
 // so the ratio measures what the run adds to the calls, not a difference between HTTP clients.
+// Also measured, to show how far any runner could go on this machine: the rows the instant run
+// stored, written again with raw better-sqlite3, and the CPU the bare calls take (client and
+// endpoint), whose sum over the two cores bounds the run's wall time from below.
 // Run: npx tsx bench/evaluations.ts [cases]
 import { setMaxListeners } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { postJson } from '../src/shared/http/client.js';
-import { seconds, startProcess, startService } from './support/measure.js';
+import { cpuSeconds, rawDatabase, seconds, startProcess, startService } from './support/measure.js';
 
 const CASES = Number(process.argv[2] ?? 10_000);
 const BATCH = 100;
@@ -36,8 +40,8 @@ for (const [name, evaluator_key, settings_values] of [
 }
 const setUpRss = service.peakRssMb();
 
-/** Runs one evaluation against an endpoint; answers its wall time from POST to the end. */
-async function evaluate(uri: string, name: string): Promise<number> {
+/** Runs one evaluation against an endpoint; answers its id and wall time from POST to the end. */
+async function evaluate(uri: string, name: string): Promise<{ id: string; wall: number }> {
   const variant = await call('POST', `/apps/${app.app_id}/variants`, { variant_name: name, kind: 'endpoint', uri });
   const start = process.hrtime.bigint();
   const [evaluation] = await call('POST', '/evaluations', {
@@ -52,7 +56,7 @@ async function evaluate(uri: string, name: string): Promise<number> {
     if (!['EVALUATION_INITIALIZED', 'EVALUATION_STARTED'].includes(status.value)) {
       const wall = seconds(start);
       if (status.value !== 'EVALUATION_FINISHED' || progress.done !== CASES) throw new Error(`run ended ${status.value} with ${progress.done} cases`);
-      return wall;
+      return { id: evaluation.id, wall };
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -71,24 +75,76 @@ async function callOnly(uri: string): Promise<number> {
   return seconds(start);
 }
 
+/**
+ * The least that storing a run costs: the rows it stored (spans, traces, scenarios, results, read
+ * back from the service's database) inserted again with raw prepared statements into an empty
+ * database of the same schema, one synced transaction per batch as the runner commits them. No
+ * roll-up query (the trace rows come computed) and no foreign keys (parents are not copied).
+ */
+function rawWrites(evaluationId: string): { wall: number; cpu: number } {
+  const source = new Database(service.databaseFile, { readonly: true });
+  source.defaultSafeIntegers(true);
+  // Each table's rows of the run, with their case's position as the last column, in test set order.
+  const tables = [
+    ['Span', 's."traceId" = x."traceId"'],
+    ['Trace', 's."traceId" = x."traceId"'],
+    ['EvaluationScenario', 's."id" = x."id"'],
+    ['EvaluationScenarioResult', 's."id" = x."scenarioId"'],
+  ].map(([table, on]) => {
+    const statement = source
+      .prepare(`SELECT x.*, s."position" FROM "${table}" x JOIN "EvaluationScenario" s ON ${on} WHERE s."evaluationId" = ? ORDER BY s."position"`)
+      .raw(true);
+    const columns = statement.columns().slice(0, -1).map((column) => column.name);
+    // Rows grouped by batch (position / BATCH); the last value read is the position.
+    const batches: unknown[][][] = [];
+    for (const row of statement.all(evaluationId) as unknown[][]) (batches[Math.floor(Number(row.pop()) / BATCH)] ??= []).push(row);
+    return { table: table!, columns, batches };
+  });
+  source.close();
+  const { db, close } = rawDatabase();
+  db.pragma('foreign_keys = OFF');
+  const inserts = tables.map(({ table, columns }) =>
+    db.prepare(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(',')}) VALUES (${columns.map(() => '?').join(',')})`),
+  );
+  const storeBatch = db.transaction((batch: number) => tables.forEach(({ batches }, t) => batches[batch]?.forEach((row) => inserts[t]!.run(row))));
+  const cpuStart = process.cpuUsage();
+  const start = process.hrtime.bigint();
+  const batchCount = Math.max(...tables.map(({ batches }) => batches.length));
+  for (let batch = 0; batch < batchCount; batch++) storeBatch(batch);
+  const wall = seconds(start);
+  const cpu = process.cpuUsage(cpuStart);
+  const rows = tables.map(({ batches }) => batches.reduce((sum, rows) => sum + rows.length, 0));
+  close();
+  if (rows[0] !== CASES || rows[2] !== CASES) throw new Error(`read back ${rows.join('/')} rows`);
+  return { wall, cpu: (cpu.user + cpu.system) / 1e6 };
+}
+
 const fast = await startProcess(endpointScript);
 const fastUri = `http://127.0.0.1:${fast.port}/`;
 await callOnly(fastUri); // warm-up: connections, JIT
+const cpuBefore = { bench: process.cpuUsage(), endpoint: cpuSeconds(fast.child.pid!) };
 const baseline = await callOnly(fastUri);
-const run = await evaluate(fastUri, 'instant');
+const benchCpu = process.cpuUsage(cpuBefore.bench);
+const callsCpu = (benchCpu.user + benchCpu.system) / 1e6 + cpuSeconds(fast.child.pid!) - cpuBefore.endpoint;
+const { id: runId, wall: run } = await evaluate(fastUri, 'instant');
 fast.child.kill();
+const raw = rawWrites(runId);
+const bound = (callsCpu + raw.cpu) / 2;
 
 const slow = await startProcess(endpointScript, { DELAY_MS: '50' });
 const ideal = (CASES / BATCH) * 0.05;
 const slowUri = `http://127.0.0.1:${slow.port}/`;
 const slowBaseline = await callOnly(slowUri);
-const slowRun = await evaluate(slowUri, 'fifty-ms');
+const { wall: slowRun } = await evaluate(slowUri, 'fifty-ms');
 slow.child.kill();
 
 console.log(`bench/evaluations: ${CASES} cases × ${configs.length} evaluators, batch_size ${BATCH}`);
 console.log(`  instant endpoint: ${run.toFixed(2)} s, ${(CASES / run).toFixed(0)} cases/s`);
 console.log(`  baseline (same calls, nothing stored): ${baseline.toFixed(2)} s, ${(CASES / baseline).toFixed(0)} cases/s`);
 console.log(`  ratio run/baseline: ${(run / baseline).toFixed(2)} (aim ≤ 1.5)`);
+console.log(`  the bare calls used ${callsCpu.toFixed(2)} s of CPU (client and endpoint) in ${baseline.toFixed(2)} s on 2 cores`);
+console.log(`  the run's rows written raw (better-sqlite3, a synced transaction per batch): ${raw.wall.toFixed(2)} s, ${raw.cpu.toFixed(2)} s of CPU`);
+console.log(`  lower bound for any runner here, (calls' CPU + raw writes' CPU) / 2 cores: ${bound.toFixed(2)} s, ratio ${(bound / baseline).toFixed(2)}; calls then raw writes on one thread: ratio ${((baseline + raw.wall) / baseline).toFixed(2)}`);
 const over = (wall: number) => `${(((wall - ideal) / ideal) * 100).toFixed(1)}% over`;
 console.log(`  50 ms endpoint: ${slowRun.toFixed(2)} s against an ideal of ${ideal.toFixed(2)} s: ${over(slowRun)} (aim ≤ 10%)`);
 console.log(`  50 ms endpoint, calls only: ${slowBaseline.toFixed(2)} s: ${over(slowBaseline)}; run/calls-only ${(slowRun / slowBaseline).toFixed(2)}`);

@@ -6,16 +6,12 @@
 // one transaction into an empty database of the same schema.
 // Run: npx tsx bench/ingest.ts [spans] [concurrency]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { spanColumns, spanRow } from '../src/observability/ingest.js';
 import { prepareOtlp } from '../src/observability/otlp/prepare.js';
 import { builtinPrices } from '../src/pricing/prices.js';
 import { sqlDate, sqlParam } from '../src/shared/sql.js';
-import { seconds, startService } from './support/measure.js';
+import { cpuSeconds, rawDatabase, seconds, startService } from './support/measure.js';
 import { otlpBodies } from './support/otlp-spans.js';
 
 const SPANS = Number(process.argv[2] ?? 100_000);
@@ -45,12 +41,6 @@ function runClient(url: string): Promise<ClientRun> {
   });
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 1/100 s). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 const service = await startService({ OTLP_GRPC_PORT: '0' });
 const cpuBefore = cpuSeconds(service.child.pid!);
 const run = await runClient(`${service.baseUrl}/v1/traces`);
@@ -66,11 +56,7 @@ const { span_metrics: spans, trace_metrics: traces } = counted.data;
 if (spans.count !== SPANS || traces.count !== SPANS / TRACE) throw new Error(`stored ${spans.count} spans in ${traces.count} traces`);
 
 // Baseline: the rows the service wrote, built before timing, inserted raw in one transaction.
-const dir = mkdtempSync(join(tmpdir(), 'assay-bench-ingest-'));
-const baseDb = new Database(join(dir, 'baseline.db'));
-baseDb.pragma('journal_mode = WAL');
-const migrations = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
-for (const name of readdirSync(migrations).filter((entry) => /^\d{4}_/.test(entry)).sort()) baseDb.exec(readFileSync(join(migrations, name, 'migration.sql'), 'utf8'));
+const { db: baseDb, close: closeBaseDb } = rawDatabase();
 baseDb.prepare(`INSERT INTO "Project" ("id", "name", "updatedAt") VALUES ('p', 'p', '2024-01-01')`).run();
 const rows: ReturnType<typeof sqlParam>[][] = [];
 const now = sqlDate(new Date());
@@ -83,8 +69,7 @@ baseDb.transaction(() => {
   for (const row of rows) insert.run(...row);
 })();
 const baseline = seconds(baseStart);
-baseDb.close();
-rmSync(dir, { recursive: true, force: true });
+closeBaseDb();
 
 const rate = SPANS / run.seconds;
 console.log(`bench/ingest: ${SPANS} spans, traces of ${TRACE}, OTLP/protobuf batches of ${BATCH}, ${CONCURRENCY} requests in flight (${(run.bytes / 1e6).toFixed(1)} MB sent)`);

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { migrateSqlite } from '../../src/shared/migrate.js';
 
 /** Starts a script that prints its port as its first line of output. */
 export async function startProcess(script: string, env: Record<string, string> = {}): Promise<{ port: number; child: ChildProcess }> {
@@ -19,6 +21,8 @@ export async function startProcess(script: string, env: Record<string, string> =
 export interface Service {
   baseUrl: string;
   child: ChildProcess;
+  /** The service's SQLite file. */
+  databaseFile: string;
   /** Peak resident memory of the service process so far, in MB. */
   peakRssMb(): number;
   stop(): Promise<void>;
@@ -59,10 +63,11 @@ function startCommand(): { env: Record<string, string>; args: string[] } {
 export async function startService(env: Record<string, string> = {}): Promise<Service> {
   const start = startCommand();
   const dir = mkdtempSync(join(tmpdir(), 'assay-bench-'));
+  const databaseFile = join(dir, 'bench.db');
   const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, ...start.args], {
     cwd: root,
-    env: { ...process.env, ...start.env, PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: `file:${join(dir, 'bench.db')}`, ...env },
+    env: { ...process.env, ...start.env, PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: `file:${databaseFile}`, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -75,6 +80,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
   return {
     baseUrl,
     child,
+    databaseFile,
     peakRssMb: () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024,
     stop: async () => {
       child.removeAllListeners('exit');
@@ -89,4 +95,29 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
 
 export function seconds(startNs: bigint): number {
   return Number(process.hrtime.bigint() - startNs) / 1e9;
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 1/100 s). */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * An empty database of the service's schema in a temp dir, for a raw better-sqlite3 baseline:
+ * migrated as the service migrates it, WAL, every commit synced (as the service's connection).
+ */
+export function rawDatabase(): { db: Database.Database; close(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'assay-bench-raw-'));
+  const file = join(dir, 'raw.db');
+  migrateSqlite(file);
+  const db = new Database(file);
+  db.pragma('synchronous = FULL');
+  return {
+    db,
+    close: () => {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
