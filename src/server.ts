@@ -19,6 +19,8 @@ import { createAssayEvents } from './shared/events.js';
 import { BulkSql } from './shared/sql.js';
 import { type Db, openDatabase, sqlitePath } from './shared/db.js';
 import { startCheckpointer } from './shared/checkpointer.js';
+import { WalSync } from './shared/wal-sync.js';
+import { acknowledgeDurably } from './shared/http/durable.js';
 import { acceptJsonBodies } from './shared/http/body.js';
 import { registerErrorHandling } from './shared/http/errors.js';
 
@@ -53,7 +55,8 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   assertAccessMode(config);
   const { db, applied, connection } = await openDatabase({ url: config.DATABASE_URL, onQuery: options.onQuery });
   const projectId = await ensureDefaultProject(db);
-  const services: Services = { db, sql: new BulkSql(connection), events: createAssayEvents(), providerEnv: config.providerEnv };
+  const walSync = new WalSync(sqlitePath(config.DATABASE_URL), connection());
+  const services: Services = { db, sql: new BulkSql(connection), events: createAssayEvents(), walSync, providerEnv: config.providerEnv };
 
   const server = Fastify({
     logger: { level: config.LOG_LEVEL },
@@ -72,6 +75,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     req.ctx = requestContext(services, projectId);
   });
   registerErrorHandling(server);
+  acknowledgeDurably(server, walSync);
   await server.register(async (scope) => graphqlRoutes(scope));
   await server.register(async (rest) => {
     acceptJsonBodies(rest);
@@ -105,6 +109,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     await otlp.close();
     await runner.stop();
     await humanRunner.stop();
+    await walSync.close();
     await db.$disconnect();
     await checkpointer.close();
   });

@@ -4,12 +4,15 @@
 import type { Db } from './db.js';
 import type { AssayEvents } from './events.js';
 import type { BulkSql } from './sql.js';
+import type { WalSync } from './wal-sync.js';
 
 export interface Services {
   db: Db;
   /** Bulk writes on Prisma's own connection, inside `db.$transaction` (sql.ts). */
   sql: BulkSql;
   events: AssayEvents;
+  /** Awaited before a write is acknowledged: it is on disk then (wal-sync.ts). */
+  walSync: WalSync;
   /** Provider credentials from the environment (`OPENAI_API_KEY`, …), used when a request gives none. */
   providerEnv: Record<string, string>;
 }

@@ -70,11 +70,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     (db as PrismaClient<'query'>).$on('query', (event) => onQuery(event.query));
   }
   await db.$connect();
-  // Every commit reaches the disk before it is answered, so stored spans and results survive a
-  // power cut, not only a killed process. A connection opened on a file already in WAL mode would
-  // otherwise get better-sqlite3's default for WAL, NORMAL, which syncs only at checkpoints.
-  // Measured cost: about 5% of bench/ingest's throughput (README, "Set-up").
-  adapter.connection!.pragma('synchronous = FULL');
+  // A COMMIT writes the WAL without waiting for the disk; what acknowledges a write waits for
+  // WalSync's shared fsync instead (wal-sync.ts). Set here because a connection opened on a file
+  // already in WAL mode gets better-sqlite3's default for WAL, and a new file SQLite's (FULL).
+  adapter.connection!.pragma('synchronous = NORMAL');
   return {
     db,
     applied,
