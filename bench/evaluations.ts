@@ -62,23 +62,42 @@ async function evaluate(uri: string, name: string): Promise<{ id: string; wall: 
   }
 }
 
-/** The baseline: the same calls, same concurrency, same HTTP client, nothing scored or stored. */
-async function callOnly(uri: string): Promise<number> {
+/**
+ * The baseline: the same calls, same concurrency, same HTTP client, nothing scored or stored.
+ * Answers its wall time and when each batch began (monotonic clock, ns).
+ */
+async function callOnly(uri: string): Promise<{ wall: number; batchStarts: bigint[] }> {
   const start = process.hrtime.bigint();
   const signal = new AbortController().signal;
   setMaxListeners(0, signal);
+  const batchStarts: bigint[] = [];
   for (let i = 0; i < CASES; i += BATCH) {
+    batchStarts.push(process.hrtime.bigint());
     await Promise.all(
       rows.slice(i, i + BATCH).map(async (inputs) => JSON.parse(await postJson(uri, { inputs, parameters: {} }, { peer: uri, signal }))),
     );
   }
-  return seconds(start);
+  return { wall: seconds(start), batchStarts };
+}
+
+/** When a batch's first and last requests reached an endpoint that records arrivals, after the batch began (ms, mean over batches). */
+async function arrivalSpread(uri: string, batchStarts: bigint[]): Promise<{ first: number; last: number }> {
+  const arrivals = ((await (await fetch(`${uri}arrivals`)).json()) as string[]).map(BigInt);
+  const ms = (ns: bigint) => Number(ns) / 1e6;
+  let first = 0;
+  let last = 0;
+  batchStarts.forEach((batchStart, b) => {
+    const batch = arrivals.slice(b * BATCH, (b + 1) * BATCH);
+    first += ms(batch[0]! - batchStart);
+    last += ms(batch.at(-1)! - batchStart);
+  });
+  return { first: first / batchStarts.length, last: last / batchStarts.length };
 }
 
 /**
  * The least that storing a run costs: the rows it stored (spans, traces, scenarios, results, read
  * back from the service's database) inserted again with raw prepared statements into an empty
- * database of the same schema, one synced transaction per batch as the runner commits them. No
+ * database of the same schema, one transaction per batch as the runner commits them. No
  * roll-up query (the trace rows come computed) and no foreign keys (parents are not copied).
  */
 function rawWrites(evaluationId: string): { wall: number; cpu: number } {
@@ -123,7 +142,7 @@ const fast = await startProcess(endpointScript);
 const fastUri = `http://127.0.0.1:${fast.port}/`;
 await callOnly(fastUri); // warm-up: connections, JIT
 const cpuBefore = { bench: process.cpuUsage(), endpoint: cpuSeconds(fast.child.pid!) };
-const baseline = await callOnly(fastUri);
+const { wall: baseline } = await callOnly(fastUri);
 const benchCpu = process.cpuUsage(cpuBefore.bench);
 const callsCpu = (benchCpu.user + benchCpu.system) / 1e6 + cpuSeconds(fast.child.pid!) - cpuBefore.endpoint;
 const { id: runId, wall: run } = await evaluate(fastUri, 'instant');
@@ -131,10 +150,12 @@ fast.child.kill();
 const raw = rawWrites(runId);
 const bound = (callsCpu + raw.cpu) / 2;
 
-const slow = await startProcess(endpointScript, { DELAY_MS: '50' });
+const slow = await startProcess(endpointScript, { DELAY_MS: '50', RECORD_ARRIVALS: '1' });
 const ideal = (CASES / BATCH) * 0.05;
 const slowUri = `http://127.0.0.1:${slow.port}/`;
-const slowBaseline = await callOnly(slowUri);
+const slowCalls = await callOnly(slowUri);
+const slowBaseline = slowCalls.wall;
+const arrivals = await arrivalSpread(slowUri, slowCalls.batchStarts);
 const { wall: slowRun } = await evaluate(slowUri, 'fifty-ms');
 slow.child.kill();
 
@@ -143,11 +164,13 @@ console.log(`  instant endpoint: ${run.toFixed(2)} s, ${(CASES / run).toFixed(0)
 console.log(`  baseline (same calls, nothing stored): ${baseline.toFixed(2)} s, ${(CASES / baseline).toFixed(0)} cases/s`);
 console.log(`  ratio run/baseline: ${(run / baseline).toFixed(2)} (aim ≤ 1.5)`);
 console.log(`  the bare calls used ${callsCpu.toFixed(2)} s of CPU (client and endpoint) in ${baseline.toFixed(2)} s on 2 cores`);
-console.log(`  the run's rows written raw (better-sqlite3, a synced transaction per batch): ${raw.wall.toFixed(2)} s, ${raw.cpu.toFixed(2)} s of CPU`);
+console.log(`  the run's rows written raw (better-sqlite3, a transaction per batch): ${raw.wall.toFixed(2)} s, ${raw.cpu.toFixed(2)} s of CPU`);
 console.log(`  lower bound for any runner here, (calls' CPU + raw writes' CPU) / 2 cores: ${bound.toFixed(2)} s, ratio ${(bound / baseline).toFixed(2)}; calls then raw writes on one thread: ratio ${((baseline + raw.wall) / baseline).toFixed(2)}`);
 const over = (wall: number) => `${(((wall - ideal) / ideal) * 100).toFixed(1)}% over`;
 console.log(`  50 ms endpoint: ${slowRun.toFixed(2)} s against an ideal of ${ideal.toFixed(2)} s: ${over(slowRun)} (aim ≤ 10%)`);
 console.log(`  50 ms endpoint, calls only: ${slowBaseline.toFixed(2)} s: ${over(slowBaseline)}; run/calls-only ${(slowRun / slowBaseline).toFixed(2)}`);
+const intake = arrivals.last - arrivals.first;
+console.log(`    a batch's requests reached the endpoint ${arrivals.first.toFixed(1)} to ${arrivals.last.toFixed(1)} ms after it began: it took ${intake.toFixed(1)} ms to read them, so a batch takes ≥ ${(50 + intake).toFixed(1)} ms (${((intake / 50) * 100).toFixed(0)}% over) even if its first request arrived at once`);
 console.log(`  peak RSS of the service: ${service.peakRssMb().toFixed(0)} MB (aim < 300 MB); ${setUpRss.toFixed(0)} MB after the set-up (10,000-row test set upload), before the runs`);
 
 await service.stop();

@@ -105,14 +105,15 @@ export function cpuSeconds(pid: number): number {
 
 /**
  * An empty database of the service's schema in a temp dir, for a raw better-sqlite3 baseline:
- * migrated as the service migrates it, WAL, every commit synced (as the service's connection).
+ * migrated as the service migrates it, WAL, commits not waiting for the disk (as the service's
+ * connection; src/shared/wal-sync.ts).
  */
 export function rawDatabase(): { db: Database.Database; close(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'assay-bench-raw-'));
   const file = join(dir, 'raw.db');
   migrateSqlite(file);
   const db = new Database(file);
-  db.pragma('synchronous = FULL');
+  db.pragma('synchronous = NORMAL');
   return {
     db,
     close: () => {
