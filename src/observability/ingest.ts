@@ -1,6 +1,7 @@
 // The one write path of spans. Every source (legacy JSON, OTLP over HTTP or gRPC, the evaluation
-// runner) maps what it receives to SpanRecords and calls `writeSpans`, which stores them and keeps
-// the Trace roll-ups current in the same transaction.
+// runners) maps what it receives to SpanRecords and calls `writeSpans` (the runners `spanWriter`,
+// to store them with their own rows), which stores them and keeps the Trace roll-ups current in
+// the same transaction.
 //
 // Raw SQL on purpose: an upsert per row through Prisma costs a round trip through its query
 // compiler each, while one multi-row `INSERT … ON CONFLICT DO UPDATE` per few hundred spans is
