@@ -20,6 +20,7 @@ import { BulkSql } from './shared/sql.js';
 import { type Db, openDatabase, sqlitePath } from './shared/db.js';
 import { startCheckpointer } from './shared/checkpointer.js';
 import { WalSync } from './shared/wal-sync.js';
+import { SecretBox } from './shared/secrets.js';
 import { acknowledgeDurably } from './shared/http/durable.js';
 import { acceptJsonBodies } from './shared/http/body.js';
 import { registerErrorHandling } from './shared/http/errors.js';
@@ -56,7 +57,14 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   const { db, applied, connection } = await openDatabase({ url: config.DATABASE_URL, onQuery: options.onQuery });
   const projectId = await ensureDefaultProject(db);
   const walSync = new WalSync(sqlitePath(config.DATABASE_URL), connection());
-  const services: Services = { db, sql: new BulkSql(connection), events: createAssayEvents(), walSync, providerEnv: config.providerEnv };
+  const services: Services = {
+    db,
+    sql: new BulkSql(connection),
+    events: createAssayEvents(),
+    walSync,
+    secrets: SecretBox.load(config.ASSAY_SECRET_KEY, sqlitePath(config.DATABASE_URL)),
+    providerEnv: config.providerEnv,
+  };
 
   const server = Fastify({
     logger: { level: config.LOG_LEVEL },

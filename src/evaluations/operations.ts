@@ -143,7 +143,8 @@ export async function createEvaluations(ctx: RequestContext, input: CreateEvalua
           testsetName: testset.name,
           correctAnswerColumn: input.correct_answer_column ?? null,
           rateLimit: toJson(input.rate_limit),
-          providerKeys: input.lm_providers_keys ? toJson(input.lm_providers_keys) : undefined,
+          // Kept until the run ends, so that a restart can resume it; sealed (shared/secrets.ts).
+          providerKeys: input.lm_providers_keys ? ctx.secrets.seal(input.lm_providers_keys) : undefined,
           total: testset.rowCount,
           evaluators: { create: configs.map((config, position) => ({ evaluatorConfigId: config.id, position })) },
         },

@@ -2,9 +2,13 @@
 // played by a local fake: the exact request (placeholders filled, model, temperature, max_tokens),
 // the key from lm_providers_keys or from the server's environment, the cost worked out by hand
 // from the reported usage and the price table, JSON mode, and a provider refusal.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SecretBox } from '../shared/secrets.js';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { type FakeEndpoint, startFakeOpenAI } from '../../test/helpers/endpoints.js';
+import { type FakeEndpoint, createGate, startFakeOpenAI } from '../../test/helpers/endpoints.js';
 import {
   createApp,
   createConfig,
@@ -207,5 +211,62 @@ describe('prompt variants', () => {
     expect(callsWithKey('sk-env')).toHaveLength(2);
     const scenarios = await getScenarios(envServer, fromRequest.id);
     expect(scenarios.map((s) => s.outputs[0].result.value)).toEqual(['Paris', 'Lima']);
+  });
+
+  it('keeps the keys of a run sealed in the database while it runs, and calls the provider with them', async () => {
+    const gate = createGate();
+    const gated = await startFakeOpenAI(async () => {
+      await gate.wait();
+      return { content: 'Paris' };
+    });
+    try {
+      const { appId, variant, testset, exact } = await setup(server);
+      const key = 'sk-kept-sealed-4f1c9a';
+      const { id } = await startEvaluation(server, {
+        app_id: appId,
+        variant_ids: [variant.variant_id],
+        evaluators_configs: [exact.id],
+        testset_id: testset.id,
+        lm_providers_keys: { OPENAI_API_KEY: key, OPENAI_BASE_URL: gated.url },
+      });
+      await gated.waitForRequests(2);
+      const row = await server.assay.db.evaluation.findUniqueOrThrow({ where: { id } });
+      expect(row.providerKeys).toMatch(/^sealed:v1:[A-Za-z0-9+/=]+$/);
+      // Nowhere in the database's files, not even in a page written and replaced since.
+      for (const file of ['assay.db', 'assay.db-wal']) expect(readFileSync(join(server.dir, file)).includes(key)).toBe(false);
+      gate.open();
+      expect((await waitForStatus(server, id)).status.value).toBe('EVALUATION_FINISHED');
+      expect(gated.requests.map((request) => request.headers.authorization)).toEqual([`Bearer ${key}`, `Bearer ${key}`]);
+      expect((await server.assay.db.evaluation.findUniqueOrThrow({ where: { id } })).providerKeys).toBeNull();
+    } finally {
+      gate.open();
+      await gated.close();
+    }
+  });
+
+  it('fails a resumed run whose keys were sealed under another secret key, saying so', async () => {
+    const resuming = await startServer({ EVALUATION_LEASE_SECONDS: '1' });
+    try {
+      const { appId, variant, testset, exact } = await setup(resuming);
+      const { id } = await startEvaluation(resuming, {
+        app_id: appId,
+        variant_ids: [variant.variant_id],
+        evaluators_configs: [exact.id],
+        testset_id: testset.id,
+        lm_providers_keys: { OPENAI_API_KEY: 'sk-other', OPENAI_BASE_URL: openai.url },
+      });
+      await waitForStatus(resuming, id);
+      // As if a process that died mid-run had sealed them under another key.
+      const foreign = new SecretBox(randomBytes(32)).seal({ OPENAI_API_KEY: 'sk-other' });
+      await resuming.assay.db.evaluation.update({
+        where: { id },
+        data: { status: 'EVALUATION_STARTED', providerKeys: foreign, leaseOwner: 'dead-process', leaseExpiresAt: new Date(Date.now() - 1000) },
+      });
+      const ended = await waitForStatus(resuming, id);
+      expect(ended.status.value).toBe('EVALUATION_FAILED');
+      expect(ended.status.error?.message).toMatch(/^The provider keys given for this evaluation cannot be read: the server's secret key/);
+    } finally {
+      await resuming.close();
+    }
   });
 });

@@ -21,6 +21,7 @@ import { type RequestContext, type Services, requestContext } from '../shared/co
 import { Prisma } from '../shared/db.js';
 import { JobFailure, type JobError, type JobRunnerSettings, LeasedJobRunner } from '../shared/job-runner.js';
 import { asObject, toJson } from '../shared/json.js';
+import { SecretUnreadable } from '../shared/secrets.js';
 import { jsonText } from '../shared/sql.js';
 import { TransientError, withRetries } from '../shared/retry.js';
 import { getTestset, readTestsetRows, type TestsetRowRecord } from '../testsets/operations.js';
@@ -132,7 +133,7 @@ export class EvaluationRunner extends LeasedJobRunner {
       revision: evaluation.revision,
       target: { kind: revision.variant.kind, uri: revision.uri, parameters: asObject(revision.parameters) },
       rateLimit: evaluation.rateLimit as unknown as RateLimit,
-      providerKeys: (evaluation.providerKeys as ProviderKeys | null) ?? null,
+      providerKeys: this.providerKeysOf(evaluation.providerKeys),
       correctAnswerColumn: evaluation.correctAnswerColumn,
       configs: evaluation.evaluators.map((row) => row.evaluatorConfig),
       truthColumns: [
@@ -140,6 +141,21 @@ export class EvaluationRunner extends LeasedJobRunner {
       ],
       signal,
     };
+  }
+
+  /** The provider keys the run was given, unsealed; a run the server can no longer read them for fails. */
+  private providerKeysOf(stored: Prisma.JsonValue | null): ProviderKeys | null {
+    if (stored === null) return null;
+    // A run created before keys were sealed holds them as they were given.
+    if (typeof stored !== 'string') return stored as ProviderKeys;
+    try {
+      return this.services.secrets.open(stored) as ProviderKeys;
+    } catch (error) {
+      if (!(error instanceof SecretUnreadable)) throw error;
+      throw new JobFailure(
+        "The provider keys given for this evaluation cannot be read: the server's secret key (ASSAY_SECRET_KEY, or assay-secret.key beside the database) is not the one they were sealed with",
+      );
+    }
   }
 
   /** The test cases not yet stored, in test set order, in batches of `batch_size`. */

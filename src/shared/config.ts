@@ -22,6 +22,11 @@ const configSchema = z.object({
   VARIANT_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
   /** A running evaluation whose worker stops renewing this lease is resumed by another start. */
   EVALUATION_LEASE_SECONDS: z.coerce.number().positive().default(30),
+  /** Seals provider keys kept during a run (secrets.ts); unset, a key is kept beside the database. */
+  ASSAY_SECRET_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex digits (32 bytes), e.g. from `openssl rand -hex 32`')
+    .optional(),
 });
 
 /** `<PROVIDER>_API_KEY` and `<PROVIDER>_BASE_URL` variables: model providers' credentials. */

@@ -4,6 +4,7 @@
 import type { Db } from './db.js';
 import type { AssayEvents } from './events.js';
 import type { BulkSql } from './sql.js';
+import type { SecretBox } from './secrets.js';
 import type { WalSync } from './wal-sync.js';
 
 export interface Services {
@@ -13,6 +14,8 @@ export interface Services {
   events: AssayEvents;
   /** Awaited before a write is acknowledged: it is on disk then (wal-sync.ts). */
   walSync: WalSync;
+  /** Seals secrets kept in the database (secrets.ts). */
+  secrets: SecretBox;
   /** Provider credentials from the environment (`OPENAI_API_KEY`, …), used when a request gives none. */
   providerEnv: Record<string, string>;
 }
