@@ -56,7 +56,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   assertAccessMode(config);
   const { db, applied, connection } = await openDatabase({ url: config.DATABASE_URL, onQuery: options.onQuery });
   const projectId = await ensureDefaultProject(db);
-  const walSync = new WalSync(sqlitePath(config.DATABASE_URL), connection());
+  const walSync = new WalSync(sqlitePath(config.DATABASE_URL), connection);
   const services: Services = {
     db,
     sql: new BulkSql(connection),

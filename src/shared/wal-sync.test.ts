@@ -1,6 +1,6 @@
 // Group commit: fsyncs shared by the callers that wait at once, never one begun before a caller's
 // commit; and the service answers a write only after an fsync, a read without one.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -18,6 +18,17 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** The files this process holds open (Linux). */
+function openFiles(): string[] {
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      return [readlinkSync(`/proc/self/fd/${fd}`)];
+    } catch {
+      return [];
+    }
+  });
+}
+
 /** A SQLite file in WAL mode with a table to write. */
 function walDatabase(name: string): Database.Database {
   const db = new Database(join(dir, name));
@@ -29,7 +40,7 @@ function walDatabase(name: string): Database.Database {
 describe('WalSync', () => {
   it('has nothing to sync before the database has a WAL', async () => {
     const db = new Database(join(dir, 'none.db'));
-    const sync = new WalSync(join(dir, 'none.db'), db);
+    const sync = new WalSync(join(dir, 'none.db'), () => db);
     await sync.sync();
     expect(sync.completed).toBe(0);
     await sync.close();
@@ -39,7 +50,7 @@ describe('WalSync', () => {
   it('serves the callers that come during an fsync with one following fsync', async () => {
     const db = walDatabase('during.db');
     db.prepare('INSERT INTO t VALUES (0)').run();
-    const sync = new WalSync(join(dir, 'during.db'), db);
+    const sync = new WalSync(join(dir, 'during.db'), () => db);
 
     const first = sync.sync();
     // Nothing committed since it began: covered by the fsync under way.
@@ -63,9 +74,30 @@ describe('WalSync', () => {
     db.close();
   });
 
+  it('follows the WAL when SQLite deletes it and makes a new one', async () => {
+    const path = join(dir, 'renewed.db');
+    let db = walDatabase('renewed.db');
+    const sync = new WalSync(path, () => db);
+    db.prepare('INSERT INTO t VALUES (0)').run();
+    await sync.sync();
+    expect(openFiles()).toContain(`${path}-wal`);
+    // The last connection's close checkpoints and deletes the WAL; the next write makes another.
+    db.close();
+    expect(existsSync(`${path}-wal`)).toBe(false);
+    db = new Database(path);
+    db.prepare('INSERT INTO t VALUES (1)').run();
+    await sync.sync();
+    expect(sync.completed).toBe(2);
+    const files = openFiles();
+    expect(files).toContain(`${path}-wal`);
+    expect(files).not.toContain(`${path}-wal (deleted)`);
+    await sync.close();
+    db.close();
+  });
+
   it('never lets a commit ride on an fsync begun while its transaction was open', async () => {
     const db = walDatabase('open.db');
-    const sync = new WalSync(join(dir, 'open.db'), db);
+    const sync = new WalSync(join(dir, 'open.db'), () => db);
     db.prepare('INSERT INTO t VALUES (0)').run();
     db.exec('BEGIN');
     db.prepare('INSERT INTO t VALUES (1)').run();

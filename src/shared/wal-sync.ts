@@ -6,7 +6,7 @@
 // it began. fsync acts on the file, not on the descriptor, so this one covers the connection's
 // writes. Unacknowledged writes (an evaluation's scenarios) need none: a power cut can only roll
 // back their last batches, which a resumed run stores again.
-import { type FileHandle, open } from 'node:fs/promises';
+import { type FileHandle, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Database as SqliteConnection, Statement } from 'better-sqlite3';
 
@@ -15,36 +15,38 @@ export class WalSync {
   /** The fsync under way, and the one that follows it for callers that came during it. */
   private running: Promise<void> | null = null;
   private following: Promise<void> | null = null;
-  /** The committed change count when the fsync under way began, and when the last done one did. */
-  private runningFrom: number | null = null;
-  private syncedFrom: number | null = null;
+  /** What was committed when the fsync under way began, and when the last done one did. */
+  private runningFrom: Committed | null = null;
+  private syncedFrom: Committed | null = null;
+  private totalChanges: { connection: SqliteConnection; statement: Statement } | null = null;
   private closed = false;
   /** fsyncs done so far. */
   completed = 0;
 
-  private readonly totalChanges: Statement;
-
-  /** `connection` is the one whose commits are acknowledged (Prisma's). */
+  /** `connection` answers the connection whose commits are acknowledged (Prisma's). */
   constructor(
     private readonly databasePath: string,
-    private readonly connection: SqliteConnection,
-  ) {
-    this.totalChanges = connection.prepare('SELECT total_changes()').pluck();
-  }
+    private readonly connection: () => SqliteConnection,
+  ) {}
 
   /**
    * The rows the connection changed so far, or null while a transaction is open: its changes are
    * counted before they are committed, so an fsync begun then cannot be known to cover them.
    */
-  private committedChanges(): number | null {
-    return this.connection.inTransaction ? null : Number(this.totalChanges.get());
+  private committed(): Committed | null {
+    const connection = this.connection();
+    if (connection.inTransaction) return null;
+    if (this.totalChanges?.connection !== connection) {
+      this.totalChanges = { connection, statement: connection.prepare('SELECT total_changes()').pluck() };
+    }
+    return { connection, changes: Number(this.totalChanges.statement.get()) };
   }
 
   /** Resolves once every commit made before this call is on disk; rejects when the disk refused it. */
   sync(): Promise<void> {
-    const changes = this.committedChanges();
+    const committed = this.committed();
     if (this.running) {
-      if (changes !== null && changes === this.runningFrom) return this.running;
+      if (sameCommitted(committed, this.runningFrom)) return this.running;
       // The fsync under way began before the caller's commit: the caller needs the next one.
       this.following ??= this.running.then(
         () => this.startFollowing(),
@@ -53,8 +55,8 @@ export class WalSync {
       return this.following;
     }
     // Nothing written since the last fsync began (a read sent as a POST, say): nothing to wait for.
-    if (changes !== null && changes === this.syncedFrom) return Promise.resolve();
-    return this.start(changes);
+    if (sameCommitted(committed, this.syncedFrom)) return Promise.resolve();
+    return this.start(committed);
   }
 
   async close(): Promise<void> {
@@ -66,14 +68,14 @@ export class WalSync {
 
   private startFollowing(): Promise<void> {
     this.following = null;
-    return this.start(this.committedChanges());
+    return this.start(this.committed());
   }
 
-  private start(changes: number | null): Promise<void> {
-    this.runningFrom = changes;
+  private start(committed: Committed | null): Promise<void> {
+    this.runningFrom = committed;
     const run = this.flush()
       .then(() => {
-        this.syncedFrom = changes;
+        this.syncedFrom = committed;
       })
       .finally(() => {
         if (this.running === run) this.running = null;
@@ -84,13 +86,18 @@ export class WalSync {
 
   private async flush(): Promise<void> {
     if (this.closed) return;
+    const path = `${this.databasePath}-wal`;
+    // SQLite deletes the WAL when its last connection closes and makes a new one at the next
+    // write: a handle to the old file would sync nothing that matters.
+    if (this.wal && (await this.wal.stat()).ino !== (await statIfExists(path))?.ino) {
+      await this.wal.close();
+      this.wal = null;
+    }
     if (!this.wal) {
-      const wal = await openIfExists(`${this.databasePath}-wal`);
-      // No WAL yet: nothing was committed since the database was last checkpointed and closed.
+      const wal = await openIfExists(path);
+      // No WAL: nothing was committed since the database was last checkpointed and closed.
       if (!wal) return;
-      // The WAL's directory entry must survive too (SQLite syncs it at its first checkpoint only).
-      const directory = await open(dirname(this.databasePath), 'r');
-      await directory.sync().finally(() => directory.close());
+      await syncDirectory(dirname(this.databasePath));
       this.wal = wal;
     }
     await this.wal.datasync();
@@ -98,9 +105,42 @@ export class WalSync {
   }
 }
 
+/** A connection's count of changed rows, all committed; a new connection counts from 0 again. */
+interface Committed {
+  connection: SqliteConnection;
+  changes: number;
+}
+
+/** Nothing was committed between `a` and `b` (unknown when either is null). */
+function sameCommitted(a: Committed | null, b: Committed | null): boolean {
+  return a !== null && b !== null && a.connection === b.connection && a.changes === b.changes;
+}
+
+/** The WAL's directory entry must survive a power cut too (SQLite syncs it at its first checkpoint only). */
+async function syncDirectory(path: string): Promise<void> {
+  let directory: FileHandle;
+  try {
+    directory = await open(path, 'r');
+  } catch (error) {
+    // Windows cannot open a directory as a file, nor needs to: its directory entries are journaled.
+    if (['EISDIR', 'EPERM', 'EACCES'].includes((error as NodeJS.ErrnoException).code ?? '')) return;
+    throw error;
+  }
+  await directory.sync().finally(() => directory.close());
+}
+
 async function openIfExists(path: string): Promise<FileHandle | null> {
   try {
     return await open(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+async function statIfExists(path: string): Promise<{ ino: number } | null> {
+  try {
+    return await stat(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
