@@ -52,9 +52,15 @@ export async function startOtlpGrpc(options: {
   });
   server.addService(traceServiceDefinition, {
     Export: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
+      const ctx = options.context();
       options.decoder
         .prepare('protobuf', call.request)
-        .then((prepared) => ingestOtlp(options.context(), prepared))
+        .then((prepared) => ingestOtlp(ctx, prepared))
+        .then(async (result) => {
+          // Answered once on disk, as HTTP replies are (shared/http/durable.ts).
+          await ctx.walSync.sync();
+          return result;
+        })
         .then(
           (result) => {
             const message = ExportTraceServiceResponse.create(

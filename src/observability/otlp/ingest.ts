@@ -1,6 +1,6 @@
 // The OTLP ingest operation, shared by OTLP/HTTP and OTLP/gRPC: prepared spans (prepare.ts) are
-// handed to the write queue and answered once committed and on disk, with the rejected spans
-// counted and named in the partial success.
+// handed to the write queue and answered once committed, with the rejected spans counted and
+// named in the partial success. Both transports reply only once the commit is on disk (wal-sync.ts).
 import type { RequestContext } from '../../shared/context.js';
 import { ingestQueue } from '../queue.js';
 import type { PreparedOtlp } from './prepare.js';
@@ -17,8 +17,6 @@ const NAMED_REJECTIONS = 10;
 
 export async function ingestOtlp(ctx: RequestContext, { records, rejections }: PreparedOtlp): Promise<OtlpIngestResult> {
   const written = await ingestQueue(ctx.db).submit(ctx, records);
-  // gRPC answers without the HTTP hook (http/durable.ts); the queue meanwhile writes the next batch.
-  await ctx.walSync.sync();
   const shown = rejections.slice(0, NAMED_REJECTIONS).join('; ');
   const more = rejections.length > NAMED_REJECTIONS ? `; and ${rejections.length - NAMED_REJECTIONS} more` : '';
   return {

@@ -34,6 +34,7 @@ afterAll(async () => {
 
 describe('OTLP/gRPC', () => {
   it('stores spans sent by the SDK gRPC exporter with the same mapping', async () => {
+    const fsyncsBefore = server.assay.services.walSync.completed;
     const otel = testTracer('grpc', `http://127.0.0.1:${grpcPort}`, { 'deployment.environment.name': 'grpc-env' });
     const root = otel.tracer.startSpan('workflow', { attributes: { 'ag.type.node': 'workflow', 'user.id': 'u-1' } });
     const llm = otel.tracer.startSpan(
@@ -45,6 +46,8 @@ describe('OTLP/gRPC', () => {
     root.end();
     await otel.flush();
     await otel.shutdown();
+    // The export was answered only once its commit was on disk.
+    expect(server.assay.services.walSync.completed).toBeGreaterThan(fsyncsBefore);
     const tree = (await server.request('GET', `/observability/traces/${root.spanContext().traceId}`)).body;
     expect(tree).toMatchObject({ spankind: 'WORKFLOW', environment: 'grpc-env', user_id: 'u-1' });
     expect(tree.children[0]).toMatchObject({
