@@ -89,12 +89,12 @@ export class WalSync {
     const path = `${this.databasePath}-wal`;
     // SQLite deletes the WAL when its last connection closes and makes a new one at the next
     // write: a handle to the old file would sync nothing that matters.
-    if (this.wal && (await this.wal.stat()).ino !== (await statIfExists(path))?.ino) {
+    if (this.wal && (await this.wal.stat()).ino !== (await unlessMissing(stat(path)))?.ino) {
       await this.wal.close();
       this.wal = null;
     }
     if (!this.wal) {
-      const wal = await openIfExists(path);
+      const wal = await unlessMissing(open(path, 'r'));
       // No WAL: nothing was committed since the database was last checkpointed and closed.
       if (!wal) return;
       await syncDirectory(dirname(this.databasePath));
@@ -129,18 +129,10 @@ async function syncDirectory(path: string): Promise<void> {
   await directory.sync().finally(() => directory.close());
 }
 
-async function openIfExists(path: string): Promise<FileHandle | null> {
+/** What `pending` answers, or null when the file it reads does not exist. */
+async function unlessMissing<T>(pending: Promise<T>): Promise<T | null> {
   try {
-    return await open(path, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-}
-
-async function statIfExists(path: string): Promise<{ ino: number } | null> {
-  try {
-    return await stat(path);
+    return await pending;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
