@@ -5,7 +5,7 @@ import { OTLPTraceExporter as GrpcExporter } from '@opentelemetry/exporter-trace
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, type SpanExporter, TracerProvider } from '@opentelemetry/sdk-trace';
 
 export type ExporterKind = 'proto' | 'json' | 'grpc';
 
@@ -39,10 +39,11 @@ export function testTracer(kind: ExporterKind, url: string, resource: Attributes
     ...(options.timeoutMillis !== undefined ? { timeoutMillis: options.timeoutMillis } : {}),
   };
   const exporter: SpanExporter = kind === 'proto' ? new ProtoExporter(config) : kind === 'json' ? new JsonExporter(config) : new GrpcExporter(config);
-  const provider = new BasicTracerProvider({
+  const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': 'assay-tests', ...resource }),
     spanProcessors: [
-      new BatchSpanProcessor(exporter, {
+      new BatchSpanProcessor({
+        exporter,
         maxExportBatchSize: options.maxExportBatchSize ?? 512,
         scheduledDelayMillis: 60_000,
         ...(options.maxQueueSize !== undefined ? { maxQueueSize: options.maxQueueSize } : {}),

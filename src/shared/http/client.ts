@@ -5,12 +5,12 @@
 // (Request/Response/Headers objects, an AbortController per request), about a quarter of fetch's
 // CPU per call, which an evaluation pays for every test case. Redirects are followed as fetch
 // followed them (up to 20; a 303 becomes a GET).
-import { Agent, request } from 'undici';
+import { Agent, interceptors, request } from 'undici';
 import { excerpt } from '../errors.js';
 import { type CallSignal, PermanentError, TransientError, isTransientStatus, retryAfterMs } from '../retry.js';
 
 /** One pool of keep-alive connections per origin for every outgoing call. */
-const dispatcher = new Agent({ maxRedirections: 20 });
+const dispatcher = new Agent().compose(interceptors.redirect({ maxRedirections: 20 }));
 
 export interface PostOptions {
   /** Who is called, as error messages name it ("The endpoint http://…", "OPENAI"). */
