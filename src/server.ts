@@ -24,6 +24,7 @@ import { SecretBox } from './shared/secrets.js';
 import { acknowledgeDurably } from './shared/http/durable.js';
 import { acceptJsonBodies } from './shared/http/body.js';
 import { registerErrorHandling } from './shared/http/errors.js';
+import { loggingOptions } from './shared/http/logging.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,6 +40,8 @@ export interface Assay {
   migrationsApplied: string[];
   /** Every route served, as registered (the /api aliases are not listed). */
   routes: { method: string; url: string }[];
+  /** The bound OTLP/gRPC port, or null when gRPC is off. */
+  grpcPort: number | null;
   close(): Promise<void>;
 }
 
@@ -67,7 +70,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   };
 
   const server = Fastify({
-    logger: { level: config.LOG_LEVEL },
+    ...loggingOptions(config),
     bodyLimit: config.MAX_BODY_BYTES,
     // Long ids (user-chosen trace ids, say) are still ids: a 414 would puzzle.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
@@ -125,5 +128,5 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   await server.ready();
   runner.start();
   humanRunner.start();
-  return { server, db, services, migrationsApplied: applied, routes, close: () => server.close() };
+  return { server, db, services, migrationsApplied: applied, routes, grpcPort: otlp.grpcPort, close: () => server.close() };
 }

@@ -17,6 +17,8 @@ const configSchema = z.object({
     }),
   ASSAY_AUTH: z.enum(['on', 'off']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Unset: pretty on a terminal, JSON lines otherwise (docs/logging.md). */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
   /** How long one call of a variant (an endpoint, or a model for a prompt variant) may take. */
   VARIANT_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
