@@ -22,7 +22,7 @@ export interface AssayProcess {
   /** Log lines so far, parsed (lines that are not JSON are left out). */
   lines: Record<string, unknown>[];
   stderr(): string;
-  request(method: string, path: string, body?: unknown): Promise<TestResponse>;
+  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse>;
   graphql(query: string, variables?: Record<string, unknown>): Promise<any>;
   /** SIGKILL: no shutdown work at all, as a crash or an OOM kill. */
   kill(): Promise<void>;
