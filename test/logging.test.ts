@@ -2,25 +2,14 @@
 // line per request, one start line with every address served, the stop lines, GraphQL request
 // faults as warnings, and no secret in any line.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAssayProcess, type AssayProcess } from './helpers/process.js';
+import { freePort } from './helpers/ports.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
 const SECRET_KEY = 'ab'.repeat(32);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 type Line = Record<string, any>;
 

@@ -4,12 +4,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from './helpers/server.js';
+import { freePort } from './helpers/ports.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const marker = "# ---- README.md's tour blocks from here ----\n";
@@ -24,17 +24,6 @@ function run(file: string, args: string[], options: { cwd: string; env: Record<s
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 describe('the README tour', () => {
