@@ -10,12 +10,6 @@ async function main(): Promise<void> {
   const log = assay.server.log;
   for (const name of assay.migrationsApplied) log.info(`applied migration ${name}`);
   const grpc = assay.grpcPort === null ? null : `${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${assay.grpcPort}`;
-  // Fastify logs one line per address it listens on; that line lists everything served there.
-  await assay.server.listen({
-    port: config.PORT,
-    host: config.HOST,
-    listenTextResolver: (origin) => startLine({ origin, routes: assay.routes, grpc }),
-  });
   const stop = (signal: NodeJS.Signals) => {
     log.info({ signal }, `stopping (${signal}): finishing accepted requests and writes`);
     assay.close().then(
@@ -29,8 +23,15 @@ async function main(): Promise<void> {
       },
     );
   };
+  // Before listening: a signal sent as soon as the start line appears must find them.
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // Fastify logs one line per address it listens on; that line lists everything served there.
+  await assay.server.listen({
+    port: config.PORT,
+    host: config.HOST,
+    listenTextResolver: (origin) => startLine({ origin, routes: assay.routes, grpc }),
+  });
 }
 
 main().catch((error: unknown) => {
