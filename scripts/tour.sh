@@ -21,7 +21,7 @@ require("node:http").createServer((req, res) => {
     res.setHeader("content-type", "application/json");
     res.end(JSON.stringify({ message: req.url.includes("shout") ? answer.toUpperCase() : answer }));
   });
-}).listen(process.argv[1], "127.0.0.1");' "${APP_PORT:-9000}" &
+}).listen(process.argv[1], "127.0.0.1");' "${APP_PORT:-9000}" & STAND_IN=$!
 ENDPOINT=http://127.0.0.1:${APP_PORT:-9000}/generate
 until curl -so /dev/null "$ENDPOINT" 2>/dev/null; do sleep 0.2; done   # until it answers
 APP=$(curl -s $ASSAY/apps -d '{"app_name": "capitals"}' | jq -r .app_id)
@@ -46,7 +46,8 @@ EVALUATIONS=$(curl -s $ASSAY/evaluations -d '{"app_id": "'$APP'", "variant_ids":
 EVALUATION=$(echo "$EVALUATIONS" | jq -r '.[0].id')                                  # one per variant
 until curl -s $ASSAY/evaluations/$EVALUATION/status | jq -e '.status.value | test("FINISHED|FAILED|CANCELLED")'; do sleep 0.5; done
 curl -s $ASSAY/evaluations/$EVALUATION/evaluation_scenarios | jq -c '.[] | [.inputs[0].value, .outputs[0].result.value, .results[0].result.value]'  # (contract)
-curl -s "$ASSAY/evaluations/evaluation_scenarios/comparison-results?evaluations_ids=$(echo "$EVALUATIONS" | jq -r 'map(.id) | join(",")')" | jq -c '.[0]'
+curl -s "$ASSAY/evaluations/evaluation_scenarios/comparison-results?evaluations_ids=$(echo "$EVALUATIONS" | jq -r 'map(.id) | join(",")')" \
+  | jq -c '.[] | [.inputs[0].value, (.variants[] | .variant_name, .scenario.outputs[0].result.value)]'
 HUMAN=$(curl -s $ASSAY/human-evaluations -d '{"app_id": "'$APP'", "variant_ids": ["'$V1'", "'$V2'"],
   "evaluation_type": "human_a_b_testing", "inputs": ["country"], "testset_id": "'$TESTSET'"}' | jq -r .id)
 until curl -s $ASSAY/human-evaluations/$HUMAN | jq -e '.status | test("FINISHED|FAILED")'; do sleep 0.5; done   # (contract)
@@ -61,3 +62,4 @@ curl -s $ASSAY/observability/trace -d '{"trace": "4bf92f3577b34da6a3ce929d0e0e47
    "tokens": {"prompt_tokens": 12, "completion_tokens": 3}, "cost": 0.0001}]}' | jq -c
 curl -s $ASSAY/observability/traces/4bf92f3577b34da6a3ce929d0e0e4736/ | jq -c '{name, children: [.children[].name]}'   # (contract)
 curl -s "$ASSAY/observability/spans/00f067aa0ba902b8/?type=span" | jq -c '{name, spankind, metadata}'            # (contract)
+kill $STAND_IN   # the stand-in app; the tour is over
