@@ -24,6 +24,9 @@ import { SecretBox } from './shared/secrets.js';
 import { acknowledgeDurably } from './shared/http/durable.js';
 import { acceptJsonBodies } from './shared/http/body.js';
 import { registerErrorHandling } from './shared/http/errors.js';
+import { registerOperations } from './shared/http/health.js';
+import { Metrics } from './shared/metrics.js';
+import { ingestQueue } from './observability/queue.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -64,7 +67,9 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     walSync,
     secrets: SecretBox.load(config.ASSAY_SECRET_KEY, sqlitePath(config.DATABASE_URL)),
     providerEnv: config.providerEnv,
+    metrics: new Metrics(),
   };
+  services.metrics.watchWriteQueue(ingestQueue(db));
 
   const server = Fastify({
     logger: { level: config.LOG_LEVEL },
@@ -84,6 +89,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   });
   registerErrorHandling(server);
   acknowledgeDurably(server, walSync);
+  registerOperations(server, services);
   await server.register(async (scope) => graphqlRoutes(scope));
   await server.register(async (rest) => {
     acceptJsonBodies(rest);
@@ -113,6 +119,8 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     },
     server.log.child({ component: 'human-evaluation-runner' }),
   );
+  services.metrics.watchRunningJobs('evaluation', () => runner.runningJobs);
+  services.metrics.watchRunningJobs('human-evaluation', () => humanRunner.runningJobs);
   server.addHook('onClose', async () => {
     await otlp.close();
     await runner.stop();
