@@ -17,7 +17,7 @@ import type { Config } from './shared/config.js';
 import { type RequestContext, type Services, requestContext } from './shared/context.js';
 import { createAssayEvents } from './shared/events.js';
 import { BulkSql } from './shared/sql.js';
-import { type Db, openDatabase, sqlitePath } from './shared/db.js';
+import { type Database, type Db, openDatabase, sqlitePath } from './shared/db.js';
 import { startCheckpointer } from './shared/checkpointer.js';
 import { WalSync } from './shared/wal-sync.js';
 import { SecretBox } from './shared/secrets.js';
@@ -38,6 +38,8 @@ export interface Assay {
   server: FastifyInstance;
   db: Db;
   services: Services;
+  /** The SQLite connection Prisma runs on (db.ts). */
+  connection: Database['connection'];
   /** Migrations applied while opening the database. */
   migrationsApplied: string[];
   /** Every route served, as registered (the /api aliases are not listed). */
@@ -133,5 +135,5 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   await server.ready();
   runner.start();
   humanRunner.start();
-  return { server, db, services, migrationsApplied: applied, routes, close: () => server.close() };
+  return { server, db, services, connection, migrationsApplied: applied, routes, close: () => server.close() };
 }

@@ -11,7 +11,7 @@ import { UNMATCHED_ROUTE } from '../metrics.js';
 import { appliedMigrationsSql, migrationNames } from '../migrate.js';
 
 /** Why the service is not ready, or null when it is. */
-export async function notReadyReason(services: Services, expectedMigrations: readonly string[]): Promise<string | null> {
+async function notReadyReason(services: Services, expectedMigrations: readonly string[]): Promise<string | null> {
   let applied: Set<string>;
   try {
     await services.db.$queryRaw`SELECT 1`;
