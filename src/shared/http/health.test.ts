@@ -1,9 +1,8 @@
 // /healthz, /readyz and /metrics on a real server: readiness fails for a full write queue and a
 // closed database, and the metrics move by exactly what real traffic did (REST, OTLP over HTTP and
 // gRPC, the legacy ingest, refused spans, automatic and human evaluation runs).
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGate, type FakeEndpoint, startEndpoint } from '../../../test/helpers/endpoints.js';
+import { createGate, type FakeEndpoint, freePort, startEndpoint } from '../../../test/helpers/endpoints.js';
 import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluation, waitForStatus } from '../../../test/helpers/evaluations.js';
 import { createHumanEvaluation, waitForHumanStatus } from '../../../test/helpers/human-evaluations.js';
 import { hexId } from '../../../test/helpers/otlp-trace.js';
@@ -15,17 +14,6 @@ import { legacySpan } from '../../observability/test-spans.js';
 let server: TestServer;
 let grpcPort: number;
 const endpoints: FakeEndpoint[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   grpcPort = await freePort();
