@@ -112,7 +112,7 @@ describe('health and readiness', () => {
     try {
       // Writes held: the first request waits in the queue (3 spans: the limit), the next is refused.
       const waiting = postOtlp(otlpJson(hexId(7001, 16), [{ spanId: hexId(1, 8) }, { spanId: hexId(2, 8) }, { spanId: hexId(3, 8) }]));
-      await expect.poll(() => queue.waitingSpans).toBe(3);
+      await expect.poll(() => queue.waitingSpans, { timeout: 10_000 }).toBe(3);
       const full = await server.request('GET', '/readyz');
       expect(full.status).toBe(503);
       expect(full.body).toEqual({ detail: 'The span write queue is full (3 spans waiting, limit 3)' });
@@ -234,7 +234,7 @@ describe('metrics', () => {
     gate.open();
     expect((await waitForStatus(server, id)).progress).toEqual({ total: 3, done: 3, errors: 1 });
     // A wrong answer is a score, not an error: only the case whose call failed is errored.
-    await expect.poll(async () => value(await scrape(), 'assay_evaluations_running', { kind: 'evaluation' })).toBe(0);
+    await expect.poll(async () => value(await scrape(), 'assay_evaluations_running', { kind: 'evaluation' }), { timeout: 10_000 }).toBe(0);
     let after = await scrape();
     expect(moved(before, after, 'assay_evaluation_cases_total', { kind: 'evaluation', outcome: 'ok' })).toBe(2);
     expect(moved(before, after, 'assay_evaluation_cases_total', { kind: 'evaluation', outcome: 'errored' })).toBe(1);
