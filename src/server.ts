@@ -17,13 +17,16 @@ import type { Config } from './shared/config.js';
 import { type RequestContext, type Services, requestContext } from './shared/context.js';
 import { createAssayEvents } from './shared/events.js';
 import { BulkSql } from './shared/sql.js';
-import { type Db, openDatabase, sqlitePath } from './shared/db.js';
+import { type Database, type Db, openDatabase, sqlitePath } from './shared/db.js';
 import { startCheckpointer } from './shared/checkpointer.js';
 import { WalSync } from './shared/wal-sync.js';
 import { SecretBox } from './shared/secrets.js';
 import { acknowledgeDurably } from './shared/http/durable.js';
 import { acceptJsonBodies } from './shared/http/body.js';
 import { registerErrorHandling } from './shared/http/errors.js';
+import { registerOperations } from './shared/http/health.js';
+import { Metrics } from './shared/metrics.js';
+import { ingestQueue } from './observability/queue.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,6 +38,8 @@ export interface Assay {
   server: FastifyInstance;
   db: Db;
   services: Services;
+  /** The SQLite connection Prisma runs on (db.ts). */
+  connection: Database['connection'];
   /** Migrations applied while opening the database. */
   migrationsApplied: string[];
   /** Every route served, as registered (the /api aliases are not listed). */
@@ -64,7 +69,9 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     walSync,
     secrets: SecretBox.load(config.ASSAY_SECRET_KEY, sqlitePath(config.DATABASE_URL)),
     providerEnv: config.providerEnv,
+    metrics: new Metrics(),
   };
+  services.metrics.watchWriteQueue(ingestQueue(db));
 
   const server = Fastify({
     logger: { level: config.LOG_LEVEL },
@@ -84,6 +91,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   });
   registerErrorHandling(server);
   acknowledgeDurably(server, walSync);
+  registerOperations(server, services);
   await server.register(async (scope) => graphqlRoutes(scope));
   await server.register(async (rest) => {
     acceptJsonBodies(rest);
@@ -113,6 +121,8 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     },
     server.log.child({ component: 'human-evaluation-runner' }),
   );
+  services.metrics.watchRunningJobs('evaluation', () => runner.runningJobs);
+  services.metrics.watchRunningJobs('human-evaluation', () => humanRunner.runningJobs);
   server.addHook('onClose', async () => {
     await otlp.close();
     await runner.stop();
@@ -125,5 +135,5 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   await server.ready();
   runner.start();
   humanRunner.start();
-  return { server, db, services, migrationsApplied: applied, routes, close: () => server.close() };
+  return { server, db, services, connection, migrationsApplied: applied, routes, close: () => server.close() };
 }

@@ -296,7 +296,7 @@ export class EvaluationRunner extends LeasedJobRunner {
     const { ctx } = plan;
     const storeSpans = await spanWriter(ctx);
     const { truthColumns } = plan;
-    const { written, progress } = await ctx.db.$transaction(async (tx) => {
+    const { written, errors, progress } = await ctx.db.$transaction(async (tx) => {
       const now = new Date();
       // Another worker may have stored some of these cases (a lease taken over): never twice. The
       // unique (evaluationId, position) skips those, row by row, and only what is written here
@@ -346,8 +346,9 @@ export class EvaluationRunner extends LeasedJobRunner {
         data: { done: { increment: fresh.length }, errors: { increment: errors } },
         select: PROGRESS_FIELDS,
       });
-      return { written: fresh.length, progress };
+      return { written: fresh.length, errors, progress };
     });
+    ctx.metrics.countCases('evaluation', written, errors);
     if (written > 0) this.publishProgress(progress);
   }
 

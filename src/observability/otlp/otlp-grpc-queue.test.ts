@@ -1,24 +1,13 @@
 // OTLP/gRPC with the real SDK gRPC exporter, and the write queue's backpressure: a full queue
 // answers 503 + Retry-After (gRPC: UNAVAILABLE), which the real exporters retry until stored.
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../test/helpers/endpoints.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
 import { ingestQueue, SpanWriteQueue } from '../queue.js';
 import { ExportTraceServiceRequest } from './proto.js';
 import { testTracer } from './test-otel.js';
 import { requestContext } from '../../shared/context.js';
 import type { SpanRecord } from '../ingest.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 let server: TestServer;
 let grpcPort: number;
