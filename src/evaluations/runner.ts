@@ -51,6 +51,8 @@ interface RunPlan {
   /** The columns the configs read their ground truth from (SPEC §4). */
   truthColumns: string[];
   signal: AbortSignal;
+  /** The scorers' per-run memo (ScoringContext.memo). */
+  memo: Map<string, unknown>;
 }
 
 interface CaseOutcome {
@@ -140,6 +142,7 @@ export class EvaluationRunner extends LeasedJobRunner {
         ...new Set(evaluation.evaluators.map((row) => groundTruthColumn(asObject(row.evaluatorConfig.settingsValues), evaluation.correctAnswerColumn))),
       ],
       signal,
+      memo: new Map(),
     };
   }
 
@@ -273,7 +276,7 @@ export class EvaluationRunner extends LeasedJobRunner {
         // An evaluator's own call (a webhook) that fails transiently gets the run's retries too.
         return withRetries(
           async () => {
-            const score = await scorer(asObject(config.settingsValues), scoringCase, { signal: plan.signal, providers });
+            const score = await scorer(asObject(config.settingsValues), scoringCase, { signal: plan.signal, providers, memo: plan.memo });
             if (isTransientError(score)) throw new TransientScore(score);
             return score;
           },
