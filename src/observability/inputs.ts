@@ -82,7 +82,8 @@ export const legacySpanInput = z
     cost: z.number().min(0).nullish(),
     attributes: jsonObject().nullish(),
   })
-  // `when`: these checks run even if other fields failed, so every fault is listed at once.
+  // `when`: these checks run even if other fields failed, so every fault is listed at once; but
+  // only on an object (a null span has no fields to compare).
   .superRefine(
     (span, ctx) => {
       if (typeof span.start_time === 'bigint' && typeof span.end_time === 'bigint' && span.end_time < span.start_time) {
@@ -92,7 +93,7 @@ export const legacySpanInput = z
         ctx.addIssue({ code: 'custom', path: ['parent_span_id'], message: 'Value error, a span cannot be its own parent' });
       }
     },
-    { when: () => true },
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
   );
 
 export const legacyTraceInput = z.object({
