@@ -530,12 +530,12 @@ describe('OTLP/HTTP answers', () => {
 
     const response = await post(
       protoBody([
-        { traceId: Buffer.from(hexId(6, 16), 'hex'), spanId: Buffer.from(hexId(1, 8), 'hex'), name: 'ok', startTimeUnixNano: 1, endTimeUnixNano: 2 },
+        { traceId: Buffer.from(hexId(16, 16), 'hex'), spanId: Buffer.from(hexId(1, 8), 'hex'), name: 'ok', startTimeUnixNano: 1, endTimeUnixNano: 2 },
         { name: 'no ids', startTimeUnixNano: 1, endTimeUnixNano: 2 },
-        { traceId: Buffer.from(hexId(6, 16), 'hex'), name: 'no span id', startTimeUnixNano: 1, endTimeUnixNano: 2 },
+        { traceId: Buffer.from(hexId(16, 16), 'hex'), name: 'no span id', startTimeUnixNano: 1, endTimeUnixNano: 2 },
         { spanId: Buffer.from(hexId(4, 8), 'hex'), name: 'no trace id', startTimeUnixNano: 1, endTimeUnixNano: 2 },
         // A link without ids is kept as it came: it names nothing the span needs.
-        { traceId: Buffer.from(hexId(6, 16), 'hex'), spanId: Buffer.from(hexId(5, 8), 'hex'), name: 'bare link', startTimeUnixNano: 1, endTimeUnixNano: 2, links: [{}] },
+        { traceId: Buffer.from(hexId(16, 16), 'hex'), spanId: Buffer.from(hexId(5, 8), 'hex'), name: 'bare link', startTimeUnixNano: 1, endTimeUnixNano: 2, links: [{}] },
       ]),
       protoHeaders,
     );
@@ -545,7 +545,7 @@ describe('OTLP/HTTP answers', () => {
     expect(answer.partialSuccess.errorMessage).toContain('span #1 of resource_spans[0].scope_spans[0]: trace_id must be 16 bytes');
     expect(answer.partialSuccess.errorMessage).toContain('span #2 of resource_spans[0].scope_spans[0]: span_id must be 8 bytes');
     expect(answer.partialSuccess.errorMessage).toContain(`span ${hexId(4, 8)}: trace_id must be 16 bytes`);
-    const stored = await server.assay.db.span.findMany({ where: { traceId: hexId(6, 16) }, orderBy: { spanId: 'asc' } });
+    const stored = await server.assay.db.span.findMany({ where: { traceId: hexId(16, 16) }, orderBy: { spanId: 'asc' } });
     expect(stored.map((span) => span.spanId)).toEqual([hexId(1, 8), hexId(5, 8)]);
   });
 
