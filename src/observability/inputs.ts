@@ -8,10 +8,7 @@ import { parseIsoDateTime } from './time.js';
 /** A required, non-empty name (not trimmed: it is what the client sent). */
 const text = () => z.string().min(1);
 
-/**
- * A trace or span id. Ids are read back as URL path segments, which the server accepts up to 100
- * characters (Fastify's maxParamLength), so a longer id would be stored but unreadable.
- */
+/** A trace or span id, of at most 100 characters (docs/limits.md). */
 export const MAX_ID_LENGTH = 100;
 const id = () => text().max(MAX_ID_LENGTH);
 
