@@ -23,8 +23,10 @@ import { WalSync } from './shared/wal-sync.js';
 import { SecretBox } from './shared/secrets.js';
 import { acknowledgeDurably } from './shared/http/durable.js';
 import { acceptJsonBodies } from './shared/http/body.js';
-import { registerErrorHandling } from './shared/http/errors.js';
+import { answerClientError, answerFrameworkError, registerErrorHandling } from './shared/http/errors.js';
 import { registerOperations } from './shared/http/health.js';
+import { drainUnreadBodies, MAX_URL_BYTES, receiveTimeouts } from './shared/http/limits.js';
+import { escapeUndecodableSegments } from './shared/http/url.js';
 import { Metrics } from './shared/metrics.js';
 import { ingestQueue } from './observability/queue.js';
 
@@ -76,9 +78,12 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   const server = Fastify({
     logger: { level: config.LOG_LEVEL },
     bodyLimit: config.MAX_BODY_BYTES,
-    // Long ids (user-chosen trace ids, say) are still ids: a 414 would puzzle.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
-    rewriteUrl: (req) => stripApiPrefix(req.url),
+    // Ids of any length are still ids (unknown: 404); Node bounds the whole request line (431).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_URL_BYTES },
+    rewriteUrl: (req) => escapeUndecodableSegments(stripApiPrefix(req.url)),
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    ...receiveTimeouts(config.REQUEST_TIMEOUT_SECONDS, config.HEADERS_TIMEOUT_SECONDS),
   });
   const checkpointer = startCheckpointer(sqlitePath(config.DATABASE_URL), connection(), { onError: (message) => server.log.warn(message) });
   const routes: Assay['routes'] = [];
@@ -90,6 +95,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     req.ctx = requestContext(services, projectId);
   });
   registerErrorHandling(server);
+  drainUnreadBodies(server, config.MAX_BODY_BYTES);
   acknowledgeDurably(server, walSync);
   registerOperations(server, services);
   await server.register(async (scope) => graphqlRoutes(scope));
