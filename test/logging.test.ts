@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAssayProcess, type AssayProcess } from './helpers/process.js';
-import { freePort } from './helpers/ports.js';
+import { freePort } from './helpers/endpoints.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
 const SECRET_KEY = 'ab'.repeat(32);
@@ -43,7 +43,7 @@ beforeAll(async () => {
   expect((await call('POST', '/graphql', { query: '{ app(id: "missing") { id } }' })).body.errors[0].extensions.code).toBe('NOT_FOUND');
   expect((await call('POST', '/graphql', { query: '{ apps { edges { node { name } } } }' })).body.data.apps.edges).toHaveLength(1);
   // Served or not depends on what this build registers: the start line must say the same.
-  for (const path of ['/docs', '/openapi.json', '/healthz', '/metrics']) docsServed[path] = (await call('GET', path)).status !== 404;
+  for (const path of ['/docs', '/openapi.json', '/healthz', '/readyz', '/metrics']) docsServed[path] = (await call('GET', path)).status !== 404;
   exitCode = await service.stop();
 }, 60_000);
 

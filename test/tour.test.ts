@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from './helpers/server.js';
-import { freePort } from './helpers/ports.js';
+import { freePort } from './helpers/endpoints.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const marker = "# ---- README.md's tour blocks from here ----\n";

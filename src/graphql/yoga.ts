@@ -5,6 +5,7 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import { AssayError } from '../shared/errors.js';
 import { noteForLog } from '../shared/http/logging.js';
 import { maskError } from './errors.js';
+import { useDocumentLimits } from './limits.js';
 import { schema } from './schema.js';
 
 type ServerContext = { req: FastifyRequest; reply: FastifyReply };
@@ -37,8 +38,8 @@ export function graphqlRoutes(app: FastifyInstance): void {
     graphqlEndpoint: '/graphql',
     context: ({ req }) => req.ctx,
     maskedErrors: { maskError },
+    plugins: [useDocumentLimits(), logErrorCodes],
     graphiql: { title: 'Assay GraphQL' },
-    plugins: [logErrorCodes],
     logging: {
       debug: (...args) => app.log.debug(args),
       info: (...args) => app.log.info(args),

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { pricingRoutes } from '../pricing/routes.js';
 import { parseInput } from '../shared/validation.js';
-import { legacyTraceInput, searchQuery, spanReadQuery } from './inputs.js';
+import { searchQuery, spanReadQuery } from './inputs.js';
 import { searchFilter, sortOf } from './search-input.js';
 import { searchSpans, searchTraces, spanMetrics, spanSortFields, traceMetrics, traceSortFields, type TraceRow } from './search.js';
 import { z } from 'zod';
@@ -59,7 +59,7 @@ export function observabilityRoutes(app: FastifyInstance): void {
     return of === 'spans' ? spanMetrics(req.ctx, filter) : traceMetrics(req.ctx, filter);
   });
 
-  app.post('/observability/trace', async (req) => ingestLegacyTrace(req.ctx, parseInput(legacyTraceInput, req.body, 'body')));
+  app.post('/observability/trace', async (req) => ingestLegacyTrace(req.ctx, req.body));
 
   app.get<{ Params: { trace_id: string } }>('/observability/traces/:trace_id', async (req, reply) =>
     sendJsonText(reply, await getTraceTreeText(req.ctx, req.params.trace_id)),

@@ -119,7 +119,7 @@ export interface ServedRoutes {
 const entryPoints: [string, string[]][] = [
   ['GraphQL and GraphiQL', ['/graphql']],
   ['API docs', ['/docs', '/openapi.json']],
-  ['health', ['/healthz']],
+  ['health', ['/healthz', '/readyz']],
   ['metrics', ['/metrics']],
   ['OTLP/HTTP', ['/v1/traces', '/api/public/otel/v1/traces']],
 ];
