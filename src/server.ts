@@ -29,6 +29,7 @@ import { drainUnreadBodies, MAX_URL_BYTES, receiveTimeouts } from './shared/http
 import { escapeUndecodableSegments } from './shared/http/url.js';
 import { Metrics } from './shared/metrics.js';
 import { ingestQueue } from './observability/queue.js';
+import { loggingOptions } from './shared/http/logging.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -46,6 +47,8 @@ export interface Assay {
   migrationsApplied: string[];
   /** Every route served, as registered (the /api aliases are not listed). */
   routes: { method: string; url: string }[];
+  /** The bound OTLP/gRPC port, or null when gRPC is off. */
+  grpcPort: number | null;
   close(): Promise<void>;
 }
 
@@ -76,7 +79,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   services.metrics.watchWriteQueue(ingestQueue(db));
 
   const server = Fastify({
-    logger: { level: config.LOG_LEVEL },
+    ...loggingOptions(config),
     bodyLimit: config.MAX_BODY_BYTES,
     // Ids of any length are still ids (unknown: 404); Node bounds the whole request line (431).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_URL_BYTES },
@@ -141,5 +144,5 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   await server.ready();
   runner.start();
   humanRunner.start();
-  return { server, db, services, connection, migrationsApplied: applied, routes, close: () => server.close() };
+  return { server, db, services, connection, migrationsApplied: applied, routes, grpcPort: otlp.grpcPort, close: () => server.close() };
 }

@@ -20,5 +20,5 @@ export function maskError(error: unknown, message: string): Error {
   }
   // GraphQL's own errors (syntax, validation, limits) are for the client to see.
   if (isGraphQLError(error) && (!original || isGraphQLError(original))) return error;
-  return createGraphQLError(message, located);
+  return createGraphQLError(message, { ...located, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
 }

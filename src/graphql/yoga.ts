@@ -1,23 +1,55 @@
 // GraphQL over HTTP at /graphql, with GraphiQL for browsers (GET with Accept: text/html).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createYoga } from 'graphql-yoga';
+import type { GraphQLError } from 'graphql';
+import { createYoga, type Plugin } from 'graphql-yoga';
+import { AssayError } from '../shared/errors.js';
+import { noteForLog } from '../shared/http/logging.js';
 import { maskError } from './errors.js';
 import { useDocumentLimits } from './limits.js';
 import { schema } from './schema.js';
 
+type ServerContext = { req: FastifyRequest; reply: FastifyReply };
+
+/**
+ * A GraphQL answer is a 200 even when it carries errors: this puts their codes on the request's
+ * log line, a warning when the request was at fault (a bad query, bad input, an unknown id) and
+ * an error when a resolver failed (INTERNAL_SERVER_ERROR, given by maskError to what it hides).
+ */
+const logErrorCodes: Plugin<Record<string, unknown>, ServerContext> = {
+  onResultProcess({ result, serverContext }) {
+    if (Symbol.asyncIterator in result) return;
+    const errors = [result].flat().flatMap((one) => (one.errors ?? []) as GraphQLError[]);
+    if (errors.length === 0) return;
+    const codes = errors.map((error) => String(error.extensions?.code ?? 'GRAPHQL_ERROR'));
+    const crashed = codes.includes('INTERNAL_SERVER_ERROR');
+    noteForLog(serverContext.req, crashed ? 'error' : 'warn', { graphql_errors: [...new Set(codes)] });
+  },
+};
+
+/** An AssayError of the 4xx family, under its GraphQL wrapping: the request's fault, not ours. */
+function isClientFault(error: unknown): boolean {
+  const original = error instanceof Error && error.name === 'GraphQLError' ? ((error as GraphQLError).originalError ?? error) : error;
+  return original instanceof AssayError && original.status < 500;
+}
+
 export function graphqlRoutes(app: FastifyInstance): void {
-  const yoga = createYoga<{ req: FastifyRequest; reply: FastifyReply }>({
+  const yoga = createYoga<ServerContext>({
     schema,
     graphqlEndpoint: '/graphql',
     context: ({ req }) => req.ctx,
     maskedErrors: { maskError },
-    plugins: [useDocumentLimits()],
+    plugins: [useDocumentLimits(), logErrorCodes],
     graphiql: { title: 'Assay GraphQL' },
     logging: {
       debug: (...args) => app.log.debug(args),
       info: (...args) => app.log.info(args),
       warn: (...args) => app.log.warn(args),
-      error: (...args) => app.log.error(args),
+      // Yoga logs every error it masks or rewrites; ours that a request caused (bad input, an
+      // unknown id) are already on its line as codes. What remains is a crash, with its stack.
+      error: (...args) => {
+        if (args.length === 1 && isClientFault(args[0])) return;
+        app.log.error(args[0] instanceof Error ? { err: args[0] } : { args }, 'GraphQL resolver failed');
+      },
     },
   });
   app.route({

@@ -47,6 +47,9 @@ export function startCheckpointer(path: string, connection: SqliteConnection, op
       if (!running) return;
       running = false;
       const exited = new Promise((resolve) => worker.once('exit', resolve));
+      // Unreferenced, the worker let the process end before it had closed (and "stopped" was
+      // never logged): waiting for it must keep the process alive.
+      worker.ref();
       worker.postMessage('close');
       await exited;
     },

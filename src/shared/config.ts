@@ -17,6 +17,8 @@ const configSchema = z.object({
     }),
   ASSAY_AUTH: z.enum(['on', 'off']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Unset: pretty on a terminal, JSON lines otherwise (docs/logging.md). */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
   /** How long receiving a request (headers and body) and its headers alone may take (408 beyond). */
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),

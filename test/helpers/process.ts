@@ -19,8 +19,10 @@ export interface AssayProcess {
   url: string;
   /** Log messages so far. */
   messages: string[];
+  /** Log lines so far, parsed (lines that are not JSON are left out). */
+  lines: Record<string, unknown>[];
   stderr(): string;
-  request(method: string, path: string, body?: unknown): Promise<TestResponse>;
+  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse>;
   graphql(query: string, variables?: Record<string, unknown>): Promise<any>;
   /** SIGKILL: no shutdown work at all, as a crash or an OOM kill. */
   kill(): Promise<void>;
@@ -36,6 +38,7 @@ export function startAssayProcess(cwd: string, env: Record<string, string>, time
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const messages: string[] = [];
+  const lines: Record<string, unknown>[] = [];
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -53,7 +56,9 @@ export function startAssayProcess(cwd: string, env: Record<string, string>, time
     createInterface({ input: child.stdout! }).on('line', (line) => {
       let msg: string;
       try {
-        msg = (JSON.parse(line) as { msg: string }).msg;
+        const parsed = JSON.parse(line) as { msg: string };
+        lines.push(parsed);
+        msg = parsed.msg;
       } catch {
         msg = line;
       }
@@ -68,6 +73,7 @@ export function startAssayProcess(cwd: string, env: Record<string, string>, time
         child,
         url,
         messages,
+        lines,
         stderr: () => stderr,
         request,
         graphql: async (query, variables) => (await request('POST', '/graphql', { query, variables })).body,

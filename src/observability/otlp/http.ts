@@ -1,4 +1,4 @@
-// OTLP/HTTP (SPEC §7): POST /v1/traces, /otlp/v1/traces and /api/otlp/v1/traces take an
+// OTLP/HTTP: POST /v1/traces, /otlp/v1/traces, Langfuse's /api/public/otel/v1/traces (and /api/…) take an
 // ExportTraceServiceRequest as application/x-protobuf or application/json, optionally gzip (or
 // deflate) encoded, and answer an ExportTraceServiceResponse in the request's encoding, with
 // partial_success naming rejected spans. Failures answer a google.rpc.Status in the same encoding
@@ -14,7 +14,9 @@ import type { OtlpDecoder } from './decoder.js';
 import { ingestOtlp, type OtlpIngestResult } from './ingest.js';
 import { ExportTraceServiceResponse, RpcStatus } from './proto.js';
 
-export const otlpHttpPaths = ['/v1/traces', '/otlp/v1/traces'] as const;
+// /public/otel/v1/traces is Langfuse's path (served as /api/public/otel/v1/traces, like every route
+// under /api), so an app set up for Langfuse can point at Assay unchanged.
+export const otlpHttpPaths = ['/v1/traces', '/otlp/v1/traces', '/public/otel/v1/traces'] as const;
 
 const protobufTypes = ['application/x-protobuf', 'application/protobuf'];
 const gunzipAsync = promisify(gunzip);

@@ -605,4 +605,16 @@ describe('OTLP/HTTP answers', () => {
     await otel.shutdown();
     expect((await traceTree(span.spanContext().traceId)).spankind).toBe('AGENT');
   });
+
+  it("serves Langfuse's path, so an app set up for Langfuse exports to Assay unchanged", async () => {
+    // Langfuse's setting is OTEL_EXPORTER_OTLP_ENDPOINT=<host>/api/public/otel; exporters add /v1/traces.
+    const otel = testTracer('proto', `${server.baseUrl}/api/public/otel/v1/traces`, { 'service.name': 'langfuse-app' });
+    const span = otel.tracer.startSpan('langfuse generation', { attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o-mini' } });
+    span.end();
+    await otel.flush();
+    await otel.shutdown();
+    const stored = await server.request('GET', `/observability/spans/${span.spanContext().spanId}?type=span`);
+    expect(stored.status).toBe(200);
+    expect(stored.body).toMatchObject({ spankind: 'LLM', trace_id: span.spanContext().traceId });
+  });
 });
