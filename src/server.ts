@@ -24,6 +24,7 @@ import { SecretBox } from './shared/secrets.js';
 import { acknowledgeDurably } from './shared/http/durable.js';
 import { acceptJsonBodies } from './shared/http/body.js';
 import { registerErrorHandling } from './shared/http/errors.js';
+import { registerApiDocs } from './shared/http/openapi.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -83,6 +84,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     req.ctx = requestContext(services, projectId);
   });
   registerErrorHandling(server);
+  registerApiDocs(server);
   acknowledgeDurably(server, walSync);
   await server.register(async (scope) => graphqlRoutes(scope));
   await server.register(async (rest) => {
