@@ -42,7 +42,7 @@ const isoDateTime = () =>
         : fail('Input should be a valid datetime or date, expected ISO 8601 such as 2024-05-01T12:00:00Z', 'datetime_from_date_parsing');
     }
     return parsed.nanos;
-  });
+  }).meta({ description: 'ISO-8601 date-time (a date alone is midnight; no offset means UTC)', override: { type: 'string' } });
 
 const count = () => int().min(0).max(Number.MAX_SAFE_INTEGER);
 

@@ -101,7 +101,7 @@ export function testsetRoutes(app: FastifyInstance): void {
   app.get('/testsets', described({ tag, summary: 'List test sets', query: listTestsetsQuery, response: z.array(testsetSummaryResponse) }), async (req) =>
     (await testsets.listTestsets(req.ctx, parseInput(listTestsetsQuery, req.query, 'query'))).map(summaryJson),
   );
-  app.delete('/testsets', described({ tag, summary: 'Delete test sets', body: deleteTestsetsInput, noContent: true }), async (req, reply) => {
+  app.delete('/testsets', described({ tag, summary: 'Delete test sets (none if one is unknown)', body: deleteTestsetsInput, noContent: true, errors: [404] }), async (req, reply) => {
     await testsets.deleteTestsets(req.ctx, parseInput(deleteTestsetsInput, req.body, 'body').testset_ids);
     return reply.code(204).send();
   });

@@ -123,6 +123,17 @@ function operation(url: string, doc: RouteDoc): ZodOpenApiOperationObject {
   };
 }
 
+/**
+ * A body field is required exactly when validation refuses it absent. zod's own rule reads the
+ * schema's shape and gets fields whose absence a transform handles (a default, a fault of its own)
+ * wrong either way.
+ */
+function markRequired(jsonSchema: { required?: string[] }, shape: Record<string, z.ZodType>): void {
+  const required = Object.keys(shape).filter((key) => !shape[key]!.safeParse(undefined).success);
+  if (required.length) jsonSchema.required = required;
+  else delete jsonSchema.required;
+}
+
 export interface DescribedRoute {
   method: string;
   url: string;
@@ -152,9 +163,14 @@ export function buildOpenApiDocument(routes: DescribedRoute[], version: string):
       paths,
       components: { responses: responseComponents },
     },
-    // Routes keep their own validation: a refinement zod cannot express in JSON Schema is left
-    // out of the description instead of failing the start.
-    { allowEmptySchema: { custom: true, transform: true, pipe: true } },
+    {
+      // Routes keep their own validation: a refinement zod cannot express in JSON Schema is left
+      // out of the description instead of failing the start.
+      allowEmptySchema: { custom: true, transform: true, pipe: true },
+      override: ({ jsonSchema, zodSchema, io }) => {
+        if (io === 'input' && zodSchema._zod.def.type === 'object') markRequired(jsonSchema, (zodSchema as z.ZodObject).shape);
+      },
+    },
   );
 }
 
