@@ -20,7 +20,7 @@ function upperCaseEnum<const T extends readonly [string, ...string[]]>(values: T
   return z.preprocess(
     (value) => (value === undefined || value === null ? fallback : typeof value === 'string' ? value.toUpperCase() : value),
     z.enum(values),
-  );
+  ).meta({ description: `Any letter case; absent or null means ${fallback}` });
 }
 
 /**
@@ -125,7 +125,7 @@ export const isoDate = () =>
       return z.NEVER;
     }
     return new Date(Number(parsed.nanos / 1_000_000n));
-  });
+  }).meta({ description: 'ISO-8601 date or date-time (no offset means UTC)' });
 
 /** A number in a query string. */
 const queryNumber = () =>
@@ -136,14 +136,16 @@ const queryNumber = () =>
       params: { type: 'float_parsing' },
     })
     .transform(Number)
-    .pipe(z.number().min(0));
+    .pipe(z.number().min(0))
+    .meta({ description: 'A number, 0 or more' });
 
 /** A comma-separated list of upper-case enum values (any case accepted). */
 function queryEnumList<const T extends readonly [string, ...string[]]>(values: T) {
   return z
     .string()
     .transform((value) => value.split(',').map((item) => item.trim().toUpperCase()).filter((item) => item !== ''))
-    .pipe(z.array(z.enum(values)));
+    .pipe(z.array(z.enum(values)))
+    .meta({ description: `Comma-separated, any letter case: ${values.join(', ')}` });
 }
 
 export const searchQuery = z.object({
@@ -175,7 +177,8 @@ export const searchQuery = z.object({
     })
     .transform(Number)
     .pipe(z.number().int().min(1).max(1000))
-    .default(50),
+    .default(50)
+    .meta({ description: '1 to 1000' }),
   cursor: z.string().min(1).optional(),
 });
 
