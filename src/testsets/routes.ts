@@ -78,6 +78,7 @@ export function testsetRoutes(app: FastifyInstance): void {
       summary: 'Create a test set',
       body: createTestsetInput,
       response: testsetCreatedResponse,
+      errors: [404],
       examples: { capitals: { name: 'capitals', csvdata: capitals } },
     }),
     async (req) =>
@@ -92,6 +93,7 @@ export function testsetRoutes(app: FastifyInstance): void {
       body: uploadTestsetInput,
       multipart: true,
       response: testsetCreatedResponse,
+      errors: [404],
       examples: { csv: { file: 'country,correct_answer\nFrance,Paris\n', upload_type: 'CSV', testset_name: 'capitals' } },
     }),
     async (req) => {
