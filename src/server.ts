@@ -17,13 +17,18 @@ import type { Config } from './shared/config.js';
 import { type RequestContext, type Services, requestContext } from './shared/context.js';
 import { createAssayEvents } from './shared/events.js';
 import { BulkSql } from './shared/sql.js';
-import { type Db, openDatabase, sqlitePath } from './shared/db.js';
+import { type Database, type Db, openDatabase, sqlitePath } from './shared/db.js';
 import { startCheckpointer } from './shared/checkpointer.js';
 import { WalSync } from './shared/wal-sync.js';
 import { SecretBox } from './shared/secrets.js';
 import { acknowledgeDurably } from './shared/http/durable.js';
 import { acceptJsonBodies } from './shared/http/body.js';
-import { registerErrorHandling } from './shared/http/errors.js';
+import { answerClientError, answerFrameworkError, registerErrorHandling } from './shared/http/errors.js';
+import { registerOperations } from './shared/http/health.js';
+import { drainUnreadBodies, MAX_URL_BYTES, receiveTimeouts } from './shared/http/limits.js';
+import { escapeUndecodableSegments } from './shared/http/url.js';
+import { Metrics } from './shared/metrics.js';
+import { ingestQueue } from './observability/queue.js';
 import { registerApiDocs } from './shared/http/openapi.js';
 
 declare module 'fastify' {
@@ -36,6 +41,8 @@ export interface Assay {
   server: FastifyInstance;
   db: Db;
   services: Services;
+  /** The SQLite connection Prisma runs on (db.ts). */
+  connection: Database['connection'];
   /** Migrations applied while opening the database. */
   migrationsApplied: string[];
   /** Every route served, as registered (the /api aliases are not listed). */
@@ -65,14 +72,19 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     walSync,
     secrets: SecretBox.load(config.ASSAY_SECRET_KEY, sqlitePath(config.DATABASE_URL)),
     providerEnv: config.providerEnv,
+    metrics: new Metrics(),
   };
+  services.metrics.watchWriteQueue(ingestQueue(db));
 
   const server = Fastify({
     logger: { level: config.LOG_LEVEL },
     bodyLimit: config.MAX_BODY_BYTES,
-    // Long ids (user-chosen trace ids, say) are still ids: a 414 would puzzle.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
-    rewriteUrl: (req) => stripApiPrefix(req.url),
+    // Ids of any length are still ids (unknown: 404); Node bounds the whole request line (431).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_URL_BYTES },
+    rewriteUrl: (req) => escapeUndecodableSegments(stripApiPrefix(req.url)),
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    ...receiveTimeouts(config.REQUEST_TIMEOUT_SECONDS, config.HEADERS_TIMEOUT_SECONDS),
   });
   const checkpointer = startCheckpointer(sqlitePath(config.DATABASE_URL), connection(), { onError: (message) => server.log.warn(message) });
   const routes: Assay['routes'] = [];
@@ -84,8 +96,10 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     req.ctx = requestContext(services, projectId);
   });
   registerErrorHandling(server);
+  drainUnreadBodies(server, config.MAX_BODY_BYTES);
   registerApiDocs(server);
   acknowledgeDurably(server, walSync);
+  registerOperations(server, services);
   await server.register(async (scope) => graphqlRoutes(scope));
   await server.register(async (rest) => {
     acceptJsonBodies(rest);
@@ -115,6 +129,8 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     },
     server.log.child({ component: 'human-evaluation-runner' }),
   );
+  services.metrics.watchRunningJobs('evaluation', () => runner.runningJobs);
+  services.metrics.watchRunningJobs('human-evaluation', () => humanRunner.runningJobs);
   server.addHook('onClose', async () => {
     await otlp.close();
     await runner.stop();
@@ -127,5 +143,5 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   await server.ready();
   runner.start();
   humanRunner.start();
-  return { server, db, services, migrationsApplied: applied, routes, close: () => server.close() };
+  return { server, db, services, connection, migrationsApplied: applied, routes, close: () => server.close() };
 }

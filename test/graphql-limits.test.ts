@@ -1,5 +1,6 @@
 // GraphQL answers nested lists in a constant number of SQL statements, and refuses queries built
 // to exhaust the server.
+import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from './helpers/server.js';
 
@@ -52,6 +53,54 @@ describe('GraphQL', () => {
     expect(response.data).toBeNull();
     expect(response.errors[0]).toMatchObject({ message: expect.stringMatching(/^Query depth \d+ exceeds the limit of 16$/), extensions: { code: 'QUERY_TOO_COMPLEX' } });
     expect(server.queries).toEqual([]);
+  });
+
+  describe('refuses documents built to exhaust the server, quickly and before anything runs', () => {
+    const aliased = (count: number, field: string) => `{ ${Array.from({ length: count }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
+    const cases: [string, string, string][] = [
+      // These overflowed graphql-js' recursive parser: "Unexpected error.".
+      ['selections nested 2,000 deep', `{ apps { ${'edges { '.repeat(2_000)}id${' }'.repeat(2_000)} } }`, 'nesting'],
+      ['a list literal nested 10,000 deep', `{ apps(first: ${'['.repeat(10_000)}1${']'.repeat(10_000)}) { edges { node { id } } } }`, 'nesting'],
+      ['selections nested 10,000 deep', `{ apps { ${'edges { '.repeat(10_000)}id${' }'.repeat(10_000)} } }`, 'length'],
+      // These ran: 2.5 s and 670 MB, and 6.8 s and 1.38 GB.
+      ['300,000 aliased __typename fields', aliased(300_000, '__typename'), 'length'],
+      ['3,000 aliased __schema selections', aliased(3_000, '__schema { types { name fields { name } } }'), 'length'],
+      ['1,000 aliased __typename fields in a short document', aliased(1_000, '__typename'), 'tokens'],
+      ['51 aliases', aliased(51, '__typename'), 'aliases'],
+      ['four __schema selections', aliased(4, '__schema { types { name } }'), 'introspection'],
+      ['__schema and __type through fragments', `{ ...A ...B } fragment A on Query { s: __schema { types { name } } t: __type(name: "App") { name } }
+        fragment B on Query { u: __type(name: "Query") { name } v: __type(name: "Span") { name } }`, 'introspection'],
+    ];
+    for (const [name, query, limit] of cases) {
+      it(name, async () => {
+        server.resetQueries();
+        const started = performance.now();
+        const response = await server.request('POST', '/graphql', { query });
+        expect(performance.now() - started).toBeLessThan(1_000);
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({
+          errors: [{ message: expect.stringMatching(/\(limit \d+\)$/), extensions: { code: 'QUERY_TOO_COMPLEX', limit, max: expect.any(Number) } }],
+        });
+        expect(server.queries).toEqual([]);
+      });
+    }
+
+    it('answers 400 also to a client asking for application/graphql-response+json', async () => {
+      const response = await server.request('POST', '/graphql', { query: aliased(4, '__schema { types { name } }') }, { accept: 'application/graphql-response+json' });
+      expect(response.status).toBe(400);
+      expect(response.body.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
+    });
+
+    it('still answers a document at the limits, and GraphiQL\'s introspection query', async () => {
+      const atLimits = await server.graphql(`{ ${Array.from({ length: 47 }, (_, i) => `a${i}: __typename`).join(' ')} s: __schema { queryType { name } } t: __type(name: "App") { name } u: __type(name: "Query") { name } }`);
+      expect(atLimits.errors).toBeUndefined();
+      expect(atLimits.data).toMatchObject({ a0: 'Query', a46: 'Query', s: { queryType: { name: 'Query' } }, t: { name: 'App' } });
+      const nested = await server.graphql(`{ apps(first: 1) { edges { node { name } } } }\n# ${'x'.repeat(50_000)}`);
+      expect(nested.errors).toBeUndefined();
+      const introspection = await server.graphql(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true }));
+      expect(introspection.errors).toBeUndefined();
+      expect(introspection.data.__schema.types.map((type: any) => type.name)).toContain('App');
+    });
   });
 
   it('serves GraphiQL to a browser', async () => {

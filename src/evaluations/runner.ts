@@ -51,6 +51,8 @@ interface RunPlan {
   /** The columns the configs read their ground truth from (SPEC §4). */
   truthColumns: string[];
   signal: AbortSignal;
+  /** The scorers' per-run memo (ScoringContext.memo). */
+  memo: Map<string, unknown>;
 }
 
 interface CaseOutcome {
@@ -140,6 +142,7 @@ export class EvaluationRunner extends LeasedJobRunner {
         ...new Set(evaluation.evaluators.map((row) => groundTruthColumn(asObject(row.evaluatorConfig.settingsValues), evaluation.correctAnswerColumn))),
       ],
       signal,
+      memo: new Map(),
     };
   }
 
@@ -273,7 +276,7 @@ export class EvaluationRunner extends LeasedJobRunner {
         // An evaluator's own call (a webhook) that fails transiently gets the run's retries too.
         return withRetries(
           async () => {
-            const score = await scorer(asObject(config.settingsValues), scoringCase, { signal: plan.signal, providers });
+            const score = await scorer(asObject(config.settingsValues), scoringCase, { signal: plan.signal, providers, memo: plan.memo });
             if (isTransientError(score)) throw new TransientScore(score);
             return score;
           },
@@ -296,7 +299,7 @@ export class EvaluationRunner extends LeasedJobRunner {
     const { ctx } = plan;
     const storeSpans = await spanWriter(ctx);
     const { truthColumns } = plan;
-    const { written, progress } = await ctx.db.$transaction(async (tx) => {
+    const { written, errors, progress } = await ctx.db.$transaction(async (tx) => {
       const now = new Date();
       // Another worker may have stored some of these cases (a lease taken over): never twice. The
       // unique (evaluationId, position) skips those, row by row, and only what is written here
@@ -346,8 +349,9 @@ export class EvaluationRunner extends LeasedJobRunner {
         data: { done: { increment: fresh.length }, errors: { increment: errors } },
         select: PROGRESS_FIELDS,
       });
-      return { written: fresh.length, progress };
+      return { written: fresh.length, errors, progress };
     });
+    ctx.metrics.countCases('evaluation', written, errors);
     if (written > 0) this.publishProgress(progress);
   }
 

@@ -216,15 +216,29 @@ describe('POST /evaluators/configs', () => {
     expect(response.body.detail).toEqual([{ loc: ['body', 'settings_values', field], msg: expect.any(String), type }]);
   });
 
-  it('says why a regex does not compile', async () => {
-    const response = await server.request('POST', '/evaluators/configs', {
-      app_id: appId,
-      name: 'Bad regex',
-      evaluator_key: 'auto_regex_test',
-      settings_values: { regex_pattern: '*start' },
-    });
-    expect(response.body.detail).toEqual([
-      { loc: ['body', 'settings_values', 'regex_pattern'], msg: 'Invalid regular expression: /*start/: Nothing to repeat', type: 'value_error' },
+  it('says why a regex does not compile, and refuses lookaround and backreferences (RE2)', async () => {
+    const faultsFor = async (regex_pattern: string) => {
+      const response = await server.request('POST', '/evaluators/configs', {
+        app_id: appId,
+        name: 'Bad regex',
+        evaluator_key: 'auto_regex_test',
+        settings_values: { regex_pattern },
+      });
+      expect(response.status).toBe(422);
+      return response.body.detail;
+    };
+    expect(await faultsFor('*start')).toEqual([
+      { loc: ['body', 'settings_values', 'regex_pattern'], msg: 'Invalid regular expression: missing argument to repetition operator: "*"', type: 'value_error' },
+    ]);
+    expect(await faultsFor('^(?!.*refund).*$')).toEqual([
+      {
+        loc: ['body', 'settings_values', 'regex_pattern'],
+        msg: 'Invalid regular expression: lookahead and lookbehind ("(?!…)") are not supported: patterns run on RE2, in time linear in the text (docs/evaluators.md)',
+        type: 'value_error',
+      },
+    ]);
+    expect(await faultsFor('(\\w)\\1')).toEqual([
+      { loc: ['body', 'settings_values', 'regex_pattern'], msg: expect.stringMatching(/^Invalid regular expression: backreferences \("\\1"\) are not supported/), type: 'value_error' },
     ]);
   });
 

@@ -12,6 +12,7 @@ import {
   getEvaluator,
   judgeMessageRoles,
 } from './registry.js';
+import { PatternSyntaxError, compilePattern } from './regex.js';
 import { TemplateSyntaxError, parseTemplate } from './template.js';
 
 export type SettingsValues = Record<string, unknown>;
@@ -22,11 +23,12 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 const nonEmptyString = () => z.string().min(1);
 
-function compilesAsRegExp(source: string, ctx: z.RefinementCtx): void {
+function compilesAsPattern(source: string, ctx: z.RefinementCtx): void {
   try {
-    new RegExp(source);
+    compilePattern(source);
   } catch (error) {
-    ctx.addIssue({ code: 'custom', message: (error as Error).message, params: { type: 'value_error' } });
+    if (!(error instanceof PatternSyntaxError)) throw error;
+    ctx.addIssue({ code: 'custom', message: error.message, params: { type: 'value_error' } });
   }
 }
 
@@ -52,7 +54,7 @@ function boundedNumber(setting: EvaluatorSetting) {
 /** The schema of one setting's value, by its type. */
 const valueSchemas: Record<SettingType, (setting: EvaluatorSetting) => z.ZodType> = {
   string: nonEmptyString,
-  regex: () => nonEmptyString().superRefine(compilesAsRegExp),
+  regex: () => nonEmptyString().superRefine(compilesAsPattern),
   code: nonEmptyString,
   url: httpUrl,
   number: boundedNumber,

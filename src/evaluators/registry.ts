@@ -6,7 +6,7 @@
 export const settingTypes = [
   /** One line of text, at least one character. */
   'string',
-  /** A JavaScript regular expression (source only, no slashes or flags). */
+  /** A regular expression in RE2 syntax (source only, no slashes or flags; see regex.ts). */
   'regex',
   /** Source code, at least one character. */
   'code',
@@ -203,7 +203,7 @@ const evaluatorList: readonly Evaluator[] = [
         type: 'regex',
         default: null,
         required: true,
-        description: 'A JavaScript regular expression, without slashes or flags, e.g. "^order #\\d+".',
+        description: 'A regular expression in RE2 syntax (like Python re, without lookaround or backreferences), without slashes or flags, e.g. "^order #\\d+".',
       },
       regex_should_match: {
         label: 'Should match',

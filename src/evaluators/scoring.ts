@@ -23,10 +23,11 @@
 //   Thai are split into words), lower-cased; punctuation is dropped and emoji count as words.
 //   Jaccard = |common| / |union|; two texts with no word at all have similarity 1. Passes when
 //   similarity > similarity_threshold, strictly (0.5 at threshold 0.5 fails; threshold 1 never passes).
-// - auto_regex_test: `new RegExp(pattern, 'iu')`, falling back to 'i' when the pattern is invalid
-//   in Unicode mode (e.g. "\-"); a search (not anchored unless the pattern says so), compared with
-//   regex_should_match. The pattern runs in-process: a catastrophically backtracking pattern
-//   blocks like it would in any JavaScript code.
+// - auto_regex_test: RE2 syntax and semantics (regex.ts, through re2js), case-insensitive, on
+//   Unicode code points; a search (not anchored unless the pattern says so), compared with
+//   regex_should_match. Matching is linear in the text, so no pattern blocks the service; lookaround
+//   and backreferences are refused when the config is saved (docs/evaluators.md). The compiled
+//   pattern is kept for the run (ScoringContext.memo).
 // - field_match_test: the output must be a JSON object, or a string that parses to one (surrounding
 //   whitespace and one enclosing Markdown code fence such as ```json … ``` are allowed); else an
 //   error. `json_field` is a top-level key; absent → error listing the fields. Equal when the texts

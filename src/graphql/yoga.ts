@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createYoga } from 'graphql-yoga';
 import { maskError } from './errors.js';
+import { useDocumentLimits } from './limits.js';
 import { schema } from './schema.js';
 
 export function graphqlRoutes(app: FastifyInstance): void {
@@ -10,6 +11,7 @@ export function graphqlRoutes(app: FastifyInstance): void {
     graphqlEndpoint: '/graphql',
     context: ({ req }) => req.ctx,
     maskedErrors: { maskError },
+    plugins: [useDocumentLimits()],
     graphiql: { title: 'Assay GraphQL' },
     logging: {
       debug: (...args) => app.log.debug(args),

@@ -182,7 +182,7 @@ export class HumanEvaluationRunner extends LeasedJobRunner {
   private async store(plan: RunPlan, outcomes: CaseOutcome[]): Promise<void> {
     const { ctx } = plan;
     const storeSpans = await spanWriter(ctx);
-    await ctx.db.$transaction(async (tx) => {
+    const { written, errors } = await ctx.db.$transaction(async (tx) => {
       let written = 0;
       let errors = 0;
       const spans: SpanRecord[] = [];
@@ -198,7 +198,9 @@ export class HumanEvaluationRunner extends LeasedJobRunner {
       if (written > 0) {
         await tx.humanEvaluation.update({ where: { id: plan.evaluationId }, data: { done: { increment: written }, errors: { increment: errors } } });
       }
+      return { written, errors };
     });
+    ctx.metrics.countCases('human-evaluation', written, errors);
   }
 
   /** Counts what is stored and ends the run. */

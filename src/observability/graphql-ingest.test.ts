@@ -40,4 +40,13 @@ describe('ingestTrace', () => {
       ['body', 'spans', 0, 'start_time'],
     ]);
   });
+
+  it('reports a null span as BAD_USER_INPUT with the same detail as REST', async () => {
+    const input = { trace: '0', spans: [null] };
+    const graphql = await server.graphql(mutation, { input });
+    const rest = await server.request('POST', '/observability/trace', input);
+    expect(rest.status).toBe(422);
+    expect(rest.body.detail).toEqual([{ loc: ['body', 'spans', 0], msg: 'Input should be a valid dictionary', type: 'dict_type' }]);
+    expect(graphql.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', detail: rest.body.detail });
+  });
 });

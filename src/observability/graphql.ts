@@ -3,9 +3,7 @@
 // loader (read.ts), so a whole tree costs one query per trace however large it is.
 import { builder } from '../graphql/builder.js';
 import '../pricing/graphql.js';
-import { parseInput } from '../shared/validation.js';
 import { spanKinds, spanStatuses } from './ingest.js';
-import { legacyTraceInput } from './inputs.js';
 import { ingestLegacyTrace, type LegacyIngestAnswer } from './legacy.js';
 import * as read from './read.js';
 import { searchFilter, type SearchArgs } from './search-input.js';
@@ -285,6 +283,6 @@ builder.mutationField('ingestTrace', (t) =>
     type: IngestedTrace,
     description: 'Stores spans as POST /observability/trace does; `input` is that body, `{trace, spans: […]}`.',
     args: { input: t.arg({ type: 'JSON', required: true }) },
-    resolve: (_root, args, ctx) => ingestLegacyTrace(ctx, parseInput(legacyTraceInput, args.input, 'body')),
+    resolve: (_root, args, ctx) => ingestLegacyTrace(ctx, args.input),
   }),
 );

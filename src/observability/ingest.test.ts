@@ -192,6 +192,12 @@ describe('POST /observability/trace validation (422)', () => {
     await expect422({ trace: 't', spans: [] }, [{ loc: ['body', 'spans'], type: 'too_short', msg: 'List should have at least 1 item' }]);
     await expect422({ trace: 't', spans: { id: 'x' } }, [{ loc: ['body', 'spans'], type: 'list_type' }]);
     await expect422({ trace: 't', spans: ['x'] }, [{ loc: ['body', 'spans', 0], type: 'dict_type' }]);
+    // A null span is no span: a 422 at its place, like any other non-object (not a 500).
+    await expect422({ trace: '0', spans: [null] }, [{ loc: ['body', 'spans', 0], type: 'dict_type', msg: 'Input should be a valid dictionary' }]);
+    await expect422({ trace: 't', spans: [ok, null, 3] }, [
+      { loc: ['body', 'spans', 1], type: 'dict_type' },
+      { loc: ['body', 'spans', 2], type: 'dict_type' },
+    ]);
     await expect422([ok], [{ loc: ['body'], type: 'dict_type' }]);
     await expect422(undefined, [{ loc: ['body'], type: 'missing' }]);
   });

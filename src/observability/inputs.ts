@@ -8,10 +8,7 @@ import { parseIsoDateTime } from './time.js';
 /** A required, non-empty name (not trimmed: it is what the client sent). */
 const text = () => z.string().min(1);
 
-/**
- * A trace or span id. Ids are read back as URL path segments, which the server accepts up to 100
- * characters (Fastify's maxParamLength), so a longer id would be stored but unreadable.
- */
+/** A trace or span id, of at most 100 characters (docs/limits.md). */
 export const MAX_ID_LENGTH = 100;
 const id = () => text().max(MAX_ID_LENGTH);
 
@@ -82,7 +79,8 @@ export const legacySpanInput = z
     cost: z.number().min(0).nullish(),
     attributes: jsonObject().nullish(),
   })
-  // `when`: these checks run even if other fields failed, so every fault is listed at once.
+  // `when`: these checks run even if other fields failed, so every fault is listed at once; but
+  // only on an object (a null span has no fields to compare).
   .superRefine(
     (span, ctx) => {
       if (typeof span.start_time === 'bigint' && typeof span.end_time === 'bigint' && span.end_time < span.start_time) {
@@ -92,7 +90,7 @@ export const legacySpanInput = z
         ctx.addIssue({ code: 'custom', path: ['parent_span_id'], message: 'Value error, a span cannot be its own parent' });
       }
     },
-    { when: () => true },
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
   );
 
 export const legacyTraceInput = z.object({

@@ -1,8 +1,9 @@
 // The legacy JSON ingest (`POST /observability/trace {trace, spans}`), mapped to SpanRecords for
 // the shared write path. Only this file knows the legacy field names.
 import type { RequestContext } from '../shared/context.js';
+import { parseInput } from '../shared/validation.js';
 import { writeSpans, type JsonValue, type SpanRecord } from './ingest.js';
-import type { LegacySpanInput, LegacyTraceInput } from './inputs.js';
+import { legacyTraceInput, type LegacySpanInput } from './inputs.js';
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -48,10 +49,20 @@ export interface LegacyIngestAnswer {
   spans: number;
 }
 
-export async function ingestLegacyTrace(ctx: RequestContext, input: LegacyTraceInput): Promise<LegacyIngestAnswer> {
+/** Validates and stores a legacy body (REST or the GraphQL `ingestTrace`); a body with any invalid span is refused whole. */
+export async function ingestLegacyTrace(ctx: RequestContext, body: unknown): Promise<LegacyIngestAnswer> {
+  let input;
+  try {
+    input = parseInput(legacyTraceInput, body, 'body');
+  } catch (error) {
+    const sent = (body as { spans?: unknown } | null)?.spans;
+    ctx.metrics.countSpans('legacy', 0, Array.isArray(sent) ? sent.length : 0);
+    throw error;
+  }
   const written = await writeSpans(
     ctx,
     input.spans.map((span) => legacySpanRecord(input.trace, span)),
   );
+  ctx.metrics.countSpans('legacy', written.spans);
   return { trace_id: input.trace, spans: written.spans };
 }

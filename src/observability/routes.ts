@@ -105,7 +105,9 @@ export function observabilityRoutes(app: FastifyInstance): void {
         },
       },
     }),
-    async (req) => ingestLegacyTrace(req.ctx, parseInput(legacyTraceInput, req.body, 'body')));
+    // Validated in ingestLegacyTrace, with legacyTraceInput.
+    async (req) => ingestLegacyTrace(req.ctx, req.body),
+  );
 
   app.get<{ Params: { trace_id: string } }>(
     '/observability/traces/:trace_id',

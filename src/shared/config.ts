@@ -18,6 +18,9 @@ const configSchema = z.object({
   ASSAY_AUTH: z.enum(['on', 'off']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  /** How long receiving a request (headers and body) and its headers alone may take (408 beyond). */
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
+  HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
   /** How long one call of a variant (an endpoint, or a model for a prompt variant) may take. */
   VARIANT_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
   /** A running evaluation whose worker stops renewing this lease is resumed by another start. */

@@ -3,6 +3,7 @@
 // (SPEC §8) only change how it is chosen.
 import type { Db } from './db.js';
 import type { AssayEvents } from './events.js';
+import type { Metrics } from './metrics.js';
 import type { BulkSql } from './sql.js';
 import type { SecretBox } from './secrets.js';
 import type { WalSync } from './wal-sync.js';
@@ -16,6 +17,8 @@ export interface Services {
   walSync: WalSync;
   /** Seals secrets kept in the database (secrets.ts). */
   secrets: SecretBox;
+  /** This instance's Prometheus registry and metrics (metrics.ts). */
+  metrics: Metrics;
   /** Provider credentials from the environment (`OPENAI_API_KEY`, …), used when a request gives none. */
   providerEnv: Record<string, string>;
 }

@@ -78,6 +78,12 @@ export class UnsupportedMediaTypeError extends AssayError {
   readonly code = 'UNSUPPORTED_MEDIA_TYPE';
 }
 
+/** The service cannot do its work right now (a readiness check failed). */
+export class ServiceUnavailableError extends AssayError {
+  readonly status = 503;
+  readonly code = 'UNAVAILABLE';
+}
+
 export class OverloadedError extends AssayError {
   readonly status = 503;
   readonly code = 'OVERLOADED';

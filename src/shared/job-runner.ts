@@ -43,6 +43,11 @@ export abstract class LeasedJobRunner {
     this.leases = new Leases(table, { owner, leaseMs: settings.leaseMs, runnable });
   }
 
+  /** Jobs this process is working on now. */
+  get runningJobs(): number {
+    return this.running.size;
+  }
+
   /** The work of one job; throws to fail it (a JobFailure for a fault the user can act on). */
   protected abstract work(id: string, signal: AbortSignal): Promise<void>;
 

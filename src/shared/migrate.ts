@@ -13,6 +13,18 @@ export const migrationsDir = fileURLToPath(new URL('../../prisma/migrations', im
 
 export class MigrationError extends Error {}
 
+/** The migrations recorded as applied (and not rolled back), with their checksums. */
+export const appliedMigrationsSql =
+  'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL';
+
+/** The migrations this version brings, oldest first (their folder names sort by date). */
+export function migrationNames(dir = migrationsDir): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+}
+
 /** Brings the SQLite file at `path` up to date; answers the names of the migrations it applied. */
 export function migrateSqlite(path: string, dir = migrationsDir): string[] {
   const db = new Database(path);
@@ -28,17 +40,14 @@ export function migrateSqlite(path: string, dir = migrationsDir): string[] {
       "started_at" DATETIME NOT NULL DEFAULT current_timestamp,
       "applied_steps_count" INTEGER UNSIGNED NOT NULL DEFAULT 0
     )`);
-    const names = readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name)
-      .sort();
+    const names = migrationNames(dir);
     const applied: string[] = [];
     // IMMEDIATE takes the write lock first, so two processes starting at once apply each
     // migration exactly once.
     db.transaction(() => {
       const done = new Map(
         (db
-          .prepare('SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL')
+          .prepare(appliedMigrationsSql)
           .all() as { migration_name: string; checksum: string }[]).map((row) => [row.migration_name, row.checksum]),
       );
       for (const name of names) {

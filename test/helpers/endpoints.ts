@@ -152,13 +152,18 @@ export function createGate(): Gate {
   };
 }
 
-/** A port on 127.0.0.1 where nothing listens (a server was started there and closed). */
-export async function closedPortUrl(): Promise<string> {
+/** A port on 127.0.0.1 free now (a server was started there and closed), e.g. for OTLP/gRPC. */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/`;
+  return port;
+}
+
+/** A URL on 127.0.0.1 where nothing listens. */
+export async function closedPortUrl(): Promise<string> {
+  return `http://127.0.0.1:${await freePort()}/`;
 }
 
 export interface ChatCompletionReply {

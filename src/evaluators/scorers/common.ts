@@ -35,6 +35,18 @@ export interface ScoringContext {
    * the app's. Absent where no provider may be called: evaluators that need one then give an error.
    */
   providers?: ProviderClient;
+  /**
+   * What scorers derive from their settings (a compiled pattern), kept for the cases of one run;
+   * the runner gives one Map per run. Absent, everything is derived again for each case.
+   */
+  memo?: Map<string, unknown>;
+}
+
+/** `make()`, once per run for each key (see ScoringContext.memo); a value that throws is not kept. */
+export function perRun<T>(context: ScoringContext, key: string, make: () => T): T {
+  if (!context.memo) return make();
+  if (!context.memo.has(key)) context.memo.set(key, make());
+  return context.memo.get(key) as T;
 }
 
 export type Scorer = (settings: Record<string, unknown>, scoringCase: ScoringCase, context: ScoringContext) => Promise<Result>;

@@ -1,7 +1,7 @@
 // The text evaluators, run as the runner runs them (settings completed as stored).
 import { describe, expect, it } from 'vitest';
 import { getScorer } from '../scoring.js';
-import { compilePattern, containsJsonObject, jaccard, splitSubstrings, wordSet } from './text.js';
+import { containsJsonObject, jaccard, splitSubstrings, wordSet } from './text.js';
 import { context, faultOf, score, scoringCase, valueOf } from './testing.js';
 
 const bool = (key: string, settings: Record<string, unknown>, output: unknown, testcase: Record<string, unknown> = {}) =>
@@ -179,16 +179,25 @@ describe('auto_regex_test', () => {
     expect(await regex('refund', 'Order #12', false)).toBe(true);
   });
 
-  it('uses Unicode mode when the pattern allows it', async () => {
+  it('works on Unicode code points and folds case beyond ASCII', async () => {
     expect(await regex('^.$', '😀')).toBe(true);
-    expect(await regex('^\\p{Script=Han}+$', '你好')).toBe(true);
+    expect(await regex('^\\p{Han}+$', '你好')).toBe(true);
     expect(await regex('^é', 'ÉCOLE')).toBe(true);
+    expect(await regex('a\\-b', 'A-B')).toBe(true);
   });
 
-  it('falls back to non-Unicode mode for patterns invalid in it', async () => {
-    expect(compilePattern('\\-').flags).toBe('i');
-    expect(compilePattern('a').flags).toBe('iu');
-    expect(await regex('a\\-b', 'A-B')).toBe(true);
+  it("accepts Python's named groups, inline flags and \\A, as RE2 does", async () => {
+    expect(await regex('^(?P<year>\\d{4})-(?P<month>\\d{2})$', '2024-05')).toBe(true);
+    expect(await regex('(?i)yes', 'YES')).toBe(true);
+    expect(await regex('\\Aorder\\z', 'Order')).toBe(true);
+  });
+
+  it('matches in linear time: a catastrophic backtracking pattern answers at once', async () => {
+    const started = performance.now();
+    expect(await regex('^(a+)+$', 'a'.repeat(26) + '!')).toBe(false);
+    expect(await regex('^(a|a)*$', 'a'.repeat(100_000) + '!')).toBe(false);
+    expect(await regex('^(a+)+$', 'a'.repeat(26))).toBe(true);
+    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it('matches the text of an empty or JSON output', async () => {
@@ -196,11 +205,18 @@ describe('auto_regex_test', () => {
     expect(await regex('"a":1', { a: 1 })).toBe(true);
   });
 
-  it('gives an error for a pattern that does not compile', async () => {
-    // The settings schema refuses it; a config stored under an older check could still hold one.
+  it('gives an error for a pattern that does not compile, or uses lookaround or backreferences', async () => {
+    // The settings schema refuses them; a config stored under an older check could still hold one.
     const scorer = getScorer('auto_regex_test')!;
-    const message = await faultOf(scorer({ regex_pattern: '(', regex_should_match: true }, scoringCase({ output: 'x' }), context()));
-    expect(message).toMatch(/^The regular expression \/\(\/ does not compile: /);
+    const faultFor = (regex_pattern: string) => faultOf(scorer({ regex_pattern, regex_should_match: true }, scoringCase({ output: 'x' }), context()));
+    expect(await faultFor('(')).toBe('Invalid regular expression: missing closing ): "("');
+    expect(await faultFor('^(?!.*error)')).toBe(
+      'Invalid regular expression: lookahead and lookbehind ("(?!…)") are not supported: patterns run on RE2, in time linear in the text (docs/evaluators.md)',
+    );
+    expect(await faultFor('(?<=\\$)\\d+')).toMatch(/^Invalid regular expression: lookahead and lookbehind \("\(\?<=…\)"\) are not supported/);
+    expect(await faultFor('(a)\\1')).toMatch(/^Invalid regular expression: backreferences \("\\1"\) are not supported/);
+    expect(await faultFor('(?P<a>x)(?P=a)')).toMatch(/^Invalid regular expression: backreferences \("\(\?P=…\)"\) are not supported/);
+    expect(await faultFor('end\\Z')).toBe('Invalid regular expression: invalid escape sequence "\\Z": write "\\z" for the end of the text');
   });
 });
 

@@ -8,10 +8,12 @@ import {
   guarded,
   isPlainObject,
   numberSetting,
+  perRun,
   requireGroundTruth,
   stringSetting,
   toText,
 } from './common.js';
+import { compilePattern, searches } from '../regex.js';
 
 export const exactMatch = guarded((settings, scoringCase): Result => {
   const truth = toText(requireGroundTruth(settings, scoringCase));
@@ -99,23 +101,12 @@ export const similarityMatch = guarded((settings, scoringCase): Result => {
 
 // Regex.
 
-/** The pattern as a case-insensitive RegExp: with the `u` flag when it compiles so, else without. */
-export function compilePattern(pattern: string): RegExp {
-  try {
-    return new RegExp(pattern, 'iu');
-  } catch {
-    try {
-      return new RegExp(pattern, 'i');
-    } catch (error) {
-      throw new ScoringFault(`The regular expression /${pattern}/ does not compile: ${(error as Error).message}`);
-    }
-  }
-}
-
-export const regexTest = guarded((settings, scoringCase): Result => {
-  const pattern = compilePattern(stringSetting(settings, 'regex_pattern'));
+export const regexTest = guarded((settings, scoringCase, context): Result => {
+  // A PatternSyntaxError is a ScoringFault: a config stored before the engine changed may not compile.
+  const source = stringSetting(settings, 'regex_pattern');
+  const pattern = perRun(context, `regex_pattern ${source}`, () => compilePattern(source));
   const shouldMatch = booleanSetting(settings, 'regex_should_match', true);
-  return result('bool', pattern.test(toText(scoringCase.output)) === shouldMatch);
+  return result('bool', searches(pattern, toText(scoringCase.output)) === shouldMatch);
 });
 
 // Starts with, ends with, contains.

@@ -76,7 +76,9 @@ export interface OtlpGroup {
 const MAX_VALUE_DEPTH = 32;
 const MAX_NANOS = 2n ** 63n - 1n;
 
-const hex = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+// An absent bytes field (proto3 omits empty ones) reads as protobufjs' default, a plain empty array.
+const hex = (bytes: Uint8Array | readonly number[]) =>
+  bytes instanceof Uint8Array ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex') : Buffer.from(bytes).toString('hex');
 const isZero = (id: string) => /^0*$/.test(id);
 
 // ---------------------------------------------------------------------------------------------

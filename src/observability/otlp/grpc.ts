@@ -55,7 +55,7 @@ export async function startOtlpGrpc(options: {
       const ctx = options.context();
       options.decoder
         .prepare('protobuf', call.request)
-        .then((prepared) => ingestOtlp(ctx, prepared))
+        .then((prepared) => ingestOtlp(ctx, 'otlp_grpc', prepared))
         .then(async (result) => {
           // Answered once on disk, as HTTP replies are (shared/http/durable.ts).
           await ctx.walSync.sync();

@@ -141,7 +141,7 @@ export function otlpHttpRoutes(app: FastifyInstance, maxBodyBytes: number, decod
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const format = formatOf(request);
     const prepared = await decoder.prepare(format, (request.body as Buffer | undefined) ?? Buffer.alloc(0));
-    return sendResult(reply, format, await ingestOtlp(request.ctx, prepared));
+    return sendResult(reply, format, await ingestOtlp(request.ctx, 'otlp_http', prepared));
   };
   for (const path of otlpHttpPaths) app.post(path, otlpDoc, handler);
 }

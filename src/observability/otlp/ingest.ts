@@ -2,6 +2,8 @@
 // handed to the write queue and answered once committed, with the rejected spans counted and
 // named in the partial success. Both transports reply only once the commit is on disk (wal-sync.ts).
 import type { RequestContext } from '../../shared/context.js';
+import { OverloadedError } from '../../shared/errors.js';
+import type { SpanTransport } from '../../shared/metrics.js';
 import { ingestQueue } from '../queue.js';
 import type { PreparedOtlp } from './prepare.js';
 
@@ -15,8 +17,15 @@ export interface OtlpIngestResult {
 
 const NAMED_REJECTIONS = 10;
 
-export async function ingestOtlp(ctx: RequestContext, { records, rejections }: PreparedOtlp): Promise<OtlpIngestResult> {
-  const written = await ingestQueue(ctx.db).submit(ctx, records);
+export async function ingestOtlp(ctx: RequestContext, transport: SpanTransport, { records, rejections }: PreparedOtlp): Promise<OtlpIngestResult> {
+  const written = await ingestQueue(ctx.db)
+    .submit(ctx, records)
+    .catch((error: unknown) => {
+      // Refused whole (the exporter retries): counted apart from the spans it holds that are invalid.
+      if (error instanceof OverloadedError) ctx.metrics.countSpans(transport, 0, records.length, 'overloaded');
+      throw error;
+    });
+  ctx.metrics.countSpans(transport, written.spans, rejections.length);
   const shown = rejections.slice(0, NAMED_REJECTIONS).join('; ');
   const more = rejections.length > NAMED_REJECTIONS ? `; and ${rejections.length - NAMED_REJECTIONS} more` : '';
   return {

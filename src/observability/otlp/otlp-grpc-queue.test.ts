@@ -1,24 +1,13 @@
 // OTLP/gRPC with the real SDK gRPC exporter, and the write queue's backpressure: a full queue
 // answers 503 + Retry-After (gRPC: UNAVAILABLE), which the real exporters retry until stored.
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../test/helpers/endpoints.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
 import { ingestQueue, SpanWriteQueue } from '../queue.js';
-import { ExportTraceServiceRequest } from './proto.js';
+import { ExportTraceServiceRequest, ExportTraceServiceResponse } from './proto.js';
 import { testTracer } from './test-otel.js';
 import { requestContext } from '../../shared/context.js';
 import type { SpanRecord } from '../ingest.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 let server: TestServer;
 let grpcPort: number;
@@ -60,25 +49,61 @@ describe('OTLP/gRPC', () => {
   });
 
   it('answers INVALID_ARGUMENT to a message that is not an ExportTraceServiceRequest', async () => {
-    const grpc = await import('@grpc/grpc-js');
-    const client = new grpc.Client(`127.0.0.1:${grpcPort}`, grpc.credentials.createInsecure());
-    const call = (body: Buffer) =>
-      new Promise<{ error: any; response?: Buffer }>((resolve) =>
-        client.makeUnaryRequest(
-          '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
-          (value: Buffer) => value,
-          (value: Buffer) => value,
-          body,
-          (error, response) => resolve({ error, response }),
-        ),
-      );
+    const { grpc, call, close } = await rawExport();
     const bad = await call(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]));
     expect(bad.error?.code).toBe(grpc.status.INVALID_ARGUMENT);
     const empty = await call(Buffer.from(ExportTraceServiceRequest.encode(ExportTraceServiceRequest.create({})).finish()));
     expect(empty.error).toBeNull();
-    client.close();
+    close();
+  });
+
+  it('rejects a span without trace_id or span_id in partial_success and stores the others', async () => {
+    const { call, close } = await rawExport();
+    const trace = Buffer.from('0f'.repeat(16), 'hex');
+    const message = ExportTraceServiceRequest.fromObject({
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              scope: { name: 'raw' },
+              spans: [
+                { traceId: trace, spanId: Buffer.from('01'.repeat(8), 'hex'), name: 'ok', startTimeUnixNano: 1, endTimeUnixNano: 2 },
+                { name: 'no ids', startTimeUnixNano: 1, endTimeUnixNano: 2 },
+                { traceId: trace, name: 'no span id', startTimeUnixNano: 1, endTimeUnixNano: 2 },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const answer = await call(Buffer.from(ExportTraceServiceRequest.encode(message).finish()));
+    close();
+    expect(answer.error).toBeNull();
+    const response = ExportTraceServiceResponse.toObject(ExportTraceServiceResponse.decode(answer.response!), { longs: String });
+    expect(response.partialSuccess.rejectedSpans).toBe('2');
+    expect(response.partialSuccess.errorMessage).toContain('span #1 of resource_spans[0].scope_spans[0]: trace_id must be 16 bytes');
+    expect(response.partialSuccess.errorMessage).toContain('span #2 of resource_spans[0].scope_spans[0]: span_id must be 8 bytes');
+    const stored = await server.assay.db.span.findMany({ where: { traceId: trace.toString('hex') } });
+    expect(stored.map((span) => span.spanId)).toEqual(['01'.repeat(8)]);
   });
 });
+
+/** A client sending raw bytes to Export, to send what no SDK would. */
+async function rawExport() {
+  const grpc = await import('@grpc/grpc-js');
+  const client = new grpc.Client(`127.0.0.1:${grpcPort}`, grpc.credentials.createInsecure());
+  const call = (body: Buffer) =>
+    new Promise<{ error: any; response?: Buffer }>((resolve) =>
+      client.makeUnaryRequest(
+        '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+        (value: Buffer) => value,
+        (value: Buffer) => value,
+        body,
+        (error, response) => resolve({ error, response }),
+      ),
+    );
+  return { grpc, call, close: () => client.close() };
+}
 
 describe('write queue', () => {
   const record = (trace: string, span: number): SpanRecord => ({

@@ -521,6 +521,34 @@ describe('OTLP/HTTP answers', () => {
     expect(await server.assay.db.span.count({ where: { traceId: hexId(4, 16) } })).toBe(1);
   });
 
+  it('rejects a protobuf span without trace_id or span_id (proto3 leaves empty bytes out) and stores the others', async () => {
+    // The issue's own request: one span carrying nothing but a name.
+    const bare = await post(Buffer.from('0a120a00120e0a070a0573636f706512032a0178', 'hex'), protoHeaders);
+    expect(bare.status).toBe(200);
+    const bareAnswer = ExportTraceServiceResponse.toObject(ExportTraceServiceResponse.decode(bare.body), { longs: String });
+    expect(bareAnswer.partialSuccess).toEqual({ rejectedSpans: '1', errorMessage: expect.stringContaining('span #0 of resource_spans[0].scope_spans[0]: trace_id must be 16 bytes') });
+
+    const response = await post(
+      protoBody([
+        { traceId: Buffer.from(hexId(16, 16), 'hex'), spanId: Buffer.from(hexId(1, 8), 'hex'), name: 'ok', startTimeUnixNano: 1, endTimeUnixNano: 2 },
+        { name: 'no ids', startTimeUnixNano: 1, endTimeUnixNano: 2 },
+        { traceId: Buffer.from(hexId(16, 16), 'hex'), name: 'no span id', startTimeUnixNano: 1, endTimeUnixNano: 2 },
+        { spanId: Buffer.from(hexId(4, 8), 'hex'), name: 'no trace id', startTimeUnixNano: 1, endTimeUnixNano: 2 },
+        // A link without ids is kept as it came: it names nothing the span needs.
+        { traceId: Buffer.from(hexId(16, 16), 'hex'), spanId: Buffer.from(hexId(5, 8), 'hex'), name: 'bare link', startTimeUnixNano: 1, endTimeUnixNano: 2, links: [{}] },
+      ]),
+      protoHeaders,
+    );
+    expect(response.status).toBe(200);
+    const answer = ExportTraceServiceResponse.toObject(ExportTraceServiceResponse.decode(response.body), { longs: String });
+    expect(answer.partialSuccess.rejectedSpans).toBe('3');
+    expect(answer.partialSuccess.errorMessage).toContain('span #1 of resource_spans[0].scope_spans[0]: trace_id must be 16 bytes');
+    expect(answer.partialSuccess.errorMessage).toContain('span #2 of resource_spans[0].scope_spans[0]: span_id must be 8 bytes');
+    expect(answer.partialSuccess.errorMessage).toContain(`span ${hexId(4, 8)}: trace_id must be 16 bytes`);
+    const stored = await server.assay.db.span.findMany({ where: { traceId: hexId(16, 16) }, orderBy: { spanId: 'asc' } });
+    expect(stored.map((span) => span.spanId)).toEqual([hexId(1, 8), hexId(5, 8)]);
+  });
+
   it('answers 400 with a google.rpc.Status to a body that is not protobuf, or not JSON', async () => {
     const proto = await post(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]), protoHeaders);
     expect(proto.status).toBe(400);
