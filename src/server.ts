@@ -30,6 +30,7 @@ import { escapeUndecodableSegments } from './shared/http/url.js';
 import { Metrics } from './shared/metrics.js';
 import { ingestQueue } from './observability/queue.js';
 import { loggingOptions } from './shared/http/logging.js';
+import { registerApiDocs } from './shared/http/openapi.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -99,6 +100,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   });
   registerErrorHandling(server);
   drainUnreadBodies(server, config.MAX_BODY_BYTES);
+  registerApiDocs(server);
   acknowledgeDurably(server, walSync);
   registerOperations(server, services);
   await server.register(async (scope) => graphqlRoutes(scope));

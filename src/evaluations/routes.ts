@@ -1,9 +1,19 @@
 // REST routes of automatic evaluations (SPEC §4; contract 4.3, 4.4 and the Evaluation of 2.4).
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { evaluatorConfigJson } from '../evaluators/routes.js';
+import { described } from '../shared/http/openapi.js';
 import { parseInput } from '../shared/validation.js';
 import { comparisonQuery, createEvaluationInput, deleteEvaluationsInput, listEvaluationsQuery } from './inputs.js';
 import * as evaluations from './operations.js';
+import {
+  comparisonRowResponse,
+  evaluationResponse,
+  evaluationResultsResponse,
+  evaluationScenarioResponse,
+  evaluationStatusResponse,
+  evaluatorCostResponse,
+} from './responses.js';
 import type { Result } from './results.js';
 import { evaluationTotals, scenarioJson, statusResult } from './shapes.js';
 
@@ -44,18 +54,49 @@ function configOrder(evaluation: evaluations.EvaluationWithConfigs): string[] {
 
 type Params = { Params: { evaluation_id: string } };
 
+const tag = 'evaluations';
+const APP = '0192f0c1-0000-7000-8000-000000000001';
+
 export function evaluationRoutes(app: FastifyInstance): void {
-  app.post('/evaluations', async (req) =>
+  app.post(
+    '/evaluations',
+    described({
+      tag,
+      summary: 'Start evaluations (one per variant)',
+      description: 'Answers at once in `EVALUATION_INITIALIZED`; the run proceeds in the background.',
+      body: createEvaluationInput,
+      response: z.array(evaluationResponse),
+      errors: [404],
+      examples: {
+        exact: {
+          app_id: APP,
+          variant_ids: ['0192f0c1-0000-7000-8000-000000000002'],
+          evaluators_configs: ['0192f0c1-0000-7000-8000-000000000003'],
+          testset_id: '0192f0c1-0000-7000-8000-000000000004',
+          rate_limit: { batch_size: 10, max_retries: 3, retry_delay: 1, delay_between_batches: 0 },
+        },
+      },
+    }),
+    async (req) =>
     (await evaluations.createEvaluations(req.ctx, parseInput(createEvaluationInput, req.body, 'body'))).map(evaluationJson),
   );
-  app.get('/evaluations', async (req) =>
+  app.get('/evaluations', described({ tag, summary: 'List evaluations', query: listEvaluationsQuery, response: z.array(evaluationResponse) }), async (req) =>
     (await evaluations.listEvaluations(req.ctx, parseInput(listEvaluationsQuery, req.query, 'query'))).map(evaluationJson),
   );
-  app.delete('/evaluations', async (req, reply) => {
+  app.delete('/evaluations', described({ tag, summary: 'Delete evaluations', body: deleteEvaluationsInput, noContent: true, errors: [404] }), async (req, reply) => {
     await evaluations.deleteEvaluations(req.ctx, parseInput(deleteEvaluationsInput, req.body, 'body').evaluations_ids);
     return reply.code(204).send();
   });
-  app.get('/evaluations/evaluation_scenarios/comparison-results', async (req) => {
+  app.get(
+    '/evaluations/evaluation_scenarios/comparison-results',
+    described({
+      tag,
+      summary: "Each test case with every evaluation's scenario",
+      query: comparisonQuery,
+      response: z.array(comparisonRowResponse),
+      errors: [404],
+    }),
+    async (req) => {
     const { evaluations: compared, rows } = await evaluations.compareEvaluations(req.ctx, parseInput(comparisonQuery, req.query, 'query').evaluations_ids);
     return rows.map((row) => ({
       position: row.position,
@@ -73,25 +114,40 @@ export function evaluationRoutes(app: FastifyInstance): void {
       }),
     }));
   });
-  app.get<Params>('/evaluations/:evaluation_id', async (req) =>
+  app.get<Params>('/evaluations/:evaluation_id', described({ tag, summary: 'Read an evaluation', response: evaluationResponse, errors: [404] }), async (req) =>
     evaluationJson(await evaluations.getEvaluation(req.ctx, req.params.evaluation_id)),
   );
-  app.get<Params>('/evaluations/:evaluation_id/status', async (req) => {
+  app.get<Params>(
+    '/evaluations/:evaluation_id/status',
+    described({ tag, summary: "An evaluation's status and progress", response: evaluationStatusResponse, errors: [404] }),
+    async (req) => {
     const evaluation = await evaluations.getEvaluation(req.ctx, req.params.evaluation_id);
     const { total, done, errors } = evaluation;
     return { status: statusResult(evaluation), progress: { total, done, errors } };
   });
-  app.get<Params>('/evaluations/:evaluation_id/results', async (req) => {
+  app.get<Params>(
+    '/evaluations/:evaluation_id/results',
+    described({ tag, summary: "An evaluation's aggregated results", response: evaluationResultsResponse, errors: [404] }),
+    async (req) => {
     const evaluation = await evaluations.getEvaluation(req.ctx, req.params.evaluation_id);
     return { id: evaluation.id, results: aggregatedResults(evaluation) };
   });
   // The evaluators' own provider cost; not part of the contract's Evaluation (2.4), so its own route.
-  app.get<Params>('/evaluations/:evaluation_id/evaluator_cost', async (req) => evaluations.evaluatorCost(req.ctx, req.params.evaluation_id));
-  app.get<Params>('/evaluations/:evaluation_id/evaluation_scenarios', async (req) => {
+  app.get<Params>(
+    '/evaluations/:evaluation_id/evaluator_cost',
+    described({ tag, summary: "What the evaluators' own model calls cost", response: evaluatorCostResponse, errors: [404] }),
+    async (req) => evaluations.evaluatorCost(req.ctx, req.params.evaluation_id));
+  app.get<Params>(
+    '/evaluations/:evaluation_id/evaluation_scenarios',
+    described({ tag, summary: "An evaluation's scenarios", response: z.array(evaluationScenarioResponse), errors: [404] }),
+    async (req) => {
     const evaluation = await evaluations.getEvaluation(req.ctx, req.params.evaluation_id);
     return (await evaluations.listScenarios(req.ctx, evaluation.id)).map((scenario) => scenarioJson(scenario, configOrder(evaluation)));
   });
-  app.post<Params>('/evaluations/:evaluation_id/cancel', async (req) =>
+  app.post<Params>(
+    '/evaluations/:evaluation_id/cancel',
+    described({ tag, summary: 'Cancel a running evaluation (409 once ended)', response: evaluationResponse, errors: [404, 409] }),
+    async (req) =>
     evaluationJson(await evaluations.cancelEvaluation(req.ctx, req.params.evaluation_id)),
   );
 }

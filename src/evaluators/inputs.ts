@@ -153,6 +153,13 @@ export const createEvaluatorConfigInput = z
   })
   .transform((input) => ({ ...input, settings_values: completeSettings(input.evaluator_key, input.settings_values) }));
 
+/** The fields of `PUT /evaluators/configs/{id}` whatever the evaluator (what the API reference shows). */
+export const updateEvaluatorConfigFields = z.object({
+  name: configName().nullish(),
+  settings_values: jsonObject().nullish().describe("Checked against the evaluator's settings_template"),
+  evaluator_key: z.string().nullish().describe("The config's own key, or absent: the evaluator cannot change"),
+});
+
 /**
  * The body of `PUT /evaluators/configs/{id}` for a config of `evaluatorKey`: the key cannot
  * change, so the settings are checked against that evaluator's template. Absent or null fields
@@ -160,10 +167,8 @@ export const createEvaluatorConfigInput = z
  * fields of a config sent back (id, created_at, …) are ignored.
  */
 export function updateEvaluatorConfigInput(evaluatorKey: string) {
-  return z
-    .object({
-      name: configName().nullish(),
-      settings_values: jsonObject().nullish(),
+  return updateEvaluatorConfigFields
+    .extend({
       // Clients often send a read config back whole: its own key is fine, another one is refused
       // rather than ignored, so nobody believes they switched the evaluator.
       evaluator_key: z

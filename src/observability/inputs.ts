@@ -17,7 +17,7 @@ function upperCaseEnum<const T extends readonly [string, ...string[]]>(values: T
   return z.preprocess(
     (value) => (value === undefined || value === null ? fallback : typeof value === 'string' ? value.toUpperCase() : value),
     z.enum(values),
-  );
+  ).meta({ description: `Any letter case; absent or null means ${fallback}` });
 }
 
 /**
@@ -39,7 +39,7 @@ const isoDateTime = () =>
         : fail('Input should be a valid datetime or date, expected ISO 8601 such as 2024-05-01T12:00:00Z', 'datetime_from_date_parsing');
     }
     return parsed.nanos;
-  });
+  }).meta({ description: 'ISO-8601 date-time (a date alone is midnight; no offset means UTC)', override: { type: 'string' } });
 
 const count = () => int().min(0).max(Number.MAX_SAFE_INTEGER);
 
@@ -123,7 +123,7 @@ export const isoDate = () =>
       return z.NEVER;
     }
     return new Date(Number(parsed.nanos / 1_000_000n));
-  });
+  }).meta({ description: 'ISO-8601 date or date-time (no offset means UTC)' });
 
 /** A number in a query string. */
 const queryNumber = () =>
@@ -134,14 +134,16 @@ const queryNumber = () =>
       params: { type: 'float_parsing' },
     })
     .transform(Number)
-    .pipe(z.number().min(0));
+    .pipe(z.number().min(0))
+    .meta({ description: 'A number, 0 or more' });
 
 /** A comma-separated list of upper-case enum values (any case accepted). */
 function queryEnumList<const T extends readonly [string, ...string[]]>(values: T) {
   return z
     .string()
     .transform((value) => value.split(',').map((item) => item.trim().toUpperCase()).filter((item) => item !== ''))
-    .pipe(z.array(z.enum(values)));
+    .pipe(z.array(z.enum(values)))
+    .meta({ description: `Comma-separated, any letter case: ${values.join(', ')}` });
 }
 
 export const searchQuery = z.object({
@@ -173,7 +175,8 @@ export const searchQuery = z.object({
     })
     .transform(Number)
     .pipe(z.number().int().min(1).max(1000))
-    .default(50),
+    .default(50)
+    .meta({ description: '1 to 1000' }),
   cursor: z.string().min(1).optional(),
 });
 

@@ -1,13 +1,15 @@
 // REST routes of observability (SPEC §7, seed 4.1 and 4.2): validate, call the operation, answer.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { pricingRoutes } from '../pricing/routes.js';
+import { described } from '../shared/http/openapi.js';
 import { parseInput } from '../shared/validation.js';
-import { searchQuery, spanReadQuery } from './inputs.js';
+import { legacyTraceInput, searchQuery, spanReadQuery } from './inputs.js';
 import { searchFilter, sortOf } from './search-input.js';
 import { searchSpans, searchTraces, spanMetrics, spanSortFields, traceMetrics, traceSortFields, type TraceRow } from './search.js';
 import { z } from 'zod';
 import { ingestLegacyTrace } from './legacy.js';
 import { getSpanJsonText, getTraceTreeText } from './read.js';
+import { legacyIngestResponse, metricsResponse, spanListResponse, spanResponse, traceListResponse } from './responses.js';
 import { spanJson } from './shape.js';
 
 /** A trace in listings: its roll-up, without spans (GET /observability/traces/{id} has the tree). */
@@ -40,32 +42,90 @@ function sendJsonText(reply: FastifyReply, text: string) {
   return reply.type('application/json; charset=utf-8').send(text);
 }
 
+const tag = 'observability';
+const searchDescription = 'Filters combine (AND); `spankind` and `status` take comma-separated lists. Newest first unless `sort_by` says otherwise.';
+
 export function observabilityRoutes(app: FastifyInstance): void {
   pricingRoutes(app);
   // Listings with filters, newest first by default; `next_cursor` continues the list.
-  app.get('/observability/traces', async (req) => {
+  app.get(
+    '/observability/traces',
+    described({ tag, summary: 'Find traces', description: searchDescription, query: searchQuery, response: traceListResponse }),
+    async (req) => {
     const query = parseInput(searchQuery, req.query, 'query');
     const page = await searchTraces(req.ctx, searchFilter(query), sortOf(query, traceSortFields), { first: query.limit, after: query.cursor });
     return { traces: page.edges.map((edge) => traceJson(edge.node)), next_cursor: page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null };
   });
-  app.get('/observability/spans', async (req) => {
+  app.get(
+    '/observability/spans',
+    described({ tag, summary: 'Find spans', description: searchDescription, query: searchQuery, response: spanListResponse }),
+    async (req) => {
     const query = parseInput(searchQuery, req.query, 'query');
     const page = await searchSpans(req.ctx, searchFilter(query), sortOf(query, spanSortFields), { first: query.limit, after: query.cursor });
     return { spans: page.edges.map((edge) => spanJson(edge.node, null)), next_cursor: page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null };
   });
-  app.get('/observability/metrics', async (req) => {
+  app.get(
+    '/observability/metrics',
+    described({
+      tag,
+      summary: 'Counts, error rate, cost, tokens and latency percentiles of the matching traces or spans',
+      query: searchQuery.extend(metricsQuery.shape),
+      response: metricsResponse,
+    }),
+    async (req) => {
     const { of } = parseInput(metricsQuery, { of: (req.query as Record<string, unknown>).of }, 'query');
     const filter = searchFilter(parseInput(searchQuery, req.query, 'query'));
     return of === 'spans' ? spanMetrics(req.ctx, filter) : traceMetrics(req.ctx, filter);
   });
 
-  app.post('/observability/trace', async (req) => ingestLegacyTrace(req.ctx, req.body));
+  app.post(
+    '/observability/trace',
+    described({
+      tag,
+      summary: 'Store spans of a trace (JSON; OTLP is at /v1/traces)',
+      description: 'Spans may arrive before their parents, in any number of requests; a span sent again replaces the stored one.',
+      body: legacyTraceInput,
+      response: legacyIngestResponse,
+      examples: {
+        agent: {
+          trace: '4bf92f3577b34da6a3ce929d0e0e4736',
+          spans: [
+            { id: '00f067aa0ba902b7', name: 'agent', spankind: 'AGENT', start_time: '2026-11-22T10:00:00Z', end_time: '2026-11-22T10:00:02Z' },
+            {
+              id: '00f067aa0ba902b8',
+              parent_span_id: '00f067aa0ba902b7',
+              name: 'llm',
+              spankind: 'LLM',
+              start_time: '2026-11-22T10:00:00.5Z',
+              end_time: '2026-11-22T10:00:01.5Z',
+              tokens: { prompt_tokens: 12, completion_tokens: 3 },
+              cost: 0.0001,
+            },
+          ],
+        },
+      },
+    }),
+    // Validated in ingestLegacyTrace, with legacyTraceInput.
+    async (req) => ingestLegacyTrace(req.ctx, req.body),
+  );
 
-  app.get<{ Params: { trace_id: string } }>('/observability/traces/:trace_id', async (req, reply) =>
+  app.get<{ Params: { trace_id: string } }>(
+    '/observability/traces/:trace_id',
+    described({ tag, summary: 'A trace: its earliest top-level span with every descendant in `children`', response: spanResponse, errors: [404] }),
+    async (req, reply) =>
     sendJsonText(reply, await getTraceTreeText(req.ctx, req.params.trace_id)),
   );
 
-  app.get<{ Params: { span_id: string } }>('/observability/spans/:span_id', async (req, reply) => {
+  app.get<{ Params: { span_id: string } }>(
+    '/observability/spans/:span_id',
+    described({
+      tag,
+      summary: 'A span: with its subtree (`type=generation`) or alone (`type=span`)',
+      query: spanReadQuery,
+      response: spanResponse,
+      errors: [404],
+    }),
+    async (req, reply) => {
     const query = parseInput(spanReadQuery, req.query, 'query');
     return sendJsonText(reply, await getSpanJsonText(req.ctx, req.params.span_id, query.type, query.trace_id));
   });

@@ -52,7 +52,7 @@ const uploadedFile = z.unknown().transform((value, ctx) => {
     return z.NEVER;
   }
   return value;
-});
+}).meta({ description: 'The CSV (header row first) or JSON (an array of objects) file', override: { type: 'string', format: 'binary' } });
 
 /** The fields of `POST /testsets/upload`; form fields arrive as strings, blank ones count as absent. */
 export const uploadTestsetInput = z.object({

@@ -1,7 +1,9 @@
 // REST routes of test sets (SPEC §3, Agenta's paths and shapes): validate, call the operation,
 // shape the answer.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { ValidationError } from '../shared/errors.js';
+import { described } from '../shared/http/openapi.js';
 import { parseInput } from '../shared/validation.js';
 import {
   createTestsetInput,
@@ -12,6 +14,7 @@ import {
   uploadTestsetInput,
 } from './inputs.js';
 import * as testsets from './operations.js';
+import { testsetCreatedResponse, testsetResponse, testsetSummaryResponse } from './responses.js';
 
 type TestsetRecord = Awaited<ReturnType<typeof testsets.getTestset>>;
 
@@ -64,31 +67,59 @@ async function multipartFields(req: FastifyRequest): Promise<Record<string, unkn
 
 type TestsetParams = { Params: { testset_id: string } };
 
+const tag = 'testsets';
+const capitals = [{ country: 'France', correct_answer: 'Paris' }];
+
 export function testsetRoutes(app: FastifyInstance): void {
-  app.post('/testsets', async (req) =>
+  app.post(
+    '/testsets',
+    described({
+      tag,
+      summary: 'Create a test set',
+      body: createTestsetInput,
+      response: testsetCreatedResponse,
+      errors: [404],
+      examples: { capitals: { name: 'capitals', csvdata: capitals } },
+    }),
+    async (req) =>
     createdJson(await testsets.createTestset(req.ctx, parseInput(createTestsetInput, req.body, 'body'))),
   );
-  app.post('/testsets/upload', async (req) => {
+  app.post(
+    '/testsets/upload',
+    described({
+      tag,
+      summary: 'Create a test set from a CSV or JSON file',
+      description: 'A CSV\'s header row names the columns; a JSON file is an array of objects.',
+      body: uploadTestsetInput,
+      multipart: true,
+      response: testsetCreatedResponse,
+      errors: [404],
+      examples: { csv: { file: 'country,correct_answer\nFrance,Paris\n', upload_type: 'CSV', testset_name: 'capitals' } },
+    }),
+    async (req) => {
     const input = parseInput(uploadTestsetInput, await multipartFields(req), 'body');
     return createdJson(await testsets.uploadTestset(req.ctx, input));
   });
-  app.get('/testsets', async (req) =>
+  app.get('/testsets', described({ tag, summary: 'List test sets', query: listTestsetsQuery, response: z.array(testsetSummaryResponse) }), async (req) =>
     (await testsets.listTestsets(req.ctx, parseInput(listTestsetsQuery, req.query, 'query'))).map(summaryJson),
   );
-  app.delete('/testsets', async (req, reply) => {
+  app.delete('/testsets', described({ tag, summary: 'Delete test sets (none if one is unknown)', body: deleteTestsetsInput, noContent: true, errors: [404] }), async (req, reply) => {
     await testsets.deleteTestsets(req.ctx, parseInput(deleteTestsetsInput, req.body, 'body').testset_ids);
     return reply.code(204).send();
   });
-  app.get<TestsetParams>('/testsets/:testset_id', async (req) => {
+  app.get<TestsetParams>('/testsets/:testset_id', described({ tag, summary: 'Read a test set with its cases', response: testsetResponse, errors: [404] }), async (req) => {
     const testset = await testsets.getTestsetWithRows(req.ctx, req.params.testset_id);
     return testsetJson(testset, testset.rows.map((row) => row.data as TestsetRowData));
   });
-  app.put<TestsetParams>('/testsets/:testset_id', async (req) => {
+  app.put<TestsetParams>(
+    '/testsets/:testset_id',
+    described({ tag, summary: 'Replace a test set\'s name and cases', body: updateTestsetInput, response: testsetResponse, errors: [404] }),
+    async (req) => {
     const input = parseInput(updateTestsetInput, req.body, 'body');
     // The stored rows are exactly the validated input, so they are not read back.
     return testsetJson(await testsets.updateTestset(req.ctx, req.params.testset_id, input), input.csvdata);
   });
-  app.delete<TestsetParams>('/testsets/:testset_id', async (req, reply) => {
+  app.delete<TestsetParams>('/testsets/:testset_id', described({ tag, summary: 'Delete a test set', noContent: true, errors: [404] }), async (req, reply) => {
     await testsets.deleteTestset(req.ctx, req.params.testset_id);
     return reply.code(204).send();
   });

@@ -8,7 +8,9 @@
 import { promisify } from 'node:util';
 import { gunzip, inflate } from 'node:zlib';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { AssayError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../shared/errors.js';
+import { described } from '../../shared/http/openapi.js';
 import { OtlpBadRequest } from './decode.js';
 import type { OtlpDecoder } from './decoder.js';
 import { ingestOtlp, type OtlpIngestResult } from './ingest.js';
@@ -77,6 +79,47 @@ function sendResult(reply: FastifyReply, format: Format, result: OtlpIngestResul
     .send(partial ? { partialSuccess: { rejectedSpans: String(partial.rejectedSpans), errorMessage: partial.errorMessage } } : {});
 }
 
+// The API reference's view of these paths: bodies and answers in both encodings.
+const binary = { type: 'string', format: 'binary' } as const;
+const rpcStatus = z
+  .object({ code: z.int().describe('gRPC status code'), message: z.string() })
+  .meta({ id: 'RpcStatus', description: 'google.rpc.Status (protobuf for a protobuf request)' });
+const failure = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: rpcStatus }, 'application/x-protobuf': { schema: binary } },
+});
+const otlpDoc = described({
+  tag: 'otlp',
+  summary: 'OTLP/HTTP trace export (ExportTraceServiceRequest)',
+  description:
+    'Point any OTLP exporter here. The body may be gzip or deflate encoded (`Content-Encoding`). Rejected spans are named in `partialSuccess`; the rest is stored.',
+  operation: {
+    requestParams: { header: z.object({ 'content-encoding': z.enum(['gzip', 'deflate', 'identity']).optional() }) },
+    requestBody: {
+      required: true,
+      content: {
+        'application/x-protobuf': { schema: binary },
+        'application/json': { schema: z.looseObject({ resourceSpans: z.array(z.record(z.string(), z.unknown())) }) },
+      },
+    },
+    responses: {
+      200: {
+        description: 'ExportTraceServiceResponse, in the encoding of the request; sent once the spans are committed',
+        content: {
+          'application/x-protobuf': { schema: binary },
+          'application/json': {
+            schema: z.object({ partialSuccess: z.object({ rejectedSpans: z.string(), errorMessage: z.string() }).optional() }),
+          },
+        },
+      },
+      400: failure('An unreadable body (not retried by exporters)'),
+      413: failure('The body, before or after decompression, is larger than MAX_BODY_BYTES'),
+      415: failure('Neither application/x-protobuf nor application/json'),
+      503: failure('The write queue is full: retry after Retry-After seconds'),
+    },
+  },
+});
+
 export function otlpHttpRoutes(app: FastifyInstance, maxBodyBytes: number, decoder: OtlpDecoder): void {
   app.removeAllContentTypeParsers();
   // Bodies stay bytes here: protobuf and JSON alike are read on the decoding thread.
@@ -102,5 +145,5 @@ export function otlpHttpRoutes(app: FastifyInstance, maxBodyBytes: number, decod
     const prepared = await decoder.prepare(format, (request.body as Buffer | undefined) ?? Buffer.alloc(0));
     return sendResult(reply, format, await ingestOtlp(request.ctx, 'otlp_http', prepared));
   };
-  for (const path of otlpHttpPaths) app.post(path, handler);
+  for (const path of otlpHttpPaths) app.post(path, otlpDoc, handler);
 }

@@ -1,0 +1,373 @@
+// The OpenAPI document (/openapi.json) and the reference page (/docs): the document is valid
+// OpenAPI 3.1, lists every route the server serves, promises the 422 where input is validated, and
+// real answers of a tour through the API match the documented status codes and bodies.
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { validate as validateOpenApi, compileErrors } from '@readme/openapi-parser';
+import { parse } from 'parse5';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEndpoint, type FakeEndpoint } from './helpers/endpoints.js';
+import { waitForStatus } from './helpers/evaluations.js';
+import { waitForHumanStatus } from './helpers/human-evaluations.js';
+import { startServer, type TestServer } from './helpers/server.js';
+
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (
+  ajv: Ajv2020,
+) => void;
+
+/**
+ * Routes the server serves that the REST reference leaves out, on purpose: GraphQL has its own
+ * schema (schema.graphql, GraphiQL at GET /graphql), the health and metrics probes are for
+ * operators and orchestrators, and /docs and /openapi.json are the reference itself. Any other
+ * route must be described (docs/api.md says how).
+ */
+const NOT_IN_REFERENCE = [/^\/graphql$/, /^\/healthz$/, /^\/readyz$/, /^\/metrics$/, /^\/docs(\/|$)/, /^\/openapi\.json$/];
+
+type Json = any;
+let server: TestServer;
+let endpoint: FakeEndpoint;
+let doc: Json;
+let ajv: Ajv2020;
+
+beforeAll(async () => {
+  server = await startServer();
+  endpoint = await startEndpoint(() => ({ body: { message: 'Paris', cost: 0.001, latency: 0.01 } }));
+  const response = await server.request('GET', '/openapi.json');
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  doc = response.body;
+  ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+});
+afterAll(async () => {
+  await endpoint?.close();
+  await server?.close();
+});
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+function operations(): { method: string; path: string; op: Json }[] {
+  return Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+    Object.entries(item as Json)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, op]) => ({ method: method.toUpperCase(), path, op })),
+  );
+}
+
+/** A response object, its `$ref` to components resolved. */
+function resolveResponse(response: Json): Json {
+  const ref = response?.$ref as string | undefined;
+  return ref ? doc.components.responses[ref.split('/').pop()!] : response;
+}
+
+const compiled = new Map<unknown, ValidateFunction>();
+/** A validator for a schema of the document, its `#/components/...` references resolvable. */
+function validator(schema: Json): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv.compile({ ...schema, components: doc.components });
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+describe('the document', () => {
+  it('is a valid OpenAPI 3.1 document, also served under /api', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect((await server.request('GET', '/api/openapi.json')).body).toEqual(doc);
+    const result = await validateOpenApi(structuredClone(doc));
+    expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
+    // The aliases are one operation each, said once.
+    expect(doc.info.description).toContain('/api');
+    expect(Object.keys(doc.paths).some((path) => path.startsWith('/api/'))).toBe(false);
+  });
+
+  it('describes every route the server serves, apart from the listed exclusions', () => {
+    const documented = new Set(operations().map(({ method, path }) => `${method} ${path}`));
+    const served = server.assay.routes
+      .filter(({ method }) => METHODS.includes(method.toLowerCase()))
+      .filter(({ url }) => !NOT_IN_REFERENCE.some((pattern) => pattern.test(url)))
+      .map(({ method, url }) => `${method} ${toOpenApiPath(url)}`);
+    expect(served.length).toBeGreaterThan(50);
+    expect(served.filter((route) => !documented.has(route))).toEqual([]);
+    // …and nothing that is not served.
+    expect([...documented].filter((route) => !served.includes(route))).toEqual([]);
+    expect(documented.has('POST /v1/traces')).toBe(true);
+    expect(documented.has('POST /otlp/v1/traces')).toBe(true);
+  });
+
+  it('shares one 422 body and one error body, in FastAPI shape', () => {
+    const unprocessable = doc.components.responses.UnprocessableEntity.content['application/json'].schema;
+    expect(unprocessable).toEqual({ $ref: '#/components/schemas/HTTPValidationError' });
+    expect(validator(unprocessable)({ detail: [{ loc: ['body', 'app_name'], msg: 'Field required', type: 'missing' }] })).toBe(true);
+    expect(validator(unprocessable)({ detail: 'no' })).toBe(false);
+    const notFound = doc.components.responses.NotFound.content['application/json'].schema;
+    expect(validator(notFound)({ detail: 'App with id x not found' })).toBe(true);
+  });
+
+  it('promises the 422 on every operation that takes input, and each promise holds', async () => {
+    for (const { method, path, op } of operations()) {
+      // A body, a query, or a path parameter that is more than any string (an integer, an enum).
+      const takesInput =
+        Boolean(op.requestBody) ||
+        (op.parameters ?? []).some((parameter: Json) => parameter.in === 'query' || (parameter.in === 'path' && Object.keys(parameter.schema).length > 1));
+      if (op.tags[0] === 'otlp') {
+        // OTLP answers google.rpc.Status, not FastAPI's 422 (an unreadable body is a 400).
+        expect(op.responses['400']).toBeDefined();
+        continue;
+      }
+      expect(Boolean(op.responses['422']), `${method} ${path}`).toBe(takesInput);
+      if (op.responses['422']) expect(op.responses['422']).toEqual({ $ref: '#/components/responses/UnprocessableEntity' });
+      // A body that is no object, and path parameters that are no ids: whatever validates input
+      // says so with a 422, which must be promised; a route with a body must answer it.
+      const url = path.replace(/\{[^}]+\}/g, 'x');
+      const response = await server.request(method, url, method === 'GET' ? undefined : '1', { 'content-type': 'application/json' });
+      // Whatever it answers (a 404 for the unknown ids, say) is documented.
+      expect(op.responses[String(response.status)], `${method} ${path} answered ${response.status}: ${response.text}`).toBeDefined();
+      if (response.status === 422) {
+        expect(validator(resolveResponse(op.responses['422']).content['application/json'].schema)(response.body)).toBe(true);
+      }
+      // A config's settings are checked against its evaluator's template, so the config is read first.
+      const readsFirst = `${method} ${path}` === 'PUT /evaluators/configs/{config_id}';
+      if (op.requestBody) expect(response.status, `${method} ${path}`).toBe(readsFirst ? 404 : 422);
+    }
+  });
+
+  it('gives request examples for the create operations, each valid against its body schema', () => {
+    const creates = ['/apps', '/apps/{app_id}/variants', '/testsets', '/testsets/upload', '/evaluators/configs', '/evaluations', '/human-evaluations', '/observability/trace'];
+    for (const path of creates) {
+      const content = doc.paths[path].post.requestBody.content;
+      const [mediaType] = Object.values(content) as Json[];
+      const examples = Object.entries(mediaType.examples ?? {});
+      expect(examples.length, path).toBeGreaterThan(0);
+      for (const [name, example] of examples) {
+        const validate = validator(mediaType.schema);
+        expect(validate((example as Json).value), `${path} example ${name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      }
+    }
+    expect(Object.keys(doc.paths['/testsets/upload'].post.requestBody.content)).toEqual(['multipart/form-data']);
+    expect(Object.keys(doc.paths['/v1/traces'].post.requestBody.content).sort()).toEqual(['application/json', 'application/x-protobuf']);
+  });
+});
+
+describe('real answers match the document', () => {
+  const covered = new Set<string>();
+
+  /** The documented operation a concrete request is for (literal segments win over parameters). */
+  function operationFor(method: string, url: string): { key: string; op: Json } {
+    const path = url.split('?')[0]!;
+    const candidates = Object.keys(doc.paths)
+      .filter((template) => new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path) && doc.paths[template][method.toLowerCase()])
+      .sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0));
+    const template = candidates[0];
+    if (!template) throw new Error(`${method} ${url} is not documented`);
+    return { key: `${method} ${template}`, op: doc.paths[template][method.toLowerCase()] };
+  }
+
+  /** Sends the request, checks its status is documented for the operation and its body matches. */
+  async function call(method: string, url: string, body?: unknown, expected = 200): Promise<Json> {
+    const { key, op } = operationFor(method, url);
+    const response = await server.request(method, url, body);
+    expect(response.status, `${method} ${url}: ${response.text}`).toBe(expected);
+    const documented = resolveResponse(op.responses[String(response.status)]);
+    expect(documented, `${key} answered ${response.status}, which it does not document`).toBeDefined();
+    const schema = documented.content?.['application/json']?.schema;
+    if (response.status === 204) expect(response.text).toBe('');
+    else {
+      expect(schema, `${key} ${response.status} has no JSON schema`).toBeDefined();
+      const validate = validator(schema);
+      expect(validate(response.body), `${key} ${response.status}: ${ajv.errorsText(validate.errors)}\n${response.text.slice(0, 2000)}`).toBe(true);
+    }
+    covered.add(key);
+    return response.body;
+  }
+
+  it('through apps, test sets, evaluators, evaluations, human evaluations, traces and prices', async () => {
+    // Apps and variants.
+    const app = await call('POST', '/apps', { app_name: 'capitals' });
+    await call('POST', '/apps', { app_name: 'capitals' }, 409);
+    await call('POST', '/apps', { app_name: '' }, 422);
+    await call('GET', '/apps?app_name=capitals');
+    await call('GET', `/apps/${app.app_id}`);
+    await call('GET', '/apps/unknown', undefined, 404);
+    await call('PATCH', `/apps/${app.app_id}`, { app_name: 'capitals-2' });
+    const variant = await call('POST', `/apps/${app.app_id}/variants`, { variant_name: 'v1', kind: 'endpoint', uri: endpoint.url });
+    const prompt = await call('POST', `/apps/${app.app_id}/variants`, {
+      variant_name: 'gpt',
+      kind: 'prompt',
+      parameters: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Capital of {country}?' }], temperature: 0 },
+    });
+    await call('GET', `/apps/${app.app_id}/variants`);
+    await call('GET', `/variants/${variant.variant_id}`);
+    await call('PUT', `/variants/${variant.variant_id}/parameters`, { parameters: { temperature: 0 }, uri: endpoint.url });
+    await call('GET', `/variants/${variant.variant_id}/revisions`);
+    await call('GET', `/variants/${variant.variant_id}/revisions/1`);
+    await call('GET', `/variants/${variant.variant_id}/revisions/one`, undefined, 422);
+    await call('DELETE', `/variants/${prompt.variant_id}`, undefined, 204);
+
+    // Test sets.
+    const rows = [
+      { country: 'France', correct_answer: 'Paris' },
+      { country: 'Peru', correct_answer: 'Lima' },
+    ];
+    const testset = await call('POST', '/testsets', { name: 'capitals', csvdata: rows, app_id: app.app_id });
+    const form = new FormData();
+    form.append('file', new Blob(['country,correct_answer\nChile,Santiago\n']), 'capitals.csv');
+    form.append('testset_name', 'uploaded');
+    const uploaded = await call('POST', '/testsets/upload', form);
+    await call('GET', '/testsets');
+    await call('GET', `/testsets/${testset.id}`);
+    await call('PUT', `/testsets/${testset.id}`, { name: 'capitals', csvdata: rows });
+    await call('DELETE', `/testsets/${uploaded.id}`, undefined, 204);
+    await call('DELETE', '/testsets', { testset_ids: ['unknown'] }, 404);
+
+    // Evaluators and configs.
+    await call('GET', '/evaluators');
+    await call('GET', '/evaluators/auto_exact_match');
+    await call('GET', '/evaluators/nope', undefined, 404);
+    const config = await call('POST', '/evaluators/configs', { app_id: app.app_id, name: 'exact', evaluator_key: 'auto_exact_match', settings_values: {} });
+    await call('GET', `/evaluators/configs?app_id=${app.app_id}`);
+    await call('GET', `/evaluators/configs/${config.id}`);
+    await call('PUT', `/evaluators/configs/${config.id}`, { name: 'exact match' });
+
+    // An automatic evaluation, run to its end.
+    const [evaluation] = await call('POST', '/evaluations', {
+      app_id: app.app_id,
+      variant_ids: [variant.variant_id],
+      evaluators_configs: [config.id],
+      testset_id: testset.id,
+      rate_limit: { batch_size: 10, max_retries: 0, retry_delay: 0, delay_between_batches: 0 },
+    });
+    await waitForStatus(server, evaluation.id);
+    await call('GET', '/evaluations');
+    await call('GET', `/evaluations/${evaluation.id}`);
+    await call('GET', `/evaluations/${evaluation.id}/status`);
+    await call('GET', `/evaluations/${evaluation.id}/results`);
+    await call('GET', `/evaluations/${evaluation.id}/evaluator_cost`);
+    const scenarios = await call('GET', `/evaluations/${evaluation.id}/evaluation_scenarios`);
+    expect(scenarios).toHaveLength(2);
+    await call('GET', `/evaluations/evaluation_scenarios/comparison-results?evaluations_ids=${evaluation.id}`);
+    await call('POST', `/evaluations/${evaluation.id}/cancel`, undefined, 409);
+    await call('DELETE', `/evaluators/configs/${config.id}`, undefined, 409);
+
+    // A human evaluation: outputs generated, then judged.
+    const human = await call('POST', '/human-evaluations', {
+      app_id: app.app_id,
+      variant_ids: [variant.variant_id],
+      evaluation_type: 'single_model_test',
+      inputs: ['country'],
+      testset_id: testset.id,
+    });
+    await waitForHumanStatus(server, human.id, ['EVALUATION_FINISHED', 'EVALUATION_FINISHED_WITH_ERRORS']);
+    await call('GET', '/human-evaluations');
+    await call('GET', `/human-evaluations/${human.id}`);
+    const humanScenarios = await call('GET', `/human-evaluations/${human.id}/evaluation_scenarios`);
+    await call('PUT', `/human-evaluations/${human.id}/evaluation_scenario/${humanScenarios[0].id}/single_model_test`, { score: 80, judge: 'ana' });
+    await call('PUT', `/human-evaluations/${human.id}/evaluation_scenario/${humanScenarios[0].id}/nope`, { score: 80 }, 422);
+    await call('GET', `/human-evaluations/${human.id}/results`);
+    await call('PUT', `/human-evaluations/${human.id}`, { status: 'EVALUATION_FINISHED' });
+    await call('DELETE', `/human-evaluations/${human.id}`, undefined, 204);
+    await call('DELETE', '/human-evaluations', { evaluations_ids: [human.id] }, 404);
+
+    // Traces: the JSON ingest, OTLP/JSON, reads and searches.
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    // The document's own example, so it is known to work.
+    await call('POST', '/observability/trace', doc.paths['/observability/trace'].post.requestBody.content['application/json'].examples.agent.value);
+    await call('POST', '/v1/traces', {
+      resourceSpans: [
+        {
+          resource: { attributes: [{ key: 'service.name', value: { stringValue: 'docs' } }] },
+          scopeSpans: [
+            {
+              spans: [
+                {
+                  traceId: '5bf92f3577b34da6a3ce929d0e0e4736',
+                  spanId: '10f067aa0ba902b7',
+                  name: 'otlp',
+                  kind: 1,
+                  startTimeUnixNano: '1795000000000000000',
+                  endTimeUnixNano: '1795000001000000000',
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    await call('POST', '/otlp/v1/traces', '{', 400);
+    await call('GET', `/observability/traces/${traceId}`);
+    await call('GET', '/observability/traces/ffffffffffffffffffffffffffffffff', undefined, 404);
+    await call('GET', '/observability/spans/00f067aa0ba902b8?type=span');
+    await call('GET', '/observability/traces?limit=1');
+    await call('GET', '/observability/traces?limit=none', undefined, 422);
+    await call('GET', '/observability/spans?spankind=llm');
+    await call('GET', '/observability/metrics?of=spans');
+
+    // Prices.
+    const price = await call('POST', '/observability/prices', { model: 'my-model', input: 1, output: 2, effective_from: '2024-07-18' });
+    await call('GET', '/observability/prices?source=user');
+    await call('GET', '/observability/prices/resolve?model=my-model');
+    await call('DELETE', `/observability/prices/${price.id}`, undefined, 204);
+
+    // Deletes last.
+    await call('DELETE', '/evaluations', { evaluations_ids: [evaluation.id] }, 204);
+    await call('DELETE', `/testsets/${testset.id}`, undefined, 204);
+    await call('DELETE', `/apps/${app.app_id}`, undefined, 204);
+  }, 30_000);
+
+  it('covered every documented operation', () => {
+    const all = operations().map(({ method, path }) => `${method} ${path}`);
+    expect(all.filter((key) => !covered.has(key))).toEqual([]);
+  });
+});
+
+describe('/docs', () => {
+  /** Every URL the page refers to: src and href attributes, and url()/@import in inline styles. */
+  function references(html: string): string[] {
+    const found: string[] = [];
+    const visit = (node: Json) => {
+      for (const attr of node.attrs ?? []) if (['src', 'href', 'srcset', 'poster', 'data'].includes(attr.name)) found.push(attr.value);
+      if (node.nodeName === 'style') {
+        const text = (node.childNodes ?? []).map((child: Json) => child.value ?? '').join('');
+        for (const match of text.matchAll(/url\(\s*['"]?([^'")]+)|@import\s+['"]([^'"]+)/g)) found.push(match[1] ?? match[2]);
+      }
+      for (const child of node.childNodes ?? []) visit(child);
+      if (node.content) visit(node.content);
+    };
+    visit(parse(html));
+    return found;
+  }
+
+  it.each(['/docs', '/docs/', '/api/docs'])('%s is a page whose every asset is same-origin and served', async (path) => {
+    const response = await server.request('GET', path);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const urls = references(response.text);
+    expect(urls.length).toBeGreaterThanOrEqual(3);
+    for (const reference of urls) {
+      const url = new URL(reference, server.baseUrl + path);
+      expect(url.origin, reference).toBe(server.baseUrl);
+      const asset = await fetch(url);
+      expect(asset.status, reference).toBe(200);
+      if (url.pathname.endsWith('.css')) {
+        const css = await asset.text();
+        // Icons are data: URLs; nothing else may be fetched by the stylesheet.
+        const external = [...css.matchAll(/url\(\s*['"]?([^'")]+)|@import\s+['"]([^'"]+)/g)].map((match) => match[1] ?? match[2]);
+        expect(external.filter((target) => !target!.startsWith('data:'))).toEqual([]);
+      } else await asset.arrayBuffer();
+    }
+    const init = await (await fetch(`${server.baseUrl}/docs/init.js`)).text();
+    expect(init).toContain('validatorUrl: null');
+    expect(init).toContain('"/openapi.json"');
+  });
+
+  it('serves only the listed files', async () => {
+    for (const path of ['/docs/package.json', '/docs/..%2Fpackage.json', '/docs/index.html']) {
+      const response = await server.request('GET', path);
+      expect(response.status, path).toBe(404);
+      expect(response.body).toEqual({ detail: expect.any(String) });
+    }
+  });
+});
