@@ -297,6 +297,8 @@ describe('real answers match the document', () => {
       ],
     });
     await call('POST', '/otlp/v1/traces', '{', 400);
+    // Langfuse's path (served under /api like every route, so documented as /public/…).
+    await call('POST', '/public/otel/v1/traces', { resourceSpans: [] });
     await call('GET', `/observability/traces/${traceId}`);
     await call('GET', '/observability/traces/ffffffffffffffffffffffffffffffff', undefined, 404);
     await call('GET', '/observability/spans/00f067aa0ba902b8?type=span');
