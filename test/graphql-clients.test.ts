@@ -225,4 +225,53 @@ describe('graphql-sse', () => {
     });
     expect(unknown.status).toBe(404);
   });
+
+  it('answers malformed protocol requests with a 4xx, never a 5xx or a stalled connection', async () => {
+    const stream = `${server.baseUrl}/graphql/stream`;
+    const reserve = await fetch(stream, { method: 'PUT' });
+    expect(reserve.status).toBe(201);
+    const token = await reserve.text();
+    const cases: [string, RequestInit][] = [
+      ['invalid JSON', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":' }],
+      ['no query', { method: 'POST', headers: { 'content-type': 'application/json', 'x-graphql-event-stream-token': token }, body: '{"extensions":{"operationId":"1"}}' }],
+      ['no operation id', { method: 'POST', headers: { 'content-type': 'application/json', 'x-graphql-event-stream-token': token }, body: '{"query":"{ __typename }"}' }],
+      ['a syntax error', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: '{"query":"{"}' }],
+      ['unknown token on DELETE', { method: 'DELETE', headers: { 'x-graphql-event-stream-token': 'nope' } }],
+      ['no operation on DELETE', { method: 'DELETE', headers: { 'x-graphql-event-stream-token': token } }],
+      ['a second reservation', { method: 'PUT', headers: { 'x-graphql-event-stream-token': token } }],
+      ['an unknown method body', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' }],
+    ];
+    const answers: string[] = [];
+    for (const [what, init] of cases) {
+      const response = await fetch(stream, { ...init, signal: AbortSignal.timeout(5_000) });
+      answers.push(`${what} → ${response.status}`);
+      await response.body?.cancel();
+      expect(response.status, what).toBeGreaterThanOrEqual(400);
+      expect(response.status, what).toBeLessThan(500);
+    }
+    expect(answers).toHaveLength(cases.length);
+
+    // The document's own faults come back as GraphQL errors naming them, with their status.
+    const post = (query: string) =>
+      fetch(stream, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify({ query }) });
+    const syntax = await post('{');
+    expect(syntax.status).toBe(400);
+    expect((await syntax.json()).errors[0]).toMatchObject({ message: expect.stringContaining('Syntax Error'), extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
+    const invalid = await post('{ nope }');
+    expect(invalid.status).toBe(400);
+    expect((await invalid.json()).errors[0]).toMatchObject({ message: 'Cannot query field "nope" on type "Query".', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+    const nested = await post('{a'.repeat(70));
+    expect(nested.status).toBe(400);
+    expect((await nested.json()).errors[0].extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', limit: 'nesting' });
+
+    // An evaluation that does not exist: one event with the error, as on /graphql.
+    const client = createClient({ url: stream, retryAttempts: 0 });
+    try {
+      const events: any[] = [];
+      for await (const event of client.iterate({ query: 'subscription { evaluationProgress(id: "nope") { status } }' })) events.push(event);
+      expect(events).toEqual([{ errors: [expect.objectContaining({ message: 'Evaluation with id nope not found', extensions: { code: 'NOT_FOUND' } })] }]);
+    } finally {
+      client.dispose();
+    }
+  });
 });
