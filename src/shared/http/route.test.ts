@@ -3,7 +3,9 @@
 // gets the parsed values, and /openapi.json describes the very same schemas.
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { requester } from '../../../test/helpers/server.js';
@@ -150,5 +152,33 @@ describe('restRoutes', () => {
       restRoutes(other).get('/shelves/:shelf', { tag: 'test', summary: 'Wrong', params: z.object({ shelf_id: z.string() }) }, async () => null),
     ).toThrow(/params schema names shelf_id, the URL shelf/);
     return other.close();
+  });
+});
+
+describe('the domains\' routes', () => {
+  // docs/api.md "Routes that do not validate through restRoutes" gives each exception's reason.
+  const exceptions = [
+    "described({\n      tag,\n      summary: 'Rename a config or replace its settings',",
+    'evaluators.updateEvaluatorConfig(req.ctx, req.params.config_id, req.body)',
+  ];
+
+  it('validate only through restRoutes: no parseInput, no described(...) nor raw req.body/req.query but the listed exceptions', () => {
+    const src = join(import.meta.dirname, '../..');
+    const files = readdirSync(src, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(src, entry.name, 'routes.ts'))
+      .filter((file) => existsSync(file));
+    expect(files.length).toBeGreaterThanOrEqual(7);
+    const found: string[] = [];
+    for (const file of files) {
+      let text = readFileSync(file, 'utf8');
+      for (const allowed of exceptions) text = text.replace(allowed, '');
+      // onInvalid gets the raw request on purpose: the body was refused, there is no parsed one.
+      text = text.replace(/onInvalid: \(req\) => \w+\(req\.ctx, req\.body\)/g, '');
+      for (const pattern of [/parseInput\(/g, /described\(/g, /req\.body/g, /req\.query/g, /req\.params/g]) {
+        for (const match of text.matchAll(pattern)) found.push(`${file}: ${match[0]}`);
+      }
+    }
+    expect(found).toEqual([]);
   });
 });
