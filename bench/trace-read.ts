@@ -32,7 +32,7 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
 }
 
-async function timed(runs: number, once: () => Promise<unknown> | unknown): Promise<number[]> {
+async function timed(runs: number, once: () => unknown): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
