@@ -60,7 +60,9 @@ export function graphqlRoutes(app: FastifyInstance): void {
   });
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
-    response.headers.forEach((value, key) => reply.header(key, value));
+    response.headers.forEach((value, key) => {
+      reply.header(key, value);
+    });
     reply.status(response.status);
     reply.send(response.body);
     return reply;
