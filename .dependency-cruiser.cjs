@@ -1,0 +1,73 @@
+// The layers of src/ (docs/architecture.md): imports point down only. From the bottom:
+//   shared plumbing (src/shared, the generated Prisma client, the GraphQL builder and its errors),
+//   the domains, ranked below,
+//   the top: the schema that gathers every domain, Yoga, the server and main.
+// `npm run lint:deps` checks them; imports that break them today are listed in
+// .dependency-cruiser-known-violations.json, which may only shrink.
+
+/** Domains from the lowest rank up; a domain imports only domains of a lower rank. */
+const domainRanks = [
+  ['projects', 'auth'],
+  ['pricing'],
+  ['providers', 'observability'],
+  ['apps'],
+  ['testsets'],
+  ['evaluators'],
+  ['evaluations', 'human-evaluations'],
+];
+
+const bottom = '^src/(shared|generated)/|^src/graphql/(builder|errors)\\.ts$';
+const top = '^src/(server|main)\\.ts$|^src/graphql/(schema|yoga|print)\\.ts$';
+const folder = (names) => `^src/(${names.join('|')})/`;
+
+const domainRules = domainRanks.flatMap((rank, index) => {
+  const notBelow = domainRanks.slice(index).flat();
+  return rank.map((domain) => ({
+    name: `${domain}-points-down`,
+    comment: `${domain} may import shared plumbing and the domains ranked below it, never ${notBelow.filter((d) => d !== domain).join(', ')}`,
+    severity: 'error',
+    from: { path: folder([domain]) },
+    to: { path: folder(notBelow.filter((d) => d !== domain)) },
+  }));
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'bottom-stays-at-the-bottom',
+      comment: 'Shared plumbing imports nothing above it: no domain, nothing of the top.',
+      severity: 'error',
+      from: { path: bottom },
+      to: { path: '^src/', pathNot: bottom },
+    },
+    {
+      name: 'nothing-imports-the-top',
+      comment: 'Only the top assembles the service: no domain or plumbing imports the schema, Yoga or the server.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: top },
+      to: { path: top },
+    },
+    ...domainRules,
+    {
+      name: 'no-test-code-in-the-build',
+      comment: 'Code that ships (src/ but its *.test.ts) imports neither vitest nor the test helpers.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^test/|node_modules/vitest/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'Modules that import each other, directly or through others, cannot be read or changed alone.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^src/generated/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.mjs'] },
+  },
+};
