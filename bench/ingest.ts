@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { spanColumns, spanRow } from '../src/observability/ingest.js';
 import { prepareOtlp } from '../src/observability/otlp/prepare.js';
-import { builtinPrices } from '../src/pricing/prices.js';
+import { builtinPriceList } from '../src/pricing/prices.js';
 import { sqlDate, sqlParam } from '../src/shared/sql.js';
 import { cpuSeconds, rawDatabase, seconds, startService } from './support/measure.js';
 import { otlpBodies } from './support/otlp-spans.js';
@@ -61,7 +61,7 @@ baseDb.prepare(`INSERT INTO "Project" ("id", "name", "updatedAt") VALUES ('p', '
 const rows: ReturnType<typeof sqlParam>[][] = [];
 const now = sqlDate(new Date());
 for (const body of otlpBodies(SPANS, BATCH, TRACE)) {
-  for (const record of prepareOtlp('protobuf', body).records) rows.push(spanRow('p', record, now, builtinPrices).map(sqlParam));
+  for (const record of prepareOtlp('protobuf', body).records) rows.push(spanRow('p', record, now, builtinPriceList).map(sqlParam));
 }
 const insert = baseDb.prepare(`INSERT INTO "Span" (${spanColumns.map((column) => `"${column}"`).join(',')}) VALUES (${spanColumns.map(() => '?').join(',')})`);
 const baseStart = process.hrtime.bigint();

@@ -76,6 +76,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     secrets: SecretBox.load(config.ASSAY_SECRET_KEY, sqlitePath(config.DATABASE_URL)),
     providerEnv: config.providerEnv,
     metrics: new Metrics(),
+    priceLists: new Map(),
   };
   services.metrics.watchWriteQueue(ingestQueue(db));
 

@@ -91,6 +91,7 @@ describe('the log of a running service', () => {
     const origin = service.url;
     expect(start).toContain(`${origin} (REST`);
     expect(start).toContain(`GraphQL and GraphiQL ${origin}/graphql`);
+    expect(start).toContain(`GraphQL over SSE (graphql-sse) ${origin}/graphql/stream`);
     expect(start).toContain(`${origin}/v1/traces`);
     expect(start).toContain(`${origin}/api/public/otel/v1/traces`);
     expect(start).toContain(`OTLP/gRPC 127.0.0.1:${grpcPort}`);

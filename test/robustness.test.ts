@@ -52,7 +52,8 @@ describe('robustness', () => {
   it('answers every route with hostile input without a 5xx', async () => {
     // Deletes last: with the real ids they succeed, and the other routes should see the entities.
     const routes = server.assay.routes
-      .filter((route) => route.url !== '/graphql' && route.url !== '*')
+      // GraphQL's endpoints answer GraphQL's `{errors}`, which their clients read (tested apart).
+      .filter((route) => !route.url.startsWith('/graphql') && route.url !== '*')
       .sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
     expect(routes.length).toBeGreaterThan(10);
     const failures: string[] = [];

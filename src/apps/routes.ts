@@ -1,10 +1,9 @@
 // REST routes of apps and variants (SPEC §3): validate, call the operation, shape the answer.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { described } from '../shared/http/openapi.js';
 import { intParam } from '../shared/http/params.js';
+import { restRoutes } from '../shared/http/route.js';
 import { asObject } from '../shared/json.js';
-import { parseInput } from '../shared/validation.js';
 import { createAppInput, createVariantInput, updateAppInput, updateVariantParametersInput } from './inputs.js';
 import * as apps from './operations.js';
 import { appResponse, variantResponse, variantRevisionResponse } from './responses.js';
@@ -46,36 +45,38 @@ function revisionJson(revision: RevisionRow) {
 
 const listAppsQuery = z.object({ app_name: z.string().optional() });
 
-type AppParams = { Params: { app_id: string } };
-type VariantParams = { Params: { variant_id: string } };
-
 const tag = 'apps';
-const variantParams = z.object({ variant_id: z.string() });
 
 export function appRoutes(app: FastifyInstance): void {
-  app.post(
+  const rest = restRoutes(app);
+  rest.post(
     '/apps',
-    described({ tag, summary: 'Create an app', body: createAppInput, response: appResponse, errors: [409], examples: { capitals: { app_name: 'capitals' } } }),
-    async (req) => appJson(await apps.createApp(req.ctx, parseInput(createAppInput, req.body, 'body'))));
-  app.get('/apps', described({ tag, summary: 'List apps', query: listAppsQuery, response: z.array(appResponse) }), async (req) => (await apps.listApps(req.ctx, parseInput(listAppsQuery, req.query, 'query'))).map(appJson));
-  app.get<AppParams>('/apps/:app_id', described({ tag, summary: 'Read an app', response: appResponse, errors: [404] }), async (req) => appJson(await apps.getApp(req.ctx, req.params.app_id)));
-  app.patch<AppParams>(
-    '/apps/:app_id',
-    described({ tag, summary: 'Rename an app', body: updateAppInput, response: appResponse, errors: [404, 409] }),
-    async (req) =>
-    appJson(await apps.renameApp(req.ctx, req.params.app_id, parseInput(updateAppInput, req.body, 'body'))),
+    { tag, summary: 'Create an app', body: createAppInput, response: appResponse, errors: [409], examples: { capitals: { app_name: 'capitals' } } },
+    async (req, { body }) => appJson(await apps.createApp(req.ctx, body)),
   );
-  app.delete<AppParams>(
+  rest.get('/apps', { tag, summary: 'List apps', query: listAppsQuery, response: z.array(appResponse) }, async (req, { query }) =>
+    (await apps.listApps(req.ctx, query)).map(appJson),
+  );
+  rest.get('/apps/:app_id', { tag, summary: 'Read an app', response: appResponse, errors: [404] }, async (req, { params }) =>
+    appJson(await apps.getApp(req.ctx, params.app_id)),
+  );
+  rest.patch(
     '/apps/:app_id',
-    described({ tag, summary: 'Delete an app with its variants, configs and evaluations', noContent: true, errors: [404] }),
-    async (req, reply) => {
-    await apps.deleteApp(req.ctx, req.params.app_id);
-    return reply.code(204).send();
-  });
+    { tag, summary: 'Rename an app', body: updateAppInput, response: appResponse, errors: [404, 409] },
+    async (req, { params, body }) => appJson(await apps.renameApp(req.ctx, params.app_id, body)),
+  );
+  rest.delete(
+    '/apps/:app_id',
+    { tag, summary: 'Delete an app with its variants, configs and evaluations', noContent: true, errors: [404] },
+    async (req, { params }, reply) => {
+      await apps.deleteApp(req.ctx, params.app_id);
+      return reply.code(204).send();
+    },
+  );
 
-  app.post<AppParams>(
+  rest.post(
     '/apps/:app_id/variants',
-    described({
+    {
       tag,
       summary: 'Create a variant',
       description: 'An `endpoint` variant needs an http(s) `uri`; a `prompt` variant\'s `parameters` are a Chat Completions request with `{column}` placeholders.',
@@ -90,45 +91,40 @@ export function appRoutes(app: FastifyInstance): void {
           parameters: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Capital of {country}?' }], temperature: 0 },
         },
       },
-    }),
-    async (req) =>
-    variantJson(await apps.createVariant(req.ctx, req.params.app_id, parseInput(createVariantInput, req.body, 'body'))),
+    },
+    async (req, { params, body }) => variantJson(await apps.createVariant(req.ctx, params.app_id, body)),
   );
-  app.get<AppParams>(
+  rest.get(
     '/apps/:app_id/variants',
-    described({ tag, summary: 'List an app\'s variants', response: z.array(variantResponse), errors: [404] }),
-    async (req) =>
-    (await apps.listVariants(req.ctx, req.params.app_id)).map(variantJson),
+    { tag, summary: 'List an app\'s variants', response: z.array(variantResponse), errors: [404] },
+    async (req, { params }) => (await apps.listVariants(req.ctx, params.app_id)).map(variantJson),
   );
-  app.get<VariantParams>('/variants/:variant_id', described({ tag, summary: 'Read a variant', response: variantResponse, errors: [404] }), async (req) => variantJson(await apps.getVariant(req.ctx, req.params.variant_id)));
-  app.put<VariantParams>(
+  rest.get('/variants/:variant_id', { tag, summary: 'Read a variant', response: variantResponse, errors: [404] }, async (req, { params }) =>
+    variantJson(await apps.getVariant(req.ctx, params.variant_id)),
+  );
+  rest.put(
     '/variants/:variant_id/parameters',
-    described({ tag, summary: 'Change a variant\'s parameters (a new revision)', body: updateVariantParametersInput, response: variantResponse, errors: [404] }),
-    async (req) =>
-    variantJson(
-      await apps.updateVariantParameters(req.ctx, req.params.variant_id, parseInput(updateVariantParametersInput, req.body, 'body')),
-    ),
+    { tag, summary: 'Change a variant\'s parameters (a new revision)', body: updateVariantParametersInput, response: variantResponse, errors: [404] },
+    async (req, { params, body }) => variantJson(await apps.updateVariantParameters(req.ctx, params.variant_id, body)),
   );
-  app.get<VariantParams>(
+  rest.get(
     '/variants/:variant_id/revisions',
-    described({ tag, summary: 'List a variant\'s revisions', response: z.array(variantRevisionResponse), errors: [404] }),
-    async (req) =>
-    (await apps.listVariantRevisions(req.ctx, req.params.variant_id)).map(revisionJson),
+    { tag, summary: 'List a variant\'s revisions', response: z.array(variantRevisionResponse), errors: [404] },
+    async (req, { params }) => (await apps.listVariantRevisions(req.ctx, params.variant_id)).map(revisionJson),
   );
-  app.get<{ Params: { variant_id: string; revision: string } }>(
+  rest.get(
     '/variants/:variant_id/revisions/:revision',
-    described({
+    {
       tag,
       summary: 'Read one revision of a variant',
-      params: variantParams.extend({ revision: z.int() }),
+      params: z.object({ variant_id: z.string(), revision: intParam() }),
       response: variantRevisionResponse,
       errors: [404],
-    }),
-    async (req) =>
-    revisionJson(await apps.getVariantRevision(req.ctx, req.params.variant_id, intParam(req.params.revision, 'revision'))),
+    },
+    async (req, { params }) => revisionJson(await apps.getVariantRevision(req.ctx, params.variant_id, params.revision)),
   );
-  app.delete<VariantParams>('/variants/:variant_id', described({ tag, summary: 'Delete a variant', noContent: true, errors: [404] }), async (req, reply) => {
-    await apps.deleteVariant(req.ctx, req.params.variant_id);
+  rest.delete('/variants/:variant_id', { tag, summary: 'Delete a variant', noContent: true, errors: [404] }, async (req, { params }, reply) => {
+    await apps.deleteVariant(req.ctx, params.variant_id);
     return reply.code(204).send();
   });
 }

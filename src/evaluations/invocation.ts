@@ -2,12 +2,12 @@
 // `{inputs, parameters}`; a `prompt` variant is run by us against an OpenAI-compatible Chat
 // Completions API. Transient failures are retried per the evaluation's rate limit.
 import { randomBytes } from 'node:crypto';
-import { costOf } from '../pricing/prices.js';
+import type { CallCost, PriceList } from '../pricing/prices.js';
 import { type ProviderKeys, providerAccess } from '../providers/access.js';
 import { type ChatRequest, type ChatUsage, chatCompletion, completionText, readUsage } from '../providers/chat.js';
 import type { SpanRecord } from '../observability/ingest.js';
 import { postJson } from '../shared/http/client.js';
-import { type CallSignal, TransientError, withRetries, withTimeout } from '../shared/retry.js';
+import { type CallLimits, type CallSignal, callWithRetries } from '../shared/retry.js';
 import { result, type Result } from './results.js';
 
 export interface VariantTarget {
@@ -16,11 +16,9 @@ export interface VariantTarget {
   parameters: Record<string, unknown>;
 }
 
-export interface InvocationOptions {
-  signal: AbortSignal;
-  timeoutMs: number;
-  retries: number;
-  retryDelayMs: number;
+export interface InvocationOptions extends CallLimits {
+  /** The project's prices, which cost a call whose answer gives usage but no cost (docs/costs.md). */
+  prices: PriceList;
   providerKeys: ProviderKeys | null;
   providerEnv: Record<string, string>;
 }
@@ -28,7 +26,8 @@ export interface InvocationOptions {
 /** What a call gave: its output as a text or json Result, with cost (USD) and latency (s). */
 export interface Invocation {
   output: Result;
-  cost: number | null;
+  /** As the endpoint reported it, else computed from the usage and the project's prices; null when unknown. */
+  cost: CallCost | null;
   latency: number;
   usage: ChatUsage | null;
   model: string | null;
@@ -49,6 +48,7 @@ function finiteOrNull(value: unknown): number | null {
 
 interface ReadAnswer {
   output: Result;
+  /** The cost the answer reported (USD), if any. */
   cost: number | null;
   latency: number | null;
   usage: ChatUsage | null;
@@ -81,7 +81,7 @@ export function readEndpointAnswer(text: string): ReadAnswer {
     if (completion !== undefined) {
       const usage = readUsage(answer.usage);
       const model = typeof answer.model === 'string' ? answer.model : null;
-      return { output: result('text', completion), cost: costOf(model, usage), latency: null, usage, model };
+      return { output: result('text', completion), cost: null, latency: null, usage, model };
     }
   }
   return { output: outputResult(body), cost: null, latency: null, usage: null, model: null };
@@ -138,7 +138,7 @@ async function callPrompt(request: Record<string, unknown>, options: InvocationO
       // The model did not keep to JSON: its text is the output.
     }
   }
-  return { output, cost: costOf(reply.model, reply.usage), latency: null, usage: reply.usage, model: reply.model };
+  return { output, cost: null, latency: null, usage: reply.usage, model: reply.model };
 }
 
 /** Calls the variant; throws (TransientError or PermanentError) once its retries are spent. */
@@ -147,25 +147,14 @@ export async function invokeVariant(target: VariantTarget, testcase: Record<stri
   const request = requestOf(target, testcase);
   const startNs = process.hrtime.bigint();
   const startWallNs = BigInt(Date.now()) * 1_000_000n;
-  const answer = await withRetries(
-    async () => {
-      attempts += 1;
-      return withTimeout(options.timeoutMs, options.signal, async (signal) => {
-        try {
-          return target.kind === 'endpoint' ? await callEndpoint(target.uri!, request, signal) : await callPrompt(request, options, signal);
-        } catch (error) {
-          if (signal.aborted && !options.signal.aborted) {
-            throw new TransientError(`The call took longer than ${options.timeoutMs / 1000} s and was stopped`);
-          }
-          throw error;
-        }
-      });
-    },
-    { retries: options.retries, delayMs: options.retryDelayMs, signal: options.signal },
-  );
+  const answer = await callWithRetries(options, `The call took longer than ${options.timeoutMs / 1000} s and was stopped`, (signal, attempt) => {
+    attempts = attempt;
+    return target.kind === 'endpoint' ? callEndpoint(target.uri!, request, signal) : callPrompt(request, options, signal);
+  });
   const elapsedNs = process.hrtime.bigint() - startNs;
   return {
     ...answer,
+    cost: options.prices.callCost(answer.cost, answer.model, answer.usage, new Date(Number(startWallNs / 1_000_000n))),
     latency: answer.latency ?? Number(elapsedNs) / 1e9,
     sent: request,
     startNs: startWallNs,
@@ -240,7 +229,9 @@ export function invocationSpan(options: InvocationSpanOptions): SpanRecord {
     promptTokens: invocation?.usage?.prompt_tokens ?? null,
     completionTokens: invocation?.usage?.completion_tokens ?? null,
     totalTokens: invocation?.usage?.total_tokens ?? null,
-    cost: invocation?.cost ?? null,
+    cost: invocation?.cost?.cost ?? null,
+    costSource: invocation?.cost?.source ?? null,
+    cachedTokens: invocation?.usage?.cached_tokens ?? null,
     attributes: { ...options.attributes, 'assay.attempts': invocation?.attempts ?? null },
   };
 }

@@ -4,7 +4,8 @@ import { getEvaluatorConfigs } from '../evaluators/operations.js';
 import { getScorer, providerModelOf, requiredColumns } from '../evaluators/scoring.js';
 import { RESERVED_PLACEHOLDERS } from '../evaluators/template.js';
 import type { EvaluationStatus } from '../generated/prisma/client.js';
-import { providerAccess } from '../providers/access.js';
+import { sumCosts } from '../shared/money.js';
+import { missingKeysMessage, missingProviderKey } from '../providers/access.js';
 import type { RequestContext } from '../shared/context.js';
 import type { EvaluationProgress } from '../shared/events.js';
 import { Prisma } from '../shared/db.js';
@@ -115,14 +116,13 @@ export async function createEvaluations(ctx: RequestContext, input: CreateEvalua
   }
   const missingKeys = new Set<string>();
   for (const model of models) {
-    const access = providerAccess(model, input.lm_providers_keys, ctx.providerEnv);
-    if (!access.apiKey) missingKeys.add(access.provider);
+    const missing = missingProviderKey(model, input.lm_providers_keys, ctx.providerEnv);
+    if (missing) missingKeys.add(missing);
   }
   if (missingKeys.size > 0) {
-    const names = [...missingKeys].map((provider) => `${provider}_API_KEY`).join(', ');
     issues.push({
       loc: ['body', 'lm_providers_keys'],
-      msg: `No provider key for ${names}: give it in lm_providers_keys or set it in the server's environment`,
+      msg: missingKeysMessage([...missingKeys]),
       type: 'value_error',
     });
   }
@@ -176,18 +176,20 @@ export async function evaluatorCost(ctx: RequestContext, evaluationId: string): 
     SELECT s."cost" AS "cost", s."attributes" AS "attributes"
     FROM "Span" s JOIN "EvaluationScenario" e ON e."projectId" = s."projectId" AND e."traceId" = s."traceId"
     WHERE e."evaluationId" = ${evaluationId} AND e."projectId" = ${ctx.projectId} AND s."spanKind" = 'EVALUATOR'`;
-  const byConfig = new Map(evaluation.evaluators.map((row) => [row.evaluatorConfigId, { evaluator_config_id: row.evaluatorConfigId, cost: null as number | null, calls: 0 }]));
-  let total: number | null = null;
+  const byConfig = new Map(evaluation.evaluators.map((row) => [row.evaluatorConfigId, { calls: 0, costs: [] as (number | null)[] }]));
   for (const span of spans) {
     const attributes = asObject(typeof span.attributes === 'string' ? JSON.parse(span.attributes) : span.attributes);
     const entry = byConfig.get(String(attributes['assay.evaluator_config_id']));
-    if (entry) entry.calls += 1;
-    if (typeof span.cost === 'number') {
-      total = (total ?? 0) + span.cost;
-      if (entry) entry.cost = (entry.cost ?? 0) + span.cost;
-    }
+    if (!entry) continue;
+    entry.calls += 1;
+    entry.costs.push(span.cost);
   }
-  return { evaluation_id: evaluation.id, total_cost: total, calls: spans.length, evaluators: [...byConfig.values()] };
+  return {
+    evaluation_id: evaluation.id,
+    total_cost: sumCosts(spans.map((span) => span.cost)),
+    calls: spans.length,
+    evaluators: [...byConfig].map(([id, entry]) => ({ evaluator_config_id: id, cost: sumCosts(entry.costs), calls: entry.calls })),
+  };
 }
 
 /** Stops an evaluation that has not finished; its stored scenarios stay. */

@@ -12,6 +12,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 import { getRevisionById } from '../apps/operations.js';
 import { getEvaluator } from '../evaluators/operations.js';
+import { roundCost } from '../shared/money.js';
+import { priceList } from '../pricing/operations.js';
 import { getScorer, groundTruthColumn, isTransientError } from '../evaluators/scoring.js';
 import type { EvaluatorConfig } from '../generated/prisma/client.js';
 import { type SpanRecord, spanWriter } from '../observability/ingest.js';
@@ -224,8 +226,11 @@ export class EvaluationRunner extends LeasedJobRunner {
     const startedNs = BigInt(Date.now()) * 1_000_000n;
     let invocation: Invocation | null = null;
     let output: Result;
+    // The project's prices (kept in Services until they change) cost the variant's and the judges' calls.
+    const prices = await priceList(plan.ctx);
     try {
       invocation = await invokeVariant(plan.target, inputs, {
+        prices,
         signal: plan.signal,
         timeoutMs: this.timeoutMs,
         retries: plan.rateLimit.max_retries,
@@ -265,6 +270,7 @@ export class EvaluationRunner extends LeasedJobRunner {
         // Judges and embeddings go through the provider client with the run's keys, time limit
         // and retries; each call becomes an EVALUATOR span under the case's span.
         const providers = providerClient({
+          prices,
           keys: plan.providerKeys,
           env: this.services.providerEnv,
           timeoutMs: this.timeoutMs,
@@ -319,7 +325,7 @@ export class EvaluationRunner extends LeasedJobRunner {
               .map(([name, value]) => ({ name, type: 'text', value })),
           ),
           jsonText(outcome.output),
-          outcome.invocation?.cost ?? null,
+          outcome.invocation?.cost?.cost ?? null,
           outcome.invocation?.latency ?? null,
           jsonText(
             truthColumns
@@ -391,7 +397,7 @@ export class EvaluationRunner extends LeasedJobRunner {
       });
       const progress = await db.evaluation.update({
         where: { id: plan.evaluationId },
-        data: { averageCost: totals._avg.cost, totalCost: totals._sum.cost, averageLatency: totals._avg.latency },
+        data: { averageCost: roundCost(totals._avg.cost), totalCost: roundCost(totals._sum.cost), averageLatency: totals._avg.latency },
         select: { errors: true },
       });
       hasErrors = progress.errors > 0;
@@ -451,7 +457,8 @@ function evaluatorSpan(plan: RunPlan, config: EvaluatorConfig, parent: SpanRecor
     completionTokens: call.usage?.completion_tokens ?? null,
     totalTokens: call.usage?.total_tokens ?? null,
     cachedTokens: call.usage?.cached_tokens ?? null,
-    cost: call.cost,
+    cost: call.cost?.cost ?? null,
+    costSource: call.cost?.source ?? null,
     attributes: {
       'assay.evaluation_id': plan.evaluationId,
       'assay.evaluator_config_id': config.id,

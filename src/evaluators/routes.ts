@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { NotFoundError } from '../shared/errors.js';
 import { described } from '../shared/http/openapi.js';
+import { restRoutes } from '../shared/http/route.js';
 import { asObject } from '../shared/json.js';
-import { parseInput } from '../shared/validation.js';
 import { createEvaluatorConfigInput, listEvaluatorConfigsQuery, updateEvaluatorConfigFields } from './inputs.js';
 import * as evaluators from './operations.js';
 import type { Evaluator } from './registry.js';
@@ -36,11 +36,14 @@ type ConfigParams = { Params: { config_id: string } };
 const tag = 'evaluators';
 
 export function evaluatorRoutes(app: FastifyInstance): void {
-  app.get('/evaluators', described({ tag, summary: 'List the built-in evaluators', response: z.array(evaluatorResponse) }), async () => evaluators.listEvaluators().map(evaluatorJson));
+  const rest = restRoutes(app);
+  rest.get('/evaluators', { tag, summary: 'List the built-in evaluators', response: z.array(evaluatorResponse) }, async () =>
+    evaluators.listEvaluators().map(evaluatorJson),
+  );
 
-  app.post(
+  rest.post(
     '/evaluators/configs',
-    described({
+    {
       tag,
       summary: 'Create an evaluator config',
       description: "`settings_values` are checked against the evaluator's `settings_template` (unknown settings are `extra_forbidden`).",
@@ -48,22 +51,22 @@ export function evaluatorRoutes(app: FastifyInstance): void {
       response: evaluatorConfigResponse,
       errors: [404, 409],
       examples: { exact: { app_id: '0192f0c1-0000-7000-8000-000000000001', name: 'exact', evaluator_key: 'auto_exact_match', settings_values: {} } },
-    }),
-    async (req) =>
-    evaluatorConfigJson(await evaluators.createEvaluatorConfig(req.ctx, parseInput(createEvaluatorConfigInput, req.body, 'body'))),
+    },
+    async (req, { body }) => evaluatorConfigJson(await evaluators.createEvaluatorConfig(req.ctx, body)),
   );
-  app.get(
+  rest.get(
     '/evaluators/configs',
-    described({ tag, summary: 'List evaluator configs', query: listEvaluatorConfigsQuery, response: z.array(evaluatorConfigResponse) }),
-    async (req) =>
-    (await evaluators.listEvaluatorConfigs(req.ctx, parseInput(listEvaluatorConfigsQuery, req.query, 'query'))).map(evaluatorConfigJson),
+    { tag, summary: 'List evaluator configs', query: listEvaluatorConfigsQuery, response: z.array(evaluatorConfigResponse) },
+    async (req, { query }) => (await evaluators.listEvaluatorConfigs(req.ctx, query)).map(evaluatorConfigJson),
   );
-  app.get<ConfigParams>(
+  rest.get(
     '/evaluators/configs/:config_id',
-    described({ tag, summary: 'Read an evaluator config', response: evaluatorConfigResponse, errors: [404] }),
-    async (req) =>
-    evaluatorConfigJson(await evaluators.getEvaluatorConfig(req.ctx, req.params.config_id)),
+    { tag, summary: 'Read an evaluator config', response: evaluatorConfigResponse, errors: [404] },
+    async (req, { params }) => evaluatorConfigJson(await evaluators.getEvaluatorConfig(req.ctx, params.config_id)),
   );
+  // The one REST route that validates its body after reading: the settings are checked against the
+  // stored config's evaluator, so an unknown config is a 404 whatever the body. The validating
+  // schema, updateEvaluatorConfigInput(key), extends the described updateEvaluatorConfigFields.
   app.put<ConfigParams>(
     '/evaluators/configs/:config_id',
     described({
@@ -73,24 +76,25 @@ export function evaluatorRoutes(app: FastifyInstance): void {
       response: evaluatorConfigResponse,
       errors: [404, 409],
     }),
-    async (req) =>
-    evaluatorConfigJson(await evaluators.updateEvaluatorConfig(req.ctx, req.params.config_id, req.body)),
+    async (req) => evaluatorConfigJson(await evaluators.updateEvaluatorConfig(req.ctx, req.params.config_id, req.body)),
   );
-  app.delete<ConfigParams>(
+  rest.delete(
     '/evaluators/configs/:config_id',
-    described({ tag, summary: 'Delete an evaluator config (409 while an evaluation uses it)', noContent: true, errors: [404, 409] }),
-    async (req, reply) => {
-    await evaluators.deleteEvaluatorConfig(req.ctx, req.params.config_id);
-    return reply.code(204).send();
-  });
+    { tag, summary: 'Delete an evaluator config (409 while an evaluation uses it)', noContent: true, errors: [404, 409] },
+    async (req, { params }, reply) => {
+      await evaluators.deleteEvaluatorConfig(req.ctx, params.config_id);
+      return reply.code(204).send();
+    },
+  );
 
   // Static `/evaluators/configs` wins over this parameter in Fastify's router.
-  app.get<{ Params: { evaluator_key: string } }>(
+  rest.get(
     '/evaluators/:evaluator_key',
-    described({ tag, summary: 'Read a built-in evaluator', response: evaluatorResponse, errors: [404] }),
-    async (req) => {
-    const evaluator = evaluators.getEvaluator(req.params.evaluator_key);
-    if (!evaluator) throw new NotFoundError('Evaluator', req.params.evaluator_key);
-    return evaluatorJson(evaluator);
-  });
+    { tag, summary: 'Read a built-in evaluator', response: evaluatorResponse, errors: [404] },
+    async (_req, { params }) => {
+      const evaluator = evaluators.getEvaluator(params.evaluator_key);
+      if (!evaluator) throw new NotFoundError('Evaluator', params.evaluator_key);
+      return evaluatorJson(evaluator);
+    },
+  );
 }

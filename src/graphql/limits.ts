@@ -10,6 +10,7 @@ import {
   type GraphQLError,
   type FragmentDefinitionNode,
   type SelectionSetNode,
+  type Token,
 } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 
@@ -37,6 +38,18 @@ function refused(limit: Limit, message: string) {
 const opening = new Set<TokenKind>([TokenKind.BRACE_L, TokenKind.BRACKET_L, TokenKind.PAREN_L]);
 const closing = new Set<TokenKind>([TokenKind.BRACE_R, TokenKind.BRACKET_R, TokenKind.PAREN_R]);
 
+/**
+ * The lexer's next token, or undefined at a syntax error: that is the parser's to report, as Yoga
+ * answers it (GRAPHQL_PARSE_FAILED, HTTP 400), not as the lexer's bare error (which would be a 200).
+ */
+function nextToken(lexer: Lexer): Token | undefined {
+  try {
+    return lexer.advance();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Length, tokens and nesting, read by graphql's own (iterative) lexer before the parser runs. */
 export function checkSource(source: string | Source): void {
   const body = typeof source === 'string' ? source : source.body;
@@ -46,7 +59,7 @@ export function checkSource(source: string | Source): void {
   const lexer = new Lexer(typeof source === 'string' ? new Source(source) : source);
   let tokens = 0;
   let depth = 0;
-  for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
+  for (let token = nextToken(lexer); token && token.kind !== TokenKind.EOF; token = nextToken(lexer)) {
     if (++tokens > documentLimits.tokens) throw refused('tokens', 'The document has too many tokens');
     if (opening.has(token.kind) && ++depth > documentLimits.nesting) {
       throw refused('nesting', `The document nests brackets too deeply at line ${token.line}`);

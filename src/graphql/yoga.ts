@@ -1,12 +1,16 @@
-// GraphQL over HTTP at /graphql, with GraphiQL for browsers (GET with Accept: text/html).
+// GraphQL over HTTP at /graphql, with GraphiQL for browsers (GET with Accept: text/html), automatic
+// persisted queries, and the graphql-sse protocol at /graphql/stream (docs/graphql.md).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { AssayError } from '../shared/errors.js';
 import { noteForLog } from '../shared/http/logging.js';
+import { createAPQStore, useAPQ } from './apq.js';
 import { maskError } from './errors.js';
+import { renderOfflineGraphiQL } from './graphiql.js';
 import { useDocumentLimits } from './limits.js';
 import { schema } from './schema.js';
+import { graphqlSseEndpoint, graphqlSseMethods, useGraphQLSSEProtocol } from './sse.js';
 
 type ServerContext = { req: FastifyRequest; reply: FastifyReply };
 
@@ -38,8 +42,10 @@ export function graphqlRoutes(app: FastifyInstance): void {
     graphqlEndpoint: '/graphql',
     context: ({ req }) => req.ctx,
     maskedErrors: { maskError },
-    plugins: [useDocumentLimits(), logErrorCodes],
+    // One APQ store per server: created here, it lives and dies with this Yoga instance.
+    plugins: [useAPQ(createAPQStore()), useDocumentLimits(), useGraphQLSSEProtocol(), logErrorCodes],
     graphiql: { title: 'Assay GraphQL' },
+    renderGraphiQL: renderOfflineGraphiQL,
     logging: {
       debug: (...args) => app.log.debug(args),
       info: (...args) => app.log.info(args),
@@ -52,15 +58,13 @@ export function graphqlRoutes(app: FastifyInstance): void {
       },
     },
   });
-  app.route({
-    url: '/graphql',
-    method: ['GET', 'POST', 'OPTIONS'],
-    handler: async (req, reply) => {
-      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
-      response.headers.forEach((value, key) => reply.header(key, value));
-      reply.status(response.status);
-      reply.send(response.body);
-      return reply;
-    },
-  });
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+    response.headers.forEach((value, key) => reply.header(key, value));
+    reply.status(response.status);
+    reply.send(response.body);
+    return reply;
+  };
+  app.route({ url: '/graphql', method: ['GET', 'POST', 'OPTIONS'], handler });
+  app.route({ url: graphqlSseEndpoint, method: [...graphqlSseMethods], handler });
 }

@@ -9,7 +9,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { getAppVariants } from '../apps/operations.js';
 import { UNFINISHED } from '../evaluations/operations.js';
 import type { EvaluationStatus, HumanEvaluationScenario } from '../generated/prisma/client.js';
-import { providerAccess } from '../providers/access.js';
+import { missingProviderKey } from '../providers/access.js';
 import type { RequestContext } from '../shared/context.js';
 import type { Prisma } from '../shared/db.js';
 import { NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.js';
@@ -137,11 +137,11 @@ export async function createHumanEvaluation(ctx: RequestContext, input: CreateHu
     variants.forEach((variant, index) => {
       if (variant.kind !== 'prompt') return;
       const model = String(asObject(variant.revisions[0]?.parameters).model ?? '');
-      const access = providerAccess(model, null, ctx.providerEnv);
-      if (!access.apiKey) {
+      const missing = missingProviderKey(model, null, ctx.providerEnv);
+      if (missing) {
         issues.push({
           loc: ['body', 'variant_ids', index],
-          msg: `The prompt variant ${variant.name} needs ${access.provider}_API_KEY in the server's environment`,
+          msg: `The prompt variant ${variant.name} needs ${missing} in the server's environment`,
           type: 'value_error',
         });
       }

@@ -13,6 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { getRevisionById } from '../apps/operations.js';
+import { priceList } from '../pricing/operations.js';
 import { invocationSpan, invokeVariant, newTraceId, type Invocation, type VariantTarget } from '../evaluations/invocation.js';
 import { type SpanRecord, spanWriter } from '../observability/ingest.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
@@ -126,11 +127,14 @@ export class HumanEvaluationRunner extends LeasedJobRunner {
 
   private async runCase(plan: RunPlan, scenario: { id: string; position: number; inputs: Prisma.JsonValue }): Promise<CaseOutcome> {
     const testcase = Object.fromEntries(asArray<ScenarioInput>(scenario.inputs).map((input) => [input.input_name, input.input_value]));
+    // The project's prices (kept in Services until they change) cost each call.
+    const prices = await priceList(plan.ctx);
     const calls = await Promise.all(
       plan.variants.map(async (variant) => {
         const startedNs = BigInt(Date.now()) * 1_000_000n;
         try {
           const invocation = await invokeVariant(variant.target, testcase, {
+            prices,
             signal: plan.signal,
             timeoutMs: this.options.timeoutMs,
             retries: this.options.retries,
@@ -154,7 +158,7 @@ export class HumanEvaluationRunner extends LeasedJobRunner {
         variant_id: call.variant.variantId,
         variant_output: text,
         error: call.error,
-        cost: call.invocation?.cost ?? null,
+        cost: call.invocation?.cost?.cost ?? null,
         latency: call.invocation?.latency ?? null,
         trace_id: traceId,
       });

@@ -4,7 +4,7 @@
 import { builder } from '../graphql/builder.js';
 import '../pricing/graphql.js';
 import { spanKinds, spanStatuses } from './ingest.js';
-import { ingestLegacyTrace, type LegacyIngestAnswer } from './legacy.js';
+import { ingestLegacyTraceBody, type LegacyIngestAnswer } from './legacy.js';
 import * as read from './read.js';
 import { searchFilter, type SearchArgs } from './search-input.js';
 import * as search from './search.js';
@@ -283,6 +283,6 @@ builder.mutationField('ingestTrace', (t) =>
     type: IngestedTrace,
     description: 'Stores spans as POST /observability/trace does; `input` is that body, `{trace, spans: […]}`.',
     args: { input: t.arg({ type: 'JSON', required: true }) },
-    resolve: (_root, args, ctx) => ingestLegacyTrace(ctx, args.input),
+    resolve: (_root, args, ctx) => ingestLegacyTraceBody(ctx, args.input),
   }),
 );

@@ -9,8 +9,9 @@
 // lists what a PostgreSQL port changes.
 import type { RequestContext } from '../shared/context.js';
 import { jsonText, sqlDate, type SqlValue, updateFromExcluded } from '../shared/sql.js';
-import { costFromBook, priceBook } from '../pricing/operations.js';
-import type { PriceEntry } from '../pricing/prices.js';
+import { costSumSql } from '../shared/money.js';
+import { priceList } from '../pricing/operations.js';
+import type { PriceList } from '../pricing/prices.js';
 import { nanosToDate, secondsBetween } from './time.js';
 
 export const spanKinds = [
@@ -72,6 +73,11 @@ export interface SpanRecord {
    * and the project's price table (src/pricing) where the model has a price.
    */
   cost?: number | null;
+  /**
+   * Where a given `cost` came from: the client (reported, the default) or Assay's own pricing of
+   * the usage (computed: the spans of calls an evaluation makes, priced with the same price list).
+   */
+  costSource?: 'reported' | 'computed' | null;
   /** What the client sent, kept losslessly. */
   attributes: { [key: string]: JsonValue };
   events?: JsonValue;
@@ -193,21 +199,21 @@ const keptOnConflict: readonly string[] = ['projectId', 'traceId', 'spanId', 'cr
 
 
 /** The span's cost and where it came from: reported, computed from usage and prices, or none. */
-function spanCost(span: SerializedSpanRecord, book: readonly PriceEntry[]): [number | null, 'reported' | 'computed' | null] {
-  if (span.cost !== undefined && span.cost !== null) return [span.cost, 'reported'];
-  if (!span.model || (span.promptTokens == null && span.completionTokens == null)) return [null, null];
-  const cost = costFromBook(
-    book,
+function spanCost(span: SerializedSpanRecord, prices: PriceList): [number | null, 'reported' | 'computed' | null] {
+  if (span.cost !== undefined && span.cost !== null) return [span.cost, span.costSource ?? 'reported'];
+  if (!span.model) return [null, null];
+  const found = prices.callCost(
+    null,
     span.model,
     { prompt_tokens: span.promptTokens, completion_tokens: span.completionTokens, cached_tokens: span.cachedTokens },
     nanosToDate(span.startTimeUnixNano),
   );
-  return cost === null ? [null, null] : [cost, 'computed'];
+  return found ? [found.cost, found.source] : [null, null];
 }
 
 /** One span's values in `spanColumns` order (exported for bench/ingest's baseline, which inserts the same rows). */
-export function spanRow(projectId: string, span: SerializedSpanRecord, now: string, book: readonly PriceEntry[]): SqlValue[] {
-  const [cost, costSource] = spanCost(span, book);
+export function spanRow(projectId: string, span: SerializedSpanRecord, now: string, prices: PriceList): SqlValue[] {
+  const [cost, costSource] = spanCost(span, prices);
   return [
     projectId,
     span.traceId,
@@ -272,7 +278,7 @@ FROM (
     COUNT(*) AS "spanCount",
     SUM(CASE WHEN "statusCode" = 'ERROR' THEN 1 ELSE 0 END) AS "errorCount",
     SUM("promptTokens") AS "promptTokens", SUM("completionTokens") AS "completionTokens",
-    SUM("totalTokens") AS "totalTokens", SUM("cost") AS "cost",
+    SUM("totalTokens") AS "totalTokens", ${costSumSql('"cost"')} AS "cost",
     MIN(CASE WHEN "parentSpanId" IS NULL THEN "startTimeUnixNano" END) AS "firstParentless"
   FROM "Span"
   WHERE "projectId" = ? AND "traceId" IN (SELECT "value" FROM json_each(?))
@@ -328,15 +334,15 @@ export async function writeSpans(ctx: RequestContext, records: readonly AnySpanR
 /**
  * `writeSpans` for a caller that writes other rows in the same transaction (an evaluation's
  * scenarios and the traces of their calls), so that both commit or neither does. The function
- * answered must run inside `ctx.db.$transaction`; the price book it needs is read here, because
+ * answered must run inside `ctx.db.$transaction`; the price list it needs is read here, because
  * no other query can run on the connection while that transaction holds it.
  */
 export async function spanWriter(ctx: RequestContext): Promise<SpanStore> {
-  const book = await priceBook(ctx);
-  return (records) => storeSpans(ctx, records, book);
+  const prices = await priceList(ctx);
+  return (records) => storeSpans(ctx, records, prices);
 }
 
-function storeSpans(ctx: RequestContext, records: readonly AnySpanRecord[], book: readonly PriceEntry[]): WriteSummary {
+function storeSpans(ctx: RequestContext, records: readonly AnySpanRecord[], prices: PriceList): WriteSummary {
   // One row per key, the last copy winning (PostgreSQL refuses to upsert a row twice in one statement).
   const latest = new Map<string, AnySpanRecord>();
   for (const record of records) latest.set(`${record.traceId}\u0000${record.spanId}`, record);
@@ -350,7 +356,7 @@ function storeSpans(ctx: RequestContext, records: readonly AnySpanRecord[], book
   ctx.sql.insertRows(
     'Span',
     spanColumns,
-    spans.map((span) => spanRow(ctx.projectId, span, nowText, book)),
+    spans.map((span) => spanRow(ctx.projectId, span, nowText, prices)),
     `ON CONFLICT ("projectId", "traceId", "spanId") DO UPDATE SET ${updateFromExcluded(spanColumns, keptOnConflict)}`,
   );
   ctx.sql.run(rollUpTracesSql, [now, now, ctx.projectId, JSON.stringify(traceIds)]);

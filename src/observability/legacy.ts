@@ -3,7 +3,7 @@
 import type { RequestContext } from '../shared/context.js';
 import { parseInput } from '../shared/validation.js';
 import { writeSpans, type JsonValue, type SpanRecord } from './ingest.js';
-import { legacyTraceInput, type LegacySpanInput } from './inputs.js';
+import { legacyTraceInput, type LegacySpanInput, type LegacyTraceInput } from './inputs.js';
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -49,20 +49,30 @@ export interface LegacyIngestAnswer {
   spans: number;
 }
 
-/** Validates and stores a legacy body (REST or the GraphQL `ingestTrace`); a body with any invalid span is refused whole. */
-export async function ingestLegacyTrace(ctx: RequestContext, body: unknown): Promise<LegacyIngestAnswer> {
-  let input;
-  try {
-    input = parseInput(legacyTraceInput, body, 'body');
-  } catch (error) {
-    const sent = (body as { spans?: unknown } | null)?.spans;
-    ctx.metrics.countSpans('legacy', 0, Array.isArray(sent) ? sent.length : 0);
-    throw error;
-  }
+/** A refused legacy body counts all its spans as rejected (the ingest metrics). */
+export function countRejectedLegacy(ctx: RequestContext, body: unknown): void {
+  const sent = (body as { spans?: unknown } | null)?.spans;
+  ctx.metrics.countSpans('legacy', 0, Array.isArray(sent) ? sent.length : 0);
+}
+
+/** Stores a validated legacy body (REST validates it with legacyTraceInput as it describes it). */
+export async function ingestLegacyTrace(ctx: RequestContext, input: LegacyTraceInput): Promise<LegacyIngestAnswer> {
   const written = await writeSpans(
     ctx,
     input.spans.map((span) => legacySpanRecord(input.trace, span)),
   );
   ctx.metrics.countSpans('legacy', written.spans);
   return { trace_id: input.trace, spans: written.spans };
+}
+
+/** Validates and stores a legacy body (the GraphQL `ingestTrace`); a body with any invalid span is refused whole. */
+export async function ingestLegacyTraceBody(ctx: RequestContext, body: unknown): Promise<LegacyIngestAnswer> {
+  let input;
+  try {
+    input = parseInput(legacyTraceInput, body, 'body');
+  } catch (error) {
+    countRejectedLegacy(ctx, body);
+    throw error;
+  }
+  return ingestLegacyTrace(ctx, input);
 }

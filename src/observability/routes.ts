@@ -1,13 +1,12 @@
 // REST routes of observability (SPEC §7, seed 4.1 and 4.2): validate, call the operation, answer.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { pricingRoutes } from '../pricing/routes.js';
-import { described } from '../shared/http/openapi.js';
-import { parseInput } from '../shared/validation.js';
+import { restRoutes } from '../shared/http/route.js';
 import { legacyTraceInput, searchQuery, spanReadQuery } from './inputs.js';
 import { searchFilter, sortOf } from './search-input.js';
 import { searchSpans, searchTraces, spanMetrics, spanSortFields, traceMetrics, traceSortFields, type TraceRow } from './search.js';
 import { z } from 'zod';
-import { ingestLegacyTrace } from './legacy.js';
+import { countRejectedLegacy, ingestLegacyTrace } from './legacy.js';
 import { getSpanJsonText, getTraceTreeText } from './read.js';
 import { legacyIngestResponse, metricsResponse, spanListResponse, spanResponse, traceListResponse } from './responses.js';
 import { spanJson } from './shape.js';
@@ -47,40 +46,41 @@ const searchDescription = 'Filters combine (AND); `spankind` and `status` take c
 
 export function observabilityRoutes(app: FastifyInstance): void {
   pricingRoutes(app);
+  const rest = restRoutes(app);
   // Listings with filters, newest first by default; `next_cursor` continues the list.
-  app.get(
+  rest.get(
     '/observability/traces',
-    described({ tag, summary: 'Find traces', description: searchDescription, query: searchQuery, response: traceListResponse }),
-    async (req) => {
-    const query = parseInput(searchQuery, req.query, 'query');
-    const page = await searchTraces(req.ctx, searchFilter(query), sortOf(query, traceSortFields), { first: query.limit, after: query.cursor });
-    return { traces: page.edges.map((edge) => traceJson(edge.node)), next_cursor: page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null };
-  });
-  app.get(
+    { tag, summary: 'Find traces', description: searchDescription, query: searchQuery, response: traceListResponse },
+    async (req, { query }) => {
+      const page = await searchTraces(req.ctx, searchFilter(query), sortOf(query, traceSortFields), { first: query.limit, after: query.cursor });
+      return { traces: page.edges.map((edge) => traceJson(edge.node)), next_cursor: page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null };
+    },
+  );
+  rest.get(
     '/observability/spans',
-    described({ tag, summary: 'Find spans', description: searchDescription, query: searchQuery, response: spanListResponse }),
-    async (req) => {
-    const query = parseInput(searchQuery, req.query, 'query');
-    const page = await searchSpans(req.ctx, searchFilter(query), sortOf(query, spanSortFields), { first: query.limit, after: query.cursor });
-    return { spans: page.edges.map((edge) => spanJson(edge.node, null)), next_cursor: page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null };
-  });
-  app.get(
+    { tag, summary: 'Find spans', description: searchDescription, query: searchQuery, response: spanListResponse },
+    async (req, { query }) => {
+      const page = await searchSpans(req.ctx, searchFilter(query), sortOf(query, spanSortFields), { first: query.limit, after: query.cursor });
+      return { spans: page.edges.map((edge) => spanJson(edge.node, null)), next_cursor: page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null };
+    },
+  );
+  rest.get(
     '/observability/metrics',
-    described({
+    {
       tag,
       summary: 'Counts, error rate, cost, tokens and latency percentiles of the matching traces or spans',
       query: searchQuery.extend(metricsQuery.shape),
       response: metricsResponse,
-    }),
-    async (req) => {
-    const { of } = parseInput(metricsQuery, { of: (req.query as Record<string, unknown>).of }, 'query');
-    const filter = searchFilter(parseInput(searchQuery, req.query, 'query'));
-    return of === 'spans' ? spanMetrics(req.ctx, filter) : traceMetrics(req.ctx, filter);
-  });
+    },
+    async (req, { query }) => {
+      const filter = searchFilter(query);
+      return query.of === 'spans' ? spanMetrics(req.ctx, filter) : traceMetrics(req.ctx, filter);
+    },
+  );
 
-  app.post(
+  rest.post(
     '/observability/trace',
-    described({
+    {
       tag,
       summary: 'Store spans of a trace (JSON; OTLP is at /v1/traces)',
       description: 'Spans may arrive before their parents, in any number of requests; a span sent again replaces the stored one.',
@@ -104,29 +104,26 @@ export function observabilityRoutes(app: FastifyInstance): void {
           ],
         },
       },
-    }),
-    // Validated in ingestLegacyTrace, with legacyTraceInput.
-    async (req) => ingestLegacyTrace(req.ctx, req.body),
+    },
+    async (req, { body }) => ingestLegacyTrace(req.ctx, body),
+    { onInvalid: (req) => countRejectedLegacy(req.ctx, req.body) },
   );
 
-  app.get<{ Params: { trace_id: string } }>(
+  rest.get(
     '/observability/traces/:trace_id',
-    described({ tag, summary: 'A trace: its earliest top-level span with every descendant in `children`', response: spanResponse, errors: [404] }),
-    async (req, reply) =>
-    sendJsonText(reply, await getTraceTreeText(req.ctx, req.params.trace_id)),
+    { tag, summary: 'A trace: its earliest top-level span with every descendant in `children`', response: spanResponse, errors: [404] },
+    async (req, { params }, reply) => sendJsonText(reply, await getTraceTreeText(req.ctx, params.trace_id)),
   );
 
-  app.get<{ Params: { span_id: string } }>(
+  rest.get(
     '/observability/spans/:span_id',
-    described({
+    {
       tag,
       summary: 'A span: with its subtree (`type=generation`) or alone (`type=span`)',
       query: spanReadQuery,
       response: spanResponse,
       errors: [404],
-    }),
-    async (req, reply) => {
-    const query = parseInput(spanReadQuery, req.query, 'query');
-    return sendJsonText(reply, await getSpanJsonText(req.ctx, req.params.span_id, query.type, query.trace_id));
-  });
+    },
+    async (req, { params, query }, reply) => sendJsonText(reply, await getSpanJsonText(req.ctx, params.span_id, query.type, query.trace_id)),
+  );
 }

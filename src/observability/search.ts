@@ -3,6 +3,7 @@
 // rows carry their roll-ups (root name, kind, status, user, session, environment, app, variant,
 // cost, tokens, latency), so most trace filters touch only the Trace table; "model" and "text"
 // look into the trace's spans through the span primary key (projectId, traceId, …).
+import { costSumSql } from '../shared/money.js';
 import type { RequestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
 import { ValidationError } from '../shared/errors.js';
@@ -326,7 +327,7 @@ const percentiles = [
 async function metrics(ctx: RequestContext, table: string, alias: string, where: Where, errorSql: string): Promise<Metrics> {
   const [totals] = await ctx.db.$queryRawUnsafe<Record<string, number | bigint | null>[]>(
     `SELECT COUNT(*) AS "count", SUM(CASE WHEN ${errorSql} THEN 1 ELSE 0 END) AS "errors",
-       SUM(${alias}."cost") AS "cost", SUM(${alias}."promptTokens") AS "prompt", SUM(${alias}."completionTokens") AS "completion",
+       ${costSumSql(`${alias}."cost"`)} AS "cost", SUM(${alias}."promptTokens") AS "prompt", SUM(${alias}."completionTokens") AS "completion",
        SUM(${alias}."totalTokens") AS "total", AVG(${alias}."latency") AS "avg", MIN(${alias}."latency") AS "min", MAX(${alias}."latency") AS "max"
      FROM "${table}" AS ${alias} WHERE ${where.sql}`,
     ...where.params,

@@ -4,7 +4,7 @@
 import type { RequestContext } from '../shared/context.js';
 import type { Db } from '../shared/db.js';
 import { NotFoundError } from '../shared/errors.js';
-import { builtinPrices, costAt, findPrice, normaliseModelName, type PriceEntry, type TokenUsage } from './prices.js';
+import { builtinPrices, PriceList, type PriceEntry } from './prices.js';
 
 export interface PriceInput {
   model: string;
@@ -51,33 +51,33 @@ function userEntry(row: UserPriceRow): PriceEntry {
   };
 }
 
-// Price books are read on every span write; cached per database and project, and dropped when a
-// user price of the project changes in this process (the only writer of ModelPrice).
-const books = new WeakMap<Db, Map<string, Promise<PriceEntry[]>>>();
+// A project's price list is read on every span write and evaluation batch: kept in
+// `Services.priceLists` (one per project) and dropped when a price of the project changes in this
+// process, the only writer of ModelPrice.
+type PriceLists = Map<string, Promise<PriceList>>;
 
-function dropBook(ctx: RequestContext): void {
-  books.get(ctx.db)?.delete(ctx.projectId);
+function dropPriceList(ctx: RequestContext): void {
+  ctx.priceLists.delete(ctx.projectId);
 }
 
-/** The prices that apply in the caller's project: its own, then the built-in table. */
-export function priceBook(ctx: Pick<RequestContext, 'db' | 'projectId'>): Promise<PriceEntry[]> {
-  let byProject = books.get(ctx.db);
-  if (!byProject) books.set(ctx.db, (byProject = new Map()));
-  let book = byProject.get(ctx.projectId);
-  if (!book) {
-    book = ctx.db.modelPrice
+/**
+ * The prices that apply in the caller's project (its own, then the built-in table), with the one
+ * function that prices a model call: `PriceList.callCost` (docs/costs.md).
+ */
+export function priceList(ctx: Pick<RequestContext, 'db' | 'projectId' | 'priceLists'>): Promise<PriceList> {
+  const lists = ctx.priceLists as PriceLists;
+  let list = lists.get(ctx.projectId);
+  if (!list) {
+    list = ctx.db.modelPrice
       .findMany({ where: { projectId: ctx.projectId }, orderBy: [{ model: 'asc' }, { effectiveFrom: 'asc' }] })
-      .then((rows) => [...rows.map(userEntry), ...builtinPrices]);
-    book.catch(() => byProject!.delete(ctx.projectId));
-    byProject.set(ctx.projectId, book);
+      .then((rows) => new PriceList([...rows.map(userEntry), ...builtinPrices]));
+    const pending = list;
+    pending.catch(() => {
+      if (lists.get(ctx.projectId) === pending) lists.delete(ctx.projectId);
+    });
+    lists.set(ctx.projectId, pending);
   }
-  return book;
-}
-
-/** USD for `usage` on `model` at time `at` with the project's prices, or null when unknown. */
-export function costFromBook(book: readonly PriceEntry[], model: string | null | undefined, usage: TokenUsage, at: Date): number | null {
-  const price = findPrice(book, model, at);
-  return price ? costAt(price, usage) : null;
+  return list;
 }
 
 export interface PriceFilter {
@@ -88,21 +88,15 @@ export interface PriceFilter {
 
 /** Every price in the project: user entries first, then built-in; each group by model, then date. */
 export async function listPrices(ctx: RequestContext, filter: PriceFilter = {}): Promise<PriceEntry[]> {
-  let entries = await priceBook(ctx);
+  const list = await priceList(ctx);
+  let entries = filter.model ? list.family(filter.model) : [...list.entries];
   if (filter.source) entries = entries.filter((entry) => entry.source === filter.source);
-  if (filter.model) {
-    const name = normaliseModelName(filter.model);
-    entries = entries.filter((entry) => {
-      const model = normaliseModelName(entry.model);
-      return name === model || (name.startsWith(model) && '-:@_'.includes(name[model.length]!)) || model.startsWith(name);
-    });
-  }
   return entries;
 }
 
 /** The price that applies to `model` at `at` (now by default), or a 404. */
 export async function resolvePrice(ctx: RequestContext, model: string, at: Date = new Date()): Promise<PriceEntry> {
-  const price = findPrice(await priceBook(ctx), model, at);
+  const price = (await priceList(ctx)).find(model, at);
   if (!price) throw new NotFoundError('Price for model', model);
   return price;
 }
@@ -120,12 +114,12 @@ export async function upsertPrice(ctx: RequestContext, input: PriceInput): Promi
     create: { projectId: ctx.projectId, model, effectiveFrom, ...values },
     update: values,
   });
-  dropBook(ctx);
+  dropPriceList(ctx);
   return userEntry(row);
 }
 
 export async function deletePrice(ctx: RequestContext, id: string): Promise<void> {
   const { count } = await ctx.db.modelPrice.deleteMany({ where: { id, projectId: ctx.projectId } });
-  dropBook(ctx);
+  dropPriceList(ctx);
   if (count === 0) throw new NotFoundError('Price', id);
 }

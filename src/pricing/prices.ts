@@ -6,6 +6,8 @@
 // goes on with "-", ":", "@" or "_", so a dated name ("gpt-4o-2024-08-06") finds its family's
 // price while "gpt-4" never prices "gpt-4o" or "gpt-4.1". The longest matching entry wins; among
 // its dated entries, the latest that took effect no later than the call.
+import { roundCost } from '../shared/money.js';
+
 export interface ModelPrice {
   model: string;
   /** USD per 1M input (prompt) tokens. */
@@ -109,20 +111,8 @@ export const builtinPrices: readonly PriceEntry[] = Object.freeze(
   })),
 );
 
-const normalised = new Map<string, string>();
-
 /** The form prices are matched in: lower case, provider prefix dropped. */
 export function normaliseModelName(model: string): string {
-  let name = normalised.get(model);
-  if (name === undefined) {
-    name = normalise(model);
-    if (normalised.size >= 10_000) normalised.clear();
-    normalised.set(model, name);
-  }
-  return name;
-}
-
-function normalise(model: string): string {
   return model
     .trim()
     .toLowerCase()
@@ -132,65 +122,94 @@ function normalise(model: string): string {
 
 const boundary = new Set(['-', ':', '@', '_']);
 
-/** Whether `entryModel` (normalised) names `name` (normalised) or its family. */
-function matches(entryModel: string, name: string): boolean {
+/** Whether the price of `entryModel` (normalised) applies to `name` (normalised): the same model or its family. */
+export function inFamily(entryModel: string, name: string): boolean {
   return name === entryModel || (name.startsWith(entryModel) && boundary.has(name[entryModel.length]!));
 }
 
+/** What a call cost in USD (pico-dollars), and whether its client said so or we computed it. */
+export interface CallCost {
+  cost: number;
+  source: 'reported' | 'computed';
+}
+
 /**
- * The price of `model` at time `at` among `entries`: the longest matching model; among its
- * entries, the latest in effect at `at` (a user's entry winning over a built-in one of the same
- * model and date). A call dated before every entry of its model (a clock off, or test data) gets
- * the model's earliest price. Undefined when no entry matches.
+ * A project's prices (its own, then the built-in table), and the one function that prices a
+ * model call with them: ingestion and both evaluation runners use it (docs/costs.md).
  */
-export function findPrice(entries: readonly PriceEntry[], model: string | null | undefined, at: Date = new Date()): PriceEntry | undefined {
-  if (!model) return undefined;
-  const name = normaliseModelName(model);
-  const time = at.getTime();
-  let best: PriceEntry | undefined;
-  let bestLength = -1;
-  let earliest: PriceEntry | undefined;
-  for (const entry of entries) {
-    const entryModel = normaliseModelName(entry.model);
-    if (!matches(entryModel, name)) continue;
-    if (entryModel.length > bestLength) {
-      bestLength = entryModel.length;
-      best = undefined;
-      earliest = undefined;
-    } else if (entryModel.length < bestLength) continue;
-    const from = entry.effectiveFrom.getTime();
-    if (!earliest || from < earliest.effectiveFrom.getTime()) earliest = entry;
-    if (from > time) continue;
-    if (!best) {
-      best = entry;
-      continue;
-    }
-    const newer = from - best.effectiveFrom.getTime();
-    if (newer > 0 || (newer === 0 && entry.source === 'user' && best.source === 'builtin')) best = entry;
+export class PriceList {
+  /** Each entry's model, normalised once rather than for every call priced. */
+  private readonly names: string[];
+
+  constructor(readonly entries: readonly PriceEntry[]) {
+    this.names = entries.map((entry) => normaliseModelName(entry.model));
   }
-  return best ?? earliest;
+
+  /**
+   * The price of `model` at time `at`: the longest matching model; among its entries, the latest
+   * in effect at `at` (a user's entry winning over a built-in one of the same model and date). A
+   * call dated before every entry of its model (a clock off, or test data) gets the model's
+   * earliest price. Undefined when no entry matches.
+   */
+  find(model: string | null | undefined, at: Date = new Date()): PriceEntry | undefined {
+    if (!model) return undefined;
+    const name = normaliseModelName(model);
+    const time = at.getTime();
+    let best: PriceEntry | undefined;
+    let bestLength = -1;
+    let earliest: PriceEntry | undefined;
+    this.entries.forEach((entry, index) => {
+      const entryModel = this.names[index]!;
+      if (!inFamily(entryModel, name)) return;
+      if (entryModel.length > bestLength) {
+        bestLength = entryModel.length;
+        best = undefined;
+        earliest = undefined;
+      } else if (entryModel.length < bestLength) return;
+      const from = entry.effectiveFrom.getTime();
+      if (!earliest || from < earliest.effectiveFrom.getTime()) earliest = entry;
+      if (from > time) return;
+      if (!best) {
+        best = entry;
+        return;
+      }
+      const newer = from - best.effectiveFrom.getTime();
+      if (newer > 0 || (newer === 0 && entry.source === 'user' && best.source === 'builtin')) best = entry;
+    });
+    return best ?? earliest;
+  }
+
+  /** Entries that could price `model`: its family's, and longer names that start with it. */
+  family(model: string): PriceEntry[] {
+    const name = normaliseModelName(model);
+    return this.entries.filter((_, index) => inFamily(this.names[index]!, name) || this.names[index]!.startsWith(name));
+  }
+
+  /**
+   * USD for `usage` on `model` at the price in effect at `at` (now by default), or null when the
+   * model has no price or no usage was given.
+   */
+  costOf(model: string | null | undefined, usage: TokenUsage | null | undefined, at?: Date): number | null {
+    if (!usage || (usage.prompt_tokens == null && usage.completion_tokens == null)) return null;
+    const price = this.find(model, at);
+    return price ? costAt(price, usage) : null;
+  }
+
+  /** The cost a client reported when it gave one (kept, as reported), else the computed one. */
+  callCost(reported: number | null | undefined, model: string | null | undefined, usage: TokenUsage | null | undefined, at?: Date): CallCost | null {
+    if (reported !== null && reported !== undefined && Number.isFinite(reported)) return { cost: reported, source: 'reported' };
+    const cost = this.costOf(model, usage, at);
+    return cost === null ? null : { cost, source: 'computed' };
+  }
 }
 
-/** The built-in price of `model` in effect at `at` (now by default). */
-export function priceOf(model: string | null | undefined, at?: Date): ModelPrice | undefined {
-  return findPrice(builtinPrices, model, at);
-}
+/** The built-in table alone: the prices of a project that added none. */
+export const builtinPriceList = new PriceList(builtinPrices);
 
-/** USD for `usage` at `price`. */
+/** USD for `usage` at `price`, to the pico-dollar. */
 export function costAt(price: ModelPrice, usage: TokenUsage): number {
   const prompt = usage.prompt_tokens ?? 0;
   const completion = usage.completion_tokens ?? 0;
   const cached = Math.min(usage.cached_tokens ?? 0, prompt);
-  const cost = ((prompt - cached) * price.input + cached * (price.cachedInput ?? price.input) + completion * price.output) / 1_000_000;
-  return Number(cost.toPrecision(12));
-}
-
-/**
- * USD for `usage` on `model` at the built-in price in effect at `at` (now by default), or null
- * when the model has no known price or no usage was reported.
- */
-export function costOf(model: string | null | undefined, usage: TokenUsage | null | undefined, at?: Date): number | null {
-  const price = priceOf(model, at);
-  if (!price || !usage) return null;
-  return costAt(price, usage);
+  return roundCost(((prompt - cached) * price.input + cached * (price.cachedInput ?? price.input) + completion * price.output) / 1_000_000)!;
 }

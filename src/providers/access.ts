@@ -54,3 +54,18 @@ export function providerAccess(model: string, keys: ProviderKeys | null | undefi
     apiKey: setting('API_KEY'),
   };
 }
+
+/**
+ * The key `model`'s provider lacks ("OPENAI_API_KEY"), or null when the request's keys or the
+ * server's environment give one: the check both evaluation kinds make before they start, and the
+ * provider client before each call.
+ */
+export function missingProviderKey(model: string, keys: ProviderKeys | null | undefined, env: Record<string, string>): string | null {
+  const access = providerAccess(model, keys, env);
+  return access.apiKey ? null : `${access.provider}_API_KEY`;
+}
+
+/** What a run lacking `names` is told. */
+export function missingKeysMessage(names: readonly string[]): string {
+  return `No provider key for ${names.join(', ')}: give it in lm_providers_keys or set it in the server's environment`;
+}

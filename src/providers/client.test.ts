@@ -2,6 +2,7 @@
 // (key, base URL, body), usage and cost recorded per call, retries on 429/5xx honouring
 // Retry-After, no retry on 4xx, a time limit per attempt, and embeddings in input order.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtinPriceList } from '../pricing/prices.js';
 import { type FakeEndpoint, startFakeOpenAI } from '../../test/helpers/endpoints.js';
 import { type ProviderCallRecord, ProviderCallError, providerClient } from './client.js';
 
@@ -40,7 +41,7 @@ afterAll(async () => {
 
 function client(apiKey: string, options: { retries?: number; timeoutMs?: number } = {}) {
   const calls: ProviderCallRecord[] = [];
-  const providers = providerClient({
+  const providers = providerClient({ prices: builtinPriceList,
     keys: { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: openai.url },
     env: {},
     timeoutMs: options.timeoutMs ?? 5_000,
@@ -71,7 +72,7 @@ describe('providerClient.chat', () => {
     expect(calls).toHaveLength(1);
     // gpt-4o-mini: 0.15 / 0.60 USD per 1M tokens → (100 × 0.15 + 10 × 0.6) / 1e6 = 2.1e-5.
     expect(calls[0]).toMatchObject({ kind: 'chat', provider: 'OPENAI', model: 'gpt-4o-mini-2024-07-18', response: 'reply 1', error: null, attempts: 1 });
-    expect(calls[0].cost).toBeCloseTo(2.1e-5, 15);
+    expect(calls[0].cost).toEqual({ cost: 0.000021, source: 'computed' });
     expect(calls[0].endNs).toBeGreaterThanOrEqual(calls[0].startNs);
   });
 
@@ -111,7 +112,7 @@ describe('providerClient.chat', () => {
   });
 
   it('refuses to call a provider without a key, naming the key', async () => {
-    const providers = providerClient({ keys: null, env: {}, timeoutMs: 1000, retries: 0, retryDelayMs: 0, signal: new AbortController().signal });
+    const providers = providerClient({ prices: builtinPriceList, keys: null, env: {}, timeoutMs: 1000, retries: 0, retryDelayMs: 0, signal: new AbortController().signal });
     await expect(providers.chat('mistral/mistral-small', { messages: [] })).rejects.toThrow('No provider key for MISTRAL_API_KEY');
   });
 });
@@ -129,7 +130,7 @@ describe('providerClient.embed', () => {
     ]);
     // text-embedding-3-small: 0.02 USD per 1M tokens → 8 × 0.02 / 1e6 = 1.6e-7.
     expect(calls[0]).toMatchObject({ kind: 'embedding', response: { dimensions: 3 }, attempts: 1 });
-    expect(calls[0].cost).toBeCloseTo(1.6e-7, 18);
+    expect(calls[0].cost).toEqual({ cost: 1.6e-7, source: 'computed' });
   });
 
   it('refuses a reply that is not a list of vectors', async () => {

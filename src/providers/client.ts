@@ -4,9 +4,9 @@
 // network errors, timeouts, 408/429/5xx, `Retry-After` honoured). Every call, successful or not,
 // is reported to `onCall` with what was sent, the usage and the cost, so the caller can trace it
 // and keep what evaluating cost apart from what the app cost.
-import { costOf } from '../pricing/prices.js';
-import { type CallSignal, TransientError, withRetries, withTimeout } from '../shared/retry.js';
-import { type ProviderAccess, type ProviderKeys, providerAccess } from './access.js';
+import type { CallCost, PriceList } from '../pricing/prices.js';
+import { type CallLimits, type CallSignal, callWithRetries } from '../shared/retry.js';
+import { type ProviderAccess, type ProviderKeys, missingKeysMessage, missingProviderKey, providerAccess } from './access.js';
 import { type ChatReply, type ChatRequest, type ChatUsage, chatCompletion } from './chat.js';
 import { type EmbeddingReply, createEmbeddings } from './embeddings.js';
 
@@ -21,21 +21,18 @@ export interface ProviderCallRecord {
   response: unknown;
   error: string | null;
   usage: ChatUsage | null;
-  /** USD from the usage and the built-in price table; null when unknown. */
-  cost: number | null;
+  /** USD from the usage and the project's prices (computed), or as the provider reported it; null when unknown. */
+  cost: CallCost | null;
   startNs: bigint;
   endNs: bigint;
   attempts: number;
 }
 
-export interface ProviderClientOptions {
+export interface ProviderClientOptions extends CallLimits {
   keys: ProviderKeys | null;
   env: Record<string, string>;
-  /** Time allowed per attempt. */
-  timeoutMs: number;
-  retries: number;
-  retryDelayMs: number;
-  signal: AbortSignal;
+  /** The project's prices, which cost each call (pricing/operations.ts priceList). */
+  prices: PriceList;
   onCall?: (record: ProviderCallRecord) => void;
 }
 
@@ -65,32 +62,19 @@ export function providerClient(options: ProviderClientOptions): ProviderClient {
   ): Promise<T> {
     const access = providerAccess(model, options.keys, options.env);
     const sent = request(access);
-    if (!access.apiKey) {
-      throw new ProviderCallError(`No provider key for ${access.provider}_API_KEY: give it in lm_providers_keys or set it in the server's environment`);
-    }
+    const missing = missingProviderKey(model, options.keys, options.env);
+    if (missing) throw new ProviderCallError(missingKeysMessage([missing]));
     let attempts = 0;
     const startNs = nowNs();
     const started = process.hrtime.bigint();
     const record = (fields: Pick<ProviderCallRecord, 'model' | 'response' | 'error' | 'usage' | 'cost'>) =>
       options.onCall?.({ kind, provider: access.provider, request: sent, startNs, endNs: startNs + (process.hrtime.bigint() - started), attempts, ...fields });
     try {
-      const reply = await withRetries(
-        () => {
-          attempts += 1;
-          return withTimeout(options.timeoutMs, options.signal, async (signal) => {
-            try {
-              return await send(access, signal);
-            } catch (error) {
-              if (signal.aborted && !options.signal.aborted) {
-                throw new TransientError(`${access.provider} did not answer within ${options.timeoutMs / 1000} s`);
-              }
-              throw error;
-            }
-          });
-        },
-        { retries: options.retries, delayMs: options.retryDelayMs, signal: options.signal },
-      );
-      record({ model: reply.model, response: response(reply), error: null, usage: reply.usage, cost: costOf(reply.model, reply.usage) });
+      const reply = await callWithRetries(options, `${access.provider} did not answer within ${options.timeoutMs / 1000} s`, (signal, attempt) => {
+        attempts = attempt;
+        return send(access, signal);
+      });
+      record({ model: reply.model, response: response(reply), error: null, usage: reply.usage, cost: options.prices.callCost(null, reply.model, reply.usage, new Date(Number(startNs / 1_000_000n))) });
       return reply;
     } catch (error) {
       options.signal.throwIfAborted();

@@ -21,6 +21,8 @@ export interface Services {
   metrics: Metrics;
   /** Provider credentials from the environment (`OPENAI_API_KEY`, …), used when a request gives none. */
   providerEnv: Record<string, string>;
+  /** Each project's price list, kept and dropped by pricing/operations.ts (typed there). */
+  priceLists: Map<string, Promise<unknown>>;
 }
 
 export interface RequestContext extends Services {

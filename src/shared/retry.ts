@@ -125,3 +125,31 @@ export async function withTimeout<T>(timeoutMs: number, signal: AbortSignal | un
     signal?.removeEventListener('abort', forward);
   }
 }
+
+/** The limits of an outgoing call: a time limit per attempt, the retries, and the caller's signal. */
+export interface CallLimits {
+  timeoutMs: number;
+  retries: number;
+  retryDelayMs: number;
+  signal: AbortSignal;
+}
+
+/**
+ * One outgoing call (a variant, a model provider) under `limits`: each attempt gets its own time
+ * limit, a timed-out attempt is a TransientError saying `timeoutMessage`, and transient failures
+ * are retried. `call` gets the attempt's signal and number (from 1).
+ */
+export function callWithRetries<T>(limits: CallLimits, timeoutMessage: string, call: (signal: Deadline, attempt: number) => Promise<T>): Promise<T> {
+  return withRetries(
+    (attempt) =>
+      withTimeout(limits.timeoutMs, limits.signal, async (signal) => {
+        try {
+          return await call(signal, attempt);
+        } catch (error) {
+          if (signal.aborted && !limits.signal.aborted) throw new TransientError(timeoutMessage);
+          throw error;
+        }
+      }),
+    { retries: limits.retries, delayMs: limits.retryDelayMs, signal: limits.signal },
+  );
+}

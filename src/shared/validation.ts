@@ -84,9 +84,29 @@ export function validationIssues(error: z.ZodError, where: Location): Validation
 
 /** Parses `value` with `schema`, throwing a ValidationError (422) that lists every fault. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: Location): z.output<S> {
-  const result = schema.safeParse(value, { reportInput: true });
-  if (!result.success) throw new ValidationError(validationIssues(result.error, where));
-  return result.data;
+  return parseInputs([{ schema, value, where }])[0] as z.output<S>;
+}
+
+export interface InputPart {
+  schema: z.ZodType;
+  value: unknown;
+  where: Location;
+}
+
+/**
+ * Parses several parts of one request (path, query, body), throwing one ValidationError that
+ * lists the faults of all of them, in the order given, as FastAPI does.
+ */
+export function parseInputs(parts: InputPart[]): unknown[] {
+  const issues: ValidationIssue[] = [];
+  const outputs = parts.map(({ schema, value, where }) => {
+    const result = schema.safeParse(value, { reportInput: true });
+    if (result.success) return result.data;
+    issues.push(...validationIssues(result.error, where));
+    return undefined;
+  });
+  if (issues.length) throw new ValidationError(issues);
+  return outputs;
 }
 
 /** A JSON object (pydantic's `dict`): rejects arrays and scalars with `dict_type`. */

@@ -2,6 +2,7 @@
 // both validate with these, so a fault is reported at the same `loc` through either.
 import { z } from 'zod';
 import { jsonObject, name } from '../shared/validation.js';
+import type { UploadedFile } from '../shared/http/multipart.js';
 
 /** One test case: column name → any JSON value (a CSV gives strings). */
 export const testsetRow = jsonObject();
@@ -30,11 +31,7 @@ export const listTestsetsQuery = z.object({
 
 export const uploadTypes = ['CSV', 'JSON'] as const;
 
-/** A file part of a multipart request, read whole (its size is capped by MAX_BODY_BYTES). */
-export interface UploadedFile {
-  filename: string;
-  content: Buffer;
-}
+export type { UploadedFile };
 
 function isUploadedFile(value: unknown): value is UploadedFile {
   const file = value as UploadedFile | null;

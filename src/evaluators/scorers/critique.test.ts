@@ -1,6 +1,7 @@
 // The AI critique's pieces: the template rule (placeholders, escapes, faults), the score read
 // from a judge's reply, and the scorer against a local OpenAI-compatible server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtinPriceList } from '../../pricing/prices.js';
 import { type FakeEndpoint, startFakeOpenAI } from '../../../test/helpers/endpoints.js';
 import { providerClient } from '../../providers/client.js';
 import { TemplateSyntaxError, columnPlaceholders, parseTemplate, renderTemplate } from '../template.js';
@@ -88,7 +89,7 @@ describe('auto_ai_critique scorer', () => {
 
   const context = () => ({
     signal: new AbortController().signal,
-    providers: providerClient({
+    providers: providerClient({ prices: builtinPriceList,
       keys: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: openai.url },
       env: {},
       timeoutMs: 2000,

@@ -118,6 +118,7 @@ export interface ServedRoutes {
 // What an operator may want to open or point an app at, by kind; listed only when served.
 const entryPoints: [string, string[]][] = [
   ['GraphQL and GraphiQL', ['/graphql']],
+  ['GraphQL over SSE (graphql-sse)', ['/graphql/stream']],
   ['API docs', ['/docs', '/openapi.json']],
   ['health', ['/healthz', '/readyz']],
   ['metrics', ['/metrics']],

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document of the REST surface, generated from the zod schemas each route is
-// declared with (`described(...)` in its route options), so it cannot drift from what is
-// validated. Routes keep validating with `parseInput` (422 in FastAPI's shape); the schemas here
-// only describe. How to add a route: docs/api.md.
+// declared with (`config.openapi` in its route options). Routes are registered with `restRoutes`
+// (route.ts), which validates with the very schemas described here, so the two cannot drift.
+// How to add a route: docs/api.md.
 import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -44,7 +44,10 @@ declare module 'fastify' {
   }
 }
 
-/** Route options that describe the route in the document: `app.post(url, described({...}), handler)`. */
+/**
+ * Route options that only describe a route: for the few that validate otherwise (OTLP's protobuf
+ * bodies, docs/api.md lists them). Every other route is registered with `restRoutes` (route.ts).
+ */
 export function described(doc: RouteDoc): { config: { openapi: RouteDoc } } {
   return { config: { openapi: doc } };
 }
@@ -93,9 +96,24 @@ function openapiPath(url: string): { path: string; names: string[] } {
   return { path, names };
 }
 
-function operation(url: string, doc: RouteDoc): ZodOpenApiOperationObject {
+/**
+ * The schema of a route's path parameters: the declared one, or every `:param` of the URL as a
+ * string; none without parameters. The document and the validation (route.ts) both take it from here.
+ */
+export function pathParamsSchema(url: string, doc: Pick<RouteDoc, 'params'>): z.ZodObject | undefined {
   const { names } = openapiPath(url);
-  const params = doc.params ?? (names.length ? z.object(Object.fromEntries(names.map((name) => [name, z.string()]))) : undefined);
+  if (doc.params) {
+    const declared = Object.keys(doc.params.shape).sort();
+    if (declared.join() !== [...names].sort().join()) {
+      throw new Error(`${url}: the params schema names ${declared.join(', ') || 'nothing'}, the URL ${names.join(', ') || 'nothing'}`);
+    }
+    return doc.params;
+  }
+  return names.length ? z.object(Object.fromEntries(names.map((name) => [name, z.string()]))) : undefined;
+}
+
+function operation(url: string, doc: RouteDoc): ZodOpenApiOperationObject {
+  const params = pathParamsSchema(url, doc);
   const requestParams: ZodOpenApiParameters = {};
   if (params) requestParams.path = params;
   if (doc.query) requestParams.query = doc.query;
@@ -164,8 +182,8 @@ export function buildOpenApiDocument(routes: DescribedRoute[], version: string):
       components: { responses: responseComponents },
     },
     {
-      // Routes keep their own validation: a refinement zod cannot express in JSON Schema is left
-      // out of the description instead of failing the start.
+      // A refinement zod cannot express in JSON Schema is left out of the description (it still
+      // validates) instead of failing the start.
       allowEmptySchema: { custom: true, transform: true, pipe: true },
       override: ({ jsonSchema, zodSchema, io }) => {
         if (io === 'input' && zodSchema._zod.def.type === 'object') markRequired(jsonSchema, (zodSchema as z.ZodObject).shape);

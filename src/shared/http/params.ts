@@ -1,16 +1,21 @@
-// Path and query parameters that are not plain strings, validated like bodies (loc "path"/"query").
+// Path and query parameters that are not plain strings: the URL gives strings, these parse them
+// (a fault is a 422 at loc "path"/"query", as FastAPI's `int_parsing`).
 import { z } from 'zod';
-import { parseInput, type Location } from '../validation.js';
 
-const integer = z
-  .string()
-  .refine((value) => /^-?\d+$/.test(value), {
-    message: 'Input should be a valid integer, unable to parse string as an integer',
-    params: { type: 'int_parsing' },
-  })
-  .transform(Number);
-
-/** An integer path or query parameter; `int_parsing` 422 otherwise. */
-export function intParam(value: unknown, name: string, where: Location = 'path'): number {
-  return parseInput(z.object({ [name]: integer }), { [name]: value }, where)[name] as number;
-}
+/** An integer path or query parameter (a safe integer), described as one. */
+export const intParam = () =>
+  z
+    .string()
+    .refine((value) => /^-?\d+$/.test(value), {
+      message: 'Input should be a valid integer, unable to parse string as an integer',
+      params: { type: 'int_parsing' },
+    })
+    .transform(Number)
+    .pipe(z.int())
+    .meta({
+      // The reference says what the parameter means, not that a URL carries text.
+      override: ({ jsonSchema }) => {
+        for (const key of Object.keys(jsonSchema)) delete (jsonSchema as Record<string, unknown>)[key];
+        Object.assign(jsonSchema, { type: 'integer', minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
+      },
+    });

@@ -1,0 +1,166 @@
+// One cost path (docs/costs.md): a price a user adds through /observability/prices reaches the
+// calls an evaluation makes (scenario costs, average_cost, total_cost, evaluator_cost), those
+// spans say their cost was computed, a price corrected later costs the next run, and costs sum
+// to the decimal they are (0.01275, never 0.012750000000000001) in REST and GraphQL.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { type FakeEndpoint, startEndpoint, startFakeOpenAI } from '../../test/helpers/endpoints.js';
+import { createApp, createConfig, createEndpointVariant, createPromptVariant, createTestset, getEvaluation, getScenarios, scenarioTraceIds, startEvaluation, waitForStatus } from '../../test/helpers/evaluations.js';
+
+let server: TestServer;
+let openai: FakeEndpoint;
+let endpoint: FakeEndpoint;
+let keys: Record<string, string>;
+
+const rows = [
+  { country: 'France', correct_answer: 'Paris' },
+  { country: 'Peru', correct_answer: 'Lima' },
+  { country: 'Chile', correct_answer: 'Santiago' },
+];
+
+// Every call reports 1000 prompt tokens and none out: at the user's 4.25 USD per 1M input tokens a
+// call costs 0.00425, three of them 0.01275 (summed as doubles: 0.012750000000000001).
+beforeAll(async () => {
+  openai = await startFakeOpenAI((body) => {
+    const judging = body.messages[0].content.startsWith('Rate');
+    return { content: judging ? 'Score: 7' : 'Paris', model: body.model, usage: { prompt_tokens: 1000, completion_tokens: 0, total_tokens: 1000 } };
+  });
+  // An app that reports its own cost, 0.00425 per call.
+  endpoint = await startEndpoint(() => ({ body: { message: 'Paris', cost: 0.00425 } }));
+  server = await startServer();
+  keys = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: openai.url };
+});
+
+afterAll(async () => {
+  await server?.close();
+  await openai?.close();
+  await endpoint?.close();
+});
+
+async function addPrice(body: Record<string, unknown>) {
+  const response = await server.request('POST', '/observability/prices', body);
+  expect(response.status).toBe(200);
+  return response.body;
+}
+
+async function runEvaluation(variantModel: string) {
+  const appId = await createApp(server);
+  const variant = await createPromptVariant(server, appId, { model: variantModel, messages: [{ role: 'user', content: 'Capital of {country}?' }] }, 'capital');
+  const testset = await createTestset(server, rows);
+  const judge = await createConfig(
+    server,
+    appId,
+    'auto_ai_critique',
+    { model: 'acme-judge', prompt_template: [{ role: 'system', content: 'Rate the answer.' }, { role: 'user', content: '{prediction}' }] },
+    'judge',
+  );
+  const { id } = await startEvaluation(server, {
+    app_id: appId,
+    variant_ids: [variant.variant_id],
+    evaluators_configs: [judge.id],
+    testset_id: testset.id,
+    lm_providers_keys: keys,
+  });
+  expect((await waitForStatus(server, id)).status.value).toBe('EVALUATION_FINISHED');
+  return { id, judge };
+}
+
+describe('evaluation calls are priced with the project price list', () => {
+  it("uses a user's price for the variant's and the judge's calls, marks those spans computed, and sums them exactly", async () => {
+    // gpt-4o-mini has a built-in price (0.15 per 1M input): the user's, in effect since 2025, wins.
+    // acme-judge has no built-in price at all.
+    await addPrice({ model: 'gpt-4o-mini', input: 4.25, output: 0, effective_from: '2025-01-01T00:00:00Z' });
+    await addPrice({ model: 'acme-judge', input: 4.25, output: 0 });
+    const { id, judge } = await runEvaluation('gpt-4o-mini');
+
+    const scenarios = await getScenarios(server, id);
+    expect(scenarios.map((s) => s.outputs[0].cost)).toEqual([0.00425, 0.00425, 0.00425]);
+    const evaluation = await getEvaluation(server, id);
+    expect(evaluation.average_cost).toEqual({ type: 'cost', value: 0.00425, error: null });
+    expect(evaluation.total_cost).toEqual({ type: 'cost', value: 0.01275, error: null });
+    const cost = (await server.request('GET', `/evaluations/${id}/evaluator_cost`)).body;
+    expect(cost).toEqual({ evaluation_id: id, total_cost: 0.01275, calls: 3, evaluators: [{ evaluator_config_id: judge.id, cost: 0.01275, calls: 3 }] });
+
+    const graphql = await server.graphql(
+      'query($id: ID!) { evaluation(id: $id) { average_cost { value } total_cost { value } evaluator_cost { total_cost evaluators { cost } } } }',
+      { id },
+    );
+    expect(graphql.errors).toBeUndefined();
+    expect(graphql.data.evaluation).toEqual({
+      average_cost: { value: 0.00425 },
+      total_cost: { value: 0.01275 },
+      evaluator_cost: { total_cost: 0.01275, evaluators: [{ cost: 0.01275 }] },
+    });
+
+    // The variant's LLM span and the judge's EVALUATOR span: costs Assay computed, not reported.
+    const [first] = await scenarioTraceIds(server, id);
+    const trace = await server.graphql(
+      'query($id: ID!) { trace(id: $id) { cost spans(first: 10) { edges { node { spankind model cost_source metadata { cost } } } } } }',
+      { id: first!.trace_id },
+    );
+    expect(trace.errors).toBeUndefined();
+    expect(trace.data.trace.cost).toBe(0.0085);
+    expect(trace.data.trace.spans.edges.map((edge: any) => edge.node).sort((a: any, b: any) => a.spankind.localeCompare(b.spankind))).toEqual([
+      { spankind: 'EVALUATOR', model: 'acme-judge', cost_source: 'computed', metadata: { cost: 0.00425 } },
+      { spankind: 'LLM', model: 'gpt-4o-mini', cost_source: 'computed', metadata: { cost: 0.00425 } },
+    ]);
+  });
+
+  it('prices the next run with a price corrected meanwhile (the cached list is dropped)', async () => {
+    await addPrice({ model: 'acme-chat', input: 1, output: 0 });
+    const before = await runEvaluation('acme-chat');
+    expect((await getEvaluation(server, before.id)).total_cost.value).toBe(0.003);
+    await addPrice({ model: 'acme-chat', input: 2, output: 0 });
+    const after = await runEvaluation('acme-chat');
+    expect((await getEvaluation(server, after.id)).total_cost.value).toBe(0.006);
+  });
+
+  it('leaves a call of a model without any price unpriced', async () => {
+    const { id } = await runEvaluation('no-such-model');
+    const evaluation = await getEvaluation(server, id);
+    expect((await getScenarios(server, id)).map((s) => s.outputs[0].cost)).toEqual([null, null, null]);
+    expect(evaluation.total_cost).toMatchObject({ value: null });
+  });
+});
+
+describe('reported costs sum exactly', () => {
+  it('totals three reported 0.00425 to 0.01275 and keeps them reported', async () => {
+    const appId = await createApp(server);
+    const variant = await createEndpointVariant(server, appId, endpoint.url);
+    const testset = await createTestset(server, rows);
+    const exact = await createConfig(server, appId, 'auto_exact_match');
+    const { id } = await startEvaluation(server, { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [exact.id], testset_id: testset.id });
+    expect((await waitForStatus(server, id)).status.value).toMatch(/^EVALUATION_FINISHED/);
+    const evaluation = await getEvaluation(server, id);
+    expect([evaluation.average_cost.value, evaluation.total_cost.value]).toEqual([0.00425, 0.01275]);
+    const graphql = await server.graphql('query($id: ID!) { evaluation(id: $id) { total_cost { value } } }', { id });
+    expect(graphql.data.evaluation.total_cost.value).toBe(0.01275);
+    const [first] = await scenarioTraceIds(server, id);
+    const trace = await server.graphql('query($id: ID!) { trace(id: $id) { spans(first: 1) { edges { node { cost_source } } } } }', { id: first!.trace_id });
+    expect(trace.data.trace.spans.edges[0].node.cost_source).toBe('reported');
+  });
+});
+
+describe('ingested costs sum exactly', () => {
+  it('rolls 0.1 + 0.2 up to a trace cost of 0.3 in REST, GraphQL and the metrics', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e47aa';
+    const span = (id: string, cost: number) => ({
+      id,
+      name: `sumcheck-${id}`,
+      spankind: 'LLM',
+      start_time: '2026-11-22T10:00:00Z',
+      end_time: '2026-11-22T10:00:01Z',
+      cost,
+    });
+    const sent = await server.request('POST', '/observability/trace', { trace: traceId, spans: [span('00f067aa0ba90201', 0.1), span('00f067aa0ba90202', 0.2)] });
+    expect(sent.status).toBeLessThan(300);
+    const listed = (await server.request('GET', '/observability/traces?name_contains=sumcheck')).body;
+    expect(listed.traces.map((trace: any) => trace.cost)).toEqual([0.3]);
+    const graphql = await server.graphql('query($id: ID!) { trace(id: $id) { cost } }', { id: traceId });
+    expect(graphql.data.trace.cost).toBe(0.3);
+    for (const of of ['spans', 'traces']) {
+      const metrics = (await server.request('GET', `/observability/metrics?of=${of}&name_contains=sumcheck`)).body;
+      expect(metrics.cost).toBe(0.3);
+    }
+  });
+});

@@ -1,0 +1,54 @@
+// Costs in USD are kept to the pico-dollar (12 decimals) and summed exactly, so a total prints as
+// the decimal it is (0.01275, not 0.012750000000000001). Why and how: docs/costs.md.
+
+/** Decimals a cost keeps: a pico-dollar, below a thousandth of the cheapest token. */
+export const COST_DECIMALS = 12;
+
+const SCALE = 10n ** BigInt(COST_DECIMALS);
+
+/** Pico-dollars of `usd`, exactly as its decimal rounded to COST_DECIMALS reads. */
+function picos(usd: number): bigint {
+  const [whole, fraction = ''] = Math.abs(usd).toFixed(COST_DECIMALS).split('.');
+  const value = BigInt(whole!) * SCALE + BigInt(fraction.padEnd(COST_DECIMALS, '0'));
+  return usd < 0 ? -value : value;
+}
+
+/** The number nearest to `value` pico-dollars: it prints as that decimal. */
+function fromPicos(value: bigint): number {
+  const sign = value < 0n ? '-' : '';
+  const abs = value < 0n ? -value : value;
+  return Number(`${sign}${abs / SCALE}.${(abs % SCALE).toString().padStart(COST_DECIMALS, '0')}`);
+}
+
+/** `usd` rounded to the pico-dollar; null and non-finite values stay null. */
+export function roundCost(usd: number | null | undefined): number | null {
+  if (usd === null || usd === undefined || !Number.isFinite(usd)) return null;
+  // Beyond 2^53 pico-dollars (9 k USD) a double holds no pico-dollars to round to.
+  return Math.abs(usd) >= 1e21 ? usd : fromPicos(picos(usd));
+}
+
+/** The exact sum of the costs given (nulls skipped), rounded to the pico-dollar; null when none is a number. */
+export function sumCosts(costs: Iterable<number | null | undefined>): number | null {
+  let total = 0n;
+  let any = false;
+  for (const cost of costs) {
+    if (cost === null || cost === undefined || !Number.isFinite(cost)) continue;
+    total += picos(cost);
+    any = true;
+  }
+  return any ? fromPicos(total) : null;
+}
+
+/**
+ * SQL for the sum of a cost column, rounded to the pico-dollar. SQLite sums with Kahan–Babuška–
+ * Neumaier compensation (3.43+), so the sum of pico-dollar costs is within far less than half a
+ * pico-dollar of the exact one and rounding gives the exact decimal back.
+ */
+export function costSumSql(column: string): string {
+  return `ROUND(SUM(${column}), ${COST_DECIMALS})`;
+}
+
+/** SQL for the mean of a cost column, rounded to the pico-dollar. */
+export function costAvgSql(column: string): string {
+  return `ROUND(AVG(${column}), ${COST_DECIMALS})`;
+}
