@@ -17,13 +17,21 @@ import { cpuSeconds, rawDatabase, seconds, startProcess, startService } from './
 const CASES = Number(process.argv[2] ?? 10_000);
 const BATCH = 100;
 const endpointScript = fileURLToPath(new URL('./support/endpoint.mjs', import.meta.url));
-const rows = Array.from({ length: CASES }, (_, i) => ({ country: `Country ${i}`, capital: `City ${i}`, correct_answer: `The capital of Country ${i} is City ${i}.` }));
+const rows = Array.from({ length: CASES }, (_, i) => ({
+  country: `Country ${i}`,
+  capital: `City ${i}`,
+  correct_answer: `The capital of Country ${i} is City ${i}.`,
+}));
 
 const service = await startService();
 const base = service.baseUrl;
 
 async function call(method: string, path: string, body?: unknown) {
-  const response = await fetch(base + path, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(base + path, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
   return response.json();
 }
@@ -73,9 +81,7 @@ async function callOnly(uri: string): Promise<{ wall: number; batchStarts: bigin
   const batchStarts: bigint[] = [];
   for (let i = 0; i < CASES; i += BATCH) {
     batchStarts.push(process.hrtime.bigint());
-    await Promise.all(
-      rows.slice(i, i + BATCH).map(async (inputs) => JSON.parse(await postJson(uri, { inputs, parameters: {} }, { peer: uri, signal }))),
-    );
+    await Promise.all(rows.slice(i, i + BATCH).map(async (inputs) => JSON.parse(await postJson(uri, { inputs, parameters: {} }, { peer: uri, signal }))));
   }
   return { wall: seconds(start), batchStarts };
 }
@@ -113,7 +119,10 @@ function rawWrites(evaluationId: string): { wall: number; cpu: number } {
     const statement = source
       .prepare(`SELECT x.*, s."position" FROM "${table}" x JOIN "EvaluationScenario" s ON ${on} WHERE s."evaluationId" = ? ORDER BY s."position"`)
       .raw(true);
-    const columns = statement.columns().slice(0, -1).map((column) => column.name);
+    const columns = statement
+      .columns()
+      .slice(0, -1)
+      .map((column) => column.name);
     // Rows grouped by batch (position / BATCH); the last value read is the position.
     const batches: unknown[][][] = [];
     for (const row of statement.all(evaluationId) as unknown[][]) (batches[Math.floor(Number(row.pop()) / BATCH)] ??= []).push(row);
@@ -165,12 +174,18 @@ console.log(`  baseline (same calls, nothing stored): ${baseline.toFixed(2)} s, 
 console.log(`  ratio run/baseline: ${(run / baseline).toFixed(2)} (aim ≤ 1.5)`);
 console.log(`  the bare calls used ${callsCpu.toFixed(2)} s of CPU (client and endpoint) in ${baseline.toFixed(2)} s on 2 cores`);
 console.log(`  the run's rows written raw (better-sqlite3, a transaction per batch): ${raw.wall.toFixed(2)} s, ${raw.cpu.toFixed(2)} s of CPU`);
-console.log(`  lower bound for any runner here, (calls' CPU + raw writes' CPU) / 2 cores: ${bound.toFixed(2)} s, ratio ${(bound / baseline).toFixed(2)}; calls then raw writes on one thread: ratio ${((baseline + raw.wall) / baseline).toFixed(2)}`);
+console.log(
+  `  lower bound for any runner here, (calls' CPU + raw writes' CPU) / 2 cores: ${bound.toFixed(2)} s, ratio ${(bound / baseline).toFixed(2)}; calls then raw writes on one thread: ratio ${((baseline + raw.wall) / baseline).toFixed(2)}`,
+);
 const over = (wall: number) => `${(((wall - ideal) / ideal) * 100).toFixed(1)}% over`;
 console.log(`  50 ms endpoint: ${slowRun.toFixed(2)} s against an ideal of ${ideal.toFixed(2)} s: ${over(slowRun)} (aim ≤ 10%)`);
 console.log(`  50 ms endpoint, calls only: ${slowBaseline.toFixed(2)} s: ${over(slowBaseline)}; run/calls-only ${(slowRun / slowBaseline).toFixed(2)}`);
 const intake = arrivals.last - arrivals.first;
-console.log(`    a batch's requests reached the endpoint ${arrivals.first.toFixed(1)} to ${arrivals.last.toFixed(1)} ms after it began: it took ${intake.toFixed(1)} ms to read them, so a batch takes ≥ ${(50 + intake).toFixed(1)} ms (${((intake / 50) * 100).toFixed(0)}% over) even if its first request arrived at once`);
-console.log(`  peak RSS of the service: ${service.peakRssMb().toFixed(0)} MB (aim < 300 MB); ${setUpRss.toFixed(0)} MB after the set-up (10,000-row test set upload), before the runs`);
+console.log(
+  `    a batch's requests reached the endpoint ${arrivals.first.toFixed(1)} to ${arrivals.last.toFixed(1)} ms after it began: it took ${intake.toFixed(1)} ms to read them, so a batch takes ≥ ${(50 + intake).toFixed(1)} ms (${((intake / 50) * 100).toFixed(0)}% over) even if its first request arrived at once`,
+);
+console.log(
+  `  peak RSS of the service: ${service.peakRssMb().toFixed(0)} MB (aim < 300 MB); ${setUpRss.toFixed(0)} MB after the set-up (10,000-row test set upload), before the runs`,
+);
 
 await service.stop();

@@ -72,8 +72,12 @@ const baseline = seconds(baseStart);
 closeBaseDb();
 
 const rate = SPANS / run.seconds;
-console.log(`bench/ingest: ${SPANS} spans, traces of ${TRACE}, OTLP/protobuf batches of ${BATCH}, ${CONCURRENCY} requests in flight (${(run.bytes / 1e6).toFixed(1)} MB sent)`);
-console.log(`  end to end: ${run.seconds.toFixed(2)} s = ${Math.round(rate)} spans/s (aim ≥ 20,000); request p50 ${run.p50.toFixed(0)} ms, p99 ${run.p99.toFixed(0)} ms, max ${run.max.toFixed(0)} ms; 503 retries ${run.retries}`);
+console.log(
+  `bench/ingest: ${SPANS} spans, traces of ${TRACE}, OTLP/protobuf batches of ${BATCH}, ${CONCURRENCY} requests in flight (${(run.bytes / 1e6).toFixed(1)} MB sent)`,
+);
+console.log(
+  `  end to end: ${run.seconds.toFixed(2)} s = ${Math.round(rate)} spans/s (aim ≥ 20,000); request p50 ${run.p50.toFixed(0)} ms, p99 ${run.p99.toFixed(0)} ms, max ${run.max.toFixed(0)} ms; 503 retries ${run.retries}`,
+);
 console.log(`  service: ${cpu.toFixed(2)} s of CPU (${((cpu / SPANS) * 1e6).toFixed(0)} µs per span), peak RSS ${rss.toFixed(0)} MB (aim < 400 MB)`);
 console.log(`  baseline (raw better-sqlite3, same rows, one transaction): ${baseline.toFixed(2)} s = ${Math.round(SPANS / baseline)} spans/s`);
 console.log(`  ratio end to end / baseline: ${(run.seconds / baseline).toFixed(2)}`);

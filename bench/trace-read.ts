@@ -49,7 +49,11 @@ try {
     return { spans, traceId, body: endOrder(agentTrace(traceId, shape, spans)) };
   });
   for (const trace of traces) {
-    const statuses = await postOtlpBodies(`${service.baseUrl}/v1/traces`, chunks(trace.body, 1_000).map((batch) => otlpProtobufBody(batch, 'bench')), 2);
+    const statuses = await postOtlpBodies(
+      `${service.baseUrl}/v1/traces`,
+      chunks(trace.body, 1_000).map((batch) => otlpProtobufBody(batch, 'bench')),
+      2,
+    );
     if (statuses.some((status) => status !== 200)) throw new Error(`ingest answered ${statuses.join(',')}`);
   }
 

@@ -6,23 +6,27 @@ import { browserSuite, chromiumAvailable as available, onlyFrom } from './helper
 
 const suite = browserSuite();
 
-it.skipIf(!available)('renders every operation and makes no request off the loopback server', async () => {
-  const context = await suite.browser!.newContext();
-  const { served, offHost } = await onlyFrom(context, suite.server.baseUrl);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
+it.skipIf(!available)(
+  'renders every operation and makes no request off the loopback server',
+  async () => {
+    const context = await suite.browser!.newContext();
+    const { served, offHost } = await onlyFrom(context, suite.server.baseUrl);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
 
-  await page.goto(`${suite.server.baseUrl}/docs`);
-  await page.locator('.opblock').first().waitFor({ timeout: 15_000 });
-  const operations = await page.locator('.opblock').count();
-  const document = (await suite.server.request('GET', '/openapi.json')).body;
-  const documented = Object.values(document.paths as Record<string, object>).reduce((sum, item) => sum + Object.keys(item).length, 0);
+    await page.goto(`${suite.server.baseUrl}/docs`);
+    await page.locator('.opblock').first().waitFor({ timeout: 15_000 });
+    const operations = await page.locator('.opblock').count();
+    const document = (await suite.server.request('GET', '/openapi.json')).body;
+    const documented = Object.values(document.paths as Record<string, object>).reduce((sum, item) => sum + Object.keys(item).length, 0);
 
-  expect(operations).toBe(documented);
-  expect(await page.locator('.info .title').first().innerText()).toContain('Assay');
-  expect(served).toContain('GET /openapi.json');
-  expect(offHost).toEqual([]);
-  expect(errors).toEqual([]);
-  await context.close();
-}, 30_000);
+    expect(operations).toBe(documented);
+    expect(await page.locator('.info .title').first().innerText()).toContain('Assay');
+    expect(served).toContain('GET /openapi.json');
+    expect(offHost).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  },
+  30_000,
+);

@@ -45,7 +45,9 @@ function recordingFetch(log: Exchange[]): typeof fetch {
 describe('GraphQL over HTTP conformance', () => {
   it('passes every check of the graphql-http audit', async () => {
     const results = await auditServer({ url: `${server.baseUrl}/graphql` });
-    const failed = results.filter((result) => result.status !== 'ok').map((result) => `${result.status} ${result.id} ${result.name}: ${'reason' in result ? result.reason : ''}`);
+    const failed = results
+      .filter((result) => result.status !== 'ok')
+      .map((result) => `${result.status} ${result.id} ${result.name}: ${'reason' in result ? result.reason : ''}`);
     expect(results.length).toBeGreaterThan(30);
     expect(failed).toEqual([]);
   });
@@ -105,7 +107,9 @@ describe('automatic persisted queries', () => {
   });
 
   it('refuses a query that does not match its hash, a malformed hash and an unknown version', async () => {
-    const persisted = (extra: Record<string, unknown>) => ({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ apps { edges { node { id } } } }'), ...extra } } });
+    const persisted = (extra: Record<string, unknown>) => ({
+      extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ apps { edges { node { id } } } }'), ...extra } },
+    });
     const mismatch = await server.request('POST', '/graphql', { query: '{ testsets { id } }', ...persisted({}) });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.errors[0]).toMatchObject({ message: 'PersistedQueryMismatch', extensions: { code: 'PERSISTED_QUERY_MISMATCH' } });
@@ -233,8 +237,14 @@ describe('graphql-sse', () => {
     const token = await reserve.text();
     const cases: [string, RequestInit][] = [
       ['invalid JSON', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":' }],
-      ['no query', { method: 'POST', headers: { 'content-type': 'application/json', 'x-graphql-event-stream-token': token }, body: '{"extensions":{"operationId":"1"}}' }],
-      ['no operation id', { method: 'POST', headers: { 'content-type': 'application/json', 'x-graphql-event-stream-token': token }, body: '{"query":"{ __typename }"}' }],
+      [
+        'no query',
+        { method: 'POST', headers: { 'content-type': 'application/json', 'x-graphql-event-stream-token': token }, body: '{"extensions":{"operationId":"1"}}' },
+      ],
+      [
+        'no operation id',
+        { method: 'POST', headers: { 'content-type': 'application/json', 'x-graphql-event-stream-token': token }, body: '{"query":"{ __typename }"}' },
+      ],
       ['a syntax error', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: '{"query":"{"}' }],
       ['unknown token on DELETE', { method: 'DELETE', headers: { 'x-graphql-event-stream-token': 'nope' } }],
       ['no operation on DELETE', { method: 'DELETE', headers: { 'x-graphql-event-stream-token': token } }],
@@ -259,7 +269,10 @@ describe('graphql-sse', () => {
     expect((await syntax.json()).errors[0]).toMatchObject({ message: expect.stringContaining('Syntax Error'), extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
     const invalid = await post('{ nope }');
     expect(invalid.status).toBe(400);
-    expect((await invalid.json()).errors[0]).toMatchObject({ message: 'Cannot query field "nope" on type "Query".', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+    expect((await invalid.json()).errors[0]).toMatchObject({
+      message: 'Cannot query field "nope" on type "Query".',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
     const nested = await post('{a'.repeat(70));
     expect(nested.status).toBe(400);
     expect((await nested.json()).errors[0].extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', limit: 'nesting' });

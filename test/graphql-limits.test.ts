@@ -51,7 +51,10 @@ describe('GraphQL', () => {
     // Pothos checks the limits before the root field runs: nothing is read (and the non-null
     // field's failure nulls the whole answer).
     expect(response.data).toBeNull();
-    expect(response.errors[0]).toMatchObject({ message: expect.stringMatching(/^Query depth \d+ exceeds the limit of 16$/), extensions: { code: 'QUERY_TOO_COMPLEX' } });
+    expect(response.errors[0]).toMatchObject({
+      message: expect.stringMatching(/^Query depth \d+ exceeds the limit of 16$/),
+      extensions: { code: 'QUERY_TOO_COMPLEX' },
+    });
     expect(server.queries).toEqual([]);
   });
 
@@ -68,8 +71,12 @@ describe('GraphQL', () => {
       ['1,000 aliased __typename fields in a short document', aliased(1_000, '__typename'), 'tokens'],
       ['51 aliases', aliased(51, '__typename'), 'aliases'],
       ['four __schema selections', aliased(4, '__schema { types { name } }'), 'introspection'],
-      ['__schema and __type through fragments', `{ ...A ...B } fragment A on Query { s: __schema { types { name } } t: __type(name: "App") { name } }
-        fragment B on Query { u: __type(name: "Query") { name } v: __type(name: "Span") { name } }`, 'introspection'],
+      [
+        '__schema and __type through fragments',
+        `{ ...A ...B } fragment A on Query { s: __schema { types { name } } t: __type(name: "App") { name } }
+        fragment B on Query { u: __type(name: "Query") { name } v: __type(name: "Span") { name } }`,
+        'introspection',
+      ],
     ];
     for (const [name, query, limit] of cases) {
       it(name, async () => {
@@ -86,18 +93,34 @@ describe('GraphQL', () => {
     }
 
     it('answers 400 also to a client asking for application/graphql-response+json', async () => {
-      const response = await server.request('POST', '/graphql', { query: aliased(4, '__schema { types { name } }') }, { accept: 'application/graphql-response+json' });
+      const response = await server.request(
+        'POST',
+        '/graphql',
+        { query: aliased(4, '__schema { types { name } }') },
+        { accept: 'application/graphql-response+json' },
+      );
       expect(response.status).toBe(400);
       expect(response.body.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
     });
 
-    it('still answers a document at the limits, and GraphiQL\'s introspection query', async () => {
-      const atLimits = await server.graphql(`{ ${Array.from({ length: 47 }, (_, i) => `a${i}: __typename`).join(' ')} s: __schema { queryType { name } } t: __type(name: "App") { name } u: __type(name: "Query") { name } }`);
+    it("still answers a document at the limits, and GraphiQL's introspection query", async () => {
+      const atLimits = await server.graphql(
+        `{ ${Array.from({ length: 47 }, (_, i) => `a${i}: __typename`).join(' ')} s: __schema { queryType { name } } t: __type(name: "App") { name } u: __type(name: "Query") { name } }`,
+      );
       expect(atLimits.errors).toBeUndefined();
       expect(atLimits.data).toMatchObject({ a0: 'Query', a46: 'Query', s: { queryType: { name: 'Query' } }, t: { name: 'App' } });
       const nested = await server.graphql(`{ apps(first: 1) { edges { node { name } } } }\n# ${'x'.repeat(50_000)}`);
       expect(nested.errors).toBeUndefined();
-      const introspection = await server.graphql(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true }));
+      const introspection = await server.graphql(
+        getIntrospectionQuery({
+          descriptions: true,
+          specifiedByUrl: true,
+          directiveIsRepeatable: true,
+          schemaDescription: true,
+          inputValueDeprecation: true,
+          oneOf: true,
+        }),
+      );
       expect(introspection.errors).toBeUndefined();
       expect(introspection.data.__schema.types.map((type: any) => type.name)).toContain('App');
     });

@@ -70,7 +70,12 @@ describe('receive timeouts', () => {
       const variant = await createEndpointVariant(server, appId, endpoint.url);
       const testset = await createTestset(server, [{ country: 'France', correct_answer: 'Paris' }]);
       const config = await createConfig(server, appId, 'auto_exact_match');
-      const evaluation = await startEvaluation(server, { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [config.id], testset_id: testset.id });
+      const evaluation = await startEvaluation(server, {
+        app_id: appId,
+        variant_ids: [variant.variant_id],
+        evaluators_configs: [config.id],
+        testset_id: testset.id,
+      });
       const response = await fetch(`${server.baseUrl}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
@@ -177,7 +182,7 @@ describe('ids and paths the router cannot read', () => {
     }
   });
 
-  it('answers 431 {detail} to a request line over Node\'s header limit, and 400 {detail} to what is not HTTP', async () => {
+  it("answers 431 {detail} to a request line over Node's header limit, and 400 {detail} to what is not HTTP", async () => {
     const huge = await RawConnection.open(server.baseUrl);
     await huge.write(`GET /apps/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
     const tooLarge = await huge.response();

@@ -34,7 +34,9 @@ beforeAll(async () => {
     made.push({ method, path, status: response.status });
     return response;
   };
-  expect((await call('POST', '/api/apps', { app_name: '', lm_providers_keys: { OPENAI_API_KEY: SECRET } }, { authorization: `Bearer ${SECRET}` })).status).toBe(422);
+  expect((await call('POST', '/api/apps', { app_name: '', lm_providers_keys: { OPENAI_API_KEY: SECRET } }, { authorization: `Bearer ${SECRET}` })).status).toBe(
+    422,
+  );
   const app = await call('POST', '/apps', { app_name: 'logged' }, { authorization: `Bearer ${SECRET}`, 'x-api-key': SECRET });
   expect(app.status).toBe(200);
   expect((await call('GET', `/apps/${app.body.app_id}?x=1`)).status).toBe(200);

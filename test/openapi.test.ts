@@ -11,9 +11,7 @@ import { waitForStatus } from './helpers/evaluations.js';
 import { waitForHumanStatus } from './helpers/human-evaluations.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (
-  ajv: Ajv2020,
-) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
 
 /**
  * Routes the server serves that the REST reference leaves out, on purpose: GraphQL has its own
@@ -136,7 +134,16 @@ describe('the document', () => {
   });
 
   it('gives request examples for the create operations, each valid against its body schema', () => {
-    const creates = ['/apps', '/apps/{app_id}/variants', '/testsets', '/testsets/upload', '/evaluators/configs', '/evaluations', '/human-evaluations', '/observability/trace'];
+    const creates = [
+      '/apps',
+      '/apps/{app_id}/variants',
+      '/testsets',
+      '/testsets/upload',
+      '/evaluators/configs',
+      '/evaluations',
+      '/human-evaluations',
+      '/observability/trace',
+    ];
     for (const path of creates) {
       const content = doc.paths[path].post.requestBody.content;
       const [mediaType] = Object.values(content) as Json[];

@@ -11,9 +11,7 @@ beforeAll(async () => {
   server = await startServer();
   const app = (await server.request('POST', '/apps', { app_name: 'robust' })).body;
   realIds.app_id = app.app_id;
-  const variant = (
-    await server.request('POST', `/apps/${app.app_id}/variants`, { variant_name: 'v', kind: 'endpoint', uri: 'http://127.0.0.1:9/' })
-  ).body;
+  const variant = (await server.request('POST', `/apps/${app.app_id}/variants`, { variant_name: 'v', kind: 'endpoint', uri: 'http://127.0.0.1:9/' })).body;
   realIds.variant_id = variant.variant_id;
   realIds.revision = '1';
   // Touched by no route: it must survive everything below.
@@ -34,7 +32,10 @@ const hostileBodies: unknown[] = [
   `{"parameters": {"a": ${deep}}, "app_name": ${deep}, "spans": ${deep}}`,
   '{"unterminated": ',
   // null where a list holds objects or strings: a 422 at that item, never a crash in a refinement.
-  ...['spans', 'csvdata', 'variant_ids', 'evaluators_configs', 'evaluations_ids', 'testset_ids', 'inputs', 'outputs', 'messages'].map((list) => ({ trace: '0', [list]: [null] })),
+  ...['spans', 'csvdata', 'variant_ids', 'evaluators_configs', 'evaluations_ids', 'testset_ids', 'inputs', 'outputs', 'messages'].map((list) => ({
+    trace: '0',
+    [list]: [null],
+  })),
   { parameters: { model: 'm', messages: [null] }, settings_values: { prompt_template: [null] }, kind: 'prompt', variant_name: 'n' },
   [null],
 ];
@@ -45,7 +46,7 @@ function hasDetailShape(body: unknown): boolean {
 }
 
 function fill(url: string, real: boolean): string {
-  return url.replace(/:([a-z_]+)/g, (_, name: string) => (real && realIds[name] ? realIds[name] : encodeURIComponent("x'; DROP TABLE \"App\"; --")));
+  return url.replace(/:([a-z_]+)/g, (_, name: string) => (real && realIds[name] ? realIds[name] : encodeURIComponent('x\'; DROP TABLE "App"; --')));
 }
 
 describe('robustness', () => {
@@ -64,7 +65,11 @@ describe('robustness', () => {
         for (const query of hostileQueries) {
           const bodies = route.method === 'GET' ? [undefined] : route.method === 'DELETE' ? [undefined, ...hostileBodies.slice(0, 3)] : hostileBodies;
           for (const body of bodies) {
-            const response = await server.request(route.method, path + query, body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
+            const response = await server.request(
+              route.method,
+              path + query,
+              body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+            );
             const what = `${route.method} ${path}${query} ${JSON.stringify(body)?.slice(0, 60)} → ${response.status} ${response.text.slice(0, 200)}`;
             if (response.status >= 500) failures.push(what);
             // Every error answer is FastAPI's `{"detail": …}`, whoever produced it.

@@ -31,7 +31,10 @@ interface Started {
 }
 
 /** Starts dist/main.js (or `command`) with `env`; resolves once it listens, with its log messages so far. */
-function start(env: Record<string, string>, command: { file: string; args: string[]; cwd: string } = { file: process.execPath, args: [main], cwd: dir }): Promise<Started> {
+function start(
+  env: Record<string, string>,
+  command: { file: string; args: string[]; cwd: string } = { file: process.execPath, args: [main], cwd: dir },
+): Promise<Started> {
   const child = spawn(command.file, command.args, {
     cwd: command.cwd,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
@@ -125,7 +128,12 @@ describe('starting the service', () => {
       const testset = await createTestset(server, [{ country: 'France', correct_answer: 'Paris' }]);
       const code = 'function evaluate(app_params, inputs, output, correct_answer) { return output === correct_answer ? 0.75 : 0.25 }';
       const config = await createConfig(server, appId, 'auto_custom_code_run', { code });
-      const evaluation = await startEvaluation(server, { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [config.id], testset_id: testset.id });
+      const evaluation = await startEvaluation(server, {
+        app_id: appId,
+        variant_ids: [variant.variant_id],
+        evaluators_configs: [config.id],
+        testset_id: testset.id,
+      });
       expect((await waitForStatus(server, evaluation.id)).status.value).toBe('EVALUATION_FINISHED');
       const [scenario] = await getScenarios(server, evaluation.id);
       expect(scenario.results[0].result).toEqual({ type: 'number', value: 0.75, error: null });

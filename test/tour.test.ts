@@ -17,7 +17,11 @@ const tools = ['bash', 'curl', 'jq'];
 const missing = tools.filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
-function run(file: string, args: string[], options: { cwd: string; env: Record<string, string> }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  file: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string> },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(file, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -62,7 +66,11 @@ describe('the README tour', () => {
       expect(stderr).toBe('');
       expect(code).toBe(0);
       // v1 answers the capitals exact_match expects; the tour printed each scenario.
-      for (const [country, capital] of [['France', 'Paris'], ['Japan', 'Tokyo'], ['Peru', 'Lima']]) {
+      for (const [country, capital] of [
+        ['France', 'Paris'],
+        ['Japan', 'Tokyo'],
+        ['Peru', 'Lima'],
+      ]) {
         expect(stdout).toContain(`["${country}","${capital}",true]`);
       }
       expect(stdout).toContain('{"name":"agent","children":["llm"]}');

@@ -44,7 +44,9 @@ export function otlpBodies(total: number, batch: number, traceSize: number): Buf
   for (let first = 0; first < total; first += batch) {
     const spans = Array.from({ length: Math.min(batch, total - first) }, (_, k) => span(first + k, traceSize));
     const message = ExportTraceServiceRequest.fromObject({
-      resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'bench' } }] }, scopeSpans: [{ scope: { name: 'bench' }, spans }] }],
+      resourceSpans: [
+        { resource: { attributes: [{ key: 'service.name', value: { stringValue: 'bench' } }] }, scopeSpans: [{ scope: { name: 'bench' }, spans }] },
+      ],
     });
     bodies.push(Buffer.from(ExportTraceServiceRequest.encode(message).finish()));
   }

@@ -192,9 +192,7 @@ describe('variants', () => {
     expect(endpointWithoutUri.body.detail).toEqual([{ loc: ['body', 'uri'], msg: 'Field required', type: 'missing' }]);
 
     const badUri = await server.request('POST', path, { variant_name: 'x', kind: 'endpoint', uri: 'ftp://host/x' });
-    expect(badUri.body.detail).toEqual([
-      { loc: ['body', 'uri'], msg: 'Input should be a valid URL with scheme http or https', type: 'url_parsing' },
-    ]);
+    expect(badUri.body.detail).toEqual([{ loc: ['body', 'uri'], msg: 'Input should be a valid URL with scheme http or https', type: 'url_parsing' }]);
 
     const badPrompt = await server.request('POST', path, {
       variant_name: 42,
@@ -305,10 +303,9 @@ describe('variants', () => {
 
 describe('apps and variants over GraphQL', () => {
   it('creates, reads and pages through the same operations as REST', async () => {
-    const created = await server.graphql(
-      `mutation($input: CreateAppInput!) { createApp(input: $input) { id name created_at } }`,
-      { input: { app_name: 'graphql-app' } },
-    );
+    const created = await server.graphql(`mutation($input: CreateAppInput!) { createApp(input: $input) { id name created_at } }`, {
+      input: { app_name: 'graphql-app' },
+    });
     expect(created.errors).toBeUndefined();
     const appId = created.data.createApp.id;
     expect((await server.request('GET', `/apps/${appId}`)).body.app_name).toBe('graphql-app');

@@ -22,10 +22,7 @@ async function uniqueName<T>(write: Promise<T>, message: string): Promise<T> {
 }
 
 export async function createApp(ctx: RequestContext, input: CreateAppInput) {
-  return uniqueName(
-    ctx.db.app.create({ data: { projectId: ctx.projectId, name: input.app_name } }),
-    `An app named ${input.app_name} already exists`,
-  );
+  return uniqueName(ctx.db.app.create({ data: { projectId: ctx.projectId, name: input.app_name } }), `An app named ${input.app_name} already exists`);
 }
 
 export async function listApps<Q extends AppQuery>(ctx: RequestContext, filter: { app_name?: string }, query?: Q) {
@@ -44,10 +41,7 @@ export async function getApp<Q extends AppQuery>(ctx: RequestContext, appId: str
 
 export async function renameApp(ctx: RequestContext, appId: string, input: CreateAppInput) {
   await getApp(ctx, appId);
-  return uniqueName(
-    ctx.db.app.update({ where: { id: appId }, data: { name: input.app_name } }),
-    `An app named ${input.app_name} already exists`,
-  );
+  return uniqueName(ctx.db.app.update({ where: { id: appId }, data: { name: input.app_name } }), `An app named ${input.app_name} already exists`);
 }
 
 export async function deleteApp(ctx: RequestContext, appId: string) {

@@ -4,9 +4,7 @@ import { z } from 'zod';
 import { timestamp } from '../shared/http/openapi.js';
 import { variantKinds } from './inputs.js';
 
-export const appResponse = z
-  .object({ app_id: z.string(), app_name: z.string(), created_at: timestamp(), updated_at: timestamp() })
-  .meta({ id: 'App' });
+export const appResponse = z.object({ app_id: z.string(), app_name: z.string(), created_at: timestamp(), updated_at: timestamp() }).meta({ id: 'App' });
 
 export const variantResponse = z
   .object({
@@ -16,8 +14,8 @@ export const variantResponse = z
     project_id: z.string(),
     kind: z.enum(variantKinds),
     uri: z.string().nullable(),
-    parameters: z.record(z.string(), z.unknown()).describe('The latest revision\'s parameters'),
-    revision: z.int().describe('The latest revision\'s number'),
+    parameters: z.record(z.string(), z.unknown()).describe("The latest revision's parameters"),
+    revision: z.int().describe("The latest revision's number"),
     created_at: timestamp(),
     updated_at: timestamp(),
   })

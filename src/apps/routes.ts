@@ -79,7 +79,8 @@ export function appRoutes(app: FastifyInstance): void {
     {
       tag,
       summary: 'Create a variant',
-      description: 'An `endpoint` variant needs an http(s) `uri`; a `prompt` variant\'s `parameters` are a Chat Completions request with `{column}` placeholders.',
+      description:
+        "An `endpoint` variant needs an http(s) `uri`; a `prompt` variant's `parameters` are a Chat Completions request with `{column}` placeholders.",
       body: createVariantInput,
       response: variantResponse,
       errors: [404, 409],
@@ -94,22 +95,20 @@ export function appRoutes(app: FastifyInstance): void {
     },
     async (req, { params, body }) => variantJson(await apps.createVariant(req.ctx, params.app_id, body)),
   );
-  rest.get(
-    '/apps/:app_id/variants',
-    { tag, summary: 'List an app\'s variants', response: z.array(variantResponse), errors: [404] },
-    async (req, { params }) => (await apps.listVariants(req.ctx, params.app_id)).map(variantJson),
+  rest.get('/apps/:app_id/variants', { tag, summary: "List an app's variants", response: z.array(variantResponse), errors: [404] }, async (req, { params }) =>
+    (await apps.listVariants(req.ctx, params.app_id)).map(variantJson),
   );
   rest.get('/variants/:variant_id', { tag, summary: 'Read a variant', response: variantResponse, errors: [404] }, async (req, { params }) =>
     variantJson(await apps.getVariant(req.ctx, params.variant_id)),
   );
   rest.put(
     '/variants/:variant_id/parameters',
-    { tag, summary: 'Change a variant\'s parameters (a new revision)', body: updateVariantParametersInput, response: variantResponse, errors: [404] },
+    { tag, summary: "Change a variant's parameters (a new revision)", body: updateVariantParametersInput, response: variantResponse, errors: [404] },
     async (req, { params, body }) => variantJson(await apps.updateVariantParameters(req.ctx, params.variant_id, body)),
   );
   rest.get(
     '/variants/:variant_id/revisions',
-    { tag, summary: 'List a variant\'s revisions', response: z.array(variantRevisionResponse), errors: [404] },
+    { tag, summary: "List a variant's revisions", response: z.array(variantRevisionResponse), errors: [404] },
     async (req, { params }) => (await apps.listVariantRevisions(req.ctx, params.variant_id)).map(revisionJson),
   );
   rest.get(

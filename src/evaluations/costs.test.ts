@@ -5,7 +5,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { type FakeEndpoint, startEndpoint, startFakeOpenAI } from '../../test/helpers/endpoints.js';
-import { createApp, createConfig, createEndpointVariant, createPromptVariant, createTestset, getEvaluation, getScenarios, scenarioTraceIds, startEvaluation, waitForStatus } from '../../test/helpers/evaluations.js';
+import {
+  createApp,
+  createConfig,
+  createEndpointVariant,
+  createPromptVariant,
+  createTestset,
+  getEvaluation,
+  getScenarios,
+  scenarioTraceIds,
+  startEvaluation,
+  waitForStatus,
+} from '../../test/helpers/evaluations.js';
 
 let server: TestServer;
 let openai: FakeEndpoint;
@@ -51,7 +62,13 @@ async function runEvaluation(variantModel: string) {
     server,
     appId,
     'auto_ai_critique',
-    { model: 'acme-judge', prompt_template: [{ role: 'system', content: 'Rate the answer.' }, { role: 'user', content: '{prediction}' }] },
+    {
+      model: 'acme-judge',
+      prompt_template: [
+        { role: 'system', content: 'Rate the answer.' },
+        { role: 'user', content: '{prediction}' },
+      ],
+    },
     'judge',
   );
   const { id } = await startEvaluation(server, {
@@ -152,7 +169,10 @@ describe('ingested costs sum exactly', () => {
       end_time: '2026-11-22T10:00:01Z',
       cost,
     });
-    const sent = await server.request('POST', '/observability/trace', { trace: traceId, spans: [span('00f067aa0ba90201', 0.1), span('00f067aa0ba90202', 0.2)] });
+    const sent = await server.request('POST', '/observability/trace', {
+      trace: traceId,
+      spans: [span('00f067aa0ba90201', 0.1), span('00f067aa0ba90202', 0.2)],
+    });
     expect(sent.status).toBeLessThan(300);
     const listed = (await server.request('GET', '/observability/traces?name_contains=sumcheck')).body;
     expect(listed.traces.map((trace: any) => trace.cost)).toEqual([0.3]);

@@ -4,15 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { startEndpoint, startFakeOpenAI, type FakeEndpoint } from '../../test/helpers/endpoints.js';
-import {
-  FAST,
-  createApp,
-  createConfig,
-  createEndpointVariant,
-  createPromptVariant,
-  createTestset,
-  waitForStatus,
-} from '../../test/helpers/evaluations.js';
+import { FAST, createApp, createConfig, createEndpointVariant, createPromptVariant, createTestset, waitForStatus } from '../../test/helpers/evaluations.js';
 
 let server: TestServer;
 let endpoint: FakeEndpoint;
@@ -132,15 +124,9 @@ describe('POST /evaluations validation (422)', () => {
     await expect422({ ...validBody(), variant_ids: [variantIds[0], 123] }, [
       { loc: ['body', 'variant_ids', 1], msg: 'Input should be a valid string', type: 'string_type' },
     ]);
-    await expect422({ ...validBody(), variant_ids: [123] }, [
-      { loc: ['body', 'variant_ids', 0], msg: 'Input should be a valid string', type: 'string_type' },
-    ]);
-    await expect422({ ...validBody(), variant_ids: variantIds[0] }, [
-      { loc: ['body', 'variant_ids'], msg: 'Input should be a valid list', type: 'list_type' },
-    ]);
-    await expect422({ ...validBody(), rate_limit: 'fast' }, [
-      { loc: ['body', 'rate_limit'], msg: 'Input should be a valid dictionary', type: 'dict_type' },
-    ]);
+    await expect422({ ...validBody(), variant_ids: [123] }, [{ loc: ['body', 'variant_ids', 0], msg: 'Input should be a valid string', type: 'string_type' }]);
+    await expect422({ ...validBody(), variant_ids: variantIds[0] }, [{ loc: ['body', 'variant_ids'], msg: 'Input should be a valid list', type: 'list_type' }]);
+    await expect422({ ...validBody(), rate_limit: 'fast' }, [{ loc: ['body', 'rate_limit'], msg: 'Input should be a valid dictionary', type: 'dict_type' }]);
     await expect422({ ...validBody(), testset_id: 7 }, [{ loc: ['body', 'testset_id'], msg: 'Input should be a valid string', type: 'string_type' }]);
     await expect422([validBody()], [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }]);
   });
@@ -150,9 +136,7 @@ describe('POST /evaluations validation (422)', () => {
       { loc: ['body', 'variant_ids'], msg: 'List should have at least 1 item', type: 'too_short' },
       { loc: ['body', 'evaluators_configs'], msg: 'List should have at least 1 item', type: 'too_short' },
     ]);
-    await expect422({ ...validBody(), app_id: '' }, [
-      { loc: ['body', 'app_id'], msg: 'String should have at least 1 character', type: 'string_too_short' },
-    ]);
+    await expect422({ ...validBody(), app_id: '' }, [{ loc: ['body', 'app_id'], msg: 'String should have at least 1 character', type: 'string_too_short' }]);
   });
 
   it('rejects lm_providers_keys with a bad key name or a non-string value', async () => {
@@ -222,7 +206,12 @@ describe('POST /evaluations validation (422)', () => {
       server,
       appId,
       'auto_ai_critique',
-      { prompt_template: [{ role: 'system', content: 'Judge.' }, { role: 'user', content: '{prediction} for {question} in {language}' }] },
+      {
+        prompt_template: [
+          { role: 'system', content: 'Judge.' },
+          { role: 'user', content: '{prediction} for {question} in {language}' },
+        ],
+      },
       'critique-missing',
     );
     // Its own provider, so the other tests' count of provider calls stays theirs.
@@ -240,9 +229,7 @@ describe('POST /evaluations validation (422)', () => {
     const response = await server.request('POST', '/evaluations', { ...validBody(), evaluators_configs: [fine.id], lm_providers_keys: keys });
     expect(response.status, response.text).toBe(200);
     expect((await waitForStatus(server, response.body[0].id)).status.value).toBe('EVALUATION_FINISHED');
-    expect(judge.requests[0].body.messages).toEqual([
-      { role: 'user', content: 'Country France, answer ok, expected ok, all {"country":"France"}' },
-    ]);
+    expect(judge.requests[0].body.messages).toEqual([{ role: 'user', content: 'Country France, answer ok, expected ok, all {"country":"France"}' }]);
     await judge.close();
   });
 });
@@ -314,11 +301,7 @@ describe('POST /evaluations: provider keys of prompt variants', () => {
 describe('POST /evaluations: unknown things (404)', () => {
   const cases: [string, () => Record<string, unknown>, () => string][] = [
     ['an unknown app', () => ({ ...validBody(), app_id: 'no-such-app' }), () => 'App with id no-such-app not found'],
-    [
-      'a variant of another app',
-      () => ({ ...validBody(), variant_ids: [variantIds[0], otherVariantId] }),
-      () => `Variant with id ${otherVariantId} not found`,
-    ],
+    ['a variant of another app', () => ({ ...validBody(), variant_ids: [variantIds[0], otherVariantId] }), () => `Variant with id ${otherVariantId} not found`],
     ['an unknown variant', () => ({ ...validBody(), variant_ids: ['no-such-variant'] }), () => 'Variant with id no-such-variant not found'],
     ['an unknown test set', () => ({ ...validBody(), testset_id: 'no-such-testset' }), () => 'Testset with id no-such-testset not found'],
     [
@@ -362,8 +345,22 @@ describe('POST /evaluations: the answer (contract 4.3 → array of 2.4)', () => 
     created.forEach((evaluation: any, index: number) => {
       expect(Object.keys(evaluation).sort()).toEqual(
         [
-          'aggregated_results', 'app_id', 'average_cost', 'average_latency', 'created_at', 'id', 'project_id', 'revisions', 'status',
-          'testset_id', 'testset_name', 'total_cost', 'updated_at', 'variant_ids', 'variant_names', 'variant_revision_ids',
+          'aggregated_results',
+          'app_id',
+          'average_cost',
+          'average_latency',
+          'created_at',
+          'id',
+          'project_id',
+          'revisions',
+          'status',
+          'testset_id',
+          'testset_name',
+          'total_cost',
+          'updated_at',
+          'variant_ids',
+          'variant_names',
+          'variant_revision_ids',
         ].sort(),
       );
       expect(evaluation).toEqual({

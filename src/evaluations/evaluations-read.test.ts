@@ -14,7 +14,10 @@ beforeAll(async () => {
   appId = (await server.request('POST', '/apps', { app_name: 'reads' })).body.app_id;
   const variant = (await server.request('POST', `/apps/${appId}/variants`, { variant_name: 'v1', kind: 'endpoint', uri: 'http://127.0.0.1:9/' })).body;
   configIds = [];
-  for (const [name, evaluator_key] of [['exact', 'auto_exact_match'], ['json', 'auto_contains_json']]) {
+  for (const [name, evaluator_key] of [
+    ['exact', 'auto_exact_match'],
+    ['json', 'auto_contains_json'],
+  ]) {
     configIds.push((await server.request('POST', '/evaluators/configs', { app_id: appId, name, evaluator_key, settings_values: {} })).body.id);
   }
   const db = server.assay.db;
@@ -43,7 +46,11 @@ beforeAll(async () => {
         evaluators: {
           create: [
             // Stored in reverse: answers follow `position`, not insertion order.
-            { evaluatorConfigId: configIds[1], position: 1, aggregate: { type: 'error', value: null, error: { message: 'no case succeeded', stacktrace: null } } },
+            {
+              evaluatorConfigId: configIds[1],
+              position: 1,
+              aggregate: { type: 'error', value: null, error: { message: 'no case succeeded', stacktrace: null } },
+            },
             { evaluatorConfigId: configIds[0], position: 0, aggregate: { type: 'number', value: 0.5, error: null } },
           ],
         },
@@ -80,8 +87,22 @@ describe('reading evaluations', () => {
     const evaluation = response.body;
     expect(Object.keys(evaluation).sort()).toEqual(
       [
-        'aggregated_results', 'app_id', 'average_cost', 'average_latency', 'created_at', 'id', 'project_id', 'revisions', 'status',
-        'testset_id', 'testset_name', 'total_cost', 'updated_at', 'variant_ids', 'variant_names', 'variant_revision_ids',
+        'aggregated_results',
+        'app_id',
+        'average_cost',
+        'average_latency',
+        'created_at',
+        'id',
+        'project_id',
+        'revisions',
+        'status',
+        'testset_id',
+        'testset_name',
+        'total_cost',
+        'updated_at',
+        'variant_ids',
+        'variant_names',
+        'variant_revision_ids',
       ].sort(),
     );
     expect(evaluation).toMatchObject({
@@ -98,9 +119,15 @@ describe('reading evaluations', () => {
     expect(evaluation.variant_ids).toHaveLength(1);
     expect(evaluation.variant_revision_ids).toHaveLength(1);
     expect(evaluation.aggregated_results.map((a: any) => a.evaluator_config.id)).toEqual(configIds);
-    expect(Object.keys(evaluation.aggregated_results[0].evaluator_config).sort()).toEqual(
-      ['created_at', 'evaluator_key', 'id', 'name', 'project_id', 'settings_values', 'updated_at'],
-    );
+    expect(Object.keys(evaluation.aggregated_results[0].evaluator_config).sort()).toEqual([
+      'created_at',
+      'evaluator_key',
+      'id',
+      'name',
+      'project_id',
+      'settings_values',
+      'updated_at',
+    ]);
     expect(evaluation.aggregated_results[0].result).toEqual({ type: 'number', value: 0.5, error: null });
   });
 

@@ -33,12 +33,18 @@ beforeAll(async () => {
   server = await startServer();
   appId = (await server.request('POST', '/apps', { app_name: 'gql-evals' })).body.app_id;
   for (const flavour of ['good', 'bad']) {
-    const variant = await server.request('POST', `/apps/${appId}/variants`, { variant_name: flavour, kind: 'endpoint', uri: endpointUrl, parameters: { flavour } });
+    const variant = await server.request('POST', `/apps/${appId}/variants`, {
+      variant_name: flavour,
+      kind: 'endpoint',
+      uri: endpointUrl,
+      parameters: { flavour },
+    });
     variantIds.push(variant.body.variant_id);
   }
   const rows = Object.entries(capitals).map(([country, correct_answer]) => ({ country, correct_answer }));
   testsetId = (await server.request('POST', '/testsets', { name: 'capitals', csvdata: rows })).body.id;
-  configId = (await server.request('POST', '/evaluators/configs', { app_id: appId, name: 'exact', evaluator_key: 'auto_exact_match', settings_values: {} })).body.id;
+  configId = (await server.request('POST', '/evaluators/configs', { app_id: appId, name: 'exact', evaluator_key: 'auto_exact_match', settings_values: {} }))
+    .body.id;
 });
 afterAll(async () => {
   await server.close();
@@ -78,7 +84,7 @@ function wilson(passed: number, n: number) {
   const z = 1.959963984540054;
   const p = passed / n;
   const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
-  const half = ((z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n)));
+  const half = (z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
   return { low: centre - half, high: centre + half };
 }
 

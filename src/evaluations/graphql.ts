@@ -169,27 +169,24 @@ builder.queryFields((t) => ({
     type: 'Evaluation',
     cursor: 'id',
     args: { app_id: t.arg.id() },
-    resolve: (query, _root, args, ctx) =>
-      evaluations.listEvaluations(ctx, { app_id: args.app_id ? String(args.app_id) : undefined }, query),
+    resolve: (query, _root, args, ctx) => evaluations.listEvaluations(ctx, { app_id: args.app_id ? String(args.app_id) : undefined }, query),
   }),
 }));
 
-const ComparisonRow = builder
-  .objectRef<Awaited<ReturnType<typeof evaluations.compareEvaluations>>['rows'][number]>('EvaluationComparisonRow')
-  .implement({
-    description: 'One test case across several evaluations.',
-    fields: (t) => ({
-      position: t.exposeInt('position'),
-      inputs: t.field({ type: 'JSON', resolve: (row) => asArray(row.inputs) }),
-      correct_answers: t.field({ type: 'JSON', resolve: (row) => asArray(row.correct_answers) }),
-      scenarios: t.field({
-        type: [ScenarioRef],
-        nullable: { list: false, items: true },
-        description: "The compared evaluations' scenarios in the order asked; null where one has none for this case.",
-        resolve: (row) => row.cells,
-      }),
+const ComparisonRow = builder.objectRef<Awaited<ReturnType<typeof evaluations.compareEvaluations>>['rows'][number]>('EvaluationComparisonRow').implement({
+  description: 'One test case across several evaluations.',
+  fields: (t) => ({
+    position: t.exposeInt('position'),
+    inputs: t.field({ type: 'JSON', resolve: (row) => asArray(row.inputs) }),
+    correct_answers: t.field({ type: 'JSON', resolve: (row) => asArray(row.correct_answers) }),
+    scenarios: t.field({
+      type: [ScenarioRef],
+      nullable: { list: false, items: true },
+      description: "The compared evaluations' scenarios in the order asked; null where one has none for this case.",
+      resolve: (row) => row.cells,
     }),
-  });
+  }),
+});
 
 const RateLimitInput = builder.inputType('RateLimitInput', {
   fields: (t) => ({

@@ -32,7 +32,12 @@ export const comparisonQuery = z.object({
   evaluations_ids: z
     .string()
     .min(1)
-    .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean)),
+    .transform((value) =>
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
 });
 
 export type CreateEvaluationInput = z.output<typeof createEvaluationInput>;

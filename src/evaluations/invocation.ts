@@ -72,10 +72,22 @@ export function readEndpointAnswer(text: string): ReadAnswer {
     // Agenta's SDK sends `trace: null` when tracing is off: still its answer form.
     if ('data' in answer && (answer.trace === undefined || typeof answer.trace === 'object')) {
       const trace = (answer.trace ?? {}) as Record<string, unknown>;
-      return { output: outputResult(answer.data), cost: finiteOrNull(trace.cost), latency: finiteOrNull(trace.latency), usage: readUsage(trace.usage), model: null };
+      return {
+        output: outputResult(answer.data),
+        cost: finiteOrNull(trace.cost),
+        latency: finiteOrNull(trace.latency),
+        usage: readUsage(trace.usage),
+        model: null,
+      };
     }
     if ('message' in answer) {
-      return { output: outputResult(answer.message), cost: finiteOrNull(answer.cost), latency: finiteOrNull(answer.latency), usage: readUsage(answer.usage), model: null };
+      return {
+        output: outputResult(answer.message),
+        cost: finiteOrNull(answer.cost),
+        latency: finiteOrNull(answer.latency),
+        usage: readUsage(answer.usage),
+        model: null,
+      };
     }
     const completion = completionText(answer);
     if (completion !== undefined) {

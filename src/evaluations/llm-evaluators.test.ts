@@ -103,9 +103,12 @@ describe('auto_ai_critique and auto_semantic_similarity', () => {
         { role: 'user', content: `Country: ${country}\nAnswer: ${capitals[country]}\nExpected: ${rows.find((r) => r.country === country)!.correct_answer}` },
       ],
     });
-    expect(chats.map((request) => request.body).sort((a, b) => a.messages[1].content.localeCompare(b.messages[1].content))).toEqual(
-      [sent('Chile'), sent('France'), sent('Peru'), sent('Peru')],
-    );
+    expect(chats.map((request) => request.body).sort((a, b) => a.messages[1].content.localeCompare(b.messages[1].content))).toEqual([
+      sent('Chile'),
+      sent('France'),
+      sent('Peru'),
+      sent('Peru'),
+    ]);
     expect(chats.every((request) => request.headers.authorization === 'Bearer sk-judge')).toBe(true);
     const embeddings = openai.requests.filter((request) => request.path === '/v1/embeddings').map((request) => request.body);
     expect(embeddings).toHaveLength(3);
@@ -147,7 +150,10 @@ describe('auto_ai_critique and auto_semantic_similarity', () => {
         { evaluator_config_id: semantic.id, cost: expect.closeTo(2.4e-7, 15), calls: 3 },
       ],
     });
-    const graphql = await server.graphql('query($id: ID!) { evaluation(id: $id) { total_cost { value } evaluator_cost { total_cost calls evaluators { evaluator_config_id cost calls } } } }', { id });
+    const graphql = await server.graphql(
+      'query($id: ID!) { evaluation(id: $id) { total_cost { value } evaluator_cost { total_cost calls evaluators { evaluator_config_id cost calls } } } }',
+      { id },
+    );
     expect(graphql.errors).toBeUndefined();
     expect(graphql.data.evaluation.evaluator_cost).toEqual(cost && { total_cost: cost.total_cost, calls: 6, evaluators: cost.evaluators });
 
@@ -172,7 +178,10 @@ describe('auto_ai_critique and auto_semantic_similarity', () => {
   });
 
   it('refuses a template with a bad placeholder when the config is created or updated, naming it at its message', async () => {
-    const bad = [{ role: 'system', content: 'Judge.' }, { role: 'user', content: 'Reply {"score": 8} for {prediction}' }];
+    const bad = [
+      { role: 'system', content: 'Judge.' },
+      { role: 'user', content: 'Reply {"score": 8} for {prediction}' },
+    ];
     const created = await server.request('POST', '/evaluators/configs', {
       app_id: appId,
       name: 'bad-judge',

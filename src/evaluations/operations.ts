@@ -171,7 +171,9 @@ export interface EvaluatorCost {
  * the EVALUATOR spans the runner recorded in the traces of the evaluation's scenarios.
  */
 export async function evaluatorCost(ctx: RequestContext, evaluationId: string): Promise<EvaluatorCost> {
-  const evaluation = await getEvaluation(ctx, evaluationId, { select: { id: true, evaluators: { orderBy: { position: 'asc' }, select: { evaluatorConfigId: true } } } });
+  const evaluation = await getEvaluation(ctx, evaluationId, {
+    select: { id: true, evaluators: { orderBy: { position: 'asc' }, select: { evaluatorConfigId: true } } },
+  });
   const spans = await ctx.db.$queryRaw<{ cost: number | null; attributes: unknown }[]>`
     SELECT s."cost" AS "cost", s."attributes" AS "attributes"
     FROM "Span" s JOIN "EvaluationScenario" e ON e."projectId" = s."projectId" AND e."traceId" = s."traceId"

@@ -190,7 +190,11 @@ describe('prompt variants', () => {
     expect(callsWithKey('sk-bad')).toHaveLength(2);
     const scenarios = await getScenarios(server, id);
     expect(scenarios[0].outputs).toEqual([
-      { result: { type: 'error', value: null, error: { message: 'OPENAI answered 401: {"error":{"message":"bad key"}}', stacktrace: null } }, cost: null, latency: null },
+      {
+        result: { type: 'error', value: null, error: { message: 'OPENAI answered 401: {"error":{"message":"bad key"}}', stacktrace: null } },
+        cost: null,
+        latency: null,
+      },
     ]);
     expect(scenarios[0].results[0].result.type).toBe('error');
   });

@@ -63,7 +63,10 @@ describe('retries of variant calls', () => {
       }
     });
     const variant = await createEndpointVariant(server, appId, user.url);
-    const testset = await createTestset(server, ['flaky', 'down', 'bad', 'timeout408', 'fine'].map((name) => ({ case: name, correct_answer: 'ok' })));
+    const testset = await createTestset(
+      server,
+      ['flaky', 'down', 'bad', 'timeout408', 'fine'].map((name) => ({ case: name, correct_answer: 'ok' })),
+    );
     const exact = await createConfig(server, appId, 'auto_exact_match');
     const contains = await createConfig(server, appId, 'auto_contains', { substring: 'ok' });
     const { id } = await startEvaluation(server, {
@@ -132,7 +135,12 @@ describe('retries of variant calls', () => {
       app_id: appId,
       variant_ids: [noDelay.variant_id],
       evaluators_configs: [exact.id],
-      testset_id: (await createTestset(server, [{ case: 'after0', correct_answer: 'ok' }, { case: 'plain', correct_answer: 'ok' }])).id,
+      testset_id: (
+        await createTestset(server, [
+          { case: 'after0', correct_answer: 'ok' },
+          { case: 'plain', correct_answer: 'ok' },
+        ])
+      ).id,
       rate_limit: { batch_size: 2, max_retries: 1, retry_delay: 1 },
     });
     for (const { id } of [first, second]) {
@@ -177,7 +185,11 @@ describe('retries of variant calls', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     const [timeoutScenario] = await getScenarios(server, timedOut.id);
     expect(timeoutScenario.outputs).toEqual([
-      { result: { type: 'error', value: null, error: { message: 'The call took longer than 0.5 s and was stopped', stacktrace: null } }, cost: null, latency: null },
+      {
+        result: { type: 'error', value: null, error: { message: 'The call took longer than 0.5 s and was stopped', stacktrace: null } },
+        cost: null,
+        latency: null,
+      },
     ]);
 
     expect((await waitForStatus(server, unreachable.id)).status.value).toBe('EVALUATION_FINISHED_WITH_ERRORS');

@@ -120,7 +120,9 @@ describe('a run over every answer form of an endpoint', () => {
     }
     expect(sent.map((r) => r.body)).toEqual(
       // The variant must not see the answer: the ground-truth column is left out of its inputs.
-      [...rows].sort((a, b) => a.country.localeCompare(b.country)).map((row) => ({ inputs: { country: row.country }, parameters: { style: 'short', temperature: 0 } })),
+      [...rows]
+        .sort((a, b) => a.country.localeCompare(b.country))
+        .map((row) => ({ inputs: { country: row.country }, parameters: { style: 'short', temperature: 0 } })),
     );
     // batch_size 3: the first three cases were in flight together, never more.
     expect(user.maxConcurrent).toBe(3);
@@ -150,7 +152,11 @@ describe('a run over every answer form of an endpoint', () => {
     expect(outputs[3]).toMatchObject({ result: { type: 'json', value: { city: 'Tokyo', ok: true }, error: null }, cost: null });
     expect(outputs[4]).toMatchObject({ result: { type: 'text', value: 'Madird', error: null }, cost: null });
     // Forms without a latency of their own get the measured one, in seconds (the endpoint waited).
-    for (const [index, country] of [[2, 'Italy'], [3, 'Japan'], [4, 'Spain']] as const) {
+    for (const [index, country] of [
+      [2, 'Italy'],
+      [3, 'Japan'],
+      [4, 'Spain'],
+    ] as const) {
       expect(outputs[index].latency).toBeGreaterThanOrEqual(delays[country] / 1000 - 0.005);
       expect(outputs[index].latency).toBeLessThan(5);
     }
@@ -270,9 +276,7 @@ describe('Agenta v2 answers without a full trace', () => {
 describe('aggregates and totals', () => {
   it('computes means over the cases, and exact cost and latency totals', async () => {
     // q → [output, cost, latency]
-    const user = await endpoint(
-      agentaAnswers({ a: ['x', 0.01, 1], b: ['zz', 0.02, 2], c: ['w', 0.03, 0.5], d: ['vvv', 0.04, 0.5] }),
-    );
+    const user = await endpoint(agentaAnswers({ a: ['x', 0.01, 1], b: ['zz', 0.02, 2], c: ['w', 0.03, 0.5], d: ['vvv', 0.04, 0.5] }));
     const variant = await createEndpointVariant(server, appId, user.url);
     const testset = await createTestset(server, [
       { q: 'a', correct_answer: 'x' },
@@ -355,7 +359,10 @@ describe('aggregates and totals', () => {
     const failed = await getEvaluation(server, second.id);
     expect(failed.status.value).toBe('EVALUATION_FINISHED_WITH_ERRORS');
     expect(failed.aggregated_results).toEqual([
-      { evaluator_config: nowhere, result: { type: 'error', value: null, error: { message: 'No test case could be scored by Exact match', stacktrace: null } } },
+      {
+        evaluator_config: nowhere,
+        result: { type: 'error', value: null, error: { message: 'No test case could be scored by Exact match', stacktrace: null } },
+      },
       { evaluator_config: contains, result: { type: 'number', value: 1 / 3, error: null } },
     ]);
   });
@@ -381,12 +388,24 @@ describe('ground truth columns', () => {
     await waitForStatus(server, id);
     const scenarios = await getScenarios(server, id);
     expect(scenarios.map((s) => s.inputs)).toEqual([
-      [{ name: 'q', type: 'text', value: 'a' }, { name: 'note', type: 'text', value: 7 }],
-      [{ name: 'q', type: 'text', value: 'b' }, { name: 'note', type: 'text', value: 8 }],
+      [
+        { name: 'q', type: 'text', value: 'a' },
+        { name: 'note', type: 'text', value: 7 },
+      ],
+      [
+        { name: 'q', type: 'text', value: 'b' },
+        { name: 'note', type: 'text', value: 8 },
+      ],
     ]);
     expect(scenarios.map((s) => s.correct_answers)).toEqual([
-      [{ key: 'expected', value: 'A' }, { key: 'correct_answer', value: 'nope' }],
-      [{ key: 'expected', value: 'nope' }, { key: 'correct_answer', value: 'B' }],
+      [
+        { key: 'expected', value: 'A' },
+        { key: 'correct_answer', value: 'nope' },
+      ],
+      [
+        { key: 'expected', value: 'nope' },
+        { key: 'correct_answer', value: 'B' },
+      ],
     ]);
     expect(scenarios.map((s) => s.results.map((r: any) => r.result.value))).toEqual([
       [true, false],
@@ -457,7 +476,10 @@ describe('a case stored meanwhile by another worker', () => {
       return { body: { data: 'ok' } };
     });
     const variant = await createEndpointVariant(server, appId, user.url);
-    const testset = await createTestset(server, ['a', 'b', 'c'].map((q) => ({ q, correct_answer: 'ok' })));
+    const testset = await createTestset(
+      server,
+      ['a', 'b', 'c'].map((q) => ({ q, correct_answer: 'ok' })),
+    );
     const exact = await createConfig(server, appId, 'auto_exact_match');
     const { id } = await startEvaluation(server, {
       app_id: appId,
@@ -471,7 +493,15 @@ describe('a case stored meanwhile by another worker', () => {
     const evaluation = await db.evaluation.findUniqueOrThrow({ where: { id } });
     const row = await db.testsetRow.findFirstOrThrow({ where: { testsetId: testset.id, data: { equals: { q: 'b', correct_answer: 'ok' } } } });
     const other = await db.evaluationScenario.create({
-      data: { projectId: evaluation.projectId, evaluationId: id, position: row.position, testsetRowId: row.id, inputs: [], output: { type: 'text', value: 'by the other worker', error: null }, correctAnswers: [] },
+      data: {
+        projectId: evaluation.projectId,
+        evaluationId: id,
+        position: row.position,
+        testsetRowId: row.id,
+        inputs: [],
+        output: { type: 'text', value: 'by the other worker', error: null },
+        correctAnswers: [],
+      },
     });
     await db.evaluation.update({ where: { id }, data: { done: { increment: 1 } } });
     gate.open();

@@ -77,7 +77,21 @@ class TransientScore extends TransientError {
 
 const ROW_PAGE = 500;
 
-const SCENARIO_COLUMNS = ['id', 'projectId', 'evaluationId', 'position', 'testsetRowId', 'inputs', 'output', 'cost', 'latency', 'correctAnswers', 'traceId', 'createdAt', 'updatedAt'];
+const SCENARIO_COLUMNS = [
+  'id',
+  'projectId',
+  'evaluationId',
+  'position',
+  'testsetRowId',
+  'inputs',
+  'output',
+  'cost',
+  'latency',
+  'correctAnswers',
+  'traceId',
+  'createdAt',
+  'updatedAt',
+];
 
 /** What a progress event reports. */
 const PROGRESS_FIELDS = { id: true, status: true, total: true, done: true, errors: true } as const;
@@ -327,11 +341,7 @@ export class EvaluationRunner extends LeasedJobRunner {
           jsonText(outcome.output),
           outcome.invocation?.cost?.cost ?? null,
           outcome.invocation?.latency ?? null,
-          jsonText(
-            truthColumns
-              .filter((name) => Object.hasOwn(outcome.testcase, name))
-              .map((name) => ({ key: name, value: textOf(outcome.testcase[name]) })),
-          ),
+          jsonText(truthColumns.filter((name) => Object.hasOwn(outcome.testcase, name)).map((name) => ({ key: name, value: textOf(outcome.testcase[name]) }))),
           outcome.traceId,
           now,
           now,
@@ -366,7 +376,9 @@ export class EvaluationRunner extends LeasedJobRunner {
     const db = this.services.db;
     let hasErrors: boolean;
     try {
-      const rows = await db.$queryRaw<{ configId: string; n: bigint | number; errors: bigint | number; sum: number | null; sumsq: number | null; bools: bigint | number }[]>`
+      const rows = await db.$queryRaw<
+        { configId: string; n: bigint | number; errors: bigint | number; sum: number | null; sumsq: number | null; bools: bigint | number }[]
+      >`
         SELECT r."evaluatorConfigId" AS "configId",
                COUNT(r."score") AS "n",
                SUM(CASE WHEN r."type" = 'error' THEN 1 ELSE 0 END) AS "errors",
@@ -387,7 +399,9 @@ export class EvaluationRunner extends LeasedJobRunner {
             : { type: 'number', value: stats.mean, error: null };
         await db.evaluationEvaluator.update({
           where: { evaluationId_evaluatorConfigId: { evaluationId: plan.evaluationId, evaluatorConfigId: config.id } },
-          data: { aggregate: toJson({ ...result, count: stats.count, errors: stats.errors, stddev: stats.stddev, ci_low: stats.ciLow, ci_high: stats.ciHigh }) },
+          data: {
+            aggregate: toJson({ ...result, count: stats.count, errors: stats.errors, stddev: stats.stddev, ci_low: stats.ciLow, ci_high: stats.ciHigh }),
+          },
         });
       }
       const totals = await db.evaluationScenario.aggregate({
@@ -402,14 +416,21 @@ export class EvaluationRunner extends LeasedJobRunner {
       });
       hasErrors = progress.errors > 0;
     } catch (error) {
-      await this.end(plan.evaluationId, 'EVALUATION_AGGREGATION_FAILED', { message: `Aggregating the results failed: ${(error as Error).message}`, stacktrace: (error as Error).stack ?? null });
+      await this.end(plan.evaluationId, 'EVALUATION_AGGREGATION_FAILED', {
+        message: `Aggregating the results failed: ${(error as Error).message}`,
+        stacktrace: (error as Error).stack ?? null,
+      });
       return;
     }
     await this.end(plan.evaluationId, hasErrors ? 'EVALUATION_FINISHED_WITH_ERRORS' : 'EVALUATION_FINISHED', null);
   }
 
   /** Ends a started run, unless it was cancelled meanwhile (a cancel wins). */
-  private async end(evaluationId: string, status: 'EVALUATION_FINISHED' | 'EVALUATION_FINISHED_WITH_ERRORS' | 'EVALUATION_FAILED' | 'EVALUATION_AGGREGATION_FAILED', error: Result['error']): Promise<void> {
+  private async end(
+    evaluationId: string,
+    status: 'EVALUATION_FINISHED' | 'EVALUATION_FINISHED_WITH_ERRORS' | 'EVALUATION_FAILED' | 'EVALUATION_AGGREGATION_FAILED',
+    error: Result['error'],
+  ): Promise<void> {
     await this.services.db.evaluation.updateMany({
       where: { id: evaluationId, status: { in: UNFINISHED } },
       // The provider keys were kept only so a restart could resume the run.

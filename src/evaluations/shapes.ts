@@ -32,9 +32,7 @@ export function scoreResult(row: Pick<EvaluationScenarioResult, 'type' | 'value'
 /** Contract 2.3. `configOrder` lists the evaluation's config ids in request order. */
 export function scenarioJson(scenario: ScenarioWithResults, configOrder: string[]) {
   const rank = new Map(configOrder.map((id, index) => [id, index]));
-  const results = [...scenario.results].sort(
-    (a, b) => (rank.get(a.evaluatorConfigId) ?? Infinity) - (rank.get(b.evaluatorConfigId) ?? Infinity),
-  );
+  const results = [...scenario.results].sort((a, b) => (rank.get(a.evaluatorConfigId) ?? Infinity) - (rank.get(b.evaluatorConfigId) ?? Infinity));
   return {
     id: scenario.id,
     evaluation_id: scenario.evaluationId,

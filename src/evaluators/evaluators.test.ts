@@ -228,7 +228,11 @@ describe('POST /evaluators/configs', () => {
       return response.body.detail;
     };
     expect(await faultsFor('*start')).toEqual([
-      { loc: ['body', 'settings_values', 'regex_pattern'], msg: 'Invalid regular expression: missing argument to repetition operator: "*"', type: 'value_error' },
+      {
+        loc: ['body', 'settings_values', 'regex_pattern'],
+        msg: 'Invalid regular expression: missing argument to repetition operator: "*"',
+        type: 'value_error',
+      },
     ]);
     expect(await faultsFor('^(?!.*refund).*$')).toEqual([
       {
@@ -238,7 +242,11 @@ describe('POST /evaluators/configs', () => {
       },
     ]);
     expect(await faultsFor('(\\w)\\1')).toEqual([
-      { loc: ['body', 'settings_values', 'regex_pattern'], msg: expect.stringMatching(/^Invalid regular expression: backreferences \("\\1"\) are not supported/), type: 'value_error' },
+      {
+        loc: ['body', 'settings_values', 'regex_pattern'],
+        msg: expect.stringMatching(/^Invalid regular expression: backreferences \("\\1"\) are not supported/),
+        type: 'value_error',
+      },
     ]);
   });
 
@@ -321,7 +329,7 @@ describe('GET /evaluators/configs/{id}', () => {
     }
   });
 
-  it('never serves another project\'s config', async () => {
+  it("never serves another project's config", async () => {
     const db = server.assay.db;
     const project = await db.project.create({ data: { name: 'evaluators-foreign' } });
     const app = await db.app.create({ data: { projectId: project.id, name: 'foreign-app' } });
@@ -367,12 +375,15 @@ describe('PUT /evaluators/configs/{id}', () => {
   it('accepts a config read back whole, its own evaluator_key included', async () => {
     const config = await createConfig({ name: 'Round trip', evaluator_key: 'auto_levenshtein_distance', settings_values: {} });
     expect(config.settings_values).toEqual({ threshold: null, correct_answer_key: null });
-    const response = await server.request('PUT', `/evaluators/configs/${config.id}`, { ...config, settings_values: { ...config.settings_values, threshold: 3 } });
+    const response = await server.request('PUT', `/evaluators/configs/${config.id}`, {
+      ...config,
+      settings_values: { ...config.settings_values, threshold: 3 },
+    });
     expect(response.status).toBe(200);
     expect(response.body.settings_values).toEqual({ threshold: 3, correct_answer_key: null });
   });
 
-  it('re-validates settings against the evaluator\'s template and refuses a change of evaluator', async () => {
+  it("re-validates settings against the evaluator's template and refuses a change of evaluator", async () => {
     const config = await createConfig({ name: 'Strict', evaluator_key: 'auto_regex_test', settings_values: { regex_pattern: 'x' } });
     const response = await server.request('PUT', `/evaluators/configs/${config.id}`, {
       name: '',
@@ -491,10 +502,9 @@ describe('GraphQL', () => {
 
   it('creates, reads, lists, updates and deletes a config', async () => {
     const gqlAppId = await createApp('evaluators-graphql-app');
-    const created = await server.graphql(
-      `mutation ($input: CreateEvaluatorConfigInput!) { createEvaluatorConfig(input: $input) { ${configFields} } }`,
-      { input: { app_id: gqlAppId, name: 'GQL', evaluator_key: 'auto_contains_all', settings_values: { substrings: 'a, b' } } },
-    );
+    const created = await server.graphql(`mutation ($input: CreateEvaluatorConfigInput!) { createEvaluatorConfig(input: $input) { ${configFields} } }`, {
+      input: { app_id: gqlAppId, name: 'GQL', evaluator_key: 'auto_contains_all', settings_values: { substrings: 'a, b' } },
+    });
     expect(created.errors).toBeUndefined();
     const config = created.data.createEvaluatorConfig;
     expect(config).toMatchObject({
@@ -510,10 +520,9 @@ describe('GraphQL', () => {
     const rest = await server.request('GET', `/evaluators/configs/${config.id}`);
     expect(rest.body).toMatchObject({ id: config.id, project_id: config.project_id, settings_values: config.settings_values });
 
-    const second = await server.graphql(
-      `mutation ($input: CreateEvaluatorConfigInput!) { createEvaluatorConfig(input: $input) { id } }`,
-      { input: { app_id: gqlAppId, name: 'GQL 2', evaluator_key: 'auto_exact_match', settings_values: {} } },
-    );
+    const second = await server.graphql(`mutation ($input: CreateEvaluatorConfigInput!) { createEvaluatorConfig(input: $input) { id } }`, {
+      input: { app_id: gqlAppId, name: 'GQL 2', evaluator_key: 'auto_exact_match', settings_values: {} },
+    });
     const read = await server.graphql(`query ($id: ID!) { evaluatorConfig(id: $id) { ${configFields} } }`, { id: config.id });
     expect(read.data.evaluatorConfig).toEqual(config);
 
@@ -548,10 +557,7 @@ describe('GraphQL', () => {
   it('reports the same validation faults as REST', async () => {
     const input = { app_id: appId, name: 'GQL bad', evaluator_key: 'auto_similarity_match', settings_values: { similarity_threshold: 2, typo: 1 } };
     const rest = await server.request('POST', '/evaluators/configs', input);
-    const result = await server.graphql(
-      `mutation ($input: CreateEvaluatorConfigInput!) { createEvaluatorConfig(input: $input) { id } }`,
-      { input },
-    );
+    const result = await server.graphql(`mutation ($input: CreateEvaluatorConfigInput!) { createEvaluatorConfig(input: $input) { id } }`, { input });
     expect(result.errors).toHaveLength(1);
     expect(result.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(result.errors[0].extensions.detail).toEqual(rest.body.detail);
@@ -559,10 +565,10 @@ describe('GraphQL', () => {
       ['body', 'settings_values', 'similarity_threshold'],
       ['body', 'settings_values', 'typo'],
     ]);
-    const update = await server.graphql(
-      `mutation ($id: ID!, $input: UpdateEvaluatorConfigInput!) { updateEvaluatorConfig(id: $id, input: $input) { id } }`,
-      { id: UNKNOWN_ID, input: { name: 'x' } },
-    );
+    const update = await server.graphql(`mutation ($id: ID!, $input: UpdateEvaluatorConfigInput!) { updateEvaluatorConfig(id: $id, input: $input) { id } }`, {
+      id: UNKNOWN_ID,
+      input: { name: 'x' },
+    });
     expect(update.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 });

@@ -12,7 +12,7 @@ const EvaluatorSettingType = builder.enumType('EvaluatorSettingType', { values: 
 type NamedSetting = EvaluatorSetting & { name: string };
 
 const EvaluatorSettingRef = builder.objectRef<NamedSetting>('EvaluatorSetting').implement({
-  description: 'One field of an evaluator\'s settings form.',
+  description: "One field of an evaluator's settings form.",
   fields: (t) => ({
     name: t.exposeString('name', { description: 'The key of the field in settings_values.' }),
     label: t.exposeString('label'),
@@ -77,7 +77,7 @@ const CreateEvaluatorConfigInput = builder.inputType('CreateEvaluatorConfigInput
     app_id: t.id({ required: true }),
     name: t.string({ required: true }),
     evaluator_key: t.string({ required: true, description: 'The key of a built-in evaluator (query `evaluators`).' }),
-    settings_values: t.field({ type: 'JSON', required: true, description: 'Values for the fields of the evaluator\'s settings_template.' }),
+    settings_values: t.field({ type: 'JSON', required: true, description: "Values for the fields of the evaluator's settings_template." }),
   }),
 });
 
@@ -108,10 +108,9 @@ builder.queryFields((t) => ({
   evaluatorConfigs: t.prismaConnection({
     type: 'EvaluatorConfig',
     cursor: 'id',
-    description: 'The project\'s evaluator configs in creation order, of one app when app_id is given.',
+    description: "The project's evaluator configs in creation order, of one app when app_id is given.",
     args: { app_id: t.arg.id() },
-    resolve: (query, _root, args, ctx) =>
-      evaluators.listEvaluatorConfigs(ctx, { app_id: args.app_id == null ? undefined : String(args.app_id) }, query),
+    resolve: (query, _root, args, ctx) => evaluators.listEvaluatorConfigs(ctx, { app_id: args.app_id == null ? undefined : String(args.app_id) }, query),
   }),
 }));
 

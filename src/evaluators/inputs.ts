@@ -4,14 +4,7 @@
 // schema builder, `settingsSchema`.
 import { z } from 'zod';
 import { httpUrl, jsonObject, name } from '../shared/validation.js';
-import {
-  type EvaluatorSetting,
-  type SettingType,
-  type SettingsTemplate,
-  evaluatorKeys,
-  getEvaluator,
-  judgeMessageRoles,
-} from './registry.js';
+import { type EvaluatorSetting, type SettingType, type SettingsTemplate, evaluatorKeys, getEvaluator, judgeMessageRoles } from './registry.js';
 import { PatternSyntaxError, compilePattern } from './regex.js';
 import { TemplateSyntaxError, parseTemplate } from './template.js';
 

@@ -100,9 +100,7 @@ export async function deleteEvaluatorConfig(ctx: RequestContext, configId: strin
   } catch (error) {
     if (isMissingRecord(error)) throw new NotFoundError(KIND, configId);
     if (isForeignKeyViolation(error)) {
-      throw new ConflictError(
-        `Evaluator config ${configId} is used by at least one evaluation and cannot be deleted; delete those evaluations first`,
-      );
+      throw new ConflictError(`Evaluator config ${configId} is used by at least one evaluation and cannot be deleted; delete those evaluations first`);
     }
     throw error;
   }

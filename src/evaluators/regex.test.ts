@@ -4,15 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { type FakeEndpoint, sleep, startEndpoint } from '../../test/helpers/endpoints.js';
-import {
-  createApp,
-  createConfig,
-  createEndpointVariant,
-  createTestset,
-  getScenarios,
-  startEvaluation,
-  waitForStatus,
-} from '../../test/helpers/evaluations.js';
+import { createApp, createConfig, createEndpointVariant, createTestset, getScenarios, startEvaluation, waitForStatus } from '../../test/helpers/evaluations.js';
 
 let server: TestServer;
 let endpoint: FakeEndpoint;
@@ -64,10 +56,7 @@ describe('auto_regex_test in an evaluation', () => {
 
     expect(await waitForStatus(server, id)).toMatchObject({ status: { value: 'EVALUATION_FINISHED' }, progress: { total: 20, done: 20, errors: 0 } });
     expect(Date.now() - started).toBeLessThan(5_000);
-    const scored = (await getScenarios(server, id)).map((scenario) => [
-      scenario.inputs[0].value,
-      scenario.results.map((result: any) => result.result.value),
-    ]);
+    const scored = (await getScenarios(server, id)).map((scenario) => [scenario.inputs[0].value, scenario.results.map((result: any) => result.result.value)]);
     expect(scored.slice(0, 4)).toEqual([
       ['trap', [false, false]],
       ['match', [true, false]],

@@ -156,8 +156,7 @@ const evaluatorList: readonly Evaluator[] = [
   {
     key: 'auto_similarity_match',
     name: 'Similarity match',
-    description:
-      'Passes when the word overlap (Jaccard similarity of the sets of words) between the output and the expected answer is above the threshold.',
+    description: 'Passes when the word overlap (Jaccard similarity of the sets of words) between the output and the expected answer is above the threshold.',
     result_type: 'bool',
     requires_llm_api_keys: false,
     settings_template: {
@@ -176,8 +175,7 @@ const evaluatorList: readonly Evaluator[] = [
   {
     key: 'auto_semantic_similarity',
     name: 'Semantic similarity',
-    description:
-      'Scores how close in meaning the output is to the expected answer: the cosine similarity of their embeddings, computed by a model provider.',
+    description: 'Scores how close in meaning the output is to the expected answer: the cosine similarity of their embeddings, computed by a model provider.',
     result_type: 'number',
     requires_llm_api_keys: true,
     settings_template: {
@@ -203,7 +201,8 @@ const evaluatorList: readonly Evaluator[] = [
         type: 'regex',
         default: null,
         required: true,
-        description: 'A regular expression in RE2 syntax (like Python re, without lookaround or backreferences), without slashes or flags, e.g. "^order #\\d+".',
+        description:
+          'A regular expression in RE2 syntax (like Python re, without lookaround or backreferences), without slashes or flags, e.g. "^order #\\d+".',
       },
       regex_should_match: {
         label: 'Should match',
@@ -234,8 +233,7 @@ const evaluatorList: readonly Evaluator[] = [
   {
     key: 'auto_json_diff',
     name: 'JSON diff',
-    description:
-      'Scores from 0 to 1 how much of the expected JSON the output reproduces: the share of its flattened keys whose values (or types) match.',
+    description: 'Scores from 0 to 1 how much of the expected JSON the output reproduces: the share of its flattened keys whose values (or types) match.',
     result_type: 'number',
     requires_llm_api_keys: false,
     settings_template: {
@@ -265,8 +263,7 @@ const evaluatorList: readonly Evaluator[] = [
   {
     key: 'auto_ai_critique',
     name: 'AI critique',
-    description:
-      'Asks a language model to judge the output with your prompt (LLM-as-a-judge) and reads the score from its reply.',
+    description: 'Asks a language model to judge the output with your prompt (LLM-as-a-judge) and reads the score from its reply.',
     result_type: 'number',
     requires_llm_api_keys: true,
     settings_template: {
@@ -294,8 +291,7 @@ const evaluatorList: readonly Evaluator[] = [
   {
     key: 'auto_custom_code_run',
     name: 'Custom code',
-    description:
-      'Runs your function evaluate(app_params, inputs, output, correct_answer) in a sandbox and uses the number it returns as the score.',
+    description: 'Runs your function evaluate(app_params, inputs, output, correct_answer) in a sandbox and uses the number it returns as the score.',
     result_type: 'number',
     requires_llm_api_keys: false,
     settings_template: {
@@ -322,8 +318,7 @@ const evaluatorList: readonly Evaluator[] = [
   {
     key: 'auto_webhook_test',
     name: 'Webhook',
-    description:
-      'POSTs {inputs, output, correct_answer} to your URL and uses the number in the "score" field of its JSON reply.',
+    description: 'POSTs {inputs, output, correct_answer} to your URL and uses the number in the "score" field of its JSON reply.',
     result_type: 'number',
     requires_llm_api_keys: false,
     settings_template: {
@@ -408,7 +403,7 @@ const evaluatorList: readonly Evaluator[] = [
     key: 'rag_faithfulness',
     name: 'RAG faithfulness',
     description:
-      'Scores from 0 to 1 the share of the answer\'s claims that the retrieved contexts support, judged by a language model (catches hallucinations).',
+      "Scores from 0 to 1 the share of the answer's claims that the retrieved contexts support, judged by a language model (catches hallucinations).",
     result_type: 'number',
     requires_llm_api_keys: true,
     settings_template: ragKeys('question the answer responds to'),
@@ -416,8 +411,7 @@ const evaluatorList: readonly Evaluator[] = [
   {
     key: 'rag_context_relevancy',
     name: 'RAG context relevancy',
-    description:
-      'Scores from 0 to 1 how relevant the retrieved contexts are to the question, judged by a language model (catches poor retrieval).',
+    description: 'Scores from 0 to 1 how relevant the retrieved contexts are to the question, judged by a language model (catches poor retrieval).',
     result_type: 'number',
     requires_llm_api_keys: true,
     settings_template: ragKeys('question the contexts were retrieved for'),

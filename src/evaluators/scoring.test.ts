@@ -101,7 +101,11 @@ describe('scorers never throw', () => {
         throw new Error('boom');
       },
     });
-    const scored = await getScorer('auto_levenshtein_distance')!(storedSettings('auto_levenshtein_distance'), scoringCase({ output: 'x', testcase }), context());
+    const scored = await getScorer('auto_levenshtein_distance')!(
+      storedSettings('auto_levenshtein_distance'),
+      scoringCase({ output: 'x', testcase }),
+      context(),
+    );
     expect(scored.error?.message).toBe('The evaluator failed unexpectedly: boom');
     expect(scored.error?.stacktrace).toContain('boom');
   });

@@ -83,17 +83,7 @@
 import type { Scorer } from './scorers/common.js';
 import { fieldMatch, jsonDiff } from './scorers/json.js';
 import { levenshtein } from './scorers/levenshtein.js';
-import {
-  containsAll,
-  containsAny,
-  contains,
-  containsJson,
-  endsWith,
-  exactMatch,
-  regexTest,
-  similarityMatch,
-  startsWith,
-} from './scorers/text.js';
+import { containsAll, containsAny, contains, containsJson, endsWith, exactMatch, regexTest, similarityMatch, startsWith } from './scorers/text.js';
 import { webhook } from './scorers/webhook.js';
 import { customCode } from './scorers/code.js';
 import { DEFAULT_JUDGE_MODEL, aiCritique } from './scorers/critique.js';

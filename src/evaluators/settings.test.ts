@@ -64,12 +64,11 @@ describe('registry', () => {
   });
 
   it('marks exactly the provider-backed evaluators as needing LLM keys', () => {
-    expect(listEvaluators().filter((evaluator) => evaluator.requires_llm_api_keys).map((evaluator) => evaluator.key)).toEqual([
-      'auto_semantic_similarity',
-      'auto_ai_critique',
-      'rag_faithfulness',
-      'rag_context_relevancy',
-    ]);
+    expect(
+      listEvaluators()
+        .filter((evaluator) => evaluator.requires_llm_api_keys)
+        .map((evaluator) => evaluator.key),
+    ).toEqual(['auto_semantic_similarity', 'auto_ai_critique', 'rag_faithfulness', 'rag_context_relevancy']);
   });
 
   it('keeps templates self-consistent: required fields have no default, choices have options', () => {
@@ -177,18 +176,14 @@ describe('settingsSchema', () => {
 
   it('demands required fields, also when given null', () => {
     expect(faults(template, {})).toEqual([{ loc: ['body', 'pattern'], msg: 'Field required', type: 'missing' }]);
-    expect(faults(template, { pattern: null })).toEqual([
-      { loc: ['body', 'pattern'], msg: 'Input should be a valid string', type: 'string_type' },
-    ]);
+    expect(faults(template, { pattern: null })).toEqual([{ loc: ['body', 'pattern'], msg: 'Input should be a valid string', type: 'string_type' }]);
     expect(faultsOf('auto_starts_with', { prefix: '' })).toEqual([
       { loc: ['body', 'prefix'], msg: 'String should have at least 1 character', type: 'string_too_short' },
     ]);
   });
 
   it('refuses null for an optional field that has a default', () => {
-    expect(faults(template, { pattern: 'a', strict: null })).toEqual([
-      { loc: ['body', 'strict'], msg: 'Input should be a valid boolean', type: 'bool_type' },
-    ]);
+    expect(faults(template, { pattern: 'a', strict: null })).toEqual([{ loc: ['body', 'strict'], msg: 'Input should be a valid boolean', type: 'bool_type' }]);
   });
 
   it('enforces the bounds of numbers, inclusive', () => {

@@ -42,9 +42,7 @@ export function parseTemplate(template: string): TemplatePart[] {
       text += '}';
       index += 2;
     } else if (char === '}') {
-      throw new TemplateSyntaxError(
-        `Single "}" at character ${index}: write "}}" for a literal brace (placeholders are {name}, literal braces are doubled)`,
-      );
+      throw new TemplateSyntaxError(`Single "}" at character ${index}: write "}}" for a literal brace (placeholders are {name}, literal braces are doubled)`);
     } else if (char === '{') {
       const close = template.indexOf('}', index + 1);
       const open = template.indexOf('{', index + 1);

@@ -1,17 +1,7 @@
 // Limits on a GraphQL document, checked before it is validated or run, so a document built to
 // exhaust the server is refused cheaply with QUERY_TOO_COMPLEX and HTTP 400 (docs/graphql-limits.md).
 // Depth and complexity of what a query selects are Pothos' limits (builder.ts).
-import {
-  Kind,
-  Lexer,
-  Source,
-  TokenKind,
-  type DocumentNode,
-  type GraphQLError,
-  type FragmentDefinitionNode,
-  type SelectionSetNode,
-  type Token,
-} from 'graphql';
+import { Kind, Lexer, Source, TokenKind, type DocumentNode, type GraphQLError, type FragmentDefinitionNode, type SelectionSetNode, type Token } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 
 export const documentLimits = {

@@ -26,7 +26,10 @@ function refusal(errors: readonly GraphQLError[]): HandlerResponse {
     return { message: error.message, locations: error.locations, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) };
   });
   const code = status >= 400 && status < 600 ? status : 400;
-  return [JSON.stringify({ errors: body }), { status: code, statusText: STATUS_CODES[code] ?? 'Bad Request', headers: { 'content-type': 'application/json; charset=utf-8' } }];
+  return [
+    JSON.stringify({ errors: body }),
+    { status: code, statusText: STATUS_CODES[code] ?? 'Bad Request', headers: { 'content-type': 'application/json; charset=utf-8' } },
+  ];
 }
 
 function isGraphQLError(error: unknown): error is GraphQLError {

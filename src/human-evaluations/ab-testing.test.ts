@@ -226,10 +226,9 @@ describe('an A/B test from creation to results', () => {
   });
 
   it('measures position bias from the recorded order: a judge who always picks the left output', async () => {
-    const order = await server.graphql(
-      `query($id: ID!) { humanEvaluation(id: $id) { scenarios(first: 10) { edges { node { id display_order } } } } }`,
-      { id: evaluationId },
-    );
+    const order = await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { scenarios(first: 10) { edges { node { id display_order } } } } }`, {
+      id: evaluationId,
+    });
     const nodes = order.data.humanEvaluation.scenarios.edges.map((e: any) => e.node);
     // A fresh evaluation judged by one judge who always votes for what was shown on the left.
     const second = await createHumanEvaluation(server, {
@@ -254,16 +253,10 @@ describe('an A/B test from creation to results', () => {
     expect(bias.left_rate_interval.low).toBeCloseTo(0.5101, 4);
     expect(bias.left_rate_interval.high).toBe(1);
     // The first evaluation's bias, recounted from its recorded order and the judgements made above.
-    const first = await server.graphql(
-      `query($id: ID!) { humanEvaluation(id: $id) { statistics { position_bias { decisive left_wins right_wins } } } }`,
-      { id: evaluationId },
-    );
-    const votesNow = [
-      [variantA, variantA, variantA],
-      [variantB, variantB, variantA],
-      [variantB, variantB, variantB],
-      [variantA],
-    ];
+    const first = await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { statistics { position_bias { decisive left_wins right_wins } } } }`, {
+      id: evaluationId,
+    });
+    const votesNow = [[variantA, variantA, variantA], [variantB, variantB, variantA], [variantB, variantB, variantB], [variantA]];
     const left = votesNow.flatMap((vs, i) => vs.filter((v) => v === nodes[i].display_order[0])).length;
     expect(first.data.humanEvaluation.statistics.position_bias).toEqual({ decisive: 10, left_wins: left, right_wins: 10 - left });
   });

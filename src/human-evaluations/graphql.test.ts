@@ -62,7 +62,10 @@ describe('human evaluations through GraphQL', () => {
       if (!scenario) break;
       seen.push(scenario.inputs[0].input_value);
       // Both outputs, in the order recorded for this scenario.
-      expect(scenario.shown_outputs.map((o: any) => o.variant_output).sort()).toEqual([`A: ${scenario.inputs[0].input_value}`, `B: ${scenario.inputs[0].input_value}`]);
+      expect(scenario.shown_outputs.map((o: any) => o.variant_output).sort()).toEqual([
+        `A: ${scenario.inputs[0].input_value}`,
+        `B: ${scenario.inputs[0].input_value}`,
+      ]);
       const judged = await server.graphql(JUDGE, { e: evaluationId, s: scenario.id, input: { vote: scenario.shown_outputs[1].variant_id, judge: 'zoe' } });
       expect(judged.errors).toBeUndefined();
       expect(judged.data.judgeHumanScenario.judgements).toEqual([{ judge: 'zoe', vote: scenario.shown_outputs[1].variant_id }]);
@@ -72,7 +75,9 @@ describe('human evaluations through GraphQL', () => {
     const other = await server.graphql(NEXT, { id: evaluationId });
     expect(other.data.nextHumanScenario.position).toBe(0);
     // zoe always chose the right-hand output: 0 of 3 on the left, p = 2 · (1/2)^3 = 0.25.
-    const bias = await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { statistics { position_bias { decisive left_wins p_value } } } }`, { id: evaluationId });
+    const bias = await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { statistics { position_bias { decisive left_wins p_value } } } }`, {
+      id: evaluationId,
+    });
     expect(bias.data.humanEvaluation.statistics.position_bias).toEqual({ decisive: 3, left_wins: 0, p_value: 0.25 });
   });
 
@@ -93,7 +98,9 @@ describe('human evaluations through GraphQL', () => {
       detail: [{ loc: ['body', 'score'], msg: 'A human_a_b_testing scenario is judged with a vote, not a score', type: 'value_error' }],
     });
     const outOfRange = await server.graphql(JUDGE, { e: evaluationId, s: scenarioId, input: { score: 101 } });
-    expect(outOfRange.errors[0].extensions.detail).toEqual([{ loc: ['body', 'score'], msg: 'Input should be less than or equal to 100', type: 'less_than_equal' }]);
+    expect(outOfRange.errors[0].extensions.detail).toEqual([
+      { loc: ['body', 'score'], msg: 'Input should be less than or equal to 100', type: 'less_than_equal' },
+    ]);
     const unknown = await server.graphql(JUDGE, { e: evaluationId, s: 'nope', input: { vote: '1' } });
     expect(unknown.errors[0]).toMatchObject({ message: 'HumanEvaluationScenario with id nope not found', extensions: { code: 'NOT_FOUND' } });
     const wrongCount = await server.graphql(CREATE, {
@@ -105,7 +112,9 @@ describe('human evaluations through GraphQL', () => {
   });
 
   it('sets the status and deletes', async () => {
-    const status = await server.graphql(`mutation($id: ID!) { updateHumanEvaluationStatus(id: $id, status: EVALUATION_CANCELLED) { id status } }`, { id: evaluationId });
+    const status = await server.graphql(`mutation($id: ID!) { updateHumanEvaluationStatus(id: $id, status: EVALUATION_CANCELLED) { id status } }`, {
+      id: evaluationId,
+    });
     expect(status.data.updateHumanEvaluationStatus).toEqual({ id: evaluationId, status: 'EVALUATION_CANCELLED' });
     expect((await server.request('GET', `/human-evaluations/${evaluationId}`)).body.status).toBe('EVALUATION_CANCELLED');
 

@@ -139,7 +139,7 @@ builder.prismaObject('HumanEvaluation', {
     status_error: t.string({
       nullable: true,
       description: 'Why generating the outputs failed (EVALUATION_FAILED).',
-      resolve: (e) => ((e.statusError as { message?: string } | null)?.message ?? null),
+      resolve: (e) => (e.statusError as { message?: string } | null)?.message ?? null,
     }),
     progress: t.field({ type: HumanProgress, resolve: (e) => ({ total: e.total, done: e.done, errors: e.errors }) }),
     scenarios: t.relatedConnection('scenarios', { cursor: 'id', query: { orderBy: { position: 'asc' } } }),
@@ -193,7 +193,11 @@ builder.prismaObject('HumanEvaluationScenario', {
     evaluation_id: t.exposeID('humanEvaluationId'),
     position: t.exposeInt('position', { description: 'Index of the test case in its test set.' }),
     inputs: t.field({ type: [HumanScenarioInputRef], resolve: (s) => asArray<ScenarioInput>(s.inputs) }),
-    outputs: t.field({ type: [HumanScenarioOutputRef], description: 'In the order of the variants; empty until generated.', resolve: (s) => humanEvaluations.storedOutputs(s) }),
+    outputs: t.field({
+      type: [HumanScenarioOutputRef],
+      description: 'In the order of the variants; empty until generated.',
+      resolve: (s) => humanEvaluations.storedOutputs(s),
+    }),
     display_order: t.stringList({
       description: 'Variant ids left to right as shown to judges, drawn at random per scenario.',
       resolve: (s) => humanEvaluations.displayOrderOf(s),
@@ -231,8 +235,7 @@ builder.queryFields((t) => ({
     type: 'HumanEvaluation',
     cursor: 'id',
     args: { app_id: t.arg.id() },
-    resolve: (query, _root, args, ctx) =>
-      humanEvaluations.listHumanEvaluations(ctx, { app_id: args.app_id ? String(args.app_id) : undefined }, query),
+    resolve: (query, _root, args, ctx) => humanEvaluations.listHumanEvaluations(ctx, { app_id: args.app_id ? String(args.app_id) : undefined }, query),
   }),
   nextHumanScenario: t.prismaField({
     type: 'HumanEvaluationScenario',
@@ -324,5 +327,3 @@ builder.mutationFields((t) => ({
     },
   }),
 }));
-
-

@@ -32,7 +32,10 @@ beforeAll(async () => {
               projectId: project.id,
               position: 0,
               inputs: [{ input_name: 'country', input_value: 'France' }],
-              outputs: [{ variant_id: 'va', variant_output: 'Paris' }, { variant_id: 'vb', variant_output: 'Lyon' }],
+              outputs: [
+                { variant_id: 'va', variant_output: 'Paris' },
+                { variant_id: 'vb', variant_output: 'Lyon' },
+              ],
               vote: 'va',
               correctAnswer: 'Paris',
             },
@@ -73,7 +76,10 @@ describe('reading human evaluations', () => {
         id: expect.any(String),
         evaluation_id: evaluationId,
         inputs: [{ input_name: 'country', input_value: 'France' }],
-        outputs: [{ variant_id: 'va', variant_output: 'Paris' }, { variant_id: 'vb', variant_output: 'Lyon' }],
+        outputs: [
+          { variant_id: 'va', variant_output: 'Paris' },
+          { variant_id: 'vb', variant_output: 'Lyon' },
+        ],
         vote: 'va',
         score: null,
         correct_answer: 'Paris',

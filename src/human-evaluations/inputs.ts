@@ -68,10 +68,7 @@ export const createHumanEvaluationInput = z
 export type CreateHumanEvaluationInput = z.output<typeof createHumanEvaluationInput>;
 
 /** A score as an integer, or a string holding one (Agenta's clients send both). */
-const score = z.preprocess(
-  (value) => (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value),
-  int().min(0).max(100),
-);
+const score = z.preprocess((value) => (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value), int().min(0).max(100));
 
 export const scenarioOutputInput = z.object({ variant_id: id(), variant_output: z.string() });
 

@@ -16,12 +16,7 @@ import { NotFoundError, ValidationError, type ValidationIssue } from '../shared/
 import { asArray, asObject, toJson } from '../shared/json.js';
 import { jsonText } from '../shared/sql.js';
 import { getTestset, readTestsetRows } from '../testsets/operations.js';
-import {
-  ANONYMOUS_JUDGE,
-  type CreateHumanEvaluationInput,
-  type HumanEvaluationTypeName,
-  type JudgeScenarioInput,
-} from './inputs.js';
+import { ANONYMOUS_JUDGE, type CreateHumanEvaluationInput, type HumanEvaluationTypeName, type JudgeScenarioInput } from './inputs.js';
 
 type HumanEvaluationQuery = Omit<Prisma.HumanEvaluationFindFirstArgs, 'where'>;
 type ScenarioQuery = Omit<Prisma.HumanEvaluationScenarioFindManyArgs, 'where'>;
@@ -201,7 +196,21 @@ export async function createHumanEvaluation(ctx: RequestContext, input: CreateHu
       });
       ctx.sql.insertRows(
         'HumanEvaluationScenario',
-        ['id', 'projectId', 'humanEvaluationId', 'position', 'testsetRowId', 'inputs', 'outputs', 'correctAnswer', 'isPinned', 'note', 'displayOrder', 'createdAt', 'updatedAt'],
+        [
+          'id',
+          'projectId',
+          'humanEvaluationId',
+          'position',
+          'testsetRowId',
+          'inputs',
+          'outputs',
+          'correctAnswer',
+          'isPinned',
+          'note',
+          'displayOrder',
+          'createdAt',
+          'updatedAt',
+        ],
         scenarioRows,
       );
       return evaluation;

@@ -30,7 +30,9 @@ function storedPositions(evaluationId: string): number[] {
   const db = new Database(databaseFile, { readonly: true });
   try {
     return (
-      db.prepare(`SELECT "position" FROM "HumanEvaluationScenario" WHERE "humanEvaluationId" = ? AND "outputs" <> '[]' ORDER BY "position"`).all(evaluationId) as {
+      db
+        .prepare(`SELECT "position" FROM "HumanEvaluationScenario" WHERE "humanEvaluationId" = ? AND "outputs" <> '[]' ORDER BY "position"`)
+        .all(evaluationId) as {
         position: number;
       }[]
     ).map((row) => row.position);

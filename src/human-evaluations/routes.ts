@@ -24,7 +24,7 @@ export function humanEvaluationRoutes(app: FastifyInstance): void {
     {
       tag,
       summary: 'Create a human evaluation',
-      description: 'One scenario per test case; the variants\' outputs are generated in the background.',
+      description: "One scenario per test case; the variants' outputs are generated in the background.",
       body: createHumanEvaluationInput,
       response: humanEvaluationResponse,
       errors: [404],
@@ -67,8 +67,7 @@ export function humanEvaluationRoutes(app: FastifyInstance): void {
       response: humanEvaluationResponse,
       errors: [404],
     },
-    async (req, { params, body }) =>
-      humanEvaluationJson(await humanEvaluations.updateHumanEvaluationStatus(req.ctx, params.evaluation_id, body.status)),
+    async (req, { params, body }) => humanEvaluationJson(await humanEvaluations.updateHumanEvaluationStatus(req.ctx, params.evaluation_id, body.status)),
   );
   rest.delete(
     '/human-evaluations/:evaluation_id',

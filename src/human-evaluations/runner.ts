@@ -54,7 +54,6 @@ interface CaseOutcome {
   spans: SpanRecord[];
 }
 
-
 export class HumanEvaluationRunner extends LeasedJobRunner {
   constructor(
     private readonly services: Services,

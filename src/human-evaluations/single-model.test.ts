@@ -36,11 +36,7 @@ async function scenariosOf(evaluationId: string): Promise<any[]> {
 
 describe('a single model test', () => {
   it('generates the outputs, takes scores (integers or integer strings) and counts them per score', async () => {
-    const testset = await createTestset(server, [
-      { question: 'one', correct_answer: 1 },
-      { question: 'two', correct_answer: 'zwei' },
-      { question: 'three' },
-    ]);
+    const testset = await createTestset(server, [{ question: 'one', correct_answer: 1 }, { question: 'two', correct_answer: 'zwei' }, { question: 'three' }]);
     const created = await createHumanEvaluation(server, {
       app_id: appId,
       variant_ids: [variantId],
@@ -145,11 +141,7 @@ describe('a single model test', () => {
     // The periodic scan (every half lease: 500 ms here) picks it up.
     expect((await waitForHumanStatus(server, created.id)).status).toBe('EVALUATION_FINISHED');
     expect(user.requests.slice(callsBefore).map((r) => r.body.inputs.question)).toEqual(['r1', 'r2']);
-    expect((await scenariosOf(created.id)).map((s) => s.outputs[0].variant_output)).toEqual([
-      'stored before the crash',
-      'answer to r1',
-      'answer to r2',
-    ]);
+    expect((await scenariosOf(created.id)).map((s) => s.outputs[0].variant_output)).toEqual(['stored before the crash', 'answer to r1', 'answer to r2']);
     const row = await db.humanEvaluation.findUniqueOrThrow({ where: { id: created.id } });
     expect({ done: row.done, errors: row.errors, leaseOwner: row.leaseOwner }).toEqual({ done: 3, errors: 0, leaseOwner: null });
   });
@@ -265,12 +257,21 @@ describe('status and delete', () => {
     expect((await waitForHumanStatus(server, created.id)).status).toBe('EVALUATION_FAILED');
     const response = await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { status_error } }`, { id: created.id });
     const revisionId = created.variants_revision_ids[0];
-    expect(response.data.humanEvaluation.status_error).toBe(`The variant revision ${revisionId} (${created.variant_names[0]}) of this evaluation no longer exists`);
+    expect(response.data.humanEvaluation.status_error).toBe(
+      `The variant revision ${revisionId} (${created.variant_names[0]}) of this evaluation no longer exists`,
+    );
   });
 
   it('lists human evaluations by app, and deletes them by list or by id', async () => {
     const testset = await createTestset(server, [{ question: 'gone' }]);
-    const body = { app_id: appId, variant_ids: [variantId], evaluation_type: 'single_model_test' as const, inputs: ['question'], testset_id: testset.id, status: 'EVALUATION_FINISHED' };
+    const body = {
+      app_id: appId,
+      variant_ids: [variantId],
+      evaluation_type: 'single_model_test' as const,
+      inputs: ['question'],
+      testset_id: testset.id,
+      status: 'EVALUATION_FINISHED',
+    };
     const one = await createHumanEvaluation(server, body);
     const two = await createHumanEvaluation(server, body);
     const three = await createHumanEvaluation(server, body);

@@ -217,7 +217,13 @@ export function statistics(facts: EvaluationFacts): HumanStatistics {
     const ties = ab ? judged.filter((row) => row.vote === '1' || row.vote === '0').length : 0;
     const scores = ab ? [] : judged.map((row) => row.score!);
     const sum = scores.reduce((a, b) => a + b, 0);
-    const scoreStats = aggregate(scores.length, 0, sum, scores.reduce((a, b) => a + b * b, 0), false);
+    const scoreStats = aggregate(
+      scores.length,
+      0,
+      sum,
+      scores.reduce((a, b) => a + b * b, 0),
+      false,
+    );
     return {
       variant_id: variantId,
       variant_name: facts.variantNames[index] ?? variantId,
@@ -311,7 +317,13 @@ export function agreement(facts: EvaluationFacts): Agreement {
     for (let b = a + 1; b < judges.length; b += 1) {
       const both = [...byScenario.values()].filter((verdicts) => verdicts.has(judges[a]) && verdicts.has(judges[b]));
       if (both.length === 0) continue;
-      pairs.push(cohen(judges[a], judges[b], both.map((verdicts) => [verdicts.get(judges[a])!, verdicts.get(judges[b])!])));
+      pairs.push(
+        cohen(
+          judges[a],
+          judges[b],
+          both.map((verdicts) => [verdicts.get(judges[a])!, verdicts.get(judges[b])!]),
+        ),
+      );
     }
   }
   return { scenarios: items.length, judgements, observed_agreement: observed, expected_agreement: expected, fleiss_kappa: fleiss, pairs };

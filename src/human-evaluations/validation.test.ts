@@ -28,7 +28,8 @@ beforeAll(async () => {
   variantA = (await createEndpointVariant(server, appId, 'http://127.0.0.1:9/a', { name: 'a' })).variant_id;
   variantB = (await createEndpointVariant(server, appId, 'http://127.0.0.1:9/b', { name: 'b' })).variant_id;
   foreignVariant = (await createEndpointVariant(server, otherAppId, 'http://127.0.0.1:9/c')).variant_id;
-  promptVariant = (await createPromptVariant(server, appId, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: '{country}' }] }, 'prompted')).variant_id;
+  promptVariant = (await createPromptVariant(server, appId, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: '{country}' }] }, 'prompted'))
+    .variant_id;
   testsetId = (await createTestset(server, [{ country: 'France', correct_answer: 'Paris' }, { country: 'Peru' }], 'capitals')).id;
   const base = { app_id: appId, inputs: ['country'], testset_id: testsetId, status: 'EVALUATION_FINISHED' };
   abId = (await createHumanEvaluation(server, { ...base, variant_ids: [variantA, variantB], evaluation_type: 'human_a_b_testing' })).id;
@@ -62,21 +63,29 @@ describe('POST /human-evaluations', () => {
   });
 
   it('names each wrongly typed field with its pydantic type word', async () => {
-    await expectStatus('POST', '/human-evaluations', { app_id: 7, variant_ids: 'a', evaluation_type: 'ab', inputs: [1], testset_id: null, status: 'DONE' }, 422, {
-      detail: [
-        { loc: ['body', 'app_id'], msg: 'Input should be a valid string', type: 'string_type' },
-        { loc: ['body', 'variant_ids'], msg: 'Input should be a valid list', type: 'list_type' },
-        { loc: ['body', 'evaluation_type'], msg: "Input should be 'human_a_b_testing' or 'single_model_test'", type: 'enum' },
-        { loc: ['body', 'inputs', 0], msg: 'Input should be a valid string', type: 'string_type' },
-        { loc: ['body', 'testset_id'], msg: 'Input should be a valid string', type: 'string_type' },
-        {
-          loc: ['body', 'status'],
-          msg: "Input should be 'EVALUATION_INITIALIZED', 'EVALUATION_STARTED', 'EVALUATION_FINISHED', 'EVALUATION_FINISHED_WITH_ERRORS', 'EVALUATION_FAILED', 'EVALUATION_AGGREGATION_FAILED' or 'EVALUATION_CANCELLED'",
-          type: 'enum',
-        },
-      ],
+    await expectStatus(
+      'POST',
+      '/human-evaluations',
+      { app_id: 7, variant_ids: 'a', evaluation_type: 'ab', inputs: [1], testset_id: null, status: 'DONE' },
+      422,
+      {
+        detail: [
+          { loc: ['body', 'app_id'], msg: 'Input should be a valid string', type: 'string_type' },
+          { loc: ['body', 'variant_ids'], msg: 'Input should be a valid list', type: 'list_type' },
+          { loc: ['body', 'evaluation_type'], msg: "Input should be 'human_a_b_testing' or 'single_model_test'", type: 'enum' },
+          { loc: ['body', 'inputs', 0], msg: 'Input should be a valid string', type: 'string_type' },
+          { loc: ['body', 'testset_id'], msg: 'Input should be a valid string', type: 'string_type' },
+          {
+            loc: ['body', 'status'],
+            msg: "Input should be 'EVALUATION_INITIALIZED', 'EVALUATION_STARTED', 'EVALUATION_FINISHED', 'EVALUATION_FINISHED_WITH_ERRORS', 'EVALUATION_FAILED', 'EVALUATION_AGGREGATION_FAILED' or 'EVALUATION_CANCELLED'",
+            type: 'enum',
+          },
+        ],
+      },
+    );
+    await expectStatus('POST', '/human-evaluations', [validBody()], 422, {
+      detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }],
     });
-    await expectStatus('POST', '/human-evaluations', [validBody()], 422, { detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }] });
     await expectStatus('POST', '/human-evaluations', '{"app_id": ', 422, { detail: [{ loc: ['body', 11], msg: 'JSON decode error', type: 'json_invalid' }] });
     await expectStatus('POST', '/human-evaluations', { ...validBody(), inputs: [], app_id: '' }, 422, {
       detail: [
@@ -97,13 +106,19 @@ describe('POST /human-evaluations', () => {
       detail: [{ loc: ['body', 'variant_ids'], msg: 'single_model_test takes exactly one variant, got 2', type: 'value_error' }],
     });
     // Also listed beside other faults, and a column named twice.
-    await expectStatus('POST', '/human-evaluations', { ...validBody(), variant_ids: [variantA, variantA], inputs: ['country', 'country'], testset_id: 3 }, 422, {
-      detail: [
-        { loc: ['body', 'testset_id'], msg: 'Input should be a valid string', type: 'string_type' },
-        { loc: ['body', 'variant_ids', 1], msg: 'An A/B test compares two different variants', type: 'value_error' },
-        { loc: ['body', 'inputs', 1], msg: 'The column country is listed twice', type: 'value_error' },
-      ],
-    });
+    await expectStatus(
+      'POST',
+      '/human-evaluations',
+      { ...validBody(), variant_ids: [variantA, variantA], inputs: ['country', 'country'], testset_id: 3 },
+      422,
+      {
+        detail: [
+          { loc: ['body', 'testset_id'], msg: 'Input should be a valid string', type: 'string_type' },
+          { loc: ['body', 'variant_ids', 1], msg: 'An A/B test compares two different variants', type: 'value_error' },
+          { loc: ['body', 'inputs', 1], msg: 'The column country is listed twice', type: 'value_error' },
+        ],
+      },
+    );
   });
 
   it('names each input column the test set lacks', async () => {
@@ -122,7 +137,11 @@ describe('POST /human-evaluations', () => {
       detail: [{ loc: ['body', 'variant_ids', 1], msg: "The prompt variant prompted needs OPENAI_API_KEY in the server's environment", type: 'value_error' }],
     });
     // Not when the client fills the outputs itself.
-    const created = await server.request('POST', '/human-evaluations', { ...validBody(), variant_ids: [variantA, promptVariant], status: 'EVALUATION_FINISHED' });
+    const created = await server.request('POST', '/human-evaluations', {
+      ...validBody(),
+      variant_ids: [variantA, promptVariant],
+      status: 'EVALUATION_FINISHED',
+    });
     expect(created.status).toBe(200);
   });
 
@@ -161,7 +180,9 @@ describe('reads, status and delete', () => {
     await expectStatus('PUT', `/human-evaluations/${abId}`, undefined, 422, { detail: [{ loc: ['body'], msg: 'Field required', type: 'missing' }] });
     const response = await server.request('PUT', `/human-evaluations/${abId}`, { status: 'finished' });
     expect(response.status).toBe(422);
-    expect(response.body.detail).toEqual([{ loc: ['body', 'status'], msg: expect.stringMatching(/^Input should be 'EVALUATION_INITIALIZED', /), type: 'enum' }]);
+    expect(response.body.detail).toEqual([
+      { loc: ['body', 'status'], msg: expect.stringMatching(/^Input should be 'EVALUATION_INITIALIZED', /), type: 'enum' },
+    ]);
     expect((await server.request('GET', `/human-evaluations/${abId}`)).body.status).toBe('EVALUATION_FINISHED');
   });
 
@@ -241,7 +262,12 @@ describe('PUT /human-evaluations/{id}/evaluation_scenario/{scenario_id}/{evaluat
     await expectStatus(
       'PUT',
       `/human-evaluations/${singleId}/evaluation_scenario/${singleScenario}/single_model_test`,
-      { outputs: [{ variant_id: variantA, variant_output: 'ok' }, { variant_id: variantB, variant_output: 'not in this one' }] },
+      {
+        outputs: [
+          { variant_id: variantA, variant_output: 'ok' },
+          { variant_id: variantB, variant_output: 'not in this one' },
+        ],
+      },
       422,
       { detail: [{ loc: ['body', 'outputs', 1, 'variant_id'], msg: `${variantB} is not a variant of this evaluation`, type: 'value_error' }] },
     );

@@ -214,8 +214,11 @@ describe('Span fields', () => {
 describe('Trace.spans', () => {
   it('lists all spans flat in start order, a page at a time', async () => {
     const page = (after?: string) =>
-      server.graphql(`query ($after: String) { trace(id: "small") { spans(first: 4, after: $after) {
-        edges { node { id } } pageInfo { hasNextPage endCursor } } } }`, { after });
+      server.graphql(
+        `query ($after: String) { trace(id: "small") { spans(first: 4, after: $after) {
+        edges { node { id } } pageInfo { hasNextPage endCursor } } } }`,
+        { after },
+      );
     const seen: string[] = [];
     let after: string | undefined;
     for (let pages = 0; pages < 5; pages++) {
@@ -260,11 +263,16 @@ describe('traces', () => {
   });
 
   it('pages with cursors', async () => {
-    const first = await server.graphql(`{ traces(first: 2, started_after: "${at(day(10))}") { edges { cursor node { trace_id } } pageInfo { hasNextPage endCursor } } }`);
+    const first = await server.graphql(
+      `{ traces(first: 2, started_after: "${at(day(10))}") { edges { cursor node { trace_id } } pageInfo { hasNextPage endCursor } } }`,
+    );
     expect(first.data.traces.edges.map((edge: any) => edge.node.trace_id)).toEqual(['day-3', 'day-2']);
     expect(first.data.traces.pageInfo.hasNextPage).toBe(true);
-    const next = await server.graphql(`query ($after: String) { traces(first: 2, after: $after, started_after: "${at(day(10))}") {
-      edges { node { trace_id } } pageInfo { hasNextPage } } }`, { after: first.data.traces.pageInfo.endCursor });
+    const next = await server.graphql(
+      `query ($after: String) { traces(first: 2, after: $after, started_after: "${at(day(10))}") {
+      edges { node { trace_id } } pageInfo { hasNextPage } } }`,
+      { after: first.data.traces.pageInfo.endCursor },
+    );
     expect(next.data.traces.edges.map((edge: any) => edge.node.trace_id)).toEqual(['day-1']);
     expect(next.data.traces.pageInfo.hasNextPage).toBe(false);
   });

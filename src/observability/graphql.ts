@@ -93,31 +93,31 @@ const Span = builder.prismaObject('Span', {
 
 // The tree fields refer to Span itself, so they are added once the type exists.
 builder.prismaObjectFields(Span, (t) => ({
-    child_spans: t.prismaConnection({
-      type: 'Span',
-      cursor: 'projectId_traceId_spanId',
-      description: 'Direct children a page at a time, in start order: for spans with very many children.',
-      resolve: (query, span, _args, ctx) =>
-        ctx.db.span.findMany({
-          ...query,
-          where: { projectId: ctx.projectId, traceId: span.traceId, parentSpanId: span.spanId, NOT: { spanId: span.spanId } },
-          orderBy: [{ startTimeUnixNano: 'asc' }, { spanId: 'asc' }],
-        }),
-    }),
-    children: t.field({
-      type: [Span],
-      description: 'Direct children, in start order.',
-      resolve: async (span, _args, ctx) => [...(await read.traceSpansLoader(ctx).load(span.traceId)).childrenOf(span.spanId)],
-    }),
-    parent: t.field({
-      type: Span,
-      nullable: true,
-      description: 'Null for a top-level span, including one whose parent never arrived.',
-      resolve: async (span, _args, ctx) =>
-        span.parentSpanId === null || span.parentSpanId === span.spanId
-          ? null
-          : ((await read.traceSpansLoader(ctx).load(span.traceId)).byId.get(span.parentSpanId) ?? null),
-    }),
+  child_spans: t.prismaConnection({
+    type: 'Span',
+    cursor: 'projectId_traceId_spanId',
+    description: 'Direct children a page at a time, in start order: for spans with very many children.',
+    resolve: (query, span, _args, ctx) =>
+      ctx.db.span.findMany({
+        ...query,
+        where: { projectId: ctx.projectId, traceId: span.traceId, parentSpanId: span.spanId, NOT: { spanId: span.spanId } },
+        orderBy: [{ startTimeUnixNano: 'asc' }, { spanId: 'asc' }],
+      }),
+  }),
+  children: t.field({
+    type: [Span],
+    description: 'Direct children, in start order.',
+    resolve: async (span, _args, ctx) => [...(await read.traceSpansLoader(ctx).load(span.traceId)).childrenOf(span.spanId)],
+  }),
+  parent: t.field({
+    type: Span,
+    nullable: true,
+    description: 'Null for a top-level span, including one whose parent never arrived.',
+    resolve: async (span, _args, ctx) =>
+      span.parentSpanId === null || span.parentSpanId === span.spanId
+        ? null
+        : ((await read.traceSpansLoader(ctx).load(span.traceId)).byId.get(span.parentSpanId) ?? null),
+  }),
 }));
 
 const TraceRef = builder.prismaObject('Trace', {

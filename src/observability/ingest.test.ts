@@ -22,9 +22,7 @@ describe('POST /observability/trace', () => {
   const traceId = 'batches';
   // root → (llm-1, tool-2) ; llm-1 → retriever-3. Sent leaves first, the root last.
   const batches = [
-    [
-      legacySpan('retriever-3', 'llm-1', 2, 3, { spankind: 'retriever', tokens: { prompt_tokens: 1, completion_tokens: 0 } }),
-    ],
+    [legacySpan('retriever-3', 'llm-1', 2, 3, { spankind: 'retriever', tokens: { prompt_tokens: 1, completion_tokens: 0 } })],
     [
       legacySpan('tool-2', 'root', 5, 9, { spankind: 'Tool', status: 'error', cost: 0.25 }),
       legacySpan('llm-1', 'root', 1, 4, {
@@ -248,18 +246,14 @@ describe('POST /observability/trace validation (422)', () => {
       { loc: ['body', 'spans', 0, 'start_time'], type: 'datetime_from_date_parsing' },
       { loc: ['body', 'spans', 0, 'end_time'], type: 'datetime_from_date_parsing' },
     ]);
-    await expect422({ trace: 't', spans: [{ ...ok, end_time: '2300-01-01T00:00:00Z' }] }, [
-      { loc: ['body', 'spans', 0, 'end_time'], type: 'value_error' },
-    ]);
+    await expect422({ trace: 't', spans: [{ ...ok, end_time: '2300-01-01T00:00:00Z' }] }, [{ loc: ['body', 'spans', 0, 'end_time'], type: 'value_error' }]);
   });
 
   it('refuses a span that ends before it starts, or is its own parent', async () => {
     await expect422({ trace: 't', spans: [ok, legacySpan('back', null, 5, 4)] }, [
       { loc: ['body', 'spans', 1, 'end_time'], type: 'value_error', msg: 'Value error, end_time must not be before start_time' },
     ]);
-    await expect422({ trace: 't', spans: [legacySpan('loop', 'loop', 0, 1)] }, [
-      { loc: ['body', 'spans', 0, 'parent_span_id'], type: 'value_error' },
-    ]);
+    await expect422({ trace: 't', spans: [legacySpan('loop', 'loop', 0, 1)] }, [{ loc: ['body', 'spans', 0, 'parent_span_id'], type: 'value_error' }]);
   });
 
   it('refuses negative or fractional token counts and negative or non-numeric cost', async () => {

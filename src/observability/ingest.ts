@@ -14,19 +14,7 @@ import { priceList } from '../pricing/operations.js';
 import type { PriceList } from '../pricing/prices.js';
 import { nanosToDate, secondsBetween } from './time.js';
 
-export const spanKinds = [
-  'LLM',
-  'CHAIN',
-  'TOOL',
-  'RETRIEVER',
-  'EMBEDDING',
-  'AGENT',
-  'WORKFLOW',
-  'RERANKER',
-  'GUARDRAIL',
-  'EVALUATOR',
-  'UNKNOWN',
-] as const;
+export const spanKinds = ['LLM', 'CHAIN', 'TOOL', 'RETRIEVER', 'EMBEDDING', 'AGENT', 'WORKFLOW', 'RERANKER', 'GUARDRAIL', 'EVALUATOR', 'UNKNOWN'] as const;
 export type SpanKind = (typeof spanKinds)[number];
 
 export const spanStatuses = ['UNSET', 'OK', 'ERROR'] as const;
@@ -196,7 +184,6 @@ export const spanColumns = [
 
 /** Columns an upsert leaves alone: the key, and when the span was first stored. */
 const keptOnConflict: readonly string[] = ['projectId', 'traceId', 'spanId', 'createdAt'];
-
 
 /** The span's cost and where it came from: reported, computed from usage and prices, or none. */
 function spanCost(span: SerializedSpanRecord, prices: PriceList): [number | null, 'reported' | 'computed' | null] {

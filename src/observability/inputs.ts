@@ -14,10 +14,9 @@ const id = () => text().max(MAX_ID_LENGTH);
 
 /** One of `values`, in any letter case, given upper-case; absent or null gives `fallback`. */
 function upperCaseEnum<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
-  return z.preprocess(
-    (value) => (value === undefined || value === null ? fallback : typeof value === 'string' ? value.toUpperCase() : value),
-    z.enum(values),
-  ).meta({ description: `Any letter case; absent or null means ${fallback}` });
+  return z
+    .preprocess((value) => (value === undefined || value === null ? fallback : typeof value === 'string' ? value.toUpperCase() : value), z.enum(values))
+    .meta({ description: `Any letter case; absent or null means ${fallback}` });
 }
 
 /**
@@ -25,21 +24,24 @@ function upperCaseEnum<const T extends readonly [string, ...string[]]>(values: T
  * since the epoch with the full fraction kept. Faults use pydantic's datetime words.
  */
 const isoDateTime = () =>
-  z.unknown().transform((value, ctx) => {
-    const fail = (message: string, type: string) => {
-      ctx.addIssue({ code: 'custom', message, params: { type } });
-      return z.NEVER;
-    };
-    if (value === undefined) return fail('Field required', 'missing');
-    if (typeof value !== 'string') return fail('Input should be a valid datetime', 'datetime_type');
-    const parsed = parseIsoDateTime(value);
-    if ('error' in parsed) {
-      return parsed.error === 'range'
-        ? fail('Date-time should be between 1677-09-22 and 2262-04-11', 'value_error')
-        : fail('Input should be a valid datetime or date, expected ISO 8601 such as 2024-05-01T12:00:00Z', 'datetime_from_date_parsing');
-    }
-    return parsed.nanos;
-  }).meta({ description: 'ISO-8601 date-time (a date alone is midnight; no offset means UTC)', override: { type: 'string' } });
+  z
+    .unknown()
+    .transform((value, ctx) => {
+      const fail = (message: string, type: string) => {
+        ctx.addIssue({ code: 'custom', message, params: { type } });
+        return z.NEVER;
+      };
+      if (value === undefined) return fail('Field required', 'missing');
+      if (typeof value !== 'string') return fail('Input should be a valid datetime', 'datetime_type');
+      const parsed = parseIsoDateTime(value);
+      if ('error' in parsed) {
+        return parsed.error === 'range'
+          ? fail('Date-time should be between 1677-09-22 and 2262-04-11', 'value_error')
+          : fail('Input should be a valid datetime or date, expected ISO 8601 such as 2024-05-01T12:00:00Z', 'datetime_from_date_parsing');
+      }
+      return parsed.nanos;
+    })
+    .meta({ description: 'ISO-8601 date-time (a date alone is midnight; no offset means UTC)', override: { type: 'string' } });
 
 const count = () => int().min(0).max(Number.MAX_SAFE_INTEGER);
 
@@ -49,8 +51,7 @@ const tokens = z
   .transform(({ prompt_tokens, completion_tokens, total_tokens }) => ({
     prompt_tokens: prompt_tokens ?? null,
     completion_tokens: completion_tokens ?? null,
-    total_tokens:
-      total_tokens ?? (prompt_tokens == null && completion_tokens == null ? null : (prompt_tokens ?? 0) + (completion_tokens ?? 0)),
+    total_tokens: total_tokens ?? (prompt_tokens == null && completion_tokens == null ? null : (prompt_tokens ?? 0) + (completion_tokens ?? 0)),
   }));
 
 const optionalText = () => z.string().nullish();
@@ -112,18 +113,21 @@ export type LegacyTraceInput = z.output<typeof legacyTraceInput>;
 
 /** An ISO-8601 date or date-time (no offset = UTC), as a Date: a query or a price's start. */
 export const isoDate = () =>
-  z.string().transform((value, ctx) => {
-    const parsed = parseIsoDateTime(value);
-    if ('error' in parsed) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'Input should be a valid datetime or date, expected ISO 8601 such as 2024-05-01T12:00:00Z',
-        params: { type: 'datetime_from_date_parsing' },
-      });
-      return z.NEVER;
-    }
-    return new Date(Number(parsed.nanos / 1_000_000n));
-  }).meta({ description: 'ISO-8601 date or date-time (no offset means UTC)' });
+  z
+    .string()
+    .transform((value, ctx) => {
+      const parsed = parseIsoDateTime(value);
+      if ('error' in parsed) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'Input should be a valid datetime or date, expected ISO 8601 such as 2024-05-01T12:00:00Z',
+          params: { type: 'datetime_from_date_parsing' },
+        });
+        return z.NEVER;
+      }
+      return new Date(Number(parsed.nanos / 1_000_000n));
+    })
+    .meta({ description: 'ISO-8601 date or date-time (no offset means UTC)' });
 
 /** A number in a query string. */
 const queryNumber = () =>
@@ -141,7 +145,12 @@ const queryNumber = () =>
 function queryEnumList<const T extends readonly [string, ...string[]]>(values: T) {
   return z
     .string()
-    .transform((value) => value.split(',').map((item) => item.trim().toUpperCase()).filter((item) => item !== ''))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim().toUpperCase())
+        .filter((item) => item !== ''),
+    )
     .pipe(z.array(z.enum(values)))
     .meta({ description: `Comma-separated, any letter case: ${values.join(', ')}` });
 }

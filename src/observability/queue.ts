@@ -38,7 +38,10 @@ export class SpanWriteQueue {
   private resume_: (() => void) | null = null;
   limits: QueueLimits;
 
-  constructor(limits: Partial<QueueLimits> = {}, private readonly write: SpanWriter = writeSpans) {
+  constructor(
+    limits: Partial<QueueLimits> = {},
+    private readonly write: SpanWriter = writeSpans,
+  ) {
     this.limits = { ...defaultQueueLimits, ...limits };
   }
 
@@ -56,9 +59,7 @@ export class SpanWriteQueue {
     if (records.length === 0) return Promise.resolve({ spans: 0, traceIds: [] });
     if (this.closed) return Promise.reject(new OverloadedError('The server is shutting down', this.limits.retryAfterSeconds));
     if (this.queued > 0 && this.queued + records.length > this.limits.maxQueuedSpans) {
-      return Promise.reject(
-        new OverloadedError(`The write queue is full (${this.queued} spans waiting); retry later`, this.limits.retryAfterSeconds),
-      );
+      return Promise.reject(new OverloadedError(`The write queue is full (${this.queued} spans waiting); retry later`, this.limits.retryAfterSeconds));
     }
     return new Promise<WriteSummary>((resolve, reject) => {
       this.jobs.push({ ctx, records, resolve, reject });
@@ -107,7 +108,7 @@ export class SpanWriteQueue {
     const first = this.jobs.shift()!;
     const batch = [first];
     let spans = first.records.length;
-    for (let i = 0; i < this.jobs.length && spans < this.limits.maxBatchSpans; ) {
+    for (let i = 0; i < this.jobs.length && spans < this.limits.maxBatchSpans;) {
       const job = this.jobs[i]!;
       if (job.ctx.projectId === first.ctx.projectId && spans + job.records.length <= this.limits.maxBatchSpans) {
         batch.push(job);
@@ -125,7 +126,10 @@ export class SpanWriteQueue {
       return;
     }
     try {
-      await this.write(batch[0]!.ctx, batch.flatMap((job) => job.records));
+      await this.write(
+        batch[0]!.ctx,
+        batch.flatMap((job) => job.records),
+      );
     } catch {
       // One request's spans may be what failed: write each alone, so the others still succeed.
       for (const job of batch) await this.write(job.ctx, job.records).then(job.resolve, job.reject);

@@ -4,15 +4,7 @@ import DataLoader from 'dataloader';
 import { perRequest, type RequestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
 import { NotFoundError } from '../shared/errors.js';
-import {
-  spanJson,
-  spanJsonSelect,
-  spanTextColumns,
-  spanTreeJson,
-  stringifySpanTextTree,
-  type SpanJson,
-  type SpanTextRow,
-} from './shape.js';
+import { spanJson, spanJsonSelect, spanTextColumns, spanTreeJson, stringifySpanTextTree, type SpanJson, type SpanTextRow } from './shape.js';
 import { indexSpans, type SpanIndex } from './tree.js';
 
 export type SpanRow = Prisma.SpanGetPayload<object>;
@@ -165,19 +157,11 @@ function traceWhere(ctx: RequestContext, filter: TraceFilter): Prisma.TraceWhere
   };
 }
 
-export async function listTraces<Q extends Omit<Prisma.TraceFindManyArgs, 'where' | 'orderBy'>>(
-  ctx: RequestContext,
-  filter: TraceFilter,
-  query?: Q,
-) {
+export async function listTraces<Q extends Omit<Prisma.TraceFindManyArgs, 'where' | 'orderBy'>>(ctx: RequestContext, filter: TraceFilter, query?: Q) {
   return ctx.db.trace.findMany({ ...query, where: traceWhere(ctx, filter), orderBy: traceOrder });
 }
 
 /** A trace's spans, flat in start order (a page of them when `query` carries cursor and take). */
-export async function listTraceSpans<Q extends Omit<Prisma.SpanFindManyArgs, 'where' | 'orderBy'>>(
-  ctx: RequestContext,
-  traceId: string,
-  query?: Q,
-) {
+export async function listTraceSpans<Q extends Omit<Prisma.SpanFindManyArgs, 'where' | 'orderBy'>>(ctx: RequestContext, traceId: string, query?: Q) {
   return ctx.db.span.findMany({ ...query, where: { projectId: ctx.projectId, traceId }, orderBy: spanOrder });
 }

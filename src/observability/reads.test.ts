@@ -123,7 +123,20 @@ describe('GET /observability/traces/{trace_id}', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     // b and a start together: the span id breaks the tie.
-    expect(idTree(response.body)).toEqual(['r', [['a', [['a2', []], ['a1', []]]], ['b', []], ['c', []]]]);
+    expect(idTree(response.body)).toEqual([
+      'r',
+      [
+        [
+          'a',
+          [
+            ['a2', []],
+            ['a1', []],
+          ],
+        ],
+        ['b', []],
+        ['c', []],
+      ],
+    ]);
     expectContractShape(response.body);
   });
 
@@ -267,7 +280,7 @@ describe('GET /observability/traces/{trace_id}', () => {
     expect(response.text).toBe(stringifySpanTree(objects));
     // The span reads, against the same objects' subtrees.
     const nodes = new Map<string, SpanJson>();
-    for (const stack = [objects]; stack.length > 0; ) {
+    for (const stack = [objects]; stack.length > 0;) {
       const node = stack.pop()!;
       nodes.set(node.id, node);
       stack.push(...node.children!);
@@ -285,7 +298,10 @@ describe('GET /observability/traces/{trace_id}', () => {
     // Floats as JavaScript writes them (SQLite would write 1.0 and 1.0e-07).
     expect(response.text).toContain('"metadata":{"cost":1,"latency":0.076543211,');
     expect(response.text).toContain('"cost":1e-7,');
-    expect(response.body.children[0].children[0].metadata).toMatchObject({ start_time: '1969-12-31T23:59:59.999Z', end_time: new Date(9_000_000_000_000).toISOString() });
+    expect(response.body.children[0].children[0].metadata).toMatchObject({
+      start_time: '1969-12-31T23:59:59.999Z',
+      end_time: new Date(9_000_000_000_000).toISOString(),
+    });
     expect(response.body.content.inputs.d.big).toBe(2 ** 53 + 2);
   });
 
@@ -323,7 +339,13 @@ describe('GET /observability/spans/{span_id}', () => {
   it('answers the span with its subtree by default (type=generation)', async () => {
     const byDefault = await server.request('GET', '/observability/spans/a/');
     expect(byDefault.status).toBe(200);
-    expect(idTree(byDefault.body)).toEqual(['a', [['a2', []], ['a1', []]]]);
+    expect(idTree(byDefault.body)).toEqual([
+      'a',
+      [
+        ['a2', []],
+        ['a1', []],
+      ],
+    ]);
     expectContractShape(byDefault.body);
     const explicit = await server.request('GET', '/api/observability/spans/a?type=generation');
     expect(explicit.body).toEqual(byDefault.body);

@@ -186,7 +186,15 @@ describe('model prices', () => {
   it('lists built-in prices with their effective dates', async () => {
     const response = await server.request('GET', '/observability/prices?model=gpt-4o');
     expect(response.status).toBe(200);
-    expect(response.body).toContainEqual({ id: null, model: 'gpt-4o', input: 2.5, output: 10, cached_input: 1.25, effective_from: '2024-10-02T00:00:00.000Z', source: 'builtin' });
+    expect(response.body).toContainEqual({
+      id: null,
+      model: 'gpt-4o',
+      input: 2.5,
+      output: 10,
+      cached_input: 1.25,
+      effective_from: '2024-10-02T00:00:00.000Z',
+      source: 'builtin',
+    });
     expect(response.body).toContainEqual(expect.objectContaining({ model: 'gpt-4o', input: 5, effective_from: '2024-05-13T00:00:00.000Z' }));
     expect(response.body.every((price: any) => price.model.startsWith('gpt-4o'))).toBe(true);
     const resolved = await server.request('GET', '/observability/prices/resolve?model=openai/gpt-4o-2024-08-06&at=2024-09-01');
@@ -200,7 +208,15 @@ describe('model prices', () => {
 
     const created = await server.request('POST', '/observability/prices', { model: 'my-llama', input: 1, output: 2, cached_input: 0.5 });
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ id: expect.any(String), model: 'my-llama', input: 1, output: 2, cached_input: 0.5, effective_from: '1970-01-01T00:00:00.000Z', source: 'user' });
+    expect(created.body).toMatchObject({
+      id: expect.any(String),
+      model: 'my-llama',
+      input: 1,
+      output: 2,
+      cached_input: 0.5,
+      effective_from: '1970-01-01T00:00:00.000Z',
+      source: 'user',
+    });
     const corrected = await server.request('POST', '/observability/prices', { model: 'my-llama', input: 3, output: 4 });
     expect(corrected.body).toMatchObject({ id: created.body.id, input: 3, output: 4, cached_input: null });
     const later = await server.request('POST', '/observability/prices', { model: 'my-llama', input: 10, output: 20, effective_from: '2024-05-01T12:05:00Z' });
@@ -231,6 +247,9 @@ describe('model prices', () => {
     const deleted = await server.graphql(`mutation ($id: ID!) { deleteModelPrice(id: $id) }`, { id: mutation.data.upsertModelPrice.id });
     expect(deleted.data.deleteModelPrice).toBe(mutation.data.upsertModelPrice.id);
     const remaining = (await server.request('GET', '/observability/prices?source=user')).body.map((p: any) => [p.model, p.input]);
-    expect(remaining).toEqual([['gpt-4o-mini', 1], ['my-llama', 3]]);
+    expect(remaining).toEqual([
+      ['gpt-4o-mini', 1],
+      ['my-llama', 3],
+    ]);
   });
 });

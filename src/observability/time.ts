@@ -8,8 +8,7 @@ const NANOS_PER_MS = 1_000_000n;
 
 // Date, then optionally time with seconds, a fraction (up to nanoseconds; longer is cut) and an
 // offset. A missing offset means UTC, as most tracing SDKs that write naive times intend.
-const isoDateTime =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))?)?$/;
+const isoDateTime = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))?)?$/;
 
 export type IsoParse = { nanos: bigint } | { error: 'format' | 'range' };
 
@@ -17,8 +16,7 @@ export type IsoParse = { nanos: bigint } | { error: 'format' | 'range' };
 export function parseIsoDateTime(text: string): IsoParse {
   const match = isoDateTime.exec(text.trim());
   if (!match) return { error: 'format' };
-  const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', , sign, offsetHours = '0', offsetMinutes = '0'] =
-    match;
+  const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', , sign, offsetHours = '0', offsetMinutes = '0'] = match;
   const numbers = { year: +year, month: +month, day: +day, hour: +hour, minute: +minute, second: +second };
   if (numbers.month < 1 || numbers.month > 12 || numbers.hour > 23 || numbers.minute > 59 || numbers.second > 59) {
     return { error: 'format' };

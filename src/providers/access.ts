@@ -38,7 +38,10 @@ export interface ProviderAccess {
 export function providerOf(model: string): { provider: string; model: string } {
   const slash = model.indexOf('/');
   if (slash > 0) {
-    const provider = model.slice(0, slash).toUpperCase().replace(/[^A-Z0-9]/g, '');
+    const provider = model
+      .slice(0, slash)
+      .toUpperCase()
+      .replace(/[^A-Z0-9]/g, '');
     if (provider) return { provider, model: model.slice(slash + 1) };
   }
   return { provider: 'OPENAI', model };

@@ -41,7 +41,8 @@ afterAll(async () => {
 
 function client(apiKey: string, options: { retries?: number; timeoutMs?: number } = {}) {
   const calls: ProviderCallRecord[] = [];
-  const providers = providerClient({ prices: builtinPriceList,
+  const providers = providerClient({
+    prices: builtinPriceList,
     keys: { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: openai.url },
     env: {},
     timeoutMs: options.timeoutMs ?? 5_000,
@@ -112,7 +113,15 @@ describe('providerClient.chat', () => {
   });
 
   it('refuses to call a provider without a key, naming the key', async () => {
-    const providers = providerClient({ prices: builtinPriceList, keys: null, env: {}, timeoutMs: 1000, retries: 0, retryDelayMs: 0, signal: new AbortController().signal });
+    const providers = providerClient({
+      prices: builtinPriceList,
+      keys: null,
+      env: {},
+      timeoutMs: 1000,
+      retries: 0,
+      retryDelayMs: 0,
+      signal: new AbortController().signal,
+    });
     await expect(providers.chat('mistral/mistral-small', { messages: [] })).rejects.toThrow('No provider key for MISTRAL_API_KEY');
   });
 });
@@ -125,9 +134,7 @@ describe('providerClient.embed', () => {
       [2, 1, 0],
       [4, 1, 0],
     ]);
-    expect(requestsWith('sk-embed').map((r) => [r.path, r.body])).toEqual([
-      ['/v1/embeddings', { model: 'text-embedding-3-small', input: ['ab', 'abcd'] }],
-    ]);
+    expect(requestsWith('sk-embed').map((r) => [r.path, r.body])).toEqual([['/v1/embeddings', { model: 'text-embedding-3-small', input: ['ab', 'abcd'] }]]);
     // text-embedding-3-small: 0.02 USD per 1M tokens → 8 × 0.02 / 1e6 = 1.6e-7.
     expect(calls[0]).toMatchObject({ kind: 'embedding', response: { dimensions: 3 }, attempts: 1 });
     expect(calls[0].cost).toEqual({ cost: 1.6e-7, source: 'computed' });

@@ -74,7 +74,13 @@ export function providerClient(options: ProviderClientOptions): ProviderClient {
         attempts = attempt;
         return send(access, signal);
       });
-      record({ model: reply.model, response: response(reply), error: null, usage: reply.usage, cost: options.prices.callCost(null, reply.model, reply.usage, new Date(Number(startNs / 1_000_000n))) });
+      record({
+        model: reply.model,
+        response: response(reply),
+        error: null,
+        usage: reply.usage,
+        cost: options.prices.callCost(null, reply.model, reply.usage, new Date(Number(startNs / 1_000_000n))),
+      });
       return reply;
     } catch (error) {
       options.signal.throwIfAborted();

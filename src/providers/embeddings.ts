@@ -34,7 +34,8 @@ export async function createEmbeddings(access: ProviderAccess, input: string[], 
     }
     vectors[index] = item.embedding;
   });
-  if (vectors.some((vector) => vector === undefined)) throw new PermanentError(`${access.provider} answered embeddings with repeated indexes: ${excerpt(text, 300)}`);
+  if (vectors.some((vector) => vector === undefined))
+    throw new PermanentError(`${access.provider} answered embeddings with repeated indexes: ${excerpt(text, 300)}`);
   const model = typeof reply.model === 'string' ? reply.model : access.model;
   return { vectors, model, usage: readUsage(reply.usage) };
 }

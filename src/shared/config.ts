@@ -19,7 +19,11 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Unset: pretty on a terminal, JSON lines otherwise (docs/logging.md). */
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
-  MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 * 1024),
   /** How long receiving a request (headers and body) and its headers alone may take (408 beyond). */
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
   HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
@@ -50,9 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
-  const providerEnv = Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => providerSettingName.test(entry[0]) && !!entry[1]),
-  );
+  const providerEnv = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => providerSettingName.test(entry[0]) && !!entry[1]));
   return { ...parsed.data, providerEnv };
 }
 

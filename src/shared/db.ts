@@ -62,9 +62,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   mkdirSync(dirname(path), { recursive: true });
   const applied = migrateSqlite(path);
   const adapter = new ConnectionKeepingFactory(new PrismaBetterSqlite3({ url: path }));
-  const db = options.onQuery
-    ? new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] })
-    : new PrismaClient({ adapter });
+  const db = options.onQuery ? new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] }) : new PrismaClient({ adapter });
   if (options.onQuery) {
     const onQuery = options.onQuery;
     (db as PrismaClient<'query'>).$on('query', (event) => onQuery(event.query));

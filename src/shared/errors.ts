@@ -87,7 +87,10 @@ export class ServiceUnavailableError extends AssayError {
 export class OverloadedError extends AssayError {
   readonly status = 503;
   readonly code = 'OVERLOADED';
-  constructor(message: string, readonly retryAfterSeconds: number) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
     super(message);
   }
   override headers() {

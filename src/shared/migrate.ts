@@ -14,8 +14,7 @@ export const migrationsDir = fileURLToPath(new URL('../../prisma/migrations', im
 export class MigrationError extends Error {}
 
 /** The migrations recorded as applied (and not rolled back), with their checksums. */
-export const appliedMigrationsSql =
-  'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL';
+export const appliedMigrationsSql = 'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL';
 
 /** The migrations this version brings, oldest first (their folder names sort by date). */
 export function migrationNames(dir = migrationsDir): string[] {
@@ -46,9 +45,7 @@ export function migrateSqlite(path: string, dir = migrationsDir): string[] {
     // migration exactly once.
     db.transaction(() => {
       const done = new Map(
-        (db
-          .prepare(appliedMigrationsSql)
-          .all() as { migration_name: string; checksum: string }[]).map((row) => [row.migration_name, row.checksum]),
+        (db.prepare(appliedMigrationsSql).all() as { migration_name: string; checksum: string }[]).map((row) => [row.migration_name, row.checksum]),
       );
       for (const name of names) {
         const sql = readFileSync(join(dir, name, 'migration.sql'), 'utf8');

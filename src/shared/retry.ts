@@ -7,7 +7,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A failure worth trying again; `retryAfterMs` when the peer said how long to wait. */
 export class TransientError extends Error {
-  constructor(message: string, readonly retryAfterMs?: number) {
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
     super(message);
   }
 }

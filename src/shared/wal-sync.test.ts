@@ -128,7 +128,13 @@ describe('acknowledged writes', () => {
     expect(fsyncs()).toBeGreaterThan(before);
 
     before = fsyncs();
-    const span = { traceId: 'ab'.repeat(16), spanId: 'cd'.repeat(8), name: 'durable', startTimeUnixNano: '1714564800000000000', endTimeUnixNano: '1714564801000000000' };
+    const span = {
+      traceId: 'ab'.repeat(16),
+      spanId: 'cd'.repeat(8),
+      name: 'durable',
+      startTimeUnixNano: '1714564800000000000',
+      endTimeUnixNano: '1714564801000000000',
+    };
     const exported = await server.request('POST', '/v1/traces', { resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] });
     expect(exported.status).toBe(200);
     expect(fsyncs()).toBeGreaterThan(before);

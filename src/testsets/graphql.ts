@@ -124,8 +124,7 @@ builder.queryFields((t) => ({
     type: 'Testset',
     cursor: 'id',
     args: { app_id: t.arg.id() },
-    resolve: (query, _root, args, ctx) =>
-      testsets.listTestsets(ctx, { app_id: args.app_id == null ? null : String(args.app_id) }, query),
+    resolve: (query, _root, args, ctx) => testsets.listTestsets(ctx, { app_id: args.app_id == null ? null : String(args.app_id) }, query),
   }),
 }));
 

@@ -39,17 +39,20 @@ function isUploadedFile(value: unknown): value is UploadedFile {
 }
 
 /** FastAPI's `UploadFile = File(...)`: required, and a plain text field does not count. */
-const uploadedFile = z.unknown().transform((value, ctx) => {
-  if (value === undefined) {
-    ctx.addIssue({ code: 'custom', message: 'Field required', params: { type: 'missing' } });
-    return z.NEVER;
-  }
-  if (!isUploadedFile(value)) {
-    ctx.addIssue({ code: 'custom', message: 'Expected a file upload, received a text field', params: { type: 'value_error' } });
-    return z.NEVER;
-  }
-  return value;
-}).meta({ description: 'The CSV (header row first) or JSON (an array of objects) file', override: { type: 'string', format: 'binary' } });
+const uploadedFile = z
+  .unknown()
+  .transform((value, ctx) => {
+    if (value === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'Field required', params: { type: 'missing' } });
+      return z.NEVER;
+    }
+    if (!isUploadedFile(value)) {
+      ctx.addIssue({ code: 'custom', message: 'Expected a file upload, received a text field', params: { type: 'value_error' } });
+      return z.NEVER;
+    }
+    return value;
+  })
+  .meta({ description: 'The CSV (header row first) or JSON (an array of objects) file', override: { type: 'string', format: 'binary' } });
 
 /** The fields of `POST /testsets/upload`; form fields arrive as strings, blank ones count as absent. */
 export const uploadTestsetInput = z.object({

@@ -3,14 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { restRoutes } from '../shared/http/route.js';
-import {
-  createTestsetInput,
-  deleteTestsetsInput,
-  listTestsetsQuery,
-  type TestsetRowData,
-  updateTestsetInput,
-  uploadTestsetInput,
-} from './inputs.js';
+import { createTestsetInput, deleteTestsetsInput, listTestsetsQuery, type TestsetRowData, updateTestsetInput, uploadTestsetInput } from './inputs.js';
 import * as testsets from './operations.js';
 import { testsetCreatedResponse, testsetResponse, testsetSummaryResponse } from './responses.js';
 
@@ -58,7 +51,7 @@ export function testsetRoutes(app: FastifyInstance): void {
     {
       tag,
       summary: 'Create a test set from a CSV or JSON file',
-      description: 'A CSV\'s header row names the columns; a JSON file is an array of objects.',
+      description: "A CSV's header row names the columns; a JSON file is an array of objects.",
       body: uploadTestsetInput,
       multipart: true,
       response: testsetCreatedResponse,
@@ -80,11 +73,14 @@ export function testsetRoutes(app: FastifyInstance): void {
   );
   rest.get('/testsets/:testset_id', { tag, summary: 'Read a test set with its cases', response: testsetResponse, errors: [404] }, async (req, { params }) => {
     const testset = await testsets.getTestsetWithRows(req.ctx, params.testset_id);
-    return testsetJson(testset, testset.rows.map((row) => row.data as TestsetRowData));
+    return testsetJson(
+      testset,
+      testset.rows.map((row) => row.data as TestsetRowData),
+    );
   });
   rest.put(
     '/testsets/:testset_id',
-    { tag, summary: 'Replace a test set\'s name and cases', body: updateTestsetInput, response: testsetResponse, errors: [404] },
+    { tag, summary: "Replace a test set's name and cases", body: updateTestsetInput, response: testsetResponse, errors: [404] },
     async (req, { params, body }) =>
       // The stored rows are exactly the validated input, so they are not read back.
       testsetJson(await testsets.updateTestset(req.ctx, params.testset_id, body), body.csvdata),

@@ -46,11 +46,7 @@ describe('POST /testsets', () => {
   });
 
   it('keeps any JSON value of a cell and the order of the rows', async () => {
-    const rows = [
-      { question: 'q1', n: 1, ok: true, nothing: null, nested: { list: [1, 'two', { three: 3 }] } },
-      { question: 'q2', extra: 'only here' },
-      {},
-    ];
+    const rows = [{ question: 'q1', n: 1, ok: true, nothing: null, nested: { list: [1, 'two', { three: 3 }] } }, { question: 'q2', extra: 'only here' }, {}];
     const created = await createTestset({ name: 'any json', csvdata: rows });
     const response = await server.request('GET', `/testsets/${created.id}`);
     expect(response.status).toBe(200);
@@ -104,11 +100,7 @@ describe('POST /testsets', () => {
       { name: 'rows', csvdata: [1, { a: 1 }, 'text', ['a'], null] },
       [0, 2, 3, 4].map((index) => ({ loc: ['body', 'csvdata', index], msg: 'Input should be a valid dictionary', type: 'dict_type' })),
     ],
-    [
-      'a body that is not an object',
-      [capitals],
-      [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }],
-    ],
+    ['a body that is not an object', [capitals], [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }]],
   ])('answers 422 for %s, listing every fault', async (_case, body, detail) => {
     const response = await server.request('POST', '/testsets', body);
     expect(response.status).toBe(422);
@@ -226,9 +218,7 @@ describe('GET /testsets', () => {
     await createTestset({ name: 'of no app', csvdata: capitals });
     const response = await server.request('GET', `/testsets?app_id=${appId}`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual([
-      { id: mine.id, name: 'of the app', app_id: appId, created_at: mine.created_at, updated_at: expect.stringMatching(ISO) },
-    ]);
+    expect(response.body).toEqual([{ id: mine.id, name: 'of the app', app_id: appId, created_at: mine.created_at, updated_at: expect.stringMatching(ISO) }]);
     expect((await server.request('GET', `/testsets/${mine.id}`)).body.app_id).toBe(appId);
   });
 
@@ -350,7 +340,16 @@ describe('GraphQL', () => {
     const appId = await createApp('graphql-app');
     const result = await server.graphql(
       `mutation($input: CreateTestsetInput!) { createTestset(input: $input) { ${testsetFields} app { id } rows { edges { cursor node { id position data } } } } }`,
-      { input: { name: 'from graphql', app_id: appId, csvdata: [{ b: 1, a: 'x' }, { c: [1], a: 'y' }] } },
+      {
+        input: {
+          name: 'from graphql',
+          app_id: appId,
+          csvdata: [
+            { b: 1, a: 'x' },
+            { c: [1], a: 'y' },
+          ],
+        },
+      },
     );
     expect(result.errors).toBeUndefined();
     const testset = result.data.createTestset;
@@ -358,19 +357,24 @@ describe('GraphQL', () => {
     expect(testset.id).toMatch(UUID7);
     expect(testset.created_at).toMatch(ISO);
     expect(testset.updated_at).toMatch(ISO);
-    expect(testset.rows.edges.map((edge: any) => edge.node.data)).toEqual([{ b: 1, a: 'x' }, { c: [1], a: 'y' }]);
+    expect(testset.rows.edges.map((edge: any) => edge.node.data)).toEqual([
+      { b: 1, a: 'x' },
+      { c: [1], a: 'y' },
+    ]);
     expect(testset.rows.edges.map((edge: any) => edge.node.position)).toEqual([0, 1]);
     expect(testset.rows.edges[0].node.id).toMatch(UUID7);
 
     const rest = await server.request('GET', `/testsets/${testset.id}`);
-    expect(rest.body.csvdata).toEqual([{ b: 1, a: 'x' }, { c: [1], a: 'y' }]);
+    expect(rest.body.csvdata).toEqual([
+      { b: 1, a: 'x' },
+      { c: [1], a: 'y' },
+    ]);
   });
 
   it('reports invalid input with the REST loc and type', async () => {
-    const result = await server.graphql(
-      `mutation($input: CreateTestsetInput!) { createTestset(input: $input) { id } }`,
-      { input: { name: ' ', csvdata: [{ a: 1 }, 'not a row'] } },
-    );
+    const result = await server.graphql(`mutation($input: CreateTestsetInput!) { createTestset(input: $input) { id } }`, {
+      input: { name: ' ', csvdata: [{ a: 1 }, 'not a row'] },
+    });
     expect(result.data?.createTestset ?? null).toBeNull();
     expect(result.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(result.errors[0].extensions.detail).toEqual([

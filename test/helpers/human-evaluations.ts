@@ -30,7 +30,8 @@ export async function waitForHumanStatus(
     const response = await server.request('GET', `/human-evaluations/${evaluationId}`);
     if (response.status !== 200) throw new Error(`GET /human-evaluations/${evaluationId} answered ${response.status}: ${response.text}`);
     if (statuses.includes(response.body.status)) return response.body;
-    if (Date.now() > deadline) throw new Error(`human evaluation ${evaluationId} did not reach ${statuses.join('|')} in ${timeoutMs} ms; last: ${response.text}`);
+    if (Date.now() > deadline)
+      throw new Error(`human evaluation ${evaluationId} did not reach ${statuses.join('|')} in ${timeoutMs} ms; last: ${response.text}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

@@ -20,7 +20,9 @@ const MS = 1_000_000n;
 
 /** `n` (≥ 1) as `bytes` bytes of lower-case hex. */
 export function hexId(n: number | bigint, bytes: number): string {
-  return BigInt(n).toString(16).padStart(bytes * 2, '0');
+  return BigInt(n)
+    .toString(16)
+    .padStart(bytes * 2, '0');
 }
 
 export interface AgentTraceShape {
@@ -115,7 +117,11 @@ function attributes(span: SyntheticSpan) {
     ['input.value', { stringValue: `{"task":"${span.name}"}` }],
   ];
   if (span.kind === 'LLM') {
-    list.push(['llm.model_name', { stringValue: 'gpt-4o-mini' }], ['llm.token_count.prompt', { intValue: 120 }], ['llm.token_count.completion', { intValue: 30 }]);
+    list.push(
+      ['llm.model_name', { stringValue: 'gpt-4o-mini' }],
+      ['llm.token_count.prompt', { intValue: 120 }],
+      ['llm.token_count.completion', { intValue: 30 }],
+    );
     list.push(['output.value', { stringValue: `answer of ${span.spanId}` }]);
   }
   return list.map(([key, value]) => ({ key, value }));

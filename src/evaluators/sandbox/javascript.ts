@@ -37,9 +37,7 @@ const GRACE_MS = 1_000;
 
 export type SandboxFailureKind = 'syntax' | 'exception' | 'timeout' | 'memory' | 'no_function' | 'not_a_number' | 'pending' | 'crash';
 
-export type SandboxOutcome =
-  | { ok: true; value: number }
-  | { ok: false; kind: SandboxFailureKind; message?: string; line?: number | null };
+export type SandboxOutcome = { ok: true; value: number } | { ok: false; kind: SandboxFailureKind; message?: string; line?: number | null };
 
 interface Job {
   id: number;

@@ -12,7 +12,15 @@ afterAll(async () => {
 const fn = (body: string) => `function evaluate(app_params, inputs, output, correct_answer) { ${body} }`;
 
 function run(code: string, input: { output?: unknown; testcase?: Record<string, unknown>; appParams?: Record<string, unknown> } = {}) {
-  return score('auto_custom_code_run', { code }, { output: input.output ?? 'Paris', testcase: input.testcase ?? { country: 'France', correct_answer: 'Paris' }, appParams: input.appParams ?? { temperature: 0 } });
+  return score(
+    'auto_custom_code_run',
+    { code },
+    {
+      output: input.output ?? 'Paris',
+      testcase: input.testcase ?? { country: 'France', correct_answer: 'Paris' },
+      appParams: input.appParams ?? { temperature: 0 },
+    },
+  );
 }
 
 describe('auto_custom_code_run', () => {
@@ -40,7 +48,11 @@ describe('auto_custom_code_run', () => {
 
   it.each([
     ['read a file with require', fn('return require("fs").readFileSync("/etc/passwd", "utf8").length'), "ReferenceError: 'require' is not defined"],
-    ['import a module', 'async function evaluate() { const fs = await import("node:fs"); return fs.readFileSync("/etc/passwd").length }', 'could not load module'],
+    [
+      'import a module',
+      'async function evaluate() { const fs = await import("node:fs"); return fs.readFileSync("/etc/passwd").length }',
+      'could not load module',
+    ],
     ['read process.env', fn('return process.env.OPENAI_API_KEY.length'), "ReferenceError: 'process' is not defined"],
     ['open a socket with fetch', 'async function evaluate() { await fetch("http://127.0.0.1:9/"); return 1 }', "ReferenceError: 'fetch' is not defined"],
     ['reach the host through the Function constructor', fn('return Function("return process")().pid'), "ReferenceError: 'process' is not defined"],
@@ -51,7 +63,9 @@ describe('auto_custom_code_run', () => {
   });
 
   it('lists only the standard built-ins on its globalThis', async () => {
-    const code = fn('const host = ["process", "require", "module", "Buffer", "fetch", "global", "WebAssembly", "setTimeout"]; return host.filter((name) => name in globalThis).length');
+    const code = fn(
+      'const host = ["process", "require", "module", "Buffer", "fetch", "global", "WebAssembly", "setTimeout"]; return host.filter((name) => name in globalThis).length',
+    );
     expect(await valueOf('number', run(code))).toBe(0);
   });
 

@@ -80,9 +80,7 @@ export function isTransientError(scored: Result): boolean {
  * Wraps a scorer body so that it always resolves to a Result: a ScoringFault becomes an error
  * Result without a stack, anything else (a bug, a value of an unforeseen shape) one with it.
  */
-export function guarded(
-  score: (settings: Record<string, unknown>, scoringCase: ScoringCase, context: ScoringContext) => Result | Promise<Result>,
-): Scorer {
+export function guarded(score: (settings: Record<string, unknown>, scoringCase: ScoringCase, context: ScoringContext) => Result | Promise<Result>): Scorer {
   return async (settings, scoringCase, context) => {
     try {
       return await score(settings, scoringCase, context);

@@ -89,7 +89,8 @@ describe('auto_ai_critique scorer', () => {
 
   const context = () => ({
     signal: new AbortController().signal,
-    providers: providerClient({ prices: builtinPriceList,
+    providers: providerClient({
+      prices: builtinPriceList,
       keys: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: openai.url },
       env: {},
       timeoutMs: 2000,

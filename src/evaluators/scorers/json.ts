@@ -2,17 +2,7 @@
 // and JSON diff (the share of the ground truth's flattened keys the output reproduces). Edge
 // cases are listed in ../scoring.ts.
 import { type Result, result } from '../../evaluations/results.js';
-import {
-  ScoringFault,
-  asJsonObject,
-  booleanSetting,
-  groundTruthColumn,
-  guarded,
-  isPlainObject,
-  requireGroundTruth,
-  stringSetting,
-  toText,
-} from './common.js';
+import { ScoringFault, asJsonObject, booleanSetting, groundTruthColumn, guarded, isPlainObject, requireGroundTruth, stringSetting, toText } from './common.js';
 import { excerpt } from '../../shared/errors.js';
 
 /** Deep equality of JSON values (object key order ignored). */

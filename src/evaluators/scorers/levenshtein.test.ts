@@ -65,7 +65,11 @@ describe('auto_levenshtein_distance', () => {
   });
 
   it('reads the column named by correct_answer_key', async () => {
-    const scored = score('auto_levenshtein_distance', { correct_answer_key: 'testcase.gold' }, { output: 'abc', testcase: { gold: 'abd', correct_answer: 'abc' } });
+    const scored = score(
+      'auto_levenshtein_distance',
+      { correct_answer_key: 'testcase.gold' },
+      { output: 'abc', testcase: { gold: 'abd', correct_answer: 'abc' } },
+    );
     expect(await valueOf('number', scored)).toBe(1);
   });
 
@@ -89,7 +93,12 @@ describe('auto_levenshtein_distance', () => {
   it('stops when the signal is aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    const pending = score('auto_levenshtein_distance', {}, { output: 'a'.repeat(3000), testcase: { correct_answer: 'b'.repeat(3000) } }, context(controller.signal));
+    const pending = score(
+      'auto_levenshtein_distance',
+      {},
+      { output: 'a'.repeat(3000), testcase: { correct_answer: 'b'.repeat(3000) } },
+      context(controller.signal),
+    );
     expect(await faultOf(pending)).toBe('The edit distance computation was cancelled');
   });
 });

@@ -7,9 +7,7 @@ import { scoringCase } from './testing.js';
 const ragCase = scoringCase({
   output: '{"answer": "Paris", "sources": [{"content": "Paris is the capital."}]}',
   testcase: { question: 'Capital of France?', 'meta.q': 'dotted', meta: { lang: 'en' } },
-  trace: [
-    { name: 'rag.app', inputs: { inputs: { question: 'Capital of France?' } }, outputs: { output: 'Paris', contexts: ['a', 'b'] }, internals: null },
-  ],
+  trace: [{ name: 'rag.app', inputs: { inputs: { question: 'Capital of France?' } }, outputs: { output: 'Paris', contexts: ['a', 'b'] }, internals: null }],
 });
 
 describe('resolvePath', () => {
@@ -29,8 +27,14 @@ describe('resolvePath', () => {
   it.each([
     ['contexts', 'The contexts_key path "contexts" resolves to nothing: the test case has no such column (columns: question, meta.q, meta)'],
     ['output.missing', 'The contexts_key path "output.missing" resolves to nothing: the variant\'s output has no such field'],
-    ['trace.retriever.outputs.documents', 'The contexts_key path "trace.retriever.outputs.documents" resolves to nothing: the trace has no span named "retriever" (spans: rag.app)'],
-    ['trace.rag.app.outputs.documents', 'The contexts_key path "trace.rag.app.outputs.documents" resolves to nothing: span "rag.app" has nothing at outputs.documents'],
+    [
+      'trace.retriever.outputs.documents',
+      'The contexts_key path "trace.retriever.outputs.documents" resolves to nothing: the trace has no span named "retriever" (spans: rag.app)',
+    ],
+    [
+      'trace.rag.app.outputs.documents',
+      'The contexts_key path "trace.rag.app.outputs.documents" resolves to nothing: span "rag.app" has nothing at outputs.documents',
+    ],
     ['trace.rag.app', 'The contexts_key path "trace.rag.app" resolves to nothing: a trace path is "trace.<span name>.<inputs|outputs|internals>.<field>…"'],
   ])('names %s when it resolves to nothing', (path, message) => {
     expect(() => resolvePath(path, 'contexts_key', ragCase)).toThrow(message);

@@ -2,14 +2,7 @@
 // claims are supported by the retrieved contexts, or how relevant the contexts are to the question.
 // The question, answer and contexts are read by path (resolvePath). Edge cases in ../scoring.ts.
 import { result } from '../../evaluations/results.js';
-import {
-  type ScoringCase,
-  ScoringFault,
-  type Scorer,
-  guarded,
-  isPlainObject,
-  toText,
-} from './common.js';
+import { type ScoringCase, ScoringFault, type Scorer, guarded, isPlainObject, toText } from './common.js';
 import { DEFAULT_JUDGE_MODEL, askProvider, modelSetting, parseJudgeScore, providersOf } from './critique.js';
 import { excerpt } from '../../shared/errors.js';
 
@@ -49,7 +42,7 @@ export function resolvePath(path: string, setting: string, scoringCase: ScoringC
   let value: unknown;
   if (path === 'output' || path.startsWith('output.')) {
     value = dig(scoringCase.output, path === 'output' ? [] : path.slice('output.'.length).split('.'));
-    if (value === undefined || value === null) fail('the variant\'s output has no such field');
+    if (value === undefined || value === null) fail("the variant's output has no such field");
   } else if (path.startsWith('trace.')) {
     const rest = path.slice('trace.'.length).split('.');
     const at = rest.findIndex((segment, index) => index > 0 && (TRACE_SECTIONS as readonly string[]).includes(segment));

@@ -33,9 +33,7 @@ export const semanticSimilarity = guarded(async (settings, scoringCase, context)
   const { vectors } = await askProvider(`The embedding model ${model}`, () => providers.embed(model, [output, truth]));
   const similarity = cosineSimilarity(vectors[0], vectors[1]);
   if (similarity === undefined) {
-    throw new ScoringFault(
-      `The embeddings of ${model} cannot be compared (lengths ${vectors[0].length} and ${vectors[1].length}, or a zero vector)`,
-    );
+    throw new ScoringFault(`The embeddings of ${model} cannot be compared (lengths ${vectors[0].length} and ${vectors[1].length}, or a zero vector)`);
   }
   return result('number', similarity);
 });

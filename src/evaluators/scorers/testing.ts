@@ -21,12 +21,7 @@ export function context(signal: AbortSignal = new AbortController().signal): Sco
 }
 
 /** Runs evaluator `key` with `settings` (completed as stored) on a case. */
-export async function score(
-  key: string,
-  settings: Record<string, unknown>,
-  input: CaseInput,
-  scoringContext: ScoringContext = context(),
-): Promise<Result> {
+export async function score(key: string, settings: Record<string, unknown>, input: CaseInput, scoringContext: ScoringContext = context()): Promise<Result> {
   const scorer = getScorer(key);
   if (!scorer) throw new Error(`no scorer for ${key}`);
   return scorer(storedSettings(key, settings), scoringCase(input), scoringContext);

@@ -2,17 +2,7 @@
 // starts/ends with, contains, contains any/all. All compare the text form of the output
 // (common.ts `toText`); their edge cases are listed in ../scoring.ts.
 import { type Result, result } from '../../evaluations/results.js';
-import {
-  ScoringFault,
-  booleanSetting,
-  guarded,
-  isPlainObject,
-  numberSetting,
-  perRun,
-  requireGroundTruth,
-  stringSetting,
-  toText,
-} from './common.js';
+import { ScoringFault, booleanSetting, guarded, isPlainObject, numberSetting, perRun, requireGroundTruth, stringSetting, toText } from './common.js';
 import { compilePattern, searches } from '../regex.js';
 
 export const exactMatch = guarded((settings, scoringCase): Result => {
@@ -148,19 +138,23 @@ function substringList(settings: Record<string, unknown>, output: unknown): [str
   const [text, list] = operands(settings, 'substrings', output);
   const substrings = splitSubstrings(list);
   if (substrings.length === 0) {
-    throw new ScoringFault(
-      `The evaluator setting "substrings" lists no substring (it is "${settings.substrings}"); give substrings separated by commas`,
-    );
+    throw new ScoringFault(`The evaluator setting "substrings" lists no substring (it is "${settings.substrings}"); give substrings separated by commas`);
   }
   return [text, substrings];
 }
 
 export const containsAny = guarded((settings, scoringCase): Result => {
   const [output, substrings] = substringList(settings, scoringCase.output);
-  return result('bool', substrings.some((substring) => output.includes(substring)));
+  return result(
+    'bool',
+    substrings.some((substring) => output.includes(substring)),
+  );
 });
 
 export const containsAll = guarded((settings, scoringCase): Result => {
   const [output, substrings] = substringList(settings, scoringCase.output);
-  return result('bool', substrings.every((substring) => output.includes(substring)));
+  return result(
+    'bool',
+    substrings.every((substring) => output.includes(substring)),
+  );
 });

@@ -19,7 +19,9 @@ function body(spanCount: number): Uint8Array {
     ],
   }));
   const message = ExportTraceServiceRequest.fromObject({
-    resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'decoder-test' } }] }, scopeSpans: [{ scope: { name: 's' }, spans }] }],
+    resourceSpans: [
+      { resource: { attributes: [{ key: 'service.name', value: { stringValue: 'decoder-test' } }] }, scopeSpans: [{ scope: { name: 's' }, spans }] },
+    ],
   });
   return ExportTraceServiceRequest.encode(message).finish();
 }

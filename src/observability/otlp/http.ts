@@ -33,7 +33,9 @@ function formatOf(request: FastifyRequest): Format {
 }
 
 async function decompress(request: FastifyRequest, body: Buffer, maxBytes: number): Promise<Buffer> {
-  const encoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const encoding = String(request.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
   if (encoding === 'identity' || encoding === '') return body;
   if (encoding !== 'gzip' && encoding !== 'deflate') {
     throw new UnsupportedMediaTypeError(`Content-Encoding ${encoding} is not supported (use gzip or none)`);
@@ -123,8 +125,10 @@ const otlpDoc = described({
 export function otlpHttpRoutes(app: FastifyInstance, maxBodyBytes: number, decoder: OtlpDecoder): void {
   app.removeAllContentTypeParsers();
   // Bodies stay bytes here: protobuf and JSON alike are read on the decoding thread.
-  app.addContentTypeParser([...protobufTypes, 'application/json'], { parseAs: 'buffer', bodyLimit: maxBodyBytes }, async (request: FastifyRequest, body: Buffer) =>
-    decompress(request, body, maxBodyBytes),
+  app.addContentTypeParser(
+    [...protobufTypes, 'application/json'],
+    { parseAs: 'buffer', bodyLimit: maxBodyBytes },
+    async (request: FastifyRequest, body: Buffer) => decompress(request, body, maxBodyBytes),
   );
 
   app.setErrorHandler((error: FastifyError | AssayError | OtlpBadRequest, request, reply) => {

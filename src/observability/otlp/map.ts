@@ -149,7 +149,9 @@ function eventMessages(span: OtlpSpan): { input?: JsonValue[]; output?: JsonValu
       for (const [key, value] of Object.entries(attrs)) {
         if (key !== 'gen_ai.event.content' && key !== 'body' && !key.startsWith('gen_ai.system')) choice[key] = parsed(value)!;
       }
-      output.push(isObject(choice.message) ? { ...choice.message, ...(choice.finish_reason !== undefined ? { finish_reason: choice.finish_reason } : {}) } : choice);
+      output.push(
+        isObject(choice.message) ? { ...choice.message, ...(choice.finish_reason !== undefined ? { finish_reason: choice.finish_reason } : {}) } : choice,
+      );
     } else if (event.name === 'gen_ai.content.prompt') {
       const prompt = parsed(attrs['gen_ai.prompt']);
       if (Array.isArray(prompt)) input.push(...prompt);
@@ -311,7 +313,10 @@ function contentOf(span: OtlpSpan, kind: SpanKind): { inputs: JsonValue | null; 
     internals.prompt_template = template;
   }
   const tools = unwrap(nested('llm.tools'), 'tool') ?? messageList(attrs['gen_ai.tool.definitions']);
-  if (tools) internals.tools = tools.map((tool) => (isObject(tool) && typeof tool.json_schema === 'string' ? { ...tool, json_schema: parsed(tool.json_schema)! } : tool));
+  if (tools)
+    internals.tools = tools.map((tool) =>
+      isObject(tool) && typeof tool.json_schema === 'string' ? { ...tool, json_schema: parsed(tool.json_schema)! } : tool,
+    );
   if (kind === 'TOOL') {
     const tool: JsonObject = {};
     for (const [key, from] of [
@@ -352,7 +357,9 @@ const GEN_AI_REQUEST = 'gen_ai.request.';
 function configOf(attrs: Attrs): { config: JsonObject | null; requestModel: string | null } {
   const invocation = parsed(attrs['llm.invocation_parameters']);
   const config: JsonObject = {};
-  const requestModel = text([attrs], ['gen_ai.request.model', 'llm.model_name', 'embedding.model_name']) ?? (isObject(invocation) && typeof invocation.model === 'string' ? invocation.model : null);
+  const requestModel =
+    text([attrs], ['gen_ai.request.model', 'llm.model_name', 'embedding.model_name']) ??
+    (isObject(invocation) && typeof invocation.model === 'string' ? invocation.model : null);
   if (requestModel !== null) config.model = requestModel;
   const provider = text([attrs], ['gen_ai.provider.name', 'gen_ai.system', 'llm.provider', 'llm.system']);
   if (provider !== null) config.provider = provider;
@@ -365,7 +372,12 @@ function configOf(attrs: Attrs): { config: JsonObject | null; requestModel: stri
 
 function usageOf(attrs: Attrs) {
   const promptTokens = count(attrs, ['gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens', 'llm.token_count.prompt', 'llm.usage.prompt_tokens']);
-  const completionTokens = count(attrs, ['gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens', 'llm.token_count.completion', 'llm.usage.completion_tokens']);
+  const completionTokens = count(attrs, [
+    'gen_ai.usage.output_tokens',
+    'gen_ai.usage.completion_tokens',
+    'llm.token_count.completion',
+    'llm.usage.completion_tokens',
+  ]);
   const totalTokens =
     count(attrs, ['llm.token_count.total', 'gen_ai.usage.total_tokens', 'llm.usage.total_tokens']) ??
     (promptTokens === null && completionTokens === null ? null : (promptTokens ?? 0) + (completionTokens ?? 0));

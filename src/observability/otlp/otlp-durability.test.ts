@@ -49,7 +49,9 @@ function request(number: number): SentRequest {
   const own = Array.from({ length: OWN - 1 }, (_, i) => span(ownTrace, hexId(2 + i, 8), ownRoot, 1 + i, `request ${number} call ${i}`));
   own.push(span(ownTrace, ownRoot, null, 0, `request ${number}`));
   // The shared root is in every request (re-sent, so overwritten); the spans under it are this request's own.
-  const shared = Array.from({ length: SHARED }, (_, i) => span(SHARED_TRACE, hexId(0x10_0000 * number + i + 1, 8), SHARED_ROOT, 1 + i, `shared ${number}.${i}`));
+  const shared = Array.from({ length: SHARED }, (_, i) =>
+    span(SHARED_TRACE, hexId(0x10_0000 * number + i + 1, 8), SHARED_ROOT, 1 + i, `shared ${number}.${i}`),
+  );
   const sharedRoot = { ...span(SHARED_TRACE, SHARED_ROOT, null, 0, 'shared root'), startNs: T0_NS, endNs: T0_NS + 1n };
   return {
     number,
@@ -159,5 +161,7 @@ it('keeps every span of every 2xx answer, and no request half-stored, across SIG
   expect(treeIds(own.body).sort()).toEqual([...after.spanIds.own].sort());
   await running.stop();
   running = undefined;
-  console.log(`durability: ${sent.length} requests sent; ${stats.rounds.join('; ')}; requests sent but unanswered found whole ${stats.unansweredWhole}, absent ${stats.unansweredNone}`);
+  console.log(
+    `durability: ${sent.length} requests sent; ${stats.rounds.join('; ')}; requests sent but unanswered found whole ${stats.unansweredWhole}, absent ${stats.unansweredNone}`,
+  );
 });

@@ -28,7 +28,14 @@ describe('OTLP/gRPC', () => {
     const root = otel.tracer.startSpan('workflow', { attributes: { 'ag.type.node': 'workflow', 'user.id': 'u-1' } });
     const llm = otel.tracer.startSpan(
       'chat',
-      { attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4.1-mini', 'gen_ai.usage.input_tokens': 100, 'gen_ai.usage.output_tokens': 10 } },
+      {
+        attributes: {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.request.model': 'gpt-4.1-mini',
+          'gen_ai.usage.input_tokens': 100,
+          'gen_ai.usage.output_tokens': 10,
+        },
+      },
       otel.under(root),
     );
     llm.end();
@@ -172,19 +179,28 @@ describe('write queue', () => {
         Buffer.from(
           ExportTraceServiceRequest.encode(
             ExportTraceServiceRequest.fromObject({
-              resourceSpans: [{ scopeSpans: [{ spans: Array.from({ length: 200 }, (_, j) => ({
-                traceId: Buffer.from((i + 1).toString(16).padStart(32, 'a'), 'hex'),
-                spanId: Buffer.from((j + 1).toString(16).padStart(16, '0'), 'hex'),
-                name: 'load',
-                startTimeUnixNano: '1714564800000000000',
-                endTimeUnixNano: '1714564800000000001',
-              })) }] }],
+              resourceSpans: [
+                {
+                  scopeSpans: [
+                    {
+                      spans: Array.from({ length: 200 }, (_, j) => ({
+                        traceId: Buffer.from((i + 1).toString(16).padStart(32, 'a'), 'hex'),
+                        spanId: Buffer.from((j + 1).toString(16).padStart(16, '0'), 'hex'),
+                        name: 'load',
+                        startTimeUnixNano: '1714564800000000000',
+                        endTimeUnixNano: '1714564800000000001',
+                      })),
+                    },
+                  ],
+                },
+              ],
             }),
           ).finish(),
         );
       // Writes held: the first request waits in the queue, the next find it full.
       queue.pause();
-      const send = (i: number) => fetch(`${server.baseUrl}/v1/traces`, { method: 'POST', body: body(i), headers: { 'content-type': 'application/x-protobuf' } });
+      const send = (i: number) =>
+        fetch(`${server.baseUrl}/v1/traces`, { method: 'POST', body: body(i), headers: { 'content-type': 'application/x-protobuf' } });
       const waiting = send(0);
       await new Promise((resolve) => setTimeout(resolve, 100));
       const refused = await send(1);

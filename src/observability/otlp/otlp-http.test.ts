@@ -414,7 +414,12 @@ describe('OTel GenAI spans through the HTTP JSON exporter', () => {
     expect(await span(eventForm)).toMatchObject({
       spankind: 'LLM',
       content: {
-        inputs: { messages: [{ role: 'system', content: 'Be kind.' }, { role: 'user', content: 'Tell me a joke' }] },
+        inputs: {
+          messages: [
+            { role: 'system', content: 'Be kind.' },
+            { role: 'user', content: 'Tell me a joke' },
+          ],
+        },
         outputs: { messages: [{ role: 'assistant', content: 'Why did…', finish_reason: 'end_turn' }] },
       },
       config: { model: 'claude-3-5-sonnet-20241022', provider: 'anthropic' },
@@ -424,9 +429,12 @@ describe('OTel GenAI spans through the HTTP JSON exporter', () => {
   });
 
   it('rolls cost and tokens up to the trace, and takes the session from gen_ai.conversation.id', async () => {
-    const { data } = await server.graphql(`query ($id: ID!) { trace(id: $id) { spankind cost session_id span_count tokens { prompt_tokens completion_tokens total_tokens } } }`, {
-      id: traceId,
-    });
+    const { data } = await server.graphql(
+      `query ($id: ID!) { trace(id: $id) { spankind cost session_id span_count tokens { prompt_tokens completion_tokens total_tokens } } }`,
+      {
+        id: traceId,
+      },
+    );
     expect(data.trace).toEqual({
       spankind: 'AGENT',
       cost: 0.0115 + 0.125 + 0.02,
@@ -472,7 +480,10 @@ const jsonHeaders = { 'content-type': 'application/json' };
 
 describe('OTLP/HTTP answers', () => {
   it('answers an empty ExportTraceServiceResponse in the request encoding', async () => {
-    const proto = await post(protoBody([{ traceId: Buffer.from(hexId(1, 16), 'hex'), spanId: Buffer.from(hexId(1, 8), 'hex'), name: 'p', startTimeUnixNano: 1, endTimeUnixNano: 2 }]), protoHeaders);
+    const proto = await post(
+      protoBody([{ traceId: Buffer.from(hexId(1, 16), 'hex'), spanId: Buffer.from(hexId(1, 8), 'hex'), name: 'p', startTimeUnixNano: 1, endTimeUnixNano: 2 }]),
+      protoHeaders,
+    );
     expect(proto.status).toBe(200);
     expect(proto.headers.get('content-type')).toBe('application/x-protobuf');
     expect(ExportTraceServiceResponse.toObject(ExportTraceServiceResponse.decode(proto.body))).toEqual({});
@@ -507,7 +518,13 @@ describe('OTLP/HTTP answers', () => {
   it('names rejected spans in partial_success (protobuf)', async () => {
     const response = await post(
       protoBody([
-        { traceId: Buffer.from(hexId(4, 16), 'hex'), spanId: Buffer.from(hexId(1, 8), 'hex'), name: 'ok', startTimeUnixNano: 1714564800000000000n.toString(), endTimeUnixNano: '1714564800000000001' },
+        {
+          traceId: Buffer.from(hexId(4, 16), 'hex'),
+          spanId: Buffer.from(hexId(1, 8), 'hex'),
+          name: 'ok',
+          startTimeUnixNano: 1714564800000000000n.toString(),
+          endTimeUnixNano: '1714564800000000001',
+        },
         { traceId: Buffer.from(hexId(4, 16), 'hex'), spanId: Buffer.alloc(8), name: 'zero id', startTimeUnixNano: 1, endTimeUnixNano: 2 },
         { traceId: Buffer.from(hexId(4, 16), 'hex'), spanId: Buffer.from(hexId(3, 8), 'hex'), name: 'no times' },
       ]),
@@ -526,7 +543,10 @@ describe('OTLP/HTTP answers', () => {
     const bare = await post(Buffer.from('0a120a00120e0a070a0573636f706512032a0178', 'hex'), protoHeaders);
     expect(bare.status).toBe(200);
     const bareAnswer = ExportTraceServiceResponse.toObject(ExportTraceServiceResponse.decode(bare.body), { longs: String });
-    expect(bareAnswer.partialSuccess).toEqual({ rejectedSpans: '1', errorMessage: expect.stringContaining('span #0 of resource_spans[0].scope_spans[0]: trace_id must be 16 bytes') });
+    expect(bareAnswer.partialSuccess).toEqual({
+      rejectedSpans: '1',
+      errorMessage: expect.stringContaining('span #0 of resource_spans[0].scope_spans[0]: trace_id must be 16 bytes'),
+    });
 
     const response = await post(
       protoBody([
@@ -535,7 +555,14 @@ describe('OTLP/HTTP answers', () => {
         { traceId: Buffer.from(hexId(16, 16), 'hex'), name: 'no span id', startTimeUnixNano: 1, endTimeUnixNano: 2 },
         { spanId: Buffer.from(hexId(4, 8), 'hex'), name: 'no trace id', startTimeUnixNano: 1, endTimeUnixNano: 2 },
         // A link without ids is kept as it came: it names nothing the span needs.
-        { traceId: Buffer.from(hexId(16, 16), 'hex'), spanId: Buffer.from(hexId(5, 8), 'hex'), name: 'bare link', startTimeUnixNano: 1, endTimeUnixNano: 2, links: [{}] },
+        {
+          traceId: Buffer.from(hexId(16, 16), 'hex'),
+          spanId: Buffer.from(hexId(5, 8), 'hex'),
+          name: 'bare link',
+          startTimeUnixNano: 1,
+          endTimeUnixNano: 2,
+          links: [{}],
+        },
       ]),
       protoHeaders,
     );
@@ -588,10 +615,25 @@ describe('OTLP/HTTP answers', () => {
   });
 
   it('takes gzip bodies, and stores a re-sent batch once', async () => {
-    const body = gzipSync(protoBody([
-      { traceId: Buffer.from(hexId(6, 16), 'hex'), spanId: Buffer.from(hexId(1, 8), 'hex'), name: 'a', startTimeUnixNano: '1714564800000000000', endTimeUnixNano: '1714564801000000000' },
-      { traceId: Buffer.from(hexId(6, 16), 'hex'), spanId: Buffer.from(hexId(2, 8), 'hex'), parentSpanId: Buffer.from(hexId(1, 8), 'hex'), name: 'b', startTimeUnixNano: '1714564800000000000', endTimeUnixNano: '1714564801000000000' },
-    ]));
+    const body = gzipSync(
+      protoBody([
+        {
+          traceId: Buffer.from(hexId(6, 16), 'hex'),
+          spanId: Buffer.from(hexId(1, 8), 'hex'),
+          name: 'a',
+          startTimeUnixNano: '1714564800000000000',
+          endTimeUnixNano: '1714564801000000000',
+        },
+        {
+          traceId: Buffer.from(hexId(6, 16), 'hex'),
+          spanId: Buffer.from(hexId(2, 8), 'hex'),
+          parentSpanId: Buffer.from(hexId(1, 8), 'hex'),
+          name: 'b',
+          startTimeUnixNano: '1714564800000000000',
+          endTimeUnixNano: '1714564801000000000',
+        },
+      ]),
+    );
     for (let i = 0; i < 3; i++) expect((await post(body, { ...protoHeaders, 'content-encoding': 'gzip' })).status).toBe(200);
     expect(await server.assay.db.span.count({ where: { traceId: hexId(6, 16) } })).toBe(2);
     expect((await server.assay.db.trace.findFirst({ where: { traceId: hexId(6, 16) } }))?.spanCount).toBe(2);

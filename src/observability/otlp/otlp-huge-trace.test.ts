@@ -44,12 +44,17 @@ it('stores a 50,000-span trace sent children-first in batches of 1,000, and read
   let t = performance.now();
   const plan = agentTrace('plan', SHAPE, TOTAL);
   expect(plan).toHaveLength(TOTAL);
-  const otel = testTracer('proto', `${server.baseUrl}/v1/traces`, {}, {
-    maxExportBatchSize: BATCH,
-    maxQueueSize: TOTAL,
-    concurrencyLimit: TOTAL / BATCH,
-    timeoutMillis: 120_000,
-  });
+  const otel = testTracer(
+    'proto',
+    `${server.baseUrl}/v1/traces`,
+    {},
+    {
+      maxExportBatchSize: BATCH,
+      maxQueueSize: TOTAL,
+      concurrencyLimit: TOTAL / BATCH,
+      timeoutMillis: 120_000,
+    },
+  );
   const sdkSpans = new Map<string, Span>();
   for (const planned of plan) {
     const parent = planned.parentSpanId === null ? ROOT_CONTEXT : otel.under(sdkSpans.get(planned.parentSpanId)!);

@@ -186,13 +186,14 @@ describe('metrics', () => {
     await grpc.flush();
     await grpc.shutdown();
     // OTLP/HTTP JSON with 1 valid span and 2 rejected ones (partial success).
-    const partial = await postOtlp(
-      otlpJson(hexId(7100, 16), [{ spanId: hexId(1, 8) }, { spanId: hexId(2, 8), traceId: 'not-hex' }, { spanId: hexId(0, 8) }]),
-    );
+    const partial = await postOtlp(otlpJson(hexId(7100, 16), [{ spanId: hexId(1, 8) }, { spanId: hexId(2, 8), traceId: 'not-hex' }, { spanId: hexId(0, 8) }]));
     expect(partial.status).toBe(200);
     expect((await partial.json()).partialSuccess.rejectedSpans).toBe('2');
     // Legacy: 2 spans stored, then a body with an invalid span refused whole (3 spans).
-    const stored = await server.request('POST', '/observability/trace', { trace: 'legacy-metrics', spans: [legacySpan('a', null, 0, 2), legacySpan('b', 'a', 1, 2)] });
+    const stored = await server.request('POST', '/observability/trace', {
+      trace: 'legacy-metrics',
+      spans: [legacySpan('a', null, 0, 2), legacySpan('b', 'a', 1, 2)],
+    });
     expect(stored.status).toBe(200);
     const invalid = await server.request('POST', '/observability/trace', {
       trace: 'legacy-metrics-bad',

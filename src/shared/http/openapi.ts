@@ -62,9 +62,7 @@ export const timestamp = () =>
   });
 
 // FastAPI's names for the 422 body, so generated clients read alike.
-const validationIssue = z
-  .object({ loc: z.array(z.union([z.string(), z.int()])), msg: z.string(), type: z.string() })
-  .meta({ id: 'ValidationError' });
+const validationIssue = z.object({ loc: z.array(z.union([z.string(), z.int()])), msg: z.string(), type: z.string() }).meta({ id: 'ValidationError' });
 const httpValidationError = z.object({ detail: z.array(validationIssue) }).meta({ id: 'HTTPValidationError' });
 export const errorDetail = z.object({ detail: z.string() }).meta({ id: 'ErrorDetail' });
 

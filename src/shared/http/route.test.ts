@@ -19,11 +19,7 @@ import { restRoutes } from './route.js';
 
 const thingBody = z.object({ name: z.string().trim().min(1), count: int().min(1) });
 const thingQuery = z.object({
-  limit: z
-    .string()
-    .transform(Number)
-    .pipe(z.number().int().min(1))
-    .default(10),
+  limit: z.string().transform(Number).pipe(z.number().int().min(1)).default(10),
   verbose: z.enum(['yes', 'no']).default('no'),
 });
 const uploadBody = z.object({ file: z.custom<UploadedFile>((value) => Buffer.isBuffer((value as UploadedFile | undefined)?.content)), label: z.string() });
@@ -138,7 +134,9 @@ describe('restRoutes', () => {
       properties: { name: { type: 'string', minLength: 1 }, count: { type: 'integer', minimum: 1 } },
       required: ['name', 'count'],
     });
-    const parameters = Object.fromEntries(operation.parameters.map((parameter: { in: string; name: string; schema: object }) => [`${parameter.in}:${parameter.name}`, parameter.schema]));
+    const parameters = Object.fromEntries(
+      operation.parameters.map((parameter: { in: string; name: string; schema: object }) => [`${parameter.in}:${parameter.name}`, parameter.schema]),
+    );
     expect(parameters['path:position']).toMatchObject({ type: 'integer' });
     expect(parameters['path:shelf']).toEqual({ type: 'string' });
     expect(parameters['query:verbose']).toMatchObject({ enum: ['yes', 'no'] });
@@ -155,7 +153,7 @@ describe('restRoutes', () => {
   });
 });
 
-describe('the domains\' routes', () => {
+describe("the domains' routes", () => {
   // docs/api.md "Routes that do not validate through restRoutes" gives each exception's reason.
   const exceptions = [
     "described({\n      tag,\n      summary: 'Rename a config or replace its settings',",

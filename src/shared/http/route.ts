@@ -24,11 +24,7 @@ export interface RouteInput<Url extends string, Doc extends RouteDoc> {
   body: Parsed<Doc['body'], undefined>;
 }
 
-export type RouteHandler<Url extends string, Doc extends RouteDoc> = (
-  req: FastifyRequest,
-  input: RouteInput<Url, Doc>,
-  reply: FastifyReply,
-) => unknown;
+export type RouteHandler<Url extends string, Doc extends RouteDoc> = (req: FastifyRequest, input: RouteInput<Url, Doc>, reply: FastifyReply) => unknown;
 
 export interface RouteOptions {
   /** Called when the request is refused with a 422, before the answer (a metric of rejects). */

@@ -48,6 +48,9 @@ export function serveSwaggerUi(server: FastifyInstance, documentUrl: string): vo
     const type = assetTypes[request.params.file];
     // Only the listed files: the parameter never reaches the file system otherwise.
     if (!type) throw new NotFoundError('File', request.params.file);
-    return reply.type(type).header('cache-control', 'public, max-age=86400').send(createReadStream(join(dist, request.params.file)));
+    return reply
+      .type(type)
+      .header('cache-control', 'public, max-age=86400')
+      .send(createReadStream(join(dist, request.params.file)));
   });
 }
