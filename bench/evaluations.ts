@@ -94,7 +94,7 @@ async function arrivalSpread(uri: string, batchStarts: bigint[]): Promise<{ firs
   let last = 0;
   batchStarts.forEach((batchStart, b) => {
     const batch = arrivals.slice(b * BATCH, (b + 1) * BATCH);
-    first += ms(batch[0]! - batchStart);
+    first += ms(batch[0] - batchStart);
     last += ms(batch.at(-1)! - batchStart);
   });
   return { first: first / batchStarts.length, last: last / batchStarts.length };
@@ -126,7 +126,7 @@ function rawWrites(evaluationId: string): { wall: number; cpu: number } {
     // Rows grouped by batch (position / BATCH); the last value read is the position.
     const batches: unknown[][][] = [];
     for (const row of statement.all(evaluationId) as unknown[][]) (batches[Math.floor(Number(row.pop()) / BATCH)] ??= []).push(row);
-    return { table: table!, columns, batches };
+    return { table: table, columns, batches };
   });
   source.close();
   const { db, close } = rawDatabase();
@@ -134,7 +134,7 @@ function rawWrites(evaluationId: string): { wall: number; cpu: number } {
   const inserts = tables.map(({ table, columns }) =>
     db.prepare(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(',')}) VALUES (${columns.map(() => '?').join(',')})`),
   );
-  const storeBatch = db.transaction((batch: number) => tables.forEach(({ batches }, t) => batches[batch]?.forEach((row) => inserts[t]!.run(row))));
+  const storeBatch = db.transaction((batch: number) => tables.forEach(({ batches }, t) => batches[batch]?.forEach((row) => inserts[t].run(row))));
   const cpuStart = process.cpuUsage();
   const start = process.hrtime.bigint();
   const batchCount = Math.max(...tables.map(({ batches }) => batches.length));

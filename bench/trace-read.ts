@@ -29,7 +29,7 @@ const dbPath = join(dir, 'bench.db');
 const service = await startService({ DATABASE_URL: `file:${dbPath}`, OTLP_GRPC_PORT: '0' });
 
 function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]!;
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
 }
 
 async function timed(runs: number, once: () => Promise<unknown> | unknown): Promise<number[]> {
@@ -76,7 +76,7 @@ try {
     const byId = new Map<string, Row>();
     for (const row of rows) {
       for (const column of ['inputs', 'outputs', 'internals', 'config']) {
-        if (typeof row[column] === 'string') row[column] = JSON.parse(row[column] as string);
+        if (typeof row[column] === 'string') row[column] = JSON.parse(row[column]);
       }
       for (const column of ['startTimeUnixNano', 'variantRevision', 'promptTokens', 'completionTokens', 'totalTokens']) {
         if (typeof row[column] === 'bigint') row[column] = column === 'startTimeUnixNano' ? String(row[column]) : Number(row[column]);
@@ -119,13 +119,13 @@ try {
     const minimal = await timed(READS, () => minimalRead(projectId, trace.traceId));
 
     const [p50, p99, b50, b99, m50, m99] = [served, baseline, minimal].flatMap((times) => [percentile(times, 0.5), percentile(times, 0.99)]) as number[];
-    const ms = (value: number) => `${value!.toFixed(1)} ms`;
+    const ms = (value: number) => `${value.toFixed(1)} ms`;
     results.push(
-      `  ${trace.spans} spans (${(bytes / 1e6).toFixed(1)} MB): service p50 ${ms(p50!)}, p99 ${ms(p99!)}\n` +
-        `    baseline (select, parse JSON columns, nest, stringify; ${(baselineText.length / 1e6).toFixed(1)} MB): p50 ${ms(b50!)}, p99 ${ms(b99!)}; ` +
-        `ratio p50 ${(p50! / b50!).toFixed(2)}, p99 ${(p99! / b99!).toFixed(2)}\n` +
-        `    minimal baseline (select, stringify the flat rows; ${(minimalRead(projectId, trace.traceId).length / 1e6).toFixed(1)} MB): p50 ${ms(m50!)}, p99 ${ms(m99!)}; ` +
-        `ratio p50 ${(p50! / m50!).toFixed(2)}, p99 ${(p99! / m99!).toFixed(2)}`,
+      `  ${trace.spans} spans (${(bytes / 1e6).toFixed(1)} MB): service p50 ${ms(p50)}, p99 ${ms(p99)}\n` +
+        `    baseline (select, parse JSON columns, nest, stringify; ${(baselineText.length / 1e6).toFixed(1)} MB): p50 ${ms(b50)}, p99 ${ms(b99)}; ` +
+        `ratio p50 ${(p50 / b50).toFixed(2)}, p99 ${(p99 / b99).toFixed(2)}\n` +
+        `    minimal baseline (select, stringify the flat rows; ${(minimalRead(projectId, trace.traceId).length / 1e6).toFixed(1)} MB): p50 ${ms(m50)}, p99 ${ms(m99)}; ` +
+        `ratio p50 ${(p50 / m50).toFixed(2)}, p99 ${(p99 / m99).toFixed(2)}`,
     );
   }
   db.close();

@@ -166,7 +166,7 @@ describe('ids and paths the router cannot read', () => {
       ['/apps/%ZZ?x=%E0', 'App with id %ZZ not found'],
       [`/apps/${encodeURIComponent('é'.repeat(300))}`, `App with id ${'é'.repeat(300)} not found`],
     ]) {
-      const response = await server.request('GET', path!);
+      const response = await server.request('GET', path);
       expect([path, response.status, response.body]).toEqual([path, 404, { detail }]);
     }
   });

@@ -19,7 +19,7 @@ let grpcPort: number;
 let exitCode: number | null;
 /** Each request made, with the status it got and the lines logged since the previous one. */
 const made: { method: string; path: string; status: number }[] = [];
-let docsServed: Record<string, boolean> = {};
+const docsServed: Record<string, boolean> = {};
 
 beforeAll(async () => {
   grpcPort = await freePort();
@@ -64,7 +64,7 @@ describe('the log of a running service', () => {
     expect(service.messages).not.toContain('incoming request');
     expect(service.messages).not.toContain('request completed');
     lines.forEach((line, i) => {
-      expect(line).toMatchObject({ method: made[i]!.method, url: made[i]!.path, status: made[i]!.status });
+      expect(line).toMatchObject({ method: made[i].method, url: made[i].path, status: made[i].status });
       expect(typeof line.ms).toBe('number');
       expect(line.ms).toBeGreaterThanOrEqual(0);
       expect(typeof line.time).toBe('string');

@@ -45,7 +45,7 @@ afterAll(async () => {
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 function operations(): { method: string; path: string; op: Json }[] {
-  return Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
     Object.entries(item as Json)
       .filter(([method]) => METHODS.includes(method))
       .map(([method, op]) => ({ method: method.toUpperCase(), path, op })),
@@ -164,7 +164,7 @@ describe('real answers match the document', () => {
 
   /** The documented operation a concrete request is for (literal segments win over parameters). */
   function operationFor(method: string, url: string): { key: string; op: Json } {
-    const path = url.split('?')[0]!;
+    const path = url.split('?')[0];
     const candidates = Object.keys(doc.paths)
       .filter((template) => new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path) && doc.paths[template][method.toLowerCase()])
       .sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0));
@@ -364,7 +364,7 @@ describe('/docs', () => {
         const css = await asset.text();
         // Icons are data: URLs; nothing else may be fetched by the stylesheet.
         const external = [...css.matchAll(/url\(\s*['"]?([^'")]+)|@import\s+['"]([^'"]+)/g)].map((match) => match[1] ?? match[2]);
-        expect(external.filter((target) => !target!.startsWith('data:'))).toEqual([]);
+        expect(external.filter((target) => !target.startsWith('data:'))).toEqual([]);
       } else await asset.arrayBuffer();
     }
     const init = await (await fetch(`${server.baseUrl}/docs/init.js`)).text();

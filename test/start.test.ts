@@ -43,9 +43,9 @@ function start(
   const messages: string[] = [];
   return new Promise((resolve, reject) => {
     let stderr = '';
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       if (!line.startsWith('{')) return; // npm's own lines, when started through npm
       const { msg } = JSON.parse(line) as { msg: string };
       messages.push(msg);
@@ -70,7 +70,7 @@ function run(env: Record<string, string>): Promise<{ code: number | null; stderr
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr })));
 }
 

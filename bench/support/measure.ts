@@ -13,7 +13,7 @@ export async function startProcess(script: string, env: Record<string, string> =
   const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve(Number(line)));
+    createInterface({ input: child.stdout }).once('line', (line) => resolve(Number(line)));
   });
   return { port, child };
 }
@@ -47,7 +47,7 @@ function startCommand(): { env: Record<string, string>; args: string[] } {
   const env: Record<string, string> = {};
   while (/^[A-Z_][A-Z0-9_]*=/.test(words[0] ?? '')) {
     const [name, ...value] = words.shift()!.split('=');
-    env[name!] = value.join('=');
+    env[name] = value.join('=');
   }
   if (words[0] === 'exec') words.shift();
   const [command, ...args] = words;
@@ -72,7 +72,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
   });
   const baseUrl = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the service exited with ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
       if (listening) resolve(listening[1]);
     });
@@ -99,7 +99,7 @@ export function seconds(startNs: bigint): number {
 
 /** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 1/100 s). */
 export function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 

@@ -18,10 +18,10 @@ let next = 0;
 const started = process.hrtime.bigint();
 async function worker() {
   while (next < bodies.length) {
-    const body = bodies[next++]!;
+    const body = bodies[next++];
     for (;;) {
       const t = process.hrtime.bigint();
-      const response = await fetch(url!, { method: 'POST', body: new Uint8Array(body), headers: { 'content-type': 'application/x-protobuf' } });
+      const response = await fetch(url, { method: 'POST', body: new Uint8Array(body), headers: { 'content-type': 'application/x-protobuf' } });
       await response.arrayBuffer();
       latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
       if (response.status === 200) break;
@@ -34,5 +34,5 @@ async function worker() {
 await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 latencies.sort((a, b) => a - b);
-const pick = (p: number) => latencies[Math.max(0, Math.ceil(p * latencies.length) - 1)]!;
+const pick = (p: number) => latencies[Math.max(0, Math.ceil(p * latencies.length) - 1)];
 console.log(JSON.stringify({ seconds, requests: latencies.length, retries, bytes, p50: pick(0.5), p99: pick(0.99), max: latencies.at(-1) }));

@@ -48,7 +48,7 @@ export function checkKindFields(kind: (typeof variantKinds)[number], input: Kind
   const parsed = promptParameters.safeParse(input.parameters, { reportInput: true });
   if (parsed.success) return;
   for (const issue of parsed.error.issues) {
-    ctx.addIssue({ ...issue, path: ['parameters', ...issue.path] } as z.core.$ZodRawIssue);
+    ctx.addIssue({ ...issue, path: ['parameters', ...issue.path] });
   }
 }
 

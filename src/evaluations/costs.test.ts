@@ -113,7 +113,7 @@ describe('evaluation calls are priced with the project price list', () => {
     const [first] = await scenarioTraceIds(server, id);
     const trace = await server.graphql(
       'query($id: ID!) { trace(id: $id) { cost spans(first: 10) { edges { node { spankind model cost_source metadata { cost } } } } } }',
-      { id: first!.trace_id },
+      { id: first.trace_id },
     );
     expect(trace.errors).toBeUndefined();
     expect(trace.data.trace.cost).toBe(0.0085);
@@ -153,7 +153,7 @@ describe('reported costs sum exactly', () => {
     const graphql = await server.graphql('query($id: ID!) { evaluation(id: $id) { total_cost { value } } }', { id });
     expect(graphql.data.evaluation.total_cost.value).toBe(0.01275);
     const [first] = await scenarioTraceIds(server, id);
-    const trace = await server.graphql('query($id: ID!) { trace(id: $id) { spans(first: 1) { edges { node { cost_source } } } } }', { id: first!.trace_id });
+    const trace = await server.graphql('query($id: ID!) { trace(id: $id) { spans(first: 1) { edges { node { cost_source } } } } }', { id: first.trace_id });
     expect(trace.data.trace.spans.edges[0].node.cost_source).toBe('reported');
   });
 });

@@ -75,7 +75,7 @@ export function settingsSchema(template: SettingsTemplate): z.ZodType<SettingsVa
   const shape = Object.fromEntries(Object.entries(template).map(([field, setting]) => [field, settingSchema(setting)]));
   // One fault per unknown field, in pydantic's words (a strict object would report them all as
   // one fault at the object). zod itself drops a `__proto__` key, so it is never stored.
-  return z.object(shape).catchall(extraField) as unknown as z.ZodType<SettingsValues>;
+  return z.object(shape).catchall(extraField);
 }
 
 const extraField = z.unknown().superRefine((_, ctx) => {
@@ -112,7 +112,7 @@ function checkSettings(evaluatorKey: string, values: unknown, ctx: z.RefinementC
   const parsed = schema.safeParse(values, { reportInput: true });
   if (parsed.success) return;
   for (const issue of parsed.error.issues) {
-    ctx.addIssue({ ...issue, path: ['settings_values', ...issue.path] } as z.core.$ZodRawIssue);
+    ctx.addIssue({ ...issue, path: ['settings_values', ...issue.path] });
   }
 }
 

@@ -20,7 +20,7 @@ export const graphqlSseMethods = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'] as 
 
 /** GraphQL errors as a graphql-sse handler answer: the status they carry (400 by default). */
 function refusal(errors: readonly GraphQLError[]): HandlerResponse {
-  const status = Math.max(...errors.map((error) => Number((error.extensions?.http as { status?: number } | undefined)?.status ?? 400)));
+  const status = Math.max(...errors.map((error) => Number(error.extensions?.http?.status ?? 400)));
   const body = errors.map((error) => {
     const { http: _http, ...extensions } = error.extensions ?? {};
     return { message: error.message, locations: error.locations, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) };

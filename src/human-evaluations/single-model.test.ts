@@ -166,7 +166,7 @@ describe('a single model test', () => {
       const db = server.assay.db;
       const [first, second] = await db.humanEvaluationScenario.findMany({ where: { humanEvaluationId: created.id }, orderBy: { position: 'asc' } });
       await db.humanEvaluationScenario.update({
-        where: { id: second!.id },
+        where: { id: second.id },
         data: { outputs: [{ variant_id: heldVariant, variant_output: 'by a client', error: null }] },
       });
       gate.open();
@@ -176,7 +176,7 @@ describe('a single model test', () => {
       const traced = await db.$queryRaw<{ position: number }[]>`
         SELECT json_extract("attributes", '$."assay.testcase.position"') AS "position" FROM "Span"
         WHERE json_extract("attributes", '$."assay.human_evaluation_id"') = ${created.id}`;
-      expect(traced.map((row) => Number(row.position))).toEqual([first!.position]);
+      expect(traced.map((row) => Number(row.position))).toEqual([first.position]);
     } finally {
       await held.close();
     }

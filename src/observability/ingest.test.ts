@@ -102,7 +102,7 @@ describe('POST /observability/trace', () => {
     expect(await storedTrace(traceId)).toMatchObject({ spanCount: 4, errorCount: 1, totalTokens: 116, cost: 0.75 });
 
     // A changed copy replaces the stored one and the roll-up follows.
-    const fixed = { ...batches[1]![0]!, status: 'OK', cost: 1, name: 'tool fixed' };
+    const fixed = { ...batches[1][0], status: 'OK', cost: 1, name: 'tool fixed' };
     await ingest({ trace: traceId, spans: [fixed] });
     expect(await storedSpan(traceId, 'tool-2')).toMatchObject({ statusCode: 'OK', cost: 1, name: 'tool fixed' });
     expect(await storedTrace(traceId)).toMatchObject({ spanCount: 4, errorCount: 0, cost: 1.5 });

@@ -26,7 +26,7 @@ export function legacySpanRecord(traceId: string, span: LegacySpanInput): SpanRe
     inputs: (span.inputs ?? null) as JsonValue,
     outputs: (span.outputs ?? null) as JsonValue,
     internals: (span.internals ?? null) as JsonValue,
-    config: (config ?? null) as JsonValue,
+    config: config ?? null,
     environment: span.environment,
     userId: span.user,
     sessionId: span.session_id,

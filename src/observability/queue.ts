@@ -109,7 +109,7 @@ export class SpanWriteQueue {
     const batch = [first];
     let spans = first.records.length;
     for (let i = 0; i < this.jobs.length && spans < this.limits.maxBatchSpans;) {
-      const job = this.jobs[i]!;
+      const job = this.jobs[i];
       if (job.ctx.projectId === first.ctx.projectId && spans + job.records.length <= this.limits.maxBatchSpans) {
         batch.push(job);
         spans += job.records.length;
@@ -121,13 +121,13 @@ export class SpanWriteQueue {
 
   private async writeBatch(batch: Job[]): Promise<void> {
     if (batch.length === 1) {
-      const job = batch[0]!;
+      const job = batch[0];
       await this.write(job.ctx, job.records).then(job.resolve, job.reject);
       return;
     }
     try {
       await this.write(
-        batch[0]!.ctx,
+        batch[0].ctx,
         batch.flatMap((job) => job.records),
       );
     } catch {

@@ -171,10 +171,10 @@ function decodeCursor(cursor: string, ids: number, argument: string): Key {
   if (!Array.isArray(parsed) || parsed.length !== 2 + ids) throw invalid();
   const [tag, value, ...rest] = parsed as unknown[];
   if (!rest.every((id) => typeof id === 'string')) throw invalid();
-  if (tag === 'd' && typeof value === 'string' && !Number.isNaN(Date.parse(value))) return [new Date(value), ...(rest as string[])];
-  if (tag === 'b' && typeof value === 'string' && /^-?\d+$/.test(value)) return [BigInt(value), ...(rest as string[])];
-  if (tag === 'n' && typeof value === 'number') return [value, ...(rest as string[])];
-  if (tag === 's' && typeof value === 'string') return [value, ...(rest as string[])];
+  if (tag === 'd' && typeof value === 'string' && !Number.isNaN(Date.parse(value))) return [new Date(value), ...rest];
+  if (tag === 'b' && typeof value === 'string' && /^-?\d+$/.test(value)) return [BigInt(value), ...rest];
+  if (tag === 'n' && typeof value === 'number') return [value, ...rest];
+  if (tag === 's' && typeof value === 'string') return [value, ...rest];
   throw invalid();
 }
 
@@ -260,7 +260,7 @@ function spanRow(row: Record<string, unknown>): SpanRow {
     if (typeof row[key] === 'bigint') row[key] = Number(row[key]);
   }
   for (const key of ['startTimeUnixNano', 'endTimeUnixNano']) {
-    if (typeof row[key] === 'number') row[key] = BigInt(row[key] as number);
+    if (typeof row[key] === 'number') row[key] = BigInt(row[key]);
   }
   return row as unknown as SpanRow;
 }
@@ -333,9 +333,9 @@ async function metrics(ctx: RequestContext, table: string, alias: string, where:
     ...where.params,
   );
   const num = (value: number | bigint | null | undefined) => (value === null || value === undefined ? null : Number(value));
-  const count = num(totals!.count) ?? 0;
-  const errors = num(totals!.errors) ?? 0;
-  const latency: Metrics['latency'] = { avg: num(totals!.avg), min: num(totals!.min), max: num(totals!.max), p50: null, p95: null, p99: null };
+  const count = num(totals.count) ?? 0;
+  const errors = num(totals.errors) ?? 0;
+  const latency: Metrics['latency'] = { avg: num(totals.avg), min: num(totals.min), max: num(totals.max), p50: null, p95: null, p99: null };
   if (count > 0) {
     for (const [name, p] of percentiles) {
       const offset = Math.max(0, Math.ceil(p * count) - 1);
@@ -351,10 +351,10 @@ async function metrics(ctx: RequestContext, table: string, alias: string, where:
     count,
     error_count: errors,
     error_rate: count > 0 ? errors / count : null,
-    cost: num(totals!.cost),
-    prompt_tokens: num(totals!.prompt),
-    completion_tokens: num(totals!.completion),
-    total_tokens: num(totals!.total),
+    cost: num(totals.cost),
+    prompt_tokens: num(totals.prompt),
+    completion_tokens: num(totals.completion),
+    total_tokens: num(totals.total),
     latency,
   };
 }

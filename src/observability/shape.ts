@@ -185,10 +185,10 @@ function writeTree<T>(top: T, childrenOf: (node: T) => readonly T[] | null, open
   };
   begin(top);
   while (open.length > 0) {
-    const level = open[open.length - 1]!;
+    const level = open[open.length - 1];
     if (level.next < level.children.length) {
       if (level.next > 0) parts.push(',');
-      begin(level.children[level.next++]!);
+      begin(level.children[level.next++]);
     } else {
       parts.push(']}');
       open.pop();

@@ -70,7 +70,7 @@ describe('indexSpans', () => {
     const chain = Array.from({ length: 100_000 }, (_, i) => span(`s${i}`, i === 0 ? null : `s${i - 1}`, i));
     const [tree] = treeOf(chain);
     let depth = 1;
-    for (let node = tree!; node.children.length > 0; node = node.children[0]!) depth++;
+    for (let node = tree; node.children.length > 0; node = node.children[0]!) depth++;
     expect(depth).toBe(100_000);
   });
 });

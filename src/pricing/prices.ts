@@ -124,7 +124,7 @@ const boundary = new Set(['-', ':', '@', '_']);
 
 /** Whether the price of `entryModel` (normalised) applies to `name` (normalised): the same model or its family. */
 export function inFamily(entryModel: string, name: string): boolean {
-  return name === entryModel || (name.startsWith(entryModel) && boundary.has(name[entryModel.length]!));
+  return name === entryModel || (name.startsWith(entryModel) && boundary.has(name[entryModel.length]));
 }
 
 /** What a call cost in USD (pico-dollars), and whether its client said so or we computed it. */
@@ -159,7 +159,7 @@ export class PriceList {
     let bestLength = -1;
     let earliest: PriceEntry | undefined;
     this.entries.forEach((entry, index) => {
-      const entryModel = this.names[index]!;
+      const entryModel = this.names[index];
       if (!inFamily(entryModel, name)) return;
       if (entryModel.length > bestLength) {
         bestLength = entryModel.length;
@@ -182,7 +182,7 @@ export class PriceList {
   /** Entries that could price `model`: its family's, and longer names that start with it. */
   family(model: string): PriceEntry[] {
     const name = normaliseModelName(model);
-    return this.entries.filter((_, index) => inFamily(this.names[index]!, name) || this.names[index]!.startsWith(name));
+    return this.entries.filter((_, index) => inFamily(this.names[index], name) || this.names[index].startsWith(name));
   }
 
   /**

@@ -143,7 +143,7 @@ export abstract class LeasedJobRunner {
       if (controller.signal.aborted) return;
       const failure = error instanceof JobFailure;
       await this.fail(id, {
-        message: failure ? (error as Error).message : `The job stopped on an internal error: ${(error as Error).message}`,
+        message: failure ? error.message : `The job stopped on an internal error: ${(error as Error).message}`,
         stacktrace: failure ? null : ((error as Error).stack ?? null),
       });
     } finally {

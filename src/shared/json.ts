@@ -4,7 +4,7 @@ import type { Prisma } from '../generated/prisma/client.js';
 export type JsonObject = Record<string, unknown>;
 
 export function asObject(value: Prisma.JsonValue | null | undefined): JsonObject {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as JsonObject) : {};
+  return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
 }
 
 export function asArray<T = unknown>(value: Prisma.JsonValue | null | undefined): T[] {

@@ -9,7 +9,7 @@ const SCALE = 10n ** BigInt(COST_DECIMALS);
 /** Pico-dollars of `usd`, exactly as its decimal rounded to COST_DECIMALS reads. */
 function picos(usd: number): bigint {
   const [whole, fraction = ''] = Math.abs(usd).toFixed(COST_DECIMALS).split('.');
-  const value = BigInt(whole!) * SCALE + BigInt(fraction.padEnd(COST_DECIMALS, '0'));
+  const value = BigInt(whole) * SCALE + BigInt(fraction.padEnd(COST_DECIMALS, '0'));
   return usd < 0 ? -value : value;
 }
 

@@ -66,7 +66,7 @@ function toIssue(issue: z.core.$ZodIssue, where: Location): ValidationIssue {
     case 'invalid_key': {
       // A record's key failed its own schema: report that schema's fault, at the key.
       const inner = issue.issues[0];
-      return inner ? { ...toIssue(inner as z.core.$ZodIssue, where), loc } : { loc, msg: issue.message, type: 'value_error' };
+      return inner ? { ...toIssue(inner, where), loc } : { loc, msg: issue.message, type: 'value_error' };
     }
     case 'custom': {
       const type = typeof issue.params?.type === 'string' ? issue.params.type : 'value_error';

@@ -91,7 +91,7 @@ export function endOrder(preorder: readonly SyntheticSpan[]): SyntheticSpan[] {
   const out: SyntheticSpan[] = [];
   const stack: { span: SyntheticSpan; expanded: boolean }[] = (children.get(null) ?? []).map((span) => ({ span, expanded: false })).reverse();
   while (stack.length > 0) {
-    const top = stack[stack.length - 1]!;
+    const top = stack[stack.length - 1];
     if (top.expanded) {
       out.push(top.span);
       stack.pop();
@@ -99,7 +99,7 @@ export function endOrder(preorder: readonly SyntheticSpan[]): SyntheticSpan[] {
     }
     top.expanded = true;
     const kids = children.get(top.span.spanId) ?? [];
-    for (let i = kids.length - 1; i >= 0; i--) stack.push({ span: kids[i]!, expanded: false });
+    for (let i = kids.length - 1; i >= 0; i--) stack.push({ span: kids[i], expanded: false });
   }
   return out;
 }
@@ -169,7 +169,7 @@ export async function postOtlpBodies(url: string, bodies: readonly Uint8Array<Ar
   const worker = async () => {
     while (next < bodies.length) {
       const i = next++;
-      const response = await fetch(url, { method: 'POST', body: bodies[i]!, headers: { 'content-type': 'application/x-protobuf' } });
+      const response = await fetch(url, { method: 'POST', body: bodies[i], headers: { 'content-type': 'application/x-protobuf' } });
       await response.arrayBuffer();
       statuses[i] = response.status;
     }

@@ -40,7 +40,7 @@ export function startAssayProcess(cwd: string, env: Record<string, string>, time
   const messages: string[] = [];
   const lines: Record<string, unknown>[] = [];
   let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   return new Promise((resolve, reject) => {
@@ -53,7 +53,7 @@ export function startAssayProcess(cwd: string, env: Record<string, string>, time
       reject(new Error(`the service exited with ${code}: ${stderr}`));
     };
     child.once('exit', onEarlyExit);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       let msg: string;
       try {
         const parsed = JSON.parse(line) as { msg: string };

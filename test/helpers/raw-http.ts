@@ -89,7 +89,7 @@ export class RawConnection {
     if (this.buffer.length < end + 4 + length) return null;
     const body = this.buffer.subarray(end + 4, end + 4 + length).toString('utf8');
     this.buffer = this.buffer.subarray(end + 4 + length);
-    return { status: Number(statusLine!.split(' ')[1]), headers, body };
+    return { status: Number(statusLine.split(' ')[1]), headers, body };
   }
 
   /** Whether the server has closed the connection, waiting up to `timeoutMs` for it. */

@@ -85,7 +85,7 @@ class SandboxPool {
       if (!slot) return;
       const job = this.queue.shift()!;
       slot.job = job;
-      slot.timer = setTimeout(() => this.kill(slot!, { ok: false, kind: 'timeout' }), job.limits.timeoutMs + GRACE_MS);
+      slot.timer = setTimeout(() => this.kill(slot, { ok: false, kind: 'timeout' }), job.limits.timeoutMs + GRACE_MS);
       slot.timer.unref();
       slot.worker.ref();
       slot.worker.postMessage({ id: job.id, code: job.code, args: job.args, limits: job.limits });

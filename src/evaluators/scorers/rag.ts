@@ -65,7 +65,7 @@ export function resolvePath(path: string, setting: string, scoringCase: ScoringC
 /** A context item as text: a string as is, an object's content/page_content/text, else its JSON. */
 function contextText(item: unknown): string {
   if (isPlainObject(item)) {
-    for (const field of ['content', 'page_content', 'text']) if (typeof item[field] === 'string') return item[field] as string;
+    for (const field of ['content', 'page_content', 'text']) if (typeof item[field] === 'string') return item[field];
   }
   return toText(item);
 }

@@ -31,7 +31,7 @@ describe('OTLP decoding thread', () => {
     const [first, second] = await Promise.all([decoder.prepare('protobuf', body(3)), decoder.prepare('protobuf', body(1))]);
     expect(first.records).toHaveLength(3);
     expect(second.records).toHaveLength(1);
-    const span = first.records[0]!;
+    const span = first.records[0];
     expect(span).toMatchObject({ serialized: true, spanKind: 'LLM', name: 'span 0', startTimeUnixNano: 1714564800000000000n, parentSpanId: null });
     expect(JSON.parse(span.inputs!)).toEqual({ question: 'why?' });
     expect(JSON.parse(span.attributes!)).toEqual({ 'openinference.span.kind': 'LLM', 'input.value': '{"question":"why?"}' });

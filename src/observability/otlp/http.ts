@@ -28,7 +28,7 @@ type Format = 'protobuf' | 'json';
 
 /** The encoding of answers: protobuf for a protobuf request, else JSON. */
 function formatOf(request: FastifyRequest): Format {
-  const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   return protobufTypes.includes(type) ? 'protobuf' : 'json';
 }
 
@@ -135,7 +135,7 @@ export function otlpHttpRoutes(app: FastifyInstance, maxBodyBytes: number, decod
     const format = formatOf(request);
     if (error instanceof OtlpBadRequest) return sendStatus(reply, format, 400, error.message);
     if (error instanceof AssayError) return sendStatus(reply, format, error.status, error.message, error.headers());
-    const status = (error as FastifyError).statusCode;
+    const status = error.statusCode;
     if (status === 415) {
       return sendStatus(reply, 'json', 415, 'Send OTLP as application/x-protobuf or application/json');
     }

@@ -72,9 +72,9 @@ export function unflatten(attrs: Attrs, prefix: string): JsonValue | undefined {
     let node: JsonObject = root;
     let ok = true;
     for (let i = 0; i < path.length - 1; i++) {
-      const next = node[path[i]!];
+      const next = node[path[i]];
       if (next === undefined) {
-        node = node[path[i]!] = {};
+        node = node[path[i]] = {};
         created.add(node);
       } else if (isObject(next) && created.has(next)) node = next;
       else {
@@ -82,7 +82,7 @@ export function unflatten(attrs: Attrs, prefix: string): JsonValue | undefined {
         break;
       }
     }
-    const last = path[path.length - 1]!;
+    const last = path[path.length - 1];
     if (ok && !created.has(node[last] as JsonObject)) node[last] = attrs[key]!;
   }
   return root === undefined ? undefined : arrays(root, created);
@@ -92,7 +92,7 @@ export function unflatten(attrs: Attrs, prefix: string): JsonValue | undefined {
 function arrays(value: JsonValue, created: Set<JsonObject>): JsonValue {
   if (!isObject(value) || !created.has(value)) return value;
   const keys = Object.keys(value);
-  for (const key of keys) value[key] = arrays(value[key]!, created);
+  for (const key of keys) value[key] = arrays(value[key], created);
   if (keys.length > 0 && keys.every((key) => /^\d+$/.test(key))) {
     return keys.sort((a, b) => Number(a) - Number(b)).map((key) => value[key]!);
   }
@@ -102,7 +102,7 @@ function arrays(value: JsonValue, created: Set<JsonObject>): JsonValue {
 /** `[{message: {...}}]` → `[{...}]`, the wrapper OpenInference puts around each item. */
 function unwrap(list: JsonValue | undefined, wrapper: string): JsonValue[] | undefined {
   if (!Array.isArray(list)) return undefined;
-  return list.map((item) => (isObject(item) && isObject(item[wrapper]) ? unwrapMessage(item[wrapper] as JsonObject) : item));
+  return list.map((item) => (isObject(item) && isObject(item[wrapper]) ? unwrapMessage(item[wrapper]) : item));
 }
 
 function unwrapMessage(message: JsonObject): JsonObject {
@@ -222,7 +222,7 @@ export function spanKindOf(attrs: Attrs): SpanKind {
     if (known.has(kind)) return kind as SpanKind;
     if (kind === 'PROMPT') return 'CHAIN';
   }
-  const agType = attrs['ag.type.node'] ?? (isObject(attrs['ag.type']) ? (attrs['ag.type'] as JsonObject).node : attrs['ag.type']);
+  const agType = attrs['ag.type.node'] ?? (isObject(attrs['ag.type']) ? attrs['ag.type'].node : attrs['ag.type']);
   if (typeof agType === 'string') {
     const kind = agentaTypes[agType.toLowerCase()] ?? (known.has(agType.toUpperCase()) ? (agType.toUpperCase() as SpanKind) : undefined);
     if (kind) return kind;
@@ -233,7 +233,7 @@ export function spanKindOf(attrs: Attrs): SpanKind {
     if (kind) return kind;
   }
   const traceloop = attrs['traceloop.span.kind'];
-  if (typeof traceloop === 'string' && traceloopKinds[traceloop.toLowerCase()]) return traceloopKinds[traceloop.toLowerCase()]!;
+  if (typeof traceloop === 'string' && traceloopKinds[traceloop.toLowerCase()]) return traceloopKinds[traceloop.toLowerCase()];
   const requestType = attrs['llm.request.type'];
   if (requestType === 'embedding') return 'EMBEDDING';
   if (typeof operation === 'string' || requestType !== undefined) return 'LLM';
@@ -290,7 +290,7 @@ function contentOf(span: OtlpSpan, kind: SpanKind): { inputs: JsonValue | null; 
   if (inputs === undefined) {
     const embeddings = unwrap(nested('embedding.embeddings'), 'embedding');
     const texts = embeddings?.map((item) => (isObject(item) ? item.text : undefined)).filter((item) => item !== undefined);
-    if (texts && texts.length > 0) inputs = { texts: texts as JsonValue[] };
+    if (texts && texts.length > 0) inputs = { texts: texts };
     else {
       const rerankIn = unwrap(nested('reranker.input_documents'), 'document');
       if (rerankIn) inputs = { query: attrs['reranker.query'] ?? null, documents: rerankIn };

@@ -80,7 +80,7 @@ async function sendUntilKilled(service: AssayProcess, requests: SentRequest[], k
   let killed = false;
   const worker = async () => {
     while (!killed && next < requests.length) {
-      const sent = requests[next++]!;
+      const sent = requests[next++];
       sent.started = true;
       try {
         const response = await fetch(`${service.url}/v1/traces`, { method: 'POST', body: sent.body, headers: { 'content-type': 'application/x-protobuf' } });

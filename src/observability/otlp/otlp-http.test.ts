@@ -512,7 +512,7 @@ describe('OTLP/HTTP answers', () => {
     expect(answer.partialSuccess.errorMessage).toContain('span_id must be 8 bytes, not all zero');
     const stored = await server.assay.db.span.findMany({ where: { traceId: hexId(3, 16) }, orderBy: { spanId: 'asc' } });
     expect(stored.map((span) => span.spanId)).toEqual([hexId(1, 8), hexId(5, 8)]);
-    expect(stored[1]!.parentSpanId).toBe(hexId(1, 8));
+    expect(stored[1].parentSpanId).toBe(hexId(1, 8));
   });
 
   it('names rejected spans in partial_success (protobuf)', async () => {

@@ -74,8 +74,8 @@ it('stores a 50,000-span trace sent children-first in batches of 1,000, and read
     sent.set(idOf(planned), { id: idOf(planned), parent, name: planned.name, startNs: planned.startNs });
   }
   expect(sent.size).toBe(TOTAL);
-  const traceId = sdkSpans.get(plan[0]!.spanId)!.spanContext().traceId;
-  const rootId = idOf(plan[0]!);
+  const traceId = sdkSpans.get(plan[0].spanId)!.spanContext().traceId;
+  const rootId = idOf(plan[0]);
 
   t = performance.now();
   await otel.flush();

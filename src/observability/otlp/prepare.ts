@@ -50,7 +50,7 @@ export function prepareGroups(groups: readonly OtlpGroup[]): PreparedOtlp {
 
 /** Decodes and prepares a (decompressed) body; throws OtlpBadRequest when it cannot be read at all. */
 export function prepareOtlp(format: OtlpFormat, body: Uint8Array): PreparedOtlp {
-  return prepareGroups(format === 'protobuf' ? decodeProtobuf(body) : decodeJson(parseJsonBody(body) as Parameters<typeof decodeJson>[0]));
+  return prepareGroups(format === 'protobuf' ? decodeProtobuf(body) : decodeJson(parseJsonBody(body)));
 }
 
 /** What the decoding thread answers for one body (decoder.ts): the spans, or why the body was refused. */

@@ -11,7 +11,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof AssayError) {
       return reply.code(error.status).headers(error.headers()).send(error.body());
     }
-    const status = (error as FastifyError).statusCode;
+    const status = error.statusCode;
     if (status && status >= 400 && status < 500) {
       return reply.code(status).send({ detail: error.message });
     }

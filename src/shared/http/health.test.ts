@@ -42,13 +42,13 @@ function parseExposition(text: string): { samples: Samples; types: Map<string, s
   for (const line of text.split('\n')) {
     if (line === '') continue;
     const type = /^# TYPE (\S+) (\S+)$/.exec(line);
-    if (type) types.set(type[1]!, type[2]!);
+    if (type) types.set(type[1], type[2]);
     if (line.startsWith('#')) continue;
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match) throw new Error(`not an exposition line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const pair of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1]!] = pair[2]!;
-    samples.set(sampleKey(match[1]!, labels), Number(match[3]));
+    for (const pair of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1]] = pair[2]!;
+    samples.set(sampleKey(match[1], labels), Number(match[3]));
   }
   return { samples, types };
 }

@@ -145,7 +145,7 @@ function operation(url: string, doc: RouteDoc): ZodOpenApiOperationObject {
  * wrong either way.
  */
 function markRequired(jsonSchema: { required?: string[] }, shape: Record<string, z.ZodType>): void {
-  const required = Object.keys(shape).filter((key) => !shape[key]!.safeParse(undefined).success);
+  const required = Object.keys(shape).filter((key) => !shape[key].safeParse(undefined).success);
   if (required.length) jsonSchema.required = required;
   else delete jsonSchema.required;
 }
