@@ -58,7 +58,7 @@ export interface AssayOptions {
   onQuery?: (sql: string) => void;
 }
 
-/** Every REST route is also served under /api (SPEC §2). */
+/** Every REST route is also served under /api (docs/contract.md#conventions). */
 function stripApiPrefix(url = '/'): string {
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?') ? url.slice(4) || '/' : url;
 }

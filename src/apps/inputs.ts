@@ -1,5 +1,5 @@
-// The inputs of the apps domain, named as the REST bodies are (SPEC §3). REST and GraphQL both
-// validate with these, so a fault is reported at the same `loc` through either.
+// The inputs of the apps domain, named as the REST bodies are (docs/resources.md). REST and GraphQL
+// both validate with these, so a fault is reported at the same `loc` through either.
 import { z } from 'zod';
 import { httpUrl, int, jsonObject, name } from '../shared/validation.js';
 

@@ -1,5 +1,6 @@
-// Apps and their variants (SPEC §3): plain functions over Prisma, shared by REST and GraphQL.
-// `query` is Pothos' planned include/select, so GraphQL loads nested fields in the same SQL.
+// Apps and their variants (docs/resources.md): plain functions over Prisma, shared by REST and
+// GraphQL. `query` is Pothos' planned include/select, so GraphQL loads nested fields in the same
+// SQL.
 import type { RequestContext } from '../shared/context.js';
 import { isUniqueViolation, type Prisma } from '../shared/db.js';
 import { ConflictError, NotFoundError } from '../shared/errors.js';

@@ -1,4 +1,5 @@
-// REST routes of apps and variants (SPEC §3): validate, call the operation, shape the answer.
+// REST routes of apps and variants (docs/resources.md): validate, call the operation, shape the
+// answer.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { intParam } from '../shared/http/params.js';

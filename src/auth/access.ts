@@ -1,5 +1,6 @@
-// Who may call (SPEC §8). Without keys, everything is served as the default project; that is only
-// allowed by default on a loopback address, where nobody else can reach the server.
+// Who may call (docs/resources.md#projects-and-access). Without keys, everything is served as the
+// default project; that is only allowed by default on a loopback address, where nobody else can
+// reach the server.
 import { isIP } from 'node:net';
 import type { Config } from '../shared/config.js';
 import { ConfigError } from '../shared/config.js';

@@ -1,6 +1,6 @@
-// POST /evaluations (contract 4.3, SPEC §4): every 422 with its exact loc/type/msg, the 404s that
-// name the missing thing, the provider-key check of prompt variants, and the contract array
-// answered at once on success.
+// POST /evaluations (docs/contract.md 4.3, docs/evaluations.md): every 422 with its exact
+// loc/type/msg, the 404s that name the missing thing, the provider-key check of prompt variants,
+// and the contract array answered at once on success.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { startEndpoint, startFakeOpenAI, type FakeEndpoint } from '../../test/helpers/endpoints.js';
@@ -319,7 +319,7 @@ describe('POST /evaluations: unknown things (404)', () => {
   });
 });
 
-describe('POST /evaluations: the answer (contract 4.3 → array of 2.4)', () => {
+describe('POST /evaluations: the answer (docs/contract.md 4.3 → array of 2.4)', () => {
   it('creates one evaluation per variant, in request order, initialized, pinned to the current revision', async () => {
     // The second variant is at revision 2 when the evaluation is created.
     const updated = await server.request('PUT', `/variants/${variantIds[1]}/parameters`, { parameters: { temperature: 0.3 } });

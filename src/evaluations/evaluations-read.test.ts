@@ -81,7 +81,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('reading evaluations', () => {
-  it('answers an Evaluation with every field of contract 2.4', async () => {
+  it('answers an Evaluation with every field of docs/contract.md 2.4', async () => {
     const response = await server.request('GET', `/evaluations/${finished}`);
     expect(response.status).toBe(200);
     const evaluation = response.body;
@@ -144,7 +144,7 @@ describe('reading evaluations', () => {
     expect((await server.request('GET', '/evaluations?app_id=other')).body).toEqual([]);
   });
 
-  it('answers scenarios in test set order with every field of contract 2.3 (operation 4.4)', async () => {
+  it('answers scenarios in test set order with every field of docs/contract.md 2.3 (operation 4.4)', async () => {
     const response = await server.request('GET', `/evaluations/${finished}/evaluation_scenarios`);
     expect(response.status).toBe(200);
     expect(response.body).toHaveLength(2);

@@ -1,4 +1,5 @@
-// The inputs of automatic evaluations (contract 4.3, SPEC §4), named as the REST body is.
+// The inputs of automatic evaluations (docs/contract.md 4.3, docs/evaluations.md), named as the
+// REST body is.
 import { z } from 'zod';
 import { providerKeysInput } from '../providers/access.js';
 import { int, name } from '../shared/validation.js';

@@ -1,6 +1,7 @@
-// Runs one test case through one variant revision (SPEC §3): an `endpoint` variant is POSTed
-// `{inputs, parameters}`; a `prompt` variant is run by us against an OpenAI-compatible Chat
-// Completions API. Transient failures are retried per the evaluation's rate limit.
+// Runs one test case through one variant revision (docs/evaluations.md#what-a-variant-is-sent): an
+// `endpoint` variant is POSTed `{inputs, parameters}`; a `prompt` variant is run by us against an
+// OpenAI-compatible Chat Completions API. Transient failures are retried per the evaluation's rate
+// limit.
 import { randomBytes } from 'node:crypto';
 import type { CallCost, PriceList } from '../pricing/prices.js';
 import { type ProviderKeys, providerAccess } from '../providers/access.js';
@@ -56,7 +57,7 @@ interface ReadAnswer {
 }
 
 /**
- * The answer forms an endpoint may give (SPEC §3): Agenta v2 `{data, trace:{cost,latency,usage}}`,
+ * The answer forms an endpoint may give (docs/evaluations.md#what-a-variant-is-sent): Agenta v2 `{data, trace:{cost,latency,usage}}`,
  * `{message, cost, latency}`, an OpenAI chat completion, any other JSON (the output is that JSON),
  * or plain text.
  */
@@ -216,7 +217,7 @@ export interface InvocationSpanOptions {
   attributes: SpanRecord['attributes'];
 }
 
-/** The span of one variant call, stored like an ingested one (SPEC §4: each invocation is traced). */
+/** The span of one variant call, stored like an ingested one (docs/evaluations.md: each invocation is traced). */
 export function invocationSpan(options: InvocationSpanOptions): SpanRecord {
   const { invocation, output } = options;
   const error = 'error' in output ? output.error : null;

@@ -1,4 +1,5 @@
-// Automatic evaluations (SPEC §4): create, read, cancel, delete. Running them is runner.ts's work.
+// Automatic evaluations (docs/evaluations.md): create, read, cancel, delete. Running them is
+// runner.ts's work.
 import { getAppVariants } from '../apps/operations.js';
 import { getEvaluatorConfigs } from '../evaluators/operations.js';
 import { getScorer, providerModelOf, requiredColumns } from '../evaluators/scoring.js';
@@ -53,7 +54,7 @@ export async function listEvaluations<Q extends EvaluationQuery = typeof evaluat
   }) as Promise<Prisma.EvaluationGetPayload<Q>[]>;
 }
 
-/** Scenarios in test set order (SPEC §4). */
+/** Scenarios in test set order (docs/evaluations.md). */
 export async function listScenarios<Q extends ScenarioQuery = typeof scenarioWithResults>(
   ctx: RequestContext,
   evaluationId: string,
@@ -71,7 +72,7 @@ export async function listScenarios<Q extends ScenarioQuery = typeof scenarioWit
 export const UNFINISHED: EvaluationStatus[] = ['EVALUATION_INITIALIZED', 'EVALUATION_STARTED'];
 
 /**
- * Contract 4.3: checks everything first (app, variants of that app, test set, configs: 404;
+ * docs/contract.md 4.3: checks everything first (app, variants of that app, test set, configs: 404;
  * evaluators this version cannot run, missing provider keys: 422), then creates one evaluation
  * per variant, in request order, pinned to the variant's current revision. The runner does the work.
  */

@@ -1,7 +1,8 @@
-// Prompt variants run by Assay against an OpenAI-compatible Chat Completions API (SPEC §3, §4),
-// played by a local fake: the exact request (placeholders filled, model, temperature, max_tokens),
-// the key from lm_providers_keys or from the server's environment, the cost worked out by hand
-// from the reported usage and the price table, JSON mode, and a provider refusal.
+// Prompt variants run by Assay against an OpenAI-compatible Chat Completions API
+// (docs/evaluations.md#what-a-variant-is-sent), played by a local fake: the exact request
+// (placeholders filled, model, temperature, max_tokens), the key from lm_providers_keys or from the
+// server's environment, the cost worked out by hand from the reported usage and the price table,
+// JSON mode, and a provider refusal.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
-// Reads of evaluations that really ran (SPEC §4): the list by app, the results route, the
-// case-by-case comparison of two variants over one test set, DELETE /evaluations (all or nothing,
-// also of a running one), and the 404 of every route for an unknown id.
+// Reads of evaluations that really ran (docs/evaluations.md): the list by app, the results route,
+// the case-by-case comparison of two variants over one test set, DELETE /evaluations (all or
+// nothing, also of a running one), and the 404 of every route for an unknown id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { createGate, type FakeEndpoint, sleep, startEndpoint } from '../../test/helpers/endpoints.js';

@@ -1,6 +1,7 @@
-// Durable runs (SPEC §4): the service is killed (SIGKILL, no shutdown work) in the middle of an
-// evaluation and started again on the same database; the run resumes where it stopped, and each
-// test case ends up with exactly one scenario. Runs the real service as a child process.
+// Durable runs (docs/evaluations.md#durability): the service is killed (SIGKILL, no shutdown work)
+// in the middle of an evaluation and started again on the same database; the run resumes where it
+// stopped, and each test case ends up with exactly one scenario. Runs the real service as a child
+// process.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

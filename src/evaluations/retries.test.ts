@@ -1,7 +1,7 @@
-// rate_limit retries (SPEC §4): transient failures (5xx, 408, 429, network errors, timeouts) are
-// retried up to max_retries times, retry_delay apart unless a Retry-After header says otherwise;
-// a 4xx is not retried; a case out of retries is stored with an error output and the run goes
-// on to end FINISHED_WITH_ERRORS. The server's per-call timeout is 0.5 s here.
+// rate_limit retries (docs/evaluations.md#rate_limit): transient failures (5xx, 408, 429, network
+// errors, timeouts) are retried up to max_retries times, retry_delay apart unless a Retry-After
+// header says otherwise; a 4xx is not retried; a case out of retries is stored with an error output
+// and the run goes on to end FINISHED_WITH_ERRORS. The server's per-call timeout is 0.5 s here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { closedPortUrl, type FakeEndpoint, type RecordedRequest, type Reply, startEndpoint } from '../../test/helpers/endpoints.js';

@@ -1,4 +1,5 @@
-// REST routes of automatic evaluations (SPEC §4; contract 4.3, 4.4 and the Evaluation of 2.4).
+// REST routes of automatic evaluations (docs/evaluations.md; docs/contract.md 4.3, 4.4 and the
+// Evaluation of 2.4).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { evaluatorConfigJson } from '../evaluators/routes.js';
@@ -27,7 +28,7 @@ function aggregatedResults(evaluation: evaluations.EvaluationWithConfigs) {
     });
 }
 
-/** Contract 2.4: one variant per evaluation, in the contract's arrays. */
+/** docs/contract.md 2.4: one variant per evaluation, in the contract's arrays. */
 export function evaluationJson(evaluation: evaluations.EvaluationWithConfigs) {
   return {
     id: evaluation.id,

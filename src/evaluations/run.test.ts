@@ -1,7 +1,8 @@
 // Automatic evaluations run end to end against endpoint variants played by local HTTP servers:
-// every answer form of SPEC §3, the stored scenarios (contract 2.3) in test set order, the trace of
-// each invocation, the aggregates and totals of SPEC §4 (all expected values worked out by hand
-// below), the ground-truth column rules, and the batching of rate_limit.
+// every answer form of docs/evaluations.md#what-a-variant-is-sent, the stored scenarios
+// (docs/contract.md 2.3) in test set order, the trace of each invocation, the aggregates and totals
+// of docs/evaluations.md (all expected values worked out by hand below), the ground-truth column
+// rules, and the batching of rate_limit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { createGate, type FakeEndpoint, type Reply, sleep, startEndpoint } from '../../test/helpers/endpoints.js';
@@ -128,7 +129,7 @@ describe('a run over every answer form of an endpoint', () => {
     expect(user.maxConcurrent).toBe(3);
   });
 
-  it('stores one scenario per case, in test set order, with every field of contract 2.3', () => {
+  it('stores one scenario per case, in test set order, with every field of docs/contract.md 2.3', () => {
     expect(scenarios).toHaveLength(5);
     expect(scenarios.map((s) => s.inputs)).toEqual(rows.map((row) => [{ name: 'country', type: 'text', value: row.country }]));
     expect(scenarios.map((s) => s.correct_answers)).toEqual(rows.map((row) => [{ key: 'correct_answer', value: row.correct_answer }]));

@@ -1,8 +1,8 @@
-// Runs automatic evaluations in the background (SPEC §4). The job is the Evaluation row: a worker
-// takes it by writing a lease (owner + expiry) and renews it while it works; a run whose lease
-// expired (its process died) is taken up again by the next scan, here or after a restart. Every
-// stored scenario is one test case done, unique per (evaluation, position), so a resumed run
-// skips what is stored and a case is never stored twice.
+// Runs automatic evaluations in the background (docs/evaluations.md). The job is the Evaluation
+// row: a worker takes it by writing a lease (owner + expiry) and renews it while it works; a run
+// whose lease expired (its process died) is taken up again by the next scan, here or after a
+// restart. Every stored scenario is one test case done, unique per (evaluation, position), so a
+// resumed run skips what is stored and a case is never stored twice.
 //
 // Rate limit: cases run in batches of `batch_size` at once, one batch after another, with
 // `delay_between_batches` seconds between them; a batch is written while the next one runs.
@@ -50,7 +50,7 @@ interface RunPlan {
   providerKeys: ProviderKeys | null;
   correctAnswerColumn: string | null;
   configs: EvaluatorConfig[];
-  /** The columns the configs read their ground truth from (SPEC §4). */
+  /** The columns the configs read their ground truth from (docs/evaluations.md#ground-truth). */
   truthColumns: string[];
   signal: AbortSignal;
   /** The scorers' per-run memo (ScoringContext.memo). */

@@ -1,6 +1,7 @@
 // Derived parts of an evaluation that REST and GraphQL show alike: the status as a Result and
-// the cost/latency totals, which are null while the run is under way (SPEC §4) and an error
-// Result when the finished run measured nothing.
+// the cost/latency totals, which are null while the run is under way
+// (docs/evaluations.md#totals-and-aggregates) and an error Result when the finished run measured
+// nothing.
 import type { Evaluation, EvaluationScenarioResult } from '../generated/prisma/client.js';
 import { asArray } from '../shared/json.js';
 import { errorResult, result, storedError, type Result } from './results.js';
@@ -29,7 +30,7 @@ export function scoreResult(row: Pick<EvaluationScenarioResult, 'type' | 'value'
   return result(row.type, row.value ?? null, storedError(row.error));
 }
 
-/** Contract 2.3. `configOrder` lists the evaluation's config ids in request order. */
+/** docs/contract.md 2.3. `configOrder` lists the evaluation's config ids in request order. */
 export function scenarioJson(scenario: ScenarioWithResults, configOrder: string[]) {
   const rank = new Map(configOrder.map((id, index) => [id, index]));
   const results = [...scenario.results].sort((a, b) => (rank.get(a.evaluatorConfigId) ?? Infinity) - (rank.get(b.evaluatorConfigId) ?? Infinity));

@@ -1,7 +1,8 @@
-// Aggregates of one evaluator over an evaluation's scenarios (SPEC §4): the mean of the numeric
-// results (booleans as 1/0), with the spread and a 95% confidence interval so two runs can be
-// told apart from noise. Proportions get Wilson's interval (sound near 0 and 1 and for small n);
-// other numbers Student's t interval.
+// Aggregates of one evaluator over an evaluation's scenarios
+// (docs/evaluations.md#totals-and-aggregates): the mean of the numeric results (booleans as 1/0),
+// with the spread and a 95% confidence interval so two runs can be told apart from noise.
+// Proportions get Wilson's interval (sound near 0 and 1 and for small n); other numbers Student's t
+// interval.
 
 export interface Aggregate {
   /** Results that were not errors. */

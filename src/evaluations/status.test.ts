@@ -1,7 +1,7 @@
-// The life of an evaluation's status (SPEC §4): INITIALIZED while queued, STARTED while its cases
-// run, FINISHED; CANCELLED by POST /evaluations/{id}/cancel (and nothing runs after it); FAILED
-// when its test set is gone by the time it starts. Endpoints hold their requests until the test
-// releases them, so each state is observed deterministically.
+// The life of an evaluation's status (docs/evaluations.md#status-and-its-transitions): INITIALIZED
+// while queued, STARTED while its cases run, FINISHED; CANCELLED by POST /evaluations/{id}/cancel
+// (and nothing runs after it); FAILED when its test set is gone by the time it starts. Endpoints
+// hold their requests until the test releases them, so each state is observed deterministically.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { createGate, type FakeEndpoint, type Gate, sleep, startEndpoint } from '../../test/helpers/endpoints.js';

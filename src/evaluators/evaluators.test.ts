@@ -77,7 +77,7 @@ describe('GET /evaluators', () => {
 });
 
 describe('POST /evaluators/configs', () => {
-  it('creates a config with exactly the contract 2.5 shape and stores the defaults', async () => {
+  it('creates a config with exactly the docs/contract.md 2.5 shape and stores the defaults', async () => {
     const response = await server.request('POST', '/evaluators/configs', {
       app_id: appId,
       name: 'Shape',

@@ -1,5 +1,5 @@
-// The inputs of the evaluators domain, named as the REST bodies are (seed 4.7, SPEC §3). REST and
-// GraphQL both validate with these, so a fault is reported at the same `loc` through either.
+// The inputs of the evaluators domain, named as the REST bodies are (docs/contract.md 4.7). REST
+// and GraphQL both validate with these, so a fault is reported at the same `loc` through either.
 // `settings_values` are checked against the evaluator's template (registry.ts) by one generic
 // schema builder, `settingsSchema`.
 import { z } from 'zod';

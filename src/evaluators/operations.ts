@@ -1,5 +1,6 @@
-// Evaluator configs (SPEC §3, §5): plain functions over Prisma, shared by REST and GraphQL.
-// `query` is Pothos' planned include/select, so GraphQL loads nested fields in the same SQL.
+// Evaluator configs (docs/evaluators.md#configs): plain functions over Prisma, shared by REST and
+// GraphQL. `query` is Pothos' planned include/select, so GraphQL loads nested fields in the same
+// SQL.
 import { getApp } from '../apps/operations.js';
 import type { RequestContext } from '../shared/context.js';
 import { isForeignKeyViolation, isMissingRecord, isUniqueViolation, type Prisma } from '../shared/db.js';

@@ -1,5 +1,5 @@
-// The built-in evaluators (SPEC §5). Each carries a settings template: an ordered map of the
-// fields a config of it takes, which a UI renders as a form and from which inputs.ts builds the
+// The built-in evaluators (docs/evaluators.md). Each carries a settings template: an ordered map of
+// the fields a config of it takes, which a UI renders as a form and from which inputs.ts builds the
 // validation schema, so a field is declared once and its form and its checks cannot drift apart.
 
 /** How a setting is edited and checked. */
@@ -57,7 +57,8 @@ export interface Evaluator {
 
 // Settings several evaluators share, declared once.
 
-// Unset by default, so that an evaluation's `correct_answer_column` applies (SPEC §4).
+// Unset by default, so that an evaluation's `correct_answer_column` applies
+// (docs/evaluations.md#ground-truth).
 const correctAnswerKey: EvaluatorSetting = {
   label: 'Expected answer column',
   type: 'string',
@@ -420,7 +421,7 @@ const evaluatorList: readonly Evaluator[] = [
 
 const evaluatorsByKey = new Map(evaluatorList.map((evaluator) => [evaluator.key, evaluator]));
 
-/** Every built-in evaluator, in the order SPEC §5 lists them. */
+/** Every built-in evaluator, in the order docs/evaluators.md lists them. */
 export function listEvaluators(): readonly Evaluator[] {
   return evaluatorList;
 }

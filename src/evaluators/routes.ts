@@ -1,5 +1,5 @@
-// REST routes of evaluators and evaluator configs (seed 4.7, SPEC §3, §5): validate, call the
-// operation, shape the answer.
+// REST routes of evaluators and evaluator configs (docs/contract.md 4.7, docs/evaluators.md):
+// validate, call the operation, shape the answer.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { NotFoundError } from '../shared/errors.js';
@@ -13,7 +13,7 @@ import { evaluatorConfigResponse, evaluatorResponse } from './responses.js';
 
 type ConfigRow = Awaited<ReturnType<typeof evaluators.getEvaluatorConfig>>;
 
-/** An EvaluatorConfig exactly as seed 2.5 has it (evaluations embed it in their aggregated results). */
+/** An EvaluatorConfig exactly as docs/contract.md 2.5 has it (evaluations embed it in their aggregated results). */
 export function evaluatorConfigJson(config: ConfigRow) {
   return {
     id: config.id,

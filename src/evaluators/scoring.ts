@@ -1,14 +1,15 @@
-// The scoring of the built-in evaluators that need no model (SPEC §5), Agenta-compatible. The
-// evaluation runner asks `getScorer(key)` for each evaluator config and calls the scorer for every
-// test case; a scorer always resolves to a Result (never throws). The scorers live in ./scorers/,
-// one file per family; this module is the entry point.
+// The scoring of the built-in evaluators that need no model (docs/evaluators.md),
+// Agenta-compatible. The evaluation runner asks `getScorer(key)` for each evaluator config and
+// calls the scorer for every test case; a scorer always resolves to a Result (never throws). The
+// scorers live in ./scorers/, one file per family; this module is the entry point.
 //
 // Decisions on edge cases:
-// - Ground truth (SPEC §4): the column named by the `correct_answer_key` setting (a "testcase."
-//   prefix dropped; a key that is only that prefix counts as unset), else the evaluation's
-//   correct_answer_column, else "correct_answer". A column that is absent (or undefined) gives the
-//   error 'The test case has no column "x" (columns: a, b, c)' for every evaluator that compares
-//   with it; the webhook alone then sends `correct_answer: null`. A column holding null is present.
+// - Ground truth (docs/evaluations.md#ground-truth): the column named by the `correct_answer_key`
+//   setting (a "testcase." prefix dropped; a key that is only that prefix counts as unset), else
+//   the evaluation's correct_answer_column, else "correct_answer". A column that is absent (or
+//   undefined) gives the error 'The test case has no column "x" (columns: a, b, c)' for every
+//   evaluator that compares with it; the webhook alone then sends `correct_answer: null`. A column
+//   holding null is present.
 // - Text form, of the output and of the ground truth: a string as is; null/undefined as ""; any
 //   other value as its JSON (so the number 42 equals the text "42", true equals "true"). Texts are
 //   normalised to Unicode NFC, so "é" typed as one code point or as e + combining accent is the

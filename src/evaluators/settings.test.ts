@@ -37,7 +37,7 @@ const exampleValues: Record<SettingType, unknown> = {
 };
 
 describe('registry', () => {
-  it('has the 18 evaluators of SPEC §5 in its order', () => {
+  it('has the 18 evaluators of docs/evaluators.md in its order', () => {
     expect(listEvaluators().map((evaluator) => evaluator.key)).toEqual([
       'auto_exact_match',
       'auto_contains_json',
@@ -100,7 +100,7 @@ describe('registry', () => {
     }
   });
 
-  it('follows the SPEC §5 table for the fields with specific defaults and bounds', () => {
+  it('follows the docs/evaluators.md table for the fields with specific defaults and bounds', () => {
     const template = (key: string) => getEvaluator(key)!.settings_template;
     expect(template('auto_similarity_match').similarity_threshold).toMatchObject({ default: 0.5, min: 0, max: 1, required: false });
     expect(template('auto_regex_test').regex_pattern).toMatchObject({ type: 'regex', required: true });
@@ -127,7 +127,8 @@ describe('registry', () => {
       'auto_ai_critique',
       'auto_levenshtein_distance',
     ]);
-    // Unset by default, so the evaluation's correct_answer_column can apply (SPEC §4).
+    // Unset by default, so the evaluation's correct_answer_column can apply
+    // (docs/evaluations.md#ground-truth).
     for (const evaluator of withCorrectAnswerKey) expect(evaluator.settings_template.correct_answer_key.default).toBeNull();
     expect(Object.keys(template('auto_contains_json'))).toEqual([]);
   });

@@ -1,6 +1,7 @@
-// A/B tests end to end (SPEC §6): two endpoint variants played by a local HTTP server, outputs
-// generated in the background, every scenario judged by three judges, then the results (REST,
-// percentages by hand), the win rates, the position bias and the agreement (GraphQL, by hand).
+// A/B tests end to end (docs/human-evaluations.md): two endpoint variants played by a local HTTP
+// server, outputs generated in the background, every scenario judged by three judges, then the
+// results (REST, percentages by hand), the win rates, the position bias and the agreement (GraphQL,
+// by hand).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeEndpoint, startEndpoint } from '../../test/helpers/endpoints.js';
 import { createApp, createEndpointVariant, createTestset } from '../../test/helpers/evaluations.js';
@@ -43,7 +44,7 @@ describe('an A/B test from creation to results', () => {
   let evaluationId: string;
   let scenarios: any[];
 
-  it('creates the evaluation (contract 2.6) and generates both outputs of every case in the background', async () => {
+  it('creates the evaluation (docs/contract.md 2.6) and generates both outputs of every case in the background', async () => {
     const created = await createHumanEvaluation(server, {
       app_id: appId,
       variant_ids: [variantA, variantB],

@@ -48,7 +48,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('reading human evaluations', () => {
-  it('answers a HumanEvaluation with every field of contract 2.6 (operation 4.5)', async () => {
+  it('answers a HumanEvaluation with every field of docs/contract.md 2.6 (operation 4.5)', async () => {
     const response = await server.request('GET', `/human-evaluations/${evaluationId}`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
@@ -68,7 +68,7 @@ describe('reading human evaluations', () => {
     });
   });
 
-  it('answers scenarios in test set order with every field of contract 2.7 (operation 4.6)', async () => {
+  it('answers scenarios in test set order with every field of docs/contract.md 2.7 (operation 4.6)', async () => {
     const response = await server.request('GET', `/human-evaluations/${evaluationId}/evaluation_scenarios`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual([

@@ -1,5 +1,5 @@
-// The inputs of human evaluations (SPEC §6), named as the REST bodies are. REST and GraphQL both
-// validate with these, so a fault is reported at the same `loc` through either.
+// The inputs of human evaluations (docs/human-evaluations.md), named as the REST bodies are. REST
+// and GraphQL both validate with these, so a fault is reported at the same `loc` through either.
 import { z } from 'zod';
 import { EvaluationStatus } from '../generated/prisma/enums.js';
 import { int, name } from '../shared/validation.js';
@@ -12,7 +12,7 @@ export type HumanEvaluationTypeName = (typeof humanEvaluationTypes)[number];
 /** How many variants each kind compares. */
 export const VARIANTS_PER_TYPE: Record<HumanEvaluationTypeName, number> = { human_a_b_testing: 2, single_model_test: 1 };
 
-/** The status values of SPEC §4 (a human evaluation's status is the bare string). */
+/** The status values of docs/human-evaluations.md (the bare string). */
 export const evaluationStatuses = Object.values(EvaluationStatus);
 
 /** The judge a judgement is attributed to when the request names none. */

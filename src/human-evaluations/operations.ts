@@ -1,5 +1,5 @@
-// Human evaluations (SPEC §6): create, read, judge, set the status, delete. Generating the outputs
-// is runner.ts's work; the numbers over the judgements are statistics.ts's.
+// Human evaluations (docs/human-evaluations.md): create, read, judge, set the status, delete.
+// Generating the outputs is runner.ts's work; the numbers over the judgements are statistics.ts's.
 //
 // Every scenario is created with its evaluation, one per test case, with empty `outputs` that the
 // runner fills (a scenario whose outputs are `[]` is still to run). The left/right order of an A/B
@@ -24,7 +24,7 @@ type ScenarioQuery = Omit<Prisma.HumanEvaluationScenarioFindManyArgs, 'where'>;
 /** The column whose value is a scenario's `correct_answer`. */
 export const CORRECT_ANSWER_COLUMN = 'correct_answer';
 
-/** One generated output as stored; the contract (2.7) shows `variant_id` and `variant_output`. */
+/** One generated output as stored; docs/contract.md 2.7 shows `variant_id` and `variant_output`. */
 export interface StoredOutput {
   variant_id: string;
   variant_output: string;
@@ -110,7 +110,7 @@ export function displayOrderOf(scenario: Pick<HumanEvaluationScenario, 'displayO
 }
 
 /**
- * SPEC §6: checks the app, its variants (two for A/B, one for a single model test), the test set
+ * docs/human-evaluations.md: checks the app, its variants (two for A/B, one for a single model test), the test set
  * and that it has every input column, then creates the evaluation with one scenario per test
  * case. The runner fills the outputs in the background unless `status` says otherwise.
  */
@@ -271,7 +271,7 @@ function judgementIssues(
 }
 
 /**
- * SPEC §6: a judge's vote (A/B) or score (single model) on a scenario, and the scenario's own
+ * docs/human-evaluations.md: a judge's vote (A/B) or score (single model) on a scenario, and the scenario's own
  * fields (`correct_answer`, `outputs`, `is_pinned`, `note`). Each judge's judgement is kept
  * apart (one per judge and scenario; judging again replaces it); the scenario's `vote` and
  * `score` mirror the latest judgement, so the contract's shape reads as Agenta's does.
@@ -321,7 +321,7 @@ export async function judgeScenario(
 }
 
 /**
- * Sets the status (SPEC §4's values). INITIALIZED or STARTED (again) has the runner generate the
+ * Sets the status (the values of docs/human-evaluations.md). INITIALIZED or STARTED (again) has the runner generate the
  * outputs still missing; any other value stops a generation under way (what is stored stays).
  */
 export async function updateHumanEvaluationStatus(ctx: RequestContext, evaluationId: string, status: EvaluationStatus) {

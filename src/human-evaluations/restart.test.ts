@@ -1,7 +1,8 @@
-// Durable output generation (SPEC §6, "durable like §4"): the service is killed (SIGKILL) while it
-// generates the outputs of an A/B test and started again on the same database; the run resumes,
-// each case's variants are called again only where nothing was stored, and every scenario ends up
-// with both outputs exactly once. Runs the real service as a child process.
+// Durable output generation (docs/human-evaluations.md: durable like automatic evaluations): the
+// service is killed (SIGKILL) while it generates the outputs of an A/B test and started again on
+// the same database; the run resumes, each case's variants are called again only where nothing was
+// stored, and every scenario ends up with both outputs exactly once. Runs the real service as a
+// child process.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

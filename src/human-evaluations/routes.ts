@@ -1,4 +1,5 @@
-// REST routes of human evaluations (SPEC §6; contract 4.5, 4.6 and the shapes 2.6, 2.7).
+// REST routes of human evaluations (docs/human-evaluations.md; docs/contract.md 4.5, 4.6 and the
+// shapes 2.6, 2.7).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { restRoutes } from '../shared/http/route.js';

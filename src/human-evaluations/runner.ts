@@ -1,9 +1,10 @@
-// Generates the outputs of human evaluations in the background (SPEC §6), durably like automatic
-// evaluations (§4): the job is the HumanEvaluation row, run by src/shared/job-runner.ts with a lease
-// renewed while the work runs; a row whose lease expired is taken again by the next scan, here or
-// after a restart. Scenarios exist from the start (one per test case, unique per position); the
-// runner fills the `outputs` of those still empty, and a fill only writes a scenario still empty,
-// so a resumed run neither repeats a stored case nor writes one twice.
+// Generates the outputs of human evaluations in the background (docs/human-evaluations.md), durably
+// like automatic evaluations (docs/evaluations.md#durability): the job is the HumanEvaluation row,
+// run by src/shared/job-runner.ts with a lease renewed while the work runs; a row whose lease
+// expired is taken again by the next scan, here or after a restart. Scenarios exist from the start
+// (one per test case, unique per position); the runner fills the `outputs` of those still empty,
+// and a fill only writes a scenario still empty, so a resumed run neither repeats a stored case nor
+// writes one twice.
 //
 // Each test case is sent to every variant of the evaluation with the invocation code of automatic
 // evaluations (invokeVariant): the case's input columns as `inputs`, the pinned revision's

@@ -1,5 +1,5 @@
-// Single model tests end to end (SPEC §6), a variant that fails, a run resumed from an expired
-// lease, status changes and deletes.
+// Single model tests end to end (docs/human-evaluations.md), a variant that fails, a run resumed
+// from an expired lease, status changes and deletes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeEndpoint, createGate, sleep, startEndpoint } from '../../test/helpers/endpoints.js';
 import { createApp, createEndpointVariant, createTestset } from '../../test/helpers/evaluations.js';

@@ -1,6 +1,7 @@
-// The numbers over a human evaluation's judgements (SPEC §6): the contract's results (votes_data
-// for A/B tests, results_data for single model tests) and, for GraphQL, win rates with 95%
-// confidence intervals, the position bias of A/B judging and the agreement between judges.
+// The numbers over a human evaluation's judgements (docs/human-evaluations.md): the contract's
+// results (votes_data for A/B tests, results_data for single model tests) and, for GraphQL, win
+// rates with 95% confidence intervals, the position bias of A/B judging and the agreement between
+// judges.
 //
 // What counts: every judgement is one row — one judge's verdict on one scenario. A scenario no
 // one judged is one row without a vote, and so is a scenario whose vote was stored without a

@@ -1,6 +1,7 @@
-// Every 422 and 404 of the human evaluation routes (SPEC §2, §6), each with its exact body.
-// Evaluations here are created with a final status so no output is generated: the scenarios'
-// outputs are filled through the PUT, as a client that runs the variants itself would.
+// Every 422 and 404 of the human evaluation routes (docs/contract.md, docs/human-evaluations.md),
+// each with its exact body. Evaluations here are created with a final status so no output is
+// generated: the scenarios' outputs are filled through the PUT, as a client that runs the variants
+// itself would.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, createEndpointVariant, createPromptVariant, createTestset } from '../../test/helpers/evaluations.js';
 import { createHumanEvaluation } from '../../test/helpers/human-evaluations.js';
@@ -175,7 +176,7 @@ describe('reads, status and delete', () => {
     });
   });
 
-  it('answers 422 for a status that is missing or not one of SPEC §4', async () => {
+  it('answers 422 for a status that is missing or not an evaluation status', async () => {
     await expectStatus('PUT', `/human-evaluations/${abId}`, {}, 422, { detail: [missing('status')] });
     await expectStatus('PUT', `/human-evaluations/${abId}`, undefined, 422, { detail: [{ loc: ['body'], msg: 'Field required', type: 'missing' }] });
     const response = await server.request('PUT', `/human-evaluations/${abId}`, { status: 'finished' });

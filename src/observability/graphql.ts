@@ -1,6 +1,7 @@
-// GraphQL types and queries of observability (SPEC §7). Field names follow the span JSON of the
-// contract; the tree fields (`children`, `parent`, `root`, `roots`) read the request's per-trace
-// loader (read.ts), so a whole tree costs one query per trace however large it is.
+// GraphQL types and queries of observability (docs/observability.md#graphql). Field names follow
+// the span JSON of the contract; the tree fields (`children`, `parent`, `root`, `roots`) read the
+// request's per-trace loader (read.ts), so a whole tree costs one query per trace however large it
+// is.
 import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../graphql/builder.js';
 import '../pricing/graphql.js';

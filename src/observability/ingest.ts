@@ -5,8 +5,8 @@
 //
 // Raw SQL on purpose: an upsert per row through Prisma costs a round trip through its query
 // compiler each, while one multi-row `INSERT … ON CONFLICT DO UPDATE` per few hundred spans is
-// an order of magnitude faster (see README.md, "Measurements"). The SQL is SQLite's; README.md
-// lists what a PostgreSQL port changes.
+// an order of magnitude faster (docs/observability.md#measurements). The SQL is SQLite's;
+// docs/observability.md#postgresql-port lists what a PostgreSQL port changes.
 import type { RequestContext } from '../shared/context.js';
 import { jsonText, sqlDate, type SqlValue, updateFromExcluded } from '../shared/sql.js';
 import { costSumSql } from '../shared/money.js';

@@ -1,4 +1,5 @@
-// The inputs of the observability domain, named as the REST bodies and queries are (SPEC §7).
+// The inputs of the observability domain, named as the REST bodies and queries are
+// (docs/observability.md).
 import { z } from 'zod';
 import { int, jsonObject } from '../shared/validation.js';
 import { spanKinds, spanStatuses } from './ingest.js';

@@ -1,5 +1,5 @@
-// REST reads (seed 4.1, 4.2): the span tree of a trace and of a span, field by field, and their
-// 404s and 422s.
+// REST reads (docs/contract.md 4.1, 4.2): the span tree of a trace and of a span, field by field,
+// and their 404s and 422s.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { requestContext } from '../shared/context.js';
@@ -67,7 +67,7 @@ const stringOrNull = (value: unknown) => value === null || typeof value === 'str
 const numberOrNull = (value: unknown) => value === null || typeof value === 'number';
 const objectOrNull = (value: unknown) => value === null || (typeof value === 'object' && !Array.isArray(value));
 
-/** Seed 2.1, for every span of a tree: all fields present, each of its type. */
+/** docs/contract.md 2.1, for every span of a tree: all fields present, each of its type. */
 function expectContractShape(top: any) {
   const stack = [top];
   while (stack.length > 0) {

@@ -1,4 +1,5 @@
-// REST routes of observability (SPEC §7, seed 4.1 and 4.2): validate, call the operation, answer.
+// REST routes of observability (docs/observability.md, docs/contract.md 4.1 and 4.2): validate,
+// call the operation, answer.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { pricingRoutes } from '../pricing/routes.js';
 import { restRoutes } from '../shared/http/route.js';

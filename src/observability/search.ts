@@ -1,8 +1,9 @@
-// Finding traces and spans (SPEC §7): filters, sorting, keyset (cursor) pagination and aggregate
-// metrics over a filter, shared by GraphQL and REST. Raw SQL over the indexed columns: Trace
-// rows carry their roll-ups (root name, kind, status, user, session, environment, app, variant,
-// cost, tokens, latency), so most trace filters touch only the Trace table; "model" and "text"
-// look into the trace's spans through the span primary key (projectId, traceId, …).
+// Finding traces and spans (docs/observability.md#search): filters, sorting, keyset (cursor)
+// pagination and aggregate metrics over a filter, shared by GraphQL and REST. Raw SQL over the
+// indexed columns: Trace rows carry their roll-ups (root name, kind, status, user, session,
+// environment, app, variant, cost, tokens, latency), so most trace filters touch only the Trace
+// table; "model" and "text" look into the trace's spans through the span primary key (projectId,
+// traceId, …).
 import { costSumSql } from '../shared/money.js';
 import type { RequestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';

@@ -1,5 +1,5 @@
-// The span JSON of the contract (seed 2.1), shared by the REST reads, the GraphQL sub-objects and
-// any domain that shows spans (evaluation scenarios link to traces).
+// The span JSON of the contract (docs/contract.md 2.1), shared by the REST reads, the GraphQL
+// sub-objects and any domain that shows spans (evaluation scenarios link to traces).
 import { Prisma } from '../shared/db.js';
 import { buildTree, type SpanIndex } from './tree.js';
 

@@ -1,4 +1,4 @@
-// Users' own model prices (SPEC §7 "which users can extend"): stored per project in ModelPrice,
+// Users' own model prices (docs/observability.md#prices): stored per project in ModelPrice,
 // merged with the built-in table. A user's entry for a model and date wins over the built-in one;
 // a user's entry for a longer (more specific) model name wins over a shorter one.
 import type { RequestContext } from '../shared/context.js';

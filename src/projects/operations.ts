@@ -1,4 +1,5 @@
-// Projects are the tenants (SPEC §3). Until API keys exist every caller acts in the default one.
+// Projects are the tenants (docs/resources.md). Until API keys exist every caller acts in the
+// default one.
 import type { Db } from '../shared/db.js';
 
 export const DEFAULT_PROJECT_NAME = 'default';

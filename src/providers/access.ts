@@ -1,7 +1,7 @@
-// Which provider serves a model, and with which key and base URL (SPEC §4, issue 4): a model
-// named "<provider>/<name>" goes to that provider, any other to OpenAI. Keys given with a request
-// (`lm_providers_keys`) win over the server's environment. Every provider is reached through its
-// OpenAI-compatible API.
+// Which provider serves a model, and with which key and base URL
+// (docs/evaluations.md#what-a-variant-is-sent): a model named "<provider>/<name>" goes to that
+// provider, any other to OpenAI. Keys given with a request (`lm_providers_keys`) win over the
+// server's environment. Every provider is reached through its OpenAI-compatible API.
 import { z } from 'zod';
 import { providerSettingName } from '../shared/config.js';
 

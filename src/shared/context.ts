@@ -1,6 +1,6 @@
 // What every operation receives: the database, the project the caller acts in, and the
 // service's shared parts. Every query an operation makes is scoped by `projectId`, so API keys
-// (SPEC §8) only change how it is chosen.
+// (docs/resources.md#projects-and-access) only change how it is chosen.
 import type { Db } from './db.js';
 import type { AssayEvents } from './events.js';
 import type { Metrics } from './metrics.js';

@@ -1,7 +1,7 @@
-// Durable background jobs kept in their own rows (SPEC §4, §6): a worker takes a row by writing a
-// lease (owner + expiry) on it and renews the lease while it works; a row whose lease expired
-// (its process died) belongs to nobody and is taken again by the next scan, here or after a
-// restart. The claim is a conditional UPDATE, so two workers never take the same row.
+// Durable background jobs kept in their own rows (docs/evaluations.md#durability): a worker takes a
+// row by writing a lease (owner + expiry) on it and renews the lease while it works; a row whose
+// lease expired (its process died) belongs to nobody and is taken again by the next scan, here or
+// after a restart. The claim is a conditional UPDATE, so two workers never take the same row.
 //
 // Works on any Prisma model with `id`, `leaseOwner` and `leaseExpiresAt` columns: pass its
 // delegate (`db.evaluation`, `db.humanEvaluation`) and the filter of the rows that still need work.

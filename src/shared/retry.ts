@@ -1,6 +1,7 @@
-// Calls to other services (user endpoints, model providers) retried the way SPEC §4 orders: a
-// transient failure (network error, timeout, 408, 429, 5xx) is tried again up to `retries` times,
-// `delayMs` apart, and a `Retry-After` header wins over that delay. Anything else fails at once.
+// Calls to other services (user endpoints, model providers) retried as
+// docs/evaluations.md#rate_limit says: a transient failure (network error, timeout, 408, 429, 5xx)
+// is tried again up to `retries` times, `delayMs` apart, and a `Retry-After` header wins over that
+// delay. Anything else fails at once.
 import pRetry, { AbortError } from 'p-retry';
 import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,5 +1,6 @@
-// Request validation with zod, reported the way FastAPI/pydantic report it (SPEC §2), so clients
-// written against Agenta read our 422s unchanged: every fault listed, each with loc, msg, type.
+// Request validation with zod, reported the way FastAPI/pydantic report it
+// (docs/contract.md#28-the-422-body), so clients written against Agenta read our 422s unchanged:
+// every fault listed, each with loc, msg, type.
 import { z } from 'zod';
 import { ValidationError, type ValidationIssue } from './errors.js';
 

@@ -1,7 +1,7 @@
-// Test sets (SPEC §3): a name and rows of column → value. Plain functions over Prisma, shared by
-// REST and GraphQL; `query` is Pothos' planned include/select so nested fields load in the same SQL.
-// Rows live in their own table, written in chunks and read in pages, so a 100,000-case set neither
-// overflows a statement's parameters nor has to sit in memory to be run.
+// Test sets (docs/resources.md): a name and rows of column → value. Plain functions over Prisma,
+// shared by REST and GraphQL; `query` is Pothos' planned include/select so nested fields load in
+// the same SQL. Rows live in their own table, written in chunks and read in pages, so a
+// 100,000-case set neither overflows a statement's parameters nor has to sit in memory to be run.
 import { v7 as uuidv7 } from 'uuid';
 import { getApp } from '../apps/operations.js';
 import type { RequestContext } from '../shared/context.js';

@@ -1,5 +1,5 @@
-// REST routes of test sets (SPEC §3, Agenta's paths and shapes): validate, call the operation,
-// shape the answer.
+// REST routes of test sets (docs/resources.md#test-sets, Agenta's paths and shapes): validate, call
+// the operation, shape the answer.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { restRoutes } from '../shared/http/route.js';

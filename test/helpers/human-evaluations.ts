@@ -11,7 +11,7 @@ export interface HumanEvaluationRequest {
   status?: string;
 }
 
-/** POST /human-evaluations; the created HumanEvaluation (contract 2.6). */
+/** POST /human-evaluations; the created HumanEvaluation (docs/contract.md 2.6). */
 export async function createHumanEvaluation(server: Requester, body: HumanEvaluationRequest): Promise<any> {
   const response = await server.request('POST', '/human-evaluations', body);
   if (response.status !== 200) throw new Error(`POST /human-evaluations answered ${response.status}: ${response.text}`);

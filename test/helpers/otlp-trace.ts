@@ -104,7 +104,7 @@ export function endOrder(preorder: readonly SyntheticSpan[]): SyntheticSpan[] {
   return out;
 }
 
-/** Start time, then span id: the order the service lists siblings in (SPEC §7). */
+/** Start time, then span id: the order the service lists siblings in (docs/observability.md#rest-reads). */
 export function startOrder(a: Pick<SyntheticSpan, 'spanId' | 'startNs'>, b: Pick<SyntheticSpan, 'spanId' | 'startNs'>): number {
   if (a.startNs !== b.startNs) return a.startNs < b.startNs ? -1 : 1;
   return a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0;

@@ -1,6 +1,6 @@
-// The JavaScript sandbox of auto_custom_code_run (SPEC §5): user code runs in QuickJS compiled to
-// WebAssembly (quickjs-emscripten), never in Node's own engine (node:vm shares the host's realm
-// and is no sandbox).
+// The JavaScript sandbox of auto_custom_code_run (docs/evaluators.md): user code runs in QuickJS
+// compiled to WebAssembly (quickjs-emscripten), never in Node's own engine (node:vm shares the
+// host's realm and is no sandbox).
 //
 // Layers, each enough on its own for one threat:
 // - Capabilities: the guest is a bare QuickJS context. No module loader, no host function is

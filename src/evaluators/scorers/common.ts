@@ -1,7 +1,7 @@
 // What every scorer shares: the scoring interface, the reading of settings and of the ground
-// truth (SPEC §4), the text form of values, JSON parsing of outputs, and the guard that turns any
-// fault into a Result so a scorer never throws. The decisions behind them are listed in
-// ../scoring.ts.
+// truth (docs/evaluations.md#ground-truth), the text form of values, JSON parsing of outputs, and
+// the guard that turns any fault into a Result so a scorer never throws. The decisions behind them
+// are listed in ../scoring.ts.
 import { type Result, errorResult } from '../../evaluations/results.js';
 import { excerpt } from '../../shared/errors.js';
 import type { ProviderClient } from '../../providers/client.js';
@@ -127,7 +127,7 @@ export function numberSetting(settings: Record<string, unknown>, key: string): n
 
 const testcasePrefix = 'testcase.';
 
-/** Where the ground truth is read (SPEC §4): settings.correct_answer_key with a "testcase." prefix dropped; else correctAnswerColumn; else "correct_answer". */
+/** Where the ground truth is read (docs/evaluations.md#ground-truth): settings.correct_answer_key with a "testcase." prefix dropped; else correctAnswerColumn; else "correct_answer". */
 export function groundTruthColumn(settings: Record<string, unknown>, correctAnswerColumn: string | null): string {
   const key = settings.correct_answer_key;
   if (typeof key === 'string') {

@@ -1,8 +1,9 @@
-// OTLP/gRPC (SPEC §7): `opentelemetry.proto.collector.trace.v1.TraceService/Export` on
-// OTLP_GRPC_PORT, with the same decoder, mapping, write queue and limits as OTLP/HTTP. Messages
-// are decoded by our protobufjs descriptor (no proto-loader): the service is declared with
-// pass-through serialisers and the handler decodes the bytes itself. grpc-js decompresses gzip
-// messages and refuses messages over MAX_BODY_BYTES (RESOURCE_EXHAUSTED).
+// OTLP/gRPC (docs/observability.md#otlp-ingestion):
+// `opentelemetry.proto.collector.trace.v1.TraceService/Export` on OTLP_GRPC_PORT, with the same
+// decoder, mapping, write queue and limits as OTLP/HTTP. Messages are decoded by our protobufjs
+// descriptor (no proto-loader): the service is declared with pass-through serialisers and the
+// handler decodes the bytes itself. grpc-js decompresses gzip messages and refuses messages over
+// MAX_BODY_BYTES (RESOURCE_EXHAUSTED).
 import * as grpc from '@grpc/grpc-js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RequestContext } from '../../shared/context.js';

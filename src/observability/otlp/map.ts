@@ -1,7 +1,8 @@
-// OTLP spans onto the contract's Span (SPEC §7): the OpenInference and OpenTelemetry GenAI
-// semantic conventions (current and older forms) and Agenta's `ag.*` keys are read into
-// spankind, status, content, metadata, config, user, session, environment, app and variant. The
-// raw attributes, events, links, resource and scope are stored as sent, whatever was read.
+// OTLP spans onto the contract's Span (docs/observability.md#from-attributes-to-the-span): the
+// OpenInference and OpenTelemetry GenAI semantic conventions (current and older forms) and Agenta's
+// `ag.*` keys are read into spankind, status, content, metadata, config, user, session,
+// environment, app and variant. The raw attributes, events, links, resource and scope are stored as
+// sent, whatever was read.
 import { nanosToDate } from '../time.js';
 import { spanKinds, type JsonValue, type SpanKind, type SpanRecord } from '../ingest.js';
 import type { JsonObject, OtlpResource, OtlpScope, OtlpSpan } from './decode.js';

@@ -1,9 +1,9 @@
-// Durability of OTLP ingestion across crashes (SPEC §7: nothing accepted with a 2xx is lost). The
-// real service runs as a child process; OTLP/HTTP protobuf requests go to it eight at a time, and
-// the moment the Nth 2xx answer arrives the process is SIGKILLed (no shutdown work at all), other
-// requests still in flight. It restarts on the same SQLite file, and then every span of every
-// request answered 2xx must be stored, and each request not answered is stored whole or not at
-// all. Several rounds, killed at different moments, on one database.
+// Durability of OTLP ingestion across crashes (docs/durability.md: nothing accepted with a 2xx is
+// lost). The real service runs as a child process; OTLP/HTTP protobuf requests go to it eight at a
+// time, and the moment the Nth 2xx answer arrives the process is SIGKILLed (no shutdown work at
+// all), other requests still in flight. It restarts on the same SQLite file, and then every span of
+// every request answered 2xx must be stored, and each request not answered is stored whole or not
+// at all. Several rounds, killed at different moments, on one database.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
