@@ -26,33 +26,33 @@ const rows = Array.from({ length: CASES }, (_, i) => ({
 const service = await startService();
 const base = service.baseUrl;
 
-async function call(method: string, path: string, body?: unknown) {
+async function call<Answer>(method: string, path: string, body?: unknown): Promise<Answer> {
   const response = await fetch(base + path, {
     method,
     headers: { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return response.json();
+  return (await response.json()) as Answer;
 }
 
-const app = await call('POST', '/apps', { app_name: 'bench' });
-const testset = await call('POST', '/testsets', { name: 'bench', csvdata: rows });
+const app = await call<{ app_id: string }>('POST', '/apps', { app_name: 'bench' });
+const testset = await call<{ id: string }>('POST', '/testsets', { name: 'bench', csvdata: rows });
 const configs: string[] = [];
 for (const [name, evaluator_key, settings_values] of [
   ['exact', 'auto_exact_match', {}],
   ['contains', 'auto_contains', { substring: 'capital' }],
   ['levenshtein', 'auto_levenshtein_distance', {}],
 ] as const) {
-  configs.push((await call('POST', '/evaluators/configs', { app_id: app.app_id, name, evaluator_key, settings_values })).id);
+  configs.push((await call<{ id: string }>('POST', '/evaluators/configs', { app_id: app.app_id, name, evaluator_key, settings_values })).id);
 }
 const setUpRss = service.peakRssMb();
 
 /** Runs one evaluation against an endpoint; answers its id and wall time from POST to the end. */
 async function evaluate(uri: string, name: string): Promise<{ id: string; wall: number }> {
-  const variant = await call('POST', `/apps/${app.app_id}/variants`, { variant_name: name, kind: 'endpoint', uri });
+  const variant = await call<{ variant_id: string }>('POST', `/apps/${app.app_id}/variants`, { variant_name: name, kind: 'endpoint', uri });
   const start = process.hrtime.bigint();
-  const [evaluation] = await call('POST', '/evaluations', {
+  const [evaluation] = await call<{ id: string }[]>('POST', '/evaluations', {
     app_id: app.app_id,
     variant_ids: [variant.variant_id],
     evaluators_configs: configs,
@@ -60,7 +60,7 @@ async function evaluate(uri: string, name: string): Promise<{ id: string; wall: 
     rate_limit: { batch_size: BATCH, max_retries: 0, retry_delay: 0, delay_between_batches: 0 },
   });
   for (;;) {
-    const { status, progress } = await call('GET', `/evaluations/${evaluation.id}/status`);
+    const { status, progress } = await call<{ status: { value: string }; progress: { done: number } }>('GET', `/evaluations/${evaluation.id}/status`);
     if (!['EVALUATION_INITIALIZED', 'EVALUATION_STARTED'].includes(status.value)) {
       const wall = seconds(start);
       if (status.value !== 'EVALUATION_FINISHED' || progress.done !== CASES) throw new Error(`run ended ${status.value} with ${progress.done} cases`);
@@ -81,7 +81,9 @@ async function callOnly(uri: string): Promise<{ wall: number; batchStarts: bigin
   const batchStarts: bigint[] = [];
   for (let i = 0; i < CASES; i += BATCH) {
     batchStarts.push(process.hrtime.bigint());
-    await Promise.all(rows.slice(i, i + BATCH).map(async (inputs) => JSON.parse(await postJson(uri, { inputs, parameters: {} }, { peer: uri, signal }))));
+    await Promise.all(
+      rows.slice(i, i + BATCH).map(async (inputs) => JSON.parse(await postJson(uri, { inputs, parameters: {} }, { peer: uri, signal })) as unknown),
+    );
   }
   return { wall: seconds(start), batchStarts };
 }

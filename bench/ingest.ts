@@ -37,7 +37,7 @@ function runClient(url: string): Promise<ClientRun> {
     });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!)) : reject(new Error(`client exited ${code}`))));
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!) as ClientRun) : reject(new Error(`client exited ${code}`))));
   });
 }
 

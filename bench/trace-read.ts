@@ -32,7 +32,7 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
 }
 
-async function timed(runs: number, once: () => Promise<unknown> | unknown): Promise<number[]> {
+async function timed(runs: number, once: () => unknown): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
@@ -103,9 +103,9 @@ try {
       return body.byteLength;
     };
     // Checks, outside the timings: both sides see every span.
-    const answer = JSON.parse(Buffer.from(await (await fetch(url)).arrayBuffer()).toString('utf8'));
+    const answer = JSON.parse(Buffer.from(await (await fetch(url)).arrayBuffer()).toString('utf8')) as { children: unknown[] };
     let count = 0;
-    for (const stack = [answer]; stack.length > 0; count++) stack.push(...stack.pop().children);
+    for (const stack = [answer]; stack.length > 0; count++) stack.push(...(stack.pop() as { children: { children: unknown[] }[] }).children);
     const projectId = projectOf.get(trace.traceId) as string;
     const baselineText = baselineRead(projectId, trace.traceId);
     if (count !== trace.spans || select.all(projectId, trace.traceId).length !== trace.spans) throw new Error(`the tree has ${count} spans`);
@@ -118,7 +118,7 @@ try {
     await timed(WARMUP, () => minimalRead(projectId, trace.traceId));
     const minimal = await timed(READS, () => minimalRead(projectId, trace.traceId));
 
-    const [p50, p99, b50, b99, m50, m99] = [served, baseline, minimal].flatMap((times) => [percentile(times, 0.5), percentile(times, 0.99)]) as number[];
+    const [p50, p99, b50, b99, m50, m99] = [served, baseline, minimal].flatMap<number>((times) => [percentile(times, 0.5), percentile(times, 0.99)]);
     const ms = (value: number) => `${value.toFixed(1)} ms`;
     results.push(
       `  ${trace.spans} spans (${(bytes / 1e6).toFixed(1)} MB): service p50 ${ms(p50)}, p99 ${ms(p99)}\n` +

@@ -96,15 +96,19 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
   });
   server.decorateRequest('ctx', null as unknown as RequestContext);
-  server.addHook('onRequest', async (req) => {
+  server.addHook('onRequest', (req, _reply, done) => {
     req.ctx = requestContext(services, projectId);
+    done();
   });
   registerErrorHandling(server);
   drainUnreadBodies(server, config.MAX_BODY_BYTES);
   registerApiDocs(server);
   acknowledgeDurably(server, walSync);
   registerOperations(server, services);
-  await server.register(async (scope) => graphqlRoutes(scope));
+  await server.register((scope, _options, done) => {
+    graphqlRoutes(scope);
+    done();
+  });
   await server.register(async (rest) => {
     acceptJsonBodies(rest);
     await rest.register(multipart, { limits: { fileSize: config.MAX_BODY_BYTES, files: 1 } });

@@ -26,8 +26,8 @@ describe('BulkSql', () => {
     const { db, sql } = server.assay.services;
     const at = new Date('2026-03-04T05:06:07.089Z');
     const id = uuidv7();
-    await db.$transaction(async () => {
-      expect(sql.insertRows('App', appColumns, [[id, projectId, 'bulk-written', at, at]])).toBe(1);
+    await db.$transaction(() => {
+      return Promise.resolve(expect(sql.insertRows('App', appColumns, [[id, projectId, 'bulk-written', at, at]])).toBe(1));
     });
     const viaPrisma = await db.app.create({ data: { projectId, name: 'prisma-written' } });
     const bulk = await db.app.findUniqueOrThrow({ where: { id } });

@@ -117,7 +117,7 @@ describe('a body still arriving when its answer is given', () => {
   it('reads the rest of a multipart body without a boundary (422), then serves the next request', async () => {
     const body = Buffer.alloc(BIG, 'a');
     const { first, second } = await answeredEarly(
-      `POST /testsets/upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data\r\nContent-Length: ${BIG}\r\n\r\n${body.subarray(0, 65536)}`,
+      `POST /testsets/upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data\r\nContent-Length: ${BIG}\r\n\r\n${body.subarray(0, 65536).toString()}`,
       body.subarray(65536),
     );
     expect(first?.status).toBe(422);
@@ -133,7 +133,7 @@ describe('a body still arriving when its answer is given', () => {
     const end = `\r\n--${boundary}--\r\n`;
     const filler = Buffer.alloc(BIG, 'x');
     const { first, second } = await answeredEarly(
-      `POST /testsets/upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${start.length + BIG + end.length}\r\n\r\n${start}${filler.subarray(0, 65536)}`,
+      `POST /testsets/upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${start.length + BIG + end.length}\r\n\r\n${start}${filler.subarray(0, 65536).toString()}`,
       Buffer.concat([filler.subarray(65536), Buffer.from(end)]),
     );
     expect(first?.status).toBe(413);
@@ -145,7 +145,7 @@ describe('a body still arriving when its answer is given', () => {
     const size = 2 * MAX_BODY_BYTES;
     const body = Buffer.alloc(size, 'a');
     const { first, second, closedByServer } = await answeredEarly(
-      `POST /testsets/upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data\r\nContent-Length: ${size}\r\n\r\n${body.subarray(0, 65536)}`,
+      `POST /testsets/upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data\r\nContent-Length: ${size}\r\n\r\n${body.subarray(0, 65536).toString()}`,
       body.subarray(65536),
     );
     expect(first?.status).toBe(422);

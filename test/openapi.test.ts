@@ -146,7 +146,7 @@ describe('the document', () => {
     ];
     for (const path of creates) {
       const content = doc.paths[path].post.requestBody.content;
-      const [mediaType] = Object.values(content) as Json[];
+      const [mediaType] = Object.values<Json>(content);
       const examples = Object.entries(mediaType.examples ?? {});
       expect(examples.length, path).toBeGreaterThan(0);
       for (const [name, example] of examples) {

@@ -108,7 +108,7 @@ export function cpuSeconds(pid: number): number {
  * migrated as the service migrates it, WAL, commits not waiting for the disk (as the service's
  * connection; src/shared/wal-sync.ts).
  */
-export function rawDatabase(): { db: Database.Database; close(): void } {
+export function rawDatabase(): { db: Database.Database; close: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'assay-bench-raw-'));
   const file = join(dir, 'raw.db');
   migrateSqlite(file);

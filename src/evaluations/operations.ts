@@ -181,7 +181,7 @@ export async function evaluatorCost(ctx: RequestContext, evaluationId: string): 
     WHERE e."evaluationId" = ${evaluationId} AND e."projectId" = ${ctx.projectId} AND s."spanKind" = 'EVALUATOR'`;
   const byConfig = new Map(evaluation.evaluators.map((row) => [row.evaluatorConfigId, { calls: 0, costs: [] as (number | null)[] }]));
   for (const span of spans) {
-    const attributes = asObject(typeof span.attributes === 'string' ? JSON.parse(span.attributes) : span.attributes);
+    const attributes = asObject((typeof span.attributes === 'string' ? JSON.parse(span.attributes) : span.attributes) as Prisma.JsonValue);
     const entry = byConfig.get(String(attributes['assay.evaluator_config_id']));
     if (!entry) continue;
     entry.calls += 1;

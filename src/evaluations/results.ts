@@ -25,5 +25,8 @@ export function errorResult(message: string, stacktrace: string | null = null): 
 export function storedError(value: Prisma.JsonValue | null): ResultError | null {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
   const { message, stacktrace } = value as Record<string, unknown>;
-  return { message: String(message ?? ''), stacktrace: typeof stacktrace === 'string' ? stacktrace : null };
+  return {
+    message: typeof message === 'string' ? message : message === undefined || message === null ? '' : JSON.stringify(message),
+    stacktrace: typeof stacktrace === 'string' ? stacktrace : null,
+  };
 }

@@ -111,7 +111,7 @@ describe('a run over every answer form of an endpoint', () => {
     scenarios = await getScenarios(server, evaluationId);
   });
 
-  it('POSTs {inputs, parameters} as JSON to the uri, once per case, without the ground truth', async () => {
+  it('POSTs {inputs, parameters} as JSON to the uri, once per case, without the ground truth', () => {
     expect(user.requests).toHaveLength(5);
     const sent = [...user.requests].sort((a, b) => a.body.inputs.country.localeCompare(b.body.inputs.country));
     for (const request of sent) {
@@ -129,7 +129,7 @@ describe('a run over every answer form of an endpoint', () => {
     expect(user.maxConcurrent).toBe(3);
   });
 
-  it('stores one scenario per case, in test set order, with every field of docs/contract.md 2.3', async () => {
+  it('stores one scenario per case, in test set order, with every field of docs/contract.md 2.3', () => {
     expect(scenarios).toHaveLength(5);
     expect(scenarios.map((s) => s.inputs)).toEqual(rows.map((row) => [{ name: 'country', type: 'text', value: row.country }]));
     expect(scenarios.map((s) => s.correct_answers)).toEqual(rows.map((row) => [{ key: 'correct_answer', value: row.correct_answer }]));
@@ -144,7 +144,7 @@ describe('a run over every answer form of an endpoint', () => {
     expect(new Set(scenarios.map((s) => s.id)).size).toBe(5);
   });
 
-  it('reads each answer form into an output with its cost and latency', async () => {
+  it('reads each answer form into an output with its cost and latency', () => {
     const outputs = scenarios.map((s) => s.outputs[0]);
     expect(outputs[0]).toEqual({ result: { type: 'text', value: 'Paris', error: null }, cost: 0.002, latency: 0.5 });
     expect(outputs[1]).toEqual({ result: { type: 'text', value: 'Lima!', error: null }, cost: 0.001, latency: 0.25 });
@@ -163,7 +163,7 @@ describe('a run over every answer form of an endpoint', () => {
     }
   });
 
-  it('scores each case with every config, in config order', async () => {
+  it('scores each case with every config, in config order', () => {
     const [exact, contains, levenshtein] = configs.map((c) => c.id);
     const bool = (value: boolean) => ({ type: 'bool', value, error: null });
     const number = (value: number) => ({ type: 'number', value, error: null });

@@ -37,7 +37,7 @@ const tag = 'evaluators';
 
 export function evaluatorRoutes(app: FastifyInstance): void {
   const rest = restRoutes(app);
-  rest.get('/evaluators', { tag, summary: 'List the built-in evaluators', response: z.array(evaluatorResponse) }, async () =>
+  rest.get('/evaluators', { tag, summary: 'List the built-in evaluators', response: z.array(evaluatorResponse) }, () =>
     evaluators.listEvaluators().map(evaluatorJson),
   );
 
@@ -88,13 +88,9 @@ export function evaluatorRoutes(app: FastifyInstance): void {
   );
 
   // Static `/evaluators/configs` wins over this parameter in Fastify's router.
-  rest.get(
-    '/evaluators/:evaluator_key',
-    { tag, summary: 'Read a built-in evaluator', response: evaluatorResponse, errors: [404] },
-    async (_req, { params }) => {
-      const evaluator = evaluators.getEvaluator(params.evaluator_key);
-      if (!evaluator) throw new NotFoundError('Evaluator', params.evaluator_key);
-      return evaluatorJson(evaluator);
-    },
-  );
+  rest.get('/evaluators/:evaluator_key', { tag, summary: 'Read a built-in evaluator', response: evaluatorResponse, errors: [404] }, (_req, { params }) => {
+    const evaluator = evaluators.getEvaluator(params.evaluator_key);
+    if (!evaluator) throw new NotFoundError('Evaluator', params.evaluator_key);
+    return evaluatorJson(evaluator);
+  });
 }

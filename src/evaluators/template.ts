@@ -16,7 +16,7 @@
 export const RESERVED_PLACEHOLDERS = ['prediction', 'variant_output', 'ground_truth', 'correct_answer', 'inputs'] as const;
 export type ReservedPlaceholder = (typeof RESERVED_PLACEHOLDERS)[number];
 
-const NAME = /^[\p{L}_](?:[\p{L}\p{N}_.\- ]*[\p{L}\p{N}_.\-])?$/u;
+const NAME = /^[\p{L}_](?:[\p{L}\p{N}_.\- ]*[\p{L}\p{N}_.-])?$/u;
 
 export type TemplatePart = { text: string } | { placeholder: string };
 

@@ -99,11 +99,11 @@ export function checkOperations(document: DocumentNode): void {
 export function useDocumentLimits(): Plugin {
   return {
     onParse({ params }) {
-      checkSource(params.source);
+      checkSource(params.source as string | Source);
     },
     onValidate({ params, setResult }) {
       try {
-        checkOperations(params.documentAST);
+        checkOperations(params.documentAST as DocumentNode);
       } catch (error) {
         setResult([error as GraphQLError]);
       }

@@ -8,7 +8,7 @@
 // recognise ("Unable to detect operation AST"). This one answers both as GraphQL errors, with
 // their status. The stream registry lives in the handler, one per Yoga instance.
 import { STATUS_CODES } from 'node:http';
-import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLError } from 'graphql';
+import { getOperationAST, OperationTypeNode, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Response as HandlerResponse } from 'graphql-sse';
 import { createHandler } from 'graphql-sse/lib/use/fetch';
 import type { Plugin } from 'graphql-yoga';
@@ -61,27 +61,29 @@ export function useGraphQLSSEProtocol(): Plugin {
             const enveloped = yoga.getEnveloped({ ...serverContexts.get(req.raw), request: req.raw, params });
             let document: DocumentNode;
             try {
-              document = enveloped.parse(params.query);
+              document = enveloped.parse(params.query) as DocumentNode;
             } catch (error) {
               if (isGraphQLError(error)) return refusal([error]);
               throw error;
             }
-            const errors = enveloped.validate(enveloped.schema, document);
+            const errors = enveloped.validate(enveloped.schema, document) as readonly GraphQLError[];
             if (errors.length > 0) return refusal(errors);
             const args = {
-              schema: enveloped.schema,
+              schema: enveloped.schema as GraphQLSchema,
               document,
-              contextValue: await enveloped.contextFactory(),
+              contextValue: (await enveloped.contextFactory()) as Record<string, unknown>,
               variableValues: params.variables,
               operationName: params.operationName,
             };
-            const subscription = getOperationAST(document, params.operationName)?.operation === 'subscription';
-            const result: AsyncIterable<ExecutionResult> | ExecutionResult = await (subscription ? enveloped.subscribe(args) : enveloped.execute(args));
+            const subscription = getOperationAST(document, params.operationName)?.operation === OperationTypeNode.SUBSCRIPTION;
+            const result: AsyncIterable<ExecutionResult> | ExecutionResult = (await (subscription ? enveloped.subscribe(args) : enveloped.execute(args))) as
+              AsyncIterable<ExecutionResult> | ExecutionResult;
             if (Symbol.asyncIterator in result) return settled(result);
             if ('data' in result) return result;
             // Without `data` the operation failed before it ran (bad variables, an unknown
             // evaluation to follow): sent as one event, as Yoga's own SSE on /graphql does, since
             // graphql-sse does not take a result without `data` for a result.
+            // eslint-disable-next-line @typescript-eslint/require-await -- graphql-sse takes an AsyncIterable; a one-event stream has nothing to await
             return (async function* () {
               yield result;
             })();
@@ -90,10 +92,11 @@ export function useGraphQLSSEProtocol(): Plugin {
         yoga.fetchAPI,
       );
     },
-    onRequest({ request, url, endResponse, serverContext }) {
+    onRequest(event) {
+      const { request, url, serverContext } = event;
       if (url.pathname.replace(/\/$/, '') !== graphqlSseEndpoint) return;
       serverContexts.set(request, serverContext);
-      return handler(request).then(endResponse);
+      return handler(request).then((response) => event.endResponse(response));
     },
   };
 }

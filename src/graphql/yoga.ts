@@ -24,7 +24,7 @@ const logErrorCodes: Plugin<Record<string, unknown>, ServerContext> = {
     if (Symbol.asyncIterator in result) return;
     const errors = [result].flat().flatMap((one) => (one.errors ?? []) as GraphQLError[]);
     if (errors.length === 0) return;
-    const codes = errors.map((error) => String(error.extensions?.code ?? 'GRAPHQL_ERROR'));
+    const codes = errors.map((error) => (typeof error.extensions?.code === 'string' ? error.extensions.code : 'GRAPHQL_ERROR'));
     const crashed = codes.includes('INTERNAL_SERVER_ERROR');
     noteForLog(serverContext.req, crashed ? 'error' : 'warn', { graphql_errors: [...new Set(codes)] });
   },
@@ -60,7 +60,9 @@ export function graphqlRoutes(app: FastifyInstance): void {
   });
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
-    response.headers.forEach((value, key) => reply.header(key, value));
+    response.headers.forEach((value, key) => {
+      reply.header(key, value);
+    });
     reply.status(response.status);
     reply.send(response.body);
     return reply;

@@ -131,7 +131,8 @@ export async function createHumanEvaluation(ctx: RequestContext, input: CreateHu
     // Prompt variants are run by us against a model provider: that provider needs a key here.
     variants.forEach((variant, index) => {
       if (variant.kind !== 'prompt') return;
-      const model = String(asObject(variant.revisions[0]?.parameters).model ?? '');
+      const configured = asObject(variant.revisions[0]?.parameters).model;
+      const model = typeof configured === 'string' ? configured : '';
       const missing = missingProviderKey(model, null, ctx.providerEnv);
       if (missing) {
         issues.push({

@@ -2,6 +2,7 @@
 // the span JSON of the contract; the tree fields (`children`, `parent`, `root`, `roots`) read the
 // request's per-trace loader (read.ts), so a whole tree costs one query per trace however large it
 // is.
+import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../graphql/builder.js';
 import '../pricing/graphql.js';
 import { spanKinds, spanStatuses } from './ingest.js';
@@ -200,9 +201,10 @@ const Metrics = builder.objectRef<search.Metrics>('ObservabilityMetrics').implem
   }),
 });
 
+type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
+
 // The filters of traces, spans and their metrics (SearchFilter in search.ts).
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function searchArgs(t: any) {
+function searchArgs(t: { arg: ArgBuilder<BuilderTypes> }) {
   return {
     started_after: t.arg({ type: 'DateTime', description: 'Started at or after this time.' }),
     started_before: t.arg({ type: 'DateTime', description: 'Started at or before this time.' }),

@@ -315,7 +315,7 @@ export type SpanStore = (records: readonly AnySpanRecord[]) => WriteSummary;
 export async function writeSpans(ctx: RequestContext, records: readonly AnySpanRecord[]): Promise<WriteSummary> {
   if (records.length === 0) return { spans: 0, traceIds: [] };
   const store = await spanWriter(ctx);
-  return ctx.db.$transaction(async () => store(records));
+  return ctx.db.$transaction(() => new Promise<WriteSummary>((resolve) => resolve(store(records))));
 }
 
 /**

@@ -122,7 +122,10 @@ export class SpanWriteQueue {
   private async writeBatch(batch: Job[]): Promise<void> {
     if (batch.length === 1) {
       const job = batch[0];
-      await this.write(job.ctx, job.records).then(job.resolve, job.reject);
+      await this.write(job.ctx, job.records).then(
+        (summary) => job.resolve(summary),
+        (error) => job.reject(error),
+      );
       return;
     }
     try {
@@ -132,7 +135,11 @@ export class SpanWriteQueue {
       );
     } catch {
       // One request's spans may be what failed: write each alone, so the others still succeed.
-      for (const job of batch) await this.write(job.ctx, job.records).then(job.resolve, job.reject);
+      for (const job of batch)
+        await this.write(job.ctx, job.records).then(
+          (summary) => job.resolve(summary),
+          (error) => job.reject(error),
+        );
       return;
     }
     for (const job of batch) job.resolve(summarise(job.records));

@@ -26,7 +26,7 @@ export async function createEmbeddings(access: ProviderAccess, input: string[], 
     throw new PermanentError(`${access.provider} answered without ${input.length} embeddings: ${excerpt(text, 300)}`);
   }
   // Items carry their input's index; order by it rather than trusting the list order.
-  const vectors: number[][] = new Array(input.length);
+  const vectors: number[][] = new Array<number[]>(input.length);
   data.forEach((item, position) => {
     const index = typeof item?.index === 'number' ? item.index : position;
     if (!isVector(item?.embedding) || index < 0 || index >= input.length) {

@@ -40,7 +40,7 @@ export function startCheckpointer(path: string, connection: SqliteConnection, op
   worker.on('message', (message: { error?: string }) => {
     if (message.error) options.onError?.(`WAL checkpoint failed: ${message.error}`);
   });
-  worker.on('error', (error) => fallBack(`the WAL checkpoint worker failed: ${error.message}`));
+  worker.on('error', (error: Error) => fallBack(`the WAL checkpoint worker failed: ${error.message}`));
   worker.on('exit', () => fallBack('the WAL checkpoint worker stopped'));
   return {
     close: async () => {

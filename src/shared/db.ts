@@ -23,7 +23,7 @@ export interface Database {
   /** Migrations applied by this open, oldest first. */
   applied: string[];
   /** The better-sqlite3 connection Prisma runs on (for bulk writes; see sql.ts). */
-  connection(): SqliteConnection;
+  connection: () => SqliteConnection;
 }
 
 /**

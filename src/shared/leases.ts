@@ -9,7 +9,9 @@
 /** The part of a Prisma model delegate leases use. */
 export interface LeaseDelegate {
   // Prisma's delegate methods are generic over their arguments; `any` lets any model's fit.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Prisma's generic delegate signatures accept no narrower parameter type
   findMany(args: any): PromiseLike<{ id: string }[]>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Prisma's generic delegate signatures accept no narrower parameter type
   updateMany(args: any): PromiseLike<{ count: number }>;
 }
 

@@ -71,30 +71,29 @@ export class Metrics {
       for (const reason of spanRejections) if (transport !== 'legacy' || reason !== 'overloaded') this.spansRejected.inc({ transport, reason }, 0);
     }
     for (const kind of evaluationKinds) for (const outcome of ['ok', 'errored']) this.evaluationCases.inc({ kind, outcome }, 0);
-    const metrics = this;
-    new Gauge({
+    const waiting = new Gauge({
       name: 'assay_write_queue_spans',
       help: 'Spans waiting in the ingestion write queue (not counting the batch being written)',
       registers,
-      collect() {
-        this.set(metrics.writeQueue?.waitingSpans ?? 0);
+      collect: () => {
+        waiting.set(this.writeQueue?.waitingSpans ?? 0);
       },
     });
-    new Gauge({
+    const limit = new Gauge({
       name: 'assay_write_queue_limit_spans',
       help: 'Waiting spans beyond which ingestion answers 503 and /readyz is not ready',
       registers,
-      collect() {
-        if (metrics.writeQueue) this.set(metrics.writeQueue.limits.maxQueuedSpans);
+      collect: () => {
+        if (this.writeQueue) limit.set(this.writeQueue.limits.maxQueuedSpans);
       },
     });
-    new Gauge({
+    const running = new Gauge({
       name: 'assay_evaluations_running',
       help: 'Evaluation runs this process is working on, by kind',
       labelNames: ['kind'],
       registers,
-      collect() {
-        for (const [kind, count] of metrics.runningJobs) this.set({ kind }, count());
+      collect: () => {
+        for (const [kind, count] of this.runningJobs) running.set({ kind }, count());
       },
     });
     // Event-loop lag, memory, CPU, handles, GC: prom-client's standard process metrics.

@@ -7,11 +7,11 @@ import { PermanentError, TransientError, withRetries, withTimeout } from './retr
 /** An attempt that fails with `failures` in turn, then answers its attempt number. */
 function scripted(failures: Error[]) {
   const calls: number[] = [];
-  const attempt = async (attemptNumber: number) => {
+  const attempt = (attemptNumber: number) => {
     calls.push(attemptNumber);
     const failure = failures[calls.length - 1];
-    if (failure) throw failure;
-    return attemptNumber;
+    if (failure) return Promise.reject(failure);
+    return Promise.resolve(attemptNumber);
   };
   return { attempt, calls };
 }
@@ -54,9 +54,9 @@ describe('withRetries', () => {
     const gapAfter = async (failure: TransientError, delayMs: number) => {
       const at: number[] = [];
       await withRetries(
-        async () => {
+        () => {
           at.push(performance.now());
-          if (at.length === 1) throw failure;
+          return at.length === 1 ? Promise.reject(failure) : Promise.resolve();
         },
         { retries: 1, delayMs },
       );
@@ -86,7 +86,7 @@ describe('withTimeout', () => {
   it('ends the Deadline when the time is up, with a TimeoutError, and not before', async () => {
     const reason = await withTimeout(30, undefined, (deadline) => new Promise((resolve) => deadline.once('abort', () => resolve(deadline.reason))));
     expect(reason).toMatchObject({ name: 'TimeoutError' });
-    expect(await withTimeout(1_000, undefined, async (deadline) => deadline.aborted)).toBe(false);
+    expect(await withTimeout(1_000, undefined, (deadline) => Promise.resolve(deadline.aborted))).toBe(false);
   });
 
   it("ends the Deadline with the caller's reason when the caller aborts, and lets go of the caller's signal", async () => {
@@ -95,6 +95,9 @@ describe('withTimeout', () => {
     const seen = withTimeout(60_000, controller.signal, (deadline) => new Promise((resolve) => deadline.once('abort', () => resolve(deadline.reason))));
     controller.abort(cancelled);
     expect(await seen).toBe(cancelled);
-    expect(await withTimeout(60_000, AbortSignal.abort(cancelled), async (deadline) => [deadline.aborted, deadline.reason])).toEqual([true, cancelled]);
+    expect(await withTimeout(60_000, AbortSignal.abort(cancelled), (deadline) => Promise.resolve([deadline.aborted, deadline.reason]))).toEqual([
+      true,
+      cancelled,
+    ]);
   });
 });

@@ -47,7 +47,7 @@ export class BulkSql {
     const sql = `INSERT INTO ${quoted(table)} (${columns.map(quoted).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})${suffix ? ` ${suffix}` : ''}`;
     const statement = this.statement(sql);
     let written = 0;
-    const params: ReturnType<typeof sqlParam>[] = new Array(columns.length);
+    const params: ReturnType<typeof sqlParam>[] = new Array<ReturnType<typeof sqlParam>>(columns.length);
     for (const row of rows) {
       // One parameter array reused for every row: a spread per row was a measurable share of ingestion.
       for (let i = 0; i < params.length; i++) params[i] = sqlParam(row[i]);

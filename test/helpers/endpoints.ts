@@ -71,7 +71,7 @@ function send(res: ServerResponse, reply: Reply): void {
 export async function startEndpoint(handler: Handler, path = '/'): Promise<FakeEndpoint> {
   const requests: RecordedRequest[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
-  const server = createServer(async (req, res) => {
+  const respond = async (req: IncomingMessage, res: ServerResponse) => {
     const text = await readBody(req);
     let body: unknown = text;
     try {
@@ -97,7 +97,8 @@ export async function startEndpoint(handler: Handler, path = '/'): Promise<FakeE
     } finally {
       endpoint.active -= 1;
     }
-  });
+  };
+  const server = createServer((req, res) => void respond(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const base = `http://127.0.0.1:${port}`;

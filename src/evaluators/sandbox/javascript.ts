@@ -107,7 +107,7 @@ class SandboxPool {
       if (slot.job?.id !== message.id) return;
       this.settle(slot, message.outcome);
     });
-    worker.on('error', (error) => this.retire(slot, { ok: false, kind: /memory/i.test(error.message) ? 'memory' : 'crash', message: error.message }));
+    worker.on('error', (error: Error) => this.retire(slot, { ok: false, kind: /memory/i.test(error.message) ? 'memory' : 'crash', message: error.message }));
     worker.on('exit', () => this.retire(slot, { ok: false, kind: 'crash', message: 'the sandbox stopped unexpectedly' }));
     this.slots.push(slot);
     return slot;

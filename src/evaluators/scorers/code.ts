@@ -39,7 +39,8 @@ export function customCodeScorer(limits: SandboxLimits = SANDBOX_LIMITS): Scorer
   return guarded(async (settings, scoringCase, context) => {
     const code = stringSetting(settings, 'code');
     const runtime = settings.runtime ?? 'javascript';
-    if (runtime !== 'javascript') throw new ScoringFault(`The runtime "${String(runtime)}" is not offered; use "javascript"`);
+    if (runtime !== 'javascript')
+      throw new ScoringFault(`The runtime "${typeof runtime === 'string' ? runtime : JSON.stringify(runtime)}" is not offered; use "javascript"`);
     const args = [scoringCase.appParams, scoringCase.testcase, scoringCase.output ?? null, optionalGroundTruth(settings, scoringCase) ?? null];
     const outcome = await runJavaScript(code, args, limits, context.signal);
     if (!outcome.ok) throw new ScoringFault(sandboxFailureMessage(outcome, limits));

@@ -118,7 +118,7 @@ export function numberSetting(settings: Record<string, unknown>, key: string): n
   const value = settings[key];
   if (value === null || value === undefined) return null;
   if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new ScoringFault(`The evaluator setting "${key}" must be a number (it is ${excerpt(JSON.stringify(value) ?? String(value))})`);
+    throw new ScoringFault(`The evaluator setting "${key}" must be a number (it is ${excerpt(JSON.stringify(value) ?? typeof value)})`);
   }
   return value;
 }
@@ -177,7 +177,7 @@ export function toText(value: unknown): string {
   let text: string;
   if (typeof value === 'string') text = value;
   else if (value === null || value === undefined) text = '';
-  else text = JSON.stringify(value) ?? String(value);
+  else text = JSON.stringify(value) ?? typeof value;
   return text.normalize('NFC');
 }
 

@@ -138,7 +138,9 @@ function substringList(settings: Record<string, unknown>, output: unknown): [str
   const [text, list] = operands(settings, 'substrings', output);
   const substrings = splitSubstrings(list);
   if (substrings.length === 0) {
-    throw new ScoringFault(`The evaluator setting "substrings" lists no substring (it is "${settings.substrings}"); give substrings separated by commas`);
+    throw new ScoringFault(
+      `The evaluator setting "substrings" lists no substring (it is "${typeof settings.substrings === 'string' ? settings.substrings : JSON.stringify(settings.substrings)}"); give substrings separated by commas`,
+    );
   }
   return [text, substrings];
 }

@@ -61,7 +61,7 @@ export class OtlpDecoder {
       for (const waiting of pending.values()) waiting.reject(error);
       pending.clear();
     };
-    worker.on('error', (error) => fail(new Error(`the OTLP decoding thread failed: ${error.message}`)));
+    worker.on('error', (error: Error) => fail(new Error(`the OTLP decoding thread failed: ${error.message}`)));
     worker.on('exit', () => fail(new Error('the OTLP decoding thread stopped')));
     this.thread = thread;
     return thread;

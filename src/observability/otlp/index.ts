@@ -17,7 +17,10 @@ export interface OtlpIngestion {
 
 export async function registerOtlp(server: FastifyInstance, config: Config, services: Services, projectId: string): Promise<OtlpIngestion> {
   const decoder = new OtlpDecoder();
-  await server.register(async (scope) => otlpHttpRoutes(scope, config.MAX_BODY_BYTES, decoder));
+  await server.register((scope, _options, done) => {
+    otlpHttpRoutes(scope, config.MAX_BODY_BYTES, decoder);
+    done();
+  });
   let grpc: OtlpGrpcServer | null = null;
   if (config.OTLP_GRPC_PORT !== 0) {
     try {

@@ -265,7 +265,7 @@ describe('readiness and migrations', () => {
     try {
       const response = await server.request('GET', '/readyz');
       expect(response.status).toBe(503);
-      expect(response.body).toEqual({ detail: `1 database migration(s) not applied: ${latest.migration_name}` });
+      expect(response.body).toEqual({ detail: `1 database migration(s) not applied: ${latest.migration_name as string}` });
     } finally {
       const columns = Object.keys(latest);
       connection

@@ -43,7 +43,7 @@ export function registerOperations(app: FastifyInstance, services: Services): vo
     done();
   });
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/healthz', () => ({ status: 'ok' }));
 
   app.get('/readyz', async () => {
     const reason = await notReadyReason(services, expectedMigrations);

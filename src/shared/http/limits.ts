@@ -34,9 +34,9 @@ export function receiveTimeouts(requestTimeoutSeconds: number, headersTimeoutSec
  * up to `maxBytes` more, past which the connection is closed.
  */
 export function drainUnreadBodies(app: FastifyInstance, maxBytes: number): void {
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     const raw = request.raw;
-    if (raw.complete || raw.destroyed) return;
+    if (raw.complete || raw.destroyed) return done();
     let left = maxBytes;
     // A parser that gave up (busboy after an error) no longer reads: the body is ours now.
     raw.unpipe();
@@ -46,5 +46,6 @@ export function drainUnreadBodies(app: FastifyInstance, maxBytes: number): void 
       if (left < 0) raw.socket.destroy();
     });
     raw.resume();
+    done();
   });
 }

@@ -18,11 +18,11 @@ async function logOf(format: 'json' | 'pretty', requests: string[]): Promise<str
   });
   const app = Fastify(loggingOptions({ LOG_LEVEL: 'info', LOG_FORMAT: format }, destination));
   registerErrorHandling(app);
-  app.get('/ok/:id', async () => ({ ok: true }));
-  app.get('/missing', async () => {
+  app.get('/ok/:id', () => ({ ok: true }));
+  app.get('/missing', () => {
     throw new NotFoundError('App', 'x');
   });
-  app.get('/boom', async () => {
+  app.get('/boom', () => {
     throw new Error('disk on fire');
   });
   for (const url of requests) await app.inject({ method: 'GET', url, headers: { authorization: 'Bearer sk-secret' } });

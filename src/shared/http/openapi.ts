@@ -205,8 +205,9 @@ export function registerApiDocs(server: FastifyInstance): void {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url, doc });
   });
   let document = '';
-  server.addHook('onReady', async () => {
+  server.addHook('onReady', (done) => {
     document = JSON.stringify(buildOpenApiDocument(routes, version));
+    done();
   });
   server.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(document));
   serveSwaggerUi(server, '/openapi.json');

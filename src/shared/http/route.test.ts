@@ -40,7 +40,7 @@ beforeAll(async () => {
     rest.post(
       '/shelves/:shelf/things/:position',
       { tag: 'test', summary: 'Put a thing', params: z.object({ shelf: z.string(), position: intParam() }), query: thingQuery, body: thingBody },
-      async (_req, input) => {
+      (_req, input) => {
         handled.push(input);
         // The static types are the schemas' outputs: a number, a trimmed string, a default.
         const position: number = input.params.position;
@@ -50,8 +50,8 @@ beforeAll(async () => {
       },
       { onInvalid: () => invalid++ },
     );
-    rest.get('/shelves/:shelf', { tag: 'test', summary: 'Read a shelf' }, async (_req, { params, query, body }) => ({ shelf: params.shelf, query, body }));
-    rest.post('/uploads', { tag: 'test', summary: 'Upload', body: uploadBody, multipart: true }, async (_req, { body }) => ({
+    rest.get('/shelves/:shelf', { tag: 'test', summary: 'Read a shelf' }, (_req, { params, query, body }) => ({ shelf: params.shelf, query, body }));
+    rest.post('/uploads', { tag: 'test', summary: 'Upload', body: uploadBody, multipart: true }, (_req, { body }) => ({
       label: body.label,
       filename: body.file.filename,
       text: body.file.content.toString('utf8'),
@@ -146,9 +146,9 @@ describe('restRoutes', () => {
 
   it('refuses at registration a params schema that does not name the URL parameters', () => {
     const other = Fastify({ logger: false });
-    expect(() =>
-      restRoutes(other).get('/shelves/:shelf', { tag: 'test', summary: 'Wrong', params: z.object({ shelf_id: z.string() }) }, async () => null),
-    ).toThrow(/params schema names shelf_id, the URL shelf/);
+    expect(() => restRoutes(other).get('/shelves/:shelf', { tag: 'test', summary: 'Wrong', params: z.object({ shelf_id: z.string() }) }, () => null)).toThrow(
+      /params schema names shelf_id, the URL shelf/,
+    );
     return other.close();
   });
 });

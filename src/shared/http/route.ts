@@ -36,7 +36,7 @@ type Register = <Url extends string, Doc extends RouteDoc>(url: Url, doc: Doc, h
 function register(app: FastifyInstance, method: HTTPMethods): Register {
   return (url, doc, handler, options = {}) => {
     const params = pathParamsSchema(url, doc);
-    const parts: { schema: z.ZodType; where: InputPart['where']; read: (req: FastifyRequest) => unknown | Promise<unknown> }[] = [];
+    const parts: { schema: z.ZodType; where: InputPart['where']; read: (req: FastifyRequest) => unknown }[] = [];
     // FastAPI's order: path, query, body; the faults of all three come in one 422.
     if (params) parts.push({ schema: params, where: 'path', read: (req) => req.params });
     if (doc.query) parts.push({ schema: doc.query, where: 'query', read: (req) => req.query });
