@@ -69,10 +69,7 @@ export function appRoutes(app: FastifyInstance): void {
   rest.delete(
     '/apps/:app_id',
     { tag, summary: 'Delete an app with its variants, configs and evaluations', noContent: true, errors: [404] },
-    async (req, { params }, reply) => {
-      await apps.deleteApp(req.ctx, params.app_id);
-      return reply.code(204).send();
-    },
+    (req, { params }) => apps.deleteApp(req.ctx, params.app_id),
   );
 
   rest.post(
@@ -123,8 +120,7 @@ export function appRoutes(app: FastifyInstance): void {
     },
     async (req, { params }) => revisionJson(await apps.getVariantRevision(req.ctx, params.variant_id, params.revision)),
   );
-  rest.delete('/variants/:variant_id', { tag, summary: 'Delete a variant', noContent: true, errors: [404] }, async (req, { params }, reply) => {
-    await apps.deleteVariant(req.ctx, params.variant_id);
-    return reply.code(204).send();
-  });
+  rest.delete('/variants/:variant_id', { tag, summary: 'Delete a variant', noContent: true, errors: [404] }, (req, { params }) =>
+    apps.deleteVariant(req.ctx, params.variant_id),
+  );
 }

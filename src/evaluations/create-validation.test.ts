@@ -4,7 +4,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { startEndpoint, startFakeOpenAI, type FakeEndpoint } from '../../test/helpers/endpoints.js';
-import { FAST, createApp, createConfig, createEndpointVariant, createPromptVariant, createTestset, waitForStatus } from '../../test/helpers/evaluations.js';
+import {
+  EVALUATION_FIELDS,
+  FAST,
+  createApp,
+  createConfig,
+  createEndpointVariant,
+  createPromptVariant,
+  createTestset,
+  waitForStatus,
+} from '../../test/helpers/evaluations.js';
 
 let server: TestServer;
 let endpoint: FakeEndpoint;
@@ -343,26 +352,7 @@ describe('POST /evaluations: the answer (docs/contract.md 4.3 → array of 2.4)'
     ];
     expect(revisions.map((r: any) => r.revision)).toEqual([1, 2]);
     created.forEach((evaluation: any, index: number) => {
-      expect(Object.keys(evaluation).sort()).toEqual(
-        [
-          'aggregated_results',
-          'app_id',
-          'average_cost',
-          'average_latency',
-          'created_at',
-          'id',
-          'project_id',
-          'revisions',
-          'status',
-          'testset_id',
-          'testset_name',
-          'total_cost',
-          'updated_at',
-          'variant_ids',
-          'variant_names',
-          'variant_revision_ids',
-        ].sort(),
-      );
+      expect(Object.keys(evaluation).sort()).toEqual(EVALUATION_FIELDS);
       expect(evaluation).toEqual({
         id: expect.any(String),
         app_id: appId,

@@ -2,6 +2,7 @@
 // GraphQL. Rows are stored directly here; creating and running evaluations is tested elsewhere.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { EVALUATION_FIELDS } from '../../test/helpers/evaluations.js';
 
 let server: TestServer;
 let appId: string;
@@ -85,26 +86,7 @@ describe('reading evaluations', () => {
     const response = await server.request('GET', `/evaluations/${finished}`);
     expect(response.status).toBe(200);
     const evaluation = response.body;
-    expect(Object.keys(evaluation).sort()).toEqual(
-      [
-        'aggregated_results',
-        'app_id',
-        'average_cost',
-        'average_latency',
-        'created_at',
-        'id',
-        'project_id',
-        'revisions',
-        'status',
-        'testset_id',
-        'testset_name',
-        'total_cost',
-        'updated_at',
-        'variant_ids',
-        'variant_names',
-        'variant_revision_ids',
-      ].sort(),
-    );
+    expect(Object.keys(evaluation).sort()).toEqual(EVALUATION_FIELDS);
     expect(evaluation).toMatchObject({
       id: finished,
       app_id: appId,

@@ -81,13 +81,8 @@ export function evaluationRoutes(app: FastifyInstance): void {
   rest.get('/evaluations', { tag, summary: 'List evaluations', query: listEvaluationsQuery, response: z.array(evaluationResponse) }, async (req, { query }) =>
     (await evaluations.listEvaluations(req.ctx, query)).map(evaluationJson),
   );
-  rest.delete(
-    '/evaluations',
-    { tag, summary: 'Delete evaluations', body: deleteEvaluationsInput, noContent: true, errors: [404] },
-    async (req, { body }, reply) => {
-      await evaluations.deleteEvaluations(req.ctx, body.evaluations_ids);
-      return reply.code(204).send();
-    },
+  rest.delete('/evaluations', { tag, summary: 'Delete evaluations', body: deleteEvaluationsInput, noContent: true, errors: [404] }, (req, { body }) =>
+    evaluations.deleteEvaluations(req.ctx, body.evaluations_ids),
   );
   rest.get(
     '/evaluations/evaluation_scenarios/comparison-results',

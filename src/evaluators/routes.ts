@@ -81,10 +81,7 @@ export function evaluatorRoutes(app: FastifyInstance): void {
   rest.delete(
     '/evaluators/configs/:config_id',
     { tag, summary: 'Delete an evaluator config (409 while an evaluation uses it)', noContent: true, errors: [404, 409] },
-    async (req, { params }, reply) => {
-      await evaluators.deleteEvaluatorConfig(req.ctx, params.config_id);
-      return reply.code(204).send();
-    },
+    (req, { params }) => evaluators.deleteEvaluatorConfig(req.ctx, params.config_id),
   );
 
   // Static `/evaluators/configs` wins over this parameter in Fastify's router.

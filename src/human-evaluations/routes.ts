@@ -49,10 +49,7 @@ export function humanEvaluationRoutes(app: FastifyInstance): void {
   rest.delete(
     '/human-evaluations',
     { tag, summary: 'Delete human evaluations', body: deleteHumanEvaluationsInput, noContent: true, errors: [404] },
-    async (req, { body }, reply) => {
-      await humanEvaluations.deleteHumanEvaluations(req.ctx, body.evaluations_ids);
-      return reply.code(204).send();
-    },
+    (req, { body }) => humanEvaluations.deleteHumanEvaluations(req.ctx, body.evaluations_ids),
   );
   rest.get(
     '/human-evaluations/:evaluation_id',
@@ -70,13 +67,8 @@ export function humanEvaluationRoutes(app: FastifyInstance): void {
     },
     async (req, { params, body }) => humanEvaluationJson(await humanEvaluations.updateHumanEvaluationStatus(req.ctx, params.evaluation_id, body.status)),
   );
-  rest.delete(
-    '/human-evaluations/:evaluation_id',
-    { tag, summary: 'Delete a human evaluation', noContent: true, errors: [404] },
-    async (req, { params }, reply) => {
-      await humanEvaluations.deleteHumanEvaluations(req.ctx, [params.evaluation_id]);
-      return reply.code(204).send();
-    },
+  rest.delete('/human-evaluations/:evaluation_id', { tag, summary: 'Delete a human evaluation', noContent: true, errors: [404] }, (req, { params }) =>
+    humanEvaluations.deleteHumanEvaluations(req.ctx, [params.evaluation_id]),
   );
   rest.get(
     '/human-evaluations/:evaluation_id/evaluation_scenarios',

@@ -32,12 +32,7 @@ export function pricingRoutes(app: FastifyInstance): void {
     },
     async (req, { body }) => prices.priceJson(await prices.upsertPrice(req.ctx, body)),
   );
-  rest.delete(
-    '/observability/prices/:price_id',
-    { tag, summary: 'Delete one of your prices', noContent: true, errors: [404] },
-    async (req, { params }, reply) => {
-      await prices.deletePrice(req.ctx, params.price_id);
-      return reply.code(204).send();
-    },
+  rest.delete('/observability/prices/:price_id', { tag, summary: 'Delete one of your prices', noContent: true, errors: [404] }, (req, { params }) =>
+    prices.deletePrice(req.ctx, params.price_id),
   );
 }

@@ -66,10 +66,7 @@ export function testsetRoutes(app: FastifyInstance): void {
   rest.delete(
     '/testsets',
     { tag, summary: 'Delete test sets (none if one is unknown)', body: deleteTestsetsInput, noContent: true, errors: [404] },
-    async (req, { body }, reply) => {
-      await testsets.deleteTestsets(req.ctx, body.testset_ids);
-      return reply.code(204).send();
-    },
+    (req, { body }) => testsets.deleteTestsets(req.ctx, body.testset_ids),
   );
   rest.get('/testsets/:testset_id', { tag, summary: 'Read a test set with its cases', response: testsetResponse, errors: [404] }, async (req, { params }) => {
     const testset = await testsets.getTestsetWithRows(req.ctx, params.testset_id);
@@ -85,8 +82,7 @@ export function testsetRoutes(app: FastifyInstance): void {
       // The stored rows are exactly the validated input, so they are not read back.
       testsetJson(await testsets.updateTestset(req.ctx, params.testset_id, body), body.csvdata),
   );
-  rest.delete('/testsets/:testset_id', { tag, summary: 'Delete a test set', noContent: true, errors: [404] }, async (req, { params }, reply) => {
-    await testsets.deleteTestset(req.ctx, params.testset_id);
-    return reply.code(204).send();
-  });
+  rest.delete('/testsets/:testset_id', { tag, summary: 'Delete a test set', noContent: true, errors: [404] }, (req, { params }) =>
+    testsets.deleteTestset(req.ctx, params.testset_id),
+  );
 }

@@ -11,6 +11,26 @@ export const TERMINAL_STATUSES = [
   'EVALUATION_CANCELLED',
 ] as const;
 
+/** The fields of an Evaluation answer (docs/contract.md), sorted. */
+export const EVALUATION_FIELDS = [
+  'aggregated_results',
+  'app_id',
+  'average_cost',
+  'average_latency',
+  'created_at',
+  'id',
+  'project_id',
+  'revisions',
+  'status',
+  'testset_id',
+  'testset_name',
+  'total_cost',
+  'updated_at',
+  'variant_ids',
+  'variant_names',
+  'variant_revision_ids',
+].sort();
+
 export interface RateLimitBody {
   batch_size: number;
   max_retries: number;

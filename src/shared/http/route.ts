@@ -58,7 +58,9 @@ function register(app: FastifyInstance, method: HTTPMethods): Register {
         parts.forEach(({ where }, index) => {
           input[where === 'path' ? 'params' : where] = outputs[index];
         });
-        return handler(req, input as unknown as RouteInput<typeof url, typeof doc>, reply);
+        const answer = await handler(req, input as unknown as RouteInput<typeof url, typeof doc>, reply);
+        // A route described as answering no content answers 204 once its handler has done the work.
+        return doc.noContent ? reply.code(204).send() : answer;
       },
     });
   };
