@@ -23,7 +23,7 @@ function fromPicos(value: bigint): number {
 /** `usd` rounded to the pico-dollar; null and non-finite values stay null. */
 export function roundCost(usd: number | null | undefined): number | null {
   if (usd === null || usd === undefined || !Number.isFinite(usd)) return null;
-  // Beyond 2^53 pico-dollars (9 k USD) a double holds no pico-dollars to round to.
+  // From 1e21 on, toFixed writes exponent notation, and such a double has no decimals to round.
   return Math.abs(usd) >= 1e21 ? usd : fromPicos(picos(usd));
 }
 
