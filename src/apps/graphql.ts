@@ -1,6 +1,6 @@
 // GraphQL types, queries and mutations of apps and variants. Inputs carry the REST field names
 // and are validated by the same schemas (inputs.ts); resolvers call the same operations.
-import { builder } from '../graphql/builder.js';
+import { builder } from '../shared/graphql/builder.js';
 import { parseInput } from '../shared/validation.js';
 import { createAppInput, createVariantInput, updateVariantParametersInput, variantKinds } from './inputs.js';
 import * as apps from './operations.js';

@@ -1,6 +1,6 @@
 // GraphQL types of automatic evaluations: the contract's Evaluation (2.4), EvaluationScenario
 // (2.3) and Result (2.2), with the run's progress beside them.
-import { builder } from '../graphql/builder.js';
+import { builder } from '../shared/graphql/builder.js';
 import { asArray } from '../shared/json.js';
 import type { EvaluationProgress } from '../shared/events.js';
 import { parseInput } from '../shared/validation.js';

@@ -1,6 +1,6 @@
 // GraphQL types, queries and mutations of evaluators and evaluator configs. Inputs carry the REST
 // field names and are validated by the same schemas (inputs.ts); resolvers call the same operations.
-import { builder } from '../graphql/builder.js';
+import { builder } from '../shared/graphql/builder.js';
 import { parseInput } from '../shared/validation.js';
 import { createEvaluatorConfigInput } from './inputs.js';
 import * as evaluators from './operations.js';

@@ -6,7 +6,7 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import { AssayError } from '../shared/errors.js';
 import { noteForLog } from '../shared/http/logging.js';
 import { createAPQStore, useAPQ } from './apq.js';
-import { maskError } from './errors.js';
+import { maskError } from '../shared/graphql/errors.js';
 import { renderOfflineGraphiQL } from './graphiql.js';
 import { useDocumentLimits } from './limits.js';
 import { schema } from './schema.js';

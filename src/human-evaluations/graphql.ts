@@ -2,7 +2,7 @@
 // the judgements of each judge, the statistics REST does not have (win rates with 95% intervals,
 // position bias, agreement between judges), the next scenario for a judging screen, and the
 // mutations create, judge, status and delete. Inputs are validated by the REST schemas.
-import { builder } from '../graphql/builder.js';
+import { builder } from '../shared/graphql/builder.js';
 import { asArray } from '../shared/json.js';
 import { parseInput } from '../shared/validation.js';
 import {

@@ -3,8 +3,7 @@
 // request's per-trace loader (read.ts), so a whole tree costs one query per trace however large it
 // is.
 import type { ArgBuilder } from '@pothos/core';
-import { builder } from '../graphql/builder.js';
-import '../pricing/graphql.js';
+import { builder } from '../shared/graphql/builder.js';
 import { spanKinds, spanStatuses } from './ingest.js';
 import { ingestLegacyTraceBody, type LegacyIngestAnswer } from './legacy.js';
 import * as read from './read.js';

@@ -1,6 +1,6 @@
 // GraphQL of model prices: the same operations as REST (routes.ts), the same validation.
 import { resolveArrayConnection } from '@pothos/plugin-relay';
-import { builder } from '../graphql/builder.js';
+import { builder } from '../shared/graphql/builder.js';
 import { parseInput } from '../shared/validation.js';
 import { priceInput, priceListQuery } from './inputs.js';
 import * as prices from './operations.js';

@@ -1,5 +1,5 @@
 // The one error family operations throw. Each carries its HTTP status and GraphQL code, so the
-// REST adapter and the GraphQL layer map it in one place each (http/errors.ts, graphql/errors.ts).
+// REST adapter and the GraphQL layer map it in one place each (shared/http/errors.ts, shared/graphql/errors.ts).
 
 /**
  * The start of a text, for an error message a user can act on: whitespace runs become one space,

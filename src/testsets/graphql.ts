@@ -2,7 +2,7 @@
 // validated by the same schemas (inputs.ts); resolvers call the same operations.
 import { resolveCursorConnection } from '@pothos/plugin-relay';
 import DataLoader from 'dataloader';
-import { builder } from '../graphql/builder.js';
+import { builder } from '../shared/graphql/builder.js';
 import { perRequest, type RequestContext } from '../shared/context.js';
 import { ValidationError } from '../shared/errors.js';
 import { asArray } from '../shared/json.js';

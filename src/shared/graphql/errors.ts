@@ -2,7 +2,7 @@
 // their code (and, for validation, the same `detail` list REST answers); anything else is masked.
 import type { GraphQLError } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
-import { AssayError, ValidationError } from '../shared/errors.js';
+import { AssayError, ValidationError } from '../errors.js';
 
 // Duck-typed, not `instanceof`: graphql can be loaded twice (its ESM and CJS builds), and an
 // error made by one copy is not an instance of the other's class.

@@ -7,9 +7,9 @@ import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import { createGraphQLError } from 'graphql-yoga';
-import type PrismaTypes from '../generated/pothos-types.js';
-import { getDatamodel } from '../generated/pothos-types.js';
-import type { RequestContext } from '../shared/context.js';
+import type PrismaTypes from '../../generated/pothos-types.js';
+import { getDatamodel } from '../../generated/pothos-types.js';
+import type { RequestContext } from '../context.js';
 
 // Pothos names the exceeded limit by kind; these are the result's fields for its value and maximum.
 const limitFields = {
