@@ -179,7 +179,7 @@ describe('graphql-sse', () => {
     const client = createClient({ url: `${server.baseUrl}/graphql/stream`, singleConnection: true, fetchFn: recordingFetch(log), retryAttempts: 0 });
     const follow = async (id: string) => {
       const seen: any[] = [];
-      const events = client.iterate({ query: 'subscription($id: ID!) { evaluationProgress(id: $id) { evaluation_id status total done } }', variables: { id } });
+      const events = client.iterate({ query: 'subscription($id: ID!) { evaluationProgress(id: $id) { evaluationId status total done } }', variables: { id } });
       for await (const event of events) {
         expect(event.errors).toBeUndefined();
         seen.push(event.data!.evaluationProgress);
@@ -195,7 +195,7 @@ describe('graphql-sse', () => {
         [evaluations[0], first],
         [evaluations[1], second],
       ] as const) {
-        expect(seen.every((progress: any) => progress.evaluation_id === evaluation.id && progress.total === 2)).toBe(true);
+        expect(seen.every((progress: any) => progress.evaluationId === evaluation.id && progress.total === 2)).toBe(true);
         expect(seen[0].done).toBe(0);
         expect(seen.at(-1)).toMatchObject({ status: 'EVALUATION_FINISHED', done: 2 });
       }

@@ -303,8 +303,8 @@ describe('variants', () => {
 
 describe('apps and variants over GraphQL', () => {
   it('creates, reads and pages through the same operations as REST', async () => {
-    const created = await server.graphql(`mutation($input: CreateAppInput!) { createApp(input: $input) { id name created_at } }`, {
-      input: { app_name: 'graphql-app' },
+    const created = await server.graphql(`mutation($input: CreateAppInput!) { createApp(input: $input) { id name createdAt } }`, {
+      input: { appName: 'graphql-app' },
     });
     expect(created.errors).toBeUndefined();
     const appId = created.data.createApp.id;
@@ -312,11 +312,11 @@ describe('apps and variants over GraphQL', () => {
 
     for (const name of ['g1', 'g2', 'g3']) {
       const variant = await server.graphql(
-        `mutation($app: ID!, $input: CreateVariantInput!) { createVariant(app_id: $app, input: $input) { id name kind revision parameters } }`,
-        { app: appId, input: { variant_name: name, kind: 'prompt', parameters: promptParameters } },
+        `mutation($app: ID!, $input: CreateVariantInput!) { createVariant(appId: $app, input: $input) { id name kind revision parameters } }`,
+        { app: appId, input: { variantName: name, kind: 'PROMPT', parameters: promptParameters } },
       );
       expect(variant.errors).toBeUndefined();
-      expect(variant.data.createVariant).toMatchObject({ name, kind: 'prompt', revision: 1, parameters: promptParameters });
+      expect(variant.data.createVariant).toMatchObject({ name, kind: 'PROMPT', revision: 1, parameters: promptParameters });
     }
     const page = await server.graphql(
       `query($id: ID!) { app(id: $id) { variants(first: 2) { edges { cursor node { name } } pageInfo { hasNextPage endCursor } } } }`,
@@ -333,7 +333,7 @@ describe('apps and variants over GraphQL', () => {
   });
 
   it('reports validation faults and not-found with codes and the REST detail', async () => {
-    const invalid = await server.graphql(`mutation { createApp(input: { app_name: "" }) { id } }`);
+    const invalid = await server.graphql(`mutation { createApp(input: { appName: "" }) { id } }`);
     expect(invalid.errors[0].extensions).toEqual({
       code: 'BAD_USER_INPUT',
       detail: [{ loc: ['body', 'app_name'], msg: 'String should have at least 1 character', type: 'string_too_short' }],

@@ -1,60 +1,70 @@
 // GraphQL types, queries and mutations of apps and variants. Inputs carry the REST field names
 // and are validated by the same schemas (inputs.ts); resolvers call the same operations.
 import { builder } from '../shared/graphql/builder.js';
+import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { parseInput } from '../shared/validation.js';
 import { createAppInput, createVariantInput, updateVariantParametersInput, variantKinds } from './inputs.js';
 import * as apps from './operations.js';
 
 const latestRevision = { revisions: { orderBy: { revision: 'desc' as const }, take: 1 } };
 
-builder.prismaObject('App', {
+const App = builder.prismaObject('App', {
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
-    project_id: t.exposeID('projectId'),
-    created_at: t.expose('createdAt', { type: 'DateTime' }),
-    updated_at: t.expose('updatedAt', { type: 'DateTime' }),
-    variants: t.relatedConnection('variants', { cursor: 'id', query: { orderBy: { id: 'asc' } } }),
+    projectId: t.exposeID('projectId'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    variants: t.relatedConnection('variants', { cursor: 'id', query: { orderBy: { id: 'asc' } } }, VariantConnection),
   }),
 });
 
-const VariantKind = builder.enumType('VariantKind', { values: variantKinds });
+const VariantKind = builder.enumType('VariantKind', { values: upperCaseValues(variantKinds) });
 
-builder.prismaObject('Variant', {
+const Variant = builder.prismaObject('Variant', {
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
-    app_id: t.exposeID('appId'),
-    project_id: t.exposeID('projectId'),
+    appId: t.exposeID('appId'),
+    projectId: t.exposeID('projectId'),
     kind: t.expose('kind', { type: VariantKind }),
     revision: t.exposeInt('revision', { description: 'Number of the newest revision.' }),
     uri: t.string({ nullable: true, select: latestRevision, resolve: (variant) => variant.revisions[0]?.uri ?? null }),
     parameters: t.field({ type: 'JSON', select: latestRevision, resolve: (variant) => variant.revisions[0]?.parameters ?? {} }),
     revisions: t.relation('revisions', { query: { orderBy: { revision: 'asc' } } }),
     app: t.relation('app'),
-    created_at: t.expose('createdAt', { type: 'DateTime' }),
-    updated_at: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
 builder.prismaObject('VariantRevision', {
   fields: (t) => ({
     id: t.exposeID('id'),
-    variant_id: t.exposeID('variantId'),
+    variantId: t.exposeID('variantId'),
     revision: t.exposeInt('revision'),
     uri: t.exposeString('uri', { nullable: true }),
     parameters: t.expose('parameters', { type: 'JSON' }),
-    created_at: t.expose('createdAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 
+const AppConnection = builder.connectionObject(
+  { type: App, name: 'AppConnection', description: 'Apps, a page at a time.' },
+  { description: 'An app and its cursor.' },
+);
+const VariantConnection = builder.connectionObject(
+  { type: Variant, name: 'VariantConnection', description: 'Variants, a page at a time.' },
+  { description: 'A variant and its cursor.' },
+);
+
 const CreateAppInput = builder.inputType('CreateAppInput', {
-  fields: (t) => ({ app_name: t.string({ required: true }) }),
+  fields: (t) => ({ appName: t.string({ required: true }) }),
 });
 
 const CreateVariantInput = builder.inputType('CreateVariantInput', {
   fields: (t) => ({
-    variant_name: t.string({ required: true }),
+    variantName: t.string({ required: true }),
     kind: t.field({ type: VariantKind, required: true }),
     uri: t.string(),
     parameters: t.field({ type: 'JSON' }),
@@ -75,12 +85,15 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: (query, _root, args, ctx) => apps.getApp(ctx, String(args.id), query),
   }),
-  apps: t.prismaConnection({
-    type: 'App',
-    cursor: 'id',
-    args: { app_name: t.arg.string() },
-    resolve: (query, _root, args, ctx) => apps.listApps(ctx, { app_name: args.app_name ?? undefined }, query),
-  }),
+  apps: t.prismaConnection(
+    {
+      type: 'App',
+      cursor: 'id',
+      args: { appName: t.arg.string() },
+      resolve: (query, _root, args, ctx) => apps.listApps(ctx, { app_name: args.appName ?? undefined }, query),
+    },
+    AppConnection,
+  ),
   variant: t.prismaField({
     type: 'Variant',
     nullable: true,
@@ -94,7 +107,7 @@ builder.mutationFields((t) => ({
     type: 'App',
     args: { input: t.arg({ type: CreateAppInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const app = await apps.createApp(ctx, parseInput(createAppInput, args.input, 'body'));
+      const app = await apps.createApp(ctx, parseInput(createAppInput, restFields(args.input), 'body'));
       return apps.getApp(ctx, app.id, query);
     },
   }),
@@ -102,7 +115,7 @@ builder.mutationFields((t) => ({
     type: 'App',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: CreateAppInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      await apps.renameApp(ctx, String(args.id), parseInput(createAppInput, args.input, 'body'));
+      await apps.renameApp(ctx, String(args.id), parseInput(createAppInput, restFields(args.input), 'body'));
       return apps.getApp(ctx, String(args.id), query);
     },
   }),
@@ -115,9 +128,9 @@ builder.mutationFields((t) => ({
   }),
   createVariant: t.prismaField({
     type: 'Variant',
-    args: { app_id: t.arg.id({ required: true }), input: t.arg({ type: CreateVariantInput, required: true }) },
+    args: { appId: t.arg.id({ required: true }), input: t.arg({ type: CreateVariantInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const variant = await apps.createVariant(ctx, String(args.app_id), parseInput(createVariantInput, args.input, 'body'));
+      const variant = await apps.createVariant(ctx, String(args.appId), parseInput(createVariantInput, restFields(args.input), 'body'));
       return apps.getVariant(ctx, variant.id, query);
     },
   }),
@@ -125,7 +138,7 @@ builder.mutationFields((t) => ({
     type: 'Variant',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateVariantParametersInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const input = parseInput(updateVariantParametersInput, args.input, 'body');
+      const input = parseInput(updateVariantParametersInput, restFields(args.input), 'body');
       await apps.updateVariantParameters(ctx, String(args.id), input);
       return apps.getVariant(ctx, String(args.id), query);
     },

@@ -99,27 +99,27 @@ describe('evaluation calls are priced with the project price list', () => {
     expect(cost).toEqual({ evaluation_id: id, total_cost: 0.01275, calls: 3, evaluators: [{ evaluator_config_id: judge.id, cost: 0.01275, calls: 3 }] });
 
     const graphql = await server.graphql(
-      'query($id: ID!) { evaluation(id: $id) { average_cost { value } total_cost { value } evaluator_cost { total_cost evaluators { cost } } } }',
+      'query($id: ID!) { evaluation(id: $id) { averageCost { value } totalCost { value } evaluatorCost { totalCost evaluators { cost } } } }',
       { id },
     );
     expect(graphql.errors).toBeUndefined();
     expect(graphql.data.evaluation).toEqual({
-      average_cost: { value: 0.00425 },
-      total_cost: { value: 0.01275 },
-      evaluator_cost: { total_cost: 0.01275, evaluators: [{ cost: 0.01275 }] },
+      averageCost: { value: 0.00425 },
+      totalCost: { value: 0.01275 },
+      evaluatorCost: { totalCost: 0.01275, evaluators: [{ cost: 0.01275 }] },
     });
 
     // The variant's LLM span and the judge's EVALUATOR span: costs Assay computed, not reported.
     const [first] = await scenarioTraceIds(server, id);
     const trace = await server.graphql(
-      'query($id: ID!) { trace(id: $id) { cost spans(first: 10) { edges { node { spankind model cost_source metadata { cost } } } } } }',
+      'query($id: ID!) { trace(id: $id) { cost spans(first: 10) { edges { node { spanKind model costSource metadata { cost } } } } } }',
       { id: first.trace_id },
     );
     expect(trace.errors).toBeUndefined();
     expect(trace.data.trace.cost).toBe(0.0085);
-    expect(trace.data.trace.spans.edges.map((edge: any) => edge.node).sort((a: any, b: any) => a.spankind.localeCompare(b.spankind))).toEqual([
-      { spankind: 'EVALUATOR', model: 'acme-judge', cost_source: 'computed', metadata: { cost: 0.00425 } },
-      { spankind: 'LLM', model: 'gpt-4o-mini', cost_source: 'computed', metadata: { cost: 0.00425 } },
+    expect(trace.data.trace.spans.edges.map((edge: any) => edge.node).sort((a: any, b: any) => a.spanKind.localeCompare(b.spanKind))).toEqual([
+      { spanKind: 'EVALUATOR', model: 'acme-judge', costSource: 'computed', metadata: { cost: 0.00425 } },
+      { spanKind: 'LLM', model: 'gpt-4o-mini', costSource: 'computed', metadata: { cost: 0.00425 } },
     ]);
   });
 
@@ -150,11 +150,11 @@ describe('reported costs sum exactly', () => {
     expect((await waitForStatus(server, id)).status.value).toMatch(/^EVALUATION_FINISHED/);
     const evaluation = await getEvaluation(server, id);
     expect([evaluation.average_cost.value, evaluation.total_cost.value]).toEqual([0.00425, 0.01275]);
-    const graphql = await server.graphql('query($id: ID!) { evaluation(id: $id) { total_cost { value } } }', { id });
-    expect(graphql.data.evaluation.total_cost.value).toBe(0.01275);
+    const graphql = await server.graphql('query($id: ID!) { evaluation(id: $id) { totalCost { value } } }', { id });
+    expect(graphql.data.evaluation.totalCost.value).toBe(0.01275);
     const [first] = await scenarioTraceIds(server, id);
-    const trace = await server.graphql('query($id: ID!) { trace(id: $id) { spans(first: 1) { edges { node { cost_source } } } } }', { id: first.trace_id });
-    expect(trace.data.trace.spans.edges[0].node.cost_source).toBe('reported');
+    const trace = await server.graphql('query($id: ID!) { trace(id: $id) { spans(first: 1) { edges { node { costSource } } } } }', { id: first.trace_id });
+    expect(trace.data.trace.spans.edges[0].node.costSource).toBe('reported');
   });
 });
 

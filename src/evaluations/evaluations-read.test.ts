@@ -159,14 +159,14 @@ describe('reading evaluations', () => {
 
   it('reads the same evaluation through GraphQL', async () => {
     const response = await server.graphql(
-      `query($id: ID!) { evaluation(id: $id) { id status { type value } average_latency { value } aggregated_results { evaluator_config { id name } result { type value } }
-        scenarios(first: 5) { edges { node { position inputs outputs { result { value } cost } results { evaluator_config result { type value } } } } } } }`,
+      `query($id: ID!) { evaluation(id: $id) { id status { type value } averageLatency { value } aggregatedResults { evaluatorConfig { id name } result { type value } }
+        scenarios(first: 5) { edges { node { position inputs outputs { result { value } cost } results { evaluatorConfigId result { type value } } } } } } }`,
       { id: finished },
     );
     expect(response.errors).toBeUndefined();
     const evaluation = response.data.evaluation;
     expect(evaluation.status).toEqual({ type: 'status', value: 'EVALUATION_FINISHED_WITH_ERRORS' });
-    expect(evaluation.aggregated_results.map((a: any) => a.evaluator_config.name)).toEqual(['exact', 'json']);
+    expect(evaluation.aggregatedResults.map((a: any) => a.evaluatorConfig.name)).toEqual(['exact', 'json']);
     expect(evaluation.scenarios.edges.map((e: any) => e.node.outputs[0].result.value)).toEqual(['Paris', 'Lima?']);
   });
 });

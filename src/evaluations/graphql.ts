@@ -1,6 +1,8 @@
 // GraphQL types of automatic evaluations: the contract's Evaluation (2.4), EvaluationScenario
 // (2.3) and Result (2.2), with the run's progress beside them.
 import { builder } from '../shared/graphql/builder.js';
+import { ConfidenceInterval } from '../shared/graphql/interval.js';
+import { restFields } from '../shared/graphql/names.js';
 import { asArray } from '../shared/json.js';
 import type { EvaluationProgress } from '../shared/events.js';
 import { parseInput } from '../shared/validation.js';
@@ -28,7 +30,7 @@ export const ResultRef = builder.objectRef<ResultShape>('Result').implement({
 
 const Progress = builder.objectRef<EvaluationProgress>('EvaluationProgress').implement({
   fields: (t) => ({
-    evaluation_id: t.exposeID('evaluation_id'),
+    evaluationId: t.exposeID('evaluation_id'),
     status: t.exposeString('status'),
     total: t.exposeInt('total', { description: 'Test cases to run.' }),
     done: t.exposeInt('done', { description: 'Test cases stored so far.' }),
@@ -39,14 +41,10 @@ const Progress = builder.objectRef<EvaluationProgress>('EvaluationProgress').imp
 type StoredAggregate = ResultShape & { count: number; errors: number; stddev: number | null; ci_low: number | null; ci_high: number | null };
 const stored = (row: { aggregate: unknown }) => row.aggregate as StoredAggregate | null;
 
-const Interval = builder.objectRef<{ low: number; high: number }>('ConfidenceInterval').implement({
-  fields: (t) => ({ low: t.exposeFloat('low'), high: t.exposeFloat('high') }),
-});
-
 builder.prismaObject('EvaluationEvaluator', {
   name: 'AggregatedResult',
   fields: (t) => ({
-    evaluator_config: t.relation('evaluatorConfig'),
+    evaluatorConfig: t.relation('evaluatorConfig'),
     result: t.field({
       type: ResultRef,
       nullable: true,
@@ -59,8 +57,8 @@ builder.prismaObject('EvaluationEvaluator', {
     count: t.int({ nullable: true, description: 'Cases scored without error.', resolve: (row) => stored(row)?.count ?? null }),
     errors: t.int({ nullable: true, description: 'Cases whose result is an error.', resolve: (row) => stored(row)?.errors ?? null }),
     stddev: t.float({ nullable: true, description: 'Sample standard deviation of the results.', resolve: (row) => stored(row)?.stddev ?? null }),
-    confidence_interval: t.field({
-      type: Interval,
+    confidenceInterval: t.field({
+      type: ConfidenceInterval,
       nullable: true,
       description: "95% interval of the mean: Wilson's for pass/fail evaluators, Student's t otherwise.",
       resolve: (row) => {
@@ -73,7 +71,7 @@ builder.prismaObject('EvaluationEvaluator', {
 
 const EvaluatorCallsCost = builder.objectRef<evaluations.EvaluatorCost['evaluators'][number]>('EvaluatorConfigCost').implement({
   fields: (t) => ({
-    evaluator_config_id: t.exposeID('evaluator_config_id'),
+    evaluatorConfigId: t.exposeID('evaluator_config_id'),
     cost: t.exposeFloat('cost', { nullable: true, description: 'USD; null when none of its calls had a known price.' }),
     calls: t.exposeInt('calls', { description: 'Provider calls it made.' }),
   }),
@@ -83,7 +81,7 @@ const EvaluatorCostRef = builder.objectRef<evaluations.EvaluatorCost>('Evaluator
   description:
     "What evaluating cost, apart from the app's cost: the provider calls of LLM judges and embedding models, each recorded as an EVALUATOR span in its case's trace.",
   fields: (t) => ({
-    total_cost: t.exposeFloat('total_cost', { nullable: true, description: 'USD; null when none of the calls had a known price.' }),
+    totalCost: t.exposeFloat('total_cost', { nullable: true, description: 'USD; null when none of the calls had a known price.' }),
     calls: t.exposeInt('calls'),
     evaluators: t.field({ type: [EvaluatorCallsCost], resolve: (cost) => cost.evaluators }),
   }),
@@ -92,35 +90,38 @@ const EvaluatorCostRef = builder.objectRef<evaluations.EvaluatorCost>('Evaluator
 const EvaluationRef = builder.prismaObject('Evaluation', {
   fields: (t) => ({
     id: t.exposeID('id'),
-    app_id: t.exposeID('appId'),
-    project_id: t.exposeID('projectId'),
-    variant_ids: t.stringList({ resolve: (e) => [e.variantId] }),
-    variant_names: t.stringList({ resolve: (e) => [e.variantName] }),
-    variant_revision_ids: t.stringList({ resolve: (e) => [e.variantRevisionId] }),
+    appId: t.exposeID('appId'),
+    projectId: t.exposeID('projectId'),
+    variantIds: t.stringList({ resolve: (e) => [e.variantId] }),
+    variantNames: t.stringList({ resolve: (e) => [e.variantName] }),
+    variantRevisionIds: t.stringList({ resolve: (e) => [e.variantRevisionId] }),
     revisions: t.stringList({ resolve: (e) => [String(e.revision)] }),
-    testset_id: t.exposeID('testsetId', { nullable: true }),
-    testset_name: t.exposeString('testsetName', { nullable: true }),
+    testsetId: t.exposeID('testsetId', { nullable: true }),
+    testsetName: t.exposeString('testsetName', { nullable: true }),
     status: t.field({ type: ResultRef, resolve: statusResult }),
-    aggregated_results: t.relation('evaluators', {
+    aggregatedResults: t.relation('evaluators', {
       query: { where: { aggregate: { not: { equals: null } } }, orderBy: { position: 'asc' } },
     }),
-    average_cost: t.field({ type: ResultRef, nullable: true, resolve: (e) => evaluationTotals(e).average_cost }),
-    total_cost: t.field({ type: ResultRef, nullable: true, resolve: (e) => evaluationTotals(e).total_cost }),
-    average_latency: t.field({ type: ResultRef, nullable: true, resolve: (e) => evaluationTotals(e).average_latency }),
+    averageCost: t.field({ type: ResultRef, nullable: true, resolve: (e) => evaluationTotals(e).average_cost }),
+    totalCost: t.field({ type: ResultRef, nullable: true, resolve: (e) => evaluationTotals(e).total_cost }),
+    averageLatency: t.field({ type: ResultRef, nullable: true, resolve: (e) => evaluationTotals(e).average_latency }),
     progress: t.field({ type: Progress, resolve: (e) => evaluations.progressOf(e) }),
-    evaluator_cost: t.field({
+    evaluatorCost: t.field({
       type: EvaluatorCostRef,
-      description: "The evaluators' own provider cost (judges, embeddings), kept apart from average_cost/total_cost, which are the app's.",
+      description: "The evaluators' own provider cost (judges, embeddings), kept apart from averageCost/totalCost, which are the app's.",
       resolve: (e, _args, ctx) => evaluations.evaluatorCost(ctx, e.id),
     }),
     // Its own query per evaluation: a nested `take` would load every scenario to cut one page.
-    scenarios: t.prismaConnection({
-      type: 'EvaluationScenario',
-      cursor: 'evaluationId_position',
-      resolve: (query, evaluation, _args, ctx) => evaluations.listScenarios(ctx, evaluation.id, query),
-    }),
-    created_at: t.expose('createdAt', { type: 'DateTime' }),
-    updated_at: t.expose('updatedAt', { type: 'DateTime' }),
+    scenarios: t.prismaConnection(
+      {
+        type: 'EvaluationScenario',
+        cursor: 'evaluationId_position',
+        resolve: (query, evaluation, _args, ctx) => evaluations.listScenarios(ctx, evaluation.id, query),
+      },
+      ScenarioConnection,
+    ),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
@@ -135,7 +136,7 @@ const ScenarioOutput = builder.objectRef<{ result: ResultShape; cost: number | n
 builder.prismaObject('EvaluationScenarioResult', {
   name: 'ScenarioResult',
   fields: (t) => ({
-    evaluator_config: t.exposeID('evaluatorConfigId'),
+    evaluatorConfigId: t.exposeID('evaluatorConfigId'),
     result: t.field({ type: ResultRef, resolve: scoreResult }),
   }),
 });
@@ -143,20 +144,29 @@ builder.prismaObject('EvaluationScenarioResult', {
 const ScenarioRef = builder.prismaObject('EvaluationScenario', {
   fields: (t) => ({
     id: t.exposeID('id'),
-    evaluation_id: t.exposeID('evaluationId'),
+    evaluationId: t.exposeID('evaluationId'),
     position: t.exposeInt('position', { description: 'Index of the test case in its test set.' }),
     inputs: t.field({ type: 'JSON', resolve: (s) => asArray(s.inputs) }),
     outputs: t.field({
       type: [ScenarioOutput],
       resolve: (s) => [{ result: s.output as unknown as ResultShape, cost: s.cost, latency: s.latency }],
     }),
-    correct_answers: t.field({ type: 'JSON', resolve: (s) => asArray(s.correctAnswers) }),
-    is_pinned: t.exposeBoolean('isPinned'),
+    correctAnswers: t.field({ type: 'JSON', resolve: (s) => asArray(s.correctAnswers) }),
+    isPinned: t.exposeBoolean('isPinned'),
     note: t.exposeString('note'),
-    trace_id: t.exposeString('traceId', { nullable: true }),
+    traceId: t.exposeString('traceId', { nullable: true }),
     results: t.relation('results'),
   }),
 });
+
+const ScenarioConnection = builder.connectionObject(
+  { type: ScenarioRef, name: 'EvaluationScenarioConnection', description: "An evaluation's scenarios, a page at a time." },
+  { description: 'A scenario and its cursor.' },
+);
+const EvaluationConnection = builder.connectionObject(
+  { type: EvaluationRef, name: 'EvaluationConnection', description: 'Evaluations, a page at a time.' },
+  { description: 'An evaluation and its cursor.' },
+);
 
 builder.queryFields((t) => ({
   evaluation: t.prismaField({
@@ -165,12 +175,15 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: (query, _root, args, ctx) => evaluations.getEvaluation(ctx, String(args.id), query),
   }),
-  evaluations: t.prismaConnection({
-    type: 'Evaluation',
-    cursor: 'id',
-    args: { app_id: t.arg.id() },
-    resolve: (query, _root, args, ctx) => evaluations.listEvaluations(ctx, { app_id: args.app_id ? String(args.app_id) : undefined }, query),
-  }),
+  evaluations: t.prismaConnection(
+    {
+      type: 'Evaluation',
+      cursor: 'id',
+      args: { appId: t.arg.id() },
+      resolve: (query, _root, args, ctx) => evaluations.listEvaluations(ctx, { app_id: args.appId ? String(args.appId) : undefined }, query),
+    },
+    EvaluationConnection,
+  ),
 }));
 
 const ComparisonRow = builder.objectRef<Awaited<ReturnType<typeof evaluations.compareEvaluations>>['rows'][number]>('EvaluationComparisonRow').implement({
@@ -178,7 +191,7 @@ const ComparisonRow = builder.objectRef<Awaited<ReturnType<typeof evaluations.co
   fields: (t) => ({
     position: t.exposeInt('position'),
     inputs: t.field({ type: 'JSON', resolve: (row) => asArray(row.inputs) }),
-    correct_answers: t.field({ type: 'JSON', resolve: (row) => asArray(row.correct_answers) }),
+    correctAnswers: t.field({ type: 'JSON', resolve: (row) => asArray(row.correct_answers) }),
     scenarios: t.field({
       type: [ScenarioRef],
       nullable: { list: false, items: true },
@@ -190,22 +203,22 @@ const ComparisonRow = builder.objectRef<Awaited<ReturnType<typeof evaluations.co
 
 const RateLimitInput = builder.inputType('RateLimitInput', {
   fields: (t) => ({
-    batch_size: t.int({ required: true }),
-    max_retries: t.int({ required: true }),
-    retry_delay: t.int({ required: true }),
-    delay_between_batches: t.int({ required: true }),
+    batchSize: t.int({ required: true }),
+    maxRetries: t.int({ required: true }),
+    retryDelay: t.int({ required: true }),
+    delayBetweenBatches: t.int({ required: true }),
   }),
 });
 
 const CreateEvaluationInput = builder.inputType('CreateEvaluationInput', {
   fields: (t) => ({
-    app_id: t.id({ required: true }),
-    variant_ids: t.idList({ required: true }),
-    evaluators_configs: t.idList({ required: true }),
-    testset_id: t.id({ required: true }),
-    rate_limit: t.field({ type: RateLimitInput, required: true }),
-    lm_providers_keys: t.field({ type: 'JSON' }),
-    correct_answer_column: t.string(),
+    appId: t.id({ required: true }),
+    variantIds: t.idList({ required: true }),
+    evaluatorConfigIds: t.idList({ required: true }),
+    testsetId: t.id({ required: true }),
+    rateLimit: t.field({ type: RateLimitInput, required: true }),
+    lmProvidersKeys: t.field({ type: 'JSON' }),
+    correctAnswerColumn: t.string(),
   }),
 });
 
@@ -222,7 +235,11 @@ builder.mutationFields((t) => ({
     type: [EvaluationRef],
     description: 'One evaluation per variant, answered at once; the runs proceed in the background.',
     args: { input: t.arg({ type: CreateEvaluationInput, required: true }) },
-    resolve: (_root, args, ctx) => evaluations.createEvaluations(ctx, parseInput(createEvaluationInput, args.input, 'body')),
+    resolve: (_root, args, ctx) =>
+      evaluations.createEvaluations(
+        ctx,
+        parseInput(createEvaluationInput, restFields(args.input, { nested: ['rateLimit'], names: { evaluatorConfigIds: 'evaluators_configs' } }), 'body'),
+      ),
   }),
   cancelEvaluation: t.field({
     type: EvaluationRef,

@@ -151,11 +151,15 @@ describe('auto_ai_critique and auto_semantic_similarity', () => {
       ],
     });
     const graphql = await server.graphql(
-      'query($id: ID!) { evaluation(id: $id) { total_cost { value } evaluator_cost { total_cost calls evaluators { evaluator_config_id cost calls } } } }',
+      'query($id: ID!) { evaluation(id: $id) { totalCost { value } evaluatorCost { totalCost calls evaluators { evaluatorConfigId cost calls } } } }',
       { id },
     );
     expect(graphql.errors).toBeUndefined();
-    expect(graphql.data.evaluation.evaluator_cost).toEqual(cost && { total_cost: cost.total_cost, calls: 6, evaluators: cost.evaluators });
+    expect(graphql.data.evaluation.evaluatorCost).toEqual({
+      totalCost: cost.total_cost,
+      calls: 6,
+      evaluators: cost.evaluators.map(({ evaluator_config_id, ...rest }: any) => ({ evaluatorConfigId: evaluator_config_id, ...rest })),
+    });
 
     // Each judge call is an EVALUATOR span under the case's span, in the same trace.
     const traces = await scenarioTraceIds(server, id);

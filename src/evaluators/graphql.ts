@@ -1,20 +1,21 @@
 // GraphQL types, queries and mutations of evaluators and evaluator configs. Inputs carry the REST
 // field names and are validated by the same schemas (inputs.ts); resolvers call the same operations.
 import { builder } from '../shared/graphql/builder.js';
+import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { parseInput } from '../shared/validation.js';
 import { createEvaluatorConfigInput } from './inputs.js';
 import * as evaluators from './operations.js';
 import { type Evaluator, type EvaluatorSetting, resultTypes, settingTypes } from './registry.js';
 
-const EvaluatorResultType = builder.enumType('EvaluatorResultType', { values: resultTypes });
-const EvaluatorSettingType = builder.enumType('EvaluatorSettingType', { values: settingTypes });
+const EvaluatorResultType = builder.enumType('EvaluatorResultType', { values: upperCaseValues(resultTypes) });
+const EvaluatorSettingType = builder.enumType('EvaluatorSettingType', { values: upperCaseValues(settingTypes) });
 
 type NamedSetting = EvaluatorSetting & { name: string };
 
 const EvaluatorSettingRef = builder.objectRef<NamedSetting>('EvaluatorSetting').implement({
   description: "One field of an evaluator's settings form.",
   fields: (t) => ({
-    name: t.exposeString('name', { description: 'The key of the field in settings_values.' }),
+    name: t.exposeString('name', { description: 'The key of the field in settingsValues.' }),
     label: t.exposeString('label'),
     type: t.expose('type', { type: EvaluatorSettingType }),
     default: t.field({
@@ -29,7 +30,7 @@ const EvaluatorSettingRef = builder.objectRef<NamedSetting>('EvaluatorSetting').
     max: t.exposeFloat('max', { nullable: true, description: 'Inclusive upper bound of a number.' }),
     options: t.stringList({
       nullable: true,
-      description: 'The choices of a multiple_choice field.',
+      description: 'The choices of a MULTIPLE_CHOICE field.',
       resolve: (setting) => (setting.options ? [...setting.options] : null),
     }),
   }),
@@ -41,9 +42,9 @@ const EvaluatorRef = builder.objectRef<Evaluator>('Evaluator').implement({
     key: t.exposeString('key'),
     name: t.exposeString('name'),
     description: t.exposeString('description'),
-    result_type: t.expose('result_type', { type: EvaluatorResultType }),
-    requires_llm_api_keys: t.exposeBoolean('requires_llm_api_keys'),
-    settings_template: t.field({
+    resultType: t.expose('result_type', { type: EvaluatorResultType }),
+    requiresLlmApiKeys: t.exposeBoolean('requires_llm_api_keys'),
+    settingsTemplate: t.field({
       type: [EvaluatorSettingRef],
       description: 'The fields of the settings form, in display order.',
       resolve: (evaluator) => Object.entries(evaluator.settings_template).map(([name, setting]) => ({ name, ...setting })),
@@ -51,15 +52,15 @@ const EvaluatorRef = builder.objectRef<Evaluator>('Evaluator').implement({
   }),
 });
 
-builder.prismaObject('EvaluatorConfig', {
+const EvaluatorConfig = builder.prismaObject('EvaluatorConfig', {
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
-    project_id: t.exposeID('projectId'),
-    app_id: t.exposeID('appId'),
+    projectId: t.exposeID('projectId'),
+    appId: t.exposeID('appId'),
     app: t.relation('app'),
-    evaluator_key: t.exposeString('evaluatorKey'),
-    settings_values: t.expose('settingsValues', { type: 'JSON' }),
+    evaluatorKey: t.exposeString('evaluatorKey'),
+    settingsValues: t.expose('settingsValues', { type: 'JSON' }),
     evaluator: t.field({
       type: EvaluatorRef,
       nullable: true,
@@ -67,24 +68,29 @@ builder.prismaObject('EvaluatorConfig', {
       select: { evaluatorKey: true },
       resolve: (config) => evaluators.getEvaluator(config.evaluatorKey) ?? null,
     }),
-    created_at: t.expose('createdAt', { type: 'DateTime' }),
-    updated_at: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
+const EvaluatorConfigConnection = builder.connectionObject(
+  { type: EvaluatorConfig, name: 'EvaluatorConfigConnection', description: 'Evaluator configs, a page at a time.' },
+  { description: 'An evaluator config and its cursor.' },
+);
+
 const CreateEvaluatorConfigInput = builder.inputType('CreateEvaluatorConfigInput', {
   fields: (t) => ({
-    app_id: t.id({ required: true }),
+    appId: t.id({ required: true }),
     name: t.string({ required: true }),
-    evaluator_key: t.string({ required: true, description: 'The key of a built-in evaluator (query `evaluators`).' }),
-    settings_values: t.field({ type: 'JSON', required: true, description: "Values for the fields of the evaluator's settings_template." }),
+    evaluatorKey: t.string({ required: true, description: 'The key of a built-in evaluator (query `evaluators`).' }),
+    settingsValues: t.field({ type: 'JSON', required: true, description: "Values for the fields of the evaluator's settingsTemplate." }),
   }),
 });
 
 const UpdateEvaluatorConfigInput = builder.inputType('UpdateEvaluatorConfigInput', {
   fields: (t) => ({
     name: t.string(),
-    settings_values: t.field({ type: 'JSON', description: 'Replaces the settings whole; absent fields get their defaults.' }),
+    settingsValues: t.field({ type: 'JSON', description: 'Replaces the settings whole; absent fields get their defaults.' }),
   }),
 });
 
@@ -105,13 +111,16 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: (query, _root, args, ctx) => evaluators.getEvaluatorConfig(ctx, String(args.id), query),
   }),
-  evaluatorConfigs: t.prismaConnection({
-    type: 'EvaluatorConfig',
-    cursor: 'id',
-    description: "The project's evaluator configs in creation order, of one app when app_id is given.",
-    args: { app_id: t.arg.id() },
-    resolve: (query, _root, args, ctx) => evaluators.listEvaluatorConfigs(ctx, { app_id: args.app_id == null ? undefined : String(args.app_id) }, query),
-  }),
+  evaluatorConfigs: t.prismaConnection(
+    {
+      type: 'EvaluatorConfig',
+      cursor: 'id',
+      description: "The project's evaluator configs in creation order, of one app when appId is given.",
+      args: { appId: t.arg.id() },
+      resolve: (query, _root, args, ctx) => evaluators.listEvaluatorConfigs(ctx, { app_id: args.appId == null ? undefined : String(args.appId) }, query),
+    },
+    EvaluatorConfigConnection,
+  ),
 }));
 
 builder.mutationFields((t) => ({
@@ -119,7 +128,7 @@ builder.mutationFields((t) => ({
     type: 'EvaluatorConfig',
     args: { input: t.arg({ type: CreateEvaluatorConfigInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const config = await evaluators.createEvaluatorConfig(ctx, parseInput(createEvaluatorConfigInput, args.input, 'body'));
+      const config = await evaluators.createEvaluatorConfig(ctx, parseInput(createEvaluatorConfigInput, restFields(args.input), 'body'));
       return evaluators.getEvaluatorConfig(ctx, config.id, query);
     },
   }),
@@ -127,7 +136,7 @@ builder.mutationFields((t) => ({
     type: 'EvaluatorConfig',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateEvaluatorConfigInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      await evaluators.updateEvaluatorConfig(ctx, String(args.id), args.input);
+      await evaluators.updateEvaluatorConfig(ctx, String(args.id), restFields(args.input));
       return evaluators.getEvaluatorConfig(ctx, String(args.id), query);
     },
   }),

@@ -27,25 +27,25 @@ afterAll(async () => {
 });
 
 const CREATE = `mutation($input: CreateHumanEvaluationInput!) {
-  createHumanEvaluation(input: $input) { id evaluation_type status variant_names inputs progress { total } } }`;
-const NEXT = `query($id: ID!, $judge: String) { nextHumanScenario(evaluation_id: $id, judge: $judge) {
-  id position inputs { input_name input_value } shown_outputs { variant_id variant_output } } }`;
+  createHumanEvaluation(input: $input) { id evaluationType status variantNames inputs progress { total } } }`;
+const NEXT = `query($id: ID!, $judge: String) { nextHumanScenario(evaluationId: $id, judge: $judge) {
+  id position inputs { inputName inputValue } shownOutputs { variantId variantOutput } } }`;
 const JUDGE = `mutation($e: ID!, $s: ID!, $input: JudgeHumanScenarioInput!) {
-  judgeHumanScenario(evaluation_id: $e, scenario_id: $s, input: $input) { id vote score note judgements { judge vote } } }`;
+  judgeHumanScenario(evaluationId: $e, scenarioId: $s, input: $input) { id vote score note judgements { judge vote } } }`;
 
 describe('human evaluations through GraphQL', () => {
   let evaluationId: string;
 
   it('creates an A/B test; the outputs are generated as for REST', async () => {
     const response = await server.graphql(CREATE, {
-      input: { app_id: appId, variant_ids: [variantA, variantB], evaluation_type: 'human_a_b_testing', inputs: ['word'], testset_id: testsetId },
+      input: { appId: appId, variantIds: [variantA, variantB], evaluationType: 'HUMAN_A_B_TESTING', inputs: ['word'], testsetId: testsetId },
     });
     expect(response.errors).toBeUndefined();
     expect(response.data.createHumanEvaluation).toEqual({
       id: expect.any(String),
-      evaluation_type: 'human_a_b_testing',
+      evaluationType: 'HUMAN_A_B_TESTING',
       status: 'EVALUATION_INITIALIZED',
-      variant_names: ['va', 'vb'],
+      variantNames: ['va', 'vb'],
       inputs: ['word'],
       progress: { total: 3 },
     });
@@ -60,25 +60,25 @@ describe('human evaluations through GraphQL', () => {
       expect(next.errors).toBeUndefined();
       const scenario = next.data.nextHumanScenario;
       if (!scenario) break;
-      seen.push(scenario.inputs[0].input_value);
+      seen.push(scenario.inputs[0].inputValue);
       // Both outputs, in the order recorded for this scenario.
-      expect(scenario.shown_outputs.map((o: any) => o.variant_output).sort()).toEqual([
-        `A: ${scenario.inputs[0].input_value}`,
-        `B: ${scenario.inputs[0].input_value}`,
+      expect(scenario.shownOutputs.map((o: any) => o.variantOutput).sort()).toEqual([
+        `A: ${scenario.inputs[0].inputValue}`,
+        `B: ${scenario.inputs[0].inputValue}`,
       ]);
-      const judged = await server.graphql(JUDGE, { e: evaluationId, s: scenario.id, input: { vote: scenario.shown_outputs[1].variant_id, judge: 'zoe' } });
+      const judged = await server.graphql(JUDGE, { e: evaluationId, s: scenario.id, input: { vote: scenario.shownOutputs[1].variantId, judge: 'zoe' } });
       expect(judged.errors).toBeUndefined();
-      expect(judged.data.judgeHumanScenario.judgements).toEqual([{ judge: 'zoe', vote: scenario.shown_outputs[1].variant_id }]);
+      expect(judged.data.judgeHumanScenario.judgements).toEqual([{ judge: 'zoe', vote: scenario.shownOutputs[1].variantId }]);
     }
     expect(seen).toEqual(['one', 'two', 'three']);
     // Another judge (the default one) still has every scenario ahead.
     const other = await server.graphql(NEXT, { id: evaluationId });
     expect(other.data.nextHumanScenario.position).toBe(0);
     // zoe always chose the right-hand output: 0 of 3 on the left, p = 2 · (1/2)^3 = 0.25.
-    const bias = await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { statistics { position_bias { decisive left_wins p_value } } } }`, {
+    const bias = await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { statistics { positionBias { decisive leftWins pValue } } } }`, {
       id: evaluationId,
     });
-    expect(bias.data.humanEvaluation.statistics.position_bias).toEqual({ decisive: 3, left_wins: 0, p_value: 0.25 });
+    expect(bias.data.humanEvaluation.statistics.positionBias).toEqual({ decisive: 3, leftWins: 0, pValue: 0.25 });
   });
 
   it('answers the REST results through the results field', async () => {
@@ -104,7 +104,7 @@ describe('human evaluations through GraphQL', () => {
     const unknown = await server.graphql(JUDGE, { e: evaluationId, s: 'nope', input: { vote: '1' } });
     expect(unknown.errors[0]).toMatchObject({ message: 'HumanEvaluationScenario with id nope not found', extensions: { code: 'NOT_FOUND' } });
     const wrongCount = await server.graphql(CREATE, {
-      input: { app_id: appId, variant_ids: [variantA], evaluation_type: 'human_a_b_testing', inputs: ['word'], testset_id: testsetId },
+      input: { appId: appId, variantIds: [variantA], evaluationType: 'HUMAN_A_B_TESTING', inputs: ['word'], testsetId: testsetId },
     });
     expect(wrongCount.errors[0].extensions.detail).toEqual([
       { loc: ['body', 'variant_ids'], msg: 'human_a_b_testing takes exactly 2 variants, got 1', type: 'value_error' },
@@ -118,7 +118,7 @@ describe('human evaluations through GraphQL', () => {
     expect(status.data.updateHumanEvaluationStatus).toEqual({ id: evaluationId, status: 'EVALUATION_CANCELLED' });
     expect((await server.request('GET', `/human-evaluations/${evaluationId}`)).body.status).toBe('EVALUATION_CANCELLED');
 
-    const listed = await server.graphql(`query($app: ID!) { humanEvaluations(app_id: $app) { edges { node { id } } } }`, { app: appId });
+    const listed = await server.graphql(`query($app: ID!) { humanEvaluations(appId: $app) { edges { node { id } } } }`, { app: appId });
     expect(listed.data.humanEvaluations.edges.map((e: any) => e.node.id)).toEqual([evaluationId]);
 
     const missing = await server.graphql(`mutation { deleteHumanEvaluations(ids: ["nope"]) }`);

@@ -4,10 +4,11 @@
 // is.
 import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../shared/graphql/builder.js';
+import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { spanKinds, spanStatuses } from './ingest.js';
 import { ingestLegacyTraceBody, type LegacyIngestAnswer } from './legacy.js';
 import * as read from './read.js';
-import { searchFilter, type SearchArgs } from './search-input.js';
+import { searchFilter } from './search-input.js';
 import * as search from './search.js';
 import {
   spanContent,
@@ -25,16 +26,16 @@ const SpanStatusCode = builder.enumType('SpanStatusCode', { values: spanStatuses
 
 const TokenUsage = builder.objectRef<SpanUsageJson>('TokenUsage').implement({
   fields: (t) => ({
-    prompt_tokens: t.exposeInt('prompt_tokens', { nullable: true }),
-    completion_tokens: t.exposeInt('completion_tokens', { nullable: true }),
-    total_tokens: t.exposeInt('total_tokens', { nullable: true }),
+    promptTokens: t.exposeInt('prompt_tokens', { nullable: true }),
+    completionTokens: t.exposeInt('completion_tokens', { nullable: true }),
+    totalTokens: t.exposeInt('total_tokens', { nullable: true }),
   }),
 });
 
 const SpanVariant = builder.objectRef<SpanVariantJson>('SpanVariant').implement({
   fields: (t) => ({
-    variant_id: t.exposeString('variant_id', { nullable: true }),
-    variant_name: t.exposeString('variant_name', { nullable: true }),
+    variantId: t.exposeString('variant_id', { nullable: true }),
+    variantName: t.exposeString('variant_name', { nullable: true }),
     revision: t.exposeInt('revision', { nullable: true }),
   }),
 });
@@ -44,8 +45,8 @@ const SpanMetadata = builder.objectRef<SpanMetadataJson>('SpanMetadata').impleme
     cost: t.exposeFloat('cost', { nullable: true, description: 'USD.' }),
     latency: t.exposeFloat('latency', { description: 'Seconds.' }),
     usage: t.expose('usage', { type: TokenUsage }),
-    start_time: t.expose('start_time', { type: 'DateTime' }),
-    end_time: t.expose('end_time', { type: 'DateTime' }),
+    startTime: t.expose('start_time', { type: 'DateTime' }),
+    endTime: t.expose('end_time', { type: 'DateTime' }),
   }),
 });
 
@@ -60,27 +61,27 @@ const SpanContent = builder.objectRef<SpanContentJson>('SpanContent').implement(
 const Span = builder.prismaObject('Span', {
   fields: (t) => ({
     id: t.exposeID('spanId', { description: 'The span id the client sent; unique within its trace.' }),
-    trace_id: t.exposeID('traceId'),
-    parent_span_id: t.exposeID('parentSpanId', { nullable: true }),
-    project_id: t.exposeID('projectId'),
+    traceId: t.exposeID('traceId'),
+    parentSpanId: t.exposeID('parentSpanId', { nullable: true }),
+    projectId: t.exposeID('projectId'),
     name: t.exposeString('name'),
-    spankind: t.field({ type: SpanKind, resolve: (span) => span.spanKind as (typeof spanKinds)[number] }),
+    spanKind: t.field({ type: SpanKind, resolve: (span) => span.spanKind as (typeof spanKinds)[number] }),
     status: t.field({ type: SpanStatusCode, resolve: (span) => span.statusCode as (typeof spanStatuses)[number] }),
-    status_message: t.exposeString('statusMessage', { nullable: true }),
-    start_time: t.expose('startTime', { type: 'DateTime' }),
-    end_time: t.expose('endTime', { type: 'DateTime' }),
+    statusMessage: t.exposeString('statusMessage', { nullable: true }),
+    startTime: t.expose('startTime', { type: 'DateTime' }),
+    endTime: t.expose('endTime', { type: 'DateTime' }),
     latency: t.exposeFloat('latency', { description: 'Seconds.' }),
     content: t.field({ type: SpanContent, resolve: spanContent }),
     metadata: t.field({ type: SpanMetadata, resolve: spanMetadata }),
     config: t.expose('config', { type: 'JSON', nullable: true }),
     variant: t.field({ type: SpanVariant, resolve: spanVariant }),
     environment: t.exposeString('environment', { nullable: true }),
-    user_id: t.exposeString('userId', { nullable: true }),
-    session_id: t.exposeString('sessionId', { nullable: true }),
-    app_id: t.exposeString('appId', { nullable: true }),
+    userId: t.exposeString('userId', { nullable: true }),
+    sessionId: t.exposeString('sessionId', { nullable: true }),
+    appId: t.exposeString('appId', { nullable: true }),
     model: t.exposeString('model', { nullable: true }),
-    cached_tokens: t.exposeInt('cachedTokens', { nullable: true, description: 'Prompt tokens read from the provider cache (part of prompt_tokens).' }),
-    cost_source: t.exposeString('costSource', {
+    cachedTokens: t.exposeInt('cachedTokens', { nullable: true, description: 'Prompt tokens read from the provider cache (part of prompt_tokens).' }),
+    costSource: t.exposeString('costSource', {
       nullable: true,
       description: '"reported" (sent by the client), "computed" (token usage × price table), null (no cost known).',
     }),
@@ -92,19 +93,27 @@ const Span = builder.prismaObject('Span', {
   }),
 });
 
+const SpanConnection = builder.connectionObject(
+  { type: Span, name: 'SpanConnection', description: 'Spans, a page at a time.' },
+  { description: 'A span and its cursor.' },
+);
+
 // The tree fields refer to Span itself, so they are added once the type exists.
 builder.prismaObjectFields(Span, (t) => ({
-  child_spans: t.prismaConnection({
-    type: 'Span',
-    cursor: 'projectId_traceId_spanId',
-    description: 'Direct children a page at a time, in start order: for spans with very many children.',
-    resolve: (query, span, _args, ctx) =>
-      ctx.db.span.findMany({
-        ...query,
-        where: { projectId: ctx.projectId, traceId: span.traceId, parentSpanId: span.spanId, NOT: { spanId: span.spanId } },
-        orderBy: [{ startTimeUnixNano: 'asc' }, { spanId: 'asc' }],
-      }),
-  }),
+  childSpans: t.prismaConnection(
+    {
+      type: 'Span',
+      cursor: 'projectId_traceId_spanId',
+      description: 'Direct children a page at a time, in start order: for spans with very many children.',
+      resolve: (query, span, _args, ctx) =>
+        ctx.db.span.findMany({
+          ...query,
+          where: { projectId: ctx.projectId, traceId: span.traceId, parentSpanId: span.spanId, NOT: { spanId: span.spanId } },
+          orderBy: [{ startTimeUnixNano: 'asc' }, { spanId: 'asc' }],
+        }),
+    },
+    SpanConnection,
+  ),
   children: t.field({
     type: [Span],
     description: 'Direct children, in start order.',
@@ -123,17 +132,17 @@ builder.prismaObjectFields(Span, (t) => ({
 
 const TraceRef = builder.prismaObject('Trace', {
   fields: (t) => ({
-    trace_id: t.exposeID('traceId'),
-    project_id: t.exposeID('projectId'),
+    traceId: t.exposeID('traceId'),
+    projectId: t.exposeID('projectId'),
     name: t.exposeString('name', { nullable: true, description: "The root span's name." }),
-    start_time: t.expose('startTime', { type: 'DateTime', description: 'Start of the earliest span.' }),
-    end_time: t.expose('endTime', { type: 'DateTime', description: 'End of the latest span.' }),
-    latency: t.exposeFloat('latency', { description: 'Seconds from start_time to end_time.' }),
-    span_count: t.exposeInt('spanCount'),
-    error_count: t.exposeInt('errorCount', { description: 'Spans with status ERROR.' }),
+    startTime: t.expose('startTime', { type: 'DateTime', description: 'Start of the earliest span.' }),
+    endTime: t.expose('endTime', { type: 'DateTime', description: 'End of the latest span.' }),
+    latency: t.exposeFloat('latency', { description: 'Seconds from startTime to endTime.' }),
+    spanCount: t.exposeInt('spanCount'),
+    errorCount: t.exposeInt('errorCount', { description: 'Spans with status ERROR.' }),
     tokens: t.field({ type: TokenUsage, description: 'Sums over all spans.', resolve: spanUsage }),
     cost: t.exposeFloat('cost', { nullable: true, description: 'USD, summed over all spans.' }),
-    spankind: t.field({
+    spanKind: t.field({
       type: SpanKind,
       nullable: true,
       description: "The root span's kind.",
@@ -146,11 +155,11 @@ const TraceRef = builder.prismaObject('Trace', {
       resolve: (trace) => trace.statusCode as (typeof spanStatuses)[number] | null,
     }),
     environment: t.exposeString('environment', { nullable: true }),
-    user_id: t.exposeString('userId', { nullable: true }),
-    session_id: t.exposeString('sessionId', { nullable: true }),
-    app_id: t.exposeString('appId', { nullable: true }),
-    variant_id: t.exposeString('variantId', { nullable: true }),
-    variant_name: t.exposeString('variantName', { nullable: true }),
+    userId: t.exposeString('userId', { nullable: true }),
+    sessionId: t.exposeString('sessionId', { nullable: true }),
+    appId: t.exposeString('appId', { nullable: true }),
+    variantId: t.exposeString('variantId', { nullable: true }),
+    variantName: t.exposeString('variantName', { nullable: true }),
     root: t.field({
       type: Span,
       nullable: true,
@@ -162,18 +171,21 @@ const TraceRef = builder.prismaObject('Trace', {
       description: 'Every top-level span (several when a parent never arrived), in start order.',
       resolve: async (trace, _args, ctx) => [...(await read.traceSpansLoader(ctx).load(trace.traceId)).roots],
     }),
-    spans: t.prismaConnection({
-      type: 'Span',
-      cursor: 'projectId_traceId_spanId',
-      description: 'All spans of the trace, flat, in start order.',
-      resolve: (query, trace, _args, ctx) => read.listTraceSpans(ctx, trace.traceId, query),
-    }),
+    spans: t.prismaConnection(
+      {
+        type: 'Span',
+        cursor: 'projectId_traceId_spanId',
+        description: 'All spans of the trace, flat, in start order.',
+        resolve: (query, trace, _args, ctx) => read.listTraceSpans(ctx, trace.traceId, query),
+      },
+      SpanConnection,
+    ),
   }),
 });
 
-const TraceSortField = builder.enumType('TraceSortField', { values: search.traceSortFields });
-const SpanSortField = builder.enumType('SpanSortField', { values: search.spanSortFields });
-const SortDirection = builder.enumType('SortDirection', { values: ['asc', 'desc'] as const });
+const TraceSortField = builder.enumType('TraceSortField', { values: upperCaseValues(search.traceSortFields) });
+const SpanSortField = builder.enumType('SpanSortField', { values: upperCaseValues(search.spanSortFields) });
+const SortDirection = builder.enumType('SortDirection', { values: upperCaseValues(['asc', 'desc']) });
 
 const LatencyMetrics = builder.objectRef<search.Metrics['latency']>('LatencyMetrics').implement({
   description: 'Seconds; percentiles are nearest-rank.',
@@ -190,12 +202,12 @@ const LatencyMetrics = builder.objectRef<search.Metrics['latency']>('LatencyMetr
 const Metrics = builder.objectRef<search.Metrics>('ObservabilityMetrics').implement({
   fields: (t) => ({
     count: t.exposeInt('count'),
-    error_count: t.exposeInt('error_count'),
-    error_rate: t.exposeFloat('error_rate', { nullable: true, description: 'error_count / count; null when count is 0.' }),
+    errorCount: t.exposeInt('error_count'),
+    errorRate: t.exposeFloat('error_rate', { nullable: true, description: 'errorCount / count; null when count is 0.' }),
     cost: t.exposeFloat('cost', { nullable: true, description: 'USD.' }),
-    prompt_tokens: t.exposeInt('prompt_tokens', { nullable: true }),
-    completion_tokens: t.exposeInt('completion_tokens', { nullable: true }),
-    total_tokens: t.exposeInt('total_tokens', { nullable: true }),
+    promptTokens: t.exposeInt('prompt_tokens', { nullable: true }),
+    completionTokens: t.exposeInt('completion_tokens', { nullable: true }),
+    totalTokens: t.exposeInt('total_tokens', { nullable: true }),
     latency: t.expose('latency', { type: LatencyMetrics }),
   }),
 });
@@ -205,24 +217,34 @@ type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer
 // The filters of traces, spans and their metrics (SearchFilter in search.ts).
 function searchArgs(t: { arg: ArgBuilder<BuilderTypes> }) {
   return {
-    started_after: t.arg({ type: 'DateTime', description: 'Started at or after this time.' }),
-    started_before: t.arg({ type: 'DateTime', description: 'Started at or before this time.' }),
-    name_contains: t.arg.string({ description: "Part of the name (traces: the root span's), ignoring ASCII case." }),
-    spankind: t.arg({ type: [SpanKind], description: "Any of these kinds (traces: the root span's)." }),
+    startedAfter: t.arg({ type: 'DateTime', description: 'Started at or after this time.' }),
+    startedBefore: t.arg({ type: 'DateTime', description: 'Started at or before this time.' }),
+    nameContains: t.arg.string({ description: "Part of the name (traces: the root span's), ignoring ASCII case." }),
+    spanKind: t.arg({ type: [SpanKind], description: "Any of these kinds (traces: the root span's)." }),
     status: t.arg({ type: [SpanStatusCode], description: 'Any of these statuses (traces: ERROR when any span failed).' }),
-    user_id: t.arg.string(),
-    session_id: t.arg.string(),
+    userId: t.arg.string(),
+    sessionId: t.arg.string(),
     environment: t.arg.string(),
-    app_id: t.arg.string(),
-    variant_id: t.arg.string(),
-    variant_name: t.arg.string(),
+    appId: t.arg.string(),
+    variantId: t.arg.string(),
+    variantName: t.arg.string(),
     model: t.arg.string({ description: 'A model or its family ("gpt-4o" matches "gpt-4o-2024-08-06"); traces: any span.' }),
     text: t.arg.string({ description: 'Text in the inputs or outputs (traces: of any span), ignoring ASCII case.' }),
-    min_cost: t.arg.float({ description: 'USD.' }),
-    max_cost: t.arg.float({ description: 'USD.' }),
-    min_latency: t.arg.float({ description: 'Seconds.' }),
-    max_latency: t.arg.float({ description: 'Seconds.' }),
+    minCost: t.arg.float({ description: 'USD.' }),
+    maxCost: t.arg.float({ description: 'USD.' }),
+    minLatency: t.arg.float({ description: 'Seconds.' }),
+    maxLatency: t.arg.float({ description: 'Seconds.' }),
   } as const;
+}
+
+const TraceConnection = builder.connectionObject(
+  { type: TraceRef, name: 'TraceConnection', description: 'Traces, a page at a time.' },
+  { description: 'A trace and its cursor.' },
+);
+
+/** The filter of GraphQL's arguments, which are REST's (SearchArgs) in camelCase. */
+function filterOf(args: object) {
+  return searchFilter(restFields(args, { names: { spanKind: 'spankind' } }));
 }
 
 builder.queryFields((t) => ({
@@ -235,47 +257,47 @@ builder.queryFields((t) => ({
   span: t.prismaField({
     type: 'Span',
     nullable: true,
-    description: 'A span by id; `trace_id` picks one when the id exists in several traces (else the latest-starting).',
-    args: { id: t.arg.id({ required: true }), trace_id: t.arg.id() },
-    resolve: (_query, _root, args, ctx) => read.getSpan(ctx, String(args.id), args.trace_id == null ? undefined : String(args.trace_id)),
+    description: 'A span by id; `traceId` picks one when the id exists in several traces (else the latest-starting).',
+    args: { id: t.arg.id({ required: true }), traceId: t.arg.id() },
+    resolve: (_query, _root, args, ctx) => read.getSpan(ctx, String(args.id), args.traceId == null ? undefined : String(args.traceId)),
   }),
-  traces: t.connection({
-    type: TraceRef,
-    description: 'Traces matching every filter given, newest first unless `sort_by` says otherwise.',
-    args: { ...searchArgs(t), sort_by: t.arg({ type: TraceSortField }), sort_direction: t.arg({ type: SortDirection }) },
-    resolve: (_root, args, ctx) =>
-      search.searchTraces(ctx, searchFilter(args as SearchArgs), { field: args.sort_by ?? 'start_time', direction: args.sort_direction ?? 'desc' }, args),
-  }),
-  spans: t.connection({
-    type: Span,
-    description: 'Spans of all traces matching every filter given, newest first unless `sort_by` says otherwise.',
-    args: { ...searchArgs(t), trace_id: t.arg.id(), sort_by: t.arg({ type: SpanSortField }), sort_direction: t.arg({ type: SortDirection }) },
-    resolve: (_root, args, ctx) =>
-      search.searchSpans(
-        ctx,
-        searchFilter({ ...(args as SearchArgs), trace_id: args.trace_id == null ? null : String(args.trace_id) }),
-        { field: args.sort_by ?? 'start_time', direction: args.sort_direction ?? 'desc' },
-        args,
-      ),
-  }),
-  trace_metrics: t.field({
+  traces: t.connection(
+    {
+      type: TraceRef,
+      description: 'Traces matching every filter given, newest first unless `sortBy` says otherwise.',
+      args: { ...searchArgs(t), sortBy: t.arg({ type: TraceSortField }), sortDirection: t.arg({ type: SortDirection }) },
+      resolve: (_root, args, ctx) =>
+        search.searchTraces(ctx, filterOf(args), { field: args.sortBy ?? 'start_time', direction: args.sortDirection ?? 'desc' }, args),
+    },
+    TraceConnection,
+  ),
+  spans: t.connection(
+    {
+      type: Span,
+      description: 'Spans of all traces matching every filter given, newest first unless `sortBy` says otherwise.',
+      args: { ...searchArgs(t), traceId: t.arg.id(), sortBy: t.arg({ type: SpanSortField }), sortDirection: t.arg({ type: SortDirection }) },
+      resolve: (_root, args, ctx) =>
+        search.searchSpans(ctx, filterOf(args), { field: args.sortBy ?? 'start_time', direction: args.sortDirection ?? 'desc' }, args),
+    },
+    SpanConnection,
+  ),
+  traceMetrics: t.field({
     type: Metrics,
     description: 'Count, errors, cost, tokens and latency percentiles of the traces matching the filters.',
     args: searchArgs(t),
-    resolve: (_root, args, ctx) => search.traceMetrics(ctx, searchFilter(args as SearchArgs)),
+    resolve: (_root, args, ctx) => search.traceMetrics(ctx, filterOf(args)),
   }),
-  span_metrics: t.field({
+  spanMetrics: t.field({
     type: Metrics,
     description: 'Count, errors, cost, tokens and latency percentiles of the spans matching the filters.',
-    args: { ...searchArgs(t), trace_id: t.arg.id() },
-    resolve: (_root, args, ctx) =>
-      search.spanMetrics(ctx, searchFilter({ ...(args as SearchArgs), trace_id: args.trace_id == null ? null : String(args.trace_id) })),
+    args: { ...searchArgs(t), traceId: t.arg.id() },
+    resolve: (_root, args, ctx) => search.spanMetrics(ctx, filterOf(args)),
   }),
 }));
 
 const IngestedTrace = builder.objectRef<LegacyIngestAnswer>('IngestedTrace').implement({
   fields: (t) => ({
-    trace_id: t.exposeID('trace_id'),
+    traceId: t.exposeID('trace_id'),
     spans: t.exposeInt('spans', { description: 'Spans stored (a span id sent twice counts once).' }),
   }),
 });

@@ -6,6 +6,7 @@ import { builder } from '../shared/graphql/builder.js';
 import { perRequest, type RequestContext } from '../shared/context.js';
 import { ValidationError } from '../shared/errors.js';
 import { asArray } from '../shared/json.js';
+import { restFields } from '../shared/graphql/names.js';
 import { parseInput } from '../shared/validation.js';
 import { createTestsetInput, updateTestsetInput } from './inputs.js';
 import * as testsets from './operations.js';
@@ -17,6 +18,11 @@ const TestsetRow = builder.prismaObject('TestsetRow', {
     data: t.expose('data', { type: 'JSON', description: 'Column name → value.' }),
   }),
 });
+
+const TestsetRowConnection = builder.connectionObject(
+  { type: TestsetRow, name: 'TestsetRowConnection', description: "A test set's rows, a page at a time." },
+  { description: 'A row and its cursor.' },
+);
 
 // A row's cursor is its position, so one `after` pages every test set of a list alike.
 const cursorPrefix = 'position:';
@@ -65,38 +71,46 @@ function rowWindowLoader(ctx: RequestContext) {
   );
 }
 
-builder.prismaObject('Testset', {
+const Testset = builder.prismaObject('Testset', {
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
-    app_id: t.exposeID('appId', { nullable: true }),
+    appId: t.exposeID('appId', { nullable: true }),
     app: t.relation('app', { nullable: true }),
     columns: t.stringList({
       description: 'Column names in the order they first appear in the rows.',
       select: { columns: true },
       resolve: (testset) => asArray<string>(testset.columns),
     }),
-    row_count: t.exposeInt('rowCount'),
-    created_at: t.expose('createdAt', { type: 'DateTime' }),
-    updated_at: t.expose('updatedAt', { type: 'DateTime' }),
-    rows: t.connection({
-      type: TestsetRow,
-      description: 'The test cases in position order; a cursor is a position, valid in any test set.',
-      resolve: (testset, args, ctx) =>
-        resolveCursorConnection<Promise<RowRecord[]>>({ args, toCursor: rowCursor }, ({ after, before, limit, inverted }) =>
-          rowWindowLoader(ctx).load({
-            testsetId: testset.id,
-            window: {
-              afterPosition: cursorPosition(after, 'after'),
-              beforePosition: cursorPosition(before, 'before'),
-              limit,
-              fromEnd: inverted,
-            },
-          }),
-        ),
-    }),
+    rowCount: t.exposeInt('rowCount'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    rows: t.connection(
+      {
+        type: TestsetRow,
+        description: 'The test cases in position order; a cursor is a position, valid in any test set.',
+        resolve: (testset, args, ctx) =>
+          resolveCursorConnection<Promise<RowRecord[]>>({ args, toCursor: rowCursor }, ({ after, before, limit, inverted }) =>
+            rowWindowLoader(ctx).load({
+              testsetId: testset.id,
+              window: {
+                afterPosition: cursorPosition(after, 'after'),
+                beforePosition: cursorPosition(before, 'before'),
+                limit,
+                fromEnd: inverted,
+              },
+            }),
+          ),
+      },
+      TestsetRowConnection,
+    ),
   }),
 });
+
+const TestsetConnection = builder.connectionObject(
+  { type: Testset, name: 'TestsetConnection', description: 'Test sets, a page at a time.' },
+  { description: 'A test set and its cursor.' },
+);
 
 const UpdateTestsetInput = builder.inputType('UpdateTestsetInput', {
   fields: (t) => ({
@@ -109,7 +123,7 @@ const CreateTestsetInput = builder.inputType('CreateTestsetInput', {
   fields: (t) => ({
     name: t.string({ required: true }),
     csvdata: t.field({ type: ['JSON'], required: true, description: 'The rows: objects of column → value.' }),
-    app_id: t.id(),
+    appId: t.id(),
   }),
 });
 
@@ -120,12 +134,15 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: (query, _root, args, ctx) => testsets.getTestset(ctx, String(args.id), query),
   }),
-  testsets: t.prismaConnection({
-    type: 'Testset',
-    cursor: 'id',
-    args: { app_id: t.arg.id() },
-    resolve: (query, _root, args, ctx) => testsets.listTestsets(ctx, { app_id: args.app_id == null ? null : String(args.app_id) }, query),
-  }),
+  testsets: t.prismaConnection(
+    {
+      type: 'Testset',
+      cursor: 'id',
+      args: { appId: t.arg.id() },
+      resolve: (query, _root, args, ctx) => testsets.listTestsets(ctx, { app_id: args.appId == null ? null : String(args.appId) }, query),
+    },
+    TestsetConnection,
+  ),
 }));
 
 builder.mutationFields((t) => ({
@@ -133,7 +150,7 @@ builder.mutationFields((t) => ({
     type: 'Testset',
     args: { input: t.arg({ type: CreateTestsetInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const testset = await testsets.createTestset(ctx, parseInput(createTestsetInput, args.input, 'body'));
+      const testset = await testsets.createTestset(ctx, parseInput(createTestsetInput, restFields(args.input), 'body'));
       return testsets.getTestset(ctx, testset.id, query);
     },
   }),
@@ -141,7 +158,7 @@ builder.mutationFields((t) => ({
     type: 'Testset',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateTestsetInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      await testsets.updateTestset(ctx, String(args.id), parseInput(updateTestsetInput, args.input, 'body'));
+      await testsets.updateTestset(ctx, String(args.id), parseInput(updateTestsetInput, restFields(args.input), 'body'));
       return testsets.getTestset(ctx, String(args.id), query);
     },
   }),

@@ -333,7 +333,7 @@ describe('DELETE /testsets/{id} and DELETE /testsets', () => {
   });
 });
 
-const testsetFields = `id name app_id columns row_count created_at updated_at`;
+const testsetFields = `id name appId columns rowCount createdAt updatedAt`;
 
 describe('GraphQL', () => {
   it('creates a test set and reads it with its columns in first-seen order', async () => {
@@ -343,7 +343,7 @@ describe('GraphQL', () => {
       {
         input: {
           name: 'from graphql',
-          app_id: appId,
+          appId,
           csvdata: [
             { b: 1, a: 'x' },
             { c: [1], a: 'y' },
@@ -353,10 +353,10 @@ describe('GraphQL', () => {
     );
     expect(result.errors).toBeUndefined();
     const testset = result.data.createTestset;
-    expect(testset).toMatchObject({ name: 'from graphql', app_id: appId, app: { id: appId }, columns: ['b', 'a', 'c'], row_count: 2 });
+    expect(testset).toMatchObject({ name: 'from graphql', appId, app: { id: appId }, columns: ['b', 'a', 'c'], rowCount: 2 });
     expect(testset.id).toMatch(UUID7);
-    expect(testset.created_at).toMatch(ISO);
-    expect(testset.updated_at).toMatch(ISO);
+    expect(testset.createdAt).toMatch(ISO);
+    expect(testset.updatedAt).toMatch(ISO);
     expect(testset.rows.edges.map((edge: any) => edge.node.data)).toEqual([
       { b: 1, a: 'x' },
       { c: [1], a: 'y' },
@@ -433,19 +433,19 @@ describe('GraphQL', () => {
     const appId = await createApp('graphql-list-app');
     const a = await createTestset({ name: 'gl-a', csvdata: capitals, app_id: appId });
     const b = await createTestset({ name: 'gl-b', csvdata: capitals, app_id: appId });
-    const query = `query($app: ID, $after: String) { testsets(app_id: $app, first: 1, after: $after) { pageInfo { hasNextPage endCursor } edges { node { id name app_id } } } }`;
+    const query = `query($app: ID, $after: String) { testsets(appId: $app, first: 1, after: $after) { pageInfo { hasNextPage endCursor } edges { node { id name appId } } } }`;
     const first = await server.graphql(query, { app: appId });
-    expect(first.data.testsets.edges).toEqual([{ node: { id: a.id, name: 'gl-a', app_id: appId } }]);
+    expect(first.data.testsets.edges).toEqual([{ node: { id: a.id, name: 'gl-a', appId } }]);
     expect(first.data.testsets.pageInfo.hasNextPage).toBe(true);
     const second = await server.graphql(query, { app: appId, after: first.data.testsets.pageInfo.endCursor });
-    expect(second.data.testsets.edges).toEqual([{ node: { id: b.id, name: 'gl-b', app_id: appId } }]);
+    expect(second.data.testsets.edges).toEqual([{ node: { id: b.id, name: 'gl-b', appId } }]);
     expect(second.data.testsets.pageInfo.hasNextPage).toBe(false);
   });
 
   it('updates and deletes test sets', async () => {
     const created = await createTestset({ name: 'gql-before', csvdata: capitals });
     const updated = await server.graphql(
-      `mutation($id: ID!, $input: UpdateTestsetInput!) { updateTestset(id: $id, input: $input) { id name columns row_count rows { edges { node { data } } } } }`,
+      `mutation($id: ID!, $input: UpdateTestsetInput!) { updateTestset(id: $id, input: $input) { id name columns rowCount rows { edges { node { data } } } } }`,
       { id: created.id, input: { name: 'gql-after', csvdata: [{ q: 'only' }] } },
     );
     expect(updated.errors).toBeUndefined();
@@ -453,7 +453,7 @@ describe('GraphQL', () => {
       id: created.id,
       name: 'gql-after',
       columns: ['q'],
-      row_count: 1,
+      rowCount: 1,
       rows: { edges: [{ node: { data: { q: 'only' } } }] },
     });
 
@@ -475,7 +475,7 @@ describe('GraphQL', () => {
     const manyAppId = await createApp('many-testsets');
     for (let i = 0; i < 2; i++) await createTestset({ name: `few-${i}`, csvdata: capitals, app_id: fewAppId });
     for (let i = 0; i < 20; i++) await createTestset({ name: `many-${i}`, csvdata: capitals, app_id: manyAppId });
-    const query = `query($app: ID) { testsets(app_id: $app, first: 50) { edges { node { name row_count rows(first: 2) { pageInfo { hasNextPage } edges { node { position data } } } } } } }`;
+    const query = `query($app: ID) { testsets(appId: $app, first: 50) { edges { node { name rowCount rows(first: 2) { pageInfo { hasNextPage } edges { node { position data } } } } } } }`;
 
     const statementsFor = async (appId: string) => {
       server.resetQueries();
@@ -487,7 +487,7 @@ describe('GraphQL', () => {
     const many = await statementsFor(manyAppId);
     expect(many.result.data.testsets.edges).toHaveLength(20);
     for (const edge of many.result.data.testsets.edges) {
-      expect(edge.node.row_count).toBe(3);
+      expect(edge.node.rowCount).toBe(3);
       expect(edge.node.rows.pageInfo.hasNextPage).toBe(true);
       expect(edge.node.rows.edges.map((row: any) => row.node.data)).toEqual(capitals.slice(0, 2));
     }

@@ -177,9 +177,9 @@ export async function getEvaluation(server: Requester, evaluationId: string): Pr
 
 /** The scenarios' trace ids in test set order, read through GraphQL (REST's 2.3 shape has no trace id). */
 export async function scenarioTraceIds(server: TestServer, evaluationId: string): Promise<{ position: number; trace_id: string | null }[]> {
-  const response = await server.graphql(`query($id: ID!) { evaluation(id: $id) { scenarios(first: 100) { edges { node { position trace_id } } } } }`, {
+  const response = await server.graphql(`query($id: ID!) { evaluation(id: $id) { scenarios(first: 100) { edges { node { position traceId } } } } }`, {
     id: evaluationId,
   });
   if (response.errors) throw new Error(JSON.stringify(response.errors));
-  return response.data.evaluation.scenarios.edges.map((edge: any) => edge.node);
+  return response.data.evaluation.scenarios.edges.map(({ node }: any) => ({ position: node.position, trace_id: node.traceId }));
 }
