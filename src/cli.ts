@@ -17,7 +17,10 @@ const usage = 'usage: npm run assay -- keys create --project <name> --scopes rea
 class UsageError extends Error {}
 
 function parseScopes(text: string | undefined): Scope[] {
-  const asked = (text ?? '').split(',').map((scope) => scope.trim()).filter(Boolean);
+  const asked = (text ?? '')
+    .split(',')
+    .map((scope) => scope.trim())
+    .filter(Boolean);
   const unknown = asked.filter((scope) => !(scopes as readonly string[]).includes(scope));
   if (asked.length === 0 || unknown.length > 0) {
     throw new UsageError(`--scopes must list some of ${scopes.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);

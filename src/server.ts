@@ -113,7 +113,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   server.decorateRequest('ctx', null as unknown as RequestContext);
   // Public routes (health, the API description) read no project's data: no scope at all.
   const publicPrincipal = { projectId, scopes: [], apiKeyId: null };
-  logError = (error) => server.log.error({ err: error }, 'noting an API key\'s last use failed');
+  logError = (error) => server.log.error({ err: error }, "noting an API key's last use failed");
   // Every request's principal, from its credentials, checked against what its route requires
   // (docs/access.md). A refusal is answered by the route's own error handler (REST, GraphQL and
   // OTLP each answer in their shape). Ingest routes count their spans against the rate limit
@@ -181,5 +181,15 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   await server.ready();
   runner.start();
   humanRunner.start();
-  return { server, db, services, connection, migrationsApplied: applied, routes, authEnabled: authenticator.enabled, grpcPort: otlp.grpcPort, close: () => server.close() };
+  return {
+    server,
+    db,
+    services,
+    connection,
+    migrationsApplied: applied,
+    routes,
+    authEnabled: authenticator.enabled,
+    grpcPort: otlp.grpcPort,
+    close: () => server.close(),
+  };
 }

@@ -77,6 +77,10 @@ export function graphqlRoutes(app: FastifyInstance): void {
     if (!(error instanceof AssayError)) throw error;
     const { message, extensions } = assayGraphQLError(error).toJSON();
     const { http: _http, ...shown } = extensions ?? {};
-    return reply.code(error.status).headers(error.headers()).type('application/json; charset=utf-8').send({ errors: [{ message, extensions: shown }] });
+    return reply
+      .code(error.status)
+      .headers(error.headers())
+      .type('application/json; charset=utf-8')
+      .send({ errors: [{ message, extensions: shown }] });
   });
 }

@@ -14,13 +14,14 @@ export class RateLimits {
 
   /**
    * Counts `points` (one request, or the spans of an ingest) against `apiKeyId`'s minute; throws
-   * TooManyRequestsError, with the seconds until the window ends, beyond the limit. A batch larger
-   * than the whole limit counts as the limit, so it passes in an empty window rather than never.
+   * TooManyRequestsError, with the seconds until the window ends, beyond the limit. Any request
+   * counts at least one (an empty export too); a batch larger than the whole limit counts as the
+   * limit, so it passes in an empty window rather than never.
    */
   async consume(apiKeyId: string | null, points = 1): Promise<void> {
-    if (!this.limiter || apiKeyId === null || points <= 0) return;
+    if (!this.limiter || apiKeyId === null) return;
     try {
-      await this.limiter.consume(apiKeyId, Math.min(points, this.perMinute));
+      await this.limiter.consume(apiKeyId, Math.min(Math.max(points, 1), this.perMinute));
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
       const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));

@@ -39,7 +39,11 @@ function grpcError(code: grpc.status, details: string, metadata?: grpc.Metadata)
 function retryLater(details: string, seconds: number): Partial<grpc.StatusObject> {
   const retryInfo = RetryInfo.encode(RetryInfo.create({ retry_delay: { seconds, nanos: 0 } })).finish();
   const status = RpcStatus.encode(
-    RpcStatus.create({ code: grpc.status.RESOURCE_EXHAUSTED, message: details, details: [{ type_url: 'type.googleapis.com/google.rpc.RetryInfo', value: retryInfo }] }),
+    RpcStatus.create({
+      code: grpc.status.RESOURCE_EXHAUSTED,
+      message: details,
+      details: [{ type_url: 'type.googleapis.com/google.rpc.RetryInfo', value: retryInfo }],
+    }),
   ).finish();
   const metadata = new grpc.Metadata();
   metadata.set('grpc-status-details-bin', Buffer.from(status));
