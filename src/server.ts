@@ -74,7 +74,8 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   const secrets = SecretBox.load(config.ASSAY_SECRET_KEY, sqlitePath(config.DATABASE_URL));
   // Errors of the background "last use" writes; the server's log exists only below.
   let logError: (error: unknown) => void = () => {};
-  const authenticator = new Authenticator(db, secrets, authEnabled(config), projectId, (error) => logError(error));
+  const sql = new BulkSql(connection);
+  const authenticator = new Authenticator(db, sql, secrets, authEnabled(config), projectId, (error) => logError(error));
   try {
     await authenticator.prepare(config);
   } catch (error) {
@@ -84,7 +85,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   const walSync = new WalSync(sqlitePath(config.DATABASE_URL), connection);
   const services: Services = {
     db,
-    sql: new BulkSql(connection),
+    sql,
     events: createAssayEvents(),
     walSync,
     secrets,

@@ -11,6 +11,7 @@ import { servicePrincipal } from '../shared/context.js';
 import type { Db } from '../shared/db.js';
 import { UnauthorizedError } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secrets.js';
+import type { BulkSql } from '../shared/sql.js';
 import { KeyHasher, keyFromAuthorization } from './keys.js';
 import { anyApiKeyExists, ensureApiKey, findApiKey, noteKeyUse, scopesOf } from './operations.js';
 
@@ -42,6 +43,7 @@ export class Authenticator {
 
   constructor(
     private readonly db: Db,
+    private readonly sql: BulkSql,
     secrets: SecretBox,
     readonly enabled: boolean,
     defaultProjectId: string,
@@ -74,7 +76,7 @@ export class Authenticator {
     const key = keyFromAuthorization(credentials.authorization);
     if (!key) throw new UnauthorizedError('An API key is required: send Authorization: Bearer <key> (docs/access.md)');
     const hash = this.hasher.hash(key);
-    const row = await findApiKey(this.db, hash);
+    const row = findApiKey(this.sql, hash);
     if (!row || !KeyHasher.same(row.hash, hash)) throw new UnauthorizedError('The API key is not valid');
     this.noteUse(row.id, row.lastUsedAt);
     return { projectId: row.projectId, scopes: scopesOf(row), apiKeyId: row.id };

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { createProject, listProjects } from '../projects/operations.js';
 import { requireScope, scopes as allScopes, type RequestContext, type Scope } from '../shared/context.js';
 import type { Db, Prisma } from '../shared/db.js';
+import type { BulkSql } from '../shared/sql.js';
 import { NotFoundError } from '../shared/errors.js';
 import type { createApiKeyInput, createProjectInput } from './inputs.js';
 import { generateKey, KeyHasher, keyPrefix } from './keys.js';
@@ -82,9 +83,13 @@ export async function anyApiKeyExists(db: Db): Promise<boolean> {
   return (await db.apiKey.findFirst({ select: { id: true } })) !== null;
 }
 
-/** The key stored under `hash`, for authentication: one read by the unique index. */
-export function findApiKey(db: Db, hash: string) {
-  return db.apiKey.findUnique({ where: { hash }, select: { id: true, projectId: true, hash: true, scopes: true, lastUsedAt: true } });
+/** The key stored under `hash`, for authentication: one read by the unique index, on every request. */
+export function findApiKey(sql: BulkSql, hash: string): { id: string; projectId: string; hash: string; scopes: string; lastUsedAt: Date | null } | undefined {
+  const row = sql.first<{ id: string; projectId: string; hash: string; scopes: string; lastUsedAt: string | null }>(
+    'SELECT "id", "projectId", "hash", "scopes", "lastUsedAt" FROM "ApiKey" WHERE "hash" = ?',
+    [hash],
+  );
+  return row && { ...row, lastUsedAt: row.lastUsedAt === null ? null : new Date(row.lastUsedAt) };
 }
 
 export async function noteKeyUse(db: Db, id: string, at: Date): Promise<void> {
