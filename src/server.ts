@@ -125,7 +125,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
       req.ctx = requestContext(services, projectId, publicPrincipal);
       return;
     }
-    const principal = await authenticator.principal({ authorization: req.headers.authorization });
+    const principal = authenticator.principal({ authorization: req.headers.authorization });
     if (access !== 'authenticated') requireScope(principal, access);
     if (access !== 'ingest') await services.rateLimits.consume(principal.apiKeyId);
     req.ctx = requestContext(services, principal.projectId, principal);

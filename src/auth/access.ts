@@ -70,8 +70,11 @@ export class Authenticator {
     }
   }
 
-  /** The principal of a request: with auth off, the default project with every scope; 401 without a valid key. */
-  async principal(credentials: Credentials): Promise<Principal> {
+  /**
+   * The principal of a request: with auth off, the default project with every scope; 401 without a
+   * valid key. Synchronous: the lookup is one prepared read, and the hot path takes no promise.
+   */
+  principal(credentials: Credentials): Principal {
     if (!this.enabled) return this.anonymous;
     const key = keyFromAuthorization(credentials.authorization);
     if (!key) throw new UnauthorizedError('An API key is required: send Authorization: Bearer <key> (docs/access.md)');

@@ -73,7 +73,9 @@ describe('npm run assay -- keys create', () => {
     expect((await service.request('GET', '/apps', undefined, { authorization: `Bearer ${bad}` })).status).toBe(401);
     const basic = `Basic ${Buffer.from(`pk:${init}`).toString('base64')}`;
     expect((await service.request('POST', '/v1/traces', { resourceSpans: [] }, { authorization: basic })).status).toBe(200);
-    expect((await service.request('POST', '/graphql', { query: '{ apiKeys { id } }' }, { authorization: `Bearer ${gql.body.data.createApiKey.key}` })).status).toBe(403);
+    expect(
+      (await service.request('POST', '/graphql', { query: '{ apiKeys { id } }' }, { authorization: `Bearer ${gql.body.data.createApiKey.key}` })).status,
+    ).toBe(403);
     expect(await service.stop()).toBe(0);
     const log = service.messages.join('\n') + JSON.stringify(service.lines) + service.stderr();
     expect(service.lines.some((line) => line.status === 401)).toBe(true);

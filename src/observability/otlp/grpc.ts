@@ -63,8 +63,8 @@ export async function startOtlpGrpc(options: {
   host: string;
   port: number;
   maxMessageBytes: number;
-  /** The request's context from its `authorization` metadata; rejects as HTTP would (401, 403). */
-  context: (authorization: string | undefined) => Promise<RequestContext>;
+  /** The request's context from its `authorization` metadata; throws as HTTP would refuse (401, 403). */
+  context: (authorization: string | undefined) => RequestContext;
   decoder: OtlpDecoder;
   log: FastifyBaseLogger;
 }): Promise<OtlpGrpcServer> {
@@ -75,8 +75,8 @@ export async function startOtlpGrpc(options: {
   server.addService(traceServiceDefinition, {
     Export: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
       const authorization = call.metadata.get('authorization')[0];
-      options
-        .context(typeof authorization === 'string' ? authorization : undefined)
+      Promise.resolve(typeof authorization === 'string' ? authorization : undefined)
+        .then((credential) => options.context(credential))
         .then(async (ctx) => ({ ctx, prepared: await options.decoder.prepare('protobuf', call.request) }))
         .then(async ({ ctx, prepared }) => ({ ctx, result: await ingestOtlp(ctx, 'otlp_grpc', prepared) }))
         .then(async ({ ctx, result }) => {

@@ -16,14 +16,14 @@ export interface OtlpIngestion {
 }
 
 /**
- * `authenticate` resolves a request's credentials to its principal (auth/access.ts); the server
- * passes it down, as this domain ranks above auth's.
+ * `authenticate` resolves a request's credentials to its principal (auth/access.ts): the server's
+ * one resolver, so gRPC and HTTP accept the same keys the same way.
  */
 export async function registerOtlp(
   server: FastifyInstance,
   config: Config,
   services: Services,
-  authenticate: (credentials: { authorization?: string }) => Promise<Principal>,
+  authenticate: (credentials: { authorization?: string }) => Principal,
 ): Promise<OtlpIngestion> {
   const decoder = new OtlpDecoder();
   await server.register((scope, _options, done) => {
@@ -37,8 +37,8 @@ export async function registerOtlp(
         host: config.HOST,
         port: config.OTLP_GRPC_PORT,
         maxMessageBytes: config.MAX_BODY_BYTES,
-        context: async (authorization) => {
-          const principal = await authenticate({ authorization });
+        context: (authorization) => {
+          const principal = authenticate({ authorization });
           requireScope(principal, 'ingest');
           return requestContext(services, principal.projectId, principal);
         },
