@@ -646,7 +646,7 @@ describe('OTLP', () => {
 });
 
 /** A raw OTLP/gRPC client: bytes in, the error or answer out, with an `authorization` metadata when given. */
-export async function grpcClient(port: number) {
+async function grpcClient(port: number) {
   const grpc = await import('@grpc/grpc-js');
   const client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   const call = (body: Buffer, authorization?: string) =>

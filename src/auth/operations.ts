@@ -71,10 +71,11 @@ export function callerProjects(ctx: RequestContext) {
 
 /** ASSAY_INIT_API_KEY: makes sure a key with exactly this value and every scope is in `projectId`. */
 export async function ensureApiKey(db: Db, hasher: KeyHasher, projectId: string, key: string): Promise<void> {
+  const hash = hasher.hash(key);
   const fields = { projectId, scopes: allScopes.join(',') };
   await db.apiKey.upsert({
-    where: { hash: hasher.hash(key) },
-    create: { ...fields, name: 'ASSAY_INIT_API_KEY', prefix: keyPrefix(key), hash: hasher.hash(key) },
+    where: { hash },
+    create: { ...fields, name: 'ASSAY_INIT_API_KEY', prefix: keyPrefix(key), hash },
     update: fields,
   });
 }
