@@ -13,6 +13,7 @@ const domainRanks = [
   ['apps'],
   ['testsets'],
   ['evaluators'],
+  ['invocation'],
   ['evaluations', 'human-evaluations'],
 ];
 

@@ -4,13 +4,13 @@ import { getAppVariants } from '../apps/operations.js';
 import { getEvaluatorConfigs } from '../evaluators/operations.js';
 import { getScorer, providerModelOf, requiredColumns } from '../evaluators/scoring.js';
 import { RESERVED_PLACEHOLDERS } from '../evaluators/template.js';
-import type { EvaluationStatus } from '../generated/prisma/client.js';
 import { sumCosts } from '../shared/money.js';
 import { missingKeysMessage, missingProviderKey } from '../providers/access.js';
 import type { RequestContext } from '../shared/context.js';
 import type { EvaluationProgress } from '../shared/events.js';
 import { Prisma } from '../shared/db.js';
 import { ConflictError, NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.js';
+import { UNFINISHED } from '../shared/job-states.js';
 import { asObject, toJson } from '../shared/json.js';
 import { getTestset } from '../testsets/operations.js';
 import type { CreateEvaluationInput } from './inputs.js';
@@ -67,9 +67,6 @@ export async function listScenarios<Q extends ScenarioQuery = typeof scenarioWit
     where: { evaluationId, projectId: ctx.projectId },
   }) as Promise<Prisma.EvaluationScenarioGetPayload<Q>[]>;
 }
-
-/** Still to run or running: the states a cancel, a restart or a job runner acts on (both kinds of evaluation). */
-export const UNFINISHED: EvaluationStatus[] = ['EVALUATION_INITIALIZED', 'EVALUATION_STARTED'];
 
 /**
  * docs/contract.md 4.3: checks everything first (app, variants of that app, test set, configs: 404;

@@ -7,12 +7,12 @@
 import { randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { getAppVariants } from '../apps/operations.js';
-import { UNFINISHED } from '../evaluations/operations.js';
 import type { EvaluationStatus, HumanEvaluationScenario } from '../generated/prisma/client.js';
 import { missingProviderKey } from '../providers/access.js';
 import type { RequestContext } from '../shared/context.js';
 import type { Prisma } from '../shared/db.js';
 import { NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.js';
+import { isUnfinished } from '../shared/job-states.js';
 import { asArray, asObject, toJson } from '../shared/json.js';
 import { jsonText } from '../shared/sql.js';
 import { getTestset, readTestsetRows } from '../testsets/operations.js';
@@ -119,7 +119,7 @@ export async function createHumanEvaluation(ctx: RequestContext, input: CreateHu
   const testset = await getTestset(ctx, input.testset_id);
   const columns = new Set(asArray<string>(testset.columns));
   const status: EvaluationStatus = input.status ?? 'EVALUATION_INITIALIZED';
-  const generate = (UNFINISHED as string[]).includes(status);
+  const generate = isUnfinished(status);
 
   const issues: ValidationIssue[] = [];
   input.inputs.forEach((column, index) => {
@@ -327,7 +327,7 @@ export async function judgeScenario(
 export async function updateHumanEvaluationStatus(ctx: RequestContext, evaluationId: string, status: EvaluationStatus) {
   await getHumanEvaluation(ctx, evaluationId, { select: { id: true } });
   const updated = await ctx.db.humanEvaluation.update({ where: { id: evaluationId }, data: { status } });
-  if ((UNFINISHED as string[]).includes(status)) ctx.events.publish('jobs:created', 'human-evaluation');
+  if (isUnfinished(status)) ctx.events.publish('jobs:created', 'human-evaluation');
   else ctx.events.publish('job:stopped', evaluationId);
   return updated;
 }

@@ -6,7 +6,7 @@
 // What counts: every judgement is one row — one judge's verdict on one scenario. A scenario no
 // one judged is one row without a vote, and so is a scenario whose vote was stored without a
 // judge (rows written directly). With one judge, the rows are the scenarios, as in Agenta.
-import { aggregate } from '../evaluations/statistics.js';
+import { aggregate } from '../shared/statistics.js';
 import type { RequestContext } from '../shared/context.js';
 import { asArray } from '../shared/json.js';
 import { getHumanEvaluation } from './operations.js';

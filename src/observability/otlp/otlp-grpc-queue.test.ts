@@ -5,7 +5,7 @@ import { freePort } from '../../../test/helpers/endpoints.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
 import { ingestQueue, SpanWriteQueue } from '../queue.js';
 import { ExportTraceServiceRequest, ExportTraceServiceResponse } from './proto.js';
-import { testTracer } from './test-otel.js';
+import { testTracer } from '../../../test/helpers/otel.js';
 import { requestContext } from '../../shared/context.js';
 import type { SpanRecord } from '../ingest.js';
 

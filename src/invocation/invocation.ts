@@ -9,7 +9,7 @@ import { type ChatRequest, type ChatUsage, chatCompletion, completionText, readU
 import type { SpanRecord } from '../observability/ingest.js';
 import { postJson } from '../shared/http/client.js';
 import { type CallLimits, type CallSignal, callWithRetries } from '../shared/retry.js';
-import { result, type Result } from './results.js';
+import { result, type Result } from '../evaluators/results.js';
 
 export interface VariantTarget {
   kind: 'endpoint' | 'prompt';
