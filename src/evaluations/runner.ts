@@ -30,7 +30,7 @@ import { TransientError, withRetries } from '../shared/retry.js';
 import { getTestset, readTestsetRows, type TestsetRowRecord } from '../testsets/operations.js';
 import type { RateLimit } from './inputs.js';
 import { invocationSpan, invokeVariant, newTraceId, randomId, type Invocation, type VariantTarget } from '../invocation/invocation.js';
-import { progressOf } from './operations.js';
+import { EVALUATOR_CONFIG_ATTRIBUTE, progressOf } from './operations.js';
 import { errorResult, type Result } from '../evaluators/results.js';
 import { aggregate } from '../shared/statistics.js';
 
@@ -483,7 +483,7 @@ function evaluatorSpan(plan: RunPlan, config: EvaluatorConfig, parent: SpanRecor
     costSource: call.cost?.source ?? null,
     attributes: {
       'assay.evaluation_id': plan.evaluationId,
-      'assay.evaluator_config_id': config.id,
+      [EVALUATOR_CONFIG_ATTRIBUTE]: config.id,
       'assay.evaluator_key': config.evaluatorKey,
       'assay.provider': call.provider,
       'assay.call': call.kind,
