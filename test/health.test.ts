@@ -8,7 +8,6 @@ import { createHumanEvaluation, waitForHumanStatus } from './helpers/human-evalu
 import { hexId } from './helpers/otlp-trace.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { testTracer } from './helpers/otel.js';
-import { ingestQueue } from '../src/observability/queue.js';
 import { legacySpan } from './helpers/spans.js';
 
 let server: TestServer;
@@ -105,7 +104,7 @@ describe('health and readiness', () => {
   });
 
   it('answers /readyz 503 naming the full write queue, and 200 again once it drains', async () => {
-    const queue = ingestQueue(server.assay.db);
+    const queue = server.assay.services.spanQueue;
     const before = await scrape();
     queue.limits = { ...queue.limits, maxQueuedSpans: 3 };
     queue.pause();

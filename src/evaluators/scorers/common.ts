@@ -66,6 +66,7 @@ export class ScoringFault extends Error {
   }
 }
 
+/** Marks Results by identity (held weakly): a property of each Result, not a cache or a service's state. */
 const transientResults = new WeakSet<Result>();
 
 /**
