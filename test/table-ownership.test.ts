@@ -158,7 +158,7 @@ describe('the check', () => {
   it('ignores comments, fields that share a model’s name and unquoted words', () => {
     const source = [
       '// ctx.db.span.findMany reads "Span"',
-      'const cost = answer.trace.cost; const name = "a Span"; throw new NotFoundError("Span" + "", id);',
+      "const cost = answer.trace.cost; const label = 'a Span'; throw new NotFoundError('Span', id);",
     ].join('\n');
     expect(violations('src/evaluations/runner.ts', source, owners)).toEqual([]);
   });
