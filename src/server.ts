@@ -28,7 +28,7 @@ import { registerOperations } from './shared/http/health.js';
 import { drainUnreadBodies, MAX_URL_BYTES, receiveTimeouts } from './shared/http/limits.js';
 import { escapeUndecodableSegments } from './shared/http/url.js';
 import { Metrics } from './shared/metrics.js';
-import { ingestQueue } from './observability/queue.js';
+import { SpanWriteQueue } from './observability/queue.js';
 import { loggingOptions } from './shared/http/logging.js';
 import { registerApiDocs } from './shared/http/openapi.js';
 
@@ -77,8 +77,9 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     providerEnv: config.providerEnv,
     metrics: new Metrics(),
     priceLists: new Map(),
+    spanQueue: new SpanWriteQueue(),
   };
-  services.metrics.watchWriteQueue(ingestQueue(db));
+  services.metrics.watchWriteQueue(services.spanQueue);
 
   const server = Fastify({
     ...loggingOptions(config),

@@ -1,6 +1,8 @@
 // What every operation receives: the database, the project the caller acts in, and the
 // service's shared parts. Every query an operation makes is scoped by `projectId`, so API keys
-// (docs/resources.md#projects-and-access) only change how it is chosen.
+// (docs/resources.md#projects-and-access) only change how it is chosen. The service's state lives
+// here, not in modules (docs/architecture.md#state-lives-in-services); a domain adds its own part
+// by augmenting `Services` where the part is typed (observability/queue.ts, pricing/operations.ts).
 import type { Db } from './db.js';
 import type { AssayEvents } from './events.js';
 import type { Metrics } from './metrics.js';
@@ -21,8 +23,6 @@ export interface Services {
   metrics: Metrics;
   /** Provider credentials from the environment (`OPENAI_API_KEY`, …), used when a request gives none. */
   providerEnv: Record<string, string>;
-  /** Each project's price list, kept and dropped by pricing/operations.ts (typed there). */
-  priceLists: Map<string, Promise<unknown>>;
 }
 
 export interface RequestContext extends Services {

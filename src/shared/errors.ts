@@ -58,16 +58,6 @@ export class ConflictError extends AssayError {
   readonly code = 'CONFLICT';
 }
 
-export class UnauthorizedError extends AssayError {
-  readonly status = 401;
-  readonly code = 'UNAUTHENTICATED';
-}
-
-export class ForbiddenError extends AssayError {
-  readonly status = 403;
-  readonly code = 'FORBIDDEN';
-}
-
 export class PayloadTooLargeError extends AssayError {
   readonly status = 413;
   readonly code = 'PAYLOAD_TOO_LARGE';
