@@ -31,7 +31,7 @@ import { escapeUndecodableSegments } from './shared/http/url.js';
 import { Metrics } from './shared/metrics.js';
 import { RateLimits } from './shared/rate-limits.js';
 import { routeAccess } from './shared/http/access.js';
-import { ingestQueue } from './observability/queue.js';
+import { SpanWriteQueue } from './observability/queue.js';
 import { loggingOptions } from './shared/http/logging.js';
 import { registerApiDocs } from './shared/http/openapi.js';
 
@@ -93,8 +93,9 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     metrics: new Metrics(),
     priceLists: new Map(),
     rateLimits: new RateLimits(config.ASSAY_RATE_LIMIT_PER_MINUTE),
+    spanQueue: new SpanWriteQueue(),
   };
-  services.metrics.watchWriteQueue(ingestQueue(db));
+  services.metrics.watchWriteQueue(services.spanQueue);
 
   const server = Fastify({
     ...loggingOptions(config),

@@ -22,7 +22,6 @@ import {
   type JudgePair,
   type PositionBias,
   type VariantStatistics,
-  evaluationFacts,
   resultsData,
   statistics,
   votesData,
@@ -145,13 +144,13 @@ builder.prismaObject('HumanEvaluation', {
     scenarios: t.relatedConnection('scenarios', { cursor: 'id', query: { orderBy: { position: 'asc' } } }),
     statistics: t.field({
       type: StatisticsRef,
-      resolve: async (e, _args, ctx) => statistics(await evaluationFacts(ctx, e.id)),
+      resolve: async (e, _args, ctx) => statistics(await humanEvaluations.evaluationFacts(ctx, e.id)),
     }),
     results: t.field({
       type: 'JSON',
       description: 'What GET /human-evaluations/{id}/results answers: {votes_data} (A/B) or {results_data} (single model).',
       resolve: async (e, _args, ctx) => {
-        const facts = await evaluationFacts(ctx, e.id);
+        const facts = await humanEvaluations.evaluationFacts(ctx, e.id);
         return facts.evaluationType === 'human_a_b_testing' ? { votes_data: votesData(facts) } : { results_data: resultsData(facts) };
       },
     }),
@@ -248,7 +247,7 @@ builder.queryFields((t) => ({
     resolve: async (query, _root, args, ctx) => {
       const { judge } = parseInput(judgeScenarioInput.pick({ judge: true }), { judge: args.judge ?? undefined }, 'query');
       const id = await humanEvaluations.nextUnjudgedScenarioId(ctx, String(args.evaluation_id), judge ?? ANONYMOUS_JUDGE);
-      return id ? ctx.db.humanEvaluationScenario.findUnique({ ...query, where: { id } }) : null;
+      return id ? humanEvaluations.getHumanScenario(ctx, String(args.evaluation_id), id, query) : null;
     },
   }),
 }));
@@ -306,7 +305,7 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, ctx) => {
       const input = parseInput(judgeScenarioInput, withoutUndefined(args.input), 'body');
       const scenario = await humanEvaluations.judgeScenario(ctx, String(args.evaluation_id), String(args.scenario_id), input);
-      return ctx.db.humanEvaluationScenario.findUniqueOrThrow({ ...query, where: { id: scenario.id } });
+      return humanEvaluations.getHumanScenario(ctx, String(args.evaluation_id), scenario.id, query);
     },
   }),
   updateHumanEvaluationStatus: t.prismaField({

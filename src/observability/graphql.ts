@@ -98,12 +98,7 @@ builder.prismaObjectFields(Span, (t) => ({
     type: 'Span',
     cursor: 'projectId_traceId_spanId',
     description: 'Direct children a page at a time, in start order: for spans with very many children.',
-    resolve: (query, span, _args, ctx) =>
-      ctx.db.span.findMany({
-        ...query,
-        where: { projectId: ctx.projectId, traceId: span.traceId, parentSpanId: span.spanId, NOT: { spanId: span.spanId } },
-        orderBy: [{ startTimeUnixNano: 'asc' }, { spanId: 'asc' }],
-      }),
+    resolve: (query, span, _args, ctx) => read.listChildSpans(ctx, span, query),
   }),
   children: t.field({
     type: [Span],

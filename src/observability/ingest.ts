@@ -12,7 +12,7 @@ import { jsonText, sqlDate, type SqlValue, updateFromExcluded } from '../shared/
 import { costSumSql } from '../shared/money.js';
 import { priceList } from '../pricing/operations.js';
 import type { PriceList } from '../pricing/prices.js';
-import { nanosToDate, secondsBetween } from './time.js';
+import { nanosToDate, secondsBetween } from '../shared/time.js';
 
 export const spanKinds = ['LLM', 'CHAIN', 'TOOL', 'RETRIEVER', 'EMBEDDING', 'AGENT', 'WORKFLOW', 'RERANKER', 'GUARDRAIL', 'EVALUATOR', 'UNKNOWN'] as const;
 export type SpanKind = (typeof spanKinds)[number];

@@ -1,10 +1,10 @@
 // The inputs of the observability domain, named as the REST bodies and queries are
 // (docs/observability.md).
 import { z } from 'zod';
-import { int, jsonObject } from '../shared/validation.js';
+import { int, isoDate, jsonObject } from '../shared/validation.js';
 import { spanKinds, spanStatuses } from './ingest.js';
 import { spanReadTypes } from './read.js';
-import { parseIsoDateTime } from './time.js';
+import { parseIsoDateTime } from '../shared/time.js';
 
 /** A required, non-empty name (not trimmed: it is what the client sent). */
 const text = () => z.string().min(1);
@@ -111,24 +111,6 @@ export type LegacyTraceInput = z.output<typeof legacyTraceInput>;
 
 // ---------------------------------------------------------------------------------------------
 // Trace and span search (GET /observability/traces, /observability/spans, /observability/metrics)
-
-/** An ISO-8601 date or date-time (no offset = UTC), as a Date: a query or a price's start. */
-export const isoDate = () =>
-  z
-    .string()
-    .transform((value, ctx) => {
-      const parsed = parseIsoDateTime(value);
-      if ('error' in parsed) {
-        ctx.addIssue({
-          code: 'custom',
-          message: 'Input should be a valid datetime or date, expected ISO 8601 such as 2024-05-01T12:00:00Z',
-          params: { type: 'datetime_from_date_parsing' },
-        });
-        return z.NEVER;
-      }
-      return new Date(Number(parsed.nanos / 1_000_000n));
-    })
-    .meta({ description: 'ISO-8601 date or date-time (no offset means UTC)' });
 
 /** A number in a query string. */
 const queryNumber = () =>

@@ -5,6 +5,7 @@ import { perRequest, type RequestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
 import { NotFoundError } from '../shared/errors.js';
 import { spanJson, spanJsonSelect, spanTextColumns, spanTreeJson, stringifySpanTextTree, type SpanJson, type SpanTextRow } from './shape.js';
+import type { SpanKind } from './ingest.js';
 import { indexSpans, type SpanIndex } from './tree.js';
 
 export type SpanRow = Prisma.SpanGetPayload<object>;
@@ -120,48 +121,39 @@ export async function getTrace<Q extends TraceQuery>(ctx: RequestContext, traceI
   return trace;
 }
 
-export interface TraceFilter {
-  /** Traces that started at or after this time. */
-  startedAfter?: Date;
-  /** Traces that started at or before this time. */
-  startedBefore?: Date;
-  /** Part of the root span's name, case-insensitive for ASCII letters (SQLite LIKE). */
-  nameContains?: string;
-  environment?: string;
-  userId?: string;
-  sessionId?: string;
-  appId?: string;
-  variantId?: string;
-}
-
-/** Newest first, the trace id breaking ties, so cursors are stable. */
-const traceOrder = [{ startTime: 'desc' }, { traceId: 'desc' }] satisfies Prisma.TraceOrderByWithRelationInput[];
-
-function traceWhere(ctx: RequestContext, filter: TraceFilter): Prisma.TraceWhereInput {
-  return {
-    projectId: ctx.projectId,
-    ...(filter.startedAfter || filter.startedBefore
-      ? {
-          startTime: {
-            ...(filter.startedAfter && { gte: filter.startedAfter }),
-            ...(filter.startedBefore && { lte: filter.startedBefore }),
-          },
-        }
-      : {}),
-    ...(filter.nameContains ? { name: { contains: filter.nameContains } } : {}),
-    ...(filter.environment !== undefined ? { environment: filter.environment } : {}),
-    ...(filter.userId !== undefined ? { userId: filter.userId } : {}),
-    ...(filter.sessionId !== undefined ? { sessionId: filter.sessionId } : {}),
-    ...(filter.appId !== undefined ? { appId: filter.appId } : {}),
-    ...(filter.variantId !== undefined ? { variantId: filter.variantId } : {}),
-  };
-}
-
-export async function listTraces<Q extends Omit<Prisma.TraceFindManyArgs, 'where' | 'orderBy'>>(ctx: RequestContext, filter: TraceFilter, query?: Q) {
-  return ctx.db.trace.findMany({ ...query, where: traceWhere(ctx, filter), orderBy: traceOrder });
-}
-
 /** A trace's spans, flat in start order (a page of them when `query` carries cursor and take). */
 export async function listTraceSpans<Q extends Omit<Prisma.SpanFindManyArgs, 'where' | 'orderBy'>>(ctx: RequestContext, traceId: string, query?: Q) {
   return ctx.db.span.findMany({ ...query, where: { projectId: ctx.projectId, traceId }, orderBy: spanOrder });
+}
+
+/** A span's direct children, in start order (a page of them when `query` carries cursor and take). */
+export async function listChildSpans<Q extends Omit<Prisma.SpanFindManyArgs, 'where' | 'orderBy'>>(
+  ctx: RequestContext,
+  span: { traceId: string; spanId: string },
+  query?: Q,
+) {
+  return ctx.db.span.findMany({
+    ...query,
+    where: { projectId: ctx.projectId, traceId: span.traceId, parentSpanId: span.spanId, NOT: { spanId: span.spanId } },
+    orderBy: spanOrder,
+  });
+}
+
+/**
+ * The cost of every span of `spanKind` in the caller's traces `traceIds`, with the value of the
+ * attribute `attribute` (null when absent): what an evaluation adds up per evaluator config from
+ * the EVALUATOR spans its runner recorded (evaluations/operations.ts, `evaluatorCost`). The trace
+ * ids go in as one JSON parameter, so an evaluation of any size is one query.
+ */
+export async function spanCostsByAttribute(
+  ctx: RequestContext,
+  traceIds: readonly string[],
+  spanKind: SpanKind,
+  attribute: string,
+): Promise<{ cost: number | null; attribute: unknown }[]> {
+  return ctx.db.$queryRaw`
+    SELECT s."cost" AS "cost", json_extract(s."attributes", ${`$.${JSON.stringify(attribute)}`}) AS "attribute"
+    FROM "Span" s
+    WHERE s."projectId" = ${ctx.projectId} AND s."spanKind" = ${spanKind}
+      AND s."traceId" IN (SELECT "value" FROM json_each(${JSON.stringify(traceIds)}))`;
 }

@@ -6,7 +6,7 @@ import { requestContext } from '../shared/context.js';
 import { writeSpans, type SpanRecord } from './ingest.js';
 import { getTraceTree } from './read.js';
 import { stringifySpanTree, type SpanJson } from './shape.js';
-import { legacySpan } from './test-spans.js';
+import { legacySpan } from '../../test/helpers/spans.js';
 
 let server: TestServer;
 let projectId: string;

@@ -1,6 +1,8 @@
 // What every operation receives: the database, the project the caller acts in, and the
 // service's shared parts. Every query an operation makes is scoped by `projectId`; the caller's
-// credentials (an API key, docs/access.md) only choose it and the scopes it may use.
+// credentials (an API key, docs/access.md) only choose it and the scopes it may use. The service's
+// state lives here, not in modules (docs/architecture.md#state-lives-in-services); a domain adds its
+// own part by augmenting `Services` where the part is typed (observability/queue.ts, pricing/operations.ts).
 import type { Db } from './db.js';
 import { ForbiddenError } from './errors.js';
 import type { AssayEvents } from './events.js';
@@ -23,8 +25,6 @@ export interface Services {
   metrics: Metrics;
   /** Provider credentials from the environment (`OPENAI_API_KEY`, …), used when a request gives none. */
   providerEnv: Record<string, string>;
-  /** Each project's price list, kept and dropped by pricing/operations.ts (typed there). */
-  priceLists: Map<string, Promise<unknown>>;
   /** Requests (and ingested spans) per minute per API key (rate-limits.ts). */
   rateLimits: RateLimits;
 }

@@ -4,7 +4,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../shared/config.js';
 import { requestContext, requireScope, type Principal, type Services } from '../../shared/context.js';
-import { ingestQueue } from '../queue.js';
 import { OtlpDecoder } from './decoder.js';
 import { startOtlpGrpc, type OtlpGrpcServer } from './grpc.js';
 import { otlpHttpRoutes } from './http.js';
@@ -55,7 +54,7 @@ export async function registerOtlp(
     grpcPort: grpc?.port ?? null,
     close: async () => {
       await grpc?.close();
-      await ingestQueue(services.db).close();
+      await services.spanQueue.close();
       await decoder.close();
     },
   };

@@ -6,7 +6,7 @@ import { SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
 import { ExportTraceServiceRequest, ExportTraceServiceResponse, RpcStatus } from './proto.js';
-import { testTracer } from './test-otel.js';
+import { testTracer } from '../../../test/helpers/otel.js';
 
 let server: TestServer;
 const MAX_BODY = 300_000;

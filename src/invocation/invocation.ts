@@ -9,7 +9,7 @@ import { type ChatRequest, type ChatUsage, chatCompletion, completionText, readU
 import type { SpanRecord } from '../observability/ingest.js';
 import { postJson } from '../shared/http/client.js';
 import { type CallLimits, type CallSignal, callWithRetries } from '../shared/retry.js';
-import { result, type Result } from './results.js';
+import { result, type Result } from '../evaluators/results.js';
 
 export interface VariantTarget {
   kind: 'endpoint' | 'prompt';
@@ -176,7 +176,11 @@ export async function invokeVariant(target: VariantTarget, testcase: Record<stri
   };
 }
 
-/** Random bytes drawn a few KB at a time: one randomBytes call per id cost more than the id's other work. */
+/**
+ * Random bytes drawn a few KB at a time: one randomBytes call per id cost more than the id's other
+ * work. A pool of the process, not a service's state (docs/architecture.md#state-lives-in-services):
+ * nothing in it belongs to a service.
+ */
 const ID_POOL_BYTES = 4096;
 let idPool = Buffer.alloc(0);
 let idPoolOffset = 0;

@@ -8,24 +8,15 @@ import { join } from 'node:path';
 import type * as grpcTypes from '@grpc/grpc-js';
 import { getNamedType, isCompositeType, isEnumType, isInputObjectType, isListType, isNonNullType, isScalarType, type GraphQLInputType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startEndpoint, type FakeEndpoint } from '../../test/helpers/endpoints.js';
-import {
-  FAST,
-  createApp,
-  createConfig,
-  createEndpointVariant,
-  createTestset,
-  startEvaluation,
-  waitForStatus,
-  type Requester,
-} from '../../test/helpers/evaluations.js';
-import { createHumanEvaluation, waitForHumanStatus } from '../../test/helpers/human-evaluations.js';
-import { startServer, type TestResponse, type TestServer } from '../../test/helpers/server.js';
-import { schema } from '../graphql/schema.js';
-import { ExportTraceServiceRequest, RetryInfo, RpcStatus } from '../observability/otlp/proto.js';
-import { scopes, type Scope } from '../shared/context.js';
-import { SecretBox } from '../shared/secrets.js';
-import { KeyHasher } from './keys.js';
+import { freePort, startEndpoint, type FakeEndpoint } from './helpers/endpoints.js';
+import { FAST, createApp, createConfig, createEndpointVariant, createTestset, startEvaluation, waitForStatus, type Requester } from './helpers/evaluations.js';
+import { createHumanEvaluation, waitForHumanStatus } from './helpers/human-evaluations.js';
+import { startServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { schema } from '../src/graphql/schema.js';
+import { ExportTraceServiceRequest, RetryInfo, RpcStatus } from '../src/observability/otlp/proto.js';
+import { scopes, type Scope } from '../src/shared/context.js';
+import { SecretBox } from '../src/shared/secrets.js';
+import { KeyHasher } from '../src/auth/keys.js';
 
 const INIT_KEY = 'init-key-for-tests-0123456789abcdef';
 type Project = 'A' | 'B';
