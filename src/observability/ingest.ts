@@ -9,7 +9,7 @@
 // docs/observability.md#postgresql-port lists what a PostgreSQL port changes.
 import type { RequestContext } from '../shared/context.js';
 import { jsonText, sqlDate, type SqlValue, updateFromExcluded } from '../shared/sql.js';
-import { costSumSql } from '../shared/money.js';
+import { costSumSql, roundCost } from '../shared/money.js';
 import { priceList } from '../pricing/operations.js';
 import type { PriceList } from '../pricing/prices.js';
 import { nanosToDate, secondsBetween } from './time.js';
@@ -187,7 +187,9 @@ const keptOnConflict: readonly string[] = ['projectId', 'traceId', 'spanId', 'cr
 
 /** The span's cost and where it came from: reported, computed from usage and prices, or none. */
 function spanCost(span: SerializedSpanRecord, prices: PriceList): [number | null, 'reported' | 'computed' | null] {
-  if (span.cost !== undefined && span.cost !== null) return [span.cost, span.costSource ?? 'reported'];
+  // A reported cost is kept to the pico-dollar like every other (docs/costs.md#exact-sums).
+  const reported = roundCost(span.cost);
+  if (reported !== null) return [reported, span.costSource ?? 'reported'];
   if (!span.model) return [null, null];
   const found = prices.callCost(
     null,
