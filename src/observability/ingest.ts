@@ -17,6 +17,12 @@ import { nanosToDate, secondsBetween } from './time.js';
 export const spanKinds = ['LLM', 'CHAIN', 'TOOL', 'RETRIEVER', 'EMBEDDING', 'AGENT', 'WORKFLOW', 'RERANKER', 'GUARDRAIL', 'EVALUATOR', 'UNKNOWN'] as const;
 export type SpanKind = (typeof spanKinds)[number];
 
+/**
+ * The environment of the spans Assay's own evaluation runs write (the calls of variants and
+ * evaluators): searches and metrics leave those out unless asked (docs/observability.md#assays-own-calls).
+ */
+export const EVALUATION_ENVIRONMENT = 'assay-evaluation';
+
 export const spanStatuses = ['UNSET', 'OK', 'ERROR'] as const;
 export type SpanStatus = (typeof spanStatuses)[number];
 
