@@ -5,15 +5,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { type FakeEndpoint, startEndpoint, startFakeOpenAI } from '../../test/helpers/endpoints.js';
-import { createHumanEvaluation, waitForHumanStatus } from '../../test/helpers/human-evaluations.js';
+import { generateSingleModelEvaluation } from '../../test/helpers/human-evaluations.js';
 import {
   createApp,
   createConfig,
-  createEndpointVariant,
   createPromptVariant,
   createTestset,
   getEvaluation,
   getScenarios,
+  runEndpointEvaluation,
   scenarioTraceIds,
   startEvaluation,
   waitForStatus,
@@ -147,12 +147,7 @@ describe('evaluation calls are priced with the project price list', () => {
 
 describe('reported costs sum exactly', () => {
   it('totals three reported 0.00425 to 0.01275 and keeps them reported', async () => {
-    const appId = await createApp(server);
-    const variant = await createEndpointVariant(server, appId, endpoint.url);
-    const testset = await createTestset(server, rows);
-    const exact = await createConfig(server, appId, 'auto_exact_match');
-    const { id } = await startEvaluation(server, { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [exact.id], testset_id: testset.id });
-    expect((await waitForStatus(server, id)).status.value).toMatch(/^EVALUATION_FINISHED/);
+    const id = (await runEndpointEvaluation(server, endpoint.url, rows)).id;
     const evaluation = await getEvaluation(server, id);
     expect([evaluation.average_cost.value, evaluation.total_cost.value]).toEqual([0.00425, 0.01275]);
     const graphql = await server.graphql('query($id: ID!) { evaluation(id: $id) { total_cost { value } } }', { id });
@@ -192,12 +187,7 @@ describe('ingested costs sum exactly', () => {
 
 describe('reported costs are kept to the pico-dollar', () => {
   it("shows an app's reported 0.30000000000000004 as 0.3 in scenarios, totals and traces, REST and GraphQL", async () => {
-    const appId = await createApp(server);
-    const variant = await createEndpointVariant(server, appId, noisy.url);
-    const testset = await createTestset(server, rows);
-    const exact = await createConfig(server, appId, 'auto_exact_match');
-    const { id } = await startEvaluation(server, { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [exact.id], testset_id: testset.id });
-    expect((await waitForStatus(server, id)).status.value).toMatch(/^EVALUATION_FINISHED/);
+    const id = (await runEndpointEvaluation(server, noisy.url, rows)).id;
     const scenarios = await getScenarios(server, id);
     expect(scenarios.map((scenario) => scenario.outputs[0].cost)).toEqual([0.3, 0.3, 0.3]);
     const evaluation = await getEvaluation(server, id);
@@ -214,17 +204,7 @@ describe('reported costs are kept to the pico-dollar', () => {
   });
 
   it("shows a human evaluation's reported 0.30000000000000004 as 0.3", async () => {
-    const appId = await createApp(server);
-    const variant = await createEndpointVariant(server, appId, noisy.url);
-    const testset = await createTestset(server, rows);
-    const human = await createHumanEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluation_type: 'single_model_test',
-      inputs: ['country'],
-      testset_id: testset.id,
-    });
-    await waitForHumanStatus(server, human.id);
+    const { evaluation: human } = await generateSingleModelEvaluation(server, noisy.url, rows, ['country']);
     const { data, errors } = await server.graphql(
       'query($id: ID!) { humanEvaluation(id: $id) { scenarios(first: 5) { edges { node { outputs { cost } } } } } }',
       {

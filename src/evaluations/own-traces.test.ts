@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { type FakeEndpoint, startEndpoint } from '../../test/helpers/endpoints.js';
-import { createApp, createConfig, createEndpointVariant, createTestset, getScenarios, startEvaluation, waitForStatus } from '../../test/helpers/evaluations.js';
-import { createHumanEvaluation, waitForHumanStatus } from '../../test/helpers/human-evaluations.js';
+import { getScenarios, runEndpointEvaluation } from '../../test/helpers/evaluations.js';
+import { generateSingleModelEvaluation } from '../../test/helpers/human-evaluations.js';
 
 let server: TestServer;
 let endpoint: FakeEndpoint;
@@ -34,30 +34,12 @@ beforeAll(async () => {
     expect(response.status).toBe(200);
   }
 
-  evaluationApp = await createApp(server);
-  const variant = await createEndpointVariant(server, evaluationApp, endpoint.url);
-  const testset = await createTestset(server, rows);
-  const exact = await createConfig(server, evaluationApp, 'auto_exact_match');
-  const { id } = await startEvaluation(server, {
-    app_id: evaluationApp,
-    variant_ids: [variant.variant_id],
-    evaluators_configs: [exact.id],
-    testset_id: testset.id,
-  });
-  expect((await waitForStatus(server, id)).status.value).toMatch(/^EVALUATION_FINISHED/);
+  const evaluation = await runEndpointEvaluation(server, endpoint.url, rows);
+  evaluationApp = evaluation.appId;
+  const id = evaluation.id;
   evaluationTraces = (await getScenarios(server, id)).map((scenario) => scenario.trace_id).sort();
 
-  humanApp = await createApp(server);
-  const humanVariant = await createEndpointVariant(server, humanApp, endpoint.url);
-  const humanTestset = await createTestset(server, rows);
-  const human = await createHumanEvaluation(server, {
-    app_id: humanApp,
-    variant_ids: [humanVariant.variant_id],
-    evaluation_type: 'single_model_test',
-    inputs: ['country'],
-    testset_id: humanTestset.id,
-  });
-  await waitForHumanStatus(server, human.id);
+  humanApp = (await generateSingleModelEvaluation(server, endpoint.url, rows, ['country'])).appId;
 });
 
 afterAll(async () => {
