@@ -108,18 +108,7 @@ export const traceTotalsSelect = {
 
 export type TraceTotals = Prisma.TraceGetPayload<{ select: typeof traceTotalsSelect }>;
 
-/** Token counts as SQLite may hand them to a raw query: BigInt or number. */
-type Count = number | bigint | null;
-
-interface OwnFigures {
-  spanId: string;
-  cost: number | null;
-  promptTokens: Count;
-  completionTokens: Count;
-  totalTokens: Count;
-}
-
-const count = (value: Count): number | null => (value === null ? null : Number(value));
+type OwnFigures = Pick<SpanJsonSource, 'spanId' | 'cost' | 'promptTokens' | 'completionTokens' | 'totalTokens'>;
 
 /**
  * The cost and usage a span shows (docs/observability.md#cost-and-usage-in-a-tree): its own, as
@@ -127,13 +116,13 @@ const count = (value: Count): number | null => (value === null ? null : Number(v
  * cost, and one that reported no token counts the trace's counts: those are the sums over every
  * other span then, so nothing is counted twice. A root that reported its own keeps them.
  */
-export function spanFigures(span: OwnFigures, trace: TraceTotals | null | undefined): { cost: number | null; usage: SpanUsageJson } {
+function spanFigures(span: OwnFigures, trace: TraceTotals | null | undefined): { cost: number | null; usage: SpanUsageJson } {
   const totals = trace && trace.rootSpanId === span.spanId ? trace : null;
   const ownUsage = span.promptTokens !== null || span.completionTokens !== null || span.totalTokens !== null;
   const usage = ownUsage || totals === null ? span : totals;
   return {
     cost: span.cost ?? totals?.cost ?? null,
-    usage: { prompt_tokens: count(usage.promptTokens), completion_tokens: count(usage.completionTokens), total_tokens: count(usage.totalTokens) },
+    usage: spanUsage(usage),
   };
 }
 
@@ -253,11 +242,11 @@ function writeTree<T>(top: T, childrenOf: (node: T) => readonly T[] | null, open
 
 /**
  * A span read for a JSON answer, its JSON made by SQLite (`spanTextColumns`): the tree fields, the
- * figures, and the rest of the span's JSON as text in three pieces. The JSON columns are copied
+ * two floats, and the rest of the span's JSON as text in three pieces. The JSON columns are copied
  * into the answer as stored (they hold JSON.stringify's text) instead of being parsed and written
- * again; cost, latency and usage are written by JavaScript, the floats as everywhere else in the
- * API (SQLite would write 1.0 for 1 and 1.0e-07 for 1e-7), and the usage because the trace's root
- * may show the trace's (`spanFigures`).
+ * again; floats are written by JavaScript, as everywhere else in the API (SQLite would write 1.0
+ * for 1 and 1.0e-07 for 1e-7). No more columns than these: each one costs every row its
+ * conversion in Prisma, which dominates the read (docs/observability.md#measurements).
  */
 export interface SpanTextRow {
   spanId: string;
@@ -265,12 +254,9 @@ export interface SpanTextRow {
   startTimeUnixNano: bigint;
   latency: number;
   cost: number | null;
-  promptTokens: Count;
-  completionTokens: Count;
-  totalTokens: Count;
   /** `{"id":…,"status_message":…}`: the fields before `metadata`. */
   head: string;
-  /** `{"start_time":…,"end_time":…}`: `metadata` after cost, latency and usage. */
+  /** `{"usage":{…},"start_time":…,"end_time":…}`: `metadata` after cost and latency. */
   times: string;
   /** `{"trace_id":…,"config":…}`: the fields after `metadata`. */
   tail: string;
@@ -281,20 +267,36 @@ const isoTime = (column: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', s."${column}
 
 /** The columns of a SpanTextRow, for a query over `"Span" AS s`. Field for field the SpanJson of `spanJson`. */
 export const spanTextColumns = Prisma.raw(`s."spanId", s."parentSpanId", s."startTimeUnixNano", s."latency", s."cost",
-  s."promptTokens", s."completionTokens", s."totalTokens",
   json_object('id', s."spanId", 'name', s."name", 'project_id', s."projectId", 'parent_span_id', s."parentSpanId",
     'created_at', ${isoTime('startTime')},
     'variant', json_object('variant_id', s."variantId", 'variant_name', s."variantName", 'revision', s."variantRevision"),
     'environment', s."environment", 'spankind', s."spanKind", 'status', s."statusCode", 'status_message', s."statusMessage") AS "head",
-  json_object('start_time', ${isoTime('startTime')}, 'end_time', ${isoTime('endTime')}) AS "times",
+  json_object('usage', json_object('prompt_tokens', s."promptTokens", 'completion_tokens', s."completionTokens", 'total_tokens', s."totalTokens"),
+    'start_time', ${isoTime('startTime')}, 'end_time', ${isoTime('endTime')}) AS "times",
   json_object('trace_id', s."traceId", 'user_id', s."userId", 'session_id', s."sessionId", 'model', s."model",
     'content', json_object('inputs', json(s."inputs"), 'outputs', json(s."outputs"), 'internals', json(s."internals")),
     'config', json(s."config")) AS "tail"`);
 
+const USAGE_OPENING = '{"usage":';
+
+/**
+ * `row` with the figures `spanFigures` gives it: only the trace's root may need others than its
+ * own, so only its `times` is taken apart (its usage object, as SQLite writes it, holds no brace).
+ */
+function rootFigures(row: SpanTextRow, trace: TraceTotals): { cost: number | null; times: string } {
+  const usageEnd = row.times.indexOf('}') + 1;
+  const own = JSON.parse(row.times.slice(USAGE_OPENING.length, usageEnd)) as SpanUsageJson;
+  const { cost, usage } = spanFigures(
+    { spanId: row.spanId, cost: row.cost, promptTokens: own.prompt_tokens, completionTokens: own.completion_tokens, totalTokens: own.total_tokens },
+    trace,
+  );
+  return { cost, times: `${USAGE_OPENING}${JSON.stringify(usage)}${row.times.slice(usageEnd)}` };
+}
+
 /** A span's JSON text up to (without) its `children` member and closing brace; `trace` as for spanMetadata. */
 function spanTextOpen(row: SpanTextRow, trace: TraceTotals | null | undefined): string {
-  const { cost, usage } = spanFigures(row, trace);
-  return `${row.head.slice(0, -1)},"metadata":{"cost":${JSON.stringify(cost)},"latency":${JSON.stringify(row.latency)},"usage":${JSON.stringify(usage)},${row.times.slice(1)},${row.tail.slice(1, -1)}`;
+  const { cost, times } = trace && trace.rootSpanId === row.spanId ? rootFigures(row, trace) : row;
+  return `${row.head.slice(0, -1)},"metadata":{"cost":${JSON.stringify(cost)},"latency":${JSON.stringify(row.latency)},${times.slice(1)},${row.tail.slice(1, -1)}`;
 }
 
 /**
