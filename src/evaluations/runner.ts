@@ -16,7 +16,7 @@ import { roundCost } from '../shared/money.js';
 import { priceList } from '../pricing/operations.js';
 import { getScorer, groundTruthColumn, isTransientError } from '../evaluators/scoring.js';
 import type { EvaluatorConfig } from '../generated/prisma/client.js';
-import { type SpanRecord, spanWriter } from '../observability/ingest.js';
+import { EVALUATION_ENVIRONMENT, type SpanRecord, spanWriter } from '../observability/ingest.js';
 import type { ProviderKeys } from '../providers/access.js';
 import { type ProviderCallRecord, providerClient } from '../providers/client.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
@@ -473,6 +473,7 @@ function evaluatorSpan(plan: RunPlan, config: EvaluatorConfig, parent: SpanRecor
     inputs: call.request as SpanRecord['inputs'],
     outputs: call.error ? null : ({ output: call.response } as SpanRecord['outputs']),
     config: { evaluator_key: config.evaluatorKey, evaluator_config_id: config.id },
+    environment: EVALUATION_ENVIRONMENT,
     appId: plan.appId,
     model: call.model,
     promptTokens: call.usage?.prompt_tokens ?? null,

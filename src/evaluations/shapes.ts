@@ -41,6 +41,7 @@ export function scenarioJson(scenario: ScenarioWithResults, configOrder: string[
     correct_answers: asArray(scenario.correctAnswers),
     is_pinned: scenario.isPinned,
     note: scenario.note,
+    trace_id: scenario.traceId,
     results: results.map((row) => ({ evaluator_config: row.evaluatorConfigId, result: scoreResult(row) })),
   };
 }

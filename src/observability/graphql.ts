@@ -3,18 +3,21 @@
 // request's per-trace loader (read.ts), so a whole tree costs one query per trace however large it
 // is.
 import type { ArgBuilder } from '@pothos/core';
+import type { RequestContext } from '../shared/context.js';
 import { builder } from '../shared/graphql/builder.js';
-import { spanKinds, spanStatuses } from './ingest.js';
+import { EVALUATION_ENVIRONMENT, spanKinds, spanStatuses } from './ingest.js';
 import { ingestLegacyTraceBody, type LegacyIngestAnswer } from './legacy.js';
 import * as read from './read.js';
 import { searchFilter, type SearchArgs } from './search-input.js';
 import * as search from './search.js';
+import type { SearchFilter } from './search.js';
 import {
   spanContent,
   spanMetadata,
   spanUsage,
   spanVariant,
   type SpanContentJson,
+  type TraceTotals,
   type SpanMetadataJson,
   type SpanUsageJson,
   type SpanVariantJson,
@@ -71,7 +74,11 @@ const Span = builder.prismaObject('Span', {
     end_time: t.expose('endTime', { type: 'DateTime' }),
     latency: t.exposeFloat('latency', { description: 'Seconds.' }),
     content: t.field({ type: SpanContent, resolve: spanContent }),
-    metadata: t.field({ type: SpanMetadata, resolve: spanMetadata }),
+    metadata: t.field({
+      type: SpanMetadata,
+      description: "The span's own cost and usage; the trace's root shows the trace's sums where it reported none (docs/observability.md).",
+      resolve: async (span, _args, ctx) => spanMetadata(span, await read.traceTotalsLoader(ctx).load(span.traceId)),
+    }),
     config: t.expose('config', { type: 'JSON', nullable: true }),
     variant: t.field({ type: SpanVariant, resolve: spanVariant }),
     environment: t.exposeString('environment', { nullable: true }),
@@ -116,6 +123,15 @@ builder.prismaObjectFields(Span, (t) => ({
   }),
 }));
 
+/**
+ * A trace's indexed spans, for `root` and `roots`. The trace row at hand holds the sums its root's
+ * `metadata` may show, so the request's totals loader gets them without a query of its own.
+ */
+function traceSpans(ctx: RequestContext, trace: TraceTotals) {
+  read.traceTotalsLoader(ctx).prime(trace.traceId, trace);
+  return read.traceSpansLoader(ctx).load(trace.traceId);
+}
+
 const TraceRef = builder.prismaObject('Trace', {
   fields: (t) => ({
     trace_id: t.exposeID('traceId'),
@@ -150,12 +166,12 @@ const TraceRef = builder.prismaObject('Trace', {
       type: Span,
       nullable: true,
       description: 'The earliest top-level span, with its descendants under `children`.',
-      resolve: async (trace, _args, ctx) => (await read.traceSpansLoader(ctx).load(trace.traceId)).roots[0] ?? null,
+      resolve: async (trace, _args, ctx) => (await traceSpans(ctx, trace)).roots[0] ?? null,
     }),
     roots: t.field({
       type: [Span],
       description: 'Every top-level span (several when a parent never arrived), in start order.',
-      resolve: async (trace, _args, ctx) => [...(await read.traceSpansLoader(ctx).load(trace.traceId)).roots],
+      resolve: async (trace, _args, ctx) => [...(await traceSpans(ctx, trace)).roots],
     }),
     spans: t.prismaConnection({
       type: 'Span',
@@ -217,7 +233,20 @@ function searchArgs(t: { arg: ArgBuilder<BuilderTypes> }) {
     max_cost: t.arg.float({ description: 'USD.' }),
     min_latency: t.arg.float({ description: 'Seconds.' }),
     max_latency: t.arg.float({ description: 'Seconds.' }),
+    includeEvaluations: t.arg.boolean({
+      description: `Also the traces and spans of Assay's own evaluation calls (environment "${EVALUATION_ENVIRONMENT}"), left out unless this is true or \`environment\` names theirs.`,
+    }),
   } as const;
+}
+
+/** The SearchFilter of a search's arguments (the GraphQL spelling of the include flag mapped to the shared one). */
+function filterOf(args: object, traceId?: string | number | null): SearchFilter {
+  const { includeEvaluations, ...rest } = args as SearchArgs & { includeEvaluations?: boolean | null };
+  return searchFilter({
+    ...rest,
+    include_evaluations: includeEvaluations,
+    ...(traceId !== undefined ? { trace_id: traceId === null ? null : String(traceId) } : {}),
+  });
 }
 
 builder.queryFields((t) => ({
@@ -239,32 +268,26 @@ builder.queryFields((t) => ({
     description: 'Traces matching every filter given, newest first unless `sort_by` says otherwise.',
     args: { ...searchArgs(t), sort_by: t.arg({ type: TraceSortField }), sort_direction: t.arg({ type: SortDirection }) },
     resolve: (_root, args, ctx) =>
-      search.searchTraces(ctx, searchFilter(args as SearchArgs), { field: args.sort_by ?? 'start_time', direction: args.sort_direction ?? 'desc' }, args),
+      search.searchTraces(ctx, filterOf(args), { field: args.sort_by ?? 'start_time', direction: args.sort_direction ?? 'desc' }, args),
   }),
   spans: t.connection({
     type: Span,
     description: 'Spans of all traces matching every filter given, newest first unless `sort_by` says otherwise.',
     args: { ...searchArgs(t), trace_id: t.arg.id(), sort_by: t.arg({ type: SpanSortField }), sort_direction: t.arg({ type: SortDirection }) },
     resolve: (_root, args, ctx) =>
-      search.searchSpans(
-        ctx,
-        searchFilter({ ...(args as SearchArgs), trace_id: args.trace_id == null ? null : String(args.trace_id) }),
-        { field: args.sort_by ?? 'start_time', direction: args.sort_direction ?? 'desc' },
-        args,
-      ),
+      search.searchSpans(ctx, filterOf(args, args.trace_id), { field: args.sort_by ?? 'start_time', direction: args.sort_direction ?? 'desc' }, args),
   }),
   trace_metrics: t.field({
     type: Metrics,
     description: 'Count, errors, cost, tokens and latency percentiles of the traces matching the filters.',
     args: searchArgs(t),
-    resolve: (_root, args, ctx) => search.traceMetrics(ctx, searchFilter(args as SearchArgs)),
+    resolve: (_root, args, ctx) => search.traceMetrics(ctx, filterOf(args)),
   }),
   span_metrics: t.field({
     type: Metrics,
     description: 'Count, errors, cost, tokens and latency percentiles of the spans matching the filters.',
     args: { ...searchArgs(t), trace_id: t.arg.id() },
-    resolve: (_root, args, ctx) =>
-      search.spanMetrics(ctx, searchFilter({ ...(args as SearchArgs), trace_id: args.trace_id == null ? null : String(args.trace_id) })),
+    resolve: (_root, args, ctx) => search.spanMetrics(ctx, filterOf(args, args.trace_id)),
   }),
 }));
 

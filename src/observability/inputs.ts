@@ -2,7 +2,7 @@
 // (docs/observability.md).
 import { z } from 'zod';
 import { int, isoDate, jsonObject } from '../shared/validation.js';
-import { spanKinds, spanStatuses } from './ingest.js';
+import { EVALUATION_ENVIRONMENT, spanKinds, spanStatuses } from './ingest.js';
 import { spanReadTypes } from './read.js';
 import { parseIsoDateTime } from '../shared/time.js';
 
@@ -138,6 +138,19 @@ function queryEnumList<const T extends readonly [string, ...string[]]>(values: T
     .meta({ description: `Comma-separated, any letter case: ${values.join(', ')}` });
 }
 
+/** A boolean in a query string, in pydantic's spellings (any case). */
+const queryBoolean = () =>
+  z
+    .string()
+    .transform((value, ctx) => {
+      const word = value.trim().toLowerCase();
+      if (['true', '1', 'yes', 'on', 't', 'y'].includes(word)) return true;
+      if (['false', '0', 'no', 'off', 'f', 'n'].includes(word)) return false;
+      ctx.addIssue({ code: 'custom', message: 'Input should be a valid boolean, unable to interpret input', params: { type: 'bool_parsing' } });
+      return z.NEVER;
+    })
+    .meta({ description: 'true or false (also 1/0, yes/no, on/off)' });
+
 export const searchQuery = z.object({
   started_after: isoDate().optional(),
   started_before: isoDate().optional(),
@@ -157,6 +170,11 @@ export const searchQuery = z.object({
   min_latency: queryNumber().optional(),
   max_latency: queryNumber().optional(),
   trace_id: z.string().min(1).optional(),
+  include_evaluations: queryBoolean()
+    .optional()
+    .describe(
+      `Also the traces of Assay's own evaluation calls (environment "${EVALUATION_ENVIRONMENT}"), left out unless this is true or \`environment\` names theirs`,
+    ),
   sort_by: z.string().optional(),
   sort_direction: z.enum(['asc', 'desc']).default('desc'),
   limit: z

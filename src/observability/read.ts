@@ -4,7 +4,18 @@ import DataLoader from 'dataloader';
 import { perRequest, type RequestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
 import { NotFoundError } from '../shared/errors.js';
-import { spanJson, spanJsonSelect, spanTextColumns, spanTreeJson, stringifySpanTextTree, type SpanJson, type SpanTextRow } from './shape.js';
+import {
+  spanJson,
+  spanJsonSelect,
+  spanTextColumns,
+  spanTreeJson,
+  stringifySpanTextTree,
+  traceTotalsSelect,
+  type SpanJson,
+  type SpanJsonSource,
+  type SpanTextRow,
+  type TraceTotals,
+} from './shape.js';
 import type { SpanKind } from './ingest.js';
 import { indexSpans, type SpanIndex } from './tree.js';
 
@@ -32,12 +43,28 @@ export async function getSpan(ctx: RequestContext, spanId: string, traceId?: str
   return span;
 }
 
+/** The sums of these traces (their roll-up rows), which their roots show where they reported none (shape.ts spanFigures). */
+async function traceTotals(ctx: RequestContext, traceIds: readonly string[]): Promise<Map<string, TraceTotals>> {
+  const rows = await ctx.db.trace.findMany({ select: traceTotalsSelect, where: { projectId: ctx.projectId, traceId: { in: [...traceIds] } } });
+  return new Map(rows.map((row) => [row.traceId, row]));
+}
+
+async function oneTraceTotals(ctx: RequestContext, traceId: string): Promise<TraceTotals | null> {
+  return ctx.db.trace.findFirst({ select: traceTotalsSelect, where: { projectId: ctx.projectId, traceId } });
+}
+
+/** Spans of any traces in the contract's shape, alone (`children: null`): a listing. */
+export async function spanJsons(ctx: RequestContext, spans: readonly SpanJsonSource[]): Promise<SpanJson[]> {
+  const totals = await traceTotals(ctx, [...new Set(spans.map((span) => span.traceId))]);
+  return spans.map((span) => spanJson(span, null, totals.get(span.traceId)));
+}
+
 /** GET /observability/traces/{id}: the root span with all descendants nested. */
 export async function getTraceTree(ctx: RequestContext, traceId: string): Promise<SpanJson> {
   const index = indexSpans(await traceSpans(ctx, traceId, spanJsonSelect));
   const root = index.roots[0];
   if (!root) throw new NotFoundError('Trace', traceId);
-  return spanTreeJson(index, root);
+  return spanTreeJson(index, root, await oneTraceTotals(ctx, traceId));
 }
 
 /**
@@ -53,7 +80,7 @@ export async function getTraceTreeText(ctx: RequestContext, traceId: string): Pr
   const index = indexSpans(rows);
   const root = index.roots[0];
   if (!root) throw new NotFoundError('Trace', traceId);
-  return stringifySpanTextTree(index, root);
+  return stringifySpanTextTree(index, root, await oneTraceTotals(ctx, traceId));
 }
 
 export const spanReadTypes = ['generation', 'span'] as const;
@@ -76,11 +103,12 @@ async function subtreeSpanTexts(ctx: RequestContext, traceId: string, spanId: st
 /** GET /observability/spans/{id} as JSON text: `generation`, the span with its subtree; `span`, the span alone. */
 export async function getSpanJsonText(ctx: RequestContext, spanId: string, type: SpanReadType, traceId?: string): Promise<string> {
   const span = await getSpan(ctx, spanId, traceId);
-  if (type === 'span') return JSON.stringify(spanJson(span, null));
+  const totals = await oneTraceTotals(ctx, span.traceId);
+  if (type === 'span') return JSON.stringify(spanJson(span, null, totals));
   const index = indexSpans(await subtreeSpanTexts(ctx, span.traceId, spanId));
   const top = index.byId.get(spanId);
   // Gone between the two reads (its project deleted): the span as first read, no children.
-  return top ? stringifySpanTextTree(index, top) : JSON.stringify(spanJson(span, []));
+  return top ? stringifySpanTextTree(index, top, totals) : JSON.stringify(spanJson(span, [], totals));
 }
 
 const traceSpansLoaderKey = Symbol('observability.traceSpans');
@@ -107,6 +135,24 @@ export function traceSpansLoader(ctx: RequestContext): DataLoader<string, SpanIn
             else byTrace.set(row.traceId, [row]);
           }
           return traceIds.map((traceId) => indexSpans(byTrace.get(traceId) ?? []));
+        },
+        { maxBatchSize: 200 },
+      ),
+  );
+}
+
+const traceTotalsLoaderKey = Symbol('observability.traceTotals');
+
+/** Per request: traces' sums, loaded together, for GraphQL `Span.metadata` (shape.ts spanFigures). */
+export function traceTotalsLoader(ctx: RequestContext): DataLoader<string, TraceTotals | null> {
+  return perRequest(
+    ctx,
+    traceTotalsLoaderKey,
+    () =>
+      new DataLoader<string, TraceTotals | null>(
+        async (traceIds) => {
+          const totals = await traceTotals(ctx, traceIds);
+          return traceIds.map((traceId) => totals.get(traceId) ?? null);
         },
         { maxBatchSize: 200 },
       ),
