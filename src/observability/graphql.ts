@@ -302,6 +302,8 @@ builder.mutationField('ingestTrace', (t) =>
   t.field({
     type: IngestedTrace,
     description: 'Stores spans as POST /observability/trace does; `input` is that body, `{trace, spans: […]}`.',
+    // Ingestion, not a write: it needs the ingest scope, as the REST path does (docs/access.md#scopes).
+    extensions: { scope: 'ingest' },
     args: { input: t.arg({ type: 'JSON', required: true }) },
     resolve: (_root, args, ctx) => ingestLegacyTraceBody(ctx, args.input),
   }),

@@ -87,6 +87,7 @@ export function observabilityRoutes(app: FastifyInstance): void {
     {
       tag,
       summary: 'Store spans of a trace (JSON; OTLP is at /v1/traces)',
+      scope: 'ingest',
       description: 'Spans may arrive before their parents, in any number of requests; a span sent again replaces the stored one.',
       body: legacyTraceInput,
       response: legacyIngestResponse,
