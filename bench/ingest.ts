@@ -5,45 +5,20 @@
 // columns and values, built before timing) inserted with raw better-sqlite3 prepared statements in
 // one transaction into an empty database of the same schema.
 // Run: npx tsx bench/ingest.ts [spans] [concurrency]
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { spanColumns, spanRow } from '../src/observability/ingest.js';
 import { prepareOtlp } from '../src/observability/otlp/prepare.js';
 import { builtinPriceList } from '../src/pricing/prices.js';
 import { sqlDate, sqlParam } from '../src/shared/sql.js';
-import { cpuSeconds, rawDatabase, seconds, startService } from './support/measure.js';
+import { cpuSeconds, rawDatabase, runOtlpClient, seconds, startService } from './support/measure.js';
 import { otlpBodies } from './support/otlp-spans.js';
 
 const SPANS = Number(process.argv[2] ?? 100_000);
 const CONCURRENCY = Number(process.argv[3] ?? 4);
 const BATCH = 500;
 const TRACE = 50;
-const client = fileURLToPath(new URL('./support/otlp-client.ts', import.meta.url));
-
-interface ClientRun {
-  seconds: number;
-  requests: number;
-  retries: number;
-  bytes: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
-
-function runClient(url: string): Promise<ClientRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', client, url, String(SPANS), String(BATCH), String(TRACE), String(CONCURRENCY)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!) as ClientRun) : reject(new Error(`client exited ${code}`))));
-  });
-}
-
 const service = await startService({ OTLP_GRPC_PORT: '0' });
 const cpuBefore = cpuSeconds(service.child.pid!);
-const run = await runClient(`${service.baseUrl}/v1/traces`);
+const run = await runOtlpClient(`${service.baseUrl}/v1/traces`, { spans: SPANS, batch: BATCH, trace: TRACE, concurrency: CONCURRENCY });
 const cpu = cpuSeconds(service.child.pid!) - cpuBefore;
 const rss = service.peakRssMb();
 const counted = await fetch(`${service.baseUrl}/graphql`, {

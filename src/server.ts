@@ -8,13 +8,14 @@ import { evaluatorRoutes } from './evaluators/routes.js';
 import { observabilityRoutes } from './observability/routes.js';
 import { registerOtlp } from './observability/otlp/index.js';
 import { testsetRoutes } from './testsets/routes.js';
-import { assertAccessMode } from './auth/access.js';
+import { Authenticator, authEnabled } from './auth/access.js';
+import { authRoutes } from './auth/routes.js';
 import { graphqlRoutes } from './graphql/yoga.js';
 import { humanEvaluationRoutes } from './human-evaluations/routes.js';
 import { HumanEvaluationRunner } from './human-evaluations/runner.js';
 import { ensureDefaultProject } from './projects/operations.js';
 import type { Config } from './shared/config.js';
-import { type RequestContext, type Services, requestContext } from './shared/context.js';
+import { type RequestContext, type Services, requestContext, requireScope } from './shared/context.js';
 import { createAssayEvents } from './shared/events.js';
 import { BulkSql } from './shared/sql.js';
 import { type Database, type Db, openDatabase, sqlitePath } from './shared/db.js';
@@ -28,7 +29,9 @@ import { registerOperations } from './shared/http/health.js';
 import { drainUnreadBodies, MAX_URL_BYTES, receiveTimeouts } from './shared/http/limits.js';
 import { escapeUndecodableSegments } from './shared/http/url.js';
 import { Metrics } from './shared/metrics.js';
-import { ingestQueue } from './observability/queue.js';
+import { RateLimits } from './shared/rate-limits.js';
+import { routeAccess } from './shared/http/access.js';
+import { SpanWriteQueue } from './observability/queue.js';
 import { loggingOptions } from './shared/http/logging.js';
 import { registerApiDocs } from './shared/http/openapi.js';
 
@@ -48,6 +51,8 @@ export interface Assay {
   migrationsApplied: string[];
   /** Every route served, as registered (the /api aliases are not listed). */
   routes: { method: string; url: string }[];
+  /** Whether requests need credentials (docs/access.md#modes). */
+  authEnabled: boolean;
   /** The bound OTLP/gRPC port, or null when gRPC is off. */
   grpcPort: number | null;
   close(): Promise<void>;
@@ -64,21 +69,33 @@ function stripApiPrefix(url = '/'): string {
 }
 
 export async function createAssay(config: Config, options: AssayOptions = {}): Promise<Assay> {
-  assertAccessMode(config);
   const { db, applied, connection } = await openDatabase({ url: config.DATABASE_URL, onQuery: options.onQuery });
   const projectId = await ensureDefaultProject(db);
+  const secrets = SecretBox.load(config.ASSAY_SECRET_KEY, sqlitePath(config.DATABASE_URL));
+  // Errors of the background "last use" writes; the server's log exists only below.
+  let logError: (error: unknown) => void = () => {};
+  const sql = new BulkSql(connection);
+  const authenticator = new Authenticator(db, sql, secrets, authEnabled(config), projectId, (error) => logError(error));
+  try {
+    await authenticator.prepare(config);
+  } catch (error) {
+    await db.$disconnect();
+    throw error;
+  }
   const walSync = new WalSync(sqlitePath(config.DATABASE_URL), connection);
   const services: Services = {
     db,
-    sql: new BulkSql(connection),
+    sql,
     events: createAssayEvents(),
     walSync,
-    secrets: SecretBox.load(config.ASSAY_SECRET_KEY, sqlitePath(config.DATABASE_URL)),
+    secrets,
     providerEnv: config.providerEnv,
     metrics: new Metrics(),
     priceLists: new Map(),
+    rateLimits: new RateLimits(config.ASSAY_RATE_LIMIT_PER_MINUTE),
+    spanQueue: new SpanWriteQueue(),
   };
-  services.metrics.watchWriteQueue(ingestQueue(db));
+  services.metrics.watchWriteQueue(services.spanQueue);
 
   const server = Fastify({
     ...loggingOptions(config),
@@ -96,9 +113,23 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
   });
   server.decorateRequest('ctx', null as unknown as RequestContext);
-  server.addHook('onRequest', (req, _reply, done) => {
-    req.ctx = requestContext(services, projectId);
-    done();
+  // Public routes (health, the API description) read no project's data: no scope at all.
+  const publicPrincipal = { projectId, scopes: [], apiKeyId: null };
+  logError = (error) => server.log.error({ err: error }, "noting an API key's last use failed");
+  // Every request's principal, from its credentials, checked against what its route requires
+  // (docs/access.md). A refusal is answered by the route's own error handler (REST, GraphQL and
+  // OTLP each answer in their shape). Ingest routes count their spans against the rate limit
+  // themselves; every other request counts one.
+  server.addHook('onRequest', async (req) => {
+    const access = routeAccess(req);
+    if (access === 'public') {
+      req.ctx = requestContext(services, projectId, publicPrincipal);
+      return;
+    }
+    const principal = authenticator.principal({ authorization: req.headers.authorization });
+    if (access !== 'authenticated') requireScope(principal, access);
+    if (access !== 'ingest') await services.rateLimits.consume(principal.apiKeyId);
+    req.ctx = requestContext(services, principal.projectId, principal);
   });
   registerErrorHandling(server);
   drainUnreadBodies(server, config.MAX_BODY_BYTES);
@@ -118,8 +149,9 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     observabilityRoutes(rest);
     evaluationRoutes(rest);
     humanEvaluationRoutes(rest);
+    authRoutes(rest);
   });
-  const otlp = await registerOtlp(server, config, services, projectId);
+  const otlp = await registerOtlp(server, config, services, (credentials) => authenticator.principal(credentials));
   const runner = new EvaluationRunner(
     services,
     { timeoutMs: config.VARIANT_TIMEOUT_SECONDS * 1000, leaseMs: config.EVALUATION_LEASE_SECONDS * 1000, concurrency: 4 },
@@ -151,5 +183,15 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   await server.ready();
   runner.start();
   humanRunner.start();
-  return { server, db, services, connection, migrationsApplied: applied, routes, grpcPort: otlp.grpcPort, close: () => server.close() };
+  return {
+    server,
+    db,
+    services,
+    connection,
+    migrationsApplied: applied,
+    routes,
+    authEnabled: authenticator.enabled,
+    grpcPort: otlp.grpcPort,
+    close: () => server.close(),
+  };
 }

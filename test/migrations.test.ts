@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MigrationError, migrateSqlite, migrationsDir } from '../src/shared/migrate.js';
+import { MigrationError, migrateSqlite, migrationNames, migrationsDir } from '../src/shared/migrate.js';
 import { openDatabase } from '../src/shared/db.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'assay-migrations-'));
@@ -13,7 +13,8 @@ describe('migrations', () => {
   it('creates the database on first start and applies nothing on the second', async () => {
     const url = `file:${join(dir, 'nested', 'fresh.db')}`;
     const first = await openDatabase({ url });
-    expect(first.applied).toEqual(['0001_init']);
+    expect(first.applied[0]).toBe('0001_init');
+    expect(first.applied).toEqual(migrationNames());
     await first.db.$disconnect();
     const second = await openDatabase({ url });
     expect(second.applied).toEqual([]);
@@ -22,7 +23,7 @@ describe('migrations', () => {
     const db = new Database(join(dir, 'nested', 'fresh.db'), { readonly: true });
     const rows = db.prepare('SELECT migration_name, checksum, finished_at FROM _prisma_migrations').all() as any[];
     db.close();
-    expect(rows).toHaveLength(1);
+    expect(rows).toHaveLength(migrationNames().length);
     expect(rows[0].migration_name).toBe('0001_init');
     expect(rows[0].checksum).toMatch(/^[0-9a-f]{64}$/);
     expect(rows[0].finished_at).not.toBeNull();
@@ -49,12 +50,13 @@ describe('migrations', () => {
     const copy = join(dir, 'migrations');
     cpSync(migrationsDir, copy, { recursive: true });
     const path = join(dir, 'edited.db');
-    expect(migrateSqlite(path, copy)).toEqual(['0001_init']);
+    expect(migrateSqlite(path, copy)).toEqual(migrationNames());
 
-    const next = join(copy, '0002_add_column');
+    // Named to sort after every real migration.
+    const next = join(copy, '9000_add_column');
     cpSync(join(copy, '0001_init'), next, { recursive: true });
     writeFileSync(join(next, 'migration.sql'), 'ALTER TABLE "App" ADD COLUMN "color" TEXT;\n');
-    expect(migrateSqlite(path, copy)).toEqual(['0002_add_column']);
+    expect(migrateSqlite(path, copy)).toEqual(['9000_add_column']);
     expect(migrateSqlite(path, copy)).toEqual([]);
 
     appendFileSync(join(next, 'migration.sql'), '-- edited\n');
@@ -64,7 +66,7 @@ describe('migrations', () => {
   it('rolls back a failing migration whole, leaving it pending', () => {
     const copy = join(dir, 'failing');
     cpSync(migrationsDir, copy, { recursive: true });
-    const broken = join(copy, '0002_broken');
+    const broken = join(copy, '9000_broken');
     cpSync(join(copy, '0001_init'), broken, { recursive: true });
     writeFileSync(join(broken, 'migration.sql'), 'CREATE TABLE "Half" ("id" TEXT);\nTHIS IS NOT SQL;\n');
     const path = join(dir, 'failing.db');
@@ -72,7 +74,7 @@ describe('migrations', () => {
     const db = new Database(path, { readonly: true });
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
     db.close();
-    // One transaction: neither 0001 nor the half of 0002 is left behind.
+    // One transaction: none of the migrations nor the half of the broken one is left behind.
     expect(tables.map((t) => t.name)).toEqual(['_prisma_migrations']);
   });
 });

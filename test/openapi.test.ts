@@ -320,6 +320,19 @@ describe('real answers match the document', () => {
     await call('GET', '/observability/prices/resolve?model=my-model');
     await call('DELETE', `/observability/prices/${price.id}`, undefined, 204);
 
+    // Projects and API keys (auth is off here: the caller acts in the default project).
+    const projects = await call('GET', '/projects');
+    const own = projects.find((project: Json) => project.name === 'default');
+    const created = await call('POST', '/projects', { name: 'tour' });
+    await call('POST', '/projects', { name: 'tour' }, 409);
+    await call('POST', '/projects', { name: '' }, 422);
+    const key = await call('POST', `/projects/${own.id}/api-keys`, { name: 'ci', scopes: ['read'] });
+    await call('POST', `/projects/${created.id}/api-keys`, { name: 'ci', scopes: ['read'] }, 404);
+    await call('GET', `/projects/${own.id}/api-keys`);
+    await call('GET', `/projects/${created.id}/api-keys`, undefined, 404);
+    await call('DELETE', `/api-keys/${key.id}`, undefined, 204);
+    await call('DELETE', `/api-keys/${key.id}`, undefined, 404);
+
     // Deletes last.
     await call('DELETE', '/evaluations', { evaluations_ids: [evaluation.id] }, 204);
     await call('DELETE', `/testsets/${testset.id}`, undefined, 204);

@@ -93,6 +93,33 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
   };
 }
 
+export interface ClientRun {
+  seconds: number;
+  requests: number;
+  retries: number;
+  bytes: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+const otlpClient = fileURLToPath(new URL('./otlp-client.ts', import.meta.url));
+
+/** Runs otlp-client.ts in its own process against `url`; `env` reaches it (BENCH_AUTHORIZATION). */
+export function runOtlpClient(
+  url: string,
+  run: { spans: number; batch: number; trace: number; concurrency: number },
+  env: Record<string, string> = {},
+): Promise<ClientRun> {
+  return new Promise((resolve, reject) => {
+    const args = ['--import', 'tsx', otlpClient, url, String(run.spans), String(run.batch), String(run.trace), String(run.concurrency)];
+    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!) as ClientRun) : reject(new Error(`client exited ${code}`))));
+  });
+}
+
 export function seconds(startNs: bigint): number {
   return Number(process.hrtime.bigint() - startNs) / 1e9;
 }

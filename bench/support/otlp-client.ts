@@ -1,6 +1,7 @@
 // The client of bench/ingest, in its own process: encodes all OTLP/protobuf batches first, then
 // posts them with a few requests in flight, and prints one JSON line with its timings.
 // Usage (spawned by bench/ingest.ts): node --import tsx bench/support/otlp-client.ts <url> <spans> <batch> <traceSize> <concurrency>
+// BENCH_AUTHORIZATION, when set, is sent as the Authorization header (bench/auth.ts).
 import { otlpBodies } from './otlp-spans.js';
 
 const [url, totalArg, batchArg, traceArg, concurrencyArg] = process.argv.slice(2);
@@ -10,6 +11,8 @@ const TRACE = Number(traceArg);
 const CONCURRENCY = Number(concurrencyArg);
 
 const bodies = otlpBodies(TOTAL, BATCH, TRACE);
+const headers: Record<string, string> = { 'content-type': 'application/x-protobuf' };
+if (process.env.BENCH_AUTHORIZATION) headers.authorization = process.env.BENCH_AUTHORIZATION;
 const bytes = bodies.reduce((sum, body) => sum + body.length, 0);
 
 const latencies: number[] = [];
@@ -21,7 +24,7 @@ async function worker() {
     const body = bodies[next++];
     for (;;) {
       const t = process.hrtime.bigint();
-      const response = await fetch(url, { method: 'POST', body: new Uint8Array(body), headers: { 'content-type': 'application/x-protobuf' } });
+      const response = await fetch(url, { method: 'POST', body: new Uint8Array(body), headers });
       await response.arrayBuffer();
       latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
       if (response.status === 200) break;

@@ -5,14 +5,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { type FakeEndpoint, startEndpoint, startFakeOpenAI } from '../../test/helpers/endpoints.js';
+import { generateSingleModelEvaluation } from '../../test/helpers/human-evaluations.js';
 import {
   createApp,
   createConfig,
-  createEndpointVariant,
   createPromptVariant,
   createTestset,
   getEvaluation,
   getScenarios,
+  runEndpointEvaluation,
   scenarioTraceIds,
   startEvaluation,
   waitForStatus,
@@ -21,6 +22,8 @@ import {
 let server: TestServer;
 let openai: FakeEndpoint;
 let endpoint: FakeEndpoint;
+/** An app whose reported cost is float noise: 0.1 + 0.2 is sent as 0.30000000000000004. */
+let noisy: FakeEndpoint;
 let keys: Record<string, string>;
 
 const rows = [
@@ -38,6 +41,7 @@ beforeAll(async () => {
   });
   // An app that reports its own cost, 0.00425 per call.
   endpoint = await startEndpoint(() => ({ body: { message: 'Paris', cost: 0.00425 } }));
+  noisy = await startEndpoint(() => ({ body: { message: 'Paris', cost: 0.1 + 0.2 } }));
   server = await startServer();
   keys = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: openai.url };
 });
@@ -46,6 +50,7 @@ afterAll(async () => {
   await server?.close();
   await openai?.close();
   await endpoint?.close();
+  await noisy?.close();
 });
 
 async function addPrice(body: Record<string, unknown>) {
@@ -142,12 +147,7 @@ describe('evaluation calls are priced with the project price list', () => {
 
 describe('reported costs sum exactly', () => {
   it('totals three reported 0.00425 to 0.01275 and keeps them reported', async () => {
-    const appId = await createApp(server);
-    const variant = await createEndpointVariant(server, appId, endpoint.url);
-    const testset = await createTestset(server, rows);
-    const exact = await createConfig(server, appId, 'auto_exact_match');
-    const { id } = await startEvaluation(server, { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [exact.id], testset_id: testset.id });
-    expect((await waitForStatus(server, id)).status.value).toMatch(/^EVALUATION_FINISHED/);
+    const id = (await runEndpointEvaluation(server, endpoint.url, rows)).id;
     const evaluation = await getEvaluation(server, id);
     expect([evaluation.average_cost.value, evaluation.total_cost.value]).toEqual([0.00425, 0.01275]);
     const graphql = await server.graphql('query($id: ID!) { evaluation(id: $id) { totalCost { value } } }', { id });
@@ -182,5 +182,48 @@ describe('ingested costs sum exactly', () => {
       const metrics = (await server.request('GET', `/observability/metrics?of=${of}&name_contains=sumcheck`)).body;
       expect(metrics.cost).toBe(0.3);
     }
+  });
+});
+
+describe('reported costs are kept to the pico-dollar', () => {
+  it("shows an app's reported 0.30000000000000004 as 0.3 in scenarios, totals and traces, REST and GraphQL", async () => {
+    const id = (await runEndpointEvaluation(server, noisy.url, rows)).id;
+    const scenarios = await getScenarios(server, id);
+    expect(scenarios.map((scenario) => scenario.outputs[0].cost)).toEqual([0.3, 0.3, 0.3]);
+    const evaluation = await getEvaluation(server, id);
+    expect([evaluation.average_cost.value, evaluation.total_cost.value]).toEqual([0.3, 0.9]);
+    const graphql = await server.graphql(
+      'query($id: ID!) { evaluation(id: $id) { total_cost { value } scenarios(first: 5) { edges { node { outputs { cost } } } } } }',
+      { id },
+    );
+    expect(graphql.errors).toBeUndefined();
+    expect(graphql.data.evaluation.total_cost.value).toBe(0.9);
+    expect(graphql.data.evaluation.scenarios.edges.map((edge: any) => edge.node.outputs[0].cost)).toEqual([0.3, 0.3, 0.3]);
+    const tree = (await server.request('GET', `/observability/traces/${scenarios[0].trace_id}`)).body;
+    expect(tree.metadata.cost).toBe(0.3);
+  });
+
+  it("shows a human evaluation's reported 0.30000000000000004 as 0.3", async () => {
+    const { evaluation: human } = await generateSingleModelEvaluation(server, noisy.url, rows, ['country']);
+    const { data, errors } = await server.graphql(
+      'query($id: ID!) { humanEvaluation(id: $id) { scenarios(first: 5) { edges { node { outputs { cost } } } } } }',
+      {
+        id: human.id,
+      },
+    );
+    expect(errors).toBeUndefined();
+    expect(data.humanEvaluation.scenarios.edges.map((edge: any) => edge.node.outputs[0].cost)).toEqual([0.3, 0.3, 0.3]);
+  });
+
+  it('stores an ingested span reported at 0.1 + 0.2 as 0.3, REST and GraphQL', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e47ab';
+    const sent = await server.request('POST', '/observability/trace', {
+      trace: traceId,
+      spans: [{ id: '00f067aa0ba90203', name: 'noisy', start_time: '2026-11-22T10:00:00Z', end_time: '2026-11-22T10:00:01Z', cost: 0.1 + 0.2 }],
+    });
+    expect(sent.status).toBe(200);
+    expect((await server.request('GET', `/observability/spans/00f067aa0ba90203?type=span`)).body.metadata.cost).toBe(0.3);
+    const graphql = await server.graphql('query($id: ID!) { trace(id: $id) { cost root { metadata { cost } } } }', { id: traceId });
+    expect(graphql.data.trace).toEqual({ cost: 0.3, root: { metadata: { cost: 0.3 } } });
   });
 });

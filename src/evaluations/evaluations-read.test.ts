@@ -69,6 +69,8 @@ beforeAll(async () => {
         cost: position === 0 ? 0.001 : null,
         latency: 0.25,
         correctAnswers: [{ key: 'correct_answer', value: position === 0 ? 'Paris' : 'Lima' }],
+        // The first case's calls were traced; the second's trace is missing (a scenario stored without one).
+        traceId: position === 0 ? '4bf92f3577b34da6a3ce929d0e0e4736' : null,
         results: {
           create: [
             { evaluatorConfigId: configIds[1], type: 'error', error: { message: 'no JSON', stacktrace: 'at line 1' } },
@@ -131,7 +133,7 @@ describe('reading evaluations', () => {
     expect(response.status).toBe(200);
     expect(response.body).toHaveLength(2);
     const [first, second] = response.body;
-    expect(Object.keys(first).sort()).toEqual(['correct_answers', 'evaluation_id', 'id', 'inputs', 'is_pinned', 'note', 'outputs', 'results']);
+    expect(Object.keys(first).sort()).toEqual(['correct_answers', 'evaluation_id', 'id', 'inputs', 'is_pinned', 'note', 'outputs', 'results', 'trace_id']);
     expect(first).toMatchObject({
       evaluation_id: finished,
       inputs: [{ name: 'country', type: 'text', value: 'France' }],
@@ -139,6 +141,7 @@ describe('reading evaluations', () => {
       correct_answers: [{ key: 'correct_answer', value: 'Paris' }],
       is_pinned: false,
       note: '',
+      trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
     });
     // Results follow the evaluation's config order.
     expect(first.results).toEqual([
@@ -147,6 +150,7 @@ describe('reading evaluations', () => {
     ]);
     expect(second.inputs[0].value).toBe('Peru');
     expect(second.outputs[0].cost).toBeNull();
+    expect(second.trace_id).toBeNull();
   });
 
   it('answers 404 for an unknown or malformed evaluation id', async () => {
@@ -160,7 +164,7 @@ describe('reading evaluations', () => {
   it('reads the same evaluation through GraphQL', async () => {
     const response = await server.graphql(
       `query($id: ID!) { evaluation(id: $id) { id status { type value } averageLatency { value } aggregatedResults { evaluatorConfig { id name } result { type value } }
-        scenarios(first: 5) { edges { node { position inputs outputs { result { value } cost } results { evaluatorConfigId result { type value } } } } } } }`,
+        scenarios(first: 5) { edges { node { position traceId inputs outputs { result { value } cost } results { evaluatorConfigId result { type value } } } } } } }`,
       { id: finished },
     );
     expect(response.errors).toBeUndefined();
@@ -168,5 +172,9 @@ describe('reading evaluations', () => {
     expect(evaluation.status).toEqual({ type: 'status', value: 'EVALUATION_FINISHED_WITH_ERRORS' });
     expect(evaluation.aggregatedResults.map((a: any) => a.evaluatorConfig.name)).toEqual(['exact', 'json']);
     expect(evaluation.scenarios.edges.map((e: any) => e.node.outputs[0].result.value)).toEqual(['Paris', 'Lima?']);
+    // The same trace ids as REST answers.
+    const rest = (await server.request('GET', `/evaluations/${finished}/evaluation_scenarios`)).body;
+    expect(evaluation.scenarios.edges.map((e: any) => e.node.traceId)).toEqual(rest.map((scenario: any) => scenario.trace_id));
+    expect(rest.map((scenario: any) => scenario.trace_id)).toEqual(['4bf92f3577b34da6a3ce929d0e0e4736', null]);
   });
 });

@@ -13,7 +13,7 @@ import { parseInput } from '../shared/validation.js';
 import { createEvaluationInput, deleteEvaluationsInput } from './inputs.js';
 import * as evaluations from './operations.js';
 import { progressStream } from './progress.js';
-import type { Result as ResultShape, ResultError as ResultErrorShape } from './results.js';
+import type { Result as ResultShape, ResultError as ResultErrorShape } from '../evaluators/results.js';
 import { evaluationTotals, scoreResult, statusResult } from './shapes.js';
 
 const ResultErrorRef = builder.objectRef<ResultErrorShape>('ResultError').implement({

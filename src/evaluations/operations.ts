@@ -4,14 +4,15 @@ import { getAppVariants } from '../apps/operations.js';
 import { getEvaluatorConfigs } from '../evaluators/operations.js';
 import { getScorer, providerModelOf, requiredColumns } from '../evaluators/scoring.js';
 import { RESERVED_PLACEHOLDERS } from '../evaluators/template.js';
-import type { EvaluationStatus } from '../generated/prisma/client.js';
 import { sumCosts } from '../shared/money.js';
 import { missingKeysMessage, missingProviderKey } from '../providers/access.js';
 import type { RequestContext } from '../shared/context.js';
 import type { EvaluationProgress } from '../shared/events.js';
 import { Prisma } from '../shared/db.js';
 import { ConflictError, NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.js';
+import { UNFINISHED } from '../shared/job-states.js';
 import { asObject, toJson } from '../shared/json.js';
+import { spanCostsByAttribute } from '../observability/read.js';
 import { getTestset } from '../testsets/operations.js';
 import type { CreateEvaluationInput } from './inputs.js';
 
@@ -67,9 +68,6 @@ export async function listScenarios<Q extends ScenarioQuery = typeof scenarioWit
     where: { evaluationId, projectId: ctx.projectId },
   }) as Promise<Prisma.EvaluationScenarioGetPayload<Q>[]>;
 }
-
-/** Still to run or running: the states a cancel, a restart or a job runner acts on (both kinds of evaluation). */
-export const UNFINISHED: EvaluationStatus[] = ['EVALUATION_INITIALIZED', 'EVALUATION_STARTED'];
 
 /**
  * docs/contract.md 4.3: checks everything first (app, variants of that app, test set, configs: 404;
@@ -157,6 +155,9 @@ export async function createEvaluations(ctx: RequestContext, input: CreateEvalua
   return created;
 }
 
+/** The attribute of an EVALUATOR span naming the evaluator config whose call it traces. */
+export const EVALUATOR_CONFIG_ATTRIBUTE = 'assay.evaluator_config_id';
+
 export interface EvaluatorCost {
   evaluation_id: string;
   /** USD of the evaluators' provider calls (judges, embeddings); null when none had a known price. */
@@ -175,14 +176,12 @@ export async function evaluatorCost(ctx: RequestContext, evaluationId: string): 
   const evaluation = await getEvaluation(ctx, evaluationId, {
     select: { id: true, evaluators: { orderBy: { position: 'asc' }, select: { evaluatorConfigId: true } } },
   });
-  const spans = await ctx.db.$queryRaw<{ cost: number | null; attributes: unknown }[]>`
-    SELECT s."cost" AS "cost", s."attributes" AS "attributes"
-    FROM "Span" s JOIN "EvaluationScenario" e ON e."projectId" = s."projectId" AND e."traceId" = s."traceId"
-    WHERE e."evaluationId" = ${evaluationId} AND e."projectId" = ${ctx.projectId} AND s."spanKind" = 'EVALUATOR'`;
+  const scenarios = await ctx.db.evaluationScenario.findMany({ where: { evaluationId, projectId: ctx.projectId }, select: { traceId: true } });
+  const traceIds = scenarios.flatMap((scenario) => (scenario.traceId === null ? [] : [scenario.traceId]));
+  const spans = await spanCostsByAttribute(ctx, traceIds, 'EVALUATOR', EVALUATOR_CONFIG_ATTRIBUTE);
   const byConfig = new Map(evaluation.evaluators.map((row) => [row.evaluatorConfigId, { calls: 0, costs: [] as (number | null)[] }]));
   for (const span of spans) {
-    const attributes = asObject((typeof span.attributes === 'string' ? JSON.parse(span.attributes) : span.attributes) as Prisma.JsonValue);
-    const entry = byConfig.get(String(attributes['assay.evaluator_config_id']));
+    const entry = byConfig.get(String(span.attribute));
     if (!entry) continue;
     entry.calls += 1;
     entry.costs.push(span.cost);

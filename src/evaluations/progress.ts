@@ -2,10 +2,11 @@
 // every change, ending once the evaluation has ended.
 import type { RequestContext } from '../shared/context.js';
 import type { EvaluationProgress } from '../shared/events.js';
-import { UNFINISHED, getEvaluation, progressOf } from './operations.js';
+import { isUnfinished } from '../shared/job-states.js';
+import { getEvaluation, progressOf } from './operations.js';
 
 function ended(progress: EvaluationProgress): boolean {
-  return !(UNFINISHED as string[]).includes(progress.status);
+  return !isUnfinished(progress.status);
 }
 
 export async function* progressStream(ctx: RequestContext, evaluationId: string): AsyncGenerator<EvaluationProgress> {

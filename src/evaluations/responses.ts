@@ -58,6 +58,7 @@ export const evaluationScenarioResponse = z
     correct_answers: z.array(z.object({ key: z.string(), value: z.unknown() })),
     is_pinned: z.boolean(),
     note: z.string(),
+    trace_id: z.string().nullable().describe("The trace of the case's calls (GET /observability/traces/{trace_id}); null when none was recorded"),
     results: z.array(z.object({ evaluator_config: z.string(), result: resultResponse })),
   })
   .meta({ id: 'EvaluationScenario' });

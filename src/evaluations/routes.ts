@@ -14,7 +14,7 @@ import {
   evaluationStatusResponse,
   evaluatorCostResponse,
 } from './responses.js';
-import type { Result } from './results.js';
+import type { Result } from '../evaluators/results.js';
 import { evaluationTotals, scenarioJson, statusResult } from './shapes.js';
 
 type StoredAggregate = Result & { count: number; errors: number; stddev: number | null; ci_low: number | null; ci_high: number | null };

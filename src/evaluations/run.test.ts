@@ -134,7 +134,7 @@ describe('a run over every answer form of an endpoint', () => {
     expect(scenarios.map((s) => s.inputs)).toEqual(rows.map((row) => [{ name: 'country', type: 'text', value: row.country }]));
     expect(scenarios.map((s) => s.correct_answers)).toEqual(rows.map((row) => [{ key: 'correct_answer', value: row.correct_answer }]));
     for (const scenario of scenarios) {
-      expect(Object.keys(scenario).sort()).toEqual(['correct_answers', 'evaluation_id', 'id', 'inputs', 'is_pinned', 'note', 'outputs', 'results']);
+      expect(Object.keys(scenario).sort()).toEqual(['correct_answers', 'evaluation_id', 'id', 'inputs', 'is_pinned', 'note', 'outputs', 'results', 'trace_id']);
       expect(scenario.evaluation_id).toBe(evaluationId);
       expect(typeof scenario.id).toBe('string');
       expect(scenario.is_pinned).toBe(false);
@@ -210,6 +210,8 @@ describe('a run over every answer form of an endpoint', () => {
     expect(traces.map((t) => t.position)).toEqual([0, 1, 2, 3, 4]);
     for (const { trace_id } of traces) expect(trace_id).toMatch(/^[0-9a-f]{32}$/);
     expect(new Set(traces.map((t) => t.trace_id)).size).toBe(5);
+    // REST's scenarios link the same traces (docs/contract.md 2.3).
+    expect((await getScenarios(server, evaluationId)).map((scenario) => scenario.trace_id)).toEqual(traces.map((t) => t.trace_id));
 
     const expectedOutputs = ['Paris', 'Lima!', 'Rome', { city: 'Tokyo', ok: true }, 'Madird'];
     for (const [position, { trace_id }] of traces.entries()) {

@@ -16,22 +16,23 @@ import { roundCost } from '../shared/money.js';
 import { priceList } from '../pricing/operations.js';
 import { getScorer, groundTruthColumn, isTransientError } from '../evaluators/scoring.js';
 import type { EvaluatorConfig } from '../generated/prisma/client.js';
-import { type SpanRecord, spanWriter } from '../observability/ingest.js';
+import { EVALUATION_ENVIRONMENT, type SpanRecord, spanWriter } from '../observability/ingest.js';
 import type { ProviderKeys } from '../providers/access.js';
 import { type ProviderCallRecord, providerClient } from '../providers/client.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
 import { JobFailure, type JobError, type JobRunnerSettings, LeasedJobRunner } from '../shared/job-runner.js';
+import { UNFINISHED } from '../shared/job-states.js';
 import { asObject, toJson } from '../shared/json.js';
 import { SecretUnreadable } from '../shared/secrets.js';
 import { jsonText } from '../shared/sql.js';
 import { TransientError, withRetries } from '../shared/retry.js';
 import { getTestset, readTestsetRows, type TestsetRowRecord } from '../testsets/operations.js';
 import type { RateLimit } from './inputs.js';
-import { invocationSpan, invokeVariant, newTraceId, randomId, type Invocation, type VariantTarget } from './invocation.js';
-import { UNFINISHED, progressOf } from './operations.js';
-import { errorResult, type Result } from './results.js';
-import { aggregate } from './statistics.js';
+import { invocationSpan, invokeVariant, newTraceId, randomId, type Invocation, type VariantTarget } from '../invocation/invocation.js';
+import { EVALUATOR_CONFIG_ATTRIBUTE, progressOf } from './operations.js';
+import { errorResult, type Result } from '../evaluators/results.js';
+import { aggregate } from '../shared/statistics.js';
 
 export interface RunnerSettings extends JobRunnerSettings {
   /** How long one call of a variant may take. */
@@ -472,6 +473,7 @@ function evaluatorSpan(plan: RunPlan, config: EvaluatorConfig, parent: SpanRecor
     inputs: call.request as SpanRecord['inputs'],
     outputs: call.error ? null : ({ output: call.response } as SpanRecord['outputs']),
     config: { evaluator_key: config.evaluatorKey, evaluator_config_id: config.id },
+    environment: EVALUATION_ENVIRONMENT,
     appId: plan.appId,
     model: call.model,
     promptTokens: call.usage?.prompt_tokens ?? null,
@@ -482,7 +484,7 @@ function evaluatorSpan(plan: RunPlan, config: EvaluatorConfig, parent: SpanRecor
     costSource: call.cost?.source ?? null,
     attributes: {
       'assay.evaluation_id': plan.evaluationId,
-      'assay.evaluator_config_id': config.id,
+      [EVALUATOR_CONFIG_ATTRIBUTE]: config.id,
       'assay.evaluator_key': config.evaluatorKey,
       'assay.provider': call.provider,
       'assay.call': call.kind,

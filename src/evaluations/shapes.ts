@@ -3,18 +3,17 @@
 // (docs/evaluations.md#totals-and-aggregates) and an error Result when the finished run measured
 // nothing.
 import type { Evaluation, EvaluationScenarioResult } from '../generated/prisma/client.js';
+import { isUnfinished } from '../shared/job-states.js';
 import { asArray } from '../shared/json.js';
-import { errorResult, result, storedError, type Result } from './results.js';
+import { errorResult, result, storedError, type Result } from '../evaluators/results.js';
 import type { ScenarioWithResults } from './operations.js';
-
-const RUNNING = new Set(['EVALUATION_INITIALIZED', 'EVALUATION_STARTED']);
 
 export function statusResult(evaluation: Pick<Evaluation, 'status' | 'statusError'>): Result {
   return result('status', evaluation.status, storedError(evaluation.statusError));
 }
 
 function total(evaluation: Pick<Evaluation, 'status'>, type: 'cost' | 'latency', value: number | null): Result | null {
-  if (RUNNING.has(evaluation.status)) return null;
+  if (isUnfinished(evaluation.status)) return null;
   return value === null ? errorResult(`No ${type} was measured for this evaluation`) : result(type, value);
 }
 
@@ -42,6 +41,7 @@ export function scenarioJson(scenario: ScenarioWithResults, configOrder: string[
     correct_answers: asArray(scenario.correctAnswers),
     is_pinned: scenario.isPinned,
     note: scenario.note,
+    trace_id: scenario.traceId,
     results: results.map((row) => ({ evaluator_config: row.evaluatorConfigId, result: scoreResult(row) })),
   };
 }

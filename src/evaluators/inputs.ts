@@ -4,7 +4,7 @@
 // schema builder, `settingsSchema`.
 import { z } from 'zod';
 import { httpUrl, jsonObject, name } from '../shared/validation.js';
-import { type EvaluatorSetting, type SettingType, type SettingsTemplate, evaluatorKeys, getEvaluator, judgeMessageRoles } from './registry.js';
+import { type EvaluatorSetting, type SettingType, type SettingsTemplate, evaluatorKeys, getEvaluator, judgeMessageRoles, listEvaluators } from './registry.js';
 import { PatternSyntaxError, compilePattern } from './regex.js';
 import { TemplateSyntaxError, parseTemplate } from './template.js';
 
@@ -82,18 +82,16 @@ const extraField = z.unknown().superRefine((_, ctx) => {
   ctx.addIssue({ code: 'custom', message: 'Extra inputs are not permitted', params: { type: 'extra_forbidden' } });
 });
 
-const schemasByKey = new Map<string, z.ZodType<SettingsValues>>();
+// Every registered evaluator's settings schema, built when the module loads: the registry is code,
+// so this is a constant derived from it, the same for every service in the process, and not state
+// to keep in Services (docs/architecture.md#state-lives-in-services).
+const schemasByKey: ReadonlyMap<string, z.ZodType<SettingsValues>> = new Map(
+  listEvaluators().map((evaluator) => [evaluator.key, settingsSchema(evaluator.settings_template)]),
+);
 
-/** The settings schema of a registered evaluator (built once), or undefined for an unknown key. */
+/** The settings schema of a registered evaluator, or undefined for an unknown key. */
 export function evaluatorSettingsSchema(evaluatorKey: string): z.ZodType<SettingsValues> | undefined {
-  const evaluator = getEvaluator(evaluatorKey);
-  if (!evaluator) return undefined;
-  let schema = schemasByKey.get(evaluatorKey);
-  if (!schema) {
-    schema = settingsSchema(evaluator.settings_template);
-    schemasByKey.set(evaluatorKey, schema);
-  }
-  return schema;
+  return schemasByKey.get(evaluatorKey);
 }
 
 /** Adds the faults of `values` against the evaluator's template under `settings_values`. */

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { listEvaluators } from './registry.js';
 import { getScorer, groundTruthColumn, isTransientError } from './scoring.js';
-import { context, faultOf, score, scoringCase, storedSettings } from './scorers/testing.js';
+import { context, faultOf, score, scoringCase, storedSettings } from '../../test/helpers/scorers.js';
 
 const implemented = [
   'auto_exact_match',

@@ -1,6 +1,7 @@
 // The GraphQL schema: each domain's graphql.ts adds its types to the shared builder.
 import { builder } from '../shared/graphql/builder.js';
 import '../apps/graphql.js';
+import '../auth/graphql.js';
 import '../evaluations/graphql.js';
 import '../evaluators/graphql.js';
 import '../human-evaluations/graphql.js';

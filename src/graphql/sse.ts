@@ -80,6 +80,8 @@ export function useGraphQLSSEProtocol(): Plugin {
               AsyncIterable<ExecutionResult> | ExecutionResult;
             if (Symbol.asyncIterator in result) return settled(result);
             if ('data' in result) return result;
+            // Refused for its caller (a missing scope, scopes.ts): the answer's status says so.
+            if (result.errors?.some((error) => error.extensions?.http)) return refusal(result.errors);
             // Without `data` the operation failed before it ran (bad variables, an unknown
             // evaluation to follow): sent as one event, as Yoga's own SSE on /graphql does, since
             // graphql-sse does not take a result without `data` for a result.

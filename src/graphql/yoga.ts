@@ -6,10 +6,11 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import { AssayError } from '../shared/errors.js';
 import { noteForLog } from '../shared/http/logging.js';
 import { createAPQStore, useAPQ } from './apq.js';
-import { maskError } from '../shared/graphql/errors.js';
+import { assayGraphQLError, maskError } from '../shared/graphql/errors.js';
 import { renderOfflineGraphiQL } from './graphiql.js';
 import { useDocumentLimits } from './limits.js';
 import { schema } from './schema.js';
+import { useScopes } from './scopes.js';
 import { graphqlSseEndpoint, graphqlSseMethods, useGraphQLSSEProtocol } from './sse.js';
 
 type ServerContext = { req: FastifyRequest; reply: FastifyReply };
@@ -43,7 +44,7 @@ export function graphqlRoutes(app: FastifyInstance): void {
     context: ({ req }) => req.ctx,
     maskedErrors: { maskError },
     // One APQ store per server: created here, it lives and dies with this Yoga instance.
-    plugins: [useAPQ(createAPQStore()), useDocumentLimits(), useGraphQLSSEProtocol(), logErrorCodes],
+    plugins: [useAPQ(createAPQStore()), useDocumentLimits(), useScopes(), useGraphQLSSEProtocol(), logErrorCodes],
     graphiql: { title: 'Assay GraphQL' },
     renderGraphiQL: renderOfflineGraphiQL,
     logging: {
@@ -67,6 +68,19 @@ export function graphqlRoutes(app: FastifyInstance): void {
     reply.send(response.body);
     return reply;
   };
-  app.route({ url: '/graphql', method: ['GET', 'POST', 'OPTIONS'], handler });
-  app.route({ url: graphqlSseEndpoint, method: [...graphqlSseMethods], handler });
+  // Credentials are checked before Yoga (server.ts), scopes once the operation is known (scopes.ts).
+  const config = { access: 'authenticated' as const };
+  app.route({ url: '/graphql', method: ['GET', 'POST', 'OPTIONS'], config, handler });
+  app.route({ url: graphqlSseEndpoint, method: [...graphqlSseMethods], config, handler });
+  // A request refused before Yoga (no or a bad key, its rate limit) answers as GraphQL does.
+  app.setErrorHandler((error, _req, reply) => {
+    if (!(error instanceof AssayError)) throw error;
+    const { message, extensions } = assayGraphQLError(error).toJSON();
+    const { http: _http, ...shown } = extensions ?? {};
+    return reply
+      .code(error.status)
+      .headers(error.headers())
+      .type('application/json; charset=utf-8')
+      .send({ errors: [{ message, extensions: shown }] });
+  });
 }

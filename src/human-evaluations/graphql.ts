@@ -29,7 +29,6 @@ import {
   type JudgePair,
   type PositionBias,
   type VariantStatistics,
-  evaluationFacts,
   resultsData,
   statistics,
   votesData,
@@ -168,13 +167,13 @@ const HumanEvaluationRef = builder.prismaNode('HumanEvaluation', {
     scenarios: t.relatedConnection('scenarios', { cursor: 'id', query: { orderBy: { position: 'asc' } } }, HumanScenarioConnection),
     statistics: t.field({
       type: StatisticsRef,
-      resolve: async (e, _args, ctx) => statistics(await evaluationFacts(ctx, e.id)),
+      resolve: async (e, _args, ctx) => statistics(await humanEvaluations.evaluationFacts(ctx, e.id)),
     }),
     results: t.field({
       type: 'JSON',
       description: 'What GET /human-evaluations/{id}/results answers, in its REST names: {votes_data} (A/B) or {results_data} (single model).',
       resolve: async (e, _args, ctx) => {
-        const facts = await evaluationFacts(ctx, e.id);
+        const facts = await humanEvaluations.evaluationFacts(ctx, e.id);
         return facts.evaluationType === 'human_a_b_testing' ? { votes_data: votesData(facts) } : { results_data: resultsData(facts) };
       },
     }),
@@ -285,7 +284,7 @@ builder.queryFields((t) => ({
     resolve: async (query, _root, args, ctx) => {
       const { judge } = parseInput(judgeScenarioInput.pick({ judge: true }), { judge: args.judge ?? undefined }, 'query');
       const id = await humanEvaluations.nextUnjudgedScenarioId(ctx, args.evaluationId.id, judge ?? ANONYMOUS_JUDGE);
-      return id ? ctx.db.humanEvaluationScenario.findUnique({ ...query, where: { id } }) : null;
+      return id ? humanEvaluations.getHumanScenario(ctx, args.evaluationId.id, id, query) : null;
     },
   }),
 }));
@@ -345,7 +344,7 @@ builder.mutationFields((t) => ({
       if (typeof body.vote === 'string') body.vote = voteIn(body.vote);
       const input = parseInput(judgeScenarioInput, body, 'body');
       const scenario = await humanEvaluations.judgeScenario(ctx, args.evaluationId.id, args.scenarioId.id, input);
-      return ctx.db.humanEvaluationScenario.findUniqueOrThrow({ ...query, where: { id: scenario.id } });
+      return humanEvaluations.getHumanScenario(ctx, args.evaluationId.id, scenario.id, query);
     },
   }),
   updateHumanEvaluationStatus: t.prismaField({

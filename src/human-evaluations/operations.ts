@@ -7,12 +7,12 @@
 import { randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { getAppVariants } from '../apps/operations.js';
-import { UNFINISHED } from '../evaluations/operations.js';
 import type { EvaluationStatus, HumanEvaluationScenario } from '../generated/prisma/client.js';
 import { missingProviderKey } from '../providers/access.js';
 import type { RequestContext } from '../shared/context.js';
 import type { Prisma } from '../shared/db.js';
 import { NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.js';
+import { isUnfinished } from '../shared/job-states.js';
 import { asArray, asObject, toJson } from '../shared/json.js';
 import { jsonText } from '../shared/sql.js';
 import { getTestset, readTestsetRows } from '../testsets/operations.js';
@@ -93,6 +93,67 @@ export async function getHumanScenario<Q extends Omit<Prisma.HumanEvaluationScen
   return scenario as Prisma.HumanEvaluationScenarioGetPayload<Q>;
 }
 
+export interface JudgementRow {
+  scenarioId: string;
+  position: number;
+  /** Null for a scenario no one judged (or judged without a name). */
+  judge: string | null;
+  vote: string | null;
+  score: number | null;
+  /** Variant ids left to right as shown. */
+  displayOrder: string[];
+}
+
+export interface EvaluationFacts {
+  evaluationType: 'human_a_b_testing' | 'single_model_test';
+  variantIds: string[];
+  variantNames: string[];
+  scenarios: number;
+  rows: JudgementRow[];
+}
+
+/**
+ * Loads an evaluation's rows (404 when it is not the caller's), for statistics.ts. Every judgement
+ * is one row: one judge's verdict on one scenario. A scenario no one judged is one row without a
+ * vote, and so is a scenario whose vote was stored without a judge (rows written directly). With
+ * one judge, the rows are the scenarios, as in Agenta.
+ */
+export async function evaluationFacts(ctx: RequestContext, evaluationId: string): Promise<EvaluationFacts> {
+  const evaluation = await getHumanEvaluation(ctx, evaluationId);
+  // Two flat reads: a nested `judgements` include would send every scenario id as a parameter.
+  const scenarios = await ctx.db.humanEvaluationScenario.findMany({
+    where: { humanEvaluationId: evaluationId, projectId: ctx.projectId },
+    orderBy: { position: 'asc' },
+    select: { id: true, position: true, vote: true, score: true, displayOrder: true },
+  });
+  const judgements = await ctx.db.humanJudgement.findMany({
+    where: { scenario: { humanEvaluationId: evaluationId, projectId: ctx.projectId } },
+    orderBy: [{ scenarioId: 'asc' }, { judge: 'asc' }],
+    select: { scenarioId: true, judge: true, vote: true, score: true },
+  });
+  const byScenario = new Map<string, typeof judgements>();
+  for (const judgement of judgements) {
+    const list = byScenario.get(judgement.scenarioId) ?? [];
+    list.push(judgement);
+    byScenario.set(judgement.scenarioId, list);
+  }
+  const rows: JudgementRow[] = [];
+  for (const scenario of scenarios) {
+    const displayOrder = asArray<string>(scenario.displayOrder);
+    const base = { scenarioId: scenario.id, position: scenario.position, displayOrder };
+    const judged = byScenario.get(scenario.id) ?? [];
+    if (judged.length === 0) rows.push({ ...base, judge: null, vote: scenario.vote, score: scenario.score });
+    for (const judgement of judged) rows.push({ ...base, judge: judgement.judge, vote: judgement.vote, score: judgement.score });
+  }
+  return {
+    evaluationType: evaluation.evaluationType,
+    variantIds: asArray<string>(evaluation.variantIds),
+    variantNames: asArray<string>(evaluation.variantNames),
+    scenarios: scenarios.length,
+    rows,
+  };
+}
+
 /** A cell of a test set as the text a judge reads. */
 export function cellText(value: unknown): string {
   if (value === undefined || value === null) return '';
@@ -119,7 +180,7 @@ export async function createHumanEvaluation(ctx: RequestContext, input: CreateHu
   const testset = await getTestset(ctx, input.testset_id);
   const columns = new Set(asArray<string>(testset.columns));
   const status: EvaluationStatus = input.status ?? 'EVALUATION_INITIALIZED';
-  const generate = (UNFINISHED as string[]).includes(status);
+  const generate = isUnfinished(status);
 
   const issues: ValidationIssue[] = [];
   input.inputs.forEach((column, index) => {
@@ -327,7 +388,7 @@ export async function judgeScenario(
 export async function updateHumanEvaluationStatus(ctx: RequestContext, evaluationId: string, status: EvaluationStatus) {
   await getHumanEvaluation(ctx, evaluationId, { select: { id: true } });
   const updated = await ctx.db.humanEvaluation.update({ where: { id: evaluationId }, data: { status } });
-  if ((UNFINISHED as string[]).includes(status)) ctx.events.publish('jobs:created', 'human-evaluation');
+  if (isUnfinished(status)) ctx.events.publish('jobs:created', 'human-evaluation');
   else ctx.events.publish('job:stopped', evaluationId);
   return updated;
 }

@@ -14,7 +14,7 @@ import {
 import * as humanEvaluations from './operations.js';
 import { humanEvaluationResponse, humanResultsResponse, humanScenarioResponse } from './responses.js';
 import { humanEvaluationJson, humanScenarioJson } from './shapes.js';
-import { evaluationFacts, resultsData, votesData } from './statistics.js';
+import { resultsData, votesData } from './statistics.js';
 
 const tag = 'human-evaluations';
 
@@ -95,7 +95,7 @@ export function humanEvaluationRoutes(app: FastifyInstance): void {
     '/human-evaluations/:evaluation_id/results',
     { tag, summary: 'Vote or score counts', response: humanResultsResponse, errors: [404] },
     async (req, { params }) => {
-      const facts = await evaluationFacts(req.ctx, params.evaluation_id);
+      const facts = await humanEvaluations.evaluationFacts(req.ctx, params.evaluation_id);
       return facts.evaluationType === 'human_a_b_testing' ? { votes_data: votesData(facts) } : { results_data: resultsData(facts) };
     },
   );

@@ -15,13 +15,13 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { getRevisionById } from '../apps/operations.js';
 import { priceList } from '../pricing/operations.js';
-import { invocationSpan, invokeVariant, newTraceId, type Invocation, type VariantTarget } from '../evaluations/invocation.js';
+import { invocationSpan, invokeVariant, newTraceId, type Invocation, type VariantTarget } from '../invocation/invocation.js';
 import { type SpanRecord, spanWriter } from '../observability/ingest.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
 import { asArray, asObject, toJson } from '../shared/json.js';
 import { JobFailure, type JobError, type JobRunnerSettings, LeasedJobRunner } from '../shared/job-runner.js';
-import { UNFINISHED } from '../evaluations/operations.js';
+import { UNFINISHED } from '../shared/job-states.js';
 import { outputProgress, type ScenarioInput, type StoredOutput } from './operations.js';
 
 export interface HumanRunnerSettings extends JobRunnerSettings {

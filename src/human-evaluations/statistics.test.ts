@@ -1,6 +1,7 @@
 // The statistics of human evaluations on examples worked by hand or taken from the literature.
 import { describe, expect, it } from 'vitest';
-import { agreement, binomialTestHalf, cohen, type EvaluationFacts, type JudgementRow, resultsData, statistics, votesData } from './statistics.js';
+import type { EvaluationFacts, JudgementRow } from './operations.js';
+import { agreement, binomialTestHalf, cohen, resultsData, statistics, votesData } from './statistics.js';
 
 function facts(type: EvaluationFacts['evaluationType'], rows: Omit<JudgementRow, 'position' | 'displayOrder'>[], scenarios?: number): EvaluationFacts {
   return {

@@ -1,71 +1,9 @@
 // The numbers over a human evaluation's judgements (docs/human-evaluations.md): the contract's
 // results (votes_data for A/B tests, results_data for single model tests) and, for GraphQL, win
 // rates with 95% confidence intervals, the position bias of A/B judging and the agreement between
-// judges.
-//
-// What counts: every judgement is one row — one judge's verdict on one scenario. A scenario no
-// one judged is one row without a vote, and so is a scenario whose vote was stored without a
-// judge (rows written directly). With one judge, the rows are the scenarios, as in Agenta.
-import { aggregate } from '../evaluations/statistics.js';
-import type { RequestContext } from '../shared/context.js';
-import { asArray } from '../shared/json.js';
-import { getHumanEvaluation } from './operations.js';
-
-export interface JudgementRow {
-  scenarioId: string;
-  position: number;
-  /** Null for a scenario no one judged (or judged without a name). */
-  judge: string | null;
-  vote: string | null;
-  score: number | null;
-  /** Variant ids left to right as shown. */
-  displayOrder: string[];
-}
-
-export interface EvaluationFacts {
-  evaluationType: 'human_a_b_testing' | 'single_model_test';
-  variantIds: string[];
-  variantNames: string[];
-  scenarios: number;
-  rows: JudgementRow[];
-}
-
-/** Loads an evaluation's rows (404 when it is not the caller's). */
-export async function evaluationFacts(ctx: RequestContext, evaluationId: string): Promise<EvaluationFacts> {
-  const evaluation = await getHumanEvaluation(ctx, evaluationId);
-  // Two flat reads: a nested `judgements` include would send every scenario id as a parameter.
-  const scenarios = await ctx.db.humanEvaluationScenario.findMany({
-    where: { humanEvaluationId: evaluationId, projectId: ctx.projectId },
-    orderBy: { position: 'asc' },
-    select: { id: true, position: true, vote: true, score: true, displayOrder: true },
-  });
-  const judgements = await ctx.db.humanJudgement.findMany({
-    where: { scenario: { humanEvaluationId: evaluationId, projectId: ctx.projectId } },
-    orderBy: [{ scenarioId: 'asc' }, { judge: 'asc' }],
-    select: { scenarioId: true, judge: true, vote: true, score: true },
-  });
-  const byScenario = new Map<string, typeof judgements>();
-  for (const judgement of judgements) {
-    const list = byScenario.get(judgement.scenarioId) ?? [];
-    list.push(judgement);
-    byScenario.set(judgement.scenarioId, list);
-  }
-  const rows: JudgementRow[] = [];
-  for (const scenario of scenarios) {
-    const displayOrder = asArray<string>(scenario.displayOrder);
-    const base = { scenarioId: scenario.id, position: scenario.position, displayOrder };
-    const judged = byScenario.get(scenario.id) ?? [];
-    if (judged.length === 0) rows.push({ ...base, judge: null, vote: scenario.vote, score: scenario.score });
-    for (const judgement of judged) rows.push({ ...base, judge: judgement.judge, vote: judgement.vote, score: judgement.score });
-  }
-  return {
-    evaluationType: evaluation.evaluationType,
-    variantIds: asArray<string>(evaluation.variantIds),
-    variantNames: asArray<string>(evaluation.variantNames),
-    scenarios: scenarios.length,
-    rows,
-  };
-}
+// judges, from the rows `evaluationFacts` (operations.ts) reads.
+import { aggregate } from '../shared/statistics.js';
+import type { EvaluationFacts, JudgementRow } from './operations.js';
 
 /** Python's round(x, 2) for the percentages Agenta reports. */
 function round2(value: number): number {

@@ -2,7 +2,7 @@
 // `roots` for orphans, flat span pages, and the traces list with its filters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { at, legacySpan, threeLevelTree } from './test-spans.js';
+import { at, legacySpan, threeLevelTree } from '../../test/helpers/spans.js';
 
 let server: TestServer;
 

@@ -3,10 +3,11 @@
 // request's per-trace loader (read.ts), so a whole tree costs one query per trace however large it
 // is.
 import type { ArgBuilder } from '@pothos/core';
+import type { RequestContext } from '../shared/context.js';
 import { builder } from '../shared/graphql/builder.js';
 import { databaseIdOf, globalId } from '../shared/graphql/ids.js';
 import { restFields, upperCaseValues } from '../shared/graphql/names.js';
-import { spanKinds, spanStatuses } from './ingest.js';
+import { EVALUATION_ENVIRONMENT, spanKinds, spanStatuses } from './ingest.js';
 import { ingestLegacyTraceBody, type LegacyIngestAnswer } from './legacy.js';
 import * as read from './read.js';
 import { searchFilter } from './search-input.js';
@@ -17,6 +18,7 @@ import {
   spanUsage,
   spanVariant,
   type SpanContentJson,
+  type TraceTotals,
   type SpanMetadataJson,
   type SpanUsageJson,
   type SpanVariantJson,
@@ -91,7 +93,11 @@ const Span = builder.prismaNode('Span', {
     endTime: t.expose('endTime', { type: 'DateTime' }),
     latency: t.exposeFloat('latency', { description: 'Seconds.' }),
     content: t.field({ type: SpanContent, resolve: spanContent }),
-    metadata: t.field({ type: SpanMetadata, resolve: spanMetadata }),
+    metadata: t.field({
+      type: SpanMetadata,
+      description: "The span's own cost and usage; the trace's root shows the trace's sums where it reported none (docs/observability.md).",
+      resolve: async (span, _args, ctx) => spanMetadata(span, await read.traceTotalsLoader(ctx).load(span.traceId)),
+    }),
     config: t.expose('config', { type: 'JSON', nullable: true }),
     variant: t.field({ type: SpanVariant, resolve: spanVariant }),
     environment: t.exposeString('environment', { nullable: true }),
@@ -124,12 +130,7 @@ builder.prismaObjectFields(Span, (t) => ({
       type: 'Span',
       cursor: 'projectId_traceId_spanId',
       description: 'Direct children a page at a time, in start order: for spans with very many children.',
-      resolve: (query, span, _args, ctx) =>
-        ctx.db.span.findMany({
-          ...query,
-          where: { projectId: ctx.projectId, traceId: span.traceId, parentSpanId: span.spanId, NOT: { spanId: span.spanId } },
-          orderBy: [{ startTimeUnixNano: 'asc' }, { spanId: 'asc' }],
-        }),
+      resolve: (query, span, _args, ctx) => read.listChildSpans(ctx, span, query),
     },
     SpanConnection,
   ),
@@ -148,6 +149,15 @@ builder.prismaObjectFields(Span, (t) => ({
         : ((await read.traceSpansLoader(ctx).load(span.traceId)).byId.get(span.parentSpanId) ?? null),
   }),
 }));
+
+/**
+ * A trace's indexed spans, for `root` and `roots`. The trace row at hand holds the sums its root's
+ * `metadata` may show, so the request's totals loader gets them without a query of its own.
+ */
+function traceSpans(ctx: RequestContext, trace: TraceTotals) {
+  read.traceTotalsLoader(ctx).prime(trace.traceId, trace);
+  return read.traceSpansLoader(ctx).load(trace.traceId);
+}
 
 const TraceRef = builder.prismaNode('Trace', {
   id: { resolve: (trace) => trace.traceId },
@@ -185,12 +195,12 @@ const TraceRef = builder.prismaNode('Trace', {
       type: Span,
       nullable: true,
       description: 'The earliest top-level span, with its descendants under `children`.',
-      resolve: async (trace, _args, ctx) => (await read.traceSpansLoader(ctx).load(trace.traceId)).roots[0] ?? null,
+      resolve: async (trace, _args, ctx) => (await traceSpans(ctx, trace)).roots[0] ?? null,
     }),
     roots: t.field({
       type: [Span],
       description: 'Every top-level span (several when a parent never arrived), in start order.',
-      resolve: async (trace, _args, ctx) => [...(await read.traceSpansLoader(ctx).load(trace.traceId)).roots],
+      resolve: async (trace, _args, ctx) => [...(await traceSpans(ctx, trace)).roots],
     }),
     spans: t.prismaConnection(
       {
@@ -255,6 +265,9 @@ function searchArgs(t: { arg: ArgBuilder<BuilderTypes> }) {
     maxCost: t.arg.float({ description: 'USD.' }),
     minLatency: t.arg.float({ description: 'Seconds.' }),
     maxLatency: t.arg.float({ description: 'Seconds.' }),
+    includeEvaluations: t.arg.boolean({
+      description: `Also the traces and spans of Assay's own evaluation calls (environment "${EVALUATION_ENVIRONMENT}"), left out unless this is true or \`environment\` names theirs.`,
+    }),
   } as const;
 }
 
@@ -332,6 +345,8 @@ builder.mutationField('ingestTrace', (t) =>
   t.field({
     type: IngestedTrace,
     description: 'Stores spans as POST /observability/trace does; `input` is that body, `{trace, spans: […]}`.',
+    // Ingestion, not a write: it needs the ingest scope, as the REST path does (docs/access.md#scopes).
+    extensions: { scope: 'ingest' },
     args: { input: t.arg({ type: 'JSON', required: true }) },
     resolve: (_root, args, ctx) => ingestLegacyTraceBody(ctx, args.input),
   }),

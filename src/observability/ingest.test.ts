@@ -2,7 +2,7 @@
 // re-sends, and the Trace roll-up kept by writeSpans.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { at, legacySpan, T0 } from './test-spans.js';
+import { at, legacySpan, T0 } from '../../test/helpers/spans.js';
 
 let server: TestServer;
 

@@ -9,13 +9,19 @@
 // docs/observability.md#postgresql-port lists what a PostgreSQL port changes.
 import type { RequestContext } from '../shared/context.js';
 import { jsonText, sqlDate, type SqlValue, updateFromExcluded } from '../shared/sql.js';
-import { costSumSql } from '../shared/money.js';
+import { costSumSql, roundCost } from '../shared/money.js';
 import { priceList } from '../pricing/operations.js';
 import type { PriceList } from '../pricing/prices.js';
-import { nanosToDate, secondsBetween } from './time.js';
+import { nanosToDate, secondsBetween } from '../shared/time.js';
 
 export const spanKinds = ['LLM', 'CHAIN', 'TOOL', 'RETRIEVER', 'EMBEDDING', 'AGENT', 'WORKFLOW', 'RERANKER', 'GUARDRAIL', 'EVALUATOR', 'UNKNOWN'] as const;
 export type SpanKind = (typeof spanKinds)[number];
+
+/**
+ * The environment of the spans Assay's own evaluation runs write (the calls of variants and
+ * evaluators): searches and metrics leave those out unless asked (docs/observability.md#assays-own-calls).
+ */
+export const EVALUATION_ENVIRONMENT = 'assay-evaluation';
 
 export const spanStatuses = ['UNSET', 'OK', 'ERROR'] as const;
 export type SpanStatus = (typeof spanStatuses)[number];
@@ -187,7 +193,9 @@ const keptOnConflict: readonly string[] = ['projectId', 'traceId', 'spanId', 'cr
 
 /** The span's cost and where it came from: reported, computed from usage and prices, or none. */
 function spanCost(span: SerializedSpanRecord, prices: PriceList): [number | null, 'reported' | 'computed' | null] {
-  if (span.cost !== undefined && span.cost !== null) return [span.cost, span.costSource ?? 'reported'];
+  // A reported cost is kept to the pico-dollar like every other (docs/costs.md#exact-sums).
+  const reported = roundCost(span.cost);
+  if (reported !== null) return [reported, span.costSource ?? 'reported'];
   if (!span.model) return [null, null];
   const found = prices.callCost(
     null,

@@ -1,10 +1,10 @@
 // The inputs of the observability domain, named as the REST bodies and queries are
 // (docs/observability.md).
 import { z } from 'zod';
-import { int, jsonObject } from '../shared/validation.js';
-import { spanKinds, spanStatuses } from './ingest.js';
+import { int, isoDate, jsonObject } from '../shared/validation.js';
+import { EVALUATION_ENVIRONMENT, spanKinds, spanStatuses } from './ingest.js';
 import { spanReadTypes } from './read.js';
-import { parseIsoDateTime } from './time.js';
+import { parseIsoDateTime } from '../shared/time.js';
 
 /** A required, non-empty name (not trimmed: it is what the client sent). */
 const text = () => z.string().min(1);
@@ -112,24 +112,6 @@ export type LegacyTraceInput = z.output<typeof legacyTraceInput>;
 // ---------------------------------------------------------------------------------------------
 // Trace and span search (GET /observability/traces, /observability/spans, /observability/metrics)
 
-/** An ISO-8601 date or date-time (no offset = UTC), as a Date: a query or a price's start. */
-export const isoDate = () =>
-  z
-    .string()
-    .transform((value, ctx) => {
-      const parsed = parseIsoDateTime(value);
-      if ('error' in parsed) {
-        ctx.addIssue({
-          code: 'custom',
-          message: 'Input should be a valid datetime or date, expected ISO 8601 such as 2024-05-01T12:00:00Z',
-          params: { type: 'datetime_from_date_parsing' },
-        });
-        return z.NEVER;
-      }
-      return new Date(Number(parsed.nanos / 1_000_000n));
-    })
-    .meta({ description: 'ISO-8601 date or date-time (no offset means UTC)' });
-
 /** A number in a query string. */
 const queryNumber = () =>
   z
@@ -156,6 +138,19 @@ function queryEnumList<const T extends readonly [string, ...string[]]>(values: T
     .meta({ description: `Comma-separated, any letter case: ${values.join(', ')}` });
 }
 
+/** A boolean in a query string, in pydantic's spellings (any case). */
+const queryBoolean = () =>
+  z
+    .string()
+    .transform((value, ctx) => {
+      const word = value.trim().toLowerCase();
+      if (['true', '1', 'yes', 'on', 't', 'y'].includes(word)) return true;
+      if (['false', '0', 'no', 'off', 'f', 'n'].includes(word)) return false;
+      ctx.addIssue({ code: 'custom', message: 'Input should be a valid boolean, unable to interpret input', params: { type: 'bool_parsing' } });
+      return z.NEVER;
+    })
+    .meta({ description: 'true or false (also 1/0, yes/no, on/off)' });
+
 export const searchQuery = z.object({
   started_after: isoDate().optional(),
   started_before: isoDate().optional(),
@@ -175,6 +170,11 @@ export const searchQuery = z.object({
   min_latency: queryNumber().optional(),
   max_latency: queryNumber().optional(),
   trace_id: z.string().min(1).optional(),
+  include_evaluations: queryBoolean()
+    .optional()
+    .describe(
+      `Also the traces of Assay's own evaluation calls (environment "${EVALUATION_ENVIRONMENT}"), left out unless this is true or \`environment\` names theirs`,
+    ),
   sort_by: z.string().optional(),
   sort_direction: z.enum(['asc', 'desc']).default('desc'),
   limit: z

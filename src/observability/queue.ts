@@ -5,7 +5,6 @@
 // nothing acknowledged can be lost by a crash. When more than `maxQueuedSpans` wait, new requests
 // are refused at once with 503 and Retry-After (OTLP exporters retry those), bounding memory.
 import type { RequestContext } from '../shared/context.js';
-import type { Db } from '../shared/db.js';
 import { OverloadedError } from '../shared/errors.js';
 import { writeSpans, type AnySpanRecord, type WriteSummary } from './ingest.js';
 
@@ -157,11 +156,9 @@ function summarise(records: readonly AnySpanRecord[]): WriteSummary {
   return { spans: keys.size, traceIds: [...traces] };
 }
 
-const queues = new WeakMap<Db, SpanWriteQueue>();
-
-/** The ingestion queue of a database (one writer per database in this process). */
-export function ingestQueue(db: Db): SpanWriteQueue {
-  let queue = queues.get(db);
-  if (!queue) queues.set(db, (queue = new SpanWriteQueue()));
-  return queue;
+declare module '../shared/context.js' {
+  interface Services {
+    /** The ingestion queue of the service's database: its one span writer (created by server.ts). */
+    spanQueue: SpanWriteQueue;
+  }
 }

@@ -4,7 +4,19 @@ import DataLoader from 'dataloader';
 import { perRequest, type RequestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
 import { NotFoundError } from '../shared/errors.js';
-import { spanJson, spanJsonSelect, spanTextColumns, spanTreeJson, stringifySpanTextTree, type SpanJson, type SpanTextRow } from './shape.js';
+import {
+  spanJson,
+  spanJsonSelect,
+  spanTextColumns,
+  spanTreeJson,
+  stringifySpanTextTree,
+  traceTotalsSelect,
+  type SpanJson,
+  type SpanJsonSource,
+  type SpanTextRow,
+  type TraceTotals,
+} from './shape.js';
+import type { SpanKind } from './ingest.js';
 import { indexSpans, type SpanIndex } from './tree.js';
 
 export type SpanRow = Prisma.SpanGetPayload<object>;
@@ -31,12 +43,28 @@ export async function getSpan(ctx: RequestContext, spanId: string, traceId?: str
   return span;
 }
 
+/** The sums of these traces (their roll-up rows), which their roots show where they reported none (shape.ts spanFigures). */
+async function traceTotals(ctx: RequestContext, traceIds: readonly string[]): Promise<Map<string, TraceTotals>> {
+  const rows = await ctx.db.trace.findMany({ select: traceTotalsSelect, where: { projectId: ctx.projectId, traceId: { in: [...traceIds] } } });
+  return new Map(rows.map((row) => [row.traceId, row]));
+}
+
+async function oneTraceTotals(ctx: RequestContext, traceId: string): Promise<TraceTotals | null> {
+  return ctx.db.trace.findFirst({ select: traceTotalsSelect, where: { projectId: ctx.projectId, traceId } });
+}
+
+/** Spans of any traces in the contract's shape, alone (`children: null`): a listing. */
+export async function spanJsons(ctx: RequestContext, spans: readonly SpanJsonSource[]): Promise<SpanJson[]> {
+  const totals = await traceTotals(ctx, [...new Set(spans.map((span) => span.traceId))]);
+  return spans.map((span) => spanJson(span, null, totals.get(span.traceId)));
+}
+
 /** GET /observability/traces/{id}: the root span with all descendants nested. */
 export async function getTraceTree(ctx: RequestContext, traceId: string): Promise<SpanJson> {
   const index = indexSpans(await traceSpans(ctx, traceId, spanJsonSelect));
   const root = index.roots[0];
   if (!root) throw new NotFoundError('Trace', traceId);
-  return spanTreeJson(index, root);
+  return spanTreeJson(index, root, await oneTraceTotals(ctx, traceId));
 }
 
 /**
@@ -52,7 +80,7 @@ export async function getTraceTreeText(ctx: RequestContext, traceId: string): Pr
   const index = indexSpans(rows);
   const root = index.roots[0];
   if (!root) throw new NotFoundError('Trace', traceId);
-  return stringifySpanTextTree(index, root);
+  return stringifySpanTextTree(index, root, await oneTraceTotals(ctx, traceId));
 }
 
 export const spanReadTypes = ['generation', 'span'] as const;
@@ -75,11 +103,12 @@ async function subtreeSpanTexts(ctx: RequestContext, traceId: string, spanId: st
 /** GET /observability/spans/{id} as JSON text: `generation`, the span with its subtree; `span`, the span alone. */
 export async function getSpanJsonText(ctx: RequestContext, spanId: string, type: SpanReadType, traceId?: string): Promise<string> {
   const span = await getSpan(ctx, spanId, traceId);
-  if (type === 'span') return JSON.stringify(spanJson(span, null));
+  const totals = await oneTraceTotals(ctx, span.traceId);
+  if (type === 'span') return JSON.stringify(spanJson(span, null, totals));
   const index = indexSpans(await subtreeSpanTexts(ctx, span.traceId, spanId));
   const top = index.byId.get(spanId);
   // Gone between the two reads (its project deleted): the span as first read, no children.
-  return top ? stringifySpanTextTree(index, top) : JSON.stringify(spanJson(span, []));
+  return top ? stringifySpanTextTree(index, top, totals) : JSON.stringify(spanJson(span, [], totals));
 }
 
 const traceSpansLoaderKey = Symbol('observability.traceSpans');
@@ -112,6 +141,24 @@ export function traceSpansLoader(ctx: RequestContext): DataLoader<string, SpanIn
   );
 }
 
+const traceTotalsLoaderKey = Symbol('observability.traceTotals');
+
+/** Per request: traces' sums, loaded together, for GraphQL `Span.metadata` (shape.ts spanFigures). */
+export function traceTotalsLoader(ctx: RequestContext): DataLoader<string, TraceTotals | null> {
+  return perRequest(
+    ctx,
+    traceTotalsLoaderKey,
+    () =>
+      new DataLoader<string, TraceTotals | null>(
+        async (traceIds) => {
+          const totals = await traceTotals(ctx, traceIds);
+          return traceIds.map((traceId) => totals.get(traceId) ?? null);
+        },
+        { maxBatchSize: 200 },
+      ),
+  );
+}
+
 type TraceQuery = Omit<Prisma.TraceFindFirstArgs, 'where'>;
 
 export async function getTrace<Q extends TraceQuery>(ctx: RequestContext, traceId: string, query?: Q) {
@@ -120,48 +167,39 @@ export async function getTrace<Q extends TraceQuery>(ctx: RequestContext, traceI
   return trace;
 }
 
-export interface TraceFilter {
-  /** Traces that started at or after this time. */
-  startedAfter?: Date;
-  /** Traces that started at or before this time. */
-  startedBefore?: Date;
-  /** Part of the root span's name, case-insensitive for ASCII letters (SQLite LIKE). */
-  nameContains?: string;
-  environment?: string;
-  userId?: string;
-  sessionId?: string;
-  appId?: string;
-  variantId?: string;
-}
-
-/** Newest first, the trace id breaking ties, so cursors are stable. */
-const traceOrder = [{ startTime: 'desc' }, { traceId: 'desc' }] satisfies Prisma.TraceOrderByWithRelationInput[];
-
-function traceWhere(ctx: RequestContext, filter: TraceFilter): Prisma.TraceWhereInput {
-  return {
-    projectId: ctx.projectId,
-    ...(filter.startedAfter || filter.startedBefore
-      ? {
-          startTime: {
-            ...(filter.startedAfter && { gte: filter.startedAfter }),
-            ...(filter.startedBefore && { lte: filter.startedBefore }),
-          },
-        }
-      : {}),
-    ...(filter.nameContains ? { name: { contains: filter.nameContains } } : {}),
-    ...(filter.environment !== undefined ? { environment: filter.environment } : {}),
-    ...(filter.userId !== undefined ? { userId: filter.userId } : {}),
-    ...(filter.sessionId !== undefined ? { sessionId: filter.sessionId } : {}),
-    ...(filter.appId !== undefined ? { appId: filter.appId } : {}),
-    ...(filter.variantId !== undefined ? { variantId: filter.variantId } : {}),
-  };
-}
-
-export async function listTraces<Q extends Omit<Prisma.TraceFindManyArgs, 'where' | 'orderBy'>>(ctx: RequestContext, filter: TraceFilter, query?: Q) {
-  return ctx.db.trace.findMany({ ...query, where: traceWhere(ctx, filter), orderBy: traceOrder });
-}
-
 /** A trace's spans, flat in start order (a page of them when `query` carries cursor and take). */
 export async function listTraceSpans<Q extends Omit<Prisma.SpanFindManyArgs, 'where' | 'orderBy'>>(ctx: RequestContext, traceId: string, query?: Q) {
   return ctx.db.span.findMany({ ...query, where: { projectId: ctx.projectId, traceId }, orderBy: spanOrder });
+}
+
+/** A span's direct children, in start order (a page of them when `query` carries cursor and take). */
+export async function listChildSpans<Q extends Omit<Prisma.SpanFindManyArgs, 'where' | 'orderBy'>>(
+  ctx: RequestContext,
+  span: { traceId: string; spanId: string },
+  query?: Q,
+) {
+  return ctx.db.span.findMany({
+    ...query,
+    where: { projectId: ctx.projectId, traceId: span.traceId, parentSpanId: span.spanId, NOT: { spanId: span.spanId } },
+    orderBy: spanOrder,
+  });
+}
+
+/**
+ * The cost of every span of `spanKind` in the caller's traces `traceIds`, with the value of the
+ * attribute `attribute` (null when absent): what an evaluation adds up per evaluator config from
+ * the EVALUATOR spans its runner recorded (evaluations/operations.ts, `evaluatorCost`). The trace
+ * ids go in as one JSON parameter, so an evaluation of any size is one query.
+ */
+export async function spanCostsByAttribute(
+  ctx: RequestContext,
+  traceIds: readonly string[],
+  spanKind: SpanKind,
+  attribute: string,
+): Promise<{ cost: number | null; attribute: unknown }[]> {
+  return ctx.db.$queryRaw`
+    SELECT s."cost" AS "cost", json_extract(s."attributes", ${`$.${JSON.stringify(attribute)}`}) AS "attribute"
+    FROM "Span" s
+    WHERE s."projectId" = ${ctx.projectId} AND s."spanKind" = ${spanKind}
+      AND s."traceId" IN (SELECT "value" FROM json_each(${JSON.stringify(traceIds)}))`;
 }

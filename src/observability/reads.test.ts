@@ -6,7 +6,7 @@ import { requestContext } from '../shared/context.js';
 import { writeSpans, type SpanRecord } from './ingest.js';
 import { getTraceTree } from './read.js';
 import { stringifySpanTree, type SpanJson } from './shape.js';
-import { legacySpan } from './test-spans.js';
+import { legacySpan } from '../../test/helpers/spans.js';
 
 let server: TestServer;
 let projectId: string;
@@ -48,6 +48,7 @@ beforeAll(async () => {
       variant_name: 'baseline',
       revision: 2,
       user: 'user-1',
+      session_id: 'session-1',
       inputs: { question: 'hello?' },
       outputs: { answer: 'hi' },
     }),
@@ -80,11 +81,14 @@ function expectContractShape(top: any) {
       'environment',
       'id',
       'metadata',
+      'model',
       'name',
       'parent_span_id',
       'project_id',
+      'session_id',
       'spankind',
       'status',
+      'status_message',
       'trace_id',
       'user_id',
       'variant',
@@ -100,6 +104,7 @@ function expectContractShape(top: any) {
     expect(stringOrNull(span.environment)).toBe(true);
     expect(span.spankind).toMatch(/^(LLM|CHAIN|TOOL|RETRIEVER|EMBEDDING|AGENT|WORKFLOW|RERANKER|GUARDRAIL|EVALUATOR|UNKNOWN)$/);
     expect(span.status).toMatch(/^(UNSET|OK|ERROR)$/);
+    expect(stringOrNull(span.status_message) && stringOrNull(span.session_id) && stringOrNull(span.model)).toBe(true);
     expect(Object.keys(span.metadata).sort()).toEqual(['cost', 'end_time', 'latency', 'start_time', 'usage']);
     expect(numberOrNull(span.metadata.cost)).toBe(true);
     expect(span.metadata.latency).toBeTypeOf('number');
@@ -152,15 +157,19 @@ describe('GET /observability/traces/{trace_id}', () => {
       environment: 'staging',
       spankind: 'WORKFLOW',
       status: 'OK',
+      status_message: null,
+      // The root reported no cost or usage: it shows the trace's sums (here a's alone).
       metadata: {
-        cost: null,
+        cost: 0.0021,
         latency: 10,
-        usage: { prompt_tokens: null, completion_tokens: null, total_tokens: null },
+        usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 },
         start_time: '2024-05-01T12:00:00.000Z',
         end_time: '2024-05-01T12:00:10.000Z',
       },
       trace_id: 'tree',
       user_id: 'user-1',
+      session_id: 'session-1',
+      model: null,
       content: { inputs: { question: 'hello?' }, outputs: { answer: 'hi' }, internals: null },
       config: null,
       children: ['a', 'b', 'c'],
@@ -180,6 +189,7 @@ describe('GET /observability/traces/{trace_id}', () => {
       environment: null,
       spankind: 'LLM',
       status: 'OK',
+      status_message: null,
       metadata: {
         cost: 0.0021,
         latency: 3.25,
@@ -189,6 +199,8 @@ describe('GET /observability/traces/{trace_id}', () => {
       },
       trace_id: 'tree',
       user_id: null,
+      session_id: null,
+      model: 'gpt-4o',
       content: { inputs: { prompt: 'Say hi' }, outputs: { completion: 'hi' }, internals: { raw: { choices: 1 } } },
       config: { model: 'gpt-4o', temperature: 0 },
       children: ['a2', 'a1'],
@@ -256,6 +268,9 @@ describe('GET /observability/traces/{trace_id}', () => {
         name: 'quote " backslash \\ newline \n tab \t control \u0001 del \u007f sep \u2028 é 😀',
         spanKind: 'CHAIN',
         statusCode: 'ERROR',
+        statusMessage: 'failed: "quoted" \\ \n é 😀',
+        sessionId: 'session \u2028 1',
+        model: 'gpt-4o\u0001',
         inputs: { a: 1.5, b: 1e21, c: [null, true, false, 'é\n"'], d: { nested: -0.000001, zero: 0, big: 2 ** 53 + 2 } },
         outputs: { text: '</script>', empty: {}, list: [] },
         internals: null,
@@ -294,7 +309,9 @@ describe('GET /observability/traces/{trace_id}', () => {
     }
     expect(response.body.children.map((child: { id: string }) => child.id)).toEqual(['t-a', 't-b']);
     expect(response.body.children[0].children.map((child: { id: string }) => child.id)).toEqual(['t-a1']);
-    expect(response.body.metadata.cost).toBe(0.30000000000000004);
+    // A reported cost is kept to the pico-dollar (docs/costs.md): 0.1 + 0.2 is stored as 0.3.
+    expect(response.body.metadata.cost).toBe(0.3);
+    expect(response.body).toMatchObject({ status_message: 'failed: "quoted" \\ \n é 😀', session_id: 'session \u2028 1', model: 'gpt-4o\u0001' });
     // Floats as JavaScript writes them (SQLite would write 1.0 and 1.0e-07).
     expect(response.text).toContain('"metadata":{"cost":1,"latency":0.076543211,');
     expect(response.text).toContain('"cost":1e-7,');
@@ -395,5 +412,86 @@ describe('GET /observability/spans/{span_id}', () => {
       children: [],
     });
     expect((await server.request('GET', '/observability/spans/shared?trace_id=tree')).body).toEqual({ detail: 'Span with id shared not found' });
+  });
+});
+
+// docs/observability.md#cost-and-usage-in-a-tree: a span shows its own figures; the trace's root
+// that reported none shows the trace's sums, the same in every read, REST and GraphQL.
+describe('cost and usage of the root', () => {
+  // Three LLM calls of 0.00425 each (summed as doubles: 0.012750000000000001) under a root that
+  // reported nothing, and an orphan whose parent never arrived.
+  beforeAll(async () => {
+    const call = (id: string, start: number) =>
+      legacySpan(id, 'sums-root', start, start + 1, { spankind: 'llm', cost: 0.00425, tokens: { prompt_tokens: 100, completion_tokens: 7 } });
+    await ingest('sums', [
+      legacySpan('sums-root', null, 0, 10, { name: 'sums pipeline', spankind: 'workflow' }),
+      call('sums-1', 1),
+      call('sums-2', 2),
+      call('sums-3', 3),
+      legacySpan('sums-orphan', 'never-sent', 4, 5, { spankind: 'tool' }),
+    ]);
+    // A root that reported its own cost (not its usage), over one call.
+    await ingest('own', [
+      legacySpan('own-root', null, 0, 10, { name: 'own pipeline', spankind: 'agent', cost: 0.1 }),
+      legacySpan('own-llm', 'own-root', 1, 2, { spankind: 'llm', cost: 0.2, tokens: { prompt_tokens: 5, completion_tokens: 1 } }),
+    ]);
+  });
+
+  const sums = { cost: 0.01275, usage: { prompt_tokens: 300, completion_tokens: 21, total_tokens: 321 } };
+  const figures = (span: any) => ({ cost: span.metadata.cost, usage: span.metadata.usage });
+
+  it("gives a root that reported none the trace's sums over REST, exactly, and leaves every other span its own", async () => {
+    const tree = (await server.request('GET', '/observability/traces/sums')).body;
+    expect(figures(tree)).toEqual(sums);
+    expect(tree.children.map(figures)).toEqual(
+      Array.from({ length: 3 }, () => ({ cost: 0.00425, usage: { prompt_tokens: 100, completion_tokens: 7, total_tokens: 107 } })),
+    );
+    // The same sums as the trace's listing and metrics.
+    const listed = (await server.request('GET', '/observability/traces?name_contains=sums%20pipeline')).body.traces[0];
+    expect({ cost: listed.cost, usage: listed.usage }).toEqual(sums);
+    // Read alone, with its subtree, or in a span listing: the same figures.
+    expect(figures((await server.request('GET', '/observability/spans/sums-root?type=span')).body)).toEqual(sums);
+    expect(figures((await server.request('GET', '/observability/spans/sums-root')).body)).toEqual(sums);
+    const spans = (await server.request('GET', '/observability/spans?trace_id=sums&sort_direction=asc')).body.spans;
+    expect(spans.map((span: any) => [span.id, span.metadata.cost])).toEqual([
+      ['sums-root', 0.01275],
+      ['sums-1', 0.00425],
+      ['sums-2', 0.00425],
+      ['sums-3', 0.00425],
+      // An orphan is top-level but not the trace's root: its own figures.
+      ['sums-orphan', null],
+    ]);
+    // The SQL-made text is the object path's text (getTraceTree), the sums included.
+    const ctx = requestContext(server.assay.services, projectId);
+    expect((await server.request('GET', '/observability/traces/sums')).text).toBe(stringifySpanTree(await getTraceTree(ctx, 'sums')));
+  });
+
+  it('keeps the cost a root reported, never adding its children to it, and fills only the usage it lacks', async () => {
+    const tree = (await server.request('GET', '/observability/traces/own')).body;
+    expect(figures(tree)).toEqual({ cost: 0.1, usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } });
+    // The trace's cost counts each span once: 0.1 + 0.2, exactly.
+    const listed = (await server.request('GET', '/observability/traces?name_contains=own%20pipeline')).body.traces[0];
+    expect(listed.cost).toBe(0.3);
+    const graphql = await server.graphql('{ trace(id: "own") { cost root { metadata { cost usage { total_tokens } } } } }');
+    expect(graphql.data.trace).toEqual({ cost: 0.3, root: { metadata: { cost: 0.1, usage: { total_tokens: 6 } } } });
+  });
+
+  it('gives the same figures through GraphQL: trace root, span, span search', async () => {
+    const metadata = 'metadata { cost usage { prompt_tokens completion_tokens total_tokens } }';
+    const { data, errors } = await server.graphql(`{
+      trace(id: "sums") { cost root { id ${metadata} children { ${metadata} } } roots { id ${metadata} } }
+      span(id: "sums-root", trace_id: "sums") { ${metadata} }
+      spans(trace_id: "sums", spankind: [WORKFLOW]) { edges { node { id ${metadata} } } }
+    }`);
+    expect(errors).toBeUndefined();
+    expect(data.trace.cost).toBe(0.01275);
+    expect(data.trace.root.metadata).toEqual(sums);
+    expect(data.trace.root.children.map((child: any) => child.metadata.cost)).toEqual([0.00425, 0.00425, 0.00425]);
+    expect(data.trace.roots.map((root: any) => [root.id, root.metadata.cost])).toEqual([
+      ['sums-root', 0.01275],
+      ['sums-orphan', null],
+    ]);
+    expect(data.span.metadata).toEqual(sums);
+    expect(data.spans.edges.map((edge: any) => edge.node)).toEqual([{ id: 'sums-root', metadata: sums }]);
   });
 });

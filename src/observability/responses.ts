@@ -17,15 +17,20 @@ export const spanResponse = z
     environment: z.string().nullable(),
     spankind: z.string(),
     status: z.string(),
-    metadata: z.object({
-      cost: z.number().nullable().describe('USD'),
-      latency: z.number().describe('Seconds'),
-      usage,
-      start_time: timestamp(),
-      end_time: timestamp(),
-    }),
+    status_message: z.string().nullable().describe("The status' message (an error's description)"),
+    metadata: z
+      .object({
+        cost: z.number().nullable().describe('USD'),
+        latency: z.number().describe('Seconds'),
+        usage,
+        start_time: timestamp(),
+        end_time: timestamp(),
+      })
+      .describe("The span's own cost and usage; the trace's root shows the trace's sums where it reported none"),
     trace_id: z.string(),
     user_id: z.string().nullable(),
+    session_id: z.string().nullable(),
+    model: z.string().nullable().describe('The model that answered, else the one asked for'),
     content: z.object({ inputs: z.unknown(), outputs: z.unknown(), internals: z.unknown() }),
     config: z.unknown(),
     get children() {

@@ -8,9 +8,8 @@ import { searchFilter, sortOf } from './search-input.js';
 import { searchSpans, searchTraces, spanMetrics, spanSortFields, traceMetrics, traceSortFields, type TraceRow } from './search.js';
 import { z } from 'zod';
 import { countRejectedLegacy, ingestLegacyTrace } from './legacy.js';
-import { getSpanJsonText, getTraceTreeText } from './read.js';
+import { getSpanJsonText, getTraceTreeText, spanJsons } from './read.js';
 import { legacyIngestResponse, metricsResponse, spanListResponse, spanResponse, traceListResponse } from './responses.js';
-import { spanJson } from './shape.js';
 
 /** A trace in listings: its roll-up, without spans (GET /observability/traces/{id} has the tree). */
 export function traceJson(trace: TraceRow) {
@@ -62,7 +61,11 @@ export function observabilityRoutes(app: FastifyInstance): void {
     { tag, summary: 'Find spans', description: searchDescription, query: searchQuery, response: spanListResponse },
     async (req, { query }) => {
       const page = await searchSpans(req.ctx, searchFilter(query), sortOf(query, spanSortFields), { first: query.limit, after: query.cursor });
-      return { spans: page.edges.map((edge) => spanJson(edge.node, null)), next_cursor: page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null };
+      const spans = await spanJsons(
+        req.ctx,
+        page.edges.map((edge) => edge.node),
+      );
+      return { spans, next_cursor: page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null };
     },
   );
   rest.get(
@@ -84,6 +87,7 @@ export function observabilityRoutes(app: FastifyInstance): void {
     {
       tag,
       summary: 'Store spans of a trace (JSON; OTLP is at /v1/traces)',
+      scope: 'ingest',
       description: 'Spans may arrive before their parents, in any number of requests; a span sent again replaces the stored one.',
       body: legacyTraceInput,
       response: legacyIngestResponse,

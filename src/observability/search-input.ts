@@ -24,6 +24,7 @@ export interface SearchArgs {
   min_latency?: number | null;
   max_latency?: number | null;
   trace_id?: string | null;
+  include_evaluations?: boolean | null;
 }
 
 const defined = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
@@ -59,6 +60,7 @@ export function searchFilter(args: SearchArgs, where: 'query' | 'body' = 'query'
     minLatency: defined(args.min_latency),
     maxLatency: defined(args.max_latency),
     traceId: defined(args.trace_id),
+    includeEvaluations: args.include_evaluations ?? false,
   };
 }
 

@@ -2,7 +2,7 @@
 // (built-in, user overrides with effective dates, costs computed at ingestion).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { at, legacySpan } from './test-spans.js';
+import { at, legacySpan } from '../../test/helpers/spans.js';
 
 let server: TestServer;
 

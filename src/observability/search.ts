@@ -8,7 +8,7 @@ import { costSumSql } from '../shared/money.js';
 import type { RequestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
 import { ValidationError } from '../shared/errors.js';
-import type { SpanKind, SpanStatus } from './ingest.js';
+import { EVALUATION_ENVIRONMENT, type SpanKind, type SpanStatus } from './ingest.js';
 import type { SpanRow } from './read.js';
 
 export type TraceRow = Prisma.TraceGetPayload<object>;
@@ -39,6 +39,11 @@ export interface SearchFilter {
   maxLatency?: number;
   /** Spans only: spans of this trace. */
   traceId?: string;
+  /**
+   * Also the traces (spans) of Assay's own evaluation calls, which are left out unless this is
+   * set or `environment` names theirs (EVALUATION_ENVIRONMENT).
+   */
+  includeEvaluations?: boolean;
 }
 
 export const traceSortFields = ['start_time', 'latency', 'cost', 'tokens', 'span_count', 'error_count'] as const;
@@ -113,6 +118,7 @@ function commonConditions(alias: string, filter: SearchFilter, where: Where) {
   ] as const) {
     if (filter[key] !== undefined) where.add(`${c(column)} = ?`, filter[key]);
   }
+  if (filter.environment === undefined && !filter.includeEvaluations) where.add(`${c('environment')} IS NOT ?`, EVALUATION_ENVIRONMENT);
   if (filter.minCost !== undefined) where.add(`${c('cost')} >= ?`, filter.minCost);
   if (filter.maxCost !== undefined) where.add(`${c('cost')} <= ?`, filter.maxCost);
   if (filter.minLatency !== undefined) where.add(`${c('latency')} >= ?`, filter.minLatency);

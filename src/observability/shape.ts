@@ -12,6 +12,7 @@ export const spanJsonSelect = {
   name: true,
   spanKind: true,
   statusCode: true,
+  statusMessage: true,
   startTimeUnixNano: true,
   startTime: true,
   endTime: true,
@@ -22,6 +23,8 @@ export const spanJsonSelect = {
   config: true,
   environment: true,
   userId: true,
+  sessionId: true,
+  model: true,
   variantId: true,
   variantName: true,
   variantRevision: true,
@@ -71,9 +74,14 @@ export interface SpanJson {
   environment: string | null;
   spankind: string;
   status: string;
+  /** The status' message (an error's description), or null. */
+  status_message: string | null;
   metadata: SpanMetadataJson;
   trace_id: string;
   user_id: string | null;
+  session_id: string | null;
+  /** The model that answered (else the one asked for), or null. */
+  model: string | null;
   content: SpanContentJson;
   config: Prisma.JsonValue | null;
   /** The direct children in a tree answer (`[]` for a leaf); null when the span is read alone. */
@@ -88,11 +96,43 @@ export function spanUsage(span: Pick<SpanJsonSource, 'promptTokens' | 'completio
   return { prompt_tokens: span.promptTokens, completion_tokens: span.completionTokens, total_tokens: span.totalTokens };
 }
 
-export function spanMetadata(span: SpanJsonSource): SpanMetadataJson {
+/** A trace's sums, from its roll-up row (ingest.ts), which its root span shows where it reported none. */
+export const traceTotalsSelect = {
+  traceId: true,
+  rootSpanId: true,
+  cost: true,
+  promptTokens: true,
+  completionTokens: true,
+  totalTokens: true,
+} as const satisfies Prisma.TraceSelect;
+
+export type TraceTotals = Prisma.TraceGetPayload<{ select: typeof traceTotalsSelect }>;
+
+type OwnFigures = Pick<SpanJsonSource, 'spanId' | 'cost' | 'promptTokens' | 'completionTokens' | 'totalTokens'>;
+
+/**
+ * The cost and usage a span shows (docs/observability.md#cost-and-usage-in-a-tree): its own, as
+ * stored. The trace's root (its roll-up's `rootSpanId`) that reported no cost shows the trace's
+ * cost, and one that reported no token counts the trace's counts: those are the sums over every
+ * other span then, so nothing is counted twice. A root that reported its own keeps them.
+ */
+function spanFigures(span: OwnFigures, trace: TraceTotals | null | undefined): { cost: number | null; usage: SpanUsageJson } {
+  const totals = trace && trace.rootSpanId === span.spanId ? trace : null;
+  const ownUsage = span.promptTokens !== null || span.completionTokens !== null || span.totalTokens !== null;
+  const usage = ownUsage || totals === null ? span : totals;
   return {
-    cost: span.cost,
+    cost: span.cost ?? totals?.cost ?? null,
+    usage: spanUsage(usage),
+  };
+}
+
+/** `trace`: the span's trace totals, for when the span is the trace's root (`spanFigures`). */
+export function spanMetadata(span: SpanJsonSource, trace?: TraceTotals | null): SpanMetadataJson {
+  const { cost, usage } = spanFigures(span, trace);
+  return {
+    cost,
     latency: span.latency,
-    usage: spanUsage(span),
+    usage,
     start_time: span.startTime.toISOString(),
     end_time: span.endTime.toISOString(),
   };
@@ -102,8 +142,8 @@ export function spanContent(span: Pick<SpanJsonSource, 'inputs' | 'outputs' | 'i
   return { inputs: span.inputs, outputs: span.outputs, internals: span.internals };
 }
 
-/** One span in the contract's shape; `children` as given (see SpanJson.children). */
-export function spanJson(span: SpanJsonSource, children: SpanJson[] | null = null): SpanJson {
+/** One span in the contract's shape; `children` as given (see SpanJson.children); `trace` as for spanMetadata. */
+export function spanJson(span: SpanJsonSource, children: SpanJson[] | null = null, trace?: TraceTotals | null): SpanJson {
   return {
     id: span.spanId,
     name: span.name,
@@ -114,18 +154,21 @@ export function spanJson(span: SpanJsonSource, children: SpanJson[] | null = nul
     environment: span.environment,
     spankind: span.spanKind,
     status: span.statusCode,
-    metadata: spanMetadata(span),
+    status_message: span.statusMessage,
+    metadata: spanMetadata(span, trace),
     trace_id: span.traceId,
     user_id: span.userId,
+    session_id: span.sessionId,
+    model: span.model,
     content: spanContent(span),
     config: span.config,
     children,
   };
 }
 
-/** `top` with all its descendants nested in `children`, each level in start order. */
-export function spanTreeJson<T extends SpanJsonSource>(index: SpanIndex<T>, top: T): SpanJson {
-  return buildTree(index, top, (span, children: SpanJson[]) => spanJson(span, children));
+/** `top` with all its descendants nested in `children`, each level in start order; `trace` as for spanMetadata. */
+export function spanTreeJson<T extends SpanJsonSource>(index: SpanIndex<T>, top: T, trace?: TraceTotals | null): SpanJson {
+  return buildTree(index, top, (span, children: SpanJson[]) => spanJson(span, children, trace));
 }
 
 /** Span levels below which JSON.stringify is safe (it recurses about three times per level). */
@@ -202,7 +245,8 @@ function writeTree<T>(top: T, childrenOf: (node: T) => readonly T[] | null, open
  * two floats, and the rest of the span's JSON as text in three pieces. The JSON columns are copied
  * into the answer as stored (they hold JSON.stringify's text) instead of being parsed and written
  * again; floats are written by JavaScript, as everywhere else in the API (SQLite would write 1.0
- * for 1 and 1.0e-07 for 1e-7).
+ * for 1 and 1.0e-07 for 1e-7). No more columns than these: each one costs every row its
+ * conversion in Prisma, which dominates the read (docs/observability.md#measurements).
  */
 export interface SpanTextRow {
   spanId: string;
@@ -210,7 +254,7 @@ export interface SpanTextRow {
   startTimeUnixNano: bigint;
   latency: number;
   cost: number | null;
-  /** `{"id":…,"status":…}`: the fields before `metadata`. */
+  /** `{"id":…,"status_message":…}`: the fields before `metadata`. */
   head: string;
   /** `{"usage":{…},"start_time":…,"end_time":…}`: `metadata` after cost and latency. */
   times: string;
@@ -226,16 +270,33 @@ export const spanTextColumns = Prisma.raw(`s."spanId", s."parentSpanId", s."star
   json_object('id', s."spanId", 'name', s."name", 'project_id', s."projectId", 'parent_span_id', s."parentSpanId",
     'created_at', ${isoTime('startTime')},
     'variant', json_object('variant_id', s."variantId", 'variant_name', s."variantName", 'revision', s."variantRevision"),
-    'environment', s."environment", 'spankind', s."spanKind", 'status', s."statusCode") AS "head",
+    'environment', s."environment", 'spankind', s."spanKind", 'status', s."statusCode", 'status_message', s."statusMessage") AS "head",
   json_object('usage', json_object('prompt_tokens', s."promptTokens", 'completion_tokens', s."completionTokens", 'total_tokens', s."totalTokens"),
     'start_time', ${isoTime('startTime')}, 'end_time', ${isoTime('endTime')}) AS "times",
-  json_object('trace_id', s."traceId", 'user_id', s."userId",
+  json_object('trace_id', s."traceId", 'user_id', s."userId", 'session_id', s."sessionId", 'model', s."model",
     'content', json_object('inputs', json(s."inputs"), 'outputs', json(s."outputs"), 'internals', json(s."internals")),
     'config', json(s."config")) AS "tail"`);
 
-/** A span's JSON text up to (without) its `children` member and closing brace. */
-function spanTextOpen(row: SpanTextRow): string {
-  return `${row.head.slice(0, -1)},"metadata":{"cost":${JSON.stringify(row.cost)},"latency":${JSON.stringify(row.latency)},${row.times.slice(1)},${row.tail.slice(1, -1)}`;
+const USAGE_OPENING = '{"usage":';
+
+/**
+ * `row` with the figures `spanFigures` gives it: only the trace's root may need others than its
+ * own, so only its `times` is taken apart (its usage object, as SQLite writes it, holds no brace).
+ */
+function rootFigures(row: SpanTextRow, trace: TraceTotals): { cost: number | null; times: string } {
+  const usageEnd = row.times.indexOf('}') + 1;
+  const own = JSON.parse(row.times.slice(USAGE_OPENING.length, usageEnd)) as SpanUsageJson;
+  const { cost, usage } = spanFigures(
+    { spanId: row.spanId, cost: row.cost, promptTokens: own.prompt_tokens, completionTokens: own.completion_tokens, totalTokens: own.total_tokens },
+    trace,
+  );
+  return { cost, times: `${USAGE_OPENING}${JSON.stringify(usage)}${row.times.slice(usageEnd)}` };
+}
+
+/** A span's JSON text up to (without) its `children` member and closing brace; `trace` as for spanMetadata. */
+function spanTextOpen(row: SpanTextRow, trace: TraceTotals | null | undefined): string {
+  const { cost, times } = trace && trace.rootSpanId === row.spanId ? rootFigures(row, trace) : row;
+  return `${row.head.slice(0, -1)},"metadata":{"cost":${JSON.stringify(cost)},"latency":${JSON.stringify(row.latency)},${times.slice(1)},${row.tail.slice(1, -1)}`;
 }
 
 /**
@@ -243,6 +304,10 @@ function spanTextOpen(row: SpanTextRow): string {
  * order: the same text as `stringifySpanTree(spanTreeJson(…))` of the same spans, written with an
  * explicit stack (any depth) from the rows' pieces, without building span objects.
  */
-export function stringifySpanTextTree<T extends SpanTextRow>(index: SpanIndex<T>, top: T): string {
-  return writeTree(top, (row) => index.childrenOf(row.spanId), spanTextOpen);
+export function stringifySpanTextTree<T extends SpanTextRow>(index: SpanIndex<T>, top: T, trace?: TraceTotals | null): string {
+  return writeTree(
+    top,
+    (row) => index.childrenOf(row.spanId),
+    (row) => spanTextOpen(row, trace),
+  );
 }

@@ -1,6 +1,6 @@
 // Inputs of the price endpoints, validated the same way for REST and GraphQL.
 import { z } from 'zod';
-import { isoDate } from '../observability/inputs.js';
+import { isoDate } from '../shared/validation.js';
 
 const usd = () => z.number().min(0).max(1_000_000);
 

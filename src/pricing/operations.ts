@@ -54,7 +54,12 @@ function userEntry(row: UserPriceRow): PriceEntry {
 // A project's price list is read on every span write and evaluation batch: kept in
 // `Services.priceLists` (one per project) and dropped when a price of the project changes in this
 // process, the only writer of ModelPrice.
-type PriceLists = Map<string, Promise<PriceList>>;
+declare module '../shared/context.js' {
+  interface Services {
+    /** Each project's price list, by project id (`priceList`). */
+    priceLists: Map<string, Promise<PriceList>>;
+  }
+}
 
 function dropPriceList(ctx: RequestContext): void {
   ctx.priceLists.delete(ctx.projectId);
@@ -65,7 +70,7 @@ function dropPriceList(ctx: RequestContext): void {
  * function that prices a model call: `PriceList.callCost` (docs/costs.md).
  */
 export function priceList(ctx: Pick<RequestContext, 'db' | 'projectId' | 'priceLists'>): Promise<PriceList> {
-  const lists = ctx.priceLists as PriceLists;
+  const lists = ctx.priceLists;
   let list = lists.get(ctx.projectId);
   if (!list) {
     list = ctx.db.modelPrice

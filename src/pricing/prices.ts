@@ -195,9 +195,9 @@ export class PriceList {
     return price ? costAt(price, usage) : null;
   }
 
-  /** The cost a client reported when it gave one (kept, as reported), else the computed one. */
+  /** The cost a client reported when it gave one (kept to the pico-dollar), else the computed one. */
   callCost(reported: number | null | undefined, model: string | null | undefined, usage: TokenUsage | null | undefined, at?: Date): CallCost | null {
-    if (reported !== null && reported !== undefined && Number.isFinite(reported)) return { cost: reported, source: 'reported' };
+    if (reported !== null && reported !== undefined && Number.isFinite(reported)) return { cost: roundCost(reported)!, source: 'reported' };
     const cost = this.costOf(model, usage, at);
     return cost === null ? null : { cost, source: 'computed' };
   }

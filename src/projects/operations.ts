@@ -1,6 +1,8 @@
-// Projects are the tenants (docs/resources.md). Until API keys exist every caller acts in the
-// default one.
-import type { Db } from '../shared/db.js';
+// Projects are the tenants (docs/resources.md#projects-and-access): every other row belongs to
+// one. The default project is made at the first start; API keys (src/auth) choose the one a
+// request acts in.
+import { ConflictError } from '../shared/errors.js';
+import { isUniqueViolation, type Db, type Prisma } from '../shared/db.js';
 
 export const DEFAULT_PROJECT_NAME = 'default';
 
@@ -13,4 +15,27 @@ export async function ensureDefaultProject(db: Db): Promise<string> {
     select: { id: true },
   });
   return project.id;
+}
+
+const projectFields = { id: true, name: true, createdAt: true } as const;
+
+/** A new project; 409 when the name is taken. `db` may be a transaction. */
+export async function createProject(db: Prisma.TransactionClient, name: string) {
+  try {
+    return await db.project.create({ data: { name }, select: projectFields });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new ConflictError(`A project named ${JSON.stringify(name)} already exists`);
+    }
+    throw error;
+  }
+}
+
+/** The projects with these ids (every project with `null`), by name. */
+export function listProjects(db: Db, ids: readonly string[] | null) {
+  return db.project.findMany({ where: ids ? { id: { in: [...ids] } } : {}, select: projectFields, orderBy: { name: 'asc' } });
+}
+
+export function findProjectByName(db: Db, name: string) {
+  return db.project.findUnique({ where: { name }, select: projectFields });
 }

@@ -15,7 +15,12 @@ const configSchema = z.object({
     .refine((url) => url.startsWith('file:'), {
       message: 'only SQLite ("file:<path>") is supported so far',
     }),
+  /** Unset: off on a loopback HOST, on elsewhere (docs/access.md#modes). */
   ASSAY_AUTH: z.enum(['on', 'off']).optional(),
+  /** A key with exactly this value and every scope is kept on the default project (docs/access.md). */
+  ASSAY_INIT_API_KEY: z.string().min(20, 'must be at least 20 characters, e.g. from `openssl rand -hex 24`').optional(),
+  /** Requests (ingest: spans) per minute per API key; 0 for no limit (docs/access.md#rate-limits). */
+  ASSAY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Unset: pretty on a terminal, JSON lines otherwise (docs/logging.md). */
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),

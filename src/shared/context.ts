@@ -1,9 +1,13 @@
 // What every operation receives: the database, the project the caller acts in, and the
-// service's shared parts. Every query an operation makes is scoped by `projectId`, so API keys
-// (docs/resources.md#projects-and-access) only change how it is chosen.
+// service's shared parts. Every query an operation makes is scoped by `projectId`; the caller's
+// credentials (an API key, docs/access.md) only choose it and the scopes it may use. The service's
+// state lives here, not in modules (docs/architecture.md#state-lives-in-services); a domain adds its
+// own part by augmenting `Services` where the part is typed (observability/queue.ts, pricing/operations.ts).
 import type { Db } from './db.js';
+import { ForbiddenError } from './errors.js';
 import type { AssayEvents } from './events.js';
 import type { Metrics } from './metrics.js';
+import type { RateLimits } from './rate-limits.js';
 import type { BulkSql } from './sql.js';
 import type { SecretBox } from './secrets.js';
 import type { WalSync } from './wal-sync.js';
@@ -21,18 +25,43 @@ export interface Services {
   metrics: Metrics;
   /** Provider credentials from the environment (`OPENAI_API_KEY`, …), used when a request gives none. */
   providerEnv: Record<string, string>;
-  /** Each project's price list, kept and dropped by pricing/operations.ts (typed there). */
-  priceLists: Map<string, Promise<unknown>>;
+  /** Requests (and ingested spans) per minute per API key (rate-limits.ts). */
+  rateLimits: RateLimits;
+}
+
+/** What a credential may do (docs/access.md#scopes). */
+export const scopes = ['read', 'write', 'ingest', 'admin'] as const;
+export type Scope = (typeof scopes)[number];
+
+/**
+ * Who is calling: the project they act in and what they may do there. `apiKeyId` is null for the
+ * service itself (background runners) and for every caller when auth is off.
+ */
+export interface Principal {
+  projectId: string;
+  scopes: readonly Scope[];
+  apiKeyId: string | null;
+}
+
+/** The service acting for itself (auth off, background work): every scope in `projectId`. */
+export function servicePrincipal(projectId: string): Principal {
+  return { projectId, scopes, apiKeyId: null };
+}
+
+/** Refused (403) unless `principal` holds `scope`. */
+export function requireScope(principal: Principal, scope: Scope): void {
+  if (!principal.scopes.includes(scope)) throw new ForbiddenError(`This API key lacks the ${scope} scope`);
 }
 
 export interface RequestContext extends Services {
   projectId: string;
+  principal: Principal;
   /** Per-request memo for DataLoaders; see `perRequest`. */
   memo: Map<symbol, unknown>;
 }
 
-export function requestContext(services: Services, projectId: string): RequestContext {
-  return { ...services, projectId, memo: new Map() };
+export function requestContext(services: Services, projectId: string, principal: Principal = servicePrincipal(projectId)): RequestContext {
+  return { ...services, projectId, principal, memo: new Map() };
 }
 
 /** One instance of `make()` per request (a DataLoader batches and caches within one request). */

@@ -58,14 +58,33 @@ export class ConflictError extends AssayError {
   readonly code = 'CONFLICT';
 }
 
+/** No credentials, or ones that open nothing. The challenge names every scheme a key may come in. */
 export class UnauthorizedError extends AssayError {
   readonly status = 401;
   readonly code = 'UNAUTHENTICATED';
+  override headers() {
+    return { 'www-authenticate': 'Bearer realm="assay", Basic realm="assay"' };
+  }
 }
 
 export class ForbiddenError extends AssayError {
   readonly status = 403;
   readonly code = 'FORBIDDEN';
+}
+
+/** Over a key's requests per minute (docs/access.md#rate-limits). */
+export class TooManyRequestsError extends AssayError {
+  readonly status = 429;
+  readonly code = 'TOO_MANY_REQUESTS';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+  override headers() {
+    return { 'retry-after': String(this.retryAfterSeconds) };
+  }
 }
 
 export class PayloadTooLargeError extends AssayError {

@@ -47,8 +47,3 @@ export function sumCosts(costs: Iterable<number | null | undefined>): number | n
 export function costSumSql(column: string): string {
   return `ROUND(SUM(${column}), ${COST_DECIMALS})`;
 }
-
-/** SQL for the mean of a cost column, rounded to the pico-dollar. */
-export function costAvgSql(column: string): string {
-  return `ROUND(AVG(${column}), ${COST_DECIMALS})`;
-}

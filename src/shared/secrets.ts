@@ -3,7 +3,7 @@
 // can resume it. They are stored sealed with AES-256-GCM under the server's secret key: set
 // ASSAY_SECRET_KEY (64 hex digits), or the key is made once and kept in `assay-secret.key` beside
 // the database (mode 0600), so a copy of the database file alone does not give the keys away.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -43,6 +43,14 @@ export class SecretBox {
     }
     if (!/^[0-9a-f]{64}$/i.test(hex)) throw new Error(`${file} does not hold a 64-hex-digit key`);
     return new SecretBox(Buffer.from(hex, 'hex'));
+  }
+
+  /**
+   * A key for another use (`purpose` names it), derived from the secret key with HKDF-SHA-256:
+   * API keys are hashed under one (docs/access.md), and no use can learn another's key.
+   */
+  derive(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), `assay:${purpose}`, 32));
   }
 
   /** `value` as JSON, encrypted and authenticated: `sealed:v1:<base64 of iv, tag, ciphertext>`. */

@@ -3,6 +3,7 @@
 // every fault listed, each with loc, msg, type.
 import { z } from 'zod';
 import { ValidationError, type ValidationIssue } from './errors.js';
+import { parseIsoDateTime } from './time.js';
 
 export type Location = 'body' | 'query' | 'path' | 'header';
 
@@ -28,6 +29,24 @@ const INT_MESSAGE = 'Input should be a valid integer';
  * float field; the message set here tells the two apart, so both faults read `int_type`.
  */
 export const int = () => z.int({ error: INT_MESSAGE });
+
+/** An ISO-8601 date or date-time (no offset = UTC), as a Date: a query or a price's start. */
+export const isoDate = () =>
+  z
+    .string()
+    .transform((value, ctx) => {
+      const parsed = parseIsoDateTime(value);
+      if ('error' in parsed) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'Input should be a valid datetime or date, expected ISO 8601 such as 2024-05-01T12:00:00Z',
+          params: { type: 'datetime_from_date_parsing' },
+        });
+        return z.NEVER;
+      }
+      return new Date(Number(parsed.nanos / 1_000_000n));
+    })
+    .meta({ description: 'ISO-8601 date or date-time (no offset means UTC)' });
 
 function toIssue(issue: z.core.$ZodIssue, where: Location): ValidationIssue {
   const loc = [where, ...issue.path.map((key) => (typeof key === 'number' ? key : String(key)))];

@@ -156,6 +156,20 @@ export async function waitForStatus(
   }
 }
 
+/**
+ * An evaluation of an endpoint app over `rows`, scored by exact match and run to a finished state;
+ * its app id and evaluation id.
+ */
+export async function runEndpointEvaluation(server: Requester, url: string, rows: Record<string, unknown>[]): Promise<{ appId: string; id: string }> {
+  const appId = await createApp(server);
+  const variant = await createEndpointVariant(server, appId, url);
+  const testset = await createTestset(server, rows);
+  const exact = await createConfig(server, appId, 'auto_exact_match');
+  const { id } = await startEvaluation(server, { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [exact.id], testset_id: testset.id });
+  expect((await waitForStatus(server, id)).status.value).toMatch(/^EVALUATION_FINISHED/);
+  return { appId, id };
+}
+
 /** Polls the status until `done` reaches `count` (or the run ends). */
 export async function waitForDone(server: Requester, evaluationId: string, count: number, timeoutMs = 10_000): Promise<StatusBody> {
   const deadline = Date.now() + timeoutMs;

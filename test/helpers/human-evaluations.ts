@@ -1,6 +1,6 @@
 // Fixtures for tests of human evaluations: create one through REST and wait until its outputs are
 // generated (its status leaves INITIALIZED/STARTED).
-import { TERMINAL_STATUSES, type Requester } from './evaluations.js';
+import { TERMINAL_STATUSES, createApp, createEndpointVariant, createTestset, type Requester } from './evaluations.js';
 
 export interface HumanEvaluationRequest {
   app_id: string;
@@ -41,4 +41,27 @@ export async function judge(server: Requester, evaluationId: string, scenarioId:
   const response = await server.request('PUT', `/human-evaluations/${evaluationId}/evaluation_scenario/${scenarioId}/${type}`, body);
   if (response.status !== 200) throw new Error(`judging ${scenarioId} answered ${response.status}: ${response.text}`);
   return response.body;
+}
+
+/**
+ * A single-model human evaluation of an endpoint app over `rows` (the variant sent `inputs`),
+ * waited for until its outputs are generated; its app id and the HumanEvaluation (2.6).
+ */
+export async function generateSingleModelEvaluation(
+  server: Requester,
+  endpointUrl: string,
+  rows: Record<string, unknown>[],
+  inputs: string[],
+): Promise<{ appId: string; evaluation: any }> {
+  const appId = await createApp(server);
+  const variant = await createEndpointVariant(server, appId, endpointUrl);
+  const testset = await createTestset(server, rows);
+  const created = await createHumanEvaluation(server, {
+    app_id: appId,
+    variant_ids: [variant.variant_id],
+    evaluation_type: 'single_model_test',
+    inputs,
+    testset_id: testset.id,
+  });
+  return { appId, evaluation: await waitForHumanStatus(server, created.id) };
 }

@@ -174,6 +174,9 @@ function abortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('cancelled');
 }
 
+// The process's, not a service's (docs/architecture.md#state-lives-in-services): the workers are
+// sized to the machine's cores, so every service in the process shares them; they hold no
+// service's data and are unref'd, so nothing needs them closed with a service.
 let pool: SandboxPool | undefined;
 
 /**

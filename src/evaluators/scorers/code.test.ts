@@ -3,7 +3,7 @@
 // loops, unbounded allocation) that each end in an error result while the host carries on.
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeSandbox } from '../sandbox/javascript.js';
-import { faultOf, score, valueOf } from './testing.js';
+import { faultOf, score, valueOf } from '../../../test/helpers/scorers.js';
 
 afterAll(async () => {
   await closeSandbox();

@@ -1,7 +1,7 @@
 // auto_custom_code_run: the user's evaluate(app_params, inputs, output, correct_answer) run in
 // the QuickJS sandbox (../sandbox/javascript.ts); its number is the score. Every failure is an
 // error result saying what happened. Edge cases in ../scoring.ts.
-import { result } from '../../evaluations/results.js';
+import { result } from '../results.js';
 import { SANDBOX_LIMITS, type SandboxLimits, type SandboxOutcome, runJavaScript } from '../sandbox/javascript.js';
 import { type Scorer, ScoringFault, guarded, optionalGroundTruth, stringSetting } from './common.js';
 

@@ -2,7 +2,7 @@
 // truth (docs/evaluations.md#ground-truth), the text form of values, JSON parsing of outputs, and
 // the guard that turns any fault into a Result so a scorer never throws. The decisions behind them
 // are listed in ../scoring.ts.
-import { type Result, errorResult } from '../../evaluations/results.js';
+import { type Result, errorResult } from '../results.js';
 import { excerpt } from '../../shared/errors.js';
 import type { ProviderClient } from '../../providers/client.js';
 
@@ -66,6 +66,7 @@ export class ScoringFault extends Error {
   }
 }
 
+/** Marks Results by identity (held weakly): a property of each Result, not a cache or a service's state. */
 const transientResults = new WeakSet<Result>();
 
 /**

@@ -6,7 +6,7 @@ import { type FakeEndpoint, startFakeOpenAI } from '../../../test/helpers/endpoi
 import { providerClient } from '../../providers/client.js';
 import { TemplateSyntaxError, columnPlaceholders, parseTemplate, renderTemplate } from '../template.js';
 import { judgeMessages, parseJudgeScore } from './critique.js';
-import { faultOf, score, scoringCase, storedSettings, valueOf } from './testing.js';
+import { faultOf, score, scoringCase, storedSettings, valueOf } from '../../../test/helpers/scorers.js';
 
 describe('prompt templates', () => {
   it('reads {name} placeholders, {{ and }} as literal braces', () => {

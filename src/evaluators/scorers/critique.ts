@@ -1,7 +1,7 @@
 // LLM-as-a-judge (auto_ai_critique): the config's messages, placeholders filled from the case
 // (template.ts), sent to its model at temperature 0 through the shared provider client; the
 // score is read from the reply (parseJudgeScore). Edge cases are listed in ../scoring.ts.
-import { result } from '../../evaluations/results.js';
+import { result } from '../results.js';
 import { ProviderCallError, type ProviderClient } from '../../providers/client.js';
 import { defaultJudgePrompt } from '../registry.js';
 import { isReserved, parseTemplate, renderTemplate } from '../template.js';

@@ -1,7 +1,7 @@
 // The JSON evaluators: field match and JSON diff.
 import { describe, expect, it } from 'vitest';
 import { fieldEquals, flattenJson, jsonDiffScore, jsonEqual } from './json.js';
-import { faultOf, score, valueOf } from './testing.js';
+import { faultOf, score, valueOf } from '../../../test/helpers/scorers.js';
 
 describe('field_match_test', () => {
   const match = (json_field: string, output: unknown, truth: unknown, settings: Record<string, unknown> = {}) =>

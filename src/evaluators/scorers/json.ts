@@ -1,7 +1,7 @@
 // The JSON evaluators: field match (one top-level field of the output equals the ground truth)
 // and JSON diff (the share of the ground truth's flattened keys the output reproduces). Edge
 // cases are listed in ../scoring.ts.
-import { type Result, result } from '../../evaluations/results.js';
+import { type Result, result } from '../results.js';
 import { ScoringFault, asJsonObject, booleanSetting, groundTruthColumn, guarded, isPlainObject, requireGroundTruth, stringSetting, toText } from './common.js';
 import { excerpt } from '../../shared/errors.js';
 

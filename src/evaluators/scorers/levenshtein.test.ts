@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ScoringFault } from './common.js';
 import { LEVENSHTEIN_MAX_CELLS, levenshteinDistance } from './levenshtein.js';
-import { context, faultOf, score, valueOf } from './testing.js';
+import { context, faultOf, score, valueOf } from '../../../test/helpers/scorers.js';
 
 /** The textbook full-matrix distance over code points, to check the optimised one against. */
 function reference(a: string, b: string): number {

@@ -1,7 +1,7 @@
 // The Levenshtein evaluator: the edit distance between the output and the ground truth, counted
 // in Unicode code points (an emoji or a CJK character is one edit, not two UTF-16 units). Edge
 // cases are listed in ../scoring.ts.
-import { type Result, result } from '../../evaluations/results.js';
+import { type Result, result } from '../results.js';
 import { ScoringFault, guarded, numberSetting, requireGroundTruth, toText } from './common.js';
 
 /**

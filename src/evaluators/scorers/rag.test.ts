@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolvePath } from './rag.js';
 import { cosineSimilarity } from './semantic.js';
-import { scoringCase } from './testing.js';
+import { scoringCase } from '../../../test/helpers/scorers.js';
 
 const ragCase = scoringCase({
   output: '{"answer": "Paris", "sources": [{"content": "Paris is the capital."}]}',

@@ -1,7 +1,7 @@
 // rag_faithfulness and rag_context_relevancy: a model judges, from 0 to 1, whether the answer's
 // claims are supported by the retrieved contexts, or how relevant the contexts are to the question.
 // The question, answer and contexts are read by path (resolvePath). Edge cases in ../scoring.ts.
-import { result } from '../../evaluations/results.js';
+import { result } from '../results.js';
 import { type ScoringCase, ScoringFault, type Scorer, guarded, isPlainObject, toText } from './common.js';
 import { DEFAULT_JUDGE_MODEL, askProvider, modelSetting, parseJudgeScore, providersOf } from './critique.js';
 import { excerpt } from '../../shared/errors.js';

@@ -1,6 +1,6 @@
 // auto_semantic_similarity: the cosine similarity of the embeddings of the output and of the
 // ground truth, both embedded in one call of the configured model. Edge cases in ../scoring.ts.
-import { result } from '../../evaluations/results.js';
+import { result } from '../results.js';
 import { ScoringFault, guarded, requireGroundTruth, toText } from './common.js';
 import { askProvider, modelSetting, providersOf } from './critique.js';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { getScorer } from '../scoring.js';
 import { containsJsonObject, jaccard, splitSubstrings, wordSet } from './text.js';
-import { context, faultOf, score, scoringCase, valueOf } from './testing.js';
+import { context, faultOf, score, scoringCase, valueOf } from '../../../test/helpers/scorers.js';
 
 const bool = (key: string, settings: Record<string, unknown>, output: unknown, testcase: Record<string, unknown> = {}) =>
   valueOf('bool', score(key, settings, { output, testcase }));

@@ -1,7 +1,7 @@
 // The text evaluators: exact match, contains JSON, similarity (Jaccard of word sets), regex,
 // starts/ends with, contains, contains any/all. All compare the text form of the output
 // (common.ts `toText`); their edge cases are listed in ../scoring.ts.
-import { type Result, result } from '../../evaluations/results.js';
+import { type Result, result } from '../results.js';
 import { ScoringFault, booleanSetting, guarded, isPlainObject, numberSetting, perRun, requireGroundTruth, stringSetting, toText } from './common.js';
 import { compilePattern, searches } from '../regex.js';
 

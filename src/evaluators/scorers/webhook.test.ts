@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getScorer, isTransientError } from '../scoring.js';
 import { WEBHOOK_TIMEOUT_MS, webhookScorer } from './webhook.js';
-import { context, faultOf, score, scoringCase, storedSettings, valueOf } from './testing.js';
+import { context, faultOf, score, scoringCase, storedSettings, valueOf } from '../../../test/helpers/scorers.js';
 
 interface Received {
   method: string;

@@ -1,7 +1,7 @@
 // The webhook evaluator: POSTs {inputs, output, correct_answer} as JSON to the configured URL and
 // reads the number in the `score` field of its 2xx JSON reply. Every way this can fail becomes an
 // error Result naming the URL and what came back. Edge cases are listed in ../scoring.ts.
-import { type Result, result } from '../../evaluations/results.js';
+import { type Result, result } from '../results.js';
 import { type Scorer, ScoringFault, guarded, isPlainObject, optionalGroundTruth, stringSetting } from './common.js';
 import { excerpt } from '../../shared/errors.js';
 import { isTransientStatus } from '../../shared/retry.js';

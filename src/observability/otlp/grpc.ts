@@ -7,11 +7,11 @@
 import * as grpc from '@grpc/grpc-js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RequestContext } from '../../shared/context.js';
-import { AssayError, OverloadedError } from '../../shared/errors.js';
+import { AssayError, ForbiddenError, OverloadedError, TooManyRequestsError, UnauthorizedError } from '../../shared/errors.js';
 import { OtlpBadRequest } from './decode.js';
 import type { OtlpDecoder } from './decoder.js';
 import { ingestOtlp } from './ingest.js';
-import { ExportTraceServiceResponse } from './proto.js';
+import { ExportTraceServiceResponse, RetryInfo, RpcStatus } from './proto.js';
 
 const identity = (value: Buffer) => value;
 
@@ -31,6 +31,26 @@ function grpcError(code: grpc.status, details: string, metadata?: grpc.Metadata)
   return { code, details, ...(metadata ? { metadata } : {}) };
 }
 
+/**
+ * RESOURCE_EXHAUSTED is retried by OTLP exporters only when the status carries a RetryInfo (the
+ * OTLP specification's "Failures" of OTLP/gRPC): sent in `grpc-status-details-bin` as a
+ * google.rpc.Status with the delay, and as `retry-after` for people reading the trailers.
+ */
+function retryLater(details: string, seconds: number): Partial<grpc.StatusObject> {
+  const retryInfo = RetryInfo.encode(RetryInfo.create({ retry_delay: { seconds, nanos: 0 } })).finish();
+  const status = RpcStatus.encode(
+    RpcStatus.create({
+      code: grpc.status.RESOURCE_EXHAUSTED,
+      message: details,
+      details: [{ type_url: 'type.googleapis.com/google.rpc.RetryInfo', value: retryInfo }],
+    }),
+  ).finish();
+  const metadata = new grpc.Metadata();
+  metadata.set('grpc-status-details-bin', Buffer.from(status));
+  metadata.set('retry-after', String(seconds));
+  return grpcError(grpc.status.RESOURCE_EXHAUSTED, details, metadata);
+}
+
 export interface OtlpGrpcServer {
   port: number;
   close(): Promise<void>;
@@ -43,7 +63,8 @@ export async function startOtlpGrpc(options: {
   host: string;
   port: number;
   maxMessageBytes: number;
-  context: () => RequestContext;
+  /** The request's context from its `authorization` metadata; throws as HTTP would refuse (401, 403). */
+  context: (authorization: string | undefined) => RequestContext;
   decoder: OtlpDecoder;
   log: FastifyBaseLogger;
 }): Promise<OtlpGrpcServer> {
@@ -53,11 +74,12 @@ export async function startOtlpGrpc(options: {
   });
   server.addService(traceServiceDefinition, {
     Export: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
-      const ctx = options.context();
-      options.decoder
-        .prepare('protobuf', call.request)
-        .then((prepared) => ingestOtlp(ctx, 'otlp_grpc', prepared))
-        .then(async (result) => {
+      const authorization = call.metadata.get('authorization')[0];
+      Promise.resolve(typeof authorization === 'string' ? authorization : undefined)
+        .then((credential) => options.context(credential))
+        .then(async (ctx) => ({ ctx, prepared: await options.decoder.prepare('protobuf', call.request) }))
+        .then(async ({ ctx, prepared }) => ({ ctx, result: await ingestOtlp(ctx, 'otlp_grpc', prepared) }))
+        .then(async ({ ctx, result }) => {
           // Answered once on disk, as HTTP replies are (shared/http/durable.ts).
           await ctx.walSync.sync();
           return result;
@@ -76,6 +98,9 @@ export async function startOtlpGrpc(options: {
               metadata.set('retry-after', String(error.retryAfterSeconds));
               return callback(grpcError(grpc.status.UNAVAILABLE, error.message, metadata));
             }
+            if (error instanceof UnauthorizedError) return callback(grpcError(grpc.status.UNAUTHENTICATED, error.message));
+            if (error instanceof ForbiddenError) return callback(grpcError(grpc.status.PERMISSION_DENIED, error.message));
+            if (error instanceof TooManyRequestsError) return callback(retryLater(error.message, error.retryAfterSeconds));
             if (error instanceof OtlpBadRequest || error instanceof AssayError) return callback(grpcError(grpc.status.INVALID_ARGUMENT, error.message));
             options.log.error({ err: error }, 'OTLP/gRPC ingestion failed');
             callback(grpcError(grpc.status.INTERNAL, 'Internal error'));

@@ -2,8 +2,9 @@
 // ExportTraceServiceRequest as application/x-protobuf or application/json, optionally gzip (or
 // deflate) encoded, and answer an ExportTraceServiceResponse in the request's encoding, with
 // partial_success naming rejected spans. Failures answer a google.rpc.Status in the same encoding
-// with the status codes OTLP exporters act on: 400 (unreadable body: dropped), 413 (too large),
-// 415 (not protobuf or JSON), 503 + Retry-After (write queue full: retried).
+// with the status codes OTLP exporters act on: 400 (unreadable body: dropped), 401/403 (no key, or
+// one without the ingest scope: docs/access.md), 413 (too large), 415 (not protobuf or JSON),
+// 429 + Retry-After (the key's rate limit) and 503 + Retry-After (write queue full): retried.
 // This is its own Fastify scope: the REST scope reads every body as JSON.
 import { promisify } from 'node:util';
 import { gunzip, inflate } from 'node:zlib';
@@ -92,6 +93,7 @@ const failure = (description: string) => ({
 });
 const otlpDoc = described({
   tag: 'otlp',
+  scope: 'ingest',
   summary: 'OTLP/HTTP trace export (ExportTraceServiceRequest)',
   description:
     'Point any OTLP exporter here. The body may be gzip or deflate encoded (`Content-Encoding`). Rejected spans are named in `partialSuccess`; the rest is stored.',
@@ -117,6 +119,7 @@ const otlpDoc = described({
       400: failure('An unreadable body (not retried by exporters)'),
       413: failure('The body, before or after decompression, is larger than MAX_BODY_BYTES'),
       415: failure('Neither application/x-protobuf nor application/json'),
+      429: failure("Over the API key's rate limit: retry after Retry-After seconds"),
       503: failure('The write queue is full: retry after Retry-After seconds'),
     },
   },

@@ -3,8 +3,7 @@
 // before the database is closed.
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../shared/config.js';
-import { requestContext, type Services } from '../../shared/context.js';
-import { ingestQueue } from '../queue.js';
+import { requestContext, requireScope, type Principal, type Services } from '../../shared/context.js';
 import { OtlpDecoder } from './decoder.js';
 import { startOtlpGrpc, type OtlpGrpcServer } from './grpc.js';
 import { otlpHttpRoutes } from './http.js';
@@ -15,7 +14,16 @@ export interface OtlpIngestion {
   close(): Promise<void>;
 }
 
-export async function registerOtlp(server: FastifyInstance, config: Config, services: Services, projectId: string): Promise<OtlpIngestion> {
+/**
+ * `authenticate` resolves a request's credentials to its principal (auth/access.ts): the server's
+ * one resolver, so gRPC and HTTP accept the same keys the same way.
+ */
+export async function registerOtlp(
+  server: FastifyInstance,
+  config: Config,
+  services: Services,
+  authenticate: (credentials: { authorization?: string }) => Principal,
+): Promise<OtlpIngestion> {
   const decoder = new OtlpDecoder();
   await server.register((scope, _options, done) => {
     otlpHttpRoutes(scope, config.MAX_BODY_BYTES, decoder);
@@ -28,7 +36,11 @@ export async function registerOtlp(server: FastifyInstance, config: Config, serv
         host: config.HOST,
         port: config.OTLP_GRPC_PORT,
         maxMessageBytes: config.MAX_BODY_BYTES,
-        context: () => requestContext(services, projectId),
+        context: (authorization) => {
+          const principal = authenticate({ authorization });
+          requireScope(principal, 'ingest');
+          return requestContext(services, principal.projectId, principal);
+        },
         decoder,
         log: server.log.child({ component: 'otlp-grpc' }),
       });
@@ -42,7 +54,7 @@ export async function registerOtlp(server: FastifyInstance, config: Config, serv
     grpcPort: grpc?.port ?? null,
     close: async () => {
       await grpc?.close();
-      await ingestQueue(services.db).close();
+      await services.spanQueue.close();
       await decoder.close();
     },
   };

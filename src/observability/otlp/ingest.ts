@@ -4,7 +4,6 @@
 import type { RequestContext } from '../../shared/context.js';
 import { OverloadedError } from '../../shared/errors.js';
 import type { SpanTransport } from '../../shared/metrics.js';
-import { ingestQueue } from '../queue.js';
 import type { PreparedOtlp } from './prepare.js';
 
 export interface OtlpIngestResult {
@@ -18,13 +17,13 @@ export interface OtlpIngestResult {
 const NAMED_REJECTIONS = 10;
 
 export async function ingestOtlp(ctx: RequestContext, transport: SpanTransport, { records, rejections }: PreparedOtlp): Promise<OtlpIngestResult> {
-  const written = await ingestQueue(ctx.db)
-    .submit(ctx, records)
-    .catch((error: unknown) => {
-      // Refused whole (the exporter retries): counted apart from the spans it holds that are invalid.
-      if (error instanceof OverloadedError) ctx.metrics.countSpans(transport, 0, records.length, 'overloaded');
-      throw error;
-    });
+  // Every span sent counts against the key's rate limit (docs/access.md#rate-limits); over it, nothing is stored.
+  await ctx.rateLimits.consume(ctx.principal.apiKeyId, records.length + rejections.length);
+  const written = await ctx.spanQueue.submit(ctx, records).catch((error: unknown) => {
+    // Refused whole (the exporter retries): counted apart from the spans it holds that are invalid.
+    if (error instanceof OverloadedError) ctx.metrics.countSpans(transport, 0, records.length, 'overloaded');
+    throw error;
+  });
   ctx.metrics.countSpans(transport, written.spans, rejections.length);
   const shown = rejections.slice(0, NAMED_REJECTIONS).join('; ');
   const more = rejections.length > NAMED_REJECTIONS ? `; and ${rejections.length - NAMED_REJECTIONS} more` : '';

@@ -3,7 +3,7 @@
 // `ag.*` keys are read into spankind, status, content, metadata, config, user, session,
 // environment, app and variant. The raw attributes, events, links, resource and scope are stored as
 // sent, whatever was read.
-import { nanosToDate } from '../time.js';
+import { nanosToDate } from '../../shared/time.js';
 import { spanKinds, type JsonValue, type SpanKind, type SpanRecord } from '../ingest.js';
 import type { JsonObject, OtlpResource, OtlpScope, OtlpSpan } from './decode.js';
 

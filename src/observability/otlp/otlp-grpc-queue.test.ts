@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../test/helpers/endpoints.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
-import { ingestQueue, SpanWriteQueue } from '../queue.js';
+import { SpanWriteQueue } from '../queue.js';
 import { ExportTraceServiceRequest, ExportTraceServiceResponse } from './proto.js';
-import { testTracer } from './test-otel.js';
+import { testTracer } from '../../../test/helpers/otel.js';
 import { requestContext } from '../../shared/context.js';
 import type { SpanRecord } from '../ingest.js';
 
@@ -172,7 +172,7 @@ describe('write queue', () => {
   });
 
   it('answers 503 with Retry-After over HTTP when full, and the real exporter retries until all is stored', async () => {
-    const queue = ingestQueue(server.assay.db);
+    const queue = server.assay.services.spanQueue;
     queue.limits = { ...queue.limits, maxQueuedSpans: 1 };
     try {
       const body = (i: number) =>

@@ -6,7 +6,7 @@ import { SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
 import { ExportTraceServiceRequest, ExportTraceServiceResponse, RpcStatus } from './proto.js';
-import { testTracer } from './test-otel.js';
+import { testTracer } from '../../../test/helpers/otel.js';
 
 let server: TestServer;
 const MAX_BODY = 300_000;
@@ -145,9 +145,18 @@ describe('OpenInference spans through the HTTP protobuf exporter', () => {
         outputs: { output: 'Paris' },
         internals: { metadata: { experiment: 'a1' }, tags: ['geo', 'demo'] },
       },
+      session_id: 'session-7',
+      status_message: null,
+      model: null,
       config: null,
-      // The span's own cost: the root made no model call (the trace's roll-up is below).
-      metadata: { cost: null, latency: 1, start_time: '2024-05-01T12:00:00.000Z', end_time: '2024-05-01T12:00:01.000Z' },
+      // The root made no model call and reported no cost or usage: it shows the trace's sums (the LLM call's).
+      metadata: {
+        cost: 0.00045,
+        usage: { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 },
+        latency: 1,
+        start_time: '2024-05-01T12:00:00.000Z',
+        end_time: '2024-05-01T12:00:01.000Z',
+      },
     });
   });
 
@@ -163,6 +172,7 @@ describe('OpenInference spans through the HTTP protobuf exporter', () => {
       environment: 'staging',
       spankind: 'LLM',
       status: 'UNSET',
+      status_message: null,
       metadata: {
         // gpt-4o-mini: 1000 × $0.15/M + 500 × $0.60/M
         cost: 0.00045,
@@ -173,6 +183,8 @@ describe('OpenInference spans through the HTTP protobuf exporter', () => {
       },
       trace_id: traceId,
       user_id: null,
+      session_id: null,
+      model: 'gpt-4o-mini-2024-07-18',
       content: {
         inputs: {
           messages: [
@@ -197,6 +209,7 @@ describe('OpenInference spans through the HTTP protobuf exporter', () => {
       id: toolId,
       spankind: 'TOOL',
       status: 'ERROR',
+      status_message: 'lookup failed',
       content: {
         inputs: { arguments: { city: 'Paris' } },
         outputs: null,

@@ -169,7 +169,12 @@ const descriptor = {
     },
     google: {
       nested: {
-        protobuf: { nested: { Any: { fields: { type_url: { type: 'string', id: 1 }, value: { type: 'bytes', id: 2 } } } } },
+        protobuf: {
+          nested: {
+            Any: { fields: { type_url: { type: 'string', id: 1 }, value: { type: 'bytes', id: 2 } } },
+            Duration: { fields: { seconds: { type: 'int64', id: 1 }, nanos: { type: 'int32', id: 2 } } },
+          },
+        },
         rpc: {
           nested: {
             Status: {
@@ -179,6 +184,8 @@ const descriptor = {
                 details: { rule: 'repeated', type: 'google.protobuf.Any', id: 3 },
               },
             },
+            // What OTLP/gRPC exporters wait for before retrying RESOURCE_EXHAUSTED (docs/access.md#rate-limits).
+            RetryInfo: { fields: { retry_delay: { type: 'google.protobuf.Duration', id: 1 } } },
           },
         },
       },
@@ -191,6 +198,7 @@ const root = protobuf.Root.fromJSON(descriptor);
 export const ExportTraceServiceRequest = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
 export const ExportTraceServiceResponse = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse');
 export const RpcStatus = root.lookupType('google.rpc.Status');
+export const RetryInfo = root.lookupType('google.rpc.RetryInfo');
 
 /** The enum names OTLP/JSON may send instead of numbers, with their numbers. */
 export const enumNumbers: Readonly<Record<string, number>> = {

@@ -10,14 +10,21 @@ function isGraphQLError(error: unknown): error is GraphQLError {
   return error instanceof Error && error.name === 'GraphQLError';
 }
 
+/** Refusals of the caller itself (no key, a missing scope, its rate limit) answer with their HTTP status. */
+const httpStatuses = new Set([401, 403, 429]);
+
+/** An AssayError as GraphQL reports it: its message and code (docs/access.md#errors for the statuses). */
+export function assayGraphQLError(error: AssayError, located: Pick<GraphQLError, 'nodes' | 'path'> | object = {}): GraphQLError {
+  const extensions: Record<string, unknown> = { code: error.code };
+  if (error instanceof ValidationError) extensions.detail = error.issues;
+  if (httpStatuses.has(error.status)) extensions.http = { status: error.status, headers: error.headers() };
+  return createGraphQLError(error.message, { ...located, extensions });
+}
+
 export function maskError(error: unknown, message: string): Error {
   const original = isGraphQLError(error) ? error.originalError : error;
   const located = isGraphQLError(error) ? { nodes: error.nodes, path: error.path } : {};
-  if (original instanceof AssayError) {
-    const extensions: Record<string, unknown> = { code: original.code };
-    if (original instanceof ValidationError) extensions.detail = original.issues;
-    return createGraphQLError(original.message, { ...located, extensions });
-  }
+  if (original instanceof AssayError) return assayGraphQLError(original, located);
   // A global id that is malformed or of another type (Pothos' check of `t.arg.globalID`).
   if (original instanceof Error && original.name === 'PothosValidationError') {
     return createGraphQLError(original.message, { ...located, extensions: { code: 'BAD_USER_INPUT' } });

@@ -9,7 +9,11 @@ import { Agent, interceptors, request } from 'undici';
 import { excerpt } from '../errors.js';
 import { type CallSignal, PermanentError, TransientError, isTransientStatus, retryAfterMs } from '../retry.js';
 
-/** One pool of keep-alive connections per origin for every outgoing call. */
+/**
+ * One pool of keep-alive connections per origin for every outgoing call: the process's, as sockets
+ * to a host serve every service alike and carry no service's state
+ * (docs/architecture.md#state-lives-in-services).
+ */
 const dispatcher = new Agent().compose(interceptors.redirect({ maxRedirections: 20 }));
 
 export interface PostOptions {

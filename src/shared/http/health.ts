@@ -43,9 +43,9 @@ export function registerOperations(app: FastifyInstance, services: Services): vo
     done();
   });
 
-  app.get('/healthz', () => ({ status: 'ok' }));
+  app.get('/healthz', { config: { access: 'public' } }, () => ({ status: 'ok' }));
 
-  app.get('/readyz', async () => {
+  app.get('/readyz', { config: { access: 'public' } }, async () => {
     const reason = await notReadyReason(services, expectedMigrations);
     if (reason) throw new ServiceUnavailableError(reason);
     return { status: 'ready' };

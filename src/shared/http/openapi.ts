@@ -12,10 +12,11 @@ import {
   type ZodOpenApiPathsObject,
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
+import type { Scope } from '../context.js';
 import { serveSwaggerUi } from './swagger-ui.js';
 
 /** Error answers a route may give besides 422, each `{"detail": "…"}`. */
-export type ErrorStatus = 404 | 409 | 413;
+export type ErrorStatus = 401 | 403 | 404 | 409 | 413 | 429;
 
 export interface RouteDoc {
   /** The group in the reference (one per domain). */
@@ -34,6 +35,8 @@ export interface RouteDoc {
   response?: z.ZodType;
   noContent?: boolean;
   errors?: ErrorStatus[];
+  /** The scope a caller needs (docs/access.md#scopes); by default `read` for GET, `write` otherwise. */
+  scope?: Scope;
   /** Whole parts of the operation given as is (OTLP's protobuf bodies and answers). */
   operation?: Partial<Pick<ZodOpenApiOperationObject, 'requestBody' | 'responses' | 'requestParams'>>;
 }
@@ -67,9 +70,12 @@ const httpValidationError = z.object({ detail: z.array(validationIssue) }).meta(
 export const errorDetail = z.object({ detail: z.string() }).meta({ id: 'ErrorDetail' });
 
 const errorAnswers = {
+  401: { id: 'Unauthorized', description: 'No API key, or one that is not valid (with auth on; docs/access.md)' },
+  403: { id: 'Forbidden', description: 'The API key lacks the scope this operation needs' },
   404: { id: 'NotFound', description: 'No such resource (or a malformed id)' },
   409: { id: 'Conflict', description: 'The name is taken, or the resource is in a state that forbids this' },
   413: { id: 'PayloadTooLarge', description: 'The body is larger than MAX_BODY_BYTES' },
+  429: { id: 'TooManyRequests', description: "Over the API key's requests per minute: retry after Retry-After seconds" },
 } as const;
 
 const responseComponents = {
@@ -110,7 +116,7 @@ export function pathParamsSchema(url: string, doc: Pick<RouteDoc, 'params'>): z.
   return names.length ? z.object(Object.fromEntries(names.map((name) => [name, z.string()]))) : undefined;
 }
 
-function operation(url: string, doc: RouteDoc): ZodOpenApiOperationObject {
+function operation(method: string, url: string, doc: RouteDoc): ZodOpenApiOperationObject {
   const params = pathParamsSchema(url, doc);
   const requestParams: ZodOpenApiParameters = {};
   if (params) requestParams.path = params;
@@ -121,7 +127,8 @@ function operation(url: string, doc: RouteDoc): ZodOpenApiOperationObject {
     ? { 204: { description: 'Done' } }
     : { 200: { description: 'OK', content: doc.response ? { 'application/json': { schema: doc.response } } : undefined } };
   if (validates) responses['422'] = ref('UnprocessableEntity');
-  const errors = new Set<ErrorStatus>(doc.errors);
+  // Every described route needs credentials when auth is on (docs/access.md).
+  const errors = new Set<ErrorStatus>([...(doc.errors ?? []), 401, 403, 429]);
   if (doc.body) errors.add(413);
   for (const status of [...errors].sort()) responses[`${status}` as const] = ref(errorAnswers[status].id);
 
@@ -130,6 +137,7 @@ function operation(url: string, doc: RouteDoc): ZodOpenApiOperationObject {
   return {
     tags: [doc.tag],
     summary: doc.summary,
+    'x-scope': doc.scope ?? (method === 'GET' ? 'read' : 'write'),
     description: doc.description,
     requestParams,
     requestBody: doc.body ? { required: true, content: { [mediaType]: { schema: doc.body, examples } } } : undefined,
@@ -160,7 +168,7 @@ export function buildOpenApiDocument(routes: DescribedRoute[], version: string):
   const paths: ZodOpenApiPathsObject = {};
   for (const { method, url, doc } of routes) {
     const { path } = openapiPath(url);
-    paths[path] = { ...paths[path], [method.toLowerCase()]: operation(url, doc) };
+    paths[path] = { ...paths[path], [method.toLowerCase()]: operation(method, url, doc) };
   }
   return createDocument(
     {
@@ -174,10 +182,19 @@ export function buildOpenApiDocument(routes: DescribedRoute[], version: string):
           'Every path below is also served under `/api` (`/api/apps` is `/apps`), and a trailing slash is optional.',
           'Bodies are JSON; validation failures answer 422 in FastAPI\'s shape, other errors `{"detail": "…"}`.',
           'GraphQL is at `/graphql` (not described here).',
+          'With auth on, every path needs an API key holding the scope named in its `x-scope` (docs/access.md in the repository).',
         ].join('\n'),
       },
       paths,
-      components: { responses: responseComponents },
+      // docs/access.md: `Authorization: Bearer <key>`, `ApiKey <key>` or `Basic base64(any:<key>)`.
+      security: [{ bearer: [] }, { basic: [] }],
+      components: {
+        responses: responseComponents,
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'An API key (also accepted as `Authorization: ApiKey <key>`)' },
+          basic: { type: 'http', scheme: 'basic', description: 'Any user name, the API key as the password' },
+        },
+      },
     },
     {
       // A refinement zod cannot express in JSON Schema is left out of the description (it still
@@ -209,6 +226,6 @@ export function registerApiDocs(server: FastifyInstance): void {
     document = JSON.stringify(buildOpenApiDocument(routes, version));
     done();
   });
-  server.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(document));
+  server.get('/openapi.json', { config: { access: 'public' } }, async (_request, reply) => reply.type('application/json; charset=utf-8').send(document));
   serveSwaggerUi(server, '/openapi.json');
 }

@@ -42,9 +42,9 @@ export function serveSwaggerUi(server: FastifyInstance, documentUrl: string): vo
   const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const html = page();
   const init = initScript(documentUrl);
-  server.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(html));
-  server.get('/docs/init.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(init));
-  server.get<{ Params: { file: string } }>('/docs/:file', async (request, reply) => {
+  server.get('/docs', { config: { access: 'public' } }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(html));
+  server.get('/docs/init.js', { config: { access: 'public' } }, async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(init));
+  server.get<{ Params: { file: string } }>('/docs/:file', { config: { access: 'public' } }, async (request, reply) => {
     const type = assetTypes[request.params.file];
     // Only the listed files: the parameter never reaches the file system otherwise.
     if (!type) throw new NotFoundError('File', request.params.file);

@@ -1,4 +1,4 @@
-// Builders of legacy ingest bodies for this domain's tests.
+// Builders of legacy ingest bodies (POST /observability/trace, docs/observability.md) for tests.
 
 /** The epoch of the test traces: 2024-05-01T12:00:00Z. */
 export const T0 = Date.parse('2024-05-01T12:00:00Z');

@@ -6,10 +6,10 @@ import { randomBytes } from 'node:crypto';
 import type { CallCost, PriceList } from '../pricing/prices.js';
 import { type ProviderKeys, providerAccess } from '../providers/access.js';
 import { type ChatRequest, type ChatUsage, chatCompletion, completionText, readUsage } from '../providers/chat.js';
-import type { SpanRecord } from '../observability/ingest.js';
+import { EVALUATION_ENVIRONMENT, type SpanRecord } from '../observability/ingest.js';
 import { postJson } from '../shared/http/client.js';
 import { type CallLimits, type CallSignal, callWithRetries } from '../shared/retry.js';
-import { result, type Result } from './results.js';
+import { result, type Result } from '../evaluators/results.js';
 
 export interface VariantTarget {
   kind: 'endpoint' | 'prompt';
@@ -176,7 +176,11 @@ export async function invokeVariant(target: VariantTarget, testcase: Record<stri
   };
 }
 
-/** Random bytes drawn a few KB at a time: one randomBytes call per id cost more than the id's other work. */
+/**
+ * Random bytes drawn a few KB at a time: one randomBytes call per id cost more than the id's other
+ * work. A pool of the process, not a service's state (docs/architecture.md#state-lives-in-services):
+ * nothing in it belongs to a service.
+ */
 const ID_POOL_BYTES = 4096;
 let idPool = Buffer.alloc(0);
 let idPoolOffset = 0;
@@ -234,6 +238,8 @@ export function invocationSpan(options: InvocationSpanOptions): SpanRecord {
     inputs: (invocation?.sent ?? { inputs: options.testcase }) as SpanRecord['inputs'],
     outputs: 'value' in output ? ({ output: output.value } as SpanRecord['outputs']) : null,
     config: options.target.parameters as SpanRecord['config'],
+    // Marks Assay's own call, which trace searches leave out by default (docs/observability.md#assays-own-calls).
+    environment: EVALUATION_ENVIRONMENT,
     appId: options.appId,
     variantId: options.variant.id,
     variantName: options.variant.name,

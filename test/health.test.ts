@@ -2,14 +2,13 @@
 // closed database, and the metrics move by exactly what real traffic did (REST, OTLP over HTTP and
 // gRPC, the legacy ingest, refused spans, automatic and human evaluation runs).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGate, type FakeEndpoint, freePort, startEndpoint } from '../../../test/helpers/endpoints.js';
-import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluation, waitForStatus } from '../../../test/helpers/evaluations.js';
-import { createHumanEvaluation, waitForHumanStatus } from '../../../test/helpers/human-evaluations.js';
-import { hexId } from '../../../test/helpers/otlp-trace.js';
-import { startServer, type TestServer } from '../../../test/helpers/server.js';
-import { testTracer } from '../../observability/otlp/test-otel.js';
-import { ingestQueue } from '../../observability/queue.js';
-import { legacySpan } from '../../observability/test-spans.js';
+import { createGate, type FakeEndpoint, freePort, startEndpoint } from './helpers/endpoints.js';
+import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluation, waitForStatus } from './helpers/evaluations.js';
+import { createHumanEvaluation, waitForHumanStatus } from './helpers/human-evaluations.js';
+import { hexId } from './helpers/otlp-trace.js';
+import { startServer, type TestServer } from './helpers/server.js';
+import { testTracer } from './helpers/otel.js';
+import { legacySpan } from './helpers/spans.js';
 
 let server: TestServer;
 let grpcPort: number;
@@ -105,7 +104,7 @@ describe('health and readiness', () => {
   });
 
   it('answers /readyz 503 naming the full write queue, and 200 again once it drains', async () => {
-    const queue = ingestQueue(server.assay.db);
+    const queue = server.assay.services.spanQueue;
     const before = await scrape();
     queue.limits = { ...queue.limits, maxQueuedSpans: 3 };
     queue.pause();

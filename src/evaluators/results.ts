@@ -1,5 +1,6 @@
-// The contract's Result (2.2): `{type, value, error}`. Evaluations use it for their status, their
-// totals and every score, so its construction lives in one place.
+// The contract's Result (2.2): `{type, value, error}`. Every scorer answers one, and evaluations
+// use it for their status, their totals and a variant's output too, so its construction lives in
+// one place, with the scorers that make most of them.
 import type { Prisma } from '../generated/prisma/client.js';
 
 export interface ResultError {

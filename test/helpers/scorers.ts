@@ -1,9 +1,9 @@
 // Test helpers of the scorers: run an evaluator the way the runner will, with settings completed
 // by the evaluator's own settings schema (as they are stored), on a case with defaults.
 import { expect } from 'vitest';
-import type { Result } from '../../evaluations/results.js';
-import { evaluatorSettingsSchema } from '../inputs.js';
-import { type ScoringCase, type ScoringContext, getScorer } from '../scoring.js';
+import type { Result } from '../../src/evaluators/results.js';
+import { evaluatorSettingsSchema } from '../../src/evaluators/inputs.js';
+import { type ScoringCase, type ScoringContext, getScorer } from '../../src/evaluators/scoring.js';
 
 export type CaseInput = Partial<ScoringCase> & { output: unknown };
 

@@ -16,7 +16,7 @@ export interface Aggregate {
 }
 
 /** Two-sided 97.5% quantile of Student's t with `df` degrees of freedom. */
-export function tQuantile975(df: number): number {
+function tQuantile975(df: number): number {
   const exact = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228];
   if (df <= exact.length) return exact[df - 1];
   // Cornish–Fisher expansion around the normal quantile: within 1e-3 from df = 11 on.

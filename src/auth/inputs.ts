@@ -1,0 +1,13 @@
+// Inputs of projects and API keys (docs/access.md). REST and GraphQL validate with these.
+import { z } from 'zod';
+import { scopes } from '../shared/context.js';
+import { name } from '../shared/validation.js';
+
+export const scopeList = z
+  .array(z.enum(scopes))
+  .min(1)
+  .transform((list) => scopes.filter((scope) => list.includes(scope)));
+
+export const createProjectInput = z.object({ name: name().max(255) });
+
+export const createApiKeyInput = z.object({ name: name().max(255), scopes: scopeList });

@@ -1,0 +1,73 @@
+// REST routes of projects and API keys (docs/access.md#projects-and-keys). Each needs the admin
+// scope but GET /projects, which lists the caller's own projects.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { restRoutes } from '../shared/http/route.js';
+import { createApiKeyInput, createProjectInput } from './inputs.js';
+import * as keys from './operations.js';
+import { apiKeyResponse, createdApiKeyResponse, createdProjectResponse, projectResponse } from './responses.js';
+
+type ProjectRow = Awaited<ReturnType<typeof keys.callerProjects>>[number];
+
+function projectJson(project: ProjectRow) {
+  return { id: project.id, name: project.name, created_at: project.createdAt };
+}
+
+function apiKeyJson(row: keys.ApiKeyRow) {
+  return { id: row.id, name: row.name, scopes: keys.scopesOf(row), prefix: row.prefix, created_at: row.createdAt, last_used_at: row.lastUsedAt };
+}
+
+function createdKeyJson({ row, key }: { row: keys.ApiKeyRow; key: string }) {
+  return { id: row.id, name: row.name, scopes: keys.scopesOf(row), key, created_at: row.createdAt };
+}
+
+const tag = 'access';
+
+export function authRoutes(app: FastifyInstance): void {
+  const rest = restRoutes(app);
+  rest.post(
+    '/projects',
+    {
+      tag,
+      scope: 'admin',
+      summary: 'Create a project, with a first API key holding every scope',
+      description: 'The key (`api_key.key`) is shown in this answer only.',
+      body: createProjectInput,
+      response: createdProjectResponse,
+      errors: [409],
+      examples: { team: { name: 'support-bot' } },
+    },
+    async (req, { body }) => {
+      const { project, apiKey, key } = await keys.createProjectWithKey(req.ctx, body);
+      const { created_at: _created, ...created } = createdKeyJson({ row: apiKey, key });
+      return { ...projectJson(project), api_key: created };
+    },
+  );
+  rest.get('/projects', { tag, summary: "The caller's projects", response: z.array(projectResponse) }, async (req) =>
+    (await keys.callerProjects(req.ctx)).map(projectJson),
+  );
+  rest.post(
+    '/projects/:project_id/api-keys',
+    {
+      tag,
+      scope: 'admin',
+      summary: 'Create an API key',
+      description: 'The key (`key`) is shown in this answer only; lists show its `prefix`.',
+      body: createApiKeyInput,
+      response: createdApiKeyResponse,
+      errors: [404],
+      examples: { exporter: { name: 'otel-collector', scopes: ['ingest'] } },
+    },
+    async (req, { params, body }) => createdKeyJson(await keys.createApiKey(req.ctx, params.project_id, body)),
+  );
+  rest.get(
+    '/projects/:project_id/api-keys',
+    { tag, scope: 'admin', summary: "A project's API keys, without their secret", response: z.array(apiKeyResponse), errors: [404] },
+    async (req, { params }) => (await keys.listApiKeys(req.ctx, params.project_id)).map(apiKeyJson),
+  );
+  rest.delete(
+    '/api-keys/:api_key_id',
+    { tag, scope: 'admin', summary: 'Revoke an API key: the next request presenting it is refused', noContent: true, errors: [404] },
+    (req, { params }) => keys.revokeApiKey(req.ctx, params.api_key_id),
+  );
+}
