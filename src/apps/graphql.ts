@@ -1,6 +1,7 @@
 // GraphQL types, queries and mutations of apps and variants. Inputs carry the REST field names
 // and are validated by the same schemas (inputs.ts); resolvers call the same operations.
 import { builder } from '../shared/graphql/builder.js';
+import { globalId } from '../shared/graphql/ids.js';
 import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { parseInput } from '../shared/validation.js';
 import { createAppInput, createVariantInput, updateVariantParametersInput, variantKinds } from './inputs.js';
@@ -8,11 +9,13 @@ import * as apps from './operations.js';
 
 const latestRevision = { revisions: { orderBy: { revision: 'desc' as const }, take: 1 } };
 
-const App = builder.prismaObject('App', {
+export const App = builder.prismaNode('App', {
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, projectId: ctx.projectId }),
   fields: (t) => ({
-    id: t.exposeID('id'),
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
     name: t.exposeString('name'),
-    projectId: t.exposeID('projectId'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     variants: t.relatedConnection('variants', { cursor: 'id', query: { orderBy: { id: 'asc' } } }, VariantConnection),
@@ -21,12 +24,14 @@ const App = builder.prismaObject('App', {
 
 const VariantKind = builder.enumType('VariantKind', { values: upperCaseValues(variantKinds) });
 
-const Variant = builder.prismaObject('Variant', {
+export const Variant = builder.prismaNode('Variant', {
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, projectId: ctx.projectId }),
   fields: (t) => ({
-    id: t.exposeID('id'),
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
     name: t.exposeString('name'),
-    appId: t.exposeID('appId'),
-    projectId: t.exposeID('projectId'),
+    appId: t.id({ resolve: (variant) => globalId('App', variant.appId) }),
     kind: t.expose('kind', { type: VariantKind }),
     revision: t.exposeInt('revision', { description: 'Number of the newest revision.' }),
     uri: t.string({ nullable: true, select: latestRevision, resolve: (variant) => variant.revisions[0]?.uri ?? null }),
@@ -38,10 +43,13 @@ const Variant = builder.prismaObject('Variant', {
   }),
 });
 
-builder.prismaObject('VariantRevision', {
+builder.prismaNode('VariantRevision', {
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, variant: { projectId: ctx.projectId } }),
   fields: (t) => ({
-    id: t.exposeID('id'),
-    variantId: t.exposeID('variantId'),
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
+    variantId: t.id({ resolve: (revision) => globalId('Variant', revision.variantId) }),
     revision: t.exposeInt('revision'),
     uri: t.exposeString('uri', { nullable: true }),
     parameters: t.expose('parameters', { type: 'JSON' }),
@@ -82,8 +90,8 @@ builder.queryFields((t) => ({
   app: t.prismaField({
     type: 'App',
     nullable: true,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => apps.getApp(ctx, String(args.id), query),
+    args: { id: t.arg.globalID({ for: App, required: true }) },
+    resolve: (query, _root, args, ctx) => apps.getApp(ctx, args.id.id, query),
   }),
   apps: t.prismaConnection(
     {
@@ -97,8 +105,8 @@ builder.queryFields((t) => ({
   variant: t.prismaField({
     type: 'Variant',
     nullable: true,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => apps.getVariant(ctx, String(args.id), query),
+    args: { id: t.arg.globalID({ for: Variant, required: true }) },
+    resolve: (query, _root, args, ctx) => apps.getVariant(ctx, args.id.id, query),
   }),
 }));
 
@@ -113,41 +121,43 @@ builder.mutationFields((t) => ({
   }),
   updateApp: t.prismaField({
     type: 'App',
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: CreateAppInput, required: true }) },
+    args: { id: t.arg.globalID({ for: App, required: true }), input: t.arg({ type: CreateAppInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      await apps.renameApp(ctx, String(args.id), parseInput(createAppInput, restFields(args.input), 'body'));
-      return apps.getApp(ctx, String(args.id), query);
+      await apps.renameApp(ctx, args.id.id, parseInput(createAppInput, restFields(args.input), 'body'));
+      return apps.getApp(ctx, args.id.id, query);
     },
   }),
   deleteApp: t.id({
-    args: { id: t.arg.id({ required: true }) },
+    description: 'Deletes the app; answers its global id.',
+    args: { id: t.arg.globalID({ for: App, required: true }) },
     resolve: async (_root, args, ctx) => {
-      await apps.deleteApp(ctx, String(args.id));
-      return args.id;
+      await apps.deleteApp(ctx, args.id.id);
+      return globalId('App', args.id.id);
     },
   }),
   createVariant: t.prismaField({
     type: 'Variant',
-    args: { appId: t.arg.id({ required: true }), input: t.arg({ type: CreateVariantInput, required: true }) },
+    args: { appId: t.arg.globalID({ for: App, required: true }), input: t.arg({ type: CreateVariantInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const variant = await apps.createVariant(ctx, String(args.appId), parseInput(createVariantInput, restFields(args.input), 'body'));
+      const variant = await apps.createVariant(ctx, args.appId.id, parseInput(createVariantInput, restFields(args.input), 'body'));
       return apps.getVariant(ctx, variant.id, query);
     },
   }),
   updateVariantParameters: t.prismaField({
     type: 'Variant',
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateVariantParametersInput, required: true }) },
+    args: { id: t.arg.globalID({ for: Variant, required: true }), input: t.arg({ type: UpdateVariantParametersInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const input = parseInput(updateVariantParametersInput, restFields(args.input), 'body');
-      await apps.updateVariantParameters(ctx, String(args.id), input);
-      return apps.getVariant(ctx, String(args.id), query);
+      await apps.updateVariantParameters(ctx, args.id.id, input);
+      return apps.getVariant(ctx, args.id.id, query);
     },
   }),
   deleteVariant: t.id({
-    args: { id: t.arg.id({ required: true }) },
+    description: 'Deletes the variant; answers its global id.',
+    args: { id: t.arg.globalID({ for: Variant, required: true }) },
     resolve: async (_root, args, ctx) => {
-      await apps.deleteVariant(ctx, String(args.id));
-      return args.id;
+      await apps.deleteVariant(ctx, args.id.id);
+      return globalId('Variant', args.id.id);
     },
   }),
 }));

@@ -1,6 +1,10 @@
 // GraphQL types of automatic evaluations: the contract's Evaluation (2.4), EvaluationScenario
 // (2.3) and Result (2.2), with the run's progress beside them.
 import { builder } from '../shared/graphql/builder.js';
+import { App, Variant } from '../apps/graphql.js';
+import { EvaluatorConfig } from '../evaluators/graphql.js';
+import { Testset } from '../testsets/graphql.js';
+import { databaseIds, globalId } from '../shared/graphql/ids.js';
 import { ConfidenceInterval } from '../shared/graphql/interval.js';
 import { restFields } from '../shared/graphql/names.js';
 import { asArray } from '../shared/json.js';
@@ -30,7 +34,7 @@ export const ResultRef = builder.objectRef<ResultShape>('Result').implement({
 
 const Progress = builder.objectRef<EvaluationProgress>('EvaluationProgress').implement({
   fields: (t) => ({
-    evaluationId: t.exposeID('evaluation_id'),
+    evaluationId: t.id({ resolve: (progress) => globalId('Evaluation', progress.evaluation_id) }),
     status: t.exposeString('status'),
     total: t.exposeInt('total', { description: 'Test cases to run.' }),
     done: t.exposeInt('done', { description: 'Test cases stored so far.' }),
@@ -71,7 +75,7 @@ builder.prismaObject('EvaluationEvaluator', {
 
 const EvaluatorCallsCost = builder.objectRef<evaluations.EvaluatorCost['evaluators'][number]>('EvaluatorConfigCost').implement({
   fields: (t) => ({
-    evaluatorConfigId: t.exposeID('evaluator_config_id'),
+    evaluatorConfigId: t.id({ resolve: (cost) => globalId('EvaluatorConfig', cost.evaluator_config_id) }),
     cost: t.exposeFloat('cost', { nullable: true, description: 'USD; null when none of its calls had a known price.' }),
     calls: t.exposeInt('calls', { description: 'Provider calls it made.' }),
   }),
@@ -87,16 +91,18 @@ const EvaluatorCostRef = builder.objectRef<evaluations.EvaluatorCost>('Evaluator
   }),
 });
 
-const EvaluationRef = builder.prismaObject('Evaluation', {
+const EvaluationRef = builder.prismaNode('Evaluation', {
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, projectId: ctx.projectId }),
   fields: (t) => ({
-    id: t.exposeID('id'),
-    appId: t.exposeID('appId'),
-    projectId: t.exposeID('projectId'),
-    variantIds: t.stringList({ resolve: (e) => [e.variantId] }),
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
+    appId: t.id({ resolve: (e) => globalId('App', e.appId) }),
+    variantIds: t.idList({ resolve: (e) => [globalId('Variant', e.variantId)] }),
     variantNames: t.stringList({ resolve: (e) => [e.variantName] }),
-    variantRevisionIds: t.stringList({ resolve: (e) => [e.variantRevisionId] }),
+    variantRevisionIds: t.idList({ resolve: (e) => [globalId('VariantRevision', e.variantRevisionId)] }),
     revisions: t.stringList({ resolve: (e) => [String(e.revision)] }),
-    testsetId: t.exposeID('testsetId', { nullable: true }),
+    testsetId: t.id({ nullable: true, resolve: (e) => globalId('Testset', e.testsetId) }),
     testsetName: t.exposeString('testsetName', { nullable: true }),
     status: t.field({ type: ResultRef, resolve: statusResult }),
     aggregatedResults: t.relation('evaluators', {
@@ -136,15 +142,18 @@ const ScenarioOutput = builder.objectRef<{ result: ResultShape; cost: number | n
 builder.prismaObject('EvaluationScenarioResult', {
   name: 'ScenarioResult',
   fields: (t) => ({
-    evaluatorConfigId: t.exposeID('evaluatorConfigId'),
+    evaluatorConfigId: t.id({ resolve: (result) => globalId('EvaluatorConfig', result.evaluatorConfigId) }),
     result: t.field({ type: ResultRef, resolve: scoreResult }),
   }),
 });
 
-const ScenarioRef = builder.prismaObject('EvaluationScenario', {
+const ScenarioRef = builder.prismaNode('EvaluationScenario', {
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, projectId: ctx.projectId }),
   fields: (t) => ({
-    id: t.exposeID('id'),
-    evaluationId: t.exposeID('evaluationId'),
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
+    evaluationId: t.id({ resolve: (s) => globalId('Evaluation', s.evaluationId) }),
     position: t.exposeInt('position', { description: 'Index of the test case in its test set.' }),
     inputs: t.field({ type: 'JSON', resolve: (s) => asArray(s.inputs) }),
     outputs: t.field({
@@ -172,15 +181,15 @@ builder.queryFields((t) => ({
   evaluation: t.prismaField({
     type: 'Evaluation',
     nullable: true,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => evaluations.getEvaluation(ctx, String(args.id), query),
+    args: { id: t.arg.globalID({ for: EvaluationRef, required: true }) },
+    resolve: (query, _root, args, ctx) => evaluations.getEvaluation(ctx, args.id.id, query),
   }),
   evaluations: t.prismaConnection(
     {
       type: 'Evaluation',
       cursor: 'id',
-      args: { appId: t.arg.id() },
-      resolve: (query, _root, args, ctx) => evaluations.listEvaluations(ctx, { app_id: args.appId ? String(args.appId) : undefined }, query),
+      args: { appId: t.arg.globalID({ for: App }) },
+      resolve: (query, _root, args, ctx) => evaluations.listEvaluations(ctx, { app_id: args.appId?.id }, query),
     },
     EvaluationConnection,
   ),
@@ -212,10 +221,10 @@ const RateLimitInput = builder.inputType('RateLimitInput', {
 
 const CreateEvaluationInput = builder.inputType('CreateEvaluationInput', {
   fields: (t) => ({
-    appId: t.id({ required: true }),
-    variantIds: t.idList({ required: true }),
-    evaluatorConfigIds: t.idList({ required: true }),
-    testsetId: t.id({ required: true }),
+    appId: t.globalID({ for: App, required: true }),
+    variantIds: t.globalIDList({ for: Variant, required: true }),
+    evaluatorConfigIds: t.globalIDList({ for: EvaluatorConfig, required: true }),
+    testsetId: t.globalID({ for: Testset, required: true }),
     rateLimit: t.field({ type: RateLimitInput, required: true }),
     lmProvidersKeys: t.field({ type: 'JSON' }),
     correctAnswerColumn: t.string(),
@@ -225,8 +234,8 @@ const CreateEvaluationInput = builder.inputType('CreateEvaluationInput', {
 builder.queryField('evaluationComparison', (t) =>
   t.field({
     type: [ComparisonRow],
-    args: { ids: t.arg.idList({ required: true }) },
-    resolve: async (_root, args, ctx) => (await evaluations.compareEvaluations(ctx, args.ids.map(String))).rows,
+    args: { ids: t.arg.globalIDList({ for: EvaluationRef, required: true }) },
+    resolve: async (_root, args, ctx) => (await evaluations.compareEvaluations(ctx, databaseIds(args.ids))).rows,
   }),
 );
 
@@ -243,15 +252,16 @@ builder.mutationFields((t) => ({
   }),
   cancelEvaluation: t.field({
     type: EvaluationRef,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => evaluations.cancelEvaluation(ctx, String(args.id)),
+    args: { id: t.arg.globalID({ for: EvaluationRef, required: true }) },
+    resolve: (_root, args, ctx) => evaluations.cancelEvaluation(ctx, args.id.id),
   }),
   deleteEvaluations: t.idList({
-    args: { ids: t.arg.idList({ required: true }) },
+    description: 'Deletes the evaluations; answers their global ids.',
+    args: { ids: t.arg.globalIDList({ for: EvaluationRef, required: true }) },
     resolve: async (_root, args, ctx) => {
-      const { evaluations_ids } = parseInput(deleteEvaluationsInput, { evaluations_ids: args.ids }, 'body');
+      const { evaluations_ids } = parseInput(deleteEvaluationsInput, { evaluations_ids: databaseIds(args.ids) }, 'body');
       await evaluations.deleteEvaluations(ctx, evaluations_ids);
-      return evaluations_ids;
+      return evaluations_ids.map((id) => globalId('Evaluation', id));
     },
   }),
 }));
@@ -260,8 +270,8 @@ builder.subscriptionField('evaluationProgress', (t) =>
   t.field({
     type: Progress,
     description: 'The progress of an evaluation: its state now, then each change until it ends.',
-    args: { id: t.arg.id({ required: true }) },
-    subscribe: (_root, args, ctx) => progressStream(ctx, String(args.id)),
+    args: { id: t.arg.globalID({ for: EvaluationRef, required: true }) },
+    subscribe: (_root, args, ctx) => progressStream(ctx, args.id.id),
     resolve: (progress) => progress,
   }),
 );

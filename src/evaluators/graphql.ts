@@ -1,6 +1,8 @@
 // GraphQL types, queries and mutations of evaluators and evaluator configs. Inputs carry the REST
 // field names and are validated by the same schemas (inputs.ts); resolvers call the same operations.
 import { builder } from '../shared/graphql/builder.js';
+import { App } from '../apps/graphql.js';
+import { globalId } from '../shared/graphql/ids.js';
 import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { parseInput } from '../shared/validation.js';
 import { createEvaluatorConfigInput } from './inputs.js';
@@ -52,12 +54,14 @@ const EvaluatorRef = builder.objectRef<Evaluator>('Evaluator').implement({
   }),
 });
 
-const EvaluatorConfig = builder.prismaObject('EvaluatorConfig', {
+export const EvaluatorConfig = builder.prismaNode('EvaluatorConfig', {
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, projectId: ctx.projectId }),
   fields: (t) => ({
-    id: t.exposeID('id'),
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
     name: t.exposeString('name'),
-    projectId: t.exposeID('projectId'),
-    appId: t.exposeID('appId'),
+    appId: t.id({ resolve: (config) => globalId('App', config.appId) }),
     app: t.relation('app'),
     evaluatorKey: t.exposeString('evaluatorKey'),
     settingsValues: t.expose('settingsValues', { type: 'JSON' }),
@@ -80,7 +84,7 @@ const EvaluatorConfigConnection = builder.connectionObject(
 
 const CreateEvaluatorConfigInput = builder.inputType('CreateEvaluatorConfigInput', {
   fields: (t) => ({
-    appId: t.id({ required: true }),
+    appId: t.globalID({ for: App, required: true }),
     name: t.string({ required: true }),
     evaluatorKey: t.string({ required: true, description: 'The key of a built-in evaluator (query `evaluators`).' }),
     settingsValues: t.field({ type: 'JSON', required: true, description: "Values for the fields of the evaluator's settingsTemplate." }),
@@ -108,16 +112,16 @@ builder.queryFields((t) => ({
   evaluatorConfig: t.prismaField({
     type: 'EvaluatorConfig',
     nullable: true,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => evaluators.getEvaluatorConfig(ctx, String(args.id), query),
+    args: { id: t.arg.globalID({ for: EvaluatorConfig, required: true }) },
+    resolve: (query, _root, args, ctx) => evaluators.getEvaluatorConfig(ctx, args.id.id, query),
   }),
   evaluatorConfigs: t.prismaConnection(
     {
       type: 'EvaluatorConfig',
       cursor: 'id',
       description: "The project's evaluator configs in creation order, of one app when appId is given.",
-      args: { appId: t.arg.id() },
-      resolve: (query, _root, args, ctx) => evaluators.listEvaluatorConfigs(ctx, { app_id: args.appId == null ? undefined : String(args.appId) }, query),
+      args: { appId: t.arg.globalID({ for: App }) },
+      resolve: (query, _root, args, ctx) => evaluators.listEvaluatorConfigs(ctx, { app_id: args.appId?.id }, query),
     },
     EvaluatorConfigConnection,
   ),
@@ -134,17 +138,18 @@ builder.mutationFields((t) => ({
   }),
   updateEvaluatorConfig: t.prismaField({
     type: 'EvaluatorConfig',
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateEvaluatorConfigInput, required: true }) },
+    args: { id: t.arg.globalID({ for: EvaluatorConfig, required: true }), input: t.arg({ type: UpdateEvaluatorConfigInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      await evaluators.updateEvaluatorConfig(ctx, String(args.id), restFields(args.input));
-      return evaluators.getEvaluatorConfig(ctx, String(args.id), query);
+      await evaluators.updateEvaluatorConfig(ctx, args.id.id, restFields(args.input));
+      return evaluators.getEvaluatorConfig(ctx, args.id.id, query);
     },
   }),
   deleteEvaluatorConfig: t.id({
-    args: { id: t.arg.id({ required: true }) },
+    description: 'Deletes the config; answers its global id.',
+    args: { id: t.arg.globalID({ for: EvaluatorConfig, required: true }) },
     resolve: async (_root, args, ctx) => {
-      await evaluators.deleteEvaluatorConfig(ctx, String(args.id));
-      return args.id;
+      await evaluators.deleteEvaluatorConfig(ctx, args.id.id);
+      return globalId('EvaluatorConfig', args.id.id);
     },
   }),
 }));

@@ -3,6 +3,11 @@
 // position bias, agreement between judges), the next scenario for a judging screen, and the
 // mutations create, judge, status and delete. Inputs are validated by the REST schemas.
 import { builder } from '../shared/graphql/builder.js';
+import { decodeGlobalID } from '@pothos/plugin-relay';
+import { App, Variant } from '../apps/graphql.js';
+import { Testset } from '../testsets/graphql.js';
+import { ValidationError } from '../shared/errors.js';
+import { databaseIds, globalId } from '../shared/graphql/ids.js';
 import { ConfidenceInterval } from '../shared/graphql/interval.js';
 import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { asArray } from '../shared/json.js';
@@ -30,6 +35,27 @@ import {
   votesData,
 } from './statistics.js';
 
+// An A/B vote names the preferred variant by its global id, as every id in GraphQL does; "1" (both
+// good) and "0" (both bad) are votes as they are (docs/graphql.md#ids).
+const VOTE = 'the global id of the preferred variant, "1" (both good) or "0" (both bad).';
+const plainVotes = ['0', '1'];
+
+function voteOut(vote: string | null): string | null {
+  return vote === null || plainVotes.includes(vote) ? vote : globalId('Variant', vote);
+}
+
+function voteIn(vote: string): string {
+  if (plainVotes.includes(vote)) return vote;
+  let decoded: { typename: string; id: string } | undefined;
+  try {
+    decoded = decodeGlobalID(vote);
+  } catch {
+    decoded = undefined;
+  }
+  if (decoded?.typename !== 'Variant') throw ValidationError.at(['body', 'vote'], `Input should be ${VOTE}`, 'value_error');
+  return decoded.id;
+}
+
 const HumanEvaluationType = builder.enumType('HumanEvaluationType', { values: upperCaseValues(humanEvaluationTypes) });
 
 const HumanEvaluationStatus = builder.enumType('HumanEvaluationStatus', { values: evaluationStatuses });
@@ -44,7 +70,7 @@ const HumanProgress = builder.objectRef<{ total: number; done: number; errors: n
 
 const VariantStats = builder.objectRef<VariantStatistics>('HumanVariantStatistics').implement({
   fields: (t) => ({
-    variantId: t.exposeID('variant_id'),
+    variantId: t.id({ resolve: (s) => globalId('Variant', s.variant_id) }),
     variantName: t.exposeString('variant_name'),
     wins: t.exposeInt('wins', { description: 'A/B: judgements that preferred this variant.' }),
     losses: t.exposeInt('losses', { description: 'A/B: judgements that preferred the other variant.' }),
@@ -117,17 +143,19 @@ const StatisticsRef = builder.objectRef<HumanStatistics>('HumanEvaluationStatist
   }),
 });
 
-const HumanEvaluationRef = builder.prismaObject('HumanEvaluation', {
+const HumanEvaluationRef = builder.prismaNode('HumanEvaluation', {
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, projectId: ctx.projectId }),
   fields: (t) => ({
-    id: t.exposeID('id'),
-    appId: t.exposeID('appId'),
-    projectId: t.exposeID('projectId'),
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
+    appId: t.id({ resolve: (e) => globalId('App', e.appId) }),
     evaluationType: t.expose('evaluationType', { type: HumanEvaluationType }),
-    variantIds: t.stringList({ resolve: (e) => asArray<string>(e.variantIds) }),
+    variantIds: t.idList({ resolve: (e) => asArray<string>(e.variantIds).map((id) => globalId('Variant', id)) }),
     variantNames: t.stringList({ resolve: (e) => asArray<string>(e.variantNames) }),
-    variantRevisionIds: t.stringList({ resolve: (e) => asArray<string>(e.variantRevisionIds) }),
+    variantRevisionIds: t.idList({ resolve: (e) => asArray<string>(e.variantRevisionIds).map((id) => globalId('VariantRevision', id)) }),
     revisions: t.stringList({ resolve: (e) => asArray(e.revisions).map(String) }),
-    testsetId: t.exposeID('testsetId'),
+    testsetId: t.id({ resolve: (e) => globalId('Testset', e.testsetId) }),
     testsetName: t.exposeString('testsetName'),
     inputs: t.stringList({ description: 'The test set columns shown to judges.', resolve: (e) => asArray<string>(e.inputs) }),
     status: t.expose('status', { type: HumanEvaluationStatus }),
@@ -161,7 +189,7 @@ const HumanScenarioInputRef = builder.objectRef<ScenarioInput>('HumanScenarioInp
 
 const HumanScenarioOutputRef = builder.objectRef<StoredOutput>('HumanScenarioOutput').implement({
   fields: (t) => ({
-    variantId: t.exposeID('variant_id'),
+    variantId: t.id({ resolve: (o) => globalId('Variant', o.variant_id) }),
     variantOutput: t.exposeString('variant_output'),
     error: t.string({ nullable: true, description: 'Why the variant gave no output; null when it did.', resolve: (o) => o.error ?? null }),
     cost: t.float({ nullable: true, description: 'USD.', resolve: (o) => o.cost ?? null }),
@@ -170,22 +198,28 @@ const HumanScenarioOutputRef = builder.objectRef<StoredOutput>('HumanScenarioOut
   }),
 });
 
-builder.prismaObject('HumanJudgement', {
+builder.prismaNode('HumanJudgement', {
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, scenario: { projectId: ctx.projectId } }),
   fields: (t) => ({
-    id: t.exposeID('id'),
-    scenarioId: t.exposeID('scenarioId'),
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
+    scenarioId: t.id({ resolve: (j) => globalId('HumanEvaluationScenario', j.scenarioId) }),
     judge: t.exposeString('judge'),
-    vote: t.exposeString('vote', { nullable: true }),
+    vote: t.id({ nullable: true, description: VOTE, resolve: (j) => voteOut(j.vote) }),
     score: t.exposeInt('score', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
-const HumanScenario = builder.prismaObject('HumanEvaluationScenario', {
+const HumanScenario = builder.prismaNode('HumanEvaluationScenario', {
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, projectId: ctx.projectId }),
   fields: (t) => ({
-    id: t.exposeID('id'),
-    evaluationId: t.exposeID('humanEvaluationId'),
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
+    evaluationId: t.id({ resolve: (s) => globalId('HumanEvaluation', s.humanEvaluationId) }),
     position: t.exposeInt('position', { description: 'Index of the test case in its test set.' }),
     inputs: t.field({ type: [HumanScenarioInputRef], resolve: (s) => asArray<ScenarioInput>(s.inputs) }),
     outputs: t.field({
@@ -193,9 +227,9 @@ const HumanScenario = builder.prismaObject('HumanEvaluationScenario', {
       description: 'In the order of the variants; empty until generated.',
       resolve: (s) => humanEvaluations.storedOutputs(s),
     }),
-    displayOrder: t.stringList({
+    displayOrder: t.idList({
       description: 'Variant ids left to right as shown to judges, drawn at random per scenario.',
-      resolve: (s) => humanEvaluations.displayOrderOf(s),
+      resolve: (s) => humanEvaluations.displayOrderOf(s).map((id) => globalId('Variant', id)),
     }),
     shownOutputs: t.field({
       type: [HumanScenarioOutputRef],
@@ -210,7 +244,7 @@ const HumanScenario = builder.prismaObject('HumanEvaluationScenario', {
       description: 'A variant call failed for this case (its output text records the error).',
       resolve: (s) => humanEvaluations.storedOutputs(s).some((output) => !!output.error),
     }),
-    vote: t.exposeString('vote', { nullable: true, description: 'The latest judgement’s vote.' }),
+    vote: t.id({ nullable: true, description: `The latest judgement’s vote: ${VOTE}`, resolve: (s) => voteOut(s.vote) }),
     score: t.exposeInt('score', { nullable: true, description: 'The latest judgement’s score.' }),
     correctAnswer: t.exposeString('correctAnswer', { nullable: true }),
     isPinned: t.exposeBoolean('isPinned'),
@@ -228,15 +262,15 @@ builder.queryFields((t) => ({
   humanEvaluation: t.prismaField({
     type: 'HumanEvaluation',
     nullable: true,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => humanEvaluations.getHumanEvaluation(ctx, String(args.id), query),
+    args: { id: t.arg.globalID({ for: HumanEvaluationRef, required: true }) },
+    resolve: (query, _root, args, ctx) => humanEvaluations.getHumanEvaluation(ctx, args.id.id, query),
   }),
   humanEvaluations: t.prismaConnection(
     {
       type: 'HumanEvaluation',
       cursor: 'id',
-      args: { appId: t.arg.id() },
-      resolve: (query, _root, args, ctx) => humanEvaluations.listHumanEvaluations(ctx, { app_id: args.appId ? String(args.appId) : undefined }, query),
+      args: { appId: t.arg.globalID({ for: App }) },
+      resolve: (query, _root, args, ctx) => humanEvaluations.listHumanEvaluations(ctx, { app_id: args.appId?.id }, query),
     },
     HumanEvaluationConnection,
   ),
@@ -245,12 +279,12 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'The first scenario (test set order) with its outputs that this judge has not judged yet; null when none is left.',
     args: {
-      evaluationId: t.arg.id({ required: true }),
+      evaluationId: t.arg.globalID({ for: HumanEvaluationRef, required: true }),
       judge: t.arg.string({ description: `Defaults to "${ANONYMOUS_JUDGE}".` }),
     },
     resolve: async (query, _root, args, ctx) => {
       const { judge } = parseInput(judgeScenarioInput.pick({ judge: true }), { judge: args.judge ?? undefined }, 'query');
-      const id = await humanEvaluations.nextUnjudgedScenarioId(ctx, String(args.evaluationId), judge ?? ANONYMOUS_JUDGE);
+      const id = await humanEvaluations.nextUnjudgedScenarioId(ctx, args.evaluationId.id, judge ?? ANONYMOUS_JUDGE);
       return id ? ctx.db.humanEvaluationScenario.findUnique({ ...query, where: { id } }) : null;
     },
   }),
@@ -263,22 +297,22 @@ const HumanEvaluationConnection = builder.connectionObject(
 
 const CreateHumanEvaluationInput = builder.inputType('CreateHumanEvaluationInput', {
   fields: (t) => ({
-    appId: t.id({ required: true }),
-    variantIds: t.idList({ required: true }),
+    appId: t.globalID({ for: App, required: true }),
+    variantIds: t.globalIDList({ for: Variant, required: true }),
     evaluationType: t.field({ type: HumanEvaluationType, required: true }),
     inputs: t.stringList({ required: true }),
-    testsetId: t.id({ required: true }),
+    testsetId: t.globalID({ for: Testset, required: true }),
     status: t.field({ type: HumanEvaluationStatus }),
   }),
 });
 
 const HumanScenarioOutputInput = builder.inputType('HumanScenarioOutputInput', {
-  fields: (t) => ({ variantId: t.id({ required: true }), variantOutput: t.string({ required: true }) }),
+  fields: (t) => ({ variantId: t.globalID({ for: Variant, required: true }), variantOutput: t.string({ required: true }) }),
 });
 
 const JudgeHumanScenarioInput = builder.inputType('JudgeHumanScenarioInput', {
   fields: (t) => ({
-    vote: t.string({ description: 'A/B: a variant id of the evaluation, "1" (both good) or "0" (both bad).' }),
+    vote: t.string({ description: `A/B: ${VOTE}` }),
     score: t.int({ description: 'Single model: 0–100.' }),
     correctAnswer: t.string(),
     outputs: t.field({ type: [HumanScenarioOutputInput] }),
@@ -302,31 +336,34 @@ builder.mutationFields((t) => ({
     type: 'HumanEvaluationScenario',
     description: "A judge's vote or score on a scenario, and the scenario's own fields (as the REST PUT).",
     args: {
-      evaluationId: t.arg.id({ required: true }),
-      scenarioId: t.arg.id({ required: true }),
+      evaluationId: t.arg.globalID({ for: HumanEvaluationRef, required: true }),
+      scenarioId: t.arg.globalID({ for: HumanScenario, required: true }),
       input: t.arg({ type: JudgeHumanScenarioInput, required: true }),
     },
     resolve: async (query, _root, args, ctx) => {
-      const input = parseInput(judgeScenarioInput, restFields(args.input, { nested: ['outputs'] }), 'body');
-      const scenario = await humanEvaluations.judgeScenario(ctx, String(args.evaluationId), String(args.scenarioId), input);
+      const body = restFields(args.input, { nested: ['outputs'] });
+      if (typeof body.vote === 'string') body.vote = voteIn(body.vote);
+      const input = parseInput(judgeScenarioInput, body, 'body');
+      const scenario = await humanEvaluations.judgeScenario(ctx, args.evaluationId.id, args.scenarioId.id, input);
       return ctx.db.humanEvaluationScenario.findUniqueOrThrow({ ...query, where: { id: scenario.id } });
     },
   }),
   updateHumanEvaluationStatus: t.prismaField({
     type: 'HumanEvaluation',
-    args: { id: t.arg.id({ required: true }), status: t.arg({ type: HumanEvaluationStatus, required: true }) },
+    args: { id: t.arg.globalID({ for: HumanEvaluationRef, required: true }), status: t.arg({ type: HumanEvaluationStatus, required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const { status } = parseInput(updateHumanEvaluationInput, { status: args.status }, 'body');
-      await humanEvaluations.updateHumanEvaluationStatus(ctx, String(args.id), status);
-      return humanEvaluations.getHumanEvaluation(ctx, String(args.id), query);
+      await humanEvaluations.updateHumanEvaluationStatus(ctx, args.id.id, status);
+      return humanEvaluations.getHumanEvaluation(ctx, args.id.id, query);
     },
   }),
   deleteHumanEvaluations: t.idList({
-    args: { ids: t.arg.idList({ required: true }) },
+    description: 'Deletes the human evaluations; answers their global ids.',
+    args: { ids: t.arg.globalIDList({ for: HumanEvaluationRef, required: true }) },
     resolve: async (_root, args, ctx) => {
-      const { evaluations_ids } = parseInput(deleteHumanEvaluationsInput, { evaluations_ids: args.ids }, 'body');
+      const { evaluations_ids } = parseInput(deleteHumanEvaluationsInput, { evaluations_ids: databaseIds(args.ids) }, 'body');
       await humanEvaluations.deleteHumanEvaluations(ctx, evaluations_ids);
-      return evaluations_ids;
+      return evaluations_ids.map((id) => globalId('HumanEvaluation', id));
     },
   }),
 }));

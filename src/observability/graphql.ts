@@ -4,6 +4,7 @@
 // is.
 import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../shared/graphql/builder.js';
+import { databaseIdOf, globalId } from '../shared/graphql/ids.js';
 import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { spanKinds, spanStatuses } from './ingest.js';
 import { ingestLegacyTraceBody, type LegacyIngestAnswer } from './legacy.js';
@@ -21,6 +22,17 @@ import {
   type SpanVariantJson,
 } from './shape.js';
 
+/** The trace and span ids a span's global id holds; a malformed one finds nothing. */
+function spanKey(id: string): [string, string] {
+  try {
+    const key: unknown = JSON.parse(id);
+    if (Array.isArray(key) && key.length === 2 && key.every((part) => typeof part === 'string')) return key as [string, string];
+  } catch {
+    // not JSON: no span has this id
+  }
+  return ['', ''];
+}
+
 const SpanKind = builder.enumType('SpanKind', { values: spanKinds });
 const SpanStatusCode = builder.enumType('SpanStatusCode', { values: spanStatuses });
 
@@ -34,7 +46,7 @@ const TokenUsage = builder.objectRef<SpanUsageJson>('TokenUsage').implement({
 
 const SpanVariant = builder.objectRef<SpanVariantJson>('SpanVariant').implement({
   fields: (t) => ({
-    variantId: t.exposeString('variant_id', { nullable: true }),
+    variantId: t.id({ nullable: true, resolve: (v) => globalId('Variant', v.variant_id) }),
     variantName: t.exposeString('variant_name', { nullable: true }),
     revision: t.exposeInt('revision', { nullable: true }),
   }),
@@ -58,12 +70,19 @@ const SpanContent = builder.objectRef<SpanContentJson>('SpanContent').implement(
   }),
 });
 
-const Span = builder.prismaObject('Span', {
+// A span id is unique only within its trace: the global id holds both (as JSON, since ids sent as
+// JSON may hold any character), so no client cache ever merges two spans (docs/graphql.md#ids).
+const Span = builder.prismaNode('Span', {
+  id: { resolve: (span) => JSON.stringify([span.traceId, span.spanId]) },
+  nullable: true,
+  findUnique: (id, ctx) => {
+    const [traceId, spanId] = spanKey(id);
+    return { projectId_traceId_spanId: { projectId: ctx.projectId, traceId, spanId } };
+  },
   fields: (t) => ({
-    id: t.exposeID('spanId', { description: 'The span id the client sent; unique within its trace.' }),
-    traceId: t.exposeID('traceId'),
-    parentSpanId: t.exposeID('parentSpanId', { nullable: true }),
-    projectId: t.exposeID('projectId'),
+    spanId: t.exposeString('spanId', { description: 'The span id the client sent (OpenTelemetry: 16 hex digits); unique within its trace.' }),
+    traceId: t.exposeString('traceId', { description: 'The trace id the client sent (OpenTelemetry: 32 hex digits).' }),
+    parentSpanId: t.exposeString('parentSpanId', { nullable: true, description: "The parent's span id, as the client sent it." }),
     name: t.exposeString('name'),
     spanKind: t.field({ type: SpanKind, resolve: (span) => span.spanKind as (typeof spanKinds)[number] }),
     status: t.field({ type: SpanStatusCode, resolve: (span) => span.statusCode as (typeof spanStatuses)[number] }),
@@ -78,7 +97,7 @@ const Span = builder.prismaObject('Span', {
     environment: t.exposeString('environment', { nullable: true }),
     userId: t.exposeString('userId', { nullable: true }),
     sessionId: t.exposeString('sessionId', { nullable: true }),
-    appId: t.exposeString('appId', { nullable: true }),
+    appId: t.id({ nullable: true, description: 'The global id of the App the span names.', resolve: (span) => globalId('App', span.appId) }),
     model: t.exposeString('model', { nullable: true }),
     cachedTokens: t.exposeInt('cachedTokens', { nullable: true, description: 'Prompt tokens read from the provider cache (part of prompt_tokens).' }),
     costSource: t.exposeString('costSource', {
@@ -130,10 +149,12 @@ builder.prismaObjectFields(Span, (t) => ({
   }),
 }));
 
-const TraceRef = builder.prismaObject('Trace', {
+const TraceRef = builder.prismaNode('Trace', {
+  id: { resolve: (trace) => trace.traceId },
+  nullable: true,
+  findUnique: (traceId, ctx) => ({ projectId_traceId: { projectId: ctx.projectId, traceId } }),
   fields: (t) => ({
-    traceId: t.exposeID('traceId'),
-    projectId: t.exposeID('projectId'),
+    traceId: t.exposeString('traceId', { description: 'The trace id the client sent (OpenTelemetry: 32 hex digits).' }),
     name: t.exposeString('name', { nullable: true, description: "The root span's name." }),
     startTime: t.expose('startTime', { type: 'DateTime', description: 'Start of the earliest span.' }),
     endTime: t.expose('endTime', { type: 'DateTime', description: 'End of the latest span.' }),
@@ -157,8 +178,8 @@ const TraceRef = builder.prismaObject('Trace', {
     environment: t.exposeString('environment', { nullable: true }),
     userId: t.exposeString('userId', { nullable: true }),
     sessionId: t.exposeString('sessionId', { nullable: true }),
-    appId: t.exposeString('appId', { nullable: true }),
-    variantId: t.exposeString('variantId', { nullable: true }),
+    appId: t.id({ nullable: true, resolve: (trace) => globalId('App', trace.appId) }),
+    variantId: t.id({ nullable: true, resolve: (trace) => globalId('Variant', trace.variantId) }),
     variantName: t.exposeString('variantName', { nullable: true }),
     root: t.field({
       type: Span,
@@ -225,8 +246,8 @@ function searchArgs(t: { arg: ArgBuilder<BuilderTypes> }) {
     userId: t.arg.string(),
     sessionId: t.arg.string(),
     environment: t.arg.string(),
-    appId: t.arg.string(),
-    variantId: t.arg.string(),
+    appId: t.arg.globalID({ description: 'The global id of an App.' }),
+    variantId: t.arg.globalID({ description: 'The global id of a Variant.' }),
     variantName: t.arg.string(),
     model: t.arg.string({ description: 'A model or its family ("gpt-4o" matches "gpt-4o-2024-08-06"); traces: any span.' }),
     text: t.arg.string({ description: 'Text in the inputs or outputs (traces: of any span), ignoring ASCII case.' }),
@@ -243,23 +264,28 @@ const TraceConnection = builder.connectionObject(
 );
 
 /** The filter of GraphQL's arguments, which are REST's (SearchArgs) in camelCase. */
-function filterOf(args: object) {
-  return searchFilter(restFields(args, { names: { spanKind: 'spankind' } }));
+function filterOf(args: { appId?: { typename: string; id: string } | null; variantId?: { typename: string; id: string } | null }) {
+  return searchFilter({
+    ...restFields(args, { names: { spanKind: 'spankind' } }),
+    app_id: databaseIdOf(args.appId, 'App', 'appId'),
+    variant_id: databaseIdOf(args.variantId, 'Variant', 'variantId'),
+  });
 }
 
 builder.queryFields((t) => ({
   trace: t.prismaField({
     type: 'Trace',
     nullable: true,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => read.getTrace(ctx, String(args.id), query),
+    description: 'A trace by the id the client sent.',
+    args: { traceId: t.arg.string({ required: true }) },
+    resolve: (query, _root, args, ctx) => read.getTrace(ctx, args.traceId, query),
   }),
   span: t.prismaField({
     type: 'Span',
     nullable: true,
-    description: 'A span by id; `traceId` picks one when the id exists in several traces (else the latest-starting).',
-    args: { id: t.arg.id({ required: true }), traceId: t.arg.id() },
-    resolve: (_query, _root, args, ctx) => read.getSpan(ctx, String(args.id), args.traceId == null ? undefined : String(args.traceId)),
+    description: 'A span by the ids the client sent; `traceId` picks one when the span id exists in several traces (else the latest-starting).',
+    args: { spanId: t.arg.string({ required: true }), traceId: t.arg.string() },
+    resolve: (_query, _root, args, ctx) => read.getSpan(ctx, args.spanId, args.traceId ?? undefined),
   }),
   traces: t.connection(
     {
@@ -275,7 +301,7 @@ builder.queryFields((t) => ({
     {
       type: Span,
       description: 'Spans of all traces matching every filter given, newest first unless `sortBy` says otherwise.',
-      args: { ...searchArgs(t), traceId: t.arg.id(), sortBy: t.arg({ type: SpanSortField }), sortDirection: t.arg({ type: SortDirection }) },
+      args: { ...searchArgs(t), traceId: t.arg.string(), sortBy: t.arg({ type: SpanSortField }), sortDirection: t.arg({ type: SortDirection }) },
       resolve: (_root, args, ctx) =>
         search.searchSpans(ctx, filterOf(args), { field: args.sortBy ?? 'start_time', direction: args.sortDirection ?? 'desc' }, args),
     },
@@ -290,14 +316,14 @@ builder.queryFields((t) => ({
   spanMetrics: t.field({
     type: Metrics,
     description: 'Count, errors, cost, tokens and latency percentiles of the spans matching the filters.',
-    args: { ...searchArgs(t), traceId: t.arg.id() },
+    args: { ...searchArgs(t), traceId: t.arg.string() },
     resolve: (_root, args, ctx) => search.spanMetrics(ctx, filterOf(args)),
   }),
 }));
 
 const IngestedTrace = builder.objectRef<LegacyIngestAnswer>('IngestedTrace').implement({
   fields: (t) => ({
-    traceId: t.exposeID('trace_id'),
+    traceId: t.exposeString('trace_id'),
     spans: t.exposeInt('spans', { description: 'Spans stored (a span id sent twice counts once).' }),
   }),
 });

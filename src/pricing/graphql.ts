@@ -1,6 +1,7 @@
 // GraphQL of model prices: the same operations as REST (routes.ts), the same validation.
 import { resolveArrayConnection } from '@pothos/plugin-relay';
 import { builder } from '../shared/graphql/builder.js';
+import { globalId } from '../shared/graphql/ids.js';
 import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { parseInput } from '../shared/validation.js';
 import { priceInput, priceListQuery } from './inputs.js';
@@ -8,10 +9,26 @@ import * as prices from './operations.js';
 
 const PriceSource = builder.enumType('PriceSource', { values: upperCaseValues(['builtin', 'user']) });
 
-const ModelPrice = builder.objectRef<prices.PriceJson>('ModelPrice').implement({
+// A user's price is keyed by its row id; a built-in one, which has none, by its date and model, so
+// every price has a global id (docs/graphql.md#ids).
+const builtinKey = 'builtin:';
+
+function priceKey(price: prices.PriceJson): string {
+  return price.id ?? `${builtinKey}${price.effective_from}:${price.model}`;
+}
+
+const ModelPrice = builder.node(builder.objectRef<prices.PriceJson>('ModelPrice'), {
   description: 'USD per 1M tokens of a model (or a family: a prefix of dated names), from a date on.',
+  id: { resolve: priceKey },
+  loadMany: async (keys, ctx) => {
+    const byKey = new Map((await prices.listPrices(ctx)).map((entry) => prices.priceJson(entry)).map((price) => [priceKey(price), price]));
+    return keys.map((key) => byKey.get(key) ?? null);
+  },
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: true, description: 'Set on user prices (needed to delete them).' }),
+    databaseId: t.string({
+      description: 'The id REST uses; a built-in price, which REST lists without an id and cannot be deleted, has `builtin:<effective date>:<model>`.',
+      resolve: priceKey,
+    }),
     model: t.exposeString('model'),
     input: t.exposeFloat('input'),
     output: t.exposeFloat('output'),
@@ -66,10 +83,11 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => prices.priceJson(await prices.upsertPrice(ctx, parseInput(priceInput, restFields(args.input), 'body'))),
   }),
   deleteModelPrice: t.id({
-    args: { id: t.arg.id({ required: true }) },
+    description: "Deletes one of the project's own prices; answers its global id.",
+    args: { id: t.arg.globalID({ for: ModelPrice, required: true }) },
     resolve: async (_root, args, ctx) => {
-      await prices.deletePrice(ctx, String(args.id));
-      return args.id;
+      await prices.deletePrice(ctx, args.id.id);
+      return globalId('ModelPrice', args.id.id);
     },
   }),
 }));

@@ -6,14 +6,19 @@ import { builder } from '../shared/graphql/builder.js';
 import { perRequest, type RequestContext } from '../shared/context.js';
 import { ValidationError } from '../shared/errors.js';
 import { asArray } from '../shared/json.js';
+import { App } from '../apps/graphql.js';
+import { databaseIds, globalId } from '../shared/graphql/ids.js';
 import { restFields } from '../shared/graphql/names.js';
 import { parseInput } from '../shared/validation.js';
 import { createTestsetInput, updateTestsetInput } from './inputs.js';
 import * as testsets from './operations.js';
 
-const TestsetRow = builder.prismaObject('TestsetRow', {
+const TestsetRow = builder.prismaNode('TestsetRow', {
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, testset: { projectId: ctx.projectId } }),
   fields: (t) => ({
-    id: t.exposeID('id'),
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
     position: t.exposeInt('position', { description: 'Place of the case in the test set, from 0.' }),
     data: t.expose('data', { type: 'JSON', description: 'Column name → value.' }),
   }),
@@ -71,11 +76,14 @@ function rowWindowLoader(ctx: RequestContext) {
   );
 }
 
-const Testset = builder.prismaObject('Testset', {
+export const Testset = builder.prismaNode('Testset', {
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, projectId: ctx.projectId }),
   fields: (t) => ({
-    id: t.exposeID('id'),
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
     name: t.exposeString('name'),
-    appId: t.exposeID('appId', { nullable: true }),
+    appId: t.id({ nullable: true, resolve: (testset) => globalId('App', testset.appId) }),
     app: t.relation('app', { nullable: true }),
     columns: t.stringList({
       description: 'Column names in the order they first appear in the rows.',
@@ -123,7 +131,7 @@ const CreateTestsetInput = builder.inputType('CreateTestsetInput', {
   fields: (t) => ({
     name: t.string({ required: true }),
     csvdata: t.field({ type: ['JSON'], required: true, description: 'The rows: objects of column → value.' }),
-    appId: t.id(),
+    appId: t.globalID({ for: App }),
   }),
 });
 
@@ -131,15 +139,15 @@ builder.queryFields((t) => ({
   testset: t.prismaField({
     type: 'Testset',
     nullable: true,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => testsets.getTestset(ctx, String(args.id), query),
+    args: { id: t.arg.globalID({ for: Testset, required: true }) },
+    resolve: (query, _root, args, ctx) => testsets.getTestset(ctx, args.id.id, query),
   }),
   testsets: t.prismaConnection(
     {
       type: 'Testset',
       cursor: 'id',
-      args: { appId: t.arg.id() },
-      resolve: (query, _root, args, ctx) => testsets.listTestsets(ctx, { app_id: args.appId == null ? null : String(args.appId) }, query),
+      args: { appId: t.arg.globalID({ for: App }) },
+      resolve: (query, _root, args, ctx) => testsets.listTestsets(ctx, { app_id: args.appId?.id ?? null }, query),
     },
     TestsetConnection,
   ),
@@ -156,25 +164,26 @@ builder.mutationFields((t) => ({
   }),
   updateTestset: t.prismaField({
     type: 'Testset',
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateTestsetInput, required: true }) },
+    args: { id: t.arg.globalID({ for: Testset, required: true }), input: t.arg({ type: UpdateTestsetInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      await testsets.updateTestset(ctx, String(args.id), parseInput(updateTestsetInput, restFields(args.input), 'body'));
-      return testsets.getTestset(ctx, String(args.id), query);
+      await testsets.updateTestset(ctx, args.id.id, parseInput(updateTestsetInput, restFields(args.input), 'body'));
+      return testsets.getTestset(ctx, args.id.id, query);
     },
   }),
   deleteTestset: t.id({
-    args: { id: t.arg.id({ required: true }) },
+    description: 'Deletes the test set; answers its global id.',
+    args: { id: t.arg.globalID({ for: Testset, required: true }) },
     resolve: async (_root, args, ctx) => {
-      await testsets.deleteTestset(ctx, String(args.id));
-      return args.id;
+      await testsets.deleteTestset(ctx, args.id.id);
+      return globalId('Testset', args.id.id);
     },
   }),
   deleteTestsets: t.idList({
     description: 'Deletes all the given test sets, or none if one of them is unknown.',
-    args: { ids: t.arg.idList({ required: true }) },
+    args: { ids: t.arg.globalIDList({ for: Testset, required: true }) },
     resolve: async (_root, args, ctx) => {
-      await testsets.deleteTestsets(ctx, args.ids.map(String));
-      return args.ids;
+      await testsets.deleteTestsets(ctx, databaseIds(args.ids));
+      return args.ids.map(({ id }) => globalId('Testset', id));
     },
   }),
 }));

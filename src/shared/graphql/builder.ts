@@ -36,9 +36,14 @@ export const builder = new SchemaBuilder<{
     filterConnectionTotalCount: true,
     onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'warn',
   },
+  // Relay Global Object Identification (docs/graphql.md#ids): every type with an id is a Node.
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
+    nodeTypeOptions: { description: 'An object with a global id, refetchable with `node(id:)`.' },
+    nodeQueryOptions: { description: 'The object with this global id; null when there is none in the project.' },
+    nodesQueryOptions: { description: 'The objects with these global ids, in the order asked; null where there is none.' },
+    idFieldOptions: { description: 'Global id: opaque, unique across types; pass it to `node(id:)`.' },
   },
   complexity: {
     defaultComplexity: 1,

@@ -23,9 +23,15 @@ export function restFields(input: object, { nested = [], names = {} }: RestNames
   for (const [name, value] of Object.entries(input)) {
     if (value === undefined) continue;
     const inner = (item: unknown) => (item !== null && typeof item === 'object' ? restFields(item) : item);
-    fields[names[name] ?? snakeCase(name)] = nested.includes(name) ? (Array.isArray(value) ? value.map(inner) : inner(value)) : value;
+    fields[names[name] ?? snakeCase(name)] = nested.includes(name) ? (Array.isArray(value) ? value.map(inner) : inner(value)) : plainIds(value);
   }
   return fields;
+}
+
+/** A global-id field arrives decoded (`{typename, id}`, docs/graphql.md#ids); REST takes its id. */
+function plainIds(value: unknown): unknown {
+  const plain = (item: unknown) => (item !== null && typeof item === 'object' && 'typename' in item && 'id' in item ? item.id : item);
+  return Array.isArray(value) ? value.map(plain) : plain(value);
 }
 
 type UpperCaseValues<V extends readonly string[]> = { [K in V[number] as Uppercase<K>]: { value: K } };
