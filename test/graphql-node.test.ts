@@ -260,6 +260,18 @@ describe('node and nodes', () => {
     }
   });
 
+  it('loads many nodes of one type in as many statements as one', async () => {
+    const apps = await Promise.all(Array.from({ length: 5 }, () => createApp(server)));
+    const ids = apps.map((id) => globalId('App', id));
+    const statementsFor = async (some: string[]) => {
+      server.resetQueries();
+      const answer = await client.query(NODES, { ids: some }).toPromise();
+      expect(answer.data.nodes.map((node: { databaseId: string }) => node.databaseId)).toEqual(some.map((id) => apps[ids.indexOf(id)]));
+      return server.queries.length;
+    };
+    expect(await statementsFor(ids)).toBe(await statementsFor(ids.slice(0, 1)));
+  });
+
   it('answers null for a well-formed id with nothing behind it', async () => {
     const missing = await client.query(NODE, { id: globalId('App', '00000000-0000-7000-8000-000000000000') }).toPromise();
     expect(missing.error).toBeUndefined();

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { type FakeEndpoint, startEndpoint, startFakeOpenAI } from '../../test/helpers/endpoints.js';
 import { generateSingleModelEvaluation } from '../../test/helpers/human-evaluations.js';
+import { globalId } from '../shared/graphql/ids.js';
 import {
   createApp,
   createConfig,
@@ -105,7 +106,7 @@ describe('evaluation calls are priced with the project price list', () => {
 
     const graphql = await server.graphql(
       'query($id: ID!) { evaluation(id: $id) { averageCost { value } totalCost { value } evaluatorCost { totalCost evaluators { cost } } } }',
-      { id },
+      { id: globalId('Evaluation', id) },
     );
     expect(graphql.errors).toBeUndefined();
     expect(graphql.data.evaluation).toEqual({
@@ -117,7 +118,7 @@ describe('evaluation calls are priced with the project price list', () => {
     // The variant's LLM span and the judge's EVALUATOR span: costs Assay computed, not reported.
     const [first] = await scenarioTraceIds(server, id);
     const trace = await server.graphql(
-      'query($id: ID!) { trace(id: $id) { cost spans(first: 10) { edges { node { spanKind model costSource metadata { cost } } } } } }',
+      'query($id: String!) { trace(traceId: $id) { cost spans(first: 10) { edges { node { spanKind model costSource metadata { cost } } } } } }',
       { id: first.trace_id },
     );
     expect(trace.errors).toBeUndefined();
@@ -150,10 +151,12 @@ describe('reported costs sum exactly', () => {
     const id = (await runEndpointEvaluation(server, endpoint.url, rows)).id;
     const evaluation = await getEvaluation(server, id);
     expect([evaluation.average_cost.value, evaluation.total_cost.value]).toEqual([0.00425, 0.01275]);
-    const graphql = await server.graphql('query($id: ID!) { evaluation(id: $id) { totalCost { value } } }', { id });
+    const graphql = await server.graphql('query($id: ID!) { evaluation(id: $id) { totalCost { value } } }', { id: globalId('Evaluation', id) });
     expect(graphql.data.evaluation.totalCost.value).toBe(0.01275);
     const [first] = await scenarioTraceIds(server, id);
-    const trace = await server.graphql('query($id: ID!) { trace(id: $id) { spans(first: 1) { edges { node { costSource } } } } }', { id: first.trace_id });
+    const trace = await server.graphql('query($id: String!) { trace(traceId: $id) { spans(first: 1) { edges { node { costSource } } } } }', {
+      id: first.trace_id,
+    });
     expect(trace.data.trace.spans.edges[0].node.costSource).toBe('reported');
   });
 });
@@ -176,7 +179,7 @@ describe('ingested costs sum exactly', () => {
     expect(sent.status).toBeLessThan(300);
     const listed = (await server.request('GET', '/observability/traces?name_contains=sumcheck')).body;
     expect(listed.traces.map((trace: any) => trace.cost)).toEqual([0.3]);
-    const graphql = await server.graphql('query($id: ID!) { trace(id: $id) { cost } }', { id: traceId });
+    const graphql = await server.graphql('query($id: String!) { trace(traceId: $id) { cost } }', { id: traceId });
     expect(graphql.data.trace.cost).toBe(0.3);
     for (const of of ['spans', 'traces']) {
       const metrics = (await server.request('GET', `/observability/metrics?of=${of}&name_contains=sumcheck`)).body;

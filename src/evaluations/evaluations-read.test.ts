@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { EVALUATION_FIELDS } from '../../test/helpers/evaluations.js';
+import { globalId } from '../shared/graphql/ids.js';
 
 let server: TestServer;
 let appId: string;
@@ -165,7 +166,7 @@ describe('reading evaluations', () => {
     const response = await server.graphql(
       `query($id: ID!) { evaluation(id: $id) { id status { type value } averageLatency { value } aggregatedResults { evaluatorConfig { id name } result { type value } }
         scenarios(first: 5) { edges { node { position traceId inputs outputs { result { value } cost } results { evaluatorConfigId result { type value } } } } } } }`,
-      { id: finished },
+      { id: globalId('Evaluation', finished) },
     );
     expect(response.errors).toBeUndefined();
     const evaluation = response.data.evaluation;

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { globalId } from '../shared/graphql/ids.js';
 
 let server: TestServer;
 let endpoint: Server;
@@ -91,7 +92,13 @@ function wilson(passed: number, n: number) {
 describe('evaluations over GraphQL', () => {
   it('creates evaluations, streams their progress to the end and aggregates with statistics', async () => {
     const created = await server.graphql(createMutation, {
-      input: { appId: appId, variantIds: variantIds, evaluatorConfigIds: [configId], testsetId: testsetId, rateLimit: rateLimit },
+      input: {
+        appId: globalId('App', appId),
+        variantIds: variantIds.map((id) => globalId('Variant', id)),
+        evaluatorConfigIds: [globalId('EvaluatorConfig', configId)],
+        testsetId: globalId('Testset', testsetId),
+        rateLimit,
+      },
     });
     expect(created.errors).toBeUndefined();
     expect(created.data.createEvaluations.map((e: any) => e.variantNames[0])).toEqual(['good', 'bad']);
@@ -120,7 +127,7 @@ describe('evaluations over GraphQL', () => {
     expect(evaluation.totalCost.value).toBeCloseTo(0.01, 10);
     expect(evaluation.averageCost).toEqual({ type: 'cost', value: 0.002 });
     const [aggregate] = evaluation.aggregatedResults;
-    expect(aggregate.evaluatorConfig.id).toBe(configId);
+    expect(aggregate.evaluatorConfig.id).toBe(globalId('EvaluatorConfig', configId));
     expect(aggregate.result).toEqual({ type: 'number', value: 0.6 });
     expect(aggregate.count).toBe(5);
     expect(aggregate.errors).toBe(0);
@@ -146,19 +153,27 @@ describe('evaluations over GraphQL', () => {
   });
 
   it('reports a subscription to an unknown evaluation as not found', async () => {
-    const events = await subscribe(`subscription { evaluationProgress(id: "nope") { status } }`, {});
+    const events = await subscribe(`subscription($id: ID!) { evaluationProgress(id: $id) { status } }`, { id: globalId('Evaluation', 'nope') });
     expect(events[0].errors[0]).toMatchObject({ message: 'Evaluation with id nope not found', extensions: { code: 'NOT_FOUND' } });
   });
 
   it('validates the mutation input with the REST rules and cancels through GraphQL', async () => {
     const invalid = await server.graphql(createMutation, {
-      input: { appId: appId, variantIds: [], evaluatorConfigIds: [configId], testsetId: testsetId, rateLimit: { ...rateLimit, batchSize: 0 } },
+      input: {
+        appId: globalId('App', appId),
+        variantIds: [],
+        evaluatorConfigIds: [globalId('EvaluatorConfig', configId)],
+        testsetId: globalId('Testset', testsetId),
+        rateLimit: { ...rateLimit, batchSize: 0 },
+      },
     });
     expect(invalid.errors[0].extensions.detail).toEqual([
       { loc: ['body', 'variant_ids'], msg: 'List should have at least 1 item', type: 'too_short' },
       { loc: ['body', 'rate_limit', 'batch_size'], msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal' },
     ]);
-    const finished = (await server.graphql(`{ evaluations(appId: "${appId}") { edges { node { id status { value } } } } }`)).data.evaluations.edges[0].node;
+    const finished = (
+      await server.graphql(`query($app: ID!) { evaluations(appId: $app) { edges { node { id status { value } } } } }`, { app: globalId('App', appId) })
+    ).data.evaluations.edges[0].node;
     expect(finished.status.value).toBe('EVALUATION_FINISHED');
     const cancel = await server.graphql(`mutation($id: ID!) { cancelEvaluation(id: $id) { id } }`, { id: finished.id });
     expect(cancel.errors[0].extensions.code).toBe('CONFLICT');

@@ -19,6 +19,7 @@ import {
   waitForStatus,
 } from '../../test/helpers/evaluations.js';
 import { CONTEXT_RELEVANCY_PROMPT, FAITHFULNESS_PROMPT } from '../evaluators/scorers/rag.js';
+import { globalId } from '../shared/graphql/ids.js';
 
 let server: TestServer;
 let openai: FakeEndpoint;
@@ -152,13 +153,16 @@ describe('auto_ai_critique and auto_semantic_similarity', () => {
     });
     const graphql = await server.graphql(
       'query($id: ID!) { evaluation(id: $id) { totalCost { value } evaluatorCost { totalCost calls evaluators { evaluatorConfigId cost calls } } } }',
-      { id },
+      { id: globalId('Evaluation', id) },
     );
     expect(graphql.errors).toBeUndefined();
     expect(graphql.data.evaluation.evaluatorCost).toEqual({
       totalCost: cost.total_cost,
       calls: 6,
-      evaluators: cost.evaluators.map(({ evaluator_config_id, ...rest }: any) => ({ evaluatorConfigId: evaluator_config_id, ...rest })),
+      evaluators: cost.evaluators.map(({ evaluator_config_id, ...rest }: any) => ({
+        evaluatorConfigId: globalId('EvaluatorConfig', evaluator_config_id),
+        ...rest,
+      })),
     });
 
     // Each judge call is an EVALUATOR span under the case's span, in the same trace.

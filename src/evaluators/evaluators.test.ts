@@ -1,6 +1,7 @@
 // The evaluators REST routes and GraphQL fields, over HTTP against a real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { globalId } from '../shared/graphql/ids.js';
 
 let server: TestServer;
 let appId: string;
@@ -467,7 +468,7 @@ describe('DELETE /evaluators/configs/{id}', () => {
 });
 
 describe('GraphQL', () => {
-  const configFields = `id name projectId appId evaluatorKey settingsValues createdAt updatedAt
+  const configFields = `id databaseId name appId evaluatorKey settingsValues createdAt updatedAt
     app { id name } evaluator { key resultType }`;
 
   it('lists the evaluators with typed settings', async () => {
@@ -503,39 +504,39 @@ describe('GraphQL', () => {
   it('creates, reads, lists, updates and deletes a config', async () => {
     const gqlAppId = await createApp('evaluators-graphql-app');
     const created = await server.graphql(`mutation ($input: CreateEvaluatorConfigInput!) { createEvaluatorConfig(input: $input) { ${configFields} } }`, {
-      input: { appId: gqlAppId, name: 'GQL', evaluatorKey: 'auto_contains_all', settingsValues: { substrings: 'a, b' } },
+      input: { appId: globalId('App', gqlAppId), name: 'GQL', evaluatorKey: 'auto_contains_all', settingsValues: { substrings: 'a, b' } },
     });
     expect(created.errors).toBeUndefined();
     const config = created.data.createEvaluatorConfig;
     expect(config).toMatchObject({
       name: 'GQL',
-      appId: gqlAppId,
+      appId: globalId('App', gqlAppId),
       evaluatorKey: 'auto_contains_all',
       settingsValues: { substrings: 'a, b', case_sensitive: true },
-      app: { id: gqlAppId, name: 'evaluators-graphql-app' },
+      app: { id: globalId('App', gqlAppId), name: 'evaluators-graphql-app' },
       evaluator: { key: 'auto_contains_all', resultType: 'BOOL' },
     });
     expect(config.createdAt).toMatch(ISO);
     // REST sees the same config.
-    const rest = await server.request('GET', `/evaluators/configs/${config.id}`);
-    expect(rest.body).toMatchObject({ id: config.id, project_id: config.projectId, settings_values: config.settingsValues });
+    const rest = await server.request('GET', `/evaluators/configs/${config.databaseId}`);
+    expect(rest.body).toMatchObject({ id: config.databaseId, settings_values: config.settingsValues });
 
     const second = await server.graphql(`mutation ($input: CreateEvaluatorConfigInput!) { createEvaluatorConfig(input: $input) { id } }`, {
-      input: { appId: gqlAppId, name: 'GQL 2', evaluatorKey: 'auto_exact_match', settingsValues: {} },
+      input: { appId: globalId('App', gqlAppId), name: 'GQL 2', evaluatorKey: 'auto_exact_match', settingsValues: {} },
     });
     const read = await server.graphql(`query ($id: ID!) { evaluatorConfig(id: $id) { ${configFields} } }`, { id: config.id });
     expect(read.data.evaluatorConfig).toEqual(config);
 
     const listed = await server.graphql(
       `query ($app: ID) { evaluatorConfigs(appId: $app, first: 1) { edges { cursor node { id name } } pageInfo { hasNextPage endCursor } } }`,
-      { app: gqlAppId },
+      { app: globalId('App', gqlAppId) },
     );
     expect(listed.errors).toBeUndefined();
     expect(listed.data.evaluatorConfigs.edges.map((edge: { node: { name: string } }) => edge.node.name)).toEqual(['GQL']);
     expect(listed.data.evaluatorConfigs.pageInfo.hasNextPage).toBe(true);
     const next = await server.graphql(
       `query ($app: ID, $after: String) { evaluatorConfigs(appId: $app, first: 5, after: $after) { edges { node { id } } pageInfo { hasNextPage } } }`,
-      { app: gqlAppId, after: listed.data.evaluatorConfigs.pageInfo.endCursor },
+      { app: globalId('App', gqlAppId), after: listed.data.evaluatorConfigs.pageInfo.endCursor },
     );
     expect(next.data.evaluatorConfigs.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([second.data.createEvaluatorConfig.id]);
     expect(next.data.evaluatorConfigs.pageInfo.hasNextPage).toBe(false);
@@ -551,7 +552,7 @@ describe('GraphQL', () => {
     expect(deleted.data.deleteEvaluatorConfig).toBe(config.id);
     const gone = await server.graphql(`query ($id: ID!) { evaluatorConfig(id: $id) { id } }`, { id: config.id });
     expect(gone.data.evaluatorConfig).toBeNull();
-    expect(gone.errors[0]).toMatchObject({ message: `EvaluatorConfig with id ${config.id} not found`, extensions: { code: 'NOT_FOUND' } });
+    expect(gone.errors[0]).toMatchObject({ message: `EvaluatorConfig with id ${config.databaseId} not found`, extensions: { code: 'NOT_FOUND' } });
   });
 
   it('reports the same validation faults as REST', async () => {
@@ -563,7 +564,7 @@ describe('GraphQL', () => {
       settings_values: settings,
     });
     const result = await server.graphql(`mutation ($input: CreateEvaluatorConfigInput!) { createEvaluatorConfig(input: $input) { id } }`, {
-      input: { appId, name: 'GQL bad', evaluatorKey: 'auto_similarity_match', settingsValues: settings },
+      input: { appId: globalId('App', appId), name: 'GQL bad', evaluatorKey: 'auto_similarity_match', settingsValues: settings },
     });
     expect(result.errors).toHaveLength(1);
     expect(result.errors[0].extensions.code).toBe('BAD_USER_INPUT');
@@ -573,7 +574,7 @@ describe('GraphQL', () => {
       ['body', 'settings_values', 'typo'],
     ]);
     const update = await server.graphql(`mutation ($id: ID!, $input: UpdateEvaluatorConfigInput!) { updateEvaluatorConfig(id: $id, input: $input) { id } }`, {
-      id: UNKNOWN_ID,
+      id: globalId('EvaluatorConfig', UNKNOWN_ID),
       input: { name: 'x' },
     });
     expect(update.errors[0].extensions.code).toBe('NOT_FOUND');

@@ -2,11 +2,13 @@
 // server, outputs generated in the background, every scenario judged by three judges, then the
 // results (REST, percentages by hand), the win rates, the position bias and the agreement (GraphQL,
 // by hand).
+import { decodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeEndpoint, startEndpoint } from '../../test/helpers/endpoints.js';
 import { createApp, createEndpointVariant, createTestset } from '../../test/helpers/evaluations.js';
 import { createHumanEvaluation, judge, waitForHumanStatus } from '../../test/helpers/human-evaluations.js';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { globalId } from '../shared/graphql/ids.js';
 
 let server: TestServer;
 let user: FakeEndpoint;
@@ -111,17 +113,17 @@ describe('an A/B test from creation to results', () => {
     const response = await server.graphql(
       `query($id: ID!) { humanEvaluation(id: $id) { progress { total done errors }
          scenarios(first: 10) { edges { node { id position displayOrder hasError shownOutputs { variantId } outputs { variantId error traceId latency } } } } } }`,
-      { id: evaluationId },
+      { id: globalId('HumanEvaluation', evaluationId) },
     );
     expect(response.errors).toBeUndefined();
     expect(response.data.humanEvaluation.progress).toEqual({ total: 4, done: 4, errors: 0 });
     const nodes = response.data.humanEvaluation.scenarios.edges.map((e: any) => e.node);
     expect(nodes.map((n: any) => n.position)).toEqual([0, 1, 2, 3]);
     for (const node of nodes) {
-      expect([...node.displayOrder].sort()).toEqual([variantA, variantB].sort());
+      expect([...node.displayOrder].sort()).toEqual([gid(variantA), gid(variantB)].sort());
       expect(node.shownOutputs.map((o: any) => o.variantId)).toEqual(node.displayOrder);
       expect(node.hasError).toBe(false);
-      expect(node.outputs.map((o: any) => o.variantId)).toEqual([variantA, variantB]);
+      expect(node.outputs.map((o: any) => o.variantId)).toEqual([gid(variantA), gid(variantB)]);
       for (const output of node.outputs) {
         expect(output.error).toBeNull();
         expect(output.traceId).toMatch(/^[0-9a-f]{32}$/);
@@ -177,17 +179,17 @@ describe('an A/B test from creation to results', () => {
           variants { variantId wins losses ties winRate winRateInterval { low high } }
           agreement { scenarios judgements observedAgreement expectedAgreement fleissKappa
                       pairs { judgeA judgeB scenarios observedAgreement cohenKappa } } } } }`,
-      { id: evaluationId },
+      { id: globalId('HumanEvaluation', evaluationId) },
     );
     expect(response.errors).toBeUndefined();
     const stats = response.data.humanEvaluation.statistics;
     expect(stats).toMatchObject({ scenarios: 4, judgedScenarios: 4, judgements: 12, judges: ['ann', 'bob', 'cat'], positiveVotes: 2, flagVotes: 0 });
     // A: 6 wins, 4 losses (votes for B), 2 ties ("1") → 6/10; Wilson 95%: [0.3127, 0.8318].
     const [a, b] = stats.variants;
-    expect(a).toMatchObject({ variantId: variantA, wins: 6, losses: 4, ties: 2, winRate: 0.6 });
+    expect(a).toMatchObject({ variantId: gid(variantA), wins: 6, losses: 4, ties: 2, winRate: 0.6 });
     expect(a.winRateInterval.low).toBeCloseTo(0.3127, 4);
     expect(a.winRateInterval.high).toBeCloseTo(0.8318, 4);
-    expect(b).toMatchObject({ variantId: variantB, wins: 4, losses: 6, ties: 2, winRate: 0.4 });
+    expect(b).toMatchObject({ variantId: gid(variantB), wins: 4, losses: 6, ties: 2, winRate: 0.4 });
     expect(b.winRateInterval.low).toBeCloseTo(0.1682, 4);
     expect(b.winRateInterval.high).toBeCloseTo(0.6873, 4);
 
@@ -211,14 +213,14 @@ describe('an A/B test from creation to results', () => {
     await judge(server, evaluationId, scenario.id, 'human_a_b_testing', { vote: variantB, judge: 'ann' });
     const response = await server.graphql(
       `query($id: ID!) { humanEvaluation(id: $id) { scenarios(first: 2) { edges { node { vote judgements { judge vote score } } } } } }`,
-      { id: evaluationId },
+      { id: globalId('HumanEvaluation', evaluationId) },
     );
     expect(response.data.humanEvaluation.scenarios.edges[1].node).toEqual({
-      vote: variantB,
+      vote: gid(variantB),
       judgements: [
-        { judge: 'ann', vote: variantB, score: null },
-        { judge: 'bob', vote: variantB, score: null },
-        { judge: 'cat', vote: variantA, score: null },
+        { judge: 'ann', vote: gid(variantB), score: null },
+        { judge: 'bob', vote: gid(variantB), score: null },
+        { judge: 'cat', vote: gid(variantA), score: null },
       ],
     });
     const results = (await server.request('GET', `/human-evaluations/${evaluationId}/results`)).body.votes_data;
@@ -228,7 +230,7 @@ describe('an A/B test from creation to results', () => {
 
   it('measures position bias from the recorded order: a judge who always picks the left output', async () => {
     const order = await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { scenarios(first: 10) { edges { node { id displayOrder } } } } }`, {
-      id: evaluationId,
+      id: globalId('HumanEvaluation', evaluationId),
     });
     const nodes = order.data.humanEvaluation.scenarios.edges.map((e: any) => e.node);
     // A fresh evaluation judged by one judge who always votes for what was shown on the left.
@@ -241,12 +243,14 @@ describe('an A/B test from creation to results', () => {
     });
     await waitForHumanStatus(server, second.id);
     const shown = (
-      await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { scenarios(first: 10) { edges { node { id displayOrder } } } } }`, { id: second.id })
+      await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { scenarios(first: 10) { edges { node { databaseId displayOrder } } } } }`, {
+        id: globalId('HumanEvaluation', second.id),
+      })
     ).data.humanEvaluation.scenarios.edges.map((e: any) => e.node);
-    for (const node of shown) await judge(server, second.id, node.id, 'human_a_b_testing', { vote: node.displayOrder[0] });
+    for (const node of shown) await judge(server, second.id, node.databaseId, 'human_a_b_testing', { vote: plain(node.displayOrder[0]) });
     const response = await server.graphql(
       `query($id: ID!) { humanEvaluation(id: $id) { statistics { positionBias { decisive leftWins rightWins leftRate leftRateInterval { low high } pValue } } } }`,
-      { id: second.id },
+      { id: globalId('HumanEvaluation', second.id) },
     );
     // 4 of 4 on the left: rate 1, Wilson [0.5101, 1], exact two-sided p = 2 · (1/2)^4 = 0.125.
     const bias = response.data.humanEvaluation.statistics.positionBias;
@@ -255,10 +259,10 @@ describe('an A/B test from creation to results', () => {
     expect(bias.leftRateInterval.high).toBe(1);
     // The first evaluation's bias, recounted from its recorded order and the judgements made above.
     const first = await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { statistics { positionBias { decisive leftWins rightWins } } } }`, {
-      id: evaluationId,
+      id: globalId('HumanEvaluation', evaluationId),
     });
     const votesNow = [[variantA, variantA, variantA], [variantB, variantB, variantA], [variantB, variantB, variantB], [variantA]];
-    const left = votesNow.flatMap((vs, i) => vs.filter((v) => v === nodes[i].displayOrder[0])).length;
+    const left = votesNow.flatMap((vs, i) => vs.filter((v) => gid(v) === nodes[i].displayOrder[0])).length;
     expect(first.data.humanEvaluation.statistics.positionBias).toEqual({ decisive: 10, leftWins: left, rightWins: 10 - left });
   });
 
@@ -279,11 +283,11 @@ describe('an A/B test from creation to results', () => {
     expect(evaluation.status).toBe('EVALUATION_FINISHED');
     const response = await server.graphql(
       `query($id: ID!) { humanEvaluation(id: $id) { scenarios(first: 40) { edges { node { displayOrder outputs { variantId } } } } } }`,
-      { id: evaluation.id },
+      { id: globalId('HumanEvaluation', evaluation.id) },
     );
     const nodes = response.data.humanEvaluation.scenarios.edges.map((e: any) => e.node);
     expect(nodes).toHaveLength(40);
-    const leftA = nodes.filter((n: any) => n.displayOrder[0] === variantA).length;
+    const leftA = nodes.filter((n: any) => n.displayOrder[0] === gid(variantA)).length;
     // All 40 on one side has probability 2 · 2^-40.
     expect(leftA).toBeGreaterThan(0);
     expect(leftA).toBeLessThan(40);
@@ -291,3 +295,13 @@ describe('an A/B test from creation to results', () => {
     expect(nodes.every((n: any) => n.outputs.length === 0)).toBe(true);
   });
 });
+
+/** A variant's global id, as GraphQL answers it. */
+function gid(variantId: string): string {
+  return globalId('Variant', variantId);
+}
+
+/** The REST id of a variant's global id. */
+function plain(variantGlobalId: string): string {
+  return decodeGlobalID(variantGlobalId).id;
+}

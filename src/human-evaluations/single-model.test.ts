@@ -5,6 +5,7 @@ import { type FakeEndpoint, createGate, sleep, startEndpoint } from '../../test/
 import { createApp, createEndpointVariant, createTestset } from '../../test/helpers/evaluations.js';
 import { createHumanEvaluation, judge, waitForHumanStatus } from '../../test/helpers/human-evaluations.js';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { globalId } from '../shared/graphql/ids.js';
 
 let server: TestServer;
 let user: FakeEndpoint;
@@ -71,7 +72,7 @@ describe('a single model test', () => {
     const response = await server.graphql(
       `query($id: ID!) { humanEvaluation(id: $id) { statistics { judgements positionBias { decisive }
           variants { scores meanScore scoreStddev scoreInterval { low high } wins } } } }`,
-      { id: created.id },
+      { id: globalId('HumanEvaluation', created.id) },
     );
     const stats = response.data.humanEvaluation.statistics;
     expect(stats.judgements).toBe(3);
@@ -103,7 +104,7 @@ describe('a single model test', () => {
     ]);
     const response = await server.graphql(
       `query($id: ID!) { humanEvaluation(id: $id) { progress { total done errors } scenarios { edges { node { hasError outputs { error } } } } } }`,
-      { id: created.id },
+      { id: globalId('HumanEvaluation', created.id) },
     );
     expect(response.data.humanEvaluation.progress).toEqual({ total: 2, done: 2, errors: 1 });
     expect(response.data.humanEvaluation.scenarios.edges.map((e: any) => e.node)).toEqual([
@@ -255,7 +256,7 @@ describe('status and delete', () => {
     expect((await server.request('DELETE', `/variants/${doomed}`)).status).toBe(204);
     await server.request('PUT', `/human-evaluations/${created.id}`, { status: 'EVALUATION_INITIALIZED' });
     expect((await waitForHumanStatus(server, created.id)).status).toBe('EVALUATION_FAILED');
-    const response = await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { statusError } }`, { id: created.id });
+    const response = await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { statusError } }`, { id: globalId('HumanEvaluation', created.id) });
     const revisionId = created.variants_revision_ids[0];
     expect(response.data.humanEvaluation.statusError).toBe(
       `The variant revision ${revisionId} (${created.variant_names[0]}) of this evaluation no longer exists`,

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { at, legacySpan, threeLevelTree } from '../../test/helpers/spans.js';
+import { globalId } from '../shared/graphql/ids.js';
 
 let server: TestServer;
 
@@ -21,19 +22,19 @@ afterAll(async () => {
   await server.close();
 });
 
-const spanFields = `id traceId parentSpanId name spanKind status startTime endTime latency
+const spanFields = `spanId traceId parentSpanId name spanKind status startTime endTime latency
   metadata { cost latency usage { promptTokens completionTokens totalTokens } startTime endTime }
   content { inputs outputs internals } variant { variantId variantName revision } config environment userId`;
 
-const threeLevels = `query ($id: ID!) {
-  trace(id: $id) {
+const threeLevels = `query ($id: String!) {
+  trace(traceId: $id) {
     traceId name spanCount
-    root { ${spanFields} children { ${spanFields} children { ${spanFields} children { id } } } }
+    root { ${spanFields} children { ${spanFields} children { ${spanFields} children { spanId } } } }
   }
 }`;
 
 type IdTree = [string, IdTree[]];
-const idTree = (node: { id: string; children: any[] }): IdTree => [node.id, node.children.map(idTree)];
+const idTree = (node: { spanId: string; children: any[] }): IdTree => [node.spanId, node.children.map(idTree)];
 const expectedTree = (prefix: string, children: number, grandchildren: number): IdTree => [
   `${prefix}-root`,
   Array.from({ length: children }, (_, i): IdTree => [
@@ -50,7 +51,7 @@ describe('trace tree through children', () => {
     expect(idTree(data.trace.root)).toEqual(expectedTree('s', 3, 2));
     const grandchild = data.trace.root.children[1].children[0];
     expect(grandchild).toEqual({
-      id: 's-c1-g0',
+      spanId: 's-c1-g0',
       traceId: 'small',
       parentSpanId: 's-c1',
       name: 'span s-c1-g0',
@@ -73,7 +74,7 @@ describe('trace tree through children', () => {
       userId: null,
       children: [],
     });
-    expect(data.trace.root.children[0]).toMatchObject({ id: 's-c0', spanKind: 'TOOL', parentSpanId: 's-root' });
+    expect(data.trace.root.children[0]).toMatchObject({ spanId: 's-c0', spanKind: 'TOOL', parentSpanId: 's-root' });
     expect(data.trace.root).toMatchObject({ spanKind: 'WORKFLOW', parentSpanId: null });
   });
 
@@ -96,7 +97,7 @@ describe('trace tree through children', () => {
   it('loads the spans of several traces in one statement', async () => {
     server.resetQueries();
     const { data, errors } = await server.graphql(`{
-      traces(nameContains: "root") { edges { node { traceId root { id children { id children { id children { id } } } } } } }
+      traces(nameContains: "root") { edges { node { traceId root { spanId children { spanId children { spanId children { spanId } } } } } } }
     }`);
     expect(errors).toBeUndefined();
     const roots = Object.fromEntries(data.traces.edges.map((edge: any) => [edge.node.traceId, idTree(edge.node.root)]));
@@ -105,8 +106,8 @@ describe('trace tree through children', () => {
   });
 
   it('walks up through parent', async () => {
-    const { data } = await server.graphql(`{ span(id: "s-c2-g1") { id parent { id parent { id parent { id } } } } }`);
-    expect(data.span).toEqual({ id: 's-c2-g1', parent: { id: 's-c2', parent: { id: 's-root', parent: null } } });
+    const { data } = await server.graphql(`{ span(spanId: "s-c2-g1") { spanId parent { spanId parent { spanId parent { spanId } } } } }`);
+    expect(data.span).toEqual({ spanId: 's-c2-g1', parent: { spanId: 's-c2', parent: { spanId: 's-root', parent: null } } });
   });
 });
 
@@ -122,15 +123,15 @@ describe('orphans', () => {
 
   it('lists every top-level span in roots, the earliest as root', async () => {
     const { data } = await server.graphql(`{
-      trace(id: "orphans") { spanCount root { id } roots { id parentSpanId parent { id } children { id } } }
+      trace(traceId: "orphans") { spanCount root { spanId } roots { spanId parentSpanId parent { spanId } children { spanId } } }
     }`);
     expect(data.trace).toEqual({
       spanCount: 4,
-      root: { id: 'o-first' },
+      root: { spanId: 'o-first' },
       roots: [
-        { id: 'o-first', parentSpanId: 'missing-parent', parent: null, children: [{ id: 'o-kid' }] },
-        { id: 'o-second', parentSpanId: 'other-missing', parent: null, children: [] },
-        { id: 'o-late', parentSpanId: null, parent: null, children: [] },
+        { spanId: 'o-first', parentSpanId: 'missing-parent', parent: null, children: [{ spanId: 'o-kid' }] },
+        { spanId: 'o-second', parentSpanId: 'other-missing', parent: null, children: [] },
+        { spanId: 'o-late', parentSpanId: null, parent: null, children: [] },
       ],
     });
   });
@@ -157,19 +158,19 @@ describe('Span fields', () => {
       }),
     ]);
     const { data, errors } = await server.graphql(`{
-      span(id: "f") { id status statusMessage model sessionId appId userId environment attributes events links resource scope
+      span(spanId: "f") { spanId status statusMessage model sessionId appId userId environment attributes events links resource scope
         variant { variantId variantName revision } content { inputs } metadata { cost usage { totalTokens } } }
-      trace(id: "fields") { traceId name startTime endTime latency spanCount errorCount cost environment userId sessionId appId variantId
-        tokens { promptTokens completionTokens totalTokens } spans { edges { node { id } } } }
+      trace(traceId: "fields") { traceId name startTime endTime latency spanCount errorCount cost environment userId sessionId appId variantId
+        tokens { promptTokens completionTokens totalTokens } spans { edges { node { spanId } } } }
     }`);
     expect(errors).toBeUndefined();
     expect(data.span).toEqual({
-      id: 'f',
+      spanId: 'f',
       status: 'ERROR',
       statusMessage: null,
       model: 'claude-3-5-sonnet',
       sessionId: 'sess-9',
-      appId: 'app-9',
+      appId: globalId('App', 'app-9'),
       userId: 'u-9',
       environment: 'dev',
       attributes: { 'llm.provider': 'anthropic', list: [1, 2] },
@@ -177,7 +178,7 @@ describe('Span fields', () => {
       links: null,
       resource: null,
       scope: null,
-      variant: { variantId: 'v-9', variantName: 'candidate', revision: 4 },
+      variant: { variantId: globalId('Variant', 'v-9'), variantName: 'candidate', revision: 4 },
       content: { inputs: { q: 'x' } },
       metadata: { cost: 0.125, usage: { totalTokens: 9 } },
     });
@@ -193,20 +194,20 @@ describe('Span fields', () => {
       environment: 'dev',
       userId: 'u-9',
       sessionId: 'sess-9',
-      appId: 'app-9',
-      variantId: 'v-9',
+      appId: globalId('App', 'app-9'),
+      variantId: globalId('Variant', 'v-9'),
       tokens: { promptTokens: 7, completionTokens: 2, totalTokens: 9 },
-      spans: { edges: [{ node: { id: 'f' } }] },
+      spans: { edges: [{ node: { spanId: 'f' } }] },
     });
   });
 
   it('answers NOT_FOUND errors for unknown traces and spans', async () => {
-    const { data, errors } = await server.graphql(`{ trace(id: "nope") { traceId } }`);
+    const { data, errors } = await server.graphql(`{ trace(traceId: "nope") { traceId } }`);
     expect(data.trace).toBeNull();
     expect(errors[0]).toMatchObject({ message: 'Trace with id nope not found', extensions: { code: 'NOT_FOUND' } });
-    const span = await server.graphql(`{ span(id: "nope") { id } }`);
+    const span = await server.graphql(`{ span(spanId: "nope") { spanId } }`);
     expect(span.errors[0]).toMatchObject({ message: 'Span with id nope not found', extensions: { code: 'NOT_FOUND' } });
-    const wrongTrace = await server.graphql(`{ span(id: "f", traceId: "small") { id } }`);
+    const wrongTrace = await server.graphql(`{ span(spanId: "f", traceId: "small") { spanId } }`);
     expect(wrongTrace.errors[0]).toMatchObject({ message: 'Span with id f not found' });
   });
 });
@@ -215,8 +216,8 @@ describe('Trace.spans', () => {
   it('lists all spans flat in start order, a page at a time', async () => {
     const page = (after?: string) =>
       server.graphql(
-        `query ($after: String) { trace(id: "small") { spans(first: 4, after: $after) {
-        edges { node { id } } pageInfo { hasNextPage endCursor } } } }`,
+        `query ($after: String) { trace(traceId: "small") { spans(first: 4, after: $after) {
+        edges { node { spanId } } pageInfo { hasNextPage endCursor } } } }`,
         { after },
       );
     const seen: string[] = [];
@@ -224,7 +225,7 @@ describe('Trace.spans', () => {
     for (let pages = 0; pages < 5; pages++) {
       const { data, errors } = await page(after);
       expect(errors).toBeUndefined();
-      seen.push(...data.trace.spans.edges.map((edge: any) => edge.node.id));
+      seen.push(...data.trace.spans.edges.map((edge: any) => edge.node.spanId));
       if (!data.trace.spans.pageInfo.hasNextPage) break;
       after = data.trace.spans.pageInfo.endCursor;
     }

@@ -347,7 +347,7 @@ describe('GET /observability/traces/{trace_id}', () => {
     ]);
     expect((await server.request('GET', '/observability/traces/elsewhere')).body).toEqual({ detail: 'Trace with id elsewhere not found' });
     expect((await server.request('GET', '/observability/spans/foreign-span')).body).toEqual({ detail: 'Span with id foreign-span not found' });
-    const { errors } = await server.graphql('{ trace(id: "elsewhere") { traceId } }');
+    const { errors } = await server.graphql('{ trace(traceId: "elsewhere") { traceId } }');
     expect(errors[0].message).toBe('Trace with id elsewhere not found');
   });
 });

@@ -150,14 +150,14 @@ describe('GraphQL search', () => {
   it('lists spans with filters, and aggregates metrics', async () => {
     const { data, errors } = await server.graphql(`{
       spans(spanKind: [LLM], text: "question", first: 5) { edges { node { id } } }
-      errors: spans(status: [ERROR]) { edges { node { id spanKind } } }
+      errors: spans(status: [ERROR]) { edges { node { spanId spanKind } } }
       llm: spanMetrics(spanKind: [LLM]) { count cost totalTokens latency { p50 } }
       all: traceMetrics { count errorCount errorRate latency { avg min max p50 p95 p99 } }
       none: traceMetrics(userId: "nobody") { count errorRate cost latency { p50 } }
     }`);
     expect(errors).toBeUndefined();
     expect(data.spans.edges).toEqual([]); // LLM spans carry no inputs here
-    expect(data.errors.edges).toEqual([{ node: { id: 't3-root', spanKind: 'WORKFLOW' } }]);
+    expect(data.errors.edges).toEqual([{ node: { spanId: 't3-root', spanKind: 'WORKFLOW' } }]);
     expect(data.llm).toMatchObject({ count: 10, totalTokens: 56_000, latency: { p50: 0.5 } });
     expect(data.all).toEqual({ count: 10, errorCount: 1, errorRate: 0.1, latency: { avg: 5.5, min: 1, max: 10, p50: 5, p95: 10, p99: 10 } });
     expect(data.none).toEqual({ count: 0, errorRate: null, cost: null, latency: { p50: null } });
@@ -167,14 +167,14 @@ describe('GraphQL search', () => {
     const spans = Array.from({ length: 25 }, (_, i) => legacySpan(`kid-${String(i).padStart(2, '0')}`, 'wide-root', i, i + 1));
     spans.push(legacySpan('wide-root', null, 0, 30));
     expect((await server.request('POST', '/observability/trace', { trace: 'wide', spans })).status).toBe(200);
-    const query = `query ($after: String) { span(id: "wide-root", traceId: "wide") { childSpans(first: 10, after: $after) {
-      edges { node { id } } pageInfo { hasNextPage endCursor } } } }`;
+    const query = `query ($after: String) { span(spanId: "wide-root", traceId: "wide") { childSpans(first: 10, after: $after) {
+      edges { node { spanId } } pageInfo { hasNextPage endCursor } } } }`;
     const seen: string[] = [];
     let after: string | null = null;
     for (let page = 0; page < 5; page++) {
       const { data, errors }: any = await server.graphql(query, { after });
       expect(errors).toBeUndefined();
-      seen.push(...data.span.childSpans.edges.map((e: any) => e.node.id));
+      seen.push(...data.span.childSpans.edges.map((e: any) => e.node.spanId));
       if (!data.span.childSpans.pageInfo.hasNextPage) break;
       after = data.span.childSpans.pageInfo.endCursor;
     }

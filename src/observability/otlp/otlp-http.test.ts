@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
 import { ExportTraceServiceRequest, ExportTraceServiceResponse, RpcStatus } from './proto.js';
 import { testTracer } from '../../../test/helpers/otel.js';
+import { globalId } from '../../shared/graphql/ids.js';
 
 let server: TestServer;
 const MAX_BODY = 300_000;
@@ -28,7 +29,7 @@ const traceTree = async (traceId: string) => {
   return response.body;
 };
 
-const spanFields = `id traceId parentSpanId name spanKind status statusMessage model cachedTokens costSource
+const spanFields = `spanId traceId parentSpanId name spanKind status statusMessage model cachedTokens costSource
   startTime endTime latency environment userId sessionId appId
   content { inputs outputs internals } metadata { cost latency usage { promptTokens completionTokens totalTokens } }
   config variant { variantId variantName revision } attributes events links resource scope`;
@@ -232,10 +233,10 @@ describe('OpenInference spans through the HTTP protobuf exporter', () => {
 
   it('reads every field back through GraphQL, the raw attributes, events, resource and scope kept', async () => {
     const { data, errors } = await server.graphql(
-      `query ($id: ID!) { trace(id: $id) {
+      `query ($id: String!) { trace(traceId: $id) {
         traceId name spanKind status spanCount errorCount cost tokens { promptTokens completionTokens totalTokens }
         latency environment userId sessionId appId variantId variantName
-        roots { id } spans(first: 10) { edges { node { ${spanFields} } } } } }`,
+        roots { spanId } spans(first: 10) { edges { node { ${spanFields} } } } } }`,
       { id: traceId },
     );
     expect(errors).toBeUndefined();
@@ -252,13 +253,13 @@ describe('OpenInference spans through the HTTP protobuf exporter', () => {
       environment: 'staging',
       userId: 'user-42',
       sessionId: 'session-7',
-      appId: 'app-9',
-      variantId: 'variant-1',
+      appId: globalId('App', 'app-9'),
+      variantId: globalId('Variant', 'variant-1'),
       variantName: 'baseline',
-      roots: [{ id: rootId }],
+      roots: [{ spanId: rootId }],
     });
     const spans = data.trace.spans.edges.map((edge: any) => edge.node);
-    const llm = spans.find((span: any) => span.id === llmId);
+    const llm = spans.find((span: any) => span.spanId === llmId);
     expect(llm).toMatchObject({
       model: 'gpt-4o-mini-2024-07-18',
       costSource: 'computed',
@@ -276,7 +277,7 @@ describe('OpenInference spans through the HTTP protobuf exporter', () => {
       resource: { attributes: { 'service.name': 'assay-tests', 'deployment.environment.name': 'staging' } },
       scope: { name: 'assay-test-instrumentation', version: '1.2.3', attributes: {} },
     });
-    const tool = spans.find((span: any) => span.id === toolId);
+    const tool = spans.find((span: any) => span.spanId === toolId);
     expect(tool.statusMessage).toBe('lookup failed');
     expect(tool.events).toEqual([
       {
@@ -286,7 +287,7 @@ describe('OpenInference spans through the HTTP protobuf exporter', () => {
         attributes: { 'exception.type': 'TypeError', 'exception.message': 'lookup failed', 'exception.stacktrace': expect.any(String) },
       },
     ]);
-    const root = spans.find((span: any) => span.id === rootId);
+    const root = spans.find((span: any) => span.spanId === rootId);
     expect(root.attributes['tag.tags']).toEqual(['geo', 'demo']);
     expect(root.attributes['assay.variant.revision']).toBe(3);
   });
@@ -443,7 +444,7 @@ describe('OTel GenAI spans through the HTTP JSON exporter', () => {
 
   it('rolls cost and tokens up to the trace, and takes the session from gen_ai.conversation.id', async () => {
     const { data } = await server.graphql(
-      `query ($id: ID!) { trace(id: $id) { spanKind cost sessionId spanCount tokens { promptTokens completionTokens totalTokens } } }`,
+      `query ($id: String!) { trace(traceId: $id) { spanKind cost sessionId spanCount tokens { promptTokens completionTokens totalTokens } } }`,
       {
         id: traceId,
       },

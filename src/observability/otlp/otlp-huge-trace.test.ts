@@ -146,8 +146,8 @@ it('stores a 50,000-span trace sent children-first in batches of 1,000, and read
 
   // 3. GraphQL: page the step's calls 6 at a time, and the root's agents 20 at a time.
   t = performance.now();
-  const query = `query ($id: ID!, $trace: ID, $first: Int!, $after: String) {
-    span(id: $id, traceId: $trace) { childSpans(first: $first, after: $after) { edges { node { id parentSpanId } } pageInfo { hasNextPage endCursor } } } }`;
+  const query = `query ($id: String!, $trace: String, $first: Int!, $after: String) {
+    span(spanId: $id, traceId: $trace) { childSpans(first: $first, after: $after) { edges { node { spanId parentSpanId } } pageInfo { hasNextPage endCursor } } } }`;
   const pages = async (spanId: string, first: number) => {
     const out: { ids: string[]; hasNextPage: boolean }[] = [];
     let after: string | null = null;
@@ -156,7 +156,7 @@ it('stores a 50,000-span trace sent children-first in batches of 1,000, and read
       expect(errors).toBeUndefined();
       const page = data.span.childSpans;
       expect(page.edges.every((edge: { node: { parentSpanId: string } }) => edge.node.parentSpanId === spanId)).toBe(true);
-      out.push({ ids: page.edges.map((edge: { node: { id: string } }) => edge.node.id), hasNextPage: page.pageInfo.hasNextPage });
+      out.push({ ids: page.edges.map((edge: { node: { spanId: string } }) => edge.node.spanId), hasNextPage: page.pageInfo.hasNextPage });
       if (!page.pageInfo.hasNextPage) {
         // Past the end: nothing more.
         const { data: beyond } = await server.graphql(query, { id: spanId, trace: traceId, first, after: page.pageInfo.endCursor });
@@ -179,7 +179,7 @@ it('stores a 50,000-span trace sent children-first in batches of 1,000, and read
     { ids: agentIds.slice(20, 40), hasNextPage: true },
     { ids: agentIds.slice(40, 50), hasNextPage: false },
   ]);
-  const { data } = await server.graphql(`query ($id: ID!) { trace(id: $id) { spanCount } }`, { id: traceId });
+  const { data } = await server.graphql(`query ($id: String!) { trace(traceId: $id) { spanCount } }`, { id: traceId });
   expect(data.trace).toEqual({ spanCount: TOTAL });
   lap('graphql', t);
 

@@ -29,6 +29,10 @@ export function maskError(error: unknown, message: string): Error {
   if (original instanceof Error && original.name === 'PothosValidationError') {
     return createGraphQLError(original.message, { ...located, extensions: { code: 'BAD_USER_INPUT' } });
   }
+  // A global id that is malformed or of another type (Pothos' check of `t.arg.globalID`).
+  if (original instanceof Error && original.name === 'PothosValidationError') {
+    return createGraphQLError(original.message, { ...located, extensions: { code: 'BAD_USER_INPUT' } });
+  }
   // GraphQL's own errors (syntax, validation, limits) are for the client to see.
   if (isGraphQLError(error) && (!original || isGraphQLError(original))) return error;
   return createGraphQLError(message, { ...located, extensions: { code: 'INTERNAL_SERVER_ERROR' } });

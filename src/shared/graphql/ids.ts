@@ -4,8 +4,10 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { ValidationError } from '../errors.js';
 
 /** The global id of `typename`'s row `id`; null stays null. */
-export function globalId<T extends string | null | undefined>(typename: string, id: T): T extends string ? string : null {
-  return (id == null ? null : encodeGlobalID(typename, id)) as T extends string ? string : null;
+export function globalId(typename: string, id: string): string;
+export function globalId(typename: string, id: string | null): string | null;
+export function globalId(typename: string, id: string | null): string | null {
+  return id === null ? null : encodeGlobalID(typename, id);
 }
 
 /** The plain ids of decoded global-id arguments (`t.arg.globalID({ for })` checked their type). */
