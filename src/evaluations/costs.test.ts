@@ -196,11 +196,11 @@ describe('reported costs are kept to the pico-dollar', () => {
     const evaluation = await getEvaluation(server, id);
     expect([evaluation.average_cost.value, evaluation.total_cost.value]).toEqual([0.3, 0.9]);
     const graphql = await server.graphql(
-      'query($id: ID!) { evaluation(id: $id) { total_cost { value } scenarios(first: 5) { edges { node { outputs { cost } } } } } }',
-      { id },
+      'query($id: ID!) { evaluation(id: $id) { totalCost { value } scenarios(first: 5) { edges { node { outputs { cost } } } } } }',
+      { id: globalId('Evaluation', id) },
     );
     expect(graphql.errors).toBeUndefined();
-    expect(graphql.data.evaluation.total_cost.value).toBe(0.9);
+    expect(graphql.data.evaluation.totalCost.value).toBe(0.9);
     expect(graphql.data.evaluation.scenarios.edges.map((edge: any) => edge.node.outputs[0].cost)).toEqual([0.3, 0.3, 0.3]);
     const tree = (await server.request('GET', `/observability/traces/${scenarios[0].trace_id}`)).body;
     expect(tree.metadata.cost).toBe(0.3);
@@ -210,9 +210,7 @@ describe('reported costs are kept to the pico-dollar', () => {
     const { evaluation: human } = await generateSingleModelEvaluation(server, noisy.url, rows, ['country']);
     const { data, errors } = await server.graphql(
       'query($id: ID!) { humanEvaluation(id: $id) { scenarios(first: 5) { edges { node { outputs { cost } } } } } }',
-      {
-        id: human.id,
-      },
+      { id: globalId('HumanEvaluation', human.id) },
     );
     expect(errors).toBeUndefined();
     expect(data.humanEvaluation.scenarios.edges.map((edge: any) => edge.node.outputs[0].cost)).toEqual([0.3, 0.3, 0.3]);
@@ -226,7 +224,7 @@ describe('reported costs are kept to the pico-dollar', () => {
     });
     expect(sent.status).toBe(200);
     expect((await server.request('GET', `/observability/spans/00f067aa0ba90203?type=span`)).body.metadata.cost).toBe(0.3);
-    const graphql = await server.graphql('query($id: ID!) { trace(id: $id) { cost root { metadata { cost } } } }', { id: traceId });
+    const graphql = await server.graphql('query($id: String!) { trace(traceId: $id) { cost root { metadata { cost } } } }', { id: traceId });
     expect(graphql.data.trace).toEqual({ cost: 0.3, root: { metadata: { cost: 0.3 } } });
   });
 });
