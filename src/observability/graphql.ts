@@ -292,7 +292,7 @@ const LatencyMetrics = builder.objectRef<search.Metrics['latency']>('LatencyMetr
 });
 
 const Metrics = builder.objectRef<search.Metrics>('ObservabilityMetrics').implement({
-  description: 'Aggregates over the traces or spans matching a filter (REST: `GET /observability/traces/metrics`, `/spans/metrics`).',
+  description: 'Aggregates over the traces or spans matching a filter (REST: `GET /observability/metrics`).',
   fields: (t) => ({
     count: t.exposeInt('count', { description: 'How many matched.' }),
     errorCount: t.exposeInt('error_count', { description: 'How many of them have status ERROR.' }),
