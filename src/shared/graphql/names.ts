@@ -34,9 +34,14 @@ function plainIds(value: unknown): unknown {
   return Array.isArray(value) ? value.map(plain) : plain(value);
 }
 
-type UpperCaseValues<V extends readonly string[]> = { [K in V[number] as Uppercase<K>]: { value: K } };
+type UpperCaseValues<V extends readonly string[]> = { [K in V[number] as Uppercase<K>]: { value: K; description?: string } };
 
-/** Enum values for `builder.enumType`: `endpoint` is `ENDPOINT` in the schema, `endpoint` inside. */
-export function upperCaseValues<const V extends readonly string[]>(values: V): UpperCaseValues<V> {
-  return Object.fromEntries(values.map((value) => [value.toUpperCase(), { value }])) as UpperCaseValues<V>;
+/**
+ * Enum values for `builder.enumType`: `endpoint` is `ENDPOINT` in the schema, `endpoint` inside;
+ * `descriptions`, when given, names every value (the schema documents each, docs/graphql.md#descriptions).
+ */
+export function upperCaseValues<const V extends readonly string[]>(values: V, descriptions?: { readonly [K in V[number]]: string }): UpperCaseValues<V> {
+  return Object.fromEntries(
+    values.map((value: V[number]) => [value.toUpperCase(), descriptions ? { value, description: descriptions[value] } : { value }]),
+  ) as UpperCaseValues<V>;
 }
