@@ -24,7 +24,7 @@ const rss = service.peakRssMb();
 const counted = await fetch(`${service.baseUrl}/graphql`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ query: '{ span_metrics { count } trace_metrics { count } }' }),
+  body: JSON.stringify({ query: '{ spanMetrics { count } traceMetrics { count } }' }),
 }).then((response) => response.json() as Promise<{ data: { span_metrics: { count: number }; trace_metrics: { count: number } } }>);
 await service.stop();
 const { span_metrics: spans, trace_metrics: traces } = counted.data;

@@ -519,10 +519,10 @@ describe('GraphQL', () => {
   it('manages projects and keys with camelCase fields and global ids, never showing a secret again', async () => {
     const created = await graphqlAs(
       keys.A.admin,
-      'mutation { createApiKey(input: { name: "gql", scopes: [read, ingest] }) { key apiKey { id name scopes prefix createdAt lastUsedAt } } }',
+      'mutation { createApiKey(input: { name: "gql", scopes: [READ, INGEST] }) { key apiKey { id name scopes prefix createdAt lastUsedAt } } }',
     );
     const { key, apiKey } = created.body.data.createApiKey;
-    expect(apiKey).toMatchObject({ name: 'gql', scopes: ['read', 'ingest'], lastUsedAt: null });
+    expect(apiKey).toMatchObject({ name: 'gql', scopes: ['READ', 'INGEST'], lastUsedAt: null });
     expect(key.startsWith(apiKey.prefix)).toBe(true);
     expect(Buffer.from(apiKey.id, 'base64').toString()).toMatch(/^ApiKey:/);
     expect((await graphqlAs(key, '{ projects { name } }')).body.data.projects).toEqual([{ name: 'default' }]);
@@ -535,7 +535,7 @@ describe('GraphQL', () => {
       keys.A.admin,
       'mutation { createProject(input: { name: "gql-project" }) { project { id name } apiKey { key apiKey { scopes } } } }',
     );
-    expect(project.body.data.createProject.apiKey.apiKey.scopes).toEqual(scopes);
+    expect(project.body.data.createProject.apiKey.apiKey.scopes).toEqual(scopes.map((scope) => scope.toUpperCase()));
     const invalid = await graphqlAs(keys.A.admin, 'mutation { createApiKey(input: { name: " ", scopes: [] }) { key } }');
     expect(invalid.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });

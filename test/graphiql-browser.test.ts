@@ -27,7 +27,7 @@ it.skipIf(!available)(
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.press('Delete');
     // Typed as a user would; the editor closes the braces it opens, so no closing brace is typed.
-    await page.keyboard.type('{ apps(app_name: "graphiql-offline") { edges { node { name');
+    await page.keyboard.type('{ apps(appName: "graphiql-offline") { edges { node { name');
     // The editor suggests fields from the schema it fetched (closed first), then runs the query
     // with its own shortcut: the suggestion list may lie over the run button.
     await page.keyboard.press('Escape');

@@ -18,7 +18,7 @@ afterAll(() => server.close());
 
 const appsWithVariants = `query($first: Int!) {
   apps(first: $first) {
-    edges { node { id name created_at variants { edges { node { id name kind uri parameters revision revisions { revision parameters } app { name } } } } } }
+    edges { node { id name createdAt variants { edges { node { id name kind uri parameters revision revisions { revision parameters } app { name } } } } } }
   }
 }`;
 

@@ -6,6 +6,7 @@ import { createGate, startEndpoint, type FakeEndpoint } from './helpers/endpoint
 import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluation } from './helpers/evaluations.js';
 import { RawConnection } from './helpers/raw-http.js';
 import { startServer, type TestServer } from './helpers/server.js';
+import { globalId } from '../src/shared/graphql/ids.js';
 
 const MAX_BODY_BYTES = 6 * 1024 * 1024;
 const BIG = 4 * 1024 * 1024;
@@ -79,7 +80,10 @@ describe('receive timeouts', () => {
       const response = await fetch(`${server.baseUrl}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-        body: JSON.stringify({ query: `subscription($id: ID!) { evaluationProgress(id: $id) { status } }`, variables: { id: evaluation.id } }),
+        body: JSON.stringify({
+          query: `subscription($id: ID!) { evaluationProgress(id: $id) { status } }`,
+          variables: { id: globalId('Evaluation', evaluation.id) },
+        }),
       });
       expect(response.status).toBe(200);
       // The stream stays open past REQUEST_TIMEOUT_SECONDS, then ends with the evaluation.

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAssayProcess, type AssayProcess } from './helpers/process.js';
 import { freePort } from './helpers/endpoints.js';
+import { globalId } from '../src/shared/graphql/ids.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
 const SECRET_KEY = 'ab'.repeat(32);
@@ -42,7 +43,7 @@ beforeAll(async () => {
   expect((await call('GET', `/apps/${app.body.app_id}?x=1`)).status).toBe(200);
   expect((await call('GET', '/no/such/path')).status).toBe(404);
   expect((await call('POST', '/graphql', { query: '{ nope }' })).body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
-  expect((await call('POST', '/graphql', { query: '{ app(id: "missing") { id } }' })).body.errors[0].extensions.code).toBe('NOT_FOUND');
+  expect((await call('POST', '/graphql', { query: `{ app(id: "${globalId('App', 'missing')}") { id } }` })).body.errors[0].extensions.code).toBe('NOT_FOUND');
   expect((await call('POST', '/graphql', { query: '{ apps { edges { node { name } } } }' })).body.data.apps.edges).toHaveLength(1);
   // Served or not depends on what this build registers: the start line must say the same.
   for (const path of ['/docs', '/openapi.json', '/healthz', '/readyz', '/metrics']) docsServed[path] = (await call('GET', path)).status !== 404;

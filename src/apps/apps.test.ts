@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { globalId } from '../shared/graphql/ids.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -303,20 +304,21 @@ describe('variants', () => {
 
 describe('apps and variants over GraphQL', () => {
   it('creates, reads and pages through the same operations as REST', async () => {
-    const created = await server.graphql(`mutation($input: CreateAppInput!) { createApp(input: $input) { id name created_at } }`, {
-      input: { app_name: 'graphql-app' },
+    const created = await server.graphql(`mutation($input: CreateAppInput!) { createApp(input: $input) { id databaseId name createdAt } }`, {
+      input: { appName: 'graphql-app' },
     });
     expect(created.errors).toBeUndefined();
     const appId = created.data.createApp.id;
-    expect((await server.request('GET', `/apps/${appId}`)).body.app_name).toBe('graphql-app');
+    expect(appId).toBe(globalId('App', created.data.createApp.databaseId));
+    expect((await server.request('GET', `/apps/${created.data.createApp.databaseId}`)).body.app_name).toBe('graphql-app');
 
     for (const name of ['g1', 'g2', 'g3']) {
       const variant = await server.graphql(
-        `mutation($app: ID!, $input: CreateVariantInput!) { createVariant(app_id: $app, input: $input) { id name kind revision parameters } }`,
-        { app: appId, input: { variant_name: name, kind: 'prompt', parameters: promptParameters } },
+        `mutation($app: ID!, $input: CreateVariantInput!) { createVariant(appId: $app, input: $input) { id name kind revision parameters } }`,
+        { app: appId, input: { variantName: name, kind: 'PROMPT', parameters: promptParameters } },
       );
       expect(variant.errors).toBeUndefined();
-      expect(variant.data.createVariant).toMatchObject({ name, kind: 'prompt', revision: 1, parameters: promptParameters });
+      expect(variant.data.createVariant).toMatchObject({ name, kind: 'PROMPT', revision: 1, parameters: promptParameters });
     }
     const page = await server.graphql(
       `query($id: ID!) { app(id: $id) { variants(first: 2) { edges { cursor node { name } } pageInfo { hasNextPage endCursor } } } }`,
@@ -333,12 +335,12 @@ describe('apps and variants over GraphQL', () => {
   });
 
   it('reports validation faults and not-found with codes and the REST detail', async () => {
-    const invalid = await server.graphql(`mutation { createApp(input: { app_name: "" }) { id } }`);
+    const invalid = await server.graphql(`mutation { createApp(input: { appName: "" }) { id } }`);
     expect(invalid.errors[0].extensions).toEqual({
       code: 'BAD_USER_INPUT',
       detail: [{ loc: ['body', 'app_name'], msg: 'String should have at least 1 character', type: 'string_too_short' }],
     });
-    const missing = await server.graphql(`{ app(id: "nope") { id } }`);
+    const missing = await server.graphql(`query($id: ID!) { app(id: $id) { id } }`, { id: globalId('App', 'nope') });
     expect(missing.data.app).toBeNull();
     expect(missing.errors[0]).toMatchObject({ message: 'App with id nope not found', extensions: { code: 'NOT_FOUND' }, path: ['app'] });
   });
@@ -348,7 +350,7 @@ describe('apps and variants over GraphQL', () => {
     const variant = (await server.request('POST', `/apps/${app.app_id}/variants`, { variant_name: 'v', kind: 'prompt', parameters: promptParameters })).body;
     const updated = await server.graphql(
       `mutation($id: ID!, $input: UpdateVariantParametersInput!) { updateVariantParameters(id: $id, input: $input) { revision revisions { revision parameters } } }`,
-      { id: variant.variant_id, input: { parameters: { ...promptParameters, top_p: 0.5 } } },
+      { id: globalId('Variant', variant.variant_id), input: { parameters: { ...promptParameters, top_p: 0.5 } } },
     );
     expect(updated.errors).toBeUndefined();
     expect(updated.data.updateVariantParameters.revision).toBe(2);

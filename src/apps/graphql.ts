@@ -1,70 +1,117 @@
 // GraphQL types, queries and mutations of apps and variants. Inputs carry the REST field names
 // and are validated by the same schemas (inputs.ts); resolvers call the same operations.
 import { builder } from '../shared/graphql/builder.js';
+import { globalId } from '../shared/graphql/ids.js';
+import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { parseInput } from '../shared/validation.js';
 import { createAppInput, createVariantInput, updateVariantParametersInput, variantKinds } from './inputs.js';
 import * as apps from './operations.js';
 
 const latestRevision = { revisions: { orderBy: { revision: 'desc' as const }, take: 1 } };
 
-builder.prismaObject('App', {
+export const App = builder.prismaNode('App', {
+  description: 'An LLM application: a name for its variants, test sets, evaluator configs and evaluations (REST `/apps`).',
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, projectId: ctx.projectId }),
   fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    project_id: t.exposeID('projectId'),
-    created_at: t.expose('createdAt', { type: 'DateTime' }),
-    updated_at: t.expose('updatedAt', { type: 'DateTime' }),
-    variants: t.relatedConnection('variants', { cursor: 'id', query: { orderBy: { id: 'asc' } } }),
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
+    name: t.exposeString('name', { description: 'Unique within the project (REST `app_name`).' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it was last renamed.' }),
+    variants: t.relatedConnection(
+      'variants',
+      { cursor: 'id', description: 'Its variants in creation order.', query: { orderBy: { id: 'asc' } } },
+      VariantConnection,
+    ),
   }),
 });
 
-const VariantKind = builder.enumType('VariantKind', { values: variantKinds });
+const VariantKind = builder.enumType('VariantKind', {
+  description: 'How a variant is run (docs/resources.md#variants).',
+  values: upperCaseValues(variantKinds, {
+    endpoint: "An HTTP service of the user's at `uri`, POSTed each test case with the parameters.",
+    prompt: 'A chat completion request in `parameters`, run by Assay against an OpenAI-compatible provider.',
+  }),
+});
 
-builder.prismaObject('Variant', {
+export const Variant = builder.prismaNode('Variant', {
+  description: 'One way of running an app, an HTTP endpoint or a prompt, versioned by revision (REST `/variants`).',
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, projectId: ctx.projectId }),
   fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    app_id: t.exposeID('appId'),
-    project_id: t.exposeID('projectId'),
-    kind: t.expose('kind', { type: VariantKind }),
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
+    name: t.exposeString('name', { description: 'Unique within its app (REST `variant_name`).' }),
+    appId: t.id({ description: 'Global id of its app.', resolve: (variant) => globalId('App', variant.appId) }),
+    kind: t.expose('kind', { type: VariantKind, description: 'How it is run; set at creation.' }),
     revision: t.exposeInt('revision', { description: 'Number of the newest revision.' }),
-    uri: t.string({ nullable: true, select: latestRevision, resolve: (variant) => variant.revisions[0]?.uri ?? null }),
-    parameters: t.field({ type: 'JSON', select: latestRevision, resolve: (variant) => variant.revisions[0]?.parameters ?? {} }),
-    revisions: t.relation('revisions', { query: { orderBy: { revision: 'asc' } } }),
-    app: t.relation('app'),
-    created_at: t.expose('createdAt', { type: 'DateTime' }),
-    updated_at: t.expose('updatedAt', { type: 'DateTime' }),
+    uri: t.string({
+      nullable: true,
+      description: "The endpoint's URL in the newest revision; null when it has none (prompt variants).",
+      select: latestRevision,
+      resolve: (variant) => variant.revisions[0]?.uri ?? null,
+    }),
+    parameters: t.field({
+      type: 'JSON',
+      description: "The newest revision's parameters (a prompt's chat completion request); {} when it has none.",
+      select: latestRevision,
+      resolve: (variant) => variant.revisions[0]?.parameters ?? {},
+    }),
+    revisions: t.relation('revisions', { description: 'Every revision, oldest first.', query: { orderBy: { revision: 'asc' } } }),
+    app: t.relation('app', { description: 'The app it belongs to.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed (a new revision, for one).' }),
   }),
 });
 
-builder.prismaObject('VariantRevision', {
+builder.prismaNode('VariantRevision', {
+  description: "A variant's uri and parameters as one change left them; evaluations pin the revision they ran.",
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, variant: { projectId: ctx.projectId } }),
   fields: (t) => ({
-    id: t.exposeID('id'),
-    variant_id: t.exposeID('variantId'),
-    revision: t.exposeInt('revision'),
-    uri: t.exposeString('uri', { nullable: true }),
-    parameters: t.expose('parameters', { type: 'JSON' }),
-    created_at: t.expose('createdAt', { type: 'DateTime' }),
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
+    variantId: t.id({ description: 'Global id of its variant.', resolve: (revision) => globalId('Variant', revision.variantId) }),
+    revision: t.exposeInt('revision', { description: 'Its number within the variant: 1, 2, and so on.' }),
+    uri: t.exposeString('uri', { nullable: true, description: "The endpoint's URL; null when none was set." }),
+    parameters: t.expose('parameters', { type: 'JSON', description: 'The parameters, as sent to an endpoint or run as a prompt.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the change was made.' }),
   }),
 });
+
+const AppConnection = builder.connectionObject(
+  { type: App, name: 'AppConnection', description: 'Apps, a page at a time.' },
+  { description: 'An app and its cursor.' },
+);
+const VariantConnection = builder.connectionObject(
+  { type: Variant, name: 'VariantConnection', description: 'Variants, a page at a time.' },
+  { description: 'A variant and its cursor.' },
+);
 
 const CreateAppInput = builder.inputType('CreateAppInput', {
-  fields: (t) => ({ app_name: t.string({ required: true }) }),
+  description: "An app's name, to create it or to rename it (REST `POST /apps`, `PATCH /apps/{id}`).",
+  fields: (t) => ({ appName: t.string({ required: true, description: 'Unique within the project; 1 to 255 characters.' }) }),
 });
 
 const CreateVariantInput = builder.inputType('CreateVariantInput', {
+  description: 'A new variant and its first revision (REST `POST /apps/{app_id}/variants`).',
   fields: (t) => ({
-    variant_name: t.string({ required: true }),
-    kind: t.field({ type: VariantKind, required: true }),
-    uri: t.string(),
-    parameters: t.field({ type: 'JSON' }),
+    variantName: t.string({ required: true, description: 'Unique within the app.' }),
+    kind: t.field({ type: VariantKind, required: true, description: 'How it is run; decides whether uri or parameters is required.' }),
+    uri: t.string({ description: 'Required for ENDPOINT: the http(s) URL each test case is POSTed to.' }),
+    parameters: t.field({
+      type: 'JSON',
+      description: 'Required for PROMPT: `model`, `messages` with `{column}` placeholders, optional `temperature`, `max_tokens`, `top_p`, `response_format`.',
+    }),
   }),
 });
 
 const UpdateVariantParametersInput = builder.inputType('UpdateVariantParametersInput', {
+  description: "A variant's next revision (REST `PUT /variants/{id}/parameters`).",
   fields: (t) => ({
-    parameters: t.field({ type: 'JSON', required: true }),
-    uri: t.string(),
+    parameters: t.field({ type: 'JSON', required: true, description: "The new parameters, whole; a prompt's must stay runnable." }),
+    uri: t.string({ description: "The endpoint's new URL; absent or null keeps the current one." }),
   }),
 });
 
@@ -72,69 +119,90 @@ builder.queryFields((t) => ({
   app: t.prismaField({
     type: 'App',
     nullable: true,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => apps.getApp(ctx, String(args.id), query),
+    description: 'The app with this global id; null, with a NOT_FOUND error, when the project has none.',
+    args: { id: t.arg.globalID({ for: App, required: true, description: 'Global id of the app.' }) },
+    resolve: (query, _root, args, ctx) => apps.getApp(ctx, args.id.id, query),
   }),
-  apps: t.prismaConnection({
-    type: 'App',
-    cursor: 'id',
-    args: { app_name: t.arg.string() },
-    resolve: (query, _root, args, ctx) => apps.listApps(ctx, { app_name: args.app_name ?? undefined }, query),
-  }),
+  apps: t.prismaConnection(
+    {
+      type: 'App',
+      cursor: 'id',
+      description: "The project's apps in creation order (REST `GET /apps`).",
+      args: { appName: t.arg.string({ description: 'Only the app with exactly this name.' }) },
+      resolve: (query, _root, args, ctx) => apps.listApps(ctx, { app_name: args.appName ?? undefined }, query),
+    },
+    AppConnection,
+  ),
   variant: t.prismaField({
     type: 'Variant',
     nullable: true,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => apps.getVariant(ctx, String(args.id), query),
+    description: 'The variant with this global id; null, with a NOT_FOUND error, when the project has none.',
+    args: { id: t.arg.globalID({ for: Variant, required: true, description: 'Global id of the variant.' }) },
+    resolve: (query, _root, args, ctx) => apps.getVariant(ctx, args.id.id, query),
   }),
 }));
 
 builder.mutationFields((t) => ({
   createApp: t.prismaField({
     type: 'App',
-    args: { input: t.arg({ type: CreateAppInput, required: true }) },
+    description: 'Creates an app; a name the project already has is a CONFLICT error (REST `POST /apps`).',
+    args: { input: t.arg({ type: CreateAppInput, required: true, description: 'Its name.' }) },
     resolve: async (query, _root, args, ctx) => {
-      const app = await apps.createApp(ctx, parseInput(createAppInput, args.input, 'body'));
+      const app = await apps.createApp(ctx, parseInput(createAppInput, restFields(args.input), 'body'));
       return apps.getApp(ctx, app.id, query);
     },
   }),
   updateApp: t.prismaField({
     type: 'App',
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: CreateAppInput, required: true }) },
+    description: 'Renames an app; a name the project already has is a CONFLICT error (REST `PATCH /apps/{id}`).',
+    args: {
+      id: t.arg.globalID({ for: App, required: true, description: 'Global id of the app.' }),
+      input: t.arg({ type: CreateAppInput, required: true, description: 'The new name.' }),
+    },
     resolve: async (query, _root, args, ctx) => {
-      await apps.renameApp(ctx, String(args.id), parseInput(createAppInput, args.input, 'body'));
-      return apps.getApp(ctx, String(args.id), query);
+      await apps.renameApp(ctx, args.id.id, parseInput(createAppInput, restFields(args.input), 'body'));
+      return apps.getApp(ctx, args.id.id, query);
     },
   }),
   deleteApp: t.id({
-    args: { id: t.arg.id({ required: true }) },
+    description: 'Deletes the app with its variants, evaluator configs and evaluations (its test sets stay, detached); answers its global id.',
+    args: { id: t.arg.globalID({ for: App, required: true, description: 'Global id of the app.' }) },
     resolve: async (_root, args, ctx) => {
-      await apps.deleteApp(ctx, String(args.id));
-      return args.id;
+      await apps.deleteApp(ctx, args.id.id);
+      return globalId('App', args.id.id);
     },
   }),
   createVariant: t.prismaField({
     type: 'Variant',
-    args: { app_id: t.arg.id({ required: true }), input: t.arg({ type: CreateVariantInput, required: true }) },
+    description: 'Creates a variant at revision 1; a name the app already has is a CONFLICT error (REST `POST /apps/{app_id}/variants`).',
+    args: {
+      appId: t.arg.globalID({ for: App, required: true, description: 'Global id of the app it belongs to.' }),
+      input: t.arg({ type: CreateVariantInput, required: true, description: 'Its name, kind and first revision.' }),
+    },
     resolve: async (query, _root, args, ctx) => {
-      const variant = await apps.createVariant(ctx, String(args.app_id), parseInput(createVariantInput, args.input, 'body'));
+      const variant = await apps.createVariant(ctx, args.appId.id, parseInput(createVariantInput, restFields(args.input), 'body'));
       return apps.getVariant(ctx, variant.id, query);
     },
   }),
   updateVariantParameters: t.prismaField({
     type: 'Variant',
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateVariantParametersInput, required: true }) },
+    description: 'Makes a new revision of the variant; earlier ones stay readable and pinned by evaluations.',
+    args: {
+      id: t.arg.globalID({ for: Variant, required: true, description: 'Global id of the variant.' }),
+      input: t.arg({ type: UpdateVariantParametersInput, required: true, description: 'The new revision.' }),
+    },
     resolve: async (query, _root, args, ctx) => {
-      const input = parseInput(updateVariantParametersInput, args.input, 'body');
-      await apps.updateVariantParameters(ctx, String(args.id), input);
-      return apps.getVariant(ctx, String(args.id), query);
+      const input = parseInput(updateVariantParametersInput, restFields(args.input), 'body');
+      await apps.updateVariantParameters(ctx, args.id.id, input);
+      return apps.getVariant(ctx, args.id.id, query);
     },
   }),
   deleteVariant: t.id({
-    args: { id: t.arg.id({ required: true }) },
+    description: 'Deletes the variant with its revisions; answers its global id.',
+    args: { id: t.arg.globalID({ for: Variant, required: true, description: 'Global id of the variant.' }) },
     resolve: async (_root, args, ctx) => {
-      await apps.deleteVariant(ctx, String(args.id));
-      return args.id;
+      await apps.deleteVariant(ctx, args.id.id);
+      return globalId('Variant', args.id.id);
     },
   }),
 }));

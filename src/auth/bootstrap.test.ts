@@ -64,7 +64,7 @@ describe('npm run assay -- keys create', () => {
     const gql = await service.request(
       'POST',
       '/graphql',
-      { query: 'mutation { createApiKey(input: { name: "g", scopes: [read] }) { key } }' },
+      { query: 'mutation { createApiKey(input: { name: "g", scopes: [READ] }) { key } }' },
       { authorization: `Bearer ${made.body.api_key.key}` },
     );
     secrets.push(gql.body.data.createApiKey.key);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { type FakeEndpoint, startEndpoint, startFakeOpenAI } from '../../test/helpers/endpoints.js';
 import { generateSingleModelEvaluation } from '../../test/helpers/human-evaluations.js';
+import { globalId } from '../shared/graphql/ids.js';
 import {
   createApp,
   createConfig,
@@ -104,27 +105,27 @@ describe('evaluation calls are priced with the project price list', () => {
     expect(cost).toEqual({ evaluation_id: id, total_cost: 0.01275, calls: 3, evaluators: [{ evaluator_config_id: judge.id, cost: 0.01275, calls: 3 }] });
 
     const graphql = await server.graphql(
-      'query($id: ID!) { evaluation(id: $id) { average_cost { value } total_cost { value } evaluator_cost { total_cost evaluators { cost } } } }',
-      { id },
+      'query($id: ID!) { evaluation(id: $id) { averageCost { value } totalCost { value } evaluatorCost { totalCost evaluators { cost } } } }',
+      { id: globalId('Evaluation', id) },
     );
     expect(graphql.errors).toBeUndefined();
     expect(graphql.data.evaluation).toEqual({
-      average_cost: { value: 0.00425 },
-      total_cost: { value: 0.01275 },
-      evaluator_cost: { total_cost: 0.01275, evaluators: [{ cost: 0.01275 }] },
+      averageCost: { value: 0.00425 },
+      totalCost: { value: 0.01275 },
+      evaluatorCost: { totalCost: 0.01275, evaluators: [{ cost: 0.01275 }] },
     });
 
     // The variant's LLM span and the judge's EVALUATOR span: costs Assay computed, not reported.
     const [first] = await scenarioTraceIds(server, id);
     const trace = await server.graphql(
-      'query($id: ID!) { trace(id: $id) { cost spans(first: 10) { edges { node { spankind model cost_source metadata { cost } } } } } }',
+      'query($id: String!) { trace(traceId: $id) { cost spans(first: 10) { edges { node { spanKind model costSource metadata { cost } } } } } }',
       { id: first.trace_id },
     );
     expect(trace.errors).toBeUndefined();
     expect(trace.data.trace.cost).toBe(0.0085);
-    expect(trace.data.trace.spans.edges.map((edge: any) => edge.node).sort((a: any, b: any) => a.spankind.localeCompare(b.spankind))).toEqual([
-      { spankind: 'EVALUATOR', model: 'acme-judge', cost_source: 'computed', metadata: { cost: 0.00425 } },
-      { spankind: 'LLM', model: 'gpt-4o-mini', cost_source: 'computed', metadata: { cost: 0.00425 } },
+    expect(trace.data.trace.spans.edges.map((edge: any) => edge.node).sort((a: any, b: any) => a.spanKind.localeCompare(b.spanKind))).toEqual([
+      { spanKind: 'EVALUATOR', model: 'acme-judge', costSource: 'computed', metadata: { cost: 0.00425 } },
+      { spanKind: 'LLM', model: 'gpt-4o-mini', costSource: 'computed', metadata: { cost: 0.00425 } },
     ]);
   });
 
@@ -150,11 +151,13 @@ describe('reported costs sum exactly', () => {
     const id = (await runEndpointEvaluation(server, endpoint.url, rows)).id;
     const evaluation = await getEvaluation(server, id);
     expect([evaluation.average_cost.value, evaluation.total_cost.value]).toEqual([0.00425, 0.01275]);
-    const graphql = await server.graphql('query($id: ID!) { evaluation(id: $id) { total_cost { value } } }', { id });
-    expect(graphql.data.evaluation.total_cost.value).toBe(0.01275);
+    const graphql = await server.graphql('query($id: ID!) { evaluation(id: $id) { totalCost { value } } }', { id: globalId('Evaluation', id) });
+    expect(graphql.data.evaluation.totalCost.value).toBe(0.01275);
     const [first] = await scenarioTraceIds(server, id);
-    const trace = await server.graphql('query($id: ID!) { trace(id: $id) { spans(first: 1) { edges { node { cost_source } } } } }', { id: first.trace_id });
-    expect(trace.data.trace.spans.edges[0].node.cost_source).toBe('reported');
+    const trace = await server.graphql('query($id: String!) { trace(traceId: $id) { spans(first: 1) { edges { node { costSource } } } } }', {
+      id: first.trace_id,
+    });
+    expect(trace.data.trace.spans.edges[0].node.costSource).toBe('reported');
   });
 });
 
@@ -176,7 +179,7 @@ describe('ingested costs sum exactly', () => {
     expect(sent.status).toBeLessThan(300);
     const listed = (await server.request('GET', '/observability/traces?name_contains=sumcheck')).body;
     expect(listed.traces.map((trace: any) => trace.cost)).toEqual([0.3]);
-    const graphql = await server.graphql('query($id: ID!) { trace(id: $id) { cost } }', { id: traceId });
+    const graphql = await server.graphql('query($id: String!) { trace(traceId: $id) { cost } }', { id: traceId });
     expect(graphql.data.trace.cost).toBe(0.3);
     for (const of of ['spans', 'traces']) {
       const metrics = (await server.request('GET', `/observability/metrics?of=${of}&name_contains=sumcheck`)).body;
@@ -193,11 +196,11 @@ describe('reported costs are kept to the pico-dollar', () => {
     const evaluation = await getEvaluation(server, id);
     expect([evaluation.average_cost.value, evaluation.total_cost.value]).toEqual([0.3, 0.9]);
     const graphql = await server.graphql(
-      'query($id: ID!) { evaluation(id: $id) { total_cost { value } scenarios(first: 5) { edges { node { outputs { cost } } } } } }',
-      { id },
+      'query($id: ID!) { evaluation(id: $id) { totalCost { value } scenarios(first: 5) { edges { node { outputs { cost } } } } } }',
+      { id: globalId('Evaluation', id) },
     );
     expect(graphql.errors).toBeUndefined();
-    expect(graphql.data.evaluation.total_cost.value).toBe(0.9);
+    expect(graphql.data.evaluation.totalCost.value).toBe(0.9);
     expect(graphql.data.evaluation.scenarios.edges.map((edge: any) => edge.node.outputs[0].cost)).toEqual([0.3, 0.3, 0.3]);
     const tree = (await server.request('GET', `/observability/traces/${scenarios[0].trace_id}`)).body;
     expect(tree.metadata.cost).toBe(0.3);
@@ -207,9 +210,7 @@ describe('reported costs are kept to the pico-dollar', () => {
     const { evaluation: human } = await generateSingleModelEvaluation(server, noisy.url, rows, ['country']);
     const { data, errors } = await server.graphql(
       'query($id: ID!) { humanEvaluation(id: $id) { scenarios(first: 5) { edges { node { outputs { cost } } } } } }',
-      {
-        id: human.id,
-      },
+      { id: globalId('HumanEvaluation', human.id) },
     );
     expect(errors).toBeUndefined();
     expect(data.humanEvaluation.scenarios.edges.map((edge: any) => edge.node.outputs[0].cost)).toEqual([0.3, 0.3, 0.3]);
@@ -223,7 +224,7 @@ describe('reported costs are kept to the pico-dollar', () => {
     });
     expect(sent.status).toBe(200);
     expect((await server.request('GET', `/observability/spans/00f067aa0ba90203?type=span`)).body.metadata.cost).toBe(0.3);
-    const graphql = await server.graphql('query($id: ID!) { trace(id: $id) { cost root { metadata { cost } } } }', { id: traceId });
+    const graphql = await server.graphql('query($id: String!) { trace(traceId: $id) { cost root { metadata { cost } } } }', { id: traceId });
     expect(graphql.data.trace).toEqual({ cost: 0.3, root: { metadata: { cost: 0.3 } } });
   });
 });

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { EVALUATION_FIELDS } from '../../test/helpers/evaluations.js';
+import { globalId } from '../shared/graphql/ids.js';
 
 let server: TestServer;
 let appId: string;
@@ -163,18 +164,18 @@ describe('reading evaluations', () => {
 
   it('reads the same evaluation through GraphQL', async () => {
     const response = await server.graphql(
-      `query($id: ID!) { evaluation(id: $id) { id status { type value } average_latency { value } aggregated_results { evaluator_config { id name } result { type value } }
-        scenarios(first: 5) { edges { node { position trace_id inputs outputs { result { value } cost } results { evaluator_config result { type value } } } } } } }`,
-      { id: finished },
+      `query($id: ID!) { evaluation(id: $id) { id status { type value } averageLatency { value } aggregatedResults { evaluatorConfig { id name } result { type value } }
+        scenarios(first: 5) { edges { node { position traceId inputs outputs { result { value } cost } results { evaluatorConfigId result { type value } } } } } } }`,
+      { id: globalId('Evaluation', finished) },
     );
     expect(response.errors).toBeUndefined();
     const evaluation = response.data.evaluation;
     expect(evaluation.status).toEqual({ type: 'status', value: 'EVALUATION_FINISHED_WITH_ERRORS' });
-    expect(evaluation.aggregated_results.map((a: any) => a.evaluator_config.name)).toEqual(['exact', 'json']);
+    expect(evaluation.aggregatedResults.map((a: any) => a.evaluatorConfig.name)).toEqual(['exact', 'json']);
     expect(evaluation.scenarios.edges.map((e: any) => e.node.outputs[0].result.value)).toEqual(['Paris', 'Lima?']);
     // The same trace ids as REST answers.
     const rest = (await server.request('GET', `/evaluations/${finished}/evaluation_scenarios`)).body;
-    expect(evaluation.scenarios.edges.map((e: any) => e.node.trace_id)).toEqual(rest.map((scenario: any) => scenario.trace_id));
+    expect(evaluation.scenarios.edges.map((e: any) => e.node.traceId)).toEqual(rest.map((scenario: any) => scenario.trace_id));
     expect(rest.map((scenario: any) => scenario.trace_id)).toEqual(['4bf92f3577b34da6a3ce929d0e0e4736', null]);
   });
 });

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { globalId } from '../shared/graphql/ids.js';
 
 let server: TestServer;
 let endpoint: Server;
@@ -51,8 +52,8 @@ afterAll(async () => {
   endpoint.close();
 });
 
-const createMutation = `mutation($input: CreateEvaluationInput!) { createEvaluations(input: $input) { id variant_names status { value } progress { total done } } }`;
-const rateLimit = { batch_size: 2, max_retries: 0, retry_delay: 0, delay_between_batches: 0 };
+const createMutation = `mutation($input: CreateEvaluationInput!) { createEvaluations(input: $input) { id variantNames status { value } progress { total done } } }`;
+const rateLimit = { batchSize: 2, maxRetries: 0, retryDelay: 0, delayBetweenBatches: 0 };
 
 /** Runs a subscription over SSE and collects every `next` payload until the server completes it. */
 async function subscribe(query: string, variables: Record<string, unknown>) {
@@ -91,54 +92,60 @@ function wilson(passed: number, n: number) {
 describe('evaluations over GraphQL', () => {
   it('creates evaluations, streams their progress to the end and aggregates with statistics', async () => {
     const created = await server.graphql(createMutation, {
-      input: { app_id: appId, variant_ids: variantIds, evaluators_configs: [configId], testset_id: testsetId, rate_limit: rateLimit },
+      input: {
+        appId: globalId('App', appId),
+        variantIds: variantIds.map((id) => globalId('Variant', id)),
+        evaluatorConfigIds: [globalId('EvaluatorConfig', configId)],
+        testsetId: globalId('Testset', testsetId),
+        rateLimit,
+      },
     });
     expect(created.errors).toBeUndefined();
-    expect(created.data.createEvaluations.map((e: any) => e.variant_names[0])).toEqual(['good', 'bad']);
+    expect(created.data.createEvaluations.map((e: any) => e.variantNames[0])).toEqual(['good', 'bad']);
     expect(created.data.createEvaluations[0].progress).toEqual({ total: 5, done: 0 });
     const [good, bad] = created.data.createEvaluations.map((e: any) => e.id);
 
-    const events = await subscribe(`subscription($id: ID!) { evaluationProgress(id: $id) { evaluation_id status total done errors } }`, { id: bad });
+    const events = await subscribe(`subscription($id: ID!) { evaluationProgress(id: $id) { evaluationId status total done errors } }`, { id: bad });
     const progress = events.map((event) => event.data.evaluationProgress);
     expect(progress.length).toBeGreaterThanOrEqual(1);
-    expect(progress.every((p: any) => p.evaluation_id === bad && p.total === 5)).toBe(true);
+    expect(progress.every((p: any) => p.evaluationId === bad && p.total === 5)).toBe(true);
     const done = progress.map((p: any) => p.done);
     expect(done).toEqual([...done].sort((a, b) => a - b));
     // Two cases fail the exact match; a false is a result, not an error, so there are no errors.
-    expect(progress.at(-1)).toEqual({ evaluation_id: bad, status: 'EVALUATION_FINISHED', total: 5, done: 5, errors: 0 });
+    expect(progress.at(-1)).toEqual({ evaluationId: bad, status: 'EVALUATION_FINISHED', total: 5, done: 5, errors: 0 });
 
     const finished = await subscribe(`subscription($id: ID!) { evaluationProgress(id: $id) { status done } }`, { id: good });
     expect(finished.at(-1).data.evaluationProgress).toEqual({ status: 'EVALUATION_FINISHED', done: 5 });
 
     const read = await server.graphql(
-      `query($id: ID!) { evaluation(id: $id) { status { value } average_cost { type value } total_cost { value }
-         aggregated_results { evaluator_config { id } result { type value } count errors stddev confidence_interval { low high } } } }`,
+      `query($id: ID!) { evaluation(id: $id) { status { value } averageCost { type value } totalCost { value }
+         aggregatedResults { evaluatorConfig { id } result { type value } count errors stddev confidenceInterval { low high } } } }`,
       { id: bad },
     );
     expect(read.errors).toBeUndefined();
     const evaluation = read.data.evaluation;
-    expect(evaluation.total_cost.value).toBeCloseTo(0.01, 10);
-    expect(evaluation.average_cost).toEqual({ type: 'cost', value: 0.002 });
-    const [aggregate] = evaluation.aggregated_results;
-    expect(aggregate.evaluator_config.id).toBe(configId);
+    expect(evaluation.totalCost.value).toBeCloseTo(0.01, 10);
+    expect(evaluation.averageCost).toEqual({ type: 'cost', value: 0.002 });
+    const [aggregate] = evaluation.aggregatedResults;
+    expect(aggregate.evaluatorConfig.id).toBe(globalId('EvaluatorConfig', configId));
     expect(aggregate.result).toEqual({ type: 'number', value: 0.6 });
     expect(aggregate.count).toBe(5);
     expect(aggregate.errors).toBe(0);
     // Results 1,1,1,0,0: sample variance (3·0.4² + 2·0.6²)/4 = 0.3.
     expect(aggregate.stddev).toBeCloseTo(Math.sqrt(0.3), 12);
     const expected = wilson(3, 5);
-    expect(aggregate.confidence_interval.low).toBeCloseTo(expected.low, 12);
-    expect(aggregate.confidence_interval.high).toBeCloseTo(expected.high, 12);
+    expect(aggregate.confidenceInterval.low).toBeCloseTo(expected.low, 12);
+    expect(aggregate.confidenceInterval.high).toBeCloseTo(expected.high, 12);
 
     const comparison = await server.graphql(
-      `query($ids: [ID!]!) { evaluationComparison(ids: $ids) { position inputs correct_answers scenarios { outputs { result { value } } results { result { value } } } } }`,
+      `query($ids: [ID!]!) { evaluationComparison(ids: $ids) { position inputs correctAnswers scenarios { outputs { result { value } } results { result { value } } } } }`,
       { ids: [good, bad] },
     );
     expect(comparison.errors).toBeUndefined();
     const rows = comparison.data.evaluationComparison;
     expect(rows.map((row: any) => row.position)).toEqual([0, 1, 2, 3, 4]);
     expect(rows[3].inputs).toEqual([{ name: 'country', type: 'text', value: 'Japan' }]);
-    expect(rows[3].correct_answers).toEqual([{ key: 'correct_answer', value: 'Tokyo' }]);
+    expect(rows[3].correctAnswers).toEqual([{ key: 'correct_answer', value: 'Tokyo' }]);
     expect(rows[3].scenarios.map((s: any) => [s.outputs[0].result.value, s.results[0].result.value])).toEqual([
       ['Tokyo', true],
       ['Rome', false],
@@ -146,19 +153,27 @@ describe('evaluations over GraphQL', () => {
   });
 
   it('reports a subscription to an unknown evaluation as not found', async () => {
-    const events = await subscribe(`subscription { evaluationProgress(id: "nope") { status } }`, {});
+    const events = await subscribe(`subscription($id: ID!) { evaluationProgress(id: $id) { status } }`, { id: globalId('Evaluation', 'nope') });
     expect(events[0].errors[0]).toMatchObject({ message: 'Evaluation with id nope not found', extensions: { code: 'NOT_FOUND' } });
   });
 
   it('validates the mutation input with the REST rules and cancels through GraphQL', async () => {
     const invalid = await server.graphql(createMutation, {
-      input: { app_id: appId, variant_ids: [], evaluators_configs: [configId], testset_id: testsetId, rate_limit: { ...rateLimit, batch_size: 0 } },
+      input: {
+        appId: globalId('App', appId),
+        variantIds: [],
+        evaluatorConfigIds: [globalId('EvaluatorConfig', configId)],
+        testsetId: globalId('Testset', testsetId),
+        rateLimit: { ...rateLimit, batchSize: 0 },
+      },
     });
     expect(invalid.errors[0].extensions.detail).toEqual([
       { loc: ['body', 'variant_ids'], msg: 'List should have at least 1 item', type: 'too_short' },
       { loc: ['body', 'rate_limit', 'batch_size'], msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal' },
     ]);
-    const finished = (await server.graphql(`{ evaluations(app_id: "${appId}") { edges { node { id status { value } } } } }`)).data.evaluations.edges[0].node;
+    const finished = (
+      await server.graphql(`query($app: ID!) { evaluations(appId: $app) { edges { node { id status { value } } } } }`, { app: globalId('App', appId) })
+    ).data.evaluations.edges[0].node;
     expect(finished.status.value).toBe('EVALUATION_FINISHED');
     const cancel = await server.graphql(`mutation($id: ID!) { cancelEvaluation(id: $id) { id } }`, { id: finished.id });
     expect(cancel.errors[0].extensions.code).toBe('CONFLICT');

@@ -19,6 +19,7 @@ import {
   waitForStatus,
 } from '../../test/helpers/evaluations.js';
 import { CONTEXT_RELEVANCY_PROMPT, FAITHFULNESS_PROMPT } from '../evaluators/scorers/rag.js';
+import { globalId } from '../shared/graphql/ids.js';
 
 let server: TestServer;
 let openai: FakeEndpoint;
@@ -151,11 +152,18 @@ describe('auto_ai_critique and auto_semantic_similarity', () => {
       ],
     });
     const graphql = await server.graphql(
-      'query($id: ID!) { evaluation(id: $id) { total_cost { value } evaluator_cost { total_cost calls evaluators { evaluator_config_id cost calls } } } }',
-      { id },
+      'query($id: ID!) { evaluation(id: $id) { totalCost { value } evaluatorCost { totalCost calls evaluators { evaluatorConfigId cost calls } } } }',
+      { id: globalId('Evaluation', id) },
     );
     expect(graphql.errors).toBeUndefined();
-    expect(graphql.data.evaluation.evaluator_cost).toEqual(cost && { total_cost: cost.total_cost, calls: 6, evaluators: cost.evaluators });
+    expect(graphql.data.evaluation.evaluatorCost).toEqual({
+      totalCost: cost.total_cost,
+      calls: 6,
+      evaluators: cost.evaluators.map(({ evaluator_config_id, ...rest }: any) => ({
+        evaluatorConfigId: globalId('EvaluatorConfig', evaluator_config_id),
+        ...rest,
+      })),
+    });
 
     // Each judge call is an EVALUATOR span under the case's span, in the same trace.
     const traces = await scenarioTraceIds(server, id);

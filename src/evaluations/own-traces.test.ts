@@ -97,20 +97,20 @@ describe('REST', () => {
 
 describe('GraphQL', () => {
   const query = `query($include: Boolean, $environment: String) {
-    traces(first: 50, includeEvaluations: $include, environment: $environment) { edges { node { trace_id environment } } }
+    traces(first: 50, includeEvaluations: $include, environment: $environment) { edges { node { traceId environment } } }
     spans(first: 50, includeEvaluations: $include, environment: $environment) { edges { node { id } } }
-    trace_metrics(includeEvaluations: $include, environment: $environment) { count cost }
-    span_metrics(includeEvaluations: $include, environment: $environment) { count }
+    traceMetrics(includeEvaluations: $include, environment: $environment) { count cost }
+    spanMetrics(includeEvaluations: $include, environment: $environment) { count }
   }`;
-  const counts = (data: any) => [data.traces.edges.length, data.spans.edges.length, data.trace_metrics.count, data.span_metrics.count];
+  const counts = (data: any) => [data.traces.edges.length, data.spans.edges.length, data.traceMetrics.count, data.spanMetrics.count];
 
   it('leaves the evaluation traces out of lists and metrics by default', async () => {
     for (const variables of [{}, { include: false }, { include: null }]) {
       const { data, errors } = await server.graphql(query, variables);
       expect(errors).toBeUndefined();
-      expect(data.traces.edges.map((edge: any) => edge.node.trace_id).sort()).toEqual(['app-plain', 'app-prod']);
+      expect(data.traces.edges.map((edge: any) => edge.node.traceId).sort()).toEqual(['app-plain', 'app-prod']);
       expect(counts(data)).toEqual([2, 2, 2, 2]);
-      expect(data.trace_metrics.cost).toBeNull();
+      expect(data.traceMetrics.cost).toBeNull();
     }
   });
 
@@ -118,14 +118,14 @@ describe('GraphQL', () => {
     const all = await server.graphql(query, { include: true });
     expect(all.errors).toBeUndefined();
     expect(counts(all.data)).toEqual([6, 6, 6, 6]);
-    expect(all.data.trace_metrics.cost).toBe(0.017);
+    expect(all.data.traceMetrics.cost).toBe(0.017);
     const own = await server.graphql(query, { environment: 'assay-evaluation' });
     expect(counts(own.data)).toEqual([4, 4, 4, 4]);
     expect(own.data.traces.edges.every((edge: any) => edge.node.environment === 'assay-evaluation')).toBe(true);
   });
 
   it('refuses an includeEvaluations that is not a boolean', async () => {
-    const { data, errors } = await server.graphql('{ traces(includeEvaluations: "yes") { edges { node { trace_id } } } }');
+    const { data, errors } = await server.graphql('{ traces(includeEvaluations: "yes") { edges { node { traceId } } } }');
     expect(data).toBeUndefined();
     expect(errors[0].message).toMatch(/Boolean cannot represent a non boolean value/);
   });

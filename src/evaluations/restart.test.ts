@@ -19,6 +19,7 @@ import {
   waitForStatus,
 } from '../../test/helpers/evaluations.js';
 import { type AssayProcess, startAssayProcess } from '../../test/helpers/process.js';
+import { globalId } from '../shared/graphql/ids.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'assay-restart-'));
 const databaseFile = join(dir, 'assay.db');
@@ -86,7 +87,9 @@ describe('an evaluation interrupted by a crash', () => {
     expect(scenarios).toHaveLength(CASES);
     expect(scenarios.map((s) => s.inputs[0].value)).toEqual(rows.map((row) => row.n));
     expect(scenarios.every((s) => s.outputs[0].result.value === `answer ${s.inputs[0].value}`)).toBe(true);
-    const positions = await second.graphql(`query($id: ID!) { evaluation(id: $id) { scenarios(first: 100) { edges { node { position } } } } }`, { id });
+    const positions = await second.graphql(`query($id: ID!) { evaluation(id: $id) { scenarios(first: 100) { edges { node { position } } } } }`, {
+      id: globalId('Evaluation', id),
+    });
     expect(positions.data.evaluation.scenarios.edges.map((e: any) => e.node.position)).toEqual(rows.map((_, n) => n));
 
     // After the restart only the cases not stored before were called, each once.

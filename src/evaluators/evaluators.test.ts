@@ -1,6 +1,7 @@
 // The evaluators REST routes and GraphQL fields, over HTTP against a real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { globalId } from '../shared/graphql/ids.js';
 
 let server: TestServer;
 let appId: string;
@@ -467,22 +468,22 @@ describe('DELETE /evaluators/configs/{id}', () => {
 });
 
 describe('GraphQL', () => {
-  const configFields = `id name project_id app_id evaluator_key settings_values created_at updated_at
-    app { id name } evaluator { key result_type }`;
+  const configFields = `id databaseId name appId evaluatorKey settingsValues createdAt updatedAt
+    app { id name } evaluator { key resultType }`;
 
   it('lists the evaluators with typed settings', async () => {
     const { data, errors } = await server.graphql(`{
-      evaluators { key name description result_type requires_llm_api_keys
-        settings_template { name label type default required description min max options } }
+      evaluators { key name description resultType requiresLlmApiKeys
+        settingsTemplate { name label type default required description min max options } }
     }`);
     expect(errors).toBeUndefined();
     expect(data.evaluators).toHaveLength(18);
     const similarity = data.evaluators.find((evaluator: { key: string }) => evaluator.key === 'auto_similarity_match');
-    expect(similarity.result_type).toBe('bool');
-    expect(similarity.settings_template[0]).toEqual({
+    expect(similarity.resultType).toBe('BOOL');
+    expect(similarity.settingsTemplate[0]).toEqual({
       name: 'similarity_threshold',
       label: 'Similarity threshold',
-      type: 'number',
+      type: 'NUMBER',
       default: 0.5,
       required: false,
       description: expect.any(String),
@@ -491,73 +492,80 @@ describe('GraphQL', () => {
       options: null,
     });
     const code = data.evaluators.find((evaluator: { key: string }) => evaluator.key === 'auto_custom_code_run');
-    expect(code.settings_template.map((setting: { name: string }) => setting.name)).toEqual(['code', 'runtime']);
-    expect(code.settings_template[0]).toMatchObject({ type: 'code', required: true, default: null, min: null, max: null });
-    expect(code.settings_template[1]).toMatchObject({ type: 'multiple_choice', default: 'javascript', options: ['javascript'] });
-    const critique = await server.graphql(`{ evaluator(key: "auto_ai_critique") { settings_template { name type default } } }`);
-    expect(critique.data.evaluator.settings_template[0]).toMatchObject({ name: 'prompt_template', type: 'messages' });
-    expect(critique.data.evaluator.settings_template[0].default).toHaveLength(2);
+    expect(code.settingsTemplate.map((setting: { name: string }) => setting.name)).toEqual(['code', 'runtime']);
+    expect(code.settingsTemplate[0]).toMatchObject({ type: 'CODE', required: true, default: null, min: null, max: null });
+    expect(code.settingsTemplate[1]).toMatchObject({ type: 'MULTIPLE_CHOICE', default: 'javascript', options: ['javascript'] });
+    const critique = await server.graphql(`{ evaluator(key: "auto_ai_critique") { settingsTemplate { name type default } } }`);
+    expect(critique.data.evaluator.settingsTemplate[0]).toMatchObject({ name: 'prompt_template', type: 'MESSAGES' });
+    expect(critique.data.evaluator.settingsTemplate[0].default).toHaveLength(2);
     expect((await server.graphql(`{ evaluator(key: "nope") { key } }`)).data.evaluator).toBeNull();
   });
 
   it('creates, reads, lists, updates and deletes a config', async () => {
     const gqlAppId = await createApp('evaluators-graphql-app');
     const created = await server.graphql(`mutation ($input: CreateEvaluatorConfigInput!) { createEvaluatorConfig(input: $input) { ${configFields} } }`, {
-      input: { app_id: gqlAppId, name: 'GQL', evaluator_key: 'auto_contains_all', settings_values: { substrings: 'a, b' } },
+      input: { appId: globalId('App', gqlAppId), name: 'GQL', evaluatorKey: 'auto_contains_all', settingsValues: { substrings: 'a, b' } },
     });
     expect(created.errors).toBeUndefined();
     const config = created.data.createEvaluatorConfig;
     expect(config).toMatchObject({
       name: 'GQL',
-      app_id: gqlAppId,
-      evaluator_key: 'auto_contains_all',
-      settings_values: { substrings: 'a, b', case_sensitive: true },
-      app: { id: gqlAppId, name: 'evaluators-graphql-app' },
-      evaluator: { key: 'auto_contains_all', result_type: 'bool' },
+      appId: globalId('App', gqlAppId),
+      evaluatorKey: 'auto_contains_all',
+      settingsValues: { substrings: 'a, b', case_sensitive: true },
+      app: { id: globalId('App', gqlAppId), name: 'evaluators-graphql-app' },
+      evaluator: { key: 'auto_contains_all', resultType: 'BOOL' },
     });
-    expect(config.created_at).toMatch(ISO);
+    expect(config.createdAt).toMatch(ISO);
     // REST sees the same config.
-    const rest = await server.request('GET', `/evaluators/configs/${config.id}`);
-    expect(rest.body).toMatchObject({ id: config.id, project_id: config.project_id, settings_values: config.settings_values });
+    const rest = await server.request('GET', `/evaluators/configs/${config.databaseId}`);
+    expect(rest.body).toMatchObject({ id: config.databaseId, settings_values: config.settingsValues });
 
     const second = await server.graphql(`mutation ($input: CreateEvaluatorConfigInput!) { createEvaluatorConfig(input: $input) { id } }`, {
-      input: { app_id: gqlAppId, name: 'GQL 2', evaluator_key: 'auto_exact_match', settings_values: {} },
+      input: { appId: globalId('App', gqlAppId), name: 'GQL 2', evaluatorKey: 'auto_exact_match', settingsValues: {} },
     });
     const read = await server.graphql(`query ($id: ID!) { evaluatorConfig(id: $id) { ${configFields} } }`, { id: config.id });
     expect(read.data.evaluatorConfig).toEqual(config);
 
     const listed = await server.graphql(
-      `query ($app: ID) { evaluatorConfigs(app_id: $app, first: 1) { edges { cursor node { id name } } pageInfo { hasNextPage endCursor } } }`,
-      { app: gqlAppId },
+      `query ($app: ID) { evaluatorConfigs(appId: $app, first: 1) { edges { cursor node { id name } } pageInfo { hasNextPage endCursor } } }`,
+      { app: globalId('App', gqlAppId) },
     );
     expect(listed.errors).toBeUndefined();
     expect(listed.data.evaluatorConfigs.edges.map((edge: { node: { name: string } }) => edge.node.name)).toEqual(['GQL']);
     expect(listed.data.evaluatorConfigs.pageInfo.hasNextPage).toBe(true);
     const next = await server.graphql(
-      `query ($app: ID, $after: String) { evaluatorConfigs(app_id: $app, first: 5, after: $after) { edges { node { id } } pageInfo { hasNextPage } } }`,
-      { app: gqlAppId, after: listed.data.evaluatorConfigs.pageInfo.endCursor },
+      `query ($app: ID, $after: String) { evaluatorConfigs(appId: $app, first: 5, after: $after) { edges { node { id } } pageInfo { hasNextPage } } }`,
+      { app: globalId('App', gqlAppId), after: listed.data.evaluatorConfigs.pageInfo.endCursor },
     );
     expect(next.data.evaluatorConfigs.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([second.data.createEvaluatorConfig.id]);
     expect(next.data.evaluatorConfigs.pageInfo.hasNextPage).toBe(false);
 
     const updated = await server.graphql(
-      `mutation ($id: ID!, $input: UpdateEvaluatorConfigInput!) { updateEvaluatorConfig(id: $id, input: $input) { name settings_values } }`,
-      { id: config.id, input: { name: 'GQL renamed', settings_values: { substrings: 'c', case_sensitive: false } } },
+      `mutation ($id: ID!, $input: UpdateEvaluatorConfigInput!) { updateEvaluatorConfig(id: $id, input: $input) { name settingsValues } }`,
+      { id: config.id, input: { name: 'GQL renamed', settingsValues: { substrings: 'c', case_sensitive: false } } },
     );
     expect(updated.errors).toBeUndefined();
-    expect(updated.data.updateEvaluatorConfig).toEqual({ name: 'GQL renamed', settings_values: { substrings: 'c', case_sensitive: false } });
+    expect(updated.data.updateEvaluatorConfig).toEqual({ name: 'GQL renamed', settingsValues: { substrings: 'c', case_sensitive: false } });
 
     const deleted = await server.graphql(`mutation ($id: ID!) { deleteEvaluatorConfig(id: $id) }`, { id: config.id });
     expect(deleted.data.deleteEvaluatorConfig).toBe(config.id);
     const gone = await server.graphql(`query ($id: ID!) { evaluatorConfig(id: $id) { id } }`, { id: config.id });
     expect(gone.data.evaluatorConfig).toBeNull();
-    expect(gone.errors[0]).toMatchObject({ message: `EvaluatorConfig with id ${config.id} not found`, extensions: { code: 'NOT_FOUND' } });
+    expect(gone.errors[0]).toMatchObject({ message: `EvaluatorConfig with id ${config.databaseId} not found`, extensions: { code: 'NOT_FOUND' } });
   });
 
   it('reports the same validation faults as REST', async () => {
-    const input = { app_id: appId, name: 'GQL bad', evaluator_key: 'auto_similarity_match', settings_values: { similarity_threshold: 2, typo: 1 } };
-    const rest = await server.request('POST', '/evaluators/configs', input);
-    const result = await server.graphql(`mutation ($input: CreateEvaluatorConfigInput!) { createEvaluatorConfig(input: $input) { id } }`, { input });
+    const settings = { similarity_threshold: 2, typo: 1 };
+    const rest = await server.request('POST', '/evaluators/configs', {
+      app_id: appId,
+      name: 'GQL bad',
+      evaluator_key: 'auto_similarity_match',
+      settings_values: settings,
+    });
+    const result = await server.graphql(`mutation ($input: CreateEvaluatorConfigInput!) { createEvaluatorConfig(input: $input) { id } }`, {
+      input: { appId: globalId('App', appId), name: 'GQL bad', evaluatorKey: 'auto_similarity_match', settingsValues: settings },
+    });
     expect(result.errors).toHaveLength(1);
     expect(result.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(result.errors[0].extensions.detail).toEqual(rest.body.detail);
@@ -566,7 +574,7 @@ describe('GraphQL', () => {
       ['body', 'settings_values', 'typo'],
     ]);
     const update = await server.graphql(`mutation ($id: ID!, $input: UpdateEvaluatorConfigInput!) { updateEvaluatorConfig(id: $id, input: $input) { id } }`, {
-      id: UNKNOWN_ID,
+      id: globalId('EvaluatorConfig', UNKNOWN_ID),
       input: { name: 'x' },
     });
     expect(update.errors[0].extensions.code).toBe('NOT_FOUND');

@@ -2,11 +2,13 @@
 // server, outputs generated in the background, every scenario judged by three judges, then the
 // results (REST, percentages by hand), the win rates, the position bias and the agreement (GraphQL,
 // by hand).
+import { decodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeEndpoint, startEndpoint } from '../../test/helpers/endpoints.js';
 import { createApp, createEndpointVariant, createTestset } from '../../test/helpers/evaluations.js';
 import { createHumanEvaluation, judge, waitForHumanStatus } from '../../test/helpers/human-evaluations.js';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { globalId } from '../shared/graphql/ids.js';
 
 let server: TestServer;
 let user: FakeEndpoint;
@@ -110,26 +112,26 @@ describe('an A/B test from creation to results', () => {
   it('records the left/right order shown for each scenario, and shows the outputs in that order', async () => {
     const response = await server.graphql(
       `query($id: ID!) { humanEvaluation(id: $id) { progress { total done errors }
-         scenarios(first: 10) { edges { node { id position display_order has_error shown_outputs { variant_id } outputs { variant_id error trace_id latency } } } } } }`,
-      { id: evaluationId },
+         scenarios(first: 10) { edges { node { id position displayOrder hasError shownOutputs { variantId } outputs { variantId error traceId latency } } } } } }`,
+      { id: globalId('HumanEvaluation', evaluationId) },
     );
     expect(response.errors).toBeUndefined();
     expect(response.data.humanEvaluation.progress).toEqual({ total: 4, done: 4, errors: 0 });
     const nodes = response.data.humanEvaluation.scenarios.edges.map((e: any) => e.node);
     expect(nodes.map((n: any) => n.position)).toEqual([0, 1, 2, 3]);
     for (const node of nodes) {
-      expect([...node.display_order].sort()).toEqual([variantA, variantB].sort());
-      expect(node.shown_outputs.map((o: any) => o.variant_id)).toEqual(node.display_order);
-      expect(node.has_error).toBe(false);
-      expect(node.outputs.map((o: any) => o.variant_id)).toEqual([variantA, variantB]);
+      expect([...node.displayOrder].sort()).toEqual([gid(variantA), gid(variantB)].sort());
+      expect(node.shownOutputs.map((o: any) => o.variantId)).toEqual(node.displayOrder);
+      expect(node.hasError).toBe(false);
+      expect(node.outputs.map((o: any) => o.variantId)).toEqual([gid(variantA), gid(variantB)]);
       for (const output of node.outputs) {
         expect(output.error).toBeNull();
-        expect(output.trace_id).toMatch(/^[0-9a-f]{32}$/);
+        expect(output.traceId).toMatch(/^[0-9a-f]{32}$/);
         expect(output.latency).toBeGreaterThan(0);
       }
     }
     // Each call was traced like an ingested trace.
-    const trace = await server.request('GET', `/observability/traces/${nodes[0].outputs[0].trace_id}/`);
+    const trace = await server.request('GET', `/observability/traces/${nodes[0].outputs[0].traceId}/`);
     expect(trace.status).toBe(200);
     expect(trace.body).toMatchObject({ name: 'loud', status: 'OK', variant: { variant_id: variantA, variant_name: 'loud', revision: 1 } });
   });
@@ -173,36 +175,36 @@ describe('an A/B test from creation to results', () => {
   it('gives win rates with Wilson intervals and Fleiss’ and Cohen’s kappa computed by hand', async () => {
     const response = await server.graphql(
       `query($id: ID!) { humanEvaluation(id: $id) { statistics {
-          scenarios judged_scenarios judgements judges positive_votes flag_votes
-          variants { variant_id wins losses ties win_rate win_rate_interval { low high } }
-          agreement { scenarios judgements observed_agreement expected_agreement fleiss_kappa
-                      pairs { judge_a judge_b scenarios observed_agreement cohen_kappa } } } } }`,
-      { id: evaluationId },
+          scenarios judgedScenarios judgements judges positiveVotes flagVotes
+          variants { variantId wins losses ties winRate winRateInterval { low high } }
+          agreement { scenarios judgements observedAgreement expectedAgreement fleissKappa
+                      pairs { judgeA judgeB scenarios observedAgreement cohenKappa } } } } }`,
+      { id: globalId('HumanEvaluation', evaluationId) },
     );
     expect(response.errors).toBeUndefined();
     const stats = response.data.humanEvaluation.statistics;
-    expect(stats).toMatchObject({ scenarios: 4, judged_scenarios: 4, judgements: 12, judges: ['ann', 'bob', 'cat'], positive_votes: 2, flag_votes: 0 });
+    expect(stats).toMatchObject({ scenarios: 4, judgedScenarios: 4, judgements: 12, judges: ['ann', 'bob', 'cat'], positiveVotes: 2, flagVotes: 0 });
     // A: 6 wins, 4 losses (votes for B), 2 ties ("1") → 6/10; Wilson 95%: [0.3127, 0.8318].
     const [a, b] = stats.variants;
-    expect(a).toMatchObject({ variant_id: variantA, wins: 6, losses: 4, ties: 2, win_rate: 0.6 });
-    expect(a.win_rate_interval.low).toBeCloseTo(0.3127, 4);
-    expect(a.win_rate_interval.high).toBeCloseTo(0.8318, 4);
-    expect(b).toMatchObject({ variant_id: variantB, wins: 4, losses: 6, ties: 2, win_rate: 0.4 });
-    expect(b.win_rate_interval.low).toBeCloseTo(0.1682, 4);
-    expect(b.win_rate_interval.high).toBeCloseTo(0.6873, 4);
+    expect(a).toMatchObject({ variantId: gid(variantA), wins: 6, losses: 4, ties: 2, winRate: 0.6 });
+    expect(a.winRateInterval.low).toBeCloseTo(0.3127, 4);
+    expect(a.winRateInterval.high).toBeCloseTo(0.8318, 4);
+    expect(b).toMatchObject({ variantId: gid(variantB), wins: 4, losses: 6, ties: 2, winRate: 0.4 });
+    expect(b.winRateInterval.low).toBeCloseTo(0.1682, 4);
+    expect(b.winRateInterval.high).toBeCloseTo(0.6873, 4);
 
     // Fleiss: P_i = 1, 1/3, 1, 1/3 → P̄ = 2/3; shares A 6/12, B 4/12, "1" 2/12 → P̄e = 7/18; κ = 5/11.
     const agreement = stats.agreement;
     expect(agreement.scenarios).toBe(4);
     expect(agreement.judgements).toBe(12);
-    expect(agreement.observed_agreement).toBeCloseTo(2 / 3, 10);
-    expect(agreement.expected_agreement).toBeCloseTo(7 / 18, 10);
-    expect(agreement.fleiss_kappa).toBeCloseTo(5 / 11, 10);
+    expect(agreement.observedAgreement).toBeCloseTo(2 / 3, 10);
+    expect(agreement.expectedAgreement).toBeCloseTo(7 / 18, 10);
+    expect(agreement.fleissKappa).toBeCloseTo(5 / 11, 10);
     // Cohen: ann–bob agree on 2 of 4, chance 0.375 → 0.2; ann–cat agree on all → 1; bob–cat → 0.2.
     expect(agreement.pairs).toEqual([
-      { judge_a: 'ann', judge_b: 'bob', scenarios: 4, observed_agreement: 0.5, cohen_kappa: expect.closeTo(0.2, 10) },
-      { judge_a: 'ann', judge_b: 'cat', scenarios: 4, observed_agreement: 1, cohen_kappa: expect.closeTo(1, 10) },
-      { judge_a: 'bob', judge_b: 'cat', scenarios: 4, observed_agreement: 0.5, cohen_kappa: expect.closeTo(0.2, 10) },
+      { judgeA: 'ann', judgeB: 'bob', scenarios: 4, observedAgreement: 0.5, cohenKappa: expect.closeTo(0.2, 10) },
+      { judgeA: 'ann', judgeB: 'cat', scenarios: 4, observedAgreement: 1, cohenKappa: expect.closeTo(1, 10) },
+      { judgeA: 'bob', judgeB: 'cat', scenarios: 4, observedAgreement: 0.5, cohenKappa: expect.closeTo(0.2, 10) },
     ]);
   });
 
@@ -211,14 +213,14 @@ describe('an A/B test from creation to results', () => {
     await judge(server, evaluationId, scenario.id, 'human_a_b_testing', { vote: variantB, judge: 'ann' });
     const response = await server.graphql(
       `query($id: ID!) { humanEvaluation(id: $id) { scenarios(first: 2) { edges { node { vote judgements { judge vote score } } } } } }`,
-      { id: evaluationId },
+      { id: globalId('HumanEvaluation', evaluationId) },
     );
     expect(response.data.humanEvaluation.scenarios.edges[1].node).toEqual({
-      vote: variantB,
+      vote: gid(variantB),
       judgements: [
-        { judge: 'ann', vote: variantB, score: null },
-        { judge: 'bob', vote: variantB, score: null },
-        { judge: 'cat', vote: variantA, score: null },
+        { judge: 'ann', vote: gid(variantB), score: null },
+        { judge: 'bob', vote: gid(variantB), score: null },
+        { judge: 'cat', vote: gid(variantA), score: null },
       ],
     });
     const results = (await server.request('GET', `/human-evaluations/${evaluationId}/results`)).body.votes_data;
@@ -227,8 +229,8 @@ describe('an A/B test from creation to results', () => {
   });
 
   it('measures position bias from the recorded order: a judge who always picks the left output', async () => {
-    const order = await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { scenarios(first: 10) { edges { node { id display_order } } } } }`, {
-      id: evaluationId,
+    const order = await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { scenarios(first: 10) { edges { node { id displayOrder } } } } }`, {
+      id: globalId('HumanEvaluation', evaluationId),
     });
     const nodes = order.data.humanEvaluation.scenarios.edges.map((e: any) => e.node);
     // A fresh evaluation judged by one judge who always votes for what was shown on the left.
@@ -241,25 +243,27 @@ describe('an A/B test from creation to results', () => {
     });
     await waitForHumanStatus(server, second.id);
     const shown = (
-      await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { scenarios(first: 10) { edges { node { id display_order } } } } }`, { id: second.id })
+      await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { scenarios(first: 10) { edges { node { databaseId displayOrder } } } } }`, {
+        id: globalId('HumanEvaluation', second.id),
+      })
     ).data.humanEvaluation.scenarios.edges.map((e: any) => e.node);
-    for (const node of shown) await judge(server, second.id, node.id, 'human_a_b_testing', { vote: node.display_order[0] });
+    for (const node of shown) await judge(server, second.id, node.databaseId, 'human_a_b_testing', { vote: plain(node.displayOrder[0]) });
     const response = await server.graphql(
-      `query($id: ID!) { humanEvaluation(id: $id) { statistics { position_bias { decisive left_wins right_wins left_rate left_rate_interval { low high } p_value } } } }`,
-      { id: second.id },
+      `query($id: ID!) { humanEvaluation(id: $id) { statistics { positionBias { decisive leftWins rightWins leftRate leftRateInterval { low high } pValue } } } }`,
+      { id: globalId('HumanEvaluation', second.id) },
     );
     // 4 of 4 on the left: rate 1, Wilson [0.5101, 1], exact two-sided p = 2 · (1/2)^4 = 0.125.
-    const bias = response.data.humanEvaluation.statistics.position_bias;
-    expect(bias).toMatchObject({ decisive: 4, left_wins: 4, right_wins: 0, left_rate: 1, p_value: 0.125 });
-    expect(bias.left_rate_interval.low).toBeCloseTo(0.5101, 4);
-    expect(bias.left_rate_interval.high).toBe(1);
+    const bias = response.data.humanEvaluation.statistics.positionBias;
+    expect(bias).toMatchObject({ decisive: 4, leftWins: 4, rightWins: 0, leftRate: 1, pValue: 0.125 });
+    expect(bias.leftRateInterval.low).toBeCloseTo(0.5101, 4);
+    expect(bias.leftRateInterval.high).toBe(1);
     // The first evaluation's bias, recounted from its recorded order and the judgements made above.
-    const first = await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { statistics { position_bias { decisive left_wins right_wins } } } }`, {
-      id: evaluationId,
+    const first = await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { statistics { positionBias { decisive leftWins rightWins } } } }`, {
+      id: globalId('HumanEvaluation', evaluationId),
     });
     const votesNow = [[variantA, variantA, variantA], [variantB, variantB, variantA], [variantB, variantB, variantB], [variantA]];
-    const left = votesNow.flatMap((vs, i) => vs.filter((v) => v === nodes[i].display_order[0])).length;
-    expect(first.data.humanEvaluation.statistics.position_bias).toEqual({ decisive: 10, left_wins: left, right_wins: 10 - left });
+    const left = votesNow.flatMap((vs, i) => vs.filter((v) => gid(v) === nodes[i].displayOrder[0])).length;
+    expect(first.data.humanEvaluation.statistics.positionBias).toEqual({ decisive: 10, leftWins: left, rightWins: 10 - left });
   });
 
   it('draws the order at random: over 40 cases both orders occur', async () => {
@@ -278,12 +282,12 @@ describe('an A/B test from creation to results', () => {
     });
     expect(evaluation.status).toBe('EVALUATION_FINISHED');
     const response = await server.graphql(
-      `query($id: ID!) { humanEvaluation(id: $id) { scenarios(first: 40) { edges { node { display_order outputs { variant_id } } } } } }`,
-      { id: evaluation.id },
+      `query($id: ID!) { humanEvaluation(id: $id) { scenarios(first: 40) { edges { node { displayOrder outputs { variantId } } } } } }`,
+      { id: globalId('HumanEvaluation', evaluation.id) },
     );
     const nodes = response.data.humanEvaluation.scenarios.edges.map((e: any) => e.node);
     expect(nodes).toHaveLength(40);
-    const leftA = nodes.filter((n: any) => n.display_order[0] === variantA).length;
+    const leftA = nodes.filter((n: any) => n.displayOrder[0] === gid(variantA)).length;
     // All 40 on one side has probability 2 · 2^-40.
     expect(leftA).toBeGreaterThan(0);
     expect(leftA).toBeLessThan(40);
@@ -291,3 +295,13 @@ describe('an A/B test from creation to results', () => {
     expect(nodes.every((n: any) => n.outputs.length === 0)).toBe(true);
   });
 });
+
+/** A variant's global id, as GraphQL answers it. */
+function gid(variantId: string): string {
+  return globalId('Variant', variantId);
+}
+
+/** The REST id of a variant's global id. */
+function plain(variantGlobalId: string): string {
+  return decodeGlobalID(variantGlobalId).id;
+}

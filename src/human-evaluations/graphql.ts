@@ -3,6 +3,13 @@
 // position bias, agreement between judges), the next scenario for a judging screen, and the
 // mutations create, judge, status and delete. Inputs are validated by the REST schemas.
 import { builder } from '../shared/graphql/builder.js';
+import { decodeGlobalID } from '@pothos/plugin-relay';
+import { App, Variant } from '../apps/graphql.js';
+import { Testset } from '../testsets/graphql.js';
+import { ValidationError } from '../shared/errors.js';
+import { databaseIds, globalId } from '../shared/graphql/ids.js';
+import { ConfidenceInterval } from '../shared/graphql/interval.js';
+import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { asArray } from '../shared/json.js';
 import { parseInput } from '../shared/validation.js';
 import {
@@ -10,6 +17,7 @@ import {
   createHumanEvaluationInput,
   deleteHumanEvaluationsInput,
   evaluationStatuses,
+  humanEvaluationTypes,
   judgeScenarioInput,
   updateHumanEvaluationInput,
 } from './inputs.js';
@@ -18,7 +26,6 @@ import type { ScenarioInput, StoredOutput } from './operations.js';
 import {
   type Agreement,
   type HumanStatistics,
-  type Interval,
   type JudgePair,
   type PositionBias,
   type VariantStatistics,
@@ -27,13 +34,50 @@ import {
   votesData,
 } from './statistics.js';
 
+// An A/B vote names the preferred variant by its global id, as every id in GraphQL does; "1" (both
+// good) and "0" (both bad) are votes as they are (docs/graphql.md#ids).
+const VOTE = 'the global id of the preferred variant, "1" (both good) or "0" (both bad).';
+const plainVotes = ['0', '1'];
+
+function voteOut(vote: string | null): string | null {
+  return vote === null || plainVotes.includes(vote) ? vote : globalId('Variant', vote);
+}
+
+function voteIn(vote: string): string {
+  if (plainVotes.includes(vote)) return vote;
+  let decoded: { typename: string; id: string } | undefined;
+  try {
+    decoded = decodeGlobalID(vote);
+  } catch {
+    decoded = undefined;
+  }
+  if (decoded?.typename !== 'Variant') throw ValidationError.at(['body', 'vote'], `Input should be ${VOTE}`, 'value_error');
+  return decoded.id;
+}
+
 const HumanEvaluationType = builder.enumType('HumanEvaluationType', {
-  values: ['human_a_b_testing', 'single_model_test'] as const,
+  description: 'What judges do in a human evaluation.',
+  values: upperCaseValues(humanEvaluationTypes, {
+    human_a_b_testing: 'Two variants side by side; judges vote for the better output.',
+    single_model_test: 'One variant; judges score each output from 0 to 100.',
+  }),
 });
 
-const HumanEvaluationStatus = builder.enumType('HumanEvaluationStatus', { values: evaluationStatuses });
+const HumanEvaluationStatus = builder.enumType('HumanEvaluationStatus', {
+  description: "Where a human evaluation's output generation stands (docs/human-evaluations.md#output-generation-and-status).",
+  values: upperCaseValues(evaluationStatuses, {
+    EVALUATION_INITIALIZED: 'Outputs still to generate; setting it again resumes generation.',
+    EVALUATION_STARTED: 'Generation under way.',
+    EVALUATION_FINISHED: 'Every output generated.',
+    EVALUATION_FINISHED_WITH_ERRORS: 'Every scenario done, but some variant call failed for good (its scenario has hasError).',
+    EVALUATION_FAILED: 'Generation stopped: a pinned revision is gone.',
+    EVALUATION_AGGREGATION_FAILED: 'Never set by the service here; a client setting it stops generation, as any final status does.',
+    EVALUATION_CANCELLED: 'Set by a client to stop generation; the outputs stored so far stay.',
+  }),
+});
 
 const HumanProgress = builder.objectRef<{ total: number; done: number; errors: number }>('HumanEvaluationProgress').implement({
+  description: 'How many scenarios have their outputs.',
   fields: (t) => ({
     total: t.exposeInt('total', { description: 'Scenarios (test cases).' }),
     done: t.exposeInt('done', { description: 'Scenarios whose outputs are there.' }),
@@ -41,30 +85,29 @@ const HumanProgress = builder.objectRef<{ total: number; done: number; errors: n
   }),
 });
 
-const HumanInterval = builder.objectRef<Interval>('HumanConfidenceInterval').implement({
-  description: 'A 95% confidence interval.',
-  fields: (t) => ({ low: t.exposeFloat('low'), high: t.exposeFloat('high') }),
-});
-
 const VariantStats = builder.objectRef<VariantStatistics>('HumanVariantStatistics').implement({
+  description: "One variant's verdicts in a human evaluation.",
   fields: (t) => ({
-    variant_id: t.exposeID('variant_id'),
-    variant_name: t.exposeString('variant_name'),
+    variantId: t.id({ description: 'Global id of the variant.', resolve: (s) => globalId('Variant', s.variant_id) }),
+    variantName: t.exposeString('variant_name', { description: 'Its name at creation.' }),
     wins: t.exposeInt('wins', { description: 'A/B: judgements that preferred this variant.' }),
     losses: t.exposeInt('losses', { description: 'A/B: judgements that preferred the other variant.' }),
     ties: t.exposeInt('ties', { description: 'A/B: judgements "1" (both good) or "0" (both bad).' }),
-    win_rate: t.exposeFloat('win_rate', { nullable: true, description: 'wins / (wins + losses); ties left out.' }),
-    win_rate_interval: t.field({
-      type: HumanInterval,
+    winRate: t.exposeFloat('win_rate', { nullable: true, description: 'Wins / (wins + losses), ties left out; null without a decisive judgement.' }),
+    winRateInterval: t.field({
+      type: ConfidenceInterval,
       nullable: true,
       description: "Wilson's 95% interval of the win rate.",
       resolve: (s) => s.win_rate_interval,
     }),
     scores: t.exposeInt('scores', { description: 'Single model: scores given.' }),
-    mean_score: t.exposeFloat('mean_score', { nullable: true }),
-    score_stddev: t.exposeFloat('score_stddev', { nullable: true }),
-    score_interval: t.field({
-      type: HumanInterval,
+    meanScore: t.exposeFloat('mean_score', { nullable: true, description: 'Single model: the mean score (0–100); null without scores.' }),
+    scoreStddev: t.exposeFloat('score_stddev', {
+      nullable: true,
+      description: 'Single model: sample standard deviation of the scores; null with fewer than two.',
+    }),
+    scoreInterval: t.field({
+      type: ConfidenceInterval,
       nullable: true,
       description: "Student's t 95% interval of the mean score.",
       resolve: (s) => s.score_interval,
@@ -76,221 +119,315 @@ const PositionBiasRef = builder.objectRef<PositionBias>('HumanPositionBias').imp
   description: 'How often the output shown on the left won an A/B judgement (0.5 when the side does not matter).',
   fields: (t) => ({
     decisive: t.exposeInt('decisive', { description: 'Judgements that preferred one output.' }),
-    left_wins: t.exposeInt('left_wins'),
-    right_wins: t.exposeInt('right_wins'),
-    left_rate: t.exposeFloat('left_rate', { nullable: true }),
-    left_rate_interval: t.field({ type: HumanInterval, nullable: true, resolve: (b) => b.left_rate_interval }),
-    p_value: t.exposeFloat('p_value', { nullable: true, description: 'Two-sided exact binomial test of left_rate = 0.5.' }),
+    leftWins: t.exposeInt('left_wins', { description: 'Of those, the ones that preferred the output shown on the left.' }),
+    rightWins: t.exposeInt('right_wins', { description: 'Of those, the ones that preferred the output shown on the right.' }),
+    leftRate: t.exposeFloat('left_rate', { nullable: true, description: 'Share of the decisive judgements won by the left output; null without one.' }),
+    leftRateInterval: t.field({
+      type: ConfidenceInterval,
+      nullable: true,
+      description: "Wilson's 95% interval of leftRate; null without a decisive judgement.",
+      resolve: (b) => b.left_rate_interval,
+    }),
+    pValue: t.exposeFloat('p_value', { nullable: true, description: 'Two-sided exact binomial test of leftRate = 0.5.' }),
   }),
 });
 
 const JudgePairRef = builder.objectRef<JudgePair>('HumanJudgePair').implement({
+  description: 'How two judges agree on the scenarios both judged.',
   fields: (t) => ({
-    judge_a: t.exposeString('judge_a'),
-    judge_b: t.exposeString('judge_b'),
+    judgeA: t.exposeString('judge_a', { description: 'The first judge, by name (the pair is in name order).' }),
+    judgeB: t.exposeString('judge_b', { description: 'The second judge, by name.' }),
     scenarios: t.exposeInt('scenarios', { description: 'Scenarios both judged.' }),
-    observed_agreement: t.exposeFloat('observed_agreement'),
-    cohen_kappa: t.exposeFloat('cohen_kappa', { nullable: true }),
+    observedAgreement: t.exposeFloat('observed_agreement', { description: 'Share of those scenarios where both gave the same verdict.' }),
+    cohenKappa: t.exposeFloat('cohen_kappa', {
+      nullable: true,
+      description: "Cohen's kappa of their verdicts; null when chance agreement is 1 (both always gave one same verdict).",
+    }),
   }),
 });
 
 const AgreementRef = builder.objectRef<Agreement>('HumanAgreement').implement({
   description: "Agreement between judges on the scenarios at least two judged: Fleiss' kappa overall, Cohen's per pair.",
   fields: (t) => ({
-    scenarios: t.exposeInt('scenarios'),
-    judgements: t.exposeInt('judgements'),
-    observed_agreement: t.exposeFloat('observed_agreement', { nullable: true }),
-    expected_agreement: t.exposeFloat('expected_agreement', { nullable: true }),
-    fleiss_kappa: t.exposeFloat('fleiss_kappa', { nullable: true }),
-    pairs: t.field({ type: [JudgePairRef], resolve: (a) => a.pairs }),
+    scenarios: t.exposeInt('scenarios', { description: 'Scenarios with verdicts from at least two judges.' }),
+    judgements: t.exposeInt('judgements', { description: 'Verdicts on those scenarios.' }),
+    observedAgreement: t.exposeFloat('observed_agreement', {
+      nullable: true,
+      description: "Mean share of agreeing judge pairs per scenario (Fleiss' P̄); null without such scenarios.",
+    }),
+    expectedAgreement: t.exposeFloat('expected_agreement', {
+      nullable: true,
+      description: "Agreement expected by chance from the verdicts' overall shares (Fleiss' P̄e); null without such scenarios.",
+    }),
+    fleissKappa: t.exposeFloat('fleiss_kappa', {
+      nullable: true,
+      description: "Fleiss' kappa, allowing a different number of judges per scenario; null when undefined (no such scenarios, or one verdict throughout).",
+    }),
+    pairs: t.field({ type: [JudgePairRef], description: 'Every pair of judges who judged a scenario in common.', resolve: (a) => a.pairs }),
   }),
 });
 
 const StatisticsRef = builder.objectRef<HumanStatistics>('HumanEvaluationStatistics').implement({
   description: 'Every judgement counts once (one judge, one scenario); a scenario no one judged counts as one row without a verdict.',
   fields: (t) => ({
-    scenarios: t.exposeInt('scenarios'),
-    judged_scenarios: t.exposeInt('judged_scenarios'),
+    scenarios: t.exposeInt('scenarios', { description: 'Scenarios in the evaluation.' }),
+    judgedScenarios: t.exposeInt('judged_scenarios', { description: 'Scenarios with at least one vote (A/B) or score (single model).' }),
     judgements: t.exposeInt('judgements', { description: 'Judgements with a vote (A/B) or a score (single model).' }),
-    judges: t.exposeStringList('judges'),
-    positive_votes: t.exposeInt('positive_votes', { description: 'A/B: "1" votes (both good).' }),
-    flag_votes: t.exposeInt('flag_votes', { description: 'A/B: "0" votes (both bad).' }),
-    variants: t.field({ type: [VariantStats], resolve: (s) => s.variants }),
-    position_bias: t.field({ type: PositionBiasRef, nullable: true, resolve: (s) => s.position_bias }),
-    agreement: t.field({ type: AgreementRef, resolve: (s) => s.agreement }),
+    judges: t.exposeStringList('judges', { description: 'Everyone who judged, in name order.' }),
+    positiveVotes: t.exposeInt('positive_votes', { description: 'A/B: "1" votes (both good).' }),
+    flagVotes: t.exposeInt('flag_votes', { description: 'A/B: "0" votes (both bad).' }),
+    variants: t.field({ type: [VariantStats], description: "One per variant, in the evaluation's order.", resolve: (s) => s.variants }),
+    positionBias: t.field({
+      type: PositionBiasRef,
+      nullable: true,
+      description: 'A/B: whether the side an output is shown on sways judges; null for a single model test.',
+      resolve: (s) => s.position_bias,
+    }),
+    agreement: t.field({ type: AgreementRef, description: 'How far the judges agree with each other.', resolve: (s) => s.agreement }),
   }),
 });
 
-builder.prismaObject('HumanEvaluation', {
+const HumanEvaluationRef = builder.prismaNode('HumanEvaluation', {
+  description: 'People judging variant outputs over a test set: an A/B test of two variants or a single model test (REST `/human-evaluations`).',
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, projectId: ctx.projectId }),
   fields: (t) => ({
-    id: t.exposeID('id'),
-    app_id: t.exposeID('appId'),
-    project_id: t.exposeID('projectId'),
-    evaluation_type: t.expose('evaluationType', { type: HumanEvaluationType }),
-    variant_ids: t.stringList({ resolve: (e) => asArray<string>(e.variantIds) }),
-    variant_names: t.stringList({ resolve: (e) => asArray<string>(e.variantNames) }),
-    variants_revision_ids: t.stringList({ resolve: (e) => asArray<string>(e.variantRevisionIds) }),
-    revisions: t.stringList({ resolve: (e) => asArray(e.revisions).map(String) }),
-    testset_id: t.exposeID('testsetId'),
-    testset_name: t.exposeString('testsetName'),
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
+    appId: t.id({ description: 'Global id of its app.', resolve: (e) => globalId('App', e.appId) }),
+    evaluationType: t.expose('evaluationType', { type: HumanEvaluationType, description: 'An A/B test or a single model test.' }),
+    variantIds: t.idList({
+      description: 'Global ids of the variants judged: two for an A/B test, one for a single model test.',
+      resolve: (e) => asArray<string>(e.variantIds).map((id) => globalId('Variant', id)),
+    }),
+    variantNames: t.stringList({ description: 'Their names at creation, in the same order.', resolve: (e) => asArray<string>(e.variantNames) }),
+    variantRevisionIds: t.idList({
+      description: 'Global ids of the revisions pinned at creation (REST `variants_revision_ids`).',
+      resolve: (e) => asArray<string>(e.variantRevisionIds).map((id) => globalId('VariantRevision', id)),
+    }),
+    revisions: t.stringList({ description: "Those revisions' numbers as text.", resolve: (e) => asArray(e.revisions).map(String) }),
+    testsetId: t.id({ description: 'Global id of the test set its scenarios come from.', resolve: (e) => globalId('Testset', e.testsetId) }),
+    testsetName: t.exposeString('testsetName', { description: "The test set's name at creation." }),
     inputs: t.stringList({ description: 'The test set columns shown to judges.', resolve: (e) => asArray<string>(e.inputs) }),
-    status: t.exposeString('status'),
-    status_error: t.string({
+    status: t.expose('status', {
+      type: HumanEvaluationStatus,
+      description: 'Where output generation stands; a client may set it (updateHumanEvaluationStatus).',
+    }),
+    statusError: t.string({
       nullable: true,
       description: 'Why generating the outputs failed (EVALUATION_FAILED).',
       resolve: (e) => (e.statusError as { message?: string } | null)?.message ?? null,
     }),
-    progress: t.field({ type: HumanProgress, resolve: (e) => ({ total: e.total, done: e.done, errors: e.errors }) }),
-    scenarios: t.relatedConnection('scenarios', { cursor: 'id', query: { orderBy: { position: 'asc' } } }),
+    progress: t.field({
+      type: HumanProgress,
+      description: 'How many scenarios have their outputs.',
+      resolve: (e) => ({ total: e.total, done: e.done, errors: e.errors }),
+    }),
+    scenarios: t.relatedConnection(
+      'scenarios',
+      {
+        cursor: 'id',
+        description: 'Its scenarios in test set order (REST `GET /human-evaluations/{id}/evaluation_scenarios`).',
+        query: { orderBy: { position: 'asc' } },
+      },
+      HumanScenarioConnection,
+    ),
     statistics: t.field({
       type: StatisticsRef,
+      description: 'Win rates or scores, position bias and judge agreement, with 95% intervals, over every judgement.',
       resolve: async (e, _args, ctx) => statistics(await humanEvaluations.evaluationFacts(ctx, e.id)),
     }),
     results: t.field({
       type: 'JSON',
-      description: 'What GET /human-evaluations/{id}/results answers: {votes_data} (A/B) or {results_data} (single model).',
+      description: 'What GET /human-evaluations/{id}/results answers, in its REST names: {votes_data} (A/B) or {results_data} (single model).',
       resolve: async (e, _args, ctx) => {
         const facts = await humanEvaluations.evaluationFacts(ctx, e.id);
         return facts.evaluationType === 'human_a_b_testing' ? { votes_data: votesData(facts) } : { results_data: resultsData(facts) };
       },
     }),
-    created_at: t.expose('createdAt', { type: 'DateTime' }),
-    updated_at: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
   }),
 });
 
 const HumanScenarioInputRef = builder.objectRef<ScenarioInput>('HumanScenarioInput').implement({
-  fields: (t) => ({ input_name: t.exposeString('input_name'), input_value: t.exposeString('input_value') }),
+  description: 'One test set column shown to judges.',
+  fields: (t) => ({
+    inputName: t.exposeString('input_name', { description: "The column's name." }),
+    inputValue: t.exposeString('input_value', { description: "The test case's value in it, as text." }),
+  }),
 });
 
 const HumanScenarioOutputRef = builder.objectRef<StoredOutput>('HumanScenarioOutput').implement({
+  description: "One variant's output for a scenario.",
   fields: (t) => ({
-    variant_id: t.exposeID('variant_id'),
-    variant_output: t.exposeString('variant_output'),
+    variantId: t.id({ description: 'Global id of the variant.', resolve: (o) => globalId('Variant', o.variant_id) }),
+    variantOutput: t.exposeString('variant_output', { description: 'The output as text; `Error: <message>` when the call failed.' }),
     error: t.string({ nullable: true, description: 'Why the variant gave no output; null when it did.', resolve: (o) => o.error ?? null }),
     cost: t.float({ nullable: true, description: 'USD.', resolve: (o) => o.cost ?? null }),
     latency: t.float({ nullable: true, description: 'Seconds.', resolve: (o) => o.latency ?? null }),
-    trace_id: t.string({ nullable: true, description: 'The trace of the call.', resolve: (o) => o.trace_id ?? null }),
+    traceId: t.string({ nullable: true, description: 'The trace of the call.', resolve: (o) => o.trace_id ?? null }),
   }),
 });
 
-builder.prismaObject('HumanJudgement', {
+builder.prismaNode('HumanJudgement', {
+  description: "One judge's verdict on one scenario; judging again replaces it.",
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, scenario: { projectId: ctx.projectId } }),
   fields: (t) => ({
-    id: t.exposeID('id'),
-    scenario_id: t.exposeID('scenarioId'),
-    judge: t.exposeString('judge'),
-    vote: t.exposeString('vote', { nullable: true }),
-    score: t.exposeInt('score', { nullable: true }),
-    created_at: t.expose('createdAt', { type: 'DateTime' }),
-    updated_at: t.expose('updatedAt', { type: 'DateTime' }),
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
+    scenarioId: t.id({ description: 'Global id of its scenario.', resolve: (j) => globalId('HumanEvaluationScenario', j.scenarioId) }),
+    judge: t.exposeString('judge', { description: `Who judged ("${ANONYMOUS_JUDGE}" when unnamed).` }),
+    vote: t.id({ nullable: true, description: `The A/B vote, null if none: ${VOTE}`, resolve: (j) => voteOut(j.vote) }),
+    score: t.exposeInt('score', { nullable: true, description: 'The single model score, 0–100; null if none.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was first given.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
   }),
 });
 
-builder.prismaObject('HumanEvaluationScenario', {
+const HumanScenario = builder.prismaNode('HumanEvaluationScenario', {
+  description: 'One test case of a human evaluation: what judges see, the outputs and the judgements (docs/contract.md 2.7).',
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, projectId: ctx.projectId }),
   fields: (t) => ({
-    id: t.exposeID('id'),
-    evaluation_id: t.exposeID('humanEvaluationId'),
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
+    evaluationId: t.id({ description: 'Global id of its human evaluation.', resolve: (s) => globalId('HumanEvaluation', s.humanEvaluationId) }),
     position: t.exposeInt('position', { description: 'Index of the test case in its test set.' }),
-    inputs: t.field({ type: [HumanScenarioInputRef], resolve: (s) => asArray<ScenarioInput>(s.inputs) }),
+    inputs: t.field({
+      type: [HumanScenarioInputRef],
+      description: 'The columns chosen at creation, in that order.',
+      resolve: (s) => asArray<ScenarioInput>(s.inputs),
+    }),
     outputs: t.field({
       type: [HumanScenarioOutputRef],
       description: 'In the order of the variants; empty until generated.',
       resolve: (s) => humanEvaluations.storedOutputs(s),
     }),
-    display_order: t.stringList({
+    displayOrder: t.idList({
       description: 'Variant ids left to right as shown to judges, drawn at random per scenario.',
-      resolve: (s) => humanEvaluations.displayOrderOf(s),
+      resolve: (s) => humanEvaluations.displayOrderOf(s).map((id) => globalId('Variant', id)),
     }),
-    shown_outputs: t.field({
+    shownOutputs: t.field({
       type: [HumanScenarioOutputRef],
-      description: 'The outputs left to right as a judging screen shows them (display_order).',
+      description: 'The outputs left to right as a judging screen shows them (displayOrder).',
       resolve: (s) => {
         const outputs = humanEvaluations.storedOutputs(s);
         const order = humanEvaluations.displayOrderOf(s);
         return order.flatMap((id) => outputs.filter((output) => output.variant_id === id));
       },
     }),
-    has_error: t.boolean({
+    hasError: t.boolean({
       description: 'A variant call failed for this case (its output text records the error).',
       resolve: (s) => humanEvaluations.storedOutputs(s).some((output) => !!output.error),
     }),
-    vote: t.exposeString('vote', { nullable: true, description: 'The latest judgement’s vote.' }),
+    vote: t.id({ nullable: true, description: `The latest judgement’s vote: ${VOTE}`, resolve: (s) => voteOut(s.vote) }),
     score: t.exposeInt('score', { nullable: true, description: 'The latest judgement’s score.' }),
-    correct_answer: t.exposeString('correctAnswer', { nullable: true }),
-    is_pinned: t.exposeBoolean('isPinned'),
-    note: t.exposeString('note'),
-    judgements: t.relation('judgements', { query: { orderBy: { judge: 'asc' } } }),
+    correctAnswer: t.exposeString('correctAnswer', {
+      nullable: true,
+      description: "The test case's `correct_answer` column, or what a client last set; null when none.",
+    }),
+    isPinned: t.exposeBoolean('isPinned', { description: 'Whether a client pinned the scenario; false at first.' }),
+    note: t.exposeString('note', { description: "A client's note on the scenario; empty at first." }),
+    judgements: t.relation('judgements', { description: "Every judge's judgement, in judge name order.", query: { orderBy: { judge: 'asc' } } }),
   }),
 });
+
+const HumanScenarioConnection = builder.connectionObject(
+  { type: HumanScenario, name: 'HumanEvaluationScenarioConnection', description: "A human evaluation's scenarios, a page at a time." },
+  { description: 'A scenario and its cursor.' },
+);
 
 builder.queryFields((t) => ({
   humanEvaluation: t.prismaField({
     type: 'HumanEvaluation',
     nullable: true,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => humanEvaluations.getHumanEvaluation(ctx, String(args.id), query),
+    description: 'The human evaluation with this global id; null, with a NOT_FOUND error, when the project has none.',
+    args: { id: t.arg.globalID({ for: HumanEvaluationRef, required: true, description: 'Global id of the human evaluation.' }) },
+    resolve: (query, _root, args, ctx) => humanEvaluations.getHumanEvaluation(ctx, args.id.id, query),
   }),
-  humanEvaluations: t.prismaConnection({
-    type: 'HumanEvaluation',
-    cursor: 'id',
-    args: { app_id: t.arg.id() },
-    resolve: (query, _root, args, ctx) => humanEvaluations.listHumanEvaluations(ctx, { app_id: args.app_id ? String(args.app_id) : undefined }, query),
-  }),
+  humanEvaluations: t.prismaConnection(
+    {
+      type: 'HumanEvaluation',
+      cursor: 'id',
+      description: "The project's human evaluations in creation order (REST `GET /human-evaluations`).",
+      args: { appId: t.arg.globalID({ for: App, description: 'Only the human evaluations of this app.' }) },
+      resolve: (query, _root, args, ctx) => humanEvaluations.listHumanEvaluations(ctx, { app_id: args.appId?.id }, query),
+    },
+    HumanEvaluationConnection,
+  ),
   nextHumanScenario: t.prismaField({
     type: 'HumanEvaluationScenario',
     nullable: true,
     description: 'The first scenario (test set order) with its outputs that this judge has not judged yet; null when none is left.',
     args: {
-      evaluation_id: t.arg.id({ required: true }),
-      judge: t.arg.string({ description: `Defaults to "${ANONYMOUS_JUDGE}".` }),
+      evaluationId: t.arg.globalID({ for: HumanEvaluationRef, required: true, description: 'Global id of the human evaluation.' }),
+      judge: t.arg.string({ description: `Who judges; defaults to "${ANONYMOUS_JUDGE}".` }),
     },
     resolve: async (query, _root, args, ctx) => {
       const { judge } = parseInput(judgeScenarioInput.pick({ judge: true }), { judge: args.judge ?? undefined }, 'query');
-      const id = await humanEvaluations.nextUnjudgedScenarioId(ctx, String(args.evaluation_id), judge ?? ANONYMOUS_JUDGE);
-      return id ? humanEvaluations.getHumanScenario(ctx, String(args.evaluation_id), id, query) : null;
+      const id = await humanEvaluations.nextUnjudgedScenarioId(ctx, args.evaluationId.id, judge ?? ANONYMOUS_JUDGE);
+      return id ? humanEvaluations.getHumanScenario(ctx, args.evaluationId.id, id, query) : null;
     },
   }),
 }));
 
+const HumanEvaluationConnection = builder.connectionObject(
+  { type: HumanEvaluationRef, name: 'HumanEvaluationConnection', description: 'Human evaluations, a page at a time.' },
+  { description: 'A human evaluation and its cursor.' },
+);
+
 const CreateHumanEvaluationInput = builder.inputType('CreateHumanEvaluationInput', {
+  description: 'A new human evaluation, one scenario per test case (REST `POST /human-evaluations`).',
   fields: (t) => ({
-    app_id: t.id({ required: true }),
-    variant_ids: t.idList({ required: true }),
-    evaluation_type: t.field({ type: HumanEvaluationType, required: true }),
-    inputs: t.stringList({ required: true }),
-    testset_id: t.id({ required: true }),
-    status: t.field({ type: HumanEvaluationStatus }),
+    appId: t.globalID({ for: App, required: true, description: 'Global id of the app.' }),
+    variantIds: t.globalIDList({
+      for: Variant,
+      required: true,
+      description: 'Global ids of variants of that app: two different ones for HUMAN_A_B_TESTING, one for SINGLE_MODEL_TEST.',
+    }),
+    evaluationType: t.field({ type: HumanEvaluationType, required: true, description: 'An A/B test or a single model test.' }),
+    inputs: t.stringList({ required: true, description: 'Test set columns shown to judges and sent to the variants, at least one.' }),
+    testsetId: t.globalID({ for: Testset, required: true, description: 'Global id of the test set.' }),
+    status: t.field({
+      type: HumanEvaluationStatus,
+      description: 'EVALUATION_INITIALIZED (the default) or EVALUATION_STARTED has the service generate the outputs; any other leaves them to the client.',
+    }),
   }),
 });
 
 const HumanScenarioOutputInput = builder.inputType('HumanScenarioOutputInput', {
-  fields: (t) => ({ variant_id: t.id({ required: true }), variant_output: t.string({ required: true }) }),
-});
-
-const JudgeHumanScenarioInput = builder.inputType('JudgeHumanScenarioInput', {
+  description: "A variant's output, given by the client.",
   fields: (t) => ({
-    vote: t.string({ description: 'A/B: a variant id of the evaluation, "1" (both good) or "0" (both bad).' }),
-    score: t.int({ description: 'Single model: 0–100.' }),
-    correct_answer: t.string(),
-    outputs: t.field({ type: [HumanScenarioOutputInput] }),
-    is_pinned: t.boolean(),
-    note: t.string(),
-    judge: t.string({ description: `Who judges; defaults to "${ANONYMOUS_JUDGE}".` }),
+    variantId: t.globalID({ for: Variant, required: true, description: 'Global id of a variant of the evaluation.' }),
+    variantOutput: t.string({ required: true, description: 'The output text.' }),
   }),
 });
 
-/** GraphQL's absent fields arrive as undefined, explicit nulls as null: as in a REST body. */
-function withoutUndefined(input: object): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
-}
+const JudgeHumanScenarioInput = builder.inputType('JudgeHumanScenarioInput', {
+  description: 'A judgement and changes to the scenario; absent fields stay as they are.',
+  fields: (t) => ({
+    vote: t.string({ description: `A/B: ${VOTE}` }),
+    score: t.int({ description: 'Single model: 0–100; null withdraws it.' }),
+    correctAnswer: t.string({ description: 'Replaces the expected answer.' }),
+    outputs: t.field({
+      type: [HumanScenarioOutputInput],
+      description: 'Outputs to store, each replacing that of its variant; the other variants keep theirs.',
+    }),
+    isPinned: t.boolean({ description: 'Pins or unpins the scenario.' }),
+    note: t.string({ description: 'Replaces the note; at most 10,000 characters.' }),
+    judge: t.string({ description: `Who judges; defaults to "${ANONYMOUS_JUDGE}".` }),
+  }),
+});
 
 builder.mutationFields((t) => ({
   createHumanEvaluation: t.prismaField({
     type: 'HumanEvaluation',
     description: 'One scenario per test case; the outputs are generated in the background.',
-    args: { input: t.arg({ type: CreateHumanEvaluationInput, required: true }) },
+    args: { input: t.arg({ type: CreateHumanEvaluationInput, required: true, description: 'What to judge, and how.' }) },
     resolve: async (query, _root, args, ctx) => {
-      const created = await humanEvaluations.createHumanEvaluation(ctx, parseInput(createHumanEvaluationInput, withoutUndefined(args.input), 'body'));
+      const created = await humanEvaluations.createHumanEvaluation(ctx, parseInput(createHumanEvaluationInput, restFields(args.input), 'body'));
       return humanEvaluations.getHumanEvaluation(ctx, created.id, query);
     },
   }),
@@ -298,31 +435,39 @@ builder.mutationFields((t) => ({
     type: 'HumanEvaluationScenario',
     description: "A judge's vote or score on a scenario, and the scenario's own fields (as the REST PUT).",
     args: {
-      evaluation_id: t.arg.id({ required: true }),
-      scenario_id: t.arg.id({ required: true }),
-      input: t.arg({ type: JudgeHumanScenarioInput, required: true }),
+      evaluationId: t.arg.globalID({ for: HumanEvaluationRef, required: true, description: 'Global id of the human evaluation.' }),
+      scenarioId: t.arg.globalID({ for: HumanScenario, required: true, description: 'Global id of one of its scenarios.' }),
+      input: t.arg({ type: JudgeHumanScenarioInput, required: true, description: 'The judgement and the changes.' }),
     },
     resolve: async (query, _root, args, ctx) => {
-      const input = parseInput(judgeScenarioInput, withoutUndefined(args.input), 'body');
-      const scenario = await humanEvaluations.judgeScenario(ctx, String(args.evaluation_id), String(args.scenario_id), input);
-      return humanEvaluations.getHumanScenario(ctx, String(args.evaluation_id), scenario.id, query);
+      const body = restFields(args.input, { nested: ['outputs'] });
+      if (typeof body.vote === 'string') body.vote = voteIn(body.vote);
+      const input = parseInput(judgeScenarioInput, body, 'body');
+      const scenario = await humanEvaluations.judgeScenario(ctx, args.evaluationId.id, args.scenarioId.id, input);
+      return humanEvaluations.getHumanScenario(ctx, args.evaluationId.id, scenario.id, query);
     },
   }),
   updateHumanEvaluationStatus: t.prismaField({
     type: 'HumanEvaluation',
-    args: { id: t.arg.id({ required: true }), status: t.arg({ type: HumanEvaluationStatus, required: true }) },
+    description:
+      'Sets the status: EVALUATION_INITIALIZED or EVALUATION_STARTED resumes output generation, any other stops it (REST `PUT /human-evaluations/{id}`).',
+    args: {
+      id: t.arg.globalID({ for: HumanEvaluationRef, required: true, description: 'Global id of the human evaluation.' }),
+      status: t.arg({ type: HumanEvaluationStatus, required: true, description: 'The new status.' }),
+    },
     resolve: async (query, _root, args, ctx) => {
       const { status } = parseInput(updateHumanEvaluationInput, { status: args.status }, 'body');
-      await humanEvaluations.updateHumanEvaluationStatus(ctx, String(args.id), status);
-      return humanEvaluations.getHumanEvaluation(ctx, String(args.id), query);
+      await humanEvaluations.updateHumanEvaluationStatus(ctx, args.id.id, status);
+      return humanEvaluations.getHumanEvaluation(ctx, args.id.id, query);
     },
   }),
   deleteHumanEvaluations: t.idList({
-    args: { ids: t.arg.idList({ required: true }) },
+    description: 'Deletes the human evaluations with their scenarios and judgements, or none if one is unknown; answers their global ids.',
+    args: { ids: t.arg.globalIDList({ for: HumanEvaluationRef, required: true, description: 'Global ids of the human evaluations, at least one.' }) },
     resolve: async (_root, args, ctx) => {
-      const { evaluations_ids } = parseInput(deleteHumanEvaluationsInput, { evaluations_ids: args.ids }, 'body');
+      const { evaluations_ids } = parseInput(deleteHumanEvaluationsInput, { evaluations_ids: databaseIds(args.ids) }, 'body');
       await humanEvaluations.deleteHumanEvaluations(ctx, evaluations_ids);
-      return evaluations_ids;
+      return evaluations_ids.map((id) => globalId('HumanEvaluation', id));
     },
   }),
 }));

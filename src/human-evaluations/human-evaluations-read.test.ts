@@ -2,6 +2,7 @@
 // and 4.6. Rows are stored directly here; creating human evaluations is tested elsewhere.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { globalId } from '../shared/graphql/ids.js';
 
 let server: TestServer;
 let evaluationId: string;
@@ -110,11 +111,11 @@ describe('reading human evaluations', () => {
 
   it('reads the same evaluation through GraphQL', async () => {
     const response = await server.graphql(
-      `query($id: ID!) { humanEvaluation(id: $id) { evaluation_type status revisions scenarios { edges { node { vote score inputs { input_name input_value } } } } } }`,
-      { id: evaluationId },
+      `query($id: ID!) { humanEvaluation(id: $id) { evaluationType status revisions scenarios { edges { node { vote score inputs { inputName inputValue } } } } } }`,
+      { id: globalId('HumanEvaluation', evaluationId) },
     );
     expect(response.errors).toBeUndefined();
-    expect(response.data.humanEvaluation).toMatchObject({ evaluation_type: 'human_a_b_testing', status: 'EVALUATION_FINISHED', revisions: ['1', '3'] });
-    expect(response.data.humanEvaluation.scenarios.edges.map((e: any) => e.node.vote)).toEqual(['va', null]);
+    expect(response.data.humanEvaluation).toMatchObject({ evaluationType: 'HUMAN_A_B_TESTING', status: 'EVALUATION_FINISHED', revisions: ['1', '3'] });
+    expect(response.data.humanEvaluation.scenarios.edges.map((e: any) => e.node.vote)).toEqual([globalId('Variant', 'va'), null]);
   });
 });

@@ -12,6 +12,7 @@ import { type FakeEndpoint, sleep, startEndpoint } from '../../test/helpers/endp
 import { createApp, createEndpointVariant, createTestset } from '../../test/helpers/evaluations.js';
 import { createHumanEvaluation, waitForHumanStatus } from '../../test/helpers/human-evaluations.js';
 import { type AssayProcess, startAssayProcess } from '../../test/helpers/process.js';
+import { globalId } from '../shared/graphql/ids.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'assay-human-restart-'));
 const databaseFile = join(dir, 'assay.db');
@@ -89,7 +90,9 @@ describe('an A/B test whose output generation is interrupted by a crash', () => 
     const calledAfter = user.requests.slice(callsBefore).map((r) => `${r.body.parameters.side}${r.body.inputs.n}`);
     const expected = rows.flatMap((_, n) => (storedSet.has(n) ? [] : [`L${n}`, `R${n}`]));
     expect(calledAfter.sort()).toEqual(expected.sort());
-    const progress = await second.graphql(`query($id: ID!) { humanEvaluation(id: $id) { progress { total done errors } } }`, { id });
+    const progress = await second.graphql(`query($id: ID!) { humanEvaluation(id: $id) { progress { total done errors } } }`, {
+      id: globalId('HumanEvaluation', id),
+    });
     expect(progress.data.humanEvaluation.progress).toEqual({ total: CASES, done: CASES, errors: 0 });
     expect(await second.stop()).toBe(0);
   });

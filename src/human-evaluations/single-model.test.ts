@@ -5,6 +5,7 @@ import { type FakeEndpoint, createGate, sleep, startEndpoint } from '../../test/
 import { createApp, createEndpointVariant, createTestset } from '../../test/helpers/evaluations.js';
 import { createHumanEvaluation, judge, waitForHumanStatus } from '../../test/helpers/human-evaluations.js';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { globalId } from '../shared/graphql/ids.js';
 
 let server: TestServer;
 let user: FakeEndpoint;
@@ -69,20 +70,20 @@ describe('a single model test', () => {
 
     // Mean 66.67, sd 23.094; t(2) = 4.303 → 66.67 ± 57.373.
     const response = await server.graphql(
-      `query($id: ID!) { humanEvaluation(id: $id) { statistics { judgements position_bias { decisive }
-          variants { scores mean_score score_stddev score_interval { low high } wins } } } }`,
-      { id: created.id },
+      `query($id: ID!) { humanEvaluation(id: $id) { statistics { judgements positionBias { decisive }
+          variants { scores meanScore scoreStddev scoreInterval { low high } wins } } } }`,
+      { id: globalId('HumanEvaluation', created.id) },
     );
     const stats = response.data.humanEvaluation.statistics;
     expect(stats.judgements).toBe(3);
-    expect(stats.position_bias).toBeNull();
+    expect(stats.positionBias).toBeNull();
     const [variant] = stats.variants;
     expect(variant.scores).toBe(3);
     expect(variant.wins).toBe(0);
-    expect(variant.mean_score).toBeCloseTo(66.6667, 4);
-    expect(variant.score_stddev).toBeCloseTo(23.094, 3);
-    expect(variant.score_interval.low).toBeCloseTo(9.2933, 3);
-    expect(variant.score_interval.high).toBeCloseTo(124.04, 3);
+    expect(variant.meanScore).toBeCloseTo(66.6667, 4);
+    expect(variant.scoreStddev).toBeCloseTo(23.094, 3);
+    expect(variant.scoreInterval.low).toBeCloseTo(9.2933, 3);
+    expect(variant.scoreInterval.high).toBeCloseTo(124.04, 3);
   });
 
   it('records a failed variant call in the output text, flags the scenario and ends with errors', async () => {
@@ -102,13 +103,13 @@ describe('a single model test', () => {
       [{ variant_id: variantId, variant_output: `Error: ${message}` }],
     ]);
     const response = await server.graphql(
-      `query($id: ID!) { humanEvaluation(id: $id) { progress { total done errors } scenarios { edges { node { has_error outputs { error } } } } } }`,
-      { id: created.id },
+      `query($id: ID!) { humanEvaluation(id: $id) { progress { total done errors } scenarios { edges { node { hasError outputs { error } } } } } }`,
+      { id: globalId('HumanEvaluation', created.id) },
     );
     expect(response.data.humanEvaluation.progress).toEqual({ total: 2, done: 2, errors: 1 });
     expect(response.data.humanEvaluation.scenarios.edges.map((e: any) => e.node)).toEqual([
-      { has_error: false, outputs: [{ error: null }] },
-      { has_error: true, outputs: [{ error: message }] },
+      { hasError: false, outputs: [{ error: null }] },
+      { hasError: true, outputs: [{ error: message }] },
     ]);
     // The error scenario can still be judged (say, with a 0).
     const judged = await judge(server, created.id, scenarios[1].id, 'single_model_test', { score: 0 });
@@ -255,9 +256,9 @@ describe('status and delete', () => {
     expect((await server.request('DELETE', `/variants/${doomed}`)).status).toBe(204);
     await server.request('PUT', `/human-evaluations/${created.id}`, { status: 'EVALUATION_INITIALIZED' });
     expect((await waitForHumanStatus(server, created.id)).status).toBe('EVALUATION_FAILED');
-    const response = await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { status_error } }`, { id: created.id });
+    const response = await server.graphql(`query($id: ID!) { humanEvaluation(id: $id) { statusError } }`, { id: globalId('HumanEvaluation', created.id) });
     const revisionId = created.variants_revision_ids[0];
-    expect(response.data.humanEvaluation.status_error).toBe(
+    expect(response.data.humanEvaluation.statusError).toBe(
       `The variant revision ${revisionId} (${created.variant_names[0]}) of this evaluation no longer exists`,
     );
   });

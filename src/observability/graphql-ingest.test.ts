@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const mutation = `mutation($input: JSON!) { ingestTrace(input: $input) { trace_id spans } }`;
+const mutation = `mutation($input: JSON!) { ingestTrace(input: $input) { traceId spans } }`;
 
 describe('ingestTrace', () => {
   it('stores the spans, readable through REST like spans sent there', async () => {
@@ -21,7 +21,7 @@ describe('ingestTrace', () => {
     };
     const response = await server.graphql(mutation, { input });
     expect(response.errors).toBeUndefined();
-    expect(response.data.ingestTrace).toEqual({ trace_id: 'gql-trace-1', spans: 2 });
+    expect(response.data.ingestTrace).toEqual({ traceId: 'gql-trace-1', spans: 2 });
     const tree = (await server.request('GET', '/observability/traces/gql-trace-1')).body;
     expect(tree.id).toBe('root');
     expect(tree.metadata.latency).toBe(3);

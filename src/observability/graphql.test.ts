@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { at, legacySpan, threeLevelTree } from '../../test/helpers/spans.js';
+import { globalId } from '../shared/graphql/ids.js';
 
 let server: TestServer;
 
@@ -21,19 +22,19 @@ afterAll(async () => {
   await server.close();
 });
 
-const spanFields = `id trace_id parent_span_id name spankind status start_time end_time latency
-  metadata { cost latency usage { prompt_tokens completion_tokens total_tokens } start_time end_time }
-  content { inputs outputs internals } variant { variant_id variant_name revision } config environment user_id`;
+const spanFields = `spanId traceId parentSpanId name spanKind status startTime endTime latency
+  metadata { cost latency usage { promptTokens completionTokens totalTokens } startTime endTime }
+  content { inputs outputs internals } variant { variantId variantName revision } config environment userId`;
 
-const threeLevels = `query ($id: ID!) {
-  trace(id: $id) {
-    trace_id name span_count
-    root { ${spanFields} children { ${spanFields} children { ${spanFields} children { id } } } }
+const threeLevels = `query ($id: String!) {
+  trace(traceId: $id) {
+    traceId name spanCount
+    root { ${spanFields} children { ${spanFields} children { ${spanFields} children { spanId } } } }
   }
 }`;
 
 type IdTree = [string, IdTree[]];
-const idTree = (node: { id: string; children: any[] }): IdTree => [node.id, node.children.map(idTree)];
+const idTree = (node: { spanId: string; children: any[] }): IdTree => [node.spanId, node.children.map(idTree)];
 const expectedTree = (prefix: string, children: number, grandchildren: number): IdTree => [
   `${prefix}-root`,
   Array.from({ length: children }, (_, i): IdTree => [
@@ -46,35 +47,35 @@ describe('trace tree through children', () => {
   it('answers a three-level tree with every field, children in start order', async () => {
     const { data, errors } = await server.graphql(threeLevels, { id: 'small' });
     expect(errors).toBeUndefined();
-    expect(data.trace).toMatchObject({ trace_id: 'small', name: 'span s-root', span_count: 10 });
+    expect(data.trace).toMatchObject({ traceId: 'small', name: 'span s-root', spanCount: 10 });
     expect(idTree(data.trace.root)).toEqual(expectedTree('s', 3, 2));
     const grandchild = data.trace.root.children[1].children[0];
     expect(grandchild).toEqual({
-      id: 's-c1-g0',
-      trace_id: 'small',
-      parent_span_id: 's-c1',
+      spanId: 's-c1-g0',
+      traceId: 'small',
+      parentSpanId: 's-c1',
       name: 'span s-c1-g0',
-      spankind: 'LLM',
+      spanKind: 'LLM',
       status: 'UNSET',
-      start_time: at(5.5),
-      end_time: at(6.5),
+      startTime: at(5.5),
+      endTime: at(6.5),
       latency: 1,
       metadata: {
         cost: null,
         latency: 1,
-        usage: { prompt_tokens: null, completion_tokens: null, total_tokens: null },
-        start_time: at(5.5),
-        end_time: at(6.5),
+        usage: { promptTokens: null, completionTokens: null, totalTokens: null },
+        startTime: at(5.5),
+        endTime: at(6.5),
       },
       content: { inputs: null, outputs: null, internals: null },
-      variant: { variant_id: null, variant_name: null, revision: null },
+      variant: { variantId: null, variantName: null, revision: null },
       config: null,
       environment: null,
-      user_id: null,
+      userId: null,
       children: [],
     });
-    expect(data.trace.root.children[0]).toMatchObject({ id: 's-c0', spankind: 'TOOL', parent_span_id: 's-root' });
-    expect(data.trace.root).toMatchObject({ spankind: 'WORKFLOW', parent_span_id: null });
+    expect(data.trace.root.children[0]).toMatchObject({ spanId: 's-c0', spanKind: 'TOOL', parentSpanId: 's-root' });
+    expect(data.trace.root).toMatchObject({ spanKind: 'WORKFLOW', parentSpanId: null });
   });
 
   it('issues the same small number of SQL statements for 10 spans as for 61', async () => {
@@ -96,17 +97,17 @@ describe('trace tree through children', () => {
   it('loads the spans of several traces in one statement', async () => {
     server.resetQueries();
     const { data, errors } = await server.graphql(`{
-      traces(name_contains: "root") { edges { node { trace_id root { id children { id children { id children { id } } } } } } }
+      traces(nameContains: "root") { edges { node { traceId root { spanId children { spanId children { spanId children { spanId } } } } } } }
     }`);
     expect(errors).toBeUndefined();
-    const roots = Object.fromEntries(data.traces.edges.map((edge: any) => [edge.node.trace_id, idTree(edge.node.root)]));
+    const roots = Object.fromEntries(data.traces.edges.map((edge: any) => [edge.node.traceId, idTree(edge.node.root)]));
     expect(roots).toEqual({ small: expectedTree('s', 3, 2), large: expectedTree('l', 5, 11) });
     expect(server.queries.length).toBe(2); // the traces page, then the spans of both
   });
 
   it('walks up through parent', async () => {
-    const { data } = await server.graphql(`{ span(id: "s-c2-g1") { id parent { id parent { id parent { id } } } } }`);
-    expect(data.span).toEqual({ id: 's-c2-g1', parent: { id: 's-c2', parent: { id: 's-root', parent: null } } });
+    const { data } = await server.graphql(`{ span(spanId: "s-c2-g1") { spanId parent { spanId parent { spanId parent { spanId } } } } }`);
+    expect(data.span).toEqual({ spanId: 's-c2-g1', parent: { spanId: 's-c2', parent: { spanId: 's-root', parent: null } } });
   });
 });
 
@@ -122,15 +123,15 @@ describe('orphans', () => {
 
   it('lists every top-level span in roots, the earliest as root', async () => {
     const { data } = await server.graphql(`{
-      trace(id: "orphans") { span_count root { id } roots { id parent_span_id parent { id } children { id } } }
+      trace(traceId: "orphans") { spanCount root { spanId } roots { spanId parentSpanId parent { spanId } children { spanId } } }
     }`);
     expect(data.trace).toEqual({
-      span_count: 4,
-      root: { id: 'o-first' },
+      spanCount: 4,
+      root: { spanId: 'o-first' },
       roots: [
-        { id: 'o-first', parent_span_id: 'missing-parent', parent: null, children: [{ id: 'o-kid' }] },
-        { id: 'o-second', parent_span_id: 'other-missing', parent: null, children: [] },
-        { id: 'o-late', parent_span_id: null, parent: null, children: [] },
+        { spanId: 'o-first', parentSpanId: 'missing-parent', parent: null, children: [{ spanId: 'o-kid' }] },
+        { spanId: 'o-second', parentSpanId: 'other-missing', parent: null, children: [] },
+        { spanId: 'o-late', parentSpanId: null, parent: null, children: [] },
       ],
     });
   });
@@ -157,56 +158,56 @@ describe('Span fields', () => {
       }),
     ]);
     const { data, errors } = await server.graphql(`{
-      span(id: "f") { id status status_message model session_id app_id user_id environment attributes events links resource scope
-        variant { variant_id variant_name revision } content { inputs } metadata { cost usage { total_tokens } } }
-      trace(id: "fields") { trace_id name start_time end_time latency span_count error_count cost environment user_id session_id app_id variant_id
-        tokens { prompt_tokens completion_tokens total_tokens } spans { edges { node { id } } } }
+      span(spanId: "f") { spanId status statusMessage model sessionId appId userId environment attributes events links resource scope
+        variant { variantId variantName revision } content { inputs } metadata { cost usage { totalTokens } } }
+      trace(traceId: "fields") { traceId name startTime endTime latency spanCount errorCount cost environment userId sessionId appId variantId
+        tokens { promptTokens completionTokens totalTokens } spans { edges { node { spanId } } } }
     }`);
     expect(errors).toBeUndefined();
     expect(data.span).toEqual({
-      id: 'f',
+      spanId: 'f',
       status: 'ERROR',
-      status_message: null,
+      statusMessage: null,
       model: 'claude-3-5-sonnet',
-      session_id: 'sess-9',
-      app_id: 'app-9',
-      user_id: 'u-9',
+      sessionId: 'sess-9',
+      appId: globalId('App', 'app-9'),
+      userId: 'u-9',
       environment: 'dev',
       attributes: { 'llm.provider': 'anthropic', list: [1, 2] },
       events: null,
       links: null,
       resource: null,
       scope: null,
-      variant: { variant_id: 'v-9', variant_name: 'candidate', revision: 4 },
+      variant: { variantId: globalId('Variant', 'v-9'), variantName: 'candidate', revision: 4 },
       content: { inputs: { q: 'x' } },
-      metadata: { cost: 0.125, usage: { total_tokens: 9 } },
+      metadata: { cost: 0.125, usage: { totalTokens: 9 } },
     });
     expect(data.trace).toEqual({
-      trace_id: 'fields',
+      traceId: 'fields',
       name: 'span f',
-      start_time: at(0),
-      end_time: at(2),
+      startTime: at(0),
+      endTime: at(2),
       latency: 2,
-      span_count: 1,
-      error_count: 1,
+      spanCount: 1,
+      errorCount: 1,
       cost: 0.125,
       environment: 'dev',
-      user_id: 'u-9',
-      session_id: 'sess-9',
-      app_id: 'app-9',
-      variant_id: 'v-9',
-      tokens: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 },
-      spans: { edges: [{ node: { id: 'f' } }] },
+      userId: 'u-9',
+      sessionId: 'sess-9',
+      appId: globalId('App', 'app-9'),
+      variantId: globalId('Variant', 'v-9'),
+      tokens: { promptTokens: 7, completionTokens: 2, totalTokens: 9 },
+      spans: { edges: [{ node: { spanId: 'f' } }] },
     });
   });
 
   it('answers NOT_FOUND errors for unknown traces and spans', async () => {
-    const { data, errors } = await server.graphql(`{ trace(id: "nope") { trace_id } }`);
+    const { data, errors } = await server.graphql(`{ trace(traceId: "nope") { traceId } }`);
     expect(data.trace).toBeNull();
     expect(errors[0]).toMatchObject({ message: 'Trace with id nope not found', extensions: { code: 'NOT_FOUND' } });
-    const span = await server.graphql(`{ span(id: "nope") { id } }`);
+    const span = await server.graphql(`{ span(spanId: "nope") { spanId } }`);
     expect(span.errors[0]).toMatchObject({ message: 'Span with id nope not found', extensions: { code: 'NOT_FOUND' } });
-    const wrongTrace = await server.graphql(`{ span(id: "f", trace_id: "small") { id } }`);
+    const wrongTrace = await server.graphql(`{ span(spanId: "f", traceId: "small") { spanId } }`);
     expect(wrongTrace.errors[0]).toMatchObject({ message: 'Span with id f not found' });
   });
 });
@@ -215,8 +216,8 @@ describe('Trace.spans', () => {
   it('lists all spans flat in start order, a page at a time', async () => {
     const page = (after?: string) =>
       server.graphql(
-        `query ($after: String) { trace(id: "small") { spans(first: 4, after: $after) {
-        edges { node { id } } pageInfo { hasNextPage endCursor } } } }`,
+        `query ($after: String) { trace(traceId: "small") { spans(first: 4, after: $after) {
+        edges { node { spanId } } pageInfo { hasNextPage endCursor } } } }`,
         { after },
       );
     const seen: string[] = [];
@@ -224,7 +225,7 @@ describe('Trace.spans', () => {
     for (let pages = 0; pages < 5; pages++) {
       const { data, errors } = await page(after);
       expect(errors).toBeUndefined();
-      seen.push(...data.trace.spans.edges.map((edge: any) => edge.node.id));
+      seen.push(...data.trace.spans.edges.map((edge: any) => edge.node.spanId));
       if (!data.trace.spans.pageInfo.hasNextPage) break;
       after = data.trace.spans.pageInfo.endCursor;
     }
@@ -242,9 +243,9 @@ describe('traces', () => {
   });
 
   const traceIds = async (args: string) => {
-    const { data, errors } = await server.graphql(`{ traces${args} { edges { node { trace_id } } } }`);
+    const { data, errors } = await server.graphql(`{ traces${args} { edges { node { traceId } } } }`);
     expect(errors).toBeUndefined();
-    return data.traces.edges.map((edge: any) => edge.node.trace_id);
+    return data.traces.edges.map((edge: any) => edge.node.traceId);
   };
 
   it('lists traces newest first', async () => {
@@ -252,28 +253,28 @@ describe('traces', () => {
   });
 
   it('filters by start time range, name, environment and user', async () => {
-    expect(await traceIds(`(started_after: "${at(day(11))}")`)).toEqual(['day-3', 'day-2']);
-    expect(await traceIds(`(started_after: "${at(day(10) + 1)}", started_before: "${at(day(11))}")`)).toEqual(['day-2']);
-    expect(await traceIds(`(started_before: "${at(day(10))}", started_after: "${at(day(9))}")`)).toEqual(['day-1']);
+    expect(await traceIds(`(startedAfter: "${at(day(11))}")`)).toEqual(['day-3', 'day-2']);
+    expect(await traceIds(`(startedAfter: "${at(day(10) + 1)}", startedBefore: "${at(day(11))}")`)).toEqual(['day-2']);
+    expect(await traceIds(`(startedBefore: "${at(day(10))}", startedAfter: "${at(day(9))}")`)).toEqual(['day-1']);
     // Case-insensitive for ASCII letters (SQLite LIKE).
-    expect(await traceIds('(name_contains: "checkout")')).toEqual(['day-2', 'day-1']);
+    expect(await traceIds('(nameContains: "checkout")')).toEqual(['day-2', 'day-1']);
     expect(await traceIds('(environment: "production")')).toEqual(['day-3', 'day-1']);
-    expect(await traceIds('(environment: "production", user_id: "alice", name_contains: "search")')).toEqual(['day-3']);
-    expect(await traceIds('(user_id: "nobody")')).toEqual([]);
+    expect(await traceIds('(environment: "production", userId: "alice", nameContains: "search")')).toEqual(['day-3']);
+    expect(await traceIds('(userId: "nobody")')).toEqual([]);
   });
 
   it('pages with cursors', async () => {
     const first = await server.graphql(
-      `{ traces(first: 2, started_after: "${at(day(10))}") { edges { cursor node { trace_id } } pageInfo { hasNextPage endCursor } } }`,
+      `{ traces(first: 2, startedAfter: "${at(day(10))}") { edges { cursor node { traceId } } pageInfo { hasNextPage endCursor } } }`,
     );
-    expect(first.data.traces.edges.map((edge: any) => edge.node.trace_id)).toEqual(['day-3', 'day-2']);
+    expect(first.data.traces.edges.map((edge: any) => edge.node.traceId)).toEqual(['day-3', 'day-2']);
     expect(first.data.traces.pageInfo.hasNextPage).toBe(true);
     const next = await server.graphql(
-      `query ($after: String) { traces(first: 2, after: $after, started_after: "${at(day(10))}") {
-      edges { node { trace_id } } pageInfo { hasNextPage } } }`,
+      `query ($after: String) { traces(first: 2, after: $after, startedAfter: "${at(day(10))}") {
+      edges { node { traceId } } pageInfo { hasNextPage } } }`,
       { after: first.data.traces.pageInfo.endCursor },
     );
-    expect(next.data.traces.edges.map((edge: any) => edge.node.trace_id)).toEqual(['day-1']);
+    expect(next.data.traces.edges.map((edge: any) => edge.node.traceId)).toEqual(['day-1']);
     expect(next.data.traces.pageInfo.hasNextPage).toBe(false);
   });
 });

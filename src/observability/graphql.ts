@@ -5,12 +5,13 @@
 import type { ArgBuilder } from '@pothos/core';
 import type { RequestContext } from '../shared/context.js';
 import { builder } from '../shared/graphql/builder.js';
+import { databaseIdOf, globalId } from '../shared/graphql/ids.js';
+import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { EVALUATION_ENVIRONMENT, spanKinds, spanStatuses } from './ingest.js';
 import { ingestLegacyTraceBody, type LegacyIngestAnswer } from './legacy.js';
 import * as read from './read.js';
-import { searchFilter, type SearchArgs } from './search-input.js';
+import { searchFilter } from './search-input.js';
 import * as search from './search.js';
-import type { SearchFilter } from './search.js';
 import {
   spanContent,
   spanMetadata,
@@ -23,90 +24,159 @@ import {
   type SpanVariantJson,
 } from './shape.js';
 
-const SpanKind = builder.enumType('SpanKind', { values: spanKinds });
-const SpanStatusCode = builder.enumType('SpanStatusCode', { values: spanStatuses });
+/** The trace and span ids a span's global id holds; a malformed one finds nothing. */
+function spanKey(id: string): [string, string] {
+  try {
+    const key: unknown = JSON.parse(id);
+    if (Array.isArray(key) && key.length === 2 && key.every((part) => typeof part === 'string')) return key as [string, string];
+  } catch {
+    // not JSON: no span has this id
+  }
+  return ['', ''];
+}
+
+const SpanKind = builder.enumType('SpanKind', {
+  description: "What a span's work was (OpenInference span kinds; `spankind` in REST).",
+  values: upperCaseValues(spanKinds, {
+    LLM: 'A call to a language model.',
+    CHAIN: 'A sequence of steps, such as a prompt template feeding a model.',
+    TOOL: 'A call to a tool or function the model chose.',
+    RETRIEVER: 'A lookup of documents, such as in a vector store.',
+    EMBEDDING: 'A call to an embedding model.',
+    AGENT: 'An agent deciding on and taking steps.',
+    WORKFLOW: 'A whole workflow: an application entry point.',
+    RERANKER: 'A reordering of retrieved documents.',
+    GUARDRAIL: 'A check of inputs or outputs against a policy.',
+    EVALUATOR: 'An evaluation of another output.',
+    UNKNOWN: 'Kind not reported.',
+  }),
+});
+const SpanStatusCode = builder.enumType('SpanStatusCode', {
+  description: "A span's OpenTelemetry status.",
+  values: upperCaseValues(spanStatuses, {
+    UNSET: 'No status reported.',
+    OK: 'Reported successful.',
+    ERROR: 'Failed; `statusMessage` may say why.',
+  }),
+});
 
 const TokenUsage = builder.objectRef<SpanUsageJson>('TokenUsage').implement({
+  description: 'Token counts of model calls; each null when none was reported.',
   fields: (t) => ({
-    prompt_tokens: t.exposeInt('prompt_tokens', { nullable: true }),
-    completion_tokens: t.exposeInt('completion_tokens', { nullable: true }),
-    total_tokens: t.exposeInt('total_tokens', { nullable: true }),
+    promptTokens: t.exposeInt('prompt_tokens', { nullable: true, description: 'Tokens sent to the model, cached ones included.' }),
+    completionTokens: t.exposeInt('completion_tokens', { nullable: true, description: 'Tokens the model generated.' }),
+    totalTokens: t.exposeInt('total_tokens', { nullable: true, description: 'Prompt and completion tokens together.' }),
   }),
 });
 
 const SpanVariant = builder.objectRef<SpanVariantJson>('SpanVariant').implement({
+  description: 'The app variant that produced a span, as its attributes name it; each field null when not reported.',
   fields: (t) => ({
-    variant_id: t.exposeString('variant_id', { nullable: true }),
-    variant_name: t.exposeString('variant_name', { nullable: true }),
-    revision: t.exposeInt('revision', { nullable: true }),
+    variantId: t.id({ nullable: true, description: 'The global id of the Variant.', resolve: (v) => globalId('Variant', v.variant_id) }),
+    variantName: t.exposeString('variant_name', { nullable: true, description: "The variant's name." }),
+    revision: t.exposeInt('revision', { nullable: true, description: "The variant's revision number." }),
   }),
 });
 
 const SpanMetadata = builder.objectRef<SpanMetadataJson>('SpanMetadata').implement({
+  description: "A span's cost, latency, token usage and times, as REST's `metadata`.",
   fields: (t) => ({
-    cost: t.exposeFloat('cost', { nullable: true, description: 'USD.' }),
+    cost: t.exposeFloat('cost', { nullable: true, description: 'USD; null when no cost is known.' }),
     latency: t.exposeFloat('latency', { description: 'Seconds.' }),
-    usage: t.expose('usage', { type: TokenUsage }),
-    start_time: t.expose('start_time', { type: 'DateTime' }),
-    end_time: t.expose('end_time', { type: 'DateTime' }),
+    usage: t.expose('usage', { type: TokenUsage, description: 'Token counts.' }),
+    startTime: t.expose('start_time', { type: 'DateTime', description: 'When the span started.' }),
+    endTime: t.expose('end_time', { type: 'DateTime', description: 'When the span ended.' }),
   }),
 });
 
 const SpanContent = builder.objectRef<SpanContentJson>('SpanContent').implement({
+  description: "What a span took in and gave out, read from its attributes (REST's `content`).",
   fields: (t) => ({
-    inputs: t.expose('inputs', { type: 'JSON', nullable: true }),
-    outputs: t.expose('outputs', { type: 'JSON', nullable: true }),
-    internals: t.expose('internals', { type: 'JSON', nullable: true }),
+    inputs: t.expose('inputs', { type: 'JSON', nullable: true, description: 'Inputs, such as prompt messages; null when none were reported.' }),
+    outputs: t.expose('outputs', { type: 'JSON', nullable: true, description: 'Outputs, such as the completion; null when none were reported.' }),
+    internals: t.expose('internals', {
+      type: 'JSON',
+      nullable: true,
+      description: 'Prompt template, tools, metadata and tags; null when none were reported.',
+    }),
   }),
 });
 
-const Span = builder.prismaObject('Span', {
+// A span id is unique only within its trace: the global id holds both (as JSON, since ids sent as
+// JSON may hold any character), so no client cache ever merges two spans (docs/graphql.md#ids).
+const Span = builder.prismaNode('Span', {
+  id: { resolve: (span) => JSON.stringify([span.traceId, span.spanId]) },
+  nullable: true,
+  description: 'One unit of work of a trace, as an OpenTelemetry span (REST: `GET /observability/spans/{span_id}`).',
+  findUnique: (id, ctx) => {
+    const [traceId, spanId] = spanKey(id);
+    return { projectId_traceId_spanId: { projectId: ctx.projectId, traceId, spanId } };
+  },
   fields: (t) => ({
-    id: t.exposeID('spanId', { description: 'The span id the client sent; unique within its trace.' }),
-    trace_id: t.exposeID('traceId'),
-    parent_span_id: t.exposeID('parentSpanId', { nullable: true }),
-    project_id: t.exposeID('projectId'),
-    name: t.exposeString('name'),
-    spankind: t.field({ type: SpanKind, resolve: (span) => span.spanKind as (typeof spanKinds)[number] }),
-    status: t.field({ type: SpanStatusCode, resolve: (span) => span.statusCode as (typeof spanStatuses)[number] }),
-    status_message: t.exposeString('statusMessage', { nullable: true }),
-    start_time: t.expose('startTime', { type: 'DateTime' }),
-    end_time: t.expose('endTime', { type: 'DateTime' }),
+    spanId: t.exposeString('spanId', { description: 'The span id the client sent (OpenTelemetry: 16 hex digits); unique within its trace.' }),
+    traceId: t.exposeString('traceId', { description: 'The trace id the client sent (OpenTelemetry: 32 hex digits).' }),
+    parentSpanId: t.exposeString('parentSpanId', { nullable: true, description: "The parent's span id, as the client sent it." }),
+    name: t.exposeString('name', { description: 'The operation the span names, as the client sent it.' }),
+    spanKind: t.field({ type: SpanKind, description: 'What kind of work the span was.', resolve: (span) => span.spanKind as (typeof spanKinds)[number] }),
+    status: t.field({ type: SpanStatusCode, description: 'Whether the span succeeded.', resolve: (span) => span.statusCode as (typeof spanStatuses)[number] }),
+    statusMessage: t.exposeString('statusMessage', { nullable: true, description: 'Why the span failed, when the client said.' }),
+    startTime: t.expose('startTime', { type: 'DateTime', description: 'When the span started.' }),
+    endTime: t.expose('endTime', { type: 'DateTime', description: 'When the span ended.' }),
     latency: t.exposeFloat('latency', { description: 'Seconds.' }),
-    content: t.field({ type: SpanContent, resolve: spanContent }),
+    content: t.field({ type: SpanContent, description: 'Inputs, outputs and internals.', resolve: spanContent }),
     metadata: t.field({
       type: SpanMetadata,
       description: "The span's own cost and usage; the trace's root shows the trace's sums where it reported none (docs/observability.md).",
       resolve: async (span, _args, ctx) => spanMetadata(span, await read.traceTotalsLoader(ctx).load(span.traceId)),
     }),
-    config: t.expose('config', { type: 'JSON', nullable: true }),
-    variant: t.field({ type: SpanVariant, resolve: spanVariant }),
-    environment: t.exposeString('environment', { nullable: true }),
-    user_id: t.exposeString('userId', { nullable: true }),
-    session_id: t.exposeString('sessionId', { nullable: true }),
-    app_id: t.exposeString('appId', { nullable: true }),
-    model: t.exposeString('model', { nullable: true }),
-    cached_tokens: t.exposeInt('cachedTokens', { nullable: true, description: 'Prompt tokens read from the provider cache (part of prompt_tokens).' }),
-    cost_source: t.exposeString('costSource', {
+    config: t.expose('config', {
+      type: 'JSON',
       nullable: true,
-      description: '"reported" (sent by the client), "computed" (token usage × price table), null (no cost known).',
+      description: 'Model, provider and invocation parameters of a model call; null when none were reported.',
+    }),
+    variant: t.field({ type: SpanVariant, description: 'The app variant that produced the span.', resolve: spanVariant }),
+    environment: t.exposeString('environment', { nullable: true, description: 'The deployment environment the client named, e.g. "production".' }),
+    userId: t.exposeString('userId', { nullable: true, description: "The end user's id, as the client sent it." }),
+    sessionId: t.exposeString('sessionId', { nullable: true, description: 'The session or conversation id, as the client sent it.' }),
+    appId: t.id({ nullable: true, description: 'The global id of the App the span names.', resolve: (span) => globalId('App', span.appId) }),
+    model: t.exposeString('model', { nullable: true, description: 'The model a model call used; null for other spans.' }),
+    cachedTokens: t.exposeInt('cachedTokens', { nullable: true, description: 'Prompt tokens read from the provider cache (part of `promptTokens`).' }),
+    costSource: t.exposeString('costSource', {
+      nullable: true,
+      description: 'Where the cost came from: "reported" (sent by the client), "computed" (token usage × price table), null (no cost known).',
     }),
     attributes: t.expose('attributes', { type: 'JSON', description: 'The attributes the client sent, unchanged.' }),
-    events: t.expose('events', { type: 'JSON', nullable: true }),
-    links: t.expose('links', { type: 'JSON', nullable: true }),
-    resource: t.expose('resource', { type: 'JSON', nullable: true }),
-    scope: t.expose('scope', { type: 'JSON', nullable: true }),
+    events: t.expose('events', { type: 'JSON', nullable: true, description: 'The span events, `[{name, time, time_unix_nano, attributes}]`; null when none.' }),
+    links: t.expose('links', {
+      type: 'JSON',
+      nullable: true,
+      description: 'Links to other spans, `[{trace_id, span_id, trace_state, flags, attributes}]`; null when none.',
+    }),
+    resource: t.expose('resource', {
+      type: 'JSON',
+      nullable: true,
+      description: 'The OpenTelemetry resource that sent the span, `{attributes, schema_url?}`.',
+    }),
+    scope: t.expose('scope', { type: 'JSON', nullable: true, description: 'The instrumentation scope, `{name, version, attributes, schema_url?}`.' }),
   }),
 });
 
+const SpanConnection = builder.connectionObject(
+  { type: Span, name: 'SpanConnection', description: 'Spans, a page at a time.' },
+  { description: 'A span and its cursor.' },
+);
+
 // The tree fields refer to Span itself, so they are added once the type exists.
 builder.prismaObjectFields(Span, (t) => ({
-  child_spans: t.prismaConnection({
-    type: 'Span',
-    cursor: 'projectId_traceId_spanId',
-    description: 'Direct children a page at a time, in start order: for spans with very many children.',
-    resolve: (query, span, _args, ctx) => read.listChildSpans(ctx, span, query),
-  }),
+  childSpans: t.prismaConnection(
+    {
+      type: 'Span',
+      cursor: 'projectId_traceId_spanId',
+      description: 'Direct children a page at a time, in start order: for spans with very many children.',
+      resolve: (query, span, _args, ctx) => read.listChildSpans(ctx, span, query),
+    },
+    SpanConnection,
+  ),
   children: t.field({
     type: [Span],
     description: 'Direct children, in start order.',
@@ -132,19 +202,22 @@ function traceSpans(ctx: RequestContext, trace: TraceTotals) {
   return read.traceSpansLoader(ctx).load(trace.traceId);
 }
 
-const TraceRef = builder.prismaObject('Trace', {
+const TraceRef = builder.prismaNode('Trace', {
+  id: { resolve: (trace) => trace.traceId },
+  nullable: true,
+  description: 'All spans sharing a trace id, with sums over them (REST: `GET /observability/traces/{trace_id}`).',
+  findUnique: (traceId, ctx) => ({ projectId_traceId: { projectId: ctx.projectId, traceId } }),
   fields: (t) => ({
-    trace_id: t.exposeID('traceId'),
-    project_id: t.exposeID('projectId'),
+    traceId: t.exposeString('traceId', { description: 'The trace id the client sent (OpenTelemetry: 32 hex digits).' }),
     name: t.exposeString('name', { nullable: true, description: "The root span's name." }),
-    start_time: t.expose('startTime', { type: 'DateTime', description: 'Start of the earliest span.' }),
-    end_time: t.expose('endTime', { type: 'DateTime', description: 'End of the latest span.' }),
-    latency: t.exposeFloat('latency', { description: 'Seconds from start_time to end_time.' }),
-    span_count: t.exposeInt('spanCount'),
-    error_count: t.exposeInt('errorCount', { description: 'Spans with status ERROR.' }),
+    startTime: t.expose('startTime', { type: 'DateTime', description: 'Start of the earliest span.' }),
+    endTime: t.expose('endTime', { type: 'DateTime', description: 'End of the latest span.' }),
+    latency: t.exposeFloat('latency', { description: 'Seconds from startTime to endTime.' }),
+    spanCount: t.exposeInt('spanCount', { description: 'Spans stored for the trace.' }),
+    errorCount: t.exposeInt('errorCount', { description: 'Spans with status ERROR.' }),
     tokens: t.field({ type: TokenUsage, description: 'Sums over all spans.', resolve: spanUsage }),
     cost: t.exposeFloat('cost', { nullable: true, description: 'USD, summed over all spans.' }),
-    spankind: t.field({
+    spanKind: t.field({
       type: SpanKind,
       nullable: true,
       description: "The root span's kind.",
@@ -156,12 +229,12 @@ const TraceRef = builder.prismaObject('Trace', {
       description: "ERROR when any span failed, else the root span's status.",
       resolve: (trace) => trace.statusCode as (typeof spanStatuses)[number] | null,
     }),
-    environment: t.exposeString('environment', { nullable: true }),
-    user_id: t.exposeString('userId', { nullable: true }),
-    session_id: t.exposeString('sessionId', { nullable: true }),
-    app_id: t.exposeString('appId', { nullable: true }),
-    variant_id: t.exposeString('variantId', { nullable: true }),
-    variant_name: t.exposeString('variantName', { nullable: true }),
+    environment: t.exposeString('environment', { nullable: true, description: "The root span's deployment environment." }),
+    userId: t.exposeString('userId', { nullable: true, description: "The root span's end-user id." }),
+    sessionId: t.exposeString('sessionId', { nullable: true, description: "The root span's session id." }),
+    appId: t.id({ nullable: true, description: "The global id of the root span's App.", resolve: (trace) => globalId('App', trace.appId) }),
+    variantId: t.id({ nullable: true, description: "The global id of the root span's Variant.", resolve: (trace) => globalId('Variant', trace.variantId) }),
+    variantName: t.exposeString('variantName', { nullable: true, description: "The root span's variant name." }),
     root: t.field({
       type: Span,
       nullable: true,
@@ -173,41 +246,62 @@ const TraceRef = builder.prismaObject('Trace', {
       description: 'Every top-level span (several when a parent never arrived), in start order.',
       resolve: async (trace, _args, ctx) => [...(await traceSpans(ctx, trace)).roots],
     }),
-    spans: t.prismaConnection({
-      type: 'Span',
-      cursor: 'projectId_traceId_spanId',
-      description: 'All spans of the trace, flat, in start order.',
-      resolve: (query, trace, _args, ctx) => read.listTraceSpans(ctx, trace.traceId, query),
-    }),
+    spans: t.prismaConnection(
+      {
+        type: 'Span',
+        cursor: 'projectId_traceId_spanId',
+        description: 'All spans of the trace, flat, in start order.',
+        resolve: (query, trace, _args, ctx) => read.listTraceSpans(ctx, trace.traceId, query),
+      },
+      SpanConnection,
+    ),
   }),
 });
 
-const TraceSortField = builder.enumType('TraceSortField', { values: search.traceSortFields });
-const SpanSortField = builder.enumType('SpanSortField', { values: search.spanSortFields });
-const SortDirection = builder.enumType('SortDirection', { values: ['asc', 'desc'] as const });
+const sortFieldDescriptions = {
+  start_time: 'By start time.',
+  latency: 'By latency.',
+  cost: 'By cost in USD; an unknown cost sorts below every known one.',
+  tokens: 'By total tokens; an unknown count sorts below every known one.',
+  span_count: 'By number of spans.',
+  error_count: 'By number of failed spans.',
+} as const;
+const TraceSortField = builder.enumType('TraceSortField', {
+  description: 'The order of `traces`.',
+  values: upperCaseValues(search.traceSortFields, sortFieldDescriptions),
+});
+const SpanSortField = builder.enumType('SpanSortField', {
+  description: 'The order of `spans`.',
+  values: upperCaseValues(search.spanSortFields, sortFieldDescriptions),
+});
+const SortDirection = builder.enumType('SortDirection', {
+  description: 'Ascending or descending.',
+  values: upperCaseValues(['asc', 'desc'], { asc: 'Smallest or earliest first.', desc: 'Largest or latest first.' }),
+});
 
 const LatencyMetrics = builder.objectRef<search.Metrics['latency']>('LatencyMetrics').implement({
   description: 'Seconds; percentiles are nearest-rank.',
   fields: (t) => ({
-    avg: t.exposeFloat('avg', { nullable: true }),
-    min: t.exposeFloat('min', { nullable: true }),
-    max: t.exposeFloat('max', { nullable: true }),
-    p50: t.exposeFloat('p50', { nullable: true }),
-    p95: t.exposeFloat('p95', { nullable: true }),
-    p99: t.exposeFloat('p99', { nullable: true }),
+    avg: t.exposeFloat('avg', { nullable: true, description: 'Mean; null when nothing matched.' }),
+    min: t.exposeFloat('min', { nullable: true, description: 'Shortest; null when nothing matched.' }),
+    max: t.exposeFloat('max', { nullable: true, description: 'Longest; null when nothing matched.' }),
+    p50: t.exposeFloat('p50', { nullable: true, description: 'Median; null when nothing matched.' }),
+    p95: t.exposeFloat('p95', { nullable: true, description: '95th percentile; null when nothing matched.' }),
+    p99: t.exposeFloat('p99', { nullable: true, description: '99th percentile; null when nothing matched.' }),
   }),
 });
 
 const Metrics = builder.objectRef<search.Metrics>('ObservabilityMetrics').implement({
+  description: 'Aggregates over the traces or spans matching a filter (REST: `GET /observability/metrics`).',
   fields: (t) => ({
-    count: t.exposeInt('count'),
-    error_count: t.exposeInt('error_count'),
-    error_rate: t.exposeFloat('error_rate', { nullable: true, description: 'error_count / count; null when count is 0.' }),
-    cost: t.exposeFloat('cost', { nullable: true, description: 'USD.' }),
-    prompt_tokens: t.exposeInt('prompt_tokens', { nullable: true }),
-    completion_tokens: t.exposeInt('completion_tokens', { nullable: true }),
-    total_tokens: t.exposeInt('total_tokens', { nullable: true }),
-    latency: t.expose('latency', { type: LatencyMetrics }),
+    count: t.exposeInt('count', { description: 'How many matched.' }),
+    errorCount: t.exposeInt('error_count', { description: 'How many of them have status ERROR.' }),
+    errorRate: t.exposeFloat('error_rate', { nullable: true, description: 'The share with status ERROR, 0 to 1; null when count is 0.' }),
+    cost: t.exposeFloat('cost', { nullable: true, description: 'USD summed over those with a known cost; null when none has one.' }),
+    promptTokens: t.exposeInt('prompt_tokens', { nullable: true, description: 'Prompt tokens summed; null when none were reported.' }),
+    completionTokens: t.exposeInt('completion_tokens', { nullable: true, description: 'Completion tokens summed; null when none were reported.' }),
+    totalTokens: t.exposeInt('total_tokens', { nullable: true, description: 'Total tokens summed; null when none were reported.' }),
+    latency: t.expose('latency', { type: LatencyMetrics, description: 'Latency statistics.' }),
   }),
 });
 
@@ -216,36 +310,40 @@ type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer
 // The filters of traces, spans and their metrics (SearchFilter in search.ts).
 function searchArgs(t: { arg: ArgBuilder<BuilderTypes> }) {
   return {
-    started_after: t.arg({ type: 'DateTime', description: 'Started at or after this time.' }),
-    started_before: t.arg({ type: 'DateTime', description: 'Started at or before this time.' }),
-    name_contains: t.arg.string({ description: "Part of the name (traces: the root span's), ignoring ASCII case." }),
-    spankind: t.arg({ type: [SpanKind], description: "Any of these kinds (traces: the root span's)." }),
+    startedAfter: t.arg({ type: 'DateTime', description: 'Started at or after this time.' }),
+    startedBefore: t.arg({ type: 'DateTime', description: 'Started at or before this time.' }),
+    nameContains: t.arg.string({ description: "Part of the name (traces: the root span's), ignoring ASCII case." }),
+    spanKind: t.arg({ type: [SpanKind], description: "Any of these kinds (traces: the root span's)." }),
     status: t.arg({ type: [SpanStatusCode], description: 'Any of these statuses (traces: ERROR when any span failed).' }),
-    user_id: t.arg.string(),
-    session_id: t.arg.string(),
-    environment: t.arg.string(),
-    app_id: t.arg.string(),
-    variant_id: t.arg.string(),
-    variant_name: t.arg.string(),
+    userId: t.arg.string({ description: 'Exactly this end-user id.' }),
+    sessionId: t.arg.string({ description: 'Exactly this session id.' }),
+    environment: t.arg.string({ description: 'Exactly this deployment environment.' }),
+    appId: t.arg.globalID({ description: 'The global id of an App.' }),
+    variantId: t.arg.globalID({ description: 'The global id of a Variant.' }),
+    variantName: t.arg.string({ description: 'Exactly this variant name.' }),
     model: t.arg.string({ description: 'A model or its family ("gpt-4o" matches "gpt-4o-2024-08-06"); traces: any span.' }),
     text: t.arg.string({ description: 'Text in the inputs or outputs (traces: of any span), ignoring ASCII case.' }),
-    min_cost: t.arg.float({ description: 'USD.' }),
-    max_cost: t.arg.float({ description: 'USD.' }),
-    min_latency: t.arg.float({ description: 'Seconds.' }),
-    max_latency: t.arg.float({ description: 'Seconds.' }),
+    minCost: t.arg.float({ description: 'Cost at least this many USD.' }),
+    maxCost: t.arg.float({ description: 'Cost at most this many USD.' }),
+    minLatency: t.arg.float({ description: 'Latency at least this many seconds.' }),
+    maxLatency: t.arg.float({ description: 'Latency at most this many seconds.' }),
     includeEvaluations: t.arg.boolean({
       description: `Also the traces and spans of Assay's own evaluation calls (environment "${EVALUATION_ENVIRONMENT}"), left out unless this is true or \`environment\` names theirs.`,
     }),
   } as const;
 }
 
-/** The SearchFilter of a search's arguments (the GraphQL spelling of the include flag mapped to the shared one). */
-function filterOf(args: object, traceId?: string | number | null): SearchFilter {
-  const { includeEvaluations, ...rest } = args as SearchArgs & { includeEvaluations?: boolean | null };
+const TraceConnection = builder.connectionObject(
+  { type: TraceRef, name: 'TraceConnection', description: 'Traces, a page at a time.' },
+  { description: 'A trace and its cursor.' },
+);
+
+/** The filter of GraphQL's arguments, which are REST's (SearchArgs) in camelCase. */
+function filterOf(args: { appId?: { typename: string; id: string } | null; variantId?: { typename: string; id: string } | null }) {
   return searchFilter({
-    ...rest,
-    include_evaluations: includeEvaluations,
-    ...(traceId !== undefined ? { trace_id: traceId === null ? null : String(traceId) } : {}),
+    ...restFields(args, { names: { spanKind: 'spankind' } }),
+    app_id: databaseIdOf(args.appId, 'App', 'appId'),
+    variant_id: databaseIdOf(args.variantId, 'Variant', 'variantId'),
   });
 }
 
@@ -253,47 +351,67 @@ builder.queryFields((t) => ({
   trace: t.prismaField({
     type: 'Trace',
     nullable: true,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => read.getTrace(ctx, String(args.id), query),
+    description: 'A trace by the id the client sent.',
+    args: { traceId: t.arg.string({ required: true, description: 'The trace id the client sent.' }) },
+    resolve: (query, _root, args, ctx) => read.getTrace(ctx, args.traceId, query),
   }),
   span: t.prismaField({
     type: 'Span',
     nullable: true,
-    description: 'A span by id; `trace_id` picks one when the id exists in several traces (else the latest-starting).',
-    args: { id: t.arg.id({ required: true }), trace_id: t.arg.id() },
-    resolve: (_query, _root, args, ctx) => read.getSpan(ctx, String(args.id), args.trace_id == null ? undefined : String(args.trace_id)),
+    description: 'A span by the ids the client sent; `traceId` picks one when the span id exists in several traces (else the latest-starting).',
+    args: {
+      spanId: t.arg.string({ required: true, description: 'The span id the client sent.' }),
+      traceId: t.arg.string({ description: 'The trace id the client sent.' }),
+    },
+    resolve: (_query, _root, args, ctx) => read.getSpan(ctx, args.spanId, args.traceId ?? undefined),
   }),
-  traces: t.connection({
-    type: TraceRef,
-    description: 'Traces matching every filter given, newest first unless `sort_by` says otherwise.',
-    args: { ...searchArgs(t), sort_by: t.arg({ type: TraceSortField }), sort_direction: t.arg({ type: SortDirection }) },
-    resolve: (_root, args, ctx) =>
-      search.searchTraces(ctx, filterOf(args), { field: args.sort_by ?? 'start_time', direction: args.sort_direction ?? 'desc' }, args),
-  }),
-  spans: t.connection({
-    type: Span,
-    description: 'Spans of all traces matching every filter given, newest first unless `sort_by` says otherwise.',
-    args: { ...searchArgs(t), trace_id: t.arg.id(), sort_by: t.arg({ type: SpanSortField }), sort_direction: t.arg({ type: SortDirection }) },
-    resolve: (_root, args, ctx) =>
-      search.searchSpans(ctx, filterOf(args, args.trace_id), { field: args.sort_by ?? 'start_time', direction: args.sort_direction ?? 'desc' }, args),
-  }),
-  trace_metrics: t.field({
+  traces: t.connection(
+    {
+      type: TraceRef,
+      description: 'Traces matching every filter given, newest first unless `sortBy` says otherwise.',
+      args: {
+        ...searchArgs(t),
+        sortBy: t.arg({ type: TraceSortField, description: 'Order by this; START_TIME when absent.' }),
+        sortDirection: t.arg({ type: SortDirection, description: 'DESC when absent.' }),
+      },
+      resolve: (_root, args, ctx) =>
+        search.searchTraces(ctx, filterOf(args), { field: args.sortBy ?? 'start_time', direction: args.sortDirection ?? 'desc' }, args),
+    },
+    TraceConnection,
+  ),
+  spans: t.connection(
+    {
+      type: Span,
+      description: 'Spans of all traces matching every filter given, newest first unless `sortBy` says otherwise.',
+      args: {
+        ...searchArgs(t),
+        traceId: t.arg.string({ description: 'Only spans of the trace with this id.' }),
+        sortBy: t.arg({ type: SpanSortField, description: 'Order by this; START_TIME when absent.' }),
+        sortDirection: t.arg({ type: SortDirection, description: 'DESC when absent.' }),
+      },
+      resolve: (_root, args, ctx) =>
+        search.searchSpans(ctx, filterOf(args), { field: args.sortBy ?? 'start_time', direction: args.sortDirection ?? 'desc' }, args),
+    },
+    SpanConnection,
+  ),
+  traceMetrics: t.field({
     type: Metrics,
     description: 'Count, errors, cost, tokens and latency percentiles of the traces matching the filters.',
     args: searchArgs(t),
     resolve: (_root, args, ctx) => search.traceMetrics(ctx, filterOf(args)),
   }),
-  span_metrics: t.field({
+  spanMetrics: t.field({
     type: Metrics,
     description: 'Count, errors, cost, tokens and latency percentiles of the spans matching the filters.',
-    args: { ...searchArgs(t), trace_id: t.arg.id() },
-    resolve: (_root, args, ctx) => search.spanMetrics(ctx, filterOf(args, args.trace_id)),
+    args: { ...searchArgs(t), traceId: t.arg.string({ description: 'Only spans of the trace with this id.' }) },
+    resolve: (_root, args, ctx) => search.spanMetrics(ctx, filterOf(args)),
   }),
 }));
 
 const IngestedTrace = builder.objectRef<LegacyIngestAnswer>('IngestedTrace').implement({
+  description: 'What `ingestTrace` stored.',
   fields: (t) => ({
-    trace_id: t.exposeID('trace_id'),
+    traceId: t.exposeString('trace_id', { description: 'The id of the trace the spans joined.' }),
     spans: t.exposeInt('spans', { description: 'Spans stored (a span id sent twice counts once).' }),
   }),
 });
@@ -301,10 +419,10 @@ const IngestedTrace = builder.objectRef<LegacyIngestAnswer>('IngestedTrace').imp
 builder.mutationField('ingestTrace', (t) =>
   t.field({
     type: IngestedTrace,
-    description: 'Stores spans as POST /observability/trace does; `input` is that body, `{trace, spans: […]}`.',
+    description: 'Stores spans as `POST /observability/trace` does (needs the ingest scope).',
     // Ingestion, not a write: it needs the ingest scope, as the REST path does (docs/access.md#scopes).
     extensions: { scope: 'ingest' },
-    args: { input: t.arg({ type: 'JSON', required: true }) },
+    args: { input: t.arg({ type: 'JSON', required: true, description: 'The REST body, `{trace, spans: […]}`, in its snake_case names.' }) },
     resolve: (_root, args, ctx) => ingestLegacyTraceBody(ctx, args.input),
   }),
 );

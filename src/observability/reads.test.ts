@@ -347,7 +347,7 @@ describe('GET /observability/traces/{trace_id}', () => {
     ]);
     expect((await server.request('GET', '/observability/traces/elsewhere')).body).toEqual({ detail: 'Trace with id elsewhere not found' });
     expect((await server.request('GET', '/observability/spans/foreign-span')).body).toEqual({ detail: 'Span with id foreign-span not found' });
-    const { errors } = await server.graphql('{ trace(id: "elsewhere") { trace_id } }');
+    const { errors } = await server.graphql('{ trace(traceId: "elsewhere") { traceId } }');
     expect(errors[0].message).toBe('Trace with id elsewhere not found');
   });
 });
@@ -472,18 +472,19 @@ describe('cost and usage of the root', () => {
     // The trace's cost counts each span once: 0.1 + 0.2, exactly.
     const listed = (await server.request('GET', '/observability/traces?name_contains=own%20pipeline')).body.traces[0];
     expect(listed.cost).toBe(0.3);
-    const graphql = await server.graphql('{ trace(id: "own") { cost root { metadata { cost usage { total_tokens } } } } }');
-    expect(graphql.data.trace).toEqual({ cost: 0.3, root: { metadata: { cost: 0.1, usage: { total_tokens: 6 } } } });
+    const graphql = await server.graphql('{ trace(traceId: "own") { cost root { metadata { cost usage { totalTokens } } } } }');
+    expect(graphql.data.trace).toEqual({ cost: 0.3, root: { metadata: { cost: 0.1, usage: { totalTokens: 6 } } } });
   });
 
   it('gives the same figures through GraphQL: trace root, span, span search', async () => {
-    const metadata = 'metadata { cost usage { prompt_tokens completion_tokens total_tokens } }';
+    const metadata = 'metadata { cost usage { promptTokens completionTokens totalTokens } }';
     const { data, errors } = await server.graphql(`{
-      trace(id: "sums") { cost root { id ${metadata} children { ${metadata} } } roots { id ${metadata} } }
-      span(id: "sums-root", trace_id: "sums") { ${metadata} }
-      spans(trace_id: "sums", spankind: [WORKFLOW]) { edges { node { id ${metadata} } } }
+      trace(traceId: "sums") { cost root { id: spanId ${metadata} children { ${metadata} } } roots { id: spanId ${metadata} } }
+      span(spanId: "sums-root", traceId: "sums") { ${metadata} }
+      spans(traceId: "sums", spanKind: [WORKFLOW]) { edges { node { id: spanId ${metadata} } } }
     }`);
     expect(errors).toBeUndefined();
+    const sums = { cost: 0.01275, usage: { promptTokens: 300, completionTokens: 21, totalTokens: 321 } };
     expect(data.trace.cost).toBe(0.01275);
     expect(data.trace.root.metadata).toEqual(sums);
     expect(data.trace.root.children.map((child: any) => child.metadata.cost)).toEqual([0.00425, 0.00425, 0.00425]);

@@ -132,51 +132,51 @@ describe('GET /observability/traces', () => {
 describe('GraphQL search', () => {
   it('pages traces forward and backward with filters and sorting', async () => {
     const query = `query ($first: Int, $after: String, $last: Int, $before: String) {
-      traces(first: $first, after: $after, last: $last, before: $before, environment: "production", sort_by: cost, sort_direction: desc) {
-        edges { cursor node { trace_id cost spankind status variant_name } }
+      traces(first: $first, after: $after, last: $last, before: $before, environment: "production", sortBy: COST, sortDirection: DESC) {
+        edges { cursor node { traceId cost spanKind status variantName } }
         pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
     const page1 = await server.graphql(query, { first: 2 });
     expect(page1.errors).toBeUndefined();
-    expect(page1.data.traces.edges.map((e: any) => e.node.trace_id)).toEqual(['t8', 't6']);
-    expect(page1.data.traces.edges[0].node).toMatchObject({ spankind: 'WORKFLOW', status: 'OK', variant_name: 'baseline' });
+    expect(page1.data.traces.edges.map((e: any) => e.node.traceId)).toEqual(['t8', 't6']);
+    expect(page1.data.traces.edges[0].node).toMatchObject({ spanKind: 'WORKFLOW', status: 'OK', variantName: 'baseline' });
     const page2 = await server.graphql(query, { first: 2, after: page1.data.traces.pageInfo.endCursor });
-    expect(page2.data.traces.edges.map((e: any) => e.node.trace_id)).toEqual(['t4', 't2']);
+    expect(page2.data.traces.edges.map((e: any) => e.node.traceId)).toEqual(['t4', 't2']);
     expect(page2.data.traces.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
     const back = await server.graphql(query, { last: 2, before: page2.data.traces.pageInfo.startCursor });
-    expect(back.data.traces.edges.map((e: any) => e.node.trace_id)).toEqual(['t8', 't6']);
+    expect(back.data.traces.edges.map((e: any) => e.node.traceId)).toEqual(['t8', 't6']);
     expect(back.data.traces.pageInfo).toMatchObject({ hasPreviousPage: false, hasNextPage: true });
   });
 
   it('lists spans with filters, and aggregates metrics', async () => {
     const { data, errors } = await server.graphql(`{
-      spans(spankind: [LLM], text: "question", first: 5) { edges { node { id } } }
-      errors: spans(status: [ERROR]) { edges { node { id spankind } } }
-      llm: span_metrics(spankind: [LLM]) { count cost total_tokens latency { p50 } }
-      all: trace_metrics { count error_count error_rate latency { avg min max p50 p95 p99 } }
-      none: trace_metrics(user_id: "nobody") { count error_rate cost latency { p50 } }
+      spans(spanKind: [LLM], text: "question", first: 5) { edges { node { id } } }
+      errors: spans(status: [ERROR]) { edges { node { spanId spanKind } } }
+      llm: spanMetrics(spanKind: [LLM]) { count cost totalTokens latency { p50 } }
+      all: traceMetrics { count errorCount errorRate latency { avg min max p50 p95 p99 } }
+      none: traceMetrics(userId: "nobody") { count errorRate cost latency { p50 } }
     }`);
     expect(errors).toBeUndefined();
     expect(data.spans.edges).toEqual([]); // LLM spans carry no inputs here
-    expect(data.errors.edges).toEqual([{ node: { id: 't3-root', spankind: 'WORKFLOW' } }]);
-    expect(data.llm).toMatchObject({ count: 10, total_tokens: 56_000, latency: { p50: 0.5 } });
-    expect(data.all).toEqual({ count: 10, error_count: 1, error_rate: 0.1, latency: { avg: 5.5, min: 1, max: 10, p50: 5, p95: 10, p99: 10 } });
-    expect(data.none).toEqual({ count: 0, error_rate: null, cost: null, latency: { p50: null } });
+    expect(data.errors.edges).toEqual([{ node: { spanId: 't3-root', spanKind: 'WORKFLOW' } }]);
+    expect(data.llm).toMatchObject({ count: 10, totalTokens: 56_000, latency: { p50: 0.5 } });
+    expect(data.all).toEqual({ count: 10, errorCount: 1, errorRate: 0.1, latency: { avg: 5.5, min: 1, max: 10, p50: 5, p95: 10, p99: 10 } });
+    expect(data.none).toEqual({ count: 0, errorRate: null, cost: null, latency: { p50: null } });
   });
 
   it('pages the children of a span', async () => {
     const spans = Array.from({ length: 25 }, (_, i) => legacySpan(`kid-${String(i).padStart(2, '0')}`, 'wide-root', i, i + 1));
     spans.push(legacySpan('wide-root', null, 0, 30));
     expect((await server.request('POST', '/observability/trace', { trace: 'wide', spans })).status).toBe(200);
-    const query = `query ($after: String) { span(id: "wide-root", trace_id: "wide") { child_spans(first: 10, after: $after) {
-      edges { node { id } } pageInfo { hasNextPage endCursor } } } }`;
+    const query = `query ($after: String) { span(spanId: "wide-root", traceId: "wide") { childSpans(first: 10, after: $after) {
+      edges { node { spanId } } pageInfo { hasNextPage endCursor } } } }`;
     const seen: string[] = [];
     let after: string | null = null;
     for (let page = 0; page < 5; page++) {
       const { data, errors }: any = await server.graphql(query, { after });
       expect(errors).toBeUndefined();
-      seen.push(...data.span.child_spans.edges.map((e: any) => e.node.id));
-      if (!data.span.child_spans.pageInfo.hasNextPage) break;
-      after = data.span.child_spans.pageInfo.endCursor;
+      seen.push(...data.span.childSpans.edges.map((e: any) => e.node.spanId));
+      if (!data.span.childSpans.pageInfo.hasNextPage) break;
+      after = data.span.childSpans.pageInfo.endCursor;
     }
     expect(seen).toEqual(spans.slice(0, 25).map((span) => span.id));
   });
@@ -235,10 +235,10 @@ describe('model prices', () => {
     expect(await cost('mini')).toBe(2);
     expect(await cost('free')).toBeNull();
 
-    const gql = await server.graphql(`{ model_prices(source: user, first: 10) { edges { node { model input output effective_from source } } } }`);
-    expect(gql.data.model_prices.edges.map((e: any) => e.node.model)).toEqual(['gpt-4o-mini', 'my-llama', 'my-llama']);
+    const gql = await server.graphql(`{ modelPrices(source: USER, first: 10) { edges { node { model input output effectiveFrom source } } } }`);
+    expect(gql.data.modelPrices.edges.map((e: any) => e.node.model)).toEqual(['gpt-4o-mini', 'my-llama', 'my-llama']);
     const mutation = await server.graphql(`mutation { upsertModelPrice(input: { model: "gql-model", input: 1.5, output: 2.5 }) { id model input source } }`);
-    expect(mutation.data.upsertModelPrice).toMatchObject({ model: 'gql-model', input: 1.5, source: 'user' });
+    expect(mutation.data.upsertModelPrice).toMatchObject({ model: 'gql-model', input: 1.5, source: 'USER' });
     const invalid = await server.graphql(`mutation { upsertModelPrice(input: { model: "x", input: -1, output: 1 }) { id } }`);
     expect(invalid.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', detail: [{ loc: ['body', 'input'], type: 'greater_than_equal' }] });
 

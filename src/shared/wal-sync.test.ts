@@ -123,7 +123,7 @@ describe('acknowledged writes', () => {
     expect(fsyncs()).toBeGreaterThan(before);
 
     before = fsyncs();
-    const created = await server.graphql('mutation { createApp(input: { app_name: "durable-graphql" }) { name } }');
+    const created = await server.graphql('mutation { createApp(input: { appName: "durable-graphql" }) { name } }');
     expect(created.data).toEqual({ createApp: { name: 'durable-graphql' } });
     expect(fsyncs()).toBeGreaterThan(before);
 

@@ -6,17 +6,29 @@ import { builder } from '../shared/graphql/builder.js';
 import { perRequest, type RequestContext } from '../shared/context.js';
 import { ValidationError } from '../shared/errors.js';
 import { asArray } from '../shared/json.js';
+import { App } from '../apps/graphql.js';
+import { databaseIds, globalId } from '../shared/graphql/ids.js';
+import { restFields } from '../shared/graphql/names.js';
 import { parseInput } from '../shared/validation.js';
 import { createTestsetInput, updateTestsetInput } from './inputs.js';
 import * as testsets from './operations.js';
 
-const TestsetRow = builder.prismaObject('TestsetRow', {
+const TestsetRow = builder.prismaNode('TestsetRow', {
+  description: 'One test case of a test set.',
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, testset: { projectId: ctx.projectId } }),
   fields: (t) => ({
-    id: t.exposeID('id'),
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
     position: t.exposeInt('position', { description: 'Place of the case in the test set, from 0.' }),
     data: t.expose('data', { type: 'JSON', description: 'Column name → value.' }),
   }),
 });
+
+const TestsetRowConnection = builder.connectionObject(
+  { type: TestsetRow, name: 'TestsetRowConnection', description: "A test set's rows, a page at a time." },
+  { description: 'A row and its cursor.' },
+);
 
 // A row's cursor is its position, so one `after` pages every test set of a list alike.
 const cursorPrefix = 'position:';
@@ -65,51 +77,69 @@ function rowWindowLoader(ctx: RequestContext) {
   );
 }
 
-builder.prismaObject('Testset', {
+export const Testset = builder.prismaNode('Testset', {
+  description: 'Named test cases, each a row of column → value, that evaluations run variants over (REST `/testsets`).',
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, projectId: ctx.projectId }),
   fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    app_id: t.exposeID('appId', { nullable: true }),
-    app: t.relation('app', { nullable: true }),
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
+    name: t.exposeString('name', { description: '1 to 255 characters.' }),
+    appId: t.id({
+      nullable: true,
+      description: 'Global id of the app it is filed under; null when none (or when that app was deleted).',
+      resolve: (testset) => globalId('App', testset.appId),
+    }),
+    app: t.relation('app', { nullable: true, description: 'The app it is filed under; null when none.' }),
     columns: t.stringList({
       description: 'Column names in the order they first appear in the rows.',
       select: { columns: true },
       resolve: (testset) => asArray<string>(testset.columns),
     }),
-    row_count: t.exposeInt('rowCount'),
-    created_at: t.expose('createdAt', { type: 'DateTime' }),
-    updated_at: t.expose('updatedAt', { type: 'DateTime' }),
-    rows: t.connection({
-      type: TestsetRow,
-      description: 'The test cases in position order; a cursor is a position, valid in any test set.',
-      resolve: (testset, args, ctx) =>
-        resolveCursorConnection<Promise<RowRecord[]>>({ args, toCursor: rowCursor }, ({ after, before, limit, inverted }) =>
-          rowWindowLoader(ctx).load({
-            testsetId: testset.id,
-            window: {
-              afterPosition: cursorPosition(after, 'after'),
-              beforePosition: cursorPosition(before, 'before'),
-              limit,
-              fromEnd: inverted,
-            },
-          }),
-        ),
-    }),
+    rowCount: t.exposeInt('rowCount', { description: 'How many test cases it holds (at least one).' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When its name or rows last changed.' }),
+    rows: t.connection(
+      {
+        type: TestsetRow,
+        description: 'The test cases in position order; a cursor is a position, valid in any test set.',
+        resolve: (testset, args, ctx) =>
+          resolveCursorConnection<Promise<RowRecord[]>>({ args, toCursor: rowCursor }, ({ after, before, limit, inverted }) =>
+            rowWindowLoader(ctx).load({
+              testsetId: testset.id,
+              window: {
+                afterPosition: cursorPosition(after, 'after'),
+                beforePosition: cursorPosition(before, 'before'),
+                limit,
+                fromEnd: inverted,
+              },
+            }),
+          ),
+      },
+      TestsetRowConnection,
+    ),
   }),
 });
 
+const TestsetConnection = builder.connectionObject(
+  { type: Testset, name: 'TestsetConnection', description: 'Test sets, a page at a time.' },
+  { description: 'A test set and its cursor.' },
+);
+
 const UpdateTestsetInput = builder.inputType('UpdateTestsetInput', {
+  description: "A test set's new name and rows, replacing the old ones whole (REST `PUT /testsets/{id}`).",
   fields: (t) => ({
-    name: t.string({ required: true }),
-    csvdata: t.field({ type: ['JSON'], required: true, description: 'The rows: objects of column → value.' }),
+    name: t.string({ required: true, description: '1 to 255 characters.' }),
+    csvdata: t.field({ type: ['JSON'], required: true, description: 'The rows, at least one: objects of column → value.' }),
   }),
 });
 
 const CreateTestsetInput = builder.inputType('CreateTestsetInput', {
+  description: 'A new test set (REST `POST /testsets`).',
   fields: (t) => ({
-    name: t.string({ required: true }),
-    csvdata: t.field({ type: ['JSON'], required: true, description: 'The rows: objects of column → value.' }),
-    app_id: t.id(),
+    name: t.string({ required: true, description: '1 to 255 characters.' }),
+    csvdata: t.field({ type: ['JSON'], required: true, description: 'The rows, at least one: objects of column → value.' }),
+    appId: t.globalID({ for: App, description: 'Global id of an app to file it under; absent, it belongs to none.' }),
   }),
 });
 
@@ -117,47 +147,58 @@ builder.queryFields((t) => ({
   testset: t.prismaField({
     type: 'Testset',
     nullable: true,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => testsets.getTestset(ctx, String(args.id), query),
+    description: 'The test set with this global id; null, with a NOT_FOUND error, when the project has none.',
+    args: { id: t.arg.globalID({ for: Testset, required: true, description: 'Global id of the test set.' }) },
+    resolve: (query, _root, args, ctx) => testsets.getTestset(ctx, args.id.id, query),
   }),
-  testsets: t.prismaConnection({
-    type: 'Testset',
-    cursor: 'id',
-    args: { app_id: t.arg.id() },
-    resolve: (query, _root, args, ctx) => testsets.listTestsets(ctx, { app_id: args.app_id == null ? null : String(args.app_id) }, query),
-  }),
+  testsets: t.prismaConnection(
+    {
+      type: 'Testset',
+      cursor: 'id',
+      description: "The project's test sets in creation order (REST `GET /testsets`).",
+      args: { appId: t.arg.globalID({ for: App, description: 'Only the test sets filed under this app.' }) },
+      resolve: (query, _root, args, ctx) => testsets.listTestsets(ctx, { app_id: args.appId?.id ?? null }, query),
+    },
+    TestsetConnection,
+  ),
 }));
 
 builder.mutationFields((t) => ({
   createTestset: t.prismaField({
     type: 'Testset',
-    args: { input: t.arg({ type: CreateTestsetInput, required: true }) },
+    description: 'Creates a test set from rows; a file is uploaded through REST `POST /testsets/upload`.',
+    args: { input: t.arg({ type: CreateTestsetInput, required: true, description: 'Its name, rows and app.' }) },
     resolve: async (query, _root, args, ctx) => {
-      const testset = await testsets.createTestset(ctx, parseInput(createTestsetInput, args.input, 'body'));
+      const testset = await testsets.createTestset(ctx, parseInput(createTestsetInput, restFields(args.input), 'body'));
       return testsets.getTestset(ctx, testset.id, query);
     },
   }),
   updateTestset: t.prismaField({
     type: 'Testset',
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateTestsetInput, required: true }) },
+    description: 'Replaces the name and rows of a test set (REST `PUT /testsets/{id}`).',
+    args: {
+      id: t.arg.globalID({ for: Testset, required: true, description: 'Global id of the test set.' }),
+      input: t.arg({ type: UpdateTestsetInput, required: true, description: 'The new name and rows.' }),
+    },
     resolve: async (query, _root, args, ctx) => {
-      await testsets.updateTestset(ctx, String(args.id), parseInput(updateTestsetInput, args.input, 'body'));
-      return testsets.getTestset(ctx, String(args.id), query);
+      await testsets.updateTestset(ctx, args.id.id, parseInput(updateTestsetInput, restFields(args.input), 'body'));
+      return testsets.getTestset(ctx, args.id.id, query);
     },
   }),
   deleteTestset: t.id({
-    args: { id: t.arg.id({ required: true }) },
+    description: 'Deletes the test set with its rows; answers its global id.',
+    args: { id: t.arg.globalID({ for: Testset, required: true, description: 'Global id of the test set.' }) },
     resolve: async (_root, args, ctx) => {
-      await testsets.deleteTestset(ctx, String(args.id));
-      return args.id;
+      await testsets.deleteTestset(ctx, args.id.id);
+      return globalId('Testset', args.id.id);
     },
   }),
   deleteTestsets: t.idList({
-    description: 'Deletes all the given test sets, or none if one of them is unknown.',
-    args: { ids: t.arg.idList({ required: true }) },
+    description: 'Deletes all the given test sets, or none if one of them is unknown; answers their global ids.',
+    args: { ids: t.arg.globalIDList({ for: Testset, required: true, description: 'Global ids of the test sets.' }) },
     resolve: async (_root, args, ctx) => {
-      await testsets.deleteTestsets(ctx, args.ids.map(String));
-      return args.ids;
+      await testsets.deleteTestsets(ctx, databaseIds(args.ids));
+      return args.ids.map(({ id }) => globalId('Testset', id));
     },
   }),
 }));

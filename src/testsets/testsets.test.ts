@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { requestContext } from '../shared/context.js';
 import { readTestsetRows } from './operations.js';
+import { globalId } from '../shared/graphql/ids.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -333,17 +334,17 @@ describe('DELETE /testsets/{id} and DELETE /testsets', () => {
   });
 });
 
-const testsetFields = `id name app_id columns row_count created_at updated_at`;
+const testsetFields = `id databaseId name appId columns rowCount createdAt updatedAt`;
 
 describe('GraphQL', () => {
   it('creates a test set and reads it with its columns in first-seen order', async () => {
     const appId = await createApp('graphql-app');
     const result = await server.graphql(
-      `mutation($input: CreateTestsetInput!) { createTestset(input: $input) { ${testsetFields} app { id } rows { edges { cursor node { id position data } } } } }`,
+      `mutation($input: CreateTestsetInput!) { createTestset(input: $input) { ${testsetFields} app { id } rows { edges { cursor node { databaseId position data } } } } }`,
       {
         input: {
           name: 'from graphql',
-          app_id: appId,
+          appId: globalId('App', appId),
           csvdata: [
             { b: 1, a: 'x' },
             { c: [1], a: 'y' },
@@ -353,18 +354,25 @@ describe('GraphQL', () => {
     );
     expect(result.errors).toBeUndefined();
     const testset = result.data.createTestset;
-    expect(testset).toMatchObject({ name: 'from graphql', app_id: appId, app: { id: appId }, columns: ['b', 'a', 'c'], row_count: 2 });
-    expect(testset.id).toMatch(UUID7);
-    expect(testset.created_at).toMatch(ISO);
-    expect(testset.updated_at).toMatch(ISO);
+    expect(testset).toMatchObject({
+      name: 'from graphql',
+      appId: globalId('App', appId),
+      app: { id: globalId('App', appId) },
+      columns: ['b', 'a', 'c'],
+      rowCount: 2,
+    });
+    expect(testset.databaseId).toMatch(UUID7);
+    expect(testset.id).toBe(globalId('Testset', testset.databaseId));
+    expect(testset.createdAt).toMatch(ISO);
+    expect(testset.updatedAt).toMatch(ISO);
     expect(testset.rows.edges.map((edge: any) => edge.node.data)).toEqual([
       { b: 1, a: 'x' },
       { c: [1], a: 'y' },
     ]);
     expect(testset.rows.edges.map((edge: any) => edge.node.position)).toEqual([0, 1]);
-    expect(testset.rows.edges[0].node.id).toMatch(UUID7);
+    expect(testset.rows.edges[0].node.databaseId).toMatch(UUID7);
 
-    const rest = await server.request('GET', `/testsets/${testset.id}`);
+    const rest = await server.request('GET', `/testsets/${testset.databaseId}`);
     expect(rest.body.csvdata).toEqual([
       { b: 1, a: 'x' },
       { c: [1], a: 'y' },
@@ -389,7 +397,7 @@ describe('GraphQL', () => {
     const page = (args: string) =>
       server.graphql(
         `query($id: ID!) { testset(id: $id) { rows(${args}) { pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { position data } } } } }`,
-        { id: created.id },
+        { id: globalId('Testset', created.id) },
       );
     const seen: number[] = [];
     let after: string | undefined;
@@ -417,14 +425,14 @@ describe('GraphQL', () => {
   it('refuses a cursor it did not make', async () => {
     const created = await createTestset({ name: 'cursor', csvdata: capitals });
     const result = await server.graphql(`query($id: ID!) { testset(id: $id) { rows(first: 1, after: "bogus") { edges { cursor } } } }`, {
-      id: created.id,
+      id: globalId('Testset', created.id),
     });
     expect(result.errors[0].message).toContain('Invalid cursor');
     expect(result.errors[0].extensions.detail).toEqual([{ loc: ['query', 'after'], msg: 'Invalid cursor', type: 'value_error' }]);
   });
 
   it('answers NOT_FOUND for an unknown test set', async () => {
-    const result = await server.graphql(`query($id: ID!) { testset(id: $id) { id } }`, { id: 'not-a-uuid' });
+    const result = await server.graphql(`query($id: ID!) { testset(id: $id) { id } }`, { id: globalId('Testset', 'not-a-uuid') });
     expect(result.errors[0].message).toBe('Testset with id not-a-uuid not found');
     expect(result.errors[0].extensions.code).toBe('NOT_FOUND');
   });
@@ -433,40 +441,41 @@ describe('GraphQL', () => {
     const appId = await createApp('graphql-list-app');
     const a = await createTestset({ name: 'gl-a', csvdata: capitals, app_id: appId });
     const b = await createTestset({ name: 'gl-b', csvdata: capitals, app_id: appId });
-    const query = `query($app: ID, $after: String) { testsets(app_id: $app, first: 1, after: $after) { pageInfo { hasNextPage endCursor } edges { node { id name app_id } } } }`;
-    const first = await server.graphql(query, { app: appId });
-    expect(first.data.testsets.edges).toEqual([{ node: { id: a.id, name: 'gl-a', app_id: appId } }]);
+    const query = `query($app: ID, $after: String) { testsets(appId: $app, first: 1, after: $after) { pageInfo { hasNextPage endCursor } edges { node { databaseId name appId } } } }`;
+    const app = globalId('App', appId);
+    const first = await server.graphql(query, { app });
+    expect(first.data.testsets.edges).toEqual([{ node: { databaseId: a.id, name: 'gl-a', appId: app } }]);
     expect(first.data.testsets.pageInfo.hasNextPage).toBe(true);
-    const second = await server.graphql(query, { app: appId, after: first.data.testsets.pageInfo.endCursor });
-    expect(second.data.testsets.edges).toEqual([{ node: { id: b.id, name: 'gl-b', app_id: appId } }]);
+    const second = await server.graphql(query, { app, after: first.data.testsets.pageInfo.endCursor });
+    expect(second.data.testsets.edges).toEqual([{ node: { databaseId: b.id, name: 'gl-b', appId: app } }]);
     expect(second.data.testsets.pageInfo.hasNextPage).toBe(false);
   });
 
   it('updates and deletes test sets', async () => {
     const created = await createTestset({ name: 'gql-before', csvdata: capitals });
     const updated = await server.graphql(
-      `mutation($id: ID!, $input: UpdateTestsetInput!) { updateTestset(id: $id, input: $input) { id name columns row_count rows { edges { node { data } } } } }`,
-      { id: created.id, input: { name: 'gql-after', csvdata: [{ q: 'only' }] } },
+      `mutation($id: ID!, $input: UpdateTestsetInput!) { updateTestset(id: $id, input: $input) { id name columns rowCount rows { edges { node { data } } } } }`,
+      { id: globalId('Testset', created.id), input: { name: 'gql-after', csvdata: [{ q: 'only' }] } },
     );
     expect(updated.errors).toBeUndefined();
     expect(updated.data.updateTestset).toEqual({
-      id: created.id,
+      id: globalId('Testset', created.id),
       name: 'gql-after',
       columns: ['q'],
-      row_count: 1,
+      rowCount: 1,
       rows: { edges: [{ node: { data: { q: 'only' } } }] },
     });
 
-    const deleted = await server.graphql(`mutation($id: ID!) { deleteTestset(id: $id) }`, { id: created.id });
-    expect(deleted.data.deleteTestset).toBe(created.id);
+    const deleted = await server.graphql(`mutation($id: ID!) { deleteTestset(id: $id) }`, { id: globalId('Testset', created.id) });
+    expect(deleted.data.deleteTestset).toBe(globalId('Testset', created.id));
     expect((await server.request('GET', `/testsets/${created.id}`)).status).toBe(404);
-    const again = await server.graphql(`mutation($id: ID!) { deleteTestset(id: $id) }`, { id: created.id });
+    const again = await server.graphql(`mutation($id: ID!) { deleteTestset(id: $id) }`, { id: globalId('Testset', created.id) });
     expect(again.errors[0].extensions.code).toBe('NOT_FOUND');
 
     const a = await createTestset({ name: 'gql-bulk-a', csvdata: capitals });
     const b = await createTestset({ name: 'gql-bulk-b', csvdata: capitals });
-    const bulk = await server.graphql(`mutation($ids: [ID!]!) { deleteTestsets(ids: $ids) }`, { ids: [a.id, b.id] });
-    expect(bulk.data.deleteTestsets).toEqual([a.id, b.id]);
+    const bulk = await server.graphql(`mutation($ids: [ID!]!) { deleteTestsets(ids: $ids) }`, { ids: [globalId('Testset', a.id), globalId('Testset', b.id)] });
+    expect(bulk.data.deleteTestsets).toEqual([globalId('Testset', a.id), globalId('Testset', b.id)]);
     expect((await server.request('GET', `/testsets/${b.id}`)).status).toBe(404);
   });
 
@@ -475,11 +484,11 @@ describe('GraphQL', () => {
     const manyAppId = await createApp('many-testsets');
     for (let i = 0; i < 2; i++) await createTestset({ name: `few-${i}`, csvdata: capitals, app_id: fewAppId });
     for (let i = 0; i < 20; i++) await createTestset({ name: `many-${i}`, csvdata: capitals, app_id: manyAppId });
-    const query = `query($app: ID) { testsets(app_id: $app, first: 50) { edges { node { name row_count rows(first: 2) { pageInfo { hasNextPage } edges { node { position data } } } } } } }`;
+    const query = `query($app: ID) { testsets(appId: $app, first: 50) { edges { node { name rowCount rows(first: 2) { pageInfo { hasNextPage } edges { node { position data } } } } } } }`;
 
     const statementsFor = async (appId: string) => {
       server.resetQueries();
-      const result = await server.graphql(query, { app: appId });
+      const result = await server.graphql(query, { app: globalId('App', appId) });
       expect(result.errors).toBeUndefined();
       return { result, statements: server.queries.length };
     };
@@ -487,7 +496,7 @@ describe('GraphQL', () => {
     const many = await statementsFor(manyAppId);
     expect(many.result.data.testsets.edges).toHaveLength(20);
     for (const edge of many.result.data.testsets.edges) {
-      expect(edge.node.row_count).toBe(3);
+      expect(edge.node.rowCount).toBe(3);
       expect(edge.node.rows.pageInfo.hasNextPage).toBe(true);
       expect(edge.node.rows.edges.map((row: any) => row.node.data)).toEqual(capitals.slice(0, 2));
     }

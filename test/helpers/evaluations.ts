@@ -2,6 +2,7 @@
 // through the REST API, an evaluation started with a default rate limit, and a status poller.
 import { expect } from 'vitest';
 import type { TestServer } from './server.js';
+import { globalId } from '../../src/shared/graphql/ids.js';
 
 export const TERMINAL_STATUSES = [
   'EVALUATION_FINISHED',
@@ -191,9 +192,9 @@ export async function getEvaluation(server: Requester, evaluationId: string): Pr
 
 /** The scenarios' trace ids in test set order, read through GraphQL (REST's 2.3 shape has no trace id). */
 export async function scenarioTraceIds(server: TestServer, evaluationId: string): Promise<{ position: number; trace_id: string | null }[]> {
-  const response = await server.graphql(`query($id: ID!) { evaluation(id: $id) { scenarios(first: 100) { edges { node { position trace_id } } } } }`, {
-    id: evaluationId,
+  const response = await server.graphql(`query($id: ID!) { evaluation(id: $id) { scenarios(first: 100) { edges { node { position traceId } } } } }`, {
+    id: globalId('Evaluation', evaluationId),
   });
   if (response.errors) throw new Error(JSON.stringify(response.errors));
-  return response.data.evaluation.scenarios.edges.map((edge: any) => edge.node);
+  return response.data.evaluation.scenarios.edges.map(({ node }: any) => ({ position: node.position, trace_id: node.traceId }));
 }

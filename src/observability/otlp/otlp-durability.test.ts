@@ -109,8 +109,8 @@ it('keeps every span of every 2xx answer, and no request half-stored, across SIG
     const shared = await service.request('GET', `/observability/traces/${SHARED_TRACE}`);
     expect(shared.status).toBe(200);
     const sharedIds = new Set(treeIds(shared.body));
-    const { data } = await service.graphql(`query ($id: ID!) { trace(id: $id) { span_count } }`, { id: SHARED_TRACE });
-    expect(data.trace.span_count).toBe(sharedIds.size); // the roll-up committed with its spans
+    const { data } = await service.graphql(`query ($id: String!) { trace(traceId: $id) { spanCount } }`, { id: SHARED_TRACE });
+    expect(data.trace.spanCount).toBe(sharedIds.size); // the roll-up committed with its spans
     let storedShared = 1; // the shared root
     const halfStored: string[] = [];
     const lost: number[] = [];

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
 import { ExportTraceServiceRequest, ExportTraceServiceResponse, RpcStatus } from './proto.js';
 import { testTracer } from '../../../test/helpers/otel.js';
+import { globalId } from '../../shared/graphql/ids.js';
 
 let server: TestServer;
 const MAX_BODY = 300_000;
@@ -28,10 +29,10 @@ const traceTree = async (traceId: string) => {
   return response.body;
 };
 
-const spanFields = `id trace_id parent_span_id name spankind status status_message model cached_tokens cost_source
-  start_time end_time latency environment user_id session_id app_id
-  content { inputs outputs internals } metadata { cost latency usage { prompt_tokens completion_tokens total_tokens } }
-  config variant { variant_id variant_name revision } attributes events links resource scope`;
+const spanFields = `spanId traceId parentSpanId name spanKind status statusMessage model cachedTokens costSource
+  startTime endTime latency environment userId sessionId appId
+  content { inputs outputs internals } metadata { cost latency usage { promptTokens completionTokens totalTokens } }
+  config variant { variantId variantName revision } attributes events links resource scope`;
 
 describe('OpenInference spans through the HTTP protobuf exporter', () => {
   let traceId: string;
@@ -232,38 +233,38 @@ describe('OpenInference spans through the HTTP protobuf exporter', () => {
 
   it('reads every field back through GraphQL, the raw attributes, events, resource and scope kept', async () => {
     const { data, errors } = await server.graphql(
-      `query ($id: ID!) { trace(id: $id) {
-        trace_id name spankind status span_count error_count cost tokens { prompt_tokens completion_tokens total_tokens }
-        latency environment user_id session_id app_id variant_id variant_name
-        roots { id } spans(first: 10) { edges { node { ${spanFields} } } } } }`,
+      `query ($id: String!) { trace(traceId: $id) {
+        traceId name spanKind status spanCount errorCount cost tokens { promptTokens completionTokens totalTokens }
+        latency environment userId sessionId appId variantId variantName
+        roots { spanId } spans(first: 10) { edges { node { ${spanFields} } } } } }`,
       { id: traceId },
     );
     expect(errors).toBeUndefined();
     expect(data.trace).toMatchObject({
-      trace_id: traceId,
+      traceId: traceId,
       name: 'agent run',
-      spankind: 'CHAIN',
+      spanKind: 'CHAIN',
       status: 'ERROR', // a span failed
-      span_count: 4,
-      error_count: 1,
+      spanCount: 4,
+      errorCount: 1,
       cost: 0.00045,
-      tokens: { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 },
+      tokens: { promptTokens: 1000, completionTokens: 500, totalTokens: 1500 },
       latency: 1,
       environment: 'staging',
-      user_id: 'user-42',
-      session_id: 'session-7',
-      app_id: 'app-9',
-      variant_id: 'variant-1',
-      variant_name: 'baseline',
-      roots: [{ id: rootId }],
+      userId: 'user-42',
+      sessionId: 'session-7',
+      appId: globalId('App', 'app-9'),
+      variantId: globalId('Variant', 'variant-1'),
+      variantName: 'baseline',
+      roots: [{ spanId: rootId }],
     });
     const spans = data.trace.spans.edges.map((edge: any) => edge.node);
-    const llm = spans.find((span: any) => span.id === llmId);
+    const llm = spans.find((span: any) => span.spanId === llmId);
     expect(llm).toMatchObject({
       model: 'gpt-4o-mini-2024-07-18',
-      cost_source: 'computed',
-      cached_tokens: null,
-      start_time: '2024-05-01T12:00:00.100Z',
+      costSource: 'computed',
+      cachedTokens: null,
+      startTime: '2024-05-01T12:00:00.100Z',
       latency: 0.8,
       attributes: {
         'openinference.span.kind': 'LLM',
@@ -276,8 +277,8 @@ describe('OpenInference spans through the HTTP protobuf exporter', () => {
       resource: { attributes: { 'service.name': 'assay-tests', 'deployment.environment.name': 'staging' } },
       scope: { name: 'assay-test-instrumentation', version: '1.2.3', attributes: {} },
     });
-    const tool = spans.find((span: any) => span.id === toolId);
-    expect(tool.status_message).toBe('lookup failed');
+    const tool = spans.find((span: any) => span.spanId === toolId);
+    expect(tool.statusMessage).toBe('lookup failed');
     expect(tool.events).toEqual([
       {
         name: 'exception',
@@ -286,7 +287,7 @@ describe('OpenInference spans through the HTTP protobuf exporter', () => {
         attributes: { 'exception.type': 'TypeError', 'exception.message': 'lookup failed', 'exception.stacktrace': expect.any(String) },
       },
     ]);
-    const root = spans.find((span: any) => span.id === rootId);
+    const root = spans.find((span: any) => span.spanId === rootId);
     expect(root.attributes['tag.tags']).toEqual(['geo', 'demo']);
     expect(root.attributes['assay.variant.revision']).toBe(3);
   });
@@ -443,17 +444,17 @@ describe('OTel GenAI spans through the HTTP JSON exporter', () => {
 
   it('rolls cost and tokens up to the trace, and takes the session from gen_ai.conversation.id', async () => {
     const { data } = await server.graphql(
-      `query ($id: ID!) { trace(id: $id) { spankind cost session_id span_count tokens { prompt_tokens completion_tokens total_tokens } } }`,
+      `query ($id: String!) { trace(traceId: $id) { spanKind cost sessionId spanCount tokens { promptTokens completionTokens totalTokens } } }`,
       {
         id: traceId,
       },
     );
     expect(data.trace).toEqual({
-      spankind: 'AGENT',
+      spanKind: 'AGENT',
       cost: 0.0115 + 0.125 + 0.02,
-      session_id: 'conv-1',
-      span_count: 5,
-      tokens: { prompt_tokens: 1_002_010, completion_tokens: 105, total_tokens: 1_002_115 },
+      sessionId: 'conv-1',
+      spanCount: 5,
+      tokens: { promptTokens: 1_002_010, completionTokens: 105, totalTokens: 1_002_115 },
     });
   });
 });

@@ -146,21 +146,21 @@ it('stores a 50,000-span trace sent children-first in batches of 1,000, and read
 
   // 3. GraphQL: page the step's calls 6 at a time, and the root's agents 20 at a time.
   t = performance.now();
-  const query = `query ($id: ID!, $trace: ID, $first: Int!, $after: String) {
-    span(id: $id, trace_id: $trace) { child_spans(first: $first, after: $after) { edges { node { id parent_span_id } } pageInfo { hasNextPage endCursor } } } }`;
+  const query = `query ($id: String!, $trace: String, $first: Int!, $after: String) {
+    span(spanId: $id, traceId: $trace) { childSpans(first: $first, after: $after) { edges { node { spanId parentSpanId } } pageInfo { hasNextPage endCursor } } } }`;
   const pages = async (spanId: string, first: number) => {
     const out: { ids: string[]; hasNextPage: boolean }[] = [];
     let after: string | null = null;
     for (;;) {
       const { data, errors } = await server.graphql(query, { id: spanId, trace: traceId, first, after });
       expect(errors).toBeUndefined();
-      const page = data.span.child_spans;
-      expect(page.edges.every((edge: { node: { parent_span_id: string } }) => edge.node.parent_span_id === spanId)).toBe(true);
-      out.push({ ids: page.edges.map((edge: { node: { id: string } }) => edge.node.id), hasNextPage: page.pageInfo.hasNextPage });
+      const page = data.span.childSpans;
+      expect(page.edges.every((edge: { node: { parentSpanId: string } }) => edge.node.parentSpanId === spanId)).toBe(true);
+      out.push({ ids: page.edges.map((edge: { node: { spanId: string } }) => edge.node.spanId), hasNextPage: page.pageInfo.hasNextPage });
       if (!page.pageInfo.hasNextPage) {
         // Past the end: nothing more.
         const { data: beyond } = await server.graphql(query, { id: spanId, trace: traceId, first, after: page.pageInfo.endCursor });
-        expect(beyond.span.child_spans).toEqual({ edges: [], pageInfo: { hasNextPage: false, endCursor: null } });
+        expect(beyond.span.childSpans).toEqual({ edges: [], pageInfo: { hasNextPage: false, endCursor: null } });
         return out;
       }
       after = page.pageInfo.endCursor;
@@ -179,8 +179,8 @@ it('stores a 50,000-span trace sent children-first in batches of 1,000, and read
     { ids: agentIds.slice(20, 40), hasNextPage: true },
     { ids: agentIds.slice(40, 50), hasNextPage: false },
   ]);
-  const { data } = await server.graphql(`query ($id: ID!) { trace(id: $id) { span_count } }`, { id: traceId });
-  expect(data.trace).toEqual({ span_count: TOTAL });
+  const { data } = await server.graphql(`query ($id: String!) { trace(traceId: $id) { spanCount } }`, { id: traceId });
+  expect(data.trace).toEqual({ spanCount: TOTAL });
   lap('graphql', t);
 
   const heapGrowthMb = (heapPeak - heapBefore) / MB;

@@ -36,9 +36,37 @@ export const builder = new SchemaBuilder<{
     filterConnectionTotalCount: true,
     onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'warn',
   },
+  // Relay Global Object Identification (docs/graphql.md#ids): every type with an id is a Node.
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
+    nodeTypeOptions: { description: 'An object with a global id, refetchable with `node(id:)`.' },
+    nodeQueryOptions: {
+      description: 'The object with this global id; null when there is none in the project.',
+      args: { id: { description: 'A global id, as any `id` field answers it.' } },
+    },
+    nodesQueryOptions: {
+      description: 'The objects with these global ids, in the order asked; null where there is none.',
+      args: { ids: { description: 'Global ids, as `id` fields answer them.' } },
+    },
+    idFieldOptions: { description: 'Global id: opaque, unique across types; pass it to `node(id:)`.' },
+    // Every connection and edge type, PageInfo and the paging arguments share these descriptions
+    // (docs/graphql.md#descriptions); a connection may give its own type description.
+    pageInfoTypeOptions: { description: 'Where a page stands in its list, and the cursors to fetch the next or previous one.' },
+    hasNextPageFieldOptions: { description: 'True when more items follow this page: fetch them with `after: endCursor`.' },
+    hasPreviousPageFieldOptions: { description: 'True when items precede this page: fetch them with `before: startCursor`.' },
+    startCursorFieldOptions: { description: "The first edge's cursor; null on an empty page." },
+    endCursorFieldOptions: { description: "The last edge's cursor; null on an empty page." },
+    pageInfoFieldOptions: { description: 'How to fetch the pages before and after this one.' },
+    edgesFieldOptions: { description: 'The items of this page, each with its cursor.' },
+    nodeFieldOptions: { description: 'The item.' },
+    cursorFieldOptions: { description: 'Opaque; pass it as `after` or `before` to page from this item.' },
+    firstArgOptions: { description: 'At most this many items after `after` (or from the start).' },
+    afterArgOptions: { description: 'Start after the item with this cursor (an `endCursor` or edge cursor).' },
+    lastArgOptions: { description: 'At most this many items before `before` (or up to the end).' },
+    beforeArgOptions: { description: 'End before the item with this cursor (a `startCursor` or edge cursor).' },
+    defaultConnectionTypeOptions: { description: 'A page of a list: its items and how to reach the next page.' },
+    defaultEdgeTypeOptions: { description: 'An item of a page and its cursor.' },
   },
   complexity: {
     defaultComplexity: 1,
@@ -56,8 +84,9 @@ export const builder = new SchemaBuilder<{
   },
 });
 
+// graphql-scalars describes DateTime and JSON itself.
 builder.addScalarType('DateTime', DateTimeResolver);
 builder.addScalarType('JSON', JSONResolver);
-builder.queryType({});
-builder.mutationType({});
-builder.subscriptionType({});
+builder.queryType({ description: "Reads within the caller's project (needs the read scope)." });
+builder.mutationType({ description: "Writes within the caller's project; each needs the write scope unless its description names another." });
+builder.subscriptionType({ description: "Live updates within the caller's project, sent as server-sent events (needs the read scope)." });

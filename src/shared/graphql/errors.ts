@@ -25,6 +25,14 @@ export function maskError(error: unknown, message: string): Error {
   const original = isGraphQLError(error) ? error.originalError : error;
   const located = isGraphQLError(error) ? { nodes: error.nodes, path: error.path } : {};
   if (original instanceof AssayError) return assayGraphQLError(original, located);
+  // A global id that is malformed or of another type (Pothos' check of `t.arg.globalID`).
+  if (original instanceof Error && original.name === 'PothosValidationError') {
+    return createGraphQLError(original.message, { ...located, extensions: { code: 'BAD_USER_INPUT' } });
+  }
+  // A global id that is malformed or of another type (Pothos' check of `t.arg.globalID`).
+  if (original instanceof Error && original.name === 'PothosValidationError') {
+    return createGraphQLError(original.message, { ...located, extensions: { code: 'BAD_USER_INPUT' } });
+  }
   // GraphQL's own errors (syntax, validation, limits) are for the client to see.
   if (isGraphQLError(error) && (!original || isGraphQLError(original))) return error;
   return createGraphQLError(message, { ...located, extensions: { code: 'INTERNAL_SERVER_ERROR' } });

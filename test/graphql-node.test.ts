@@ -1,0 +1,296 @@
+// Relay Global Object Identification through a real client (urql) against a real Assay
+// (docs/graphql.md#ids): every node type is refetched by `node(id:)` and `nodes(ids:)`, two spans
+// with the same span id in two traces keep two global ids, and a malformed or wrong-type id is a
+// clear BAD_USER_INPUT, never a 500.
+import { Client, fetchExchange, gql } from '@urql/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { globalId } from '../src/shared/graphql/ids.js';
+import { startEndpoint, type FakeEndpoint } from './helpers/endpoints.js';
+import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluation, waitForStatus } from './helpers/evaluations.js';
+import { createHumanEvaluation, judge } from './helpers/human-evaluations.js';
+import { startServer, type TestServer } from './helpers/server.js';
+
+let server: TestServer;
+let endpoint: FakeEndpoint;
+let client: Client;
+beforeAll(async () => {
+  server = await startServer();
+  endpoint = await startEndpoint((request: any) => ({ body: { message: request.body.inputs.country, cost: 0, latency: 0.01 } }));
+  client = new Client({ url: `${server.baseUrl}/graphql`, exchanges: [fetchExchange], requestPolicy: 'network-only' });
+});
+afterAll(async () => {
+  await endpoint?.close();
+  await server?.close();
+});
+
+const NODES = gql`
+  query ($ids: [ID!]!) {
+    nodes(ids: $ids) {
+      __typename
+      id
+      ... on App {
+        databaseId
+      }
+      ... on Variant {
+        databaseId
+      }
+      ... on VariantRevision {
+        databaseId
+      }
+      ... on Testset {
+        databaseId
+      }
+      ... on TestsetRow {
+        databaseId
+      }
+      ... on EvaluatorConfig {
+        databaseId
+      }
+      ... on Evaluation {
+        databaseId
+      }
+      ... on EvaluationScenario {
+        databaseId
+      }
+      ... on HumanEvaluation {
+        databaseId
+      }
+      ... on HumanEvaluationScenario {
+        databaseId
+      }
+      ... on HumanJudgement {
+        databaseId
+      }
+      ... on ModelPrice {
+        databaseId
+        model
+      }
+      ... on Trace {
+        traceId
+      }
+      ... on Span {
+        traceId
+        spanId
+      }
+    }
+  }
+`;
+
+const NODE = gql`
+  query ($id: ID!) {
+    node(id: $id) {
+      __typename
+      id
+    }
+  }
+`;
+
+function span(trace: string, id: string) {
+  return { trace, spans: [{ id, name: `${trace}/${id}`, spankind: 'LLM', start_time: '2026-11-22T10:00:00Z', end_time: '2026-11-22T10:00:01Z' }] };
+}
+
+describe('node and nodes', () => {
+  it('refetch every node type by the global id the schema answers', async () => {
+    const appId = await createApp(server);
+    const variant = await createEndpointVariant(server, appId, endpoint.url);
+    const testset = await createTestset(server, [{ country: 'France', correct_answer: 'France' }]);
+    const config = await createConfig(server, appId, 'auto_exact_match');
+    const evaluation = await startEvaluation(server, {
+      app_id: appId,
+      variant_ids: [variant.variant_id],
+      evaluators_configs: [config.id],
+      testset_id: testset.id,
+    });
+    await waitForStatus(server, evaluation.id);
+    const human = await createHumanEvaluation(server, {
+      app_id: appId,
+      variant_ids: [variant.variant_id],
+      evaluation_type: 'single_model_test',
+      inputs: ['country'],
+      testset_id: testset.id,
+      status: 'EVALUATION_FINISHED',
+    });
+    const humanScenarios = (await server.request('GET', `/human-evaluations/${human.id}/evaluation_scenarios`)).body;
+    await judge(server, human.id, humanScenarios[0].id, 'single_model_test', { score: 70, judge: 'ann' });
+    expect((await server.request('POST', '/observability/prices', { model: 'node-model', input: 1, output: 2 })).status).toBe(200);
+    expect((await server.request('POST', '/observability/trace', span('trace-a', 'same'))).status).toBe(200);
+    expect((await server.request('POST', '/observability/trace', span('trace-b', 'same'))).status).toBe(200);
+
+    // Global ids as the schema answers them, from the objects' own fields.
+    const read = await client
+      .query(
+        gql`
+          query ($app: ID!, $evaluation: ID!, $human: ID!, $testset: ID!) {
+            app(id: $app) {
+              id
+              variants(first: 1) {
+                edges {
+                  node {
+                    id
+                    appId
+                    revisions {
+                      id
+                    }
+                  }
+                }
+              }
+            }
+            testset(id: $testset) {
+              id
+              rows(first: 1) {
+                edges {
+                  node {
+                    id
+                  }
+                }
+              }
+            }
+            evaluatorConfigs(appId: $app, first: 1) {
+              edges {
+                node {
+                  id
+                }
+              }
+            }
+            evaluation(id: $evaluation) {
+              id
+              scenarios(first: 1) {
+                edges {
+                  node {
+                    id
+                    evaluationId
+                  }
+                }
+              }
+            }
+            humanEvaluation(id: $human) {
+              id
+              scenarios(first: 1) {
+                edges {
+                  node {
+                    id
+                    judgements {
+                      id
+                    }
+                  }
+                }
+              }
+            }
+            modelPrices(first: 1, source: USER) {
+              edges {
+                node {
+                  id
+                }
+              }
+            }
+            builtin: modelPrices(first: 1, source: BUILTIN) {
+              edges {
+                node {
+                  id
+                  databaseId
+                }
+              }
+            }
+            a: trace(traceId: "trace-a") {
+              id
+              spans(first: 1) {
+                edges {
+                  node {
+                    id
+                  }
+                }
+              }
+            }
+            b: trace(traceId: "trace-b") {
+              id
+              spans(first: 1) {
+                edges {
+                  node {
+                    id
+                  }
+                }
+              }
+            }
+          }
+        `,
+        {
+          app: globalId('App', appId),
+          evaluation: globalId('Evaluation', evaluation.id),
+          human: globalId('HumanEvaluation', human.id),
+          testset: globalId('Testset', testset.id),
+        },
+      )
+      .toPromise();
+    expect(read.error).toBeUndefined();
+    const data = read.data;
+    const variantNode = data.app.variants.edges[0].node;
+    expect(variantNode.appId).toBe(data.app.id);
+    const scenario = data.evaluation.scenarios.edges[0].node;
+    expect(scenario.evaluationId).toBe(data.evaluation.id);
+    expect(data.builtin.edges[0].node.databaseId).toMatch(/^builtin:/);
+    const spanA = data.a.spans.edges[0].node.id;
+    const spanB = data.b.spans.edges[0].node.id;
+    // The same span id in two traces: two nodes, never one cache entry.
+    expect(spanA).not.toBe(spanB);
+
+    const expected: [string, string, Record<string, unknown>][] = [
+      ['App', data.app.id, { databaseId: appId }],
+      ['Variant', variantNode.id, { databaseId: variant.variant_id }],
+      ['VariantRevision', variantNode.revisions[0].id, {}],
+      ['Testset', data.testset.id, { databaseId: testset.id }],
+      ['TestsetRow', data.testset.rows.edges[0].node.id, {}],
+      ['EvaluatorConfig', data.evaluatorConfigs.edges[0].node.id, { databaseId: config.id }],
+      ['Evaluation', data.evaluation.id, { databaseId: evaluation.id }],
+      ['EvaluationScenario', scenario.id, {}],
+      ['HumanEvaluation', data.humanEvaluation.id, { databaseId: human.id }],
+      ['HumanEvaluationScenario', data.humanEvaluation.scenarios.edges[0].node.id, { databaseId: humanScenarios[0].id }],
+      ['HumanJudgement', data.humanEvaluation.scenarios.edges[0].node.judgements[0].id, {}],
+      ['ModelPrice', data.modelPrices.edges[0].node.id, { model: 'node-model' }],
+      ['ModelPrice', data.builtin.edges[0].node.id, { databaseId: data.builtin.edges[0].node.databaseId }],
+      ['Trace', data.a.id, { traceId: 'trace-a' }],
+      ['Span', spanA, { traceId: 'trace-a', spanId: 'same' }],
+      ['Span', spanB, { traceId: 'trace-b', spanId: 'same' }],
+    ];
+    const nodes = await client.query(NODES, { ids: expected.map(([, id]) => id) }).toPromise();
+    expect(nodes.error).toBeUndefined();
+    expect(nodes.data.nodes).toEqual(expected.map(([typename, id, fields]) => expect.objectContaining({ __typename: typename, id, ...fields })));
+    for (const [typename, id] of expected) {
+      const one = await client.query(NODE, { id }).toPromise();
+      expect(one.data.node, typename).toEqual({ __typename: typename, id });
+    }
+  });
+
+  it('loads many nodes of one type in as many statements as one', async () => {
+    const apps = await Promise.all(Array.from({ length: 5 }, () => createApp(server)));
+    const ids = apps.map((id) => globalId('App', id));
+    const statementsFor = async (some: string[]) => {
+      server.resetQueries();
+      const answer = await client.query(NODES, { ids: some }).toPromise();
+      expect(answer.data.nodes.map((node: { databaseId: string }) => node.databaseId)).toEqual(some.map((id) => apps[ids.indexOf(id)]));
+      return server.queries.length;
+    };
+    expect(await statementsFor(ids)).toBe(await statementsFor(ids.slice(0, 1)));
+  });
+
+  it('answers null for a well-formed id with nothing behind it', async () => {
+    const missing = await client.query(NODE, { id: globalId('App', '00000000-0000-7000-8000-000000000000') }).toPromise();
+    expect(missing.error).toBeUndefined();
+    expect(missing.data.node).toBeNull();
+  });
+
+  it('refuses a malformed or wrong-type id with BAD_USER_INPUT', async () => {
+    const appId = globalId('App', await createApp(server));
+    const wrongType = await server.graphql(`query ($id: ID!) { testset(id: $id) { id } }`, { id: appId });
+    expect(wrongType.errors[0]).toMatchObject({ message: expect.stringContaining('is not of type: Testset'), extensions: { code: 'BAD_USER_INPUT' } });
+    for (const id of ['not base64 !', Buffer.from('no-type-here').toString('base64'), '']) {
+      const malformed = await server.graphql(`query ($id: ID!) { app(id: $id) { id } node(id: $id) { id } }`, { id });
+      expect(malformed.errors.length, id).toBeGreaterThan(0);
+      expect(
+        malformed.errors.every((error: any) => error.extensions.code === 'BAD_USER_INPUT'),
+        JSON.stringify(malformed.errors),
+      ).toBe(true);
+    }
+    const filter = await server.graphql(`query ($id: ID!) { traces(appId: $id) { edges { node { id } } } }`, { id: globalId('Testset', 'x') });
+    expect(filter.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', detail: [{ loc: ['args', 'appId'] }] });
+  });
+});
