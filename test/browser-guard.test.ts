@@ -97,21 +97,46 @@ describe('auth off', () => {
 
     const traceId = 'ab'.repeat(16);
     const span = { traceId, spanId: 'cd'.repeat(8), parentSpanId: null, name: 'csrf-span', kind: 'AGENT' as const, startNs: T0_NS, endNs: T0_NS + 1000n };
-    const protobuf = await send(server, 'POST', '/v1/traces', { origin: EVIL, 'content-type': 'application/x-protobuf' }, Buffer.from(otlpProtobufBody([span])));
+    const protobuf = await send(
+      server,
+      'POST',
+      '/v1/traces',
+      { origin: EVIL, 'content-type': 'application/x-protobuf' },
+      Buffer.from(otlpProtobufBody([span])),
+    );
     expect(protobuf.status).toBe(403);
-    const json = { resourceSpans: [{ scopeSpans: [{ spans: [{ traceId, spanId: span.spanId, name: 'csrf-span', startTimeUnixNano: '1', endTimeUnixNano: '2' }] }] }] };
-    const jsonExport = await send(server, 'POST', '/api/public/otel/v1/traces', { 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' }, JSON.stringify(json));
+    const json = {
+      resourceSpans: [{ scopeSpans: [{ spans: [{ traceId, spanId: span.spanId, name: 'csrf-span', startTimeUnixNano: '1', endTimeUnixNano: '2' }] }] }],
+    };
+    const jsonExport = await send(
+      server,
+      'POST',
+      '/api/public/otel/v1/traces',
+      { 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' },
+      JSON.stringify(json),
+    );
     expect(jsonExport.status).toBe(403);
     expect((await server.request('GET', `/observability/traces/${traceId}`)).status).toBe(404);
 
-    const mutation = 'mutation { createApp(input: {name: "csrf-graphql"}) { app { id } } }';
-    const post = await send(server, 'POST', '/graphql', { origin: EVIL, 'content-type': 'text/plain' }, JSON.stringify({ query: mutation }));
+    const mutation = 'mutation($name: String!) { createApp(input: {app_name: $name}) { id } }';
+    const post = await send(
+      server,
+      'POST',
+      '/graphql',
+      { origin: EVIL, 'content-type': 'text/plain' },
+      JSON.stringify({ query: mutation, variables: { name: 'csrf-graphql' } }),
+    );
     expect(post.status).toBe(403);
     expect(JSON.parse(post.text).errors[0].extensions.code).toBe('FORBIDDEN');
     // A GET runs no mutation at all (graphql-yoga), from anywhere.
-    const get = await send(server, 'GET', `/graphql?query=${encodeURIComponent(mutation)}`, { origin: EVIL, 'sec-fetch-site': 'cross-site' });
+    const get = await send(server, 'GET', `/graphql?query=${encodeURIComponent(mutation)}&variables=${encodeURIComponent('{"name":"csrf-graphql"}')}`, {
+      origin: EVIL,
+      'sec-fetch-site': 'cross-site',
+    });
     expect(get.status).toBe(405);
     expect(await appCount(server, 'csrf-graphql')).toBe(0);
+    // The same mutation, sent by a client that is not a browser, runs: it was refused for its origin alone.
+    expect((await server.graphql(mutation, { name: 'graphql-app' })).data.createApp.id).toBeTruthy();
   });
 
   it('serves loopback names and ASSAY_ALLOWED_HOSTS only (DNS rebinding), health to any name', async () => {
@@ -184,5 +209,30 @@ describe('auth on', () => {
     expect(error).toContain('was refused: it is a loopback address');
     expect(error).toContain('ASSAY_OUTBOUND_ALLOW');
     expect(endpoint.requests).toHaveLength(0);
+  });
+
+  it('calls what ASSAY_OUTBOUND_ALLOW lists, and refuses a webhook at another loopback address', async () => {
+    const allowing = await startServer({ ASSAY_AUTH: 'on', ASSAY_INIT_API_KEY: KEY, ASSAY_OUTBOUND_ALLOW: '127.0.0.1' });
+    try {
+      const keyed = { request: (method: string, path: string, body?: unknown) => allowing.request(method, path, body, auth) };
+      const appId = await createApp(keyed);
+      const variant = await createEndpointVariant(keyed, appId, endpoint.url);
+      const testset = await createTestset(keyed, [{ country: 'France', correct_answer: 'Paris' }]);
+      // Refused before connecting: nothing is sent to 127.0.0.2.
+      const webhook = await createConfig(keyed, appId, 'auto_webhook_test', { webhook_url: 'http://127.0.0.2:8000/score' });
+      const { id } = await startEvaluation(keyed, {
+        app_id: appId,
+        variant_ids: [variant.variant_id],
+        evaluators_configs: [webhook.id],
+        testset_id: testset.id,
+      });
+      await waitForStatus(keyed, id);
+      const [scenario] = await getScenarios(keyed, id);
+      expect(JSON.stringify(scenario.outputs)).toContain('Paris');
+      expect(JSON.stringify(scenario.results)).toContain('127.0.0.2 was refused: it is a loopback address');
+      expect(endpoint.requests).toHaveLength(1);
+    } finally {
+      await allowing.close();
+    }
   });
 });

@@ -299,7 +299,12 @@ export class EvaluationRunner extends LeasedJobRunner {
         // An evaluator's own call (a webhook) that fails transiently gets the run's retries too.
         return withRetries(
           async () => {
-            const score = await scorer(asObject(config.settingsValues), scoringCase, { signal: plan.signal, providers, memo: plan.memo, dispatcher: this.services.outbound });
+            const score = await scorer(asObject(config.settingsValues), scoringCase, {
+              signal: plan.signal,
+              providers,
+              memo: plan.memo,
+              dispatcher: this.services.outbound,
+            });
             if (isTransientError(score)) throw new TransientScore(score);
             return score;
           },

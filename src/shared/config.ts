@@ -34,7 +34,10 @@ const hostName = z.string().regex(hostPattern, 'each entry must be a host name o
 /** A host name, an IP address or a CIDR range (`10.0.0.0/8`, `fd00::/8`). */
 const hostOrCidr = z
   .string()
-  .refine((value) => (value.includes('/') ? ipaddr.isValidCIDR(value) : hostPattern.test(value)), 'each entry must be a host name, an IP address or a CIDR such as 10.0.0.0/8')
+  .refine(
+    (value) => (value.includes('/') ? ipaddr.isValidCIDR(value) : hostPattern.test(value)),
+    'each entry must be a host name, an IP address or a CIDR such as 10.0.0.0/8',
+  )
   .transform(unbracket);
 
 const port = z.coerce.number().int().min(0).max(65535);

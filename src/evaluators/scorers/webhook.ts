@@ -16,7 +16,7 @@ export const WEBHOOK_MAX_REPLY_BYTES = 1_000_000;
 
 async function readReply(response: Response, url: string): Promise<string> {
   if (!response.body) return '';
-  const reader = response.body.getReader();
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {

@@ -53,13 +53,17 @@ export function registerBrowserGuards(server: FastifyInstance, settings: Browser
   const hosts = new Set(settings.allowedHosts);
   const checkHost = !settings.authEnabled || hosts.size > 0;
   const served = (name: string) => hosts.has(name) || (!settings.authEnabled && isLoopbackName(name));
-  const hostAdvice = settings.authEnabled ? 'ASSAY_ALLOWED_HOSTS lists the names served' : 'with auth off only loopback names and ASSAY_ALLOWED_HOSTS are served';
+  const hostAdvice = settings.authEnabled
+    ? 'ASSAY_ALLOWED_HOSTS lists the names served'
+    : 'with auth off only loopback names and ASSAY_ALLOWED_HOSTS are served';
   server.addHook('onRequest', async (req, reply) => {
     // Health and the API reference read nothing of anyone's: probes reach them by any name.
     if (checkHost && routeAccess(req) !== 'public') {
       const name = hostnameOf(req.headers.host);
       if (name === null || !served(name)) {
-        throw new MisdirectedRequestError(`This server does not serve the host ${JSON.stringify(req.headers.host ?? '')}: ${hostAdvice} (docs/access.md#browsers)`);
+        throw new MisdirectedRequestError(
+          `This server does not serve the host ${JSON.stringify(req.headers.host ?? '')}: ${hostAdvice} (docs/access.md#browsers)`,
+        );
       }
     }
     const origin = req.headers.origin;
@@ -71,7 +75,8 @@ export function registerBrowserGuards(server: FastifyInstance, settings: Browser
       reply.header('access-control-expose-headers', 'retry-after, www-authenticate, content-disposition');
     }
     if (req.method === 'OPTIONS' && origin !== undefined && req.headers['access-control-request-method'] !== undefined) {
-      if (!allowed) throw new ForbiddenError(`The origin ${origin} is not allowed: ASSAY_CORS_ORIGINS lists the origins browsers may call from (docs/access.md#browsers)`);
+      if (!allowed)
+        throw new ForbiddenError(`The origin ${origin} is not allowed: ASSAY_CORS_ORIGINS lists the origins browsers may call from (docs/access.md#browsers)`);
       return reply
         .code(204)
         .header('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE')

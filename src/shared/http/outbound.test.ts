@@ -19,7 +19,20 @@ describe('OutboundPolicy', () => {
   it('refuses with auth on every address that is not public, in any spelling of it', () => {
     const metadata = ['http://169.254.169.254/', 'http://2852039166/', 'http://0xa9fea9fe/', 'http://0251.0376.0251.0376/', 'http://[::ffff:169.254.169.254]/'];
     for (const url of metadata) expect(on.refusal(hostOf(url), hostOf(url)), url).toMatch(/linkLocal address/);
-    const others = ['127.0.0.1', '127.9.9.9', '::1', '10.0.0.1', '172.16.5.4', '192.168.1.1', 'fd00::1', 'fe80::1', '0.0.0.0', '::', '100.64.0.1', '::ffff:10.0.0.1'];
+    const others = [
+      '127.0.0.1',
+      '127.9.9.9',
+      '::1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.1.1',
+      'fd00::1',
+      'fe80::1',
+      '0.0.0.0',
+      '::',
+      '100.64.0.1',
+      '::ffff:10.0.0.1',
+    ];
     for (const address of others) expect(on.refusal(address, address), address).toMatch(/refused: it is a \w+ address, and with auth on/);
     expect(on.refusal('localhost', '127.0.0.1')).toContain('localhost (127.0.0.1)');
     for (const address of ['93.184.216.34', '2606:4700::1111']) expect(on.refusal(address, address)).toBeNull();
@@ -97,7 +110,9 @@ describe('outboundDispatcher', () => {
     const asked: string[] = [];
     const on = outboundDispatcher(new OutboundPolicy({ authEnabled: true, allow: [] }), fakeDns('127.0.0.1', asked));
     hits.length = 0;
-    await expect(postJson(`http://rebound.test:${port}/`, {}, { peer: 'x', signal, dispatcher: on })).rejects.toThrow(/rebound\.test \(127\.0\.0\.1\) was refused/);
+    await expect(postJson(`http://rebound.test:${port}/`, {}, { peer: 'x', signal, dispatcher: on })).rejects.toThrow(
+      /rebound\.test \(127\.0\.0\.1\) was refused/,
+    );
     expect(hits).toEqual([]);
     const off = outboundDispatcher(new OutboundPolicy({ authEnabled: false, allow: [] }), fakeDns('127.0.0.1', asked));
     await expect(postJson(`http://rebound.test:${port}/`, {}, { peer: 'x', signal, dispatcher: off })).resolves.toBe('{"ok":true}');

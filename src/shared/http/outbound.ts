@@ -59,7 +59,7 @@ export type Lookup = (hostname: string, options: LookupOptions, callback: Lookup
  * their addresses refused refusing the call. It follows no redirect itself: a redirect
  * interceptor composed over it (client.ts) connects each hop through the same check.
  */
-export function outboundDispatcher(policy: OutboundPolicy, lookup: Lookup = dnsLookup as Lookup): Dispatcher {
+export function outboundDispatcher(policy: OutboundPolicy, lookup: Lookup = dnsLookup): Dispatcher {
   const checkedLookup: Lookup = (hostname, options, callback) => {
     lookup(hostname, options, (error, address, family) => {
       if (error) return callback(error, address, family);
@@ -71,7 +71,7 @@ export function outboundDispatcher(policy: OutboundPolicy, lookup: Lookup = dnsL
       callback(null, address, family);
     });
   };
-  const connect = buildConnector({ lookup: checkedLookup } as buildConnector.BuildOptions);
+  const connect = buildConnector({ lookup: checkedLookup });
   return new Agent({
     connect: (options, callback) => {
       // Node resolves no literal address, so the lookup above never sees one.
