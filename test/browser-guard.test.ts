@@ -7,6 +7,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEndpoint, type FakeEndpoint } from './helpers/endpoints.js';
 import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluation, waitForStatus, getScenarios } from './helpers/evaluations.js';
+import { loadConfig } from '../src/shared/config.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { T0_NS, otlpProtobufBody } from './helpers/otlp-trace.js';
 
@@ -30,6 +31,21 @@ async function appCount(server: TestServer, name: string): Promise<number> {
   const apps = (await server.request('GET', `/apps?app_name=${name}`, undefined, { authorization: `Bearer ${KEY}` })).body as unknown[];
   return apps.length;
 }
+
+it('reads the settings as lists, and stops the start on a bad entry naming the variable', () => {
+  const config = loadConfig({
+    ASSAY_CORS_ORIGINS: 'https://a.example.com/, http://localhost:3000',
+    ASSAY_ALLOWED_HOSTS: 'Assay.LAN,[::1]',
+    ASSAY_OUTBOUND_ALLOW: '10.0.0.0/8, models.lan',
+  });
+  expect(config.ASSAY_CORS_ORIGINS).toEqual(['https://a.example.com', 'http://localhost:3000']);
+  expect(config.ASSAY_ALLOWED_HOSTS).toEqual(['assay.lan', '::1']);
+  expect(config.ASSAY_OUTBOUND_ALLOW).toEqual(['10.0.0.0/8', 'models.lan']);
+  expect(() => loadConfig({ ASSAY_CORS_ORIGINS: 'https://a.example.com/app' })).toThrow(/ASSAY_CORS_ORIGINS\.0: each origin must be/);
+  expect(() => loadConfig({ ASSAY_ALLOWED_HOSTS: 'http://assay.lan' })).toThrow(/ASSAY_ALLOWED_HOSTS\.0/);
+  expect(() => loadConfig({ ASSAY_OUTBOUND_ALLOW: '10.0.0.0/99' })).toThrow(/ASSAY_OUTBOUND_ALLOW\.0: each entry must be/);
+  expect(() => loadConfig({ OPENAI_BASE_URL: 'api.openai.com/v1' })).toThrow(/OPENAI_BASE_URL: must be an http or https URL/);
+});
 
 describe('auth off', () => {
   let server: TestServer;
