@@ -11,6 +11,7 @@
 import { setMaxListeners } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { Agent } from 'undici';
 import { postJson } from '../src/shared/http/client.js';
 import { cpuSeconds, rawDatabase, seconds, startProcess, startService } from './support/measure.js';
 
@@ -78,11 +79,12 @@ async function callOnly(uri: string): Promise<{ wall: number; batchStarts: bigin
   const start = process.hrtime.bigint();
   const signal = new AbortController().signal;
   setMaxListeners(0, signal);
+  const dispatcher = new Agent();
   const batchStarts: bigint[] = [];
   for (let i = 0; i < CASES; i += BATCH) {
     batchStarts.push(process.hrtime.bigint());
     await Promise.all(
-      rows.slice(i, i + BATCH).map(async (inputs) => JSON.parse(await postJson(uri, { inputs, parameters: {} }, { peer: uri, signal })) as unknown),
+      rows.slice(i, i + BATCH).map(async (inputs) => JSON.parse(await postJson(uri, { inputs, parameters: {} }, { peer: uri, signal, dispatcher })) as unknown),
     );
   }
   return { wall: seconds(start), batchStarts };

@@ -31,6 +31,8 @@ import { escapeUndecodableSegments } from './shared/http/url.js';
 import { Metrics } from './shared/metrics.js';
 import { RateLimits } from './shared/rate-limits.js';
 import { routeAccess } from './shared/http/access.js';
+import { registerBrowserGuards } from './shared/http/browser.js';
+import { OutboundPolicy, outboundDispatcher } from './shared/http/outbound.js';
 import { SpanWriteQueue } from './observability/queue.js';
 import { loggingOptions } from './shared/http/logging.js';
 import { registerApiDocs } from './shared/http/openapi.js';
@@ -93,6 +95,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     metrics: new Metrics(),
     priceLists: new Map(),
     rateLimits: new RateLimits(config.ASSAY_RATE_LIMIT_PER_MINUTE),
+    outbound: outboundDispatcher(new OutboundPolicy({ authEnabled: authenticator.enabled, allow: config.ASSAY_OUTBOUND_ALLOW })),
     spanQueue: new SpanWriteQueue(),
   };
   services.metrics.watchWriteQueue(services.spanQueue);
@@ -120,6 +123,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   // (docs/access.md). A refusal is answered by the route's own error handler (REST, GraphQL and
   // OTLP each answer in their shape). Ingest routes count their spans against the rate limit
   // themselves; every other request counts one.
+  registerBrowserGuards(server, { authEnabled: authenticator.enabled, corsOrigins: config.ASSAY_CORS_ORIGINS, allowedHosts: config.ASSAY_ALLOWED_HOSTS });
   server.addHook('onRequest', async (req) => {
     const access = routeAccess(req);
     if (access === 'public') {
@@ -178,6 +182,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     await walSync.close();
     await db.$disconnect();
     await checkpointer.close();
+    await services.outbound.close();
   });
 
   await server.ready();

@@ -83,7 +83,8 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
 beforeAll(async () => {
   grpcPort = await freePort();
   endpoint = await startEndpoint(() => ({ body: { message: 'Paris', cost: 0.001, latency: 0.01 } }));
-  server = await startServer({ ASSAY_AUTH: 'on', ASSAY_INIT_API_KEY: INIT_KEY, OTLP_GRPC_PORT: String(grpcPort) });
+  // The test endpoint is on loopback, which auth on refuses to call unless listed (docs/access.md#outbound-calls).
+  server = await startServer({ ASSAY_AUTH: 'on', ASSAY_INIT_API_KEY: INIT_KEY, OTLP_GRPC_PORT: String(grpcPort), ASSAY_OUTBOUND_ALLOW: '127.0.0.1' });
   const [defaultProject] = await ok(server.request('GET', '/projects', undefined, bearer(INIT_KEY)));
   const created = await ok(server.request('POST', '/projects', { name: 'b' }, bearer(INIT_KEY)));
   const projectIds: Record<Project, string> = { A: defaultProject.id, B: created.id };

@@ -252,6 +252,7 @@ export class EvaluationRunner extends LeasedJobRunner {
         retryDelayMs: plan.rateLimit.retry_delay * 1000,
         providerKeys: plan.providerKeys,
         providerEnv: this.services.providerEnv,
+        dispatcher: this.services.outbound,
       });
       output = invocation.output;
     } catch (error) {
@@ -288,6 +289,7 @@ export class EvaluationRunner extends LeasedJobRunner {
           prices,
           keys: plan.providerKeys,
           env: this.services.providerEnv,
+          dispatcher: this.services.outbound,
           timeoutMs: this.timeoutMs,
           retries: plan.rateLimit.max_retries,
           retryDelayMs: plan.rateLimit.retry_delay * 1000,
@@ -297,7 +299,12 @@ export class EvaluationRunner extends LeasedJobRunner {
         // An evaluator's own call (a webhook) that fails transiently gets the run's retries too.
         return withRetries(
           async () => {
-            const score = await scorer(asObject(config.settingsValues), scoringCase, { signal: plan.signal, providers, memo: plan.memo });
+            const score = await scorer(asObject(config.settingsValues), scoringCase, {
+              signal: plan.signal,
+              providers,
+              memo: plan.memo,
+              dispatcher: this.services.outbound,
+            });
             if (isTransientError(score)) throw new TransientScore(score);
             return score;
           },

@@ -41,6 +41,8 @@ export function graphqlRoutes(app: FastifyInstance): void {
   const yoga = createYoga<ServerContext>({
     schema,
     graphqlEndpoint: '/graphql',
+    // CORS is granted by the server's browser guards alone (shared/http/browser.ts), never by Yoga's echo.
+    cors: false,
     context: ({ req }) => req.ctx,
     maskedErrors: { maskError },
     // One APQ store per server: created here, it lives and dies with this Yoga instance.

@@ -141,6 +141,7 @@ export class HumanEvaluationRunner extends LeasedJobRunner {
             retryDelayMs: this.options.retryDelayMs,
             providerKeys: null,
             providerEnv: this.services.providerEnv,
+            dispatcher: this.services.outbound,
           });
           return { variant, startedNs, invocation, error: null };
         } catch (error) {

@@ -2,6 +2,7 @@
 // `endpoint` variant is POSTed `{inputs, parameters}`; a `prompt` variant is run by us against an
 // OpenAI-compatible Chat Completions API. Transient failures are retried per the evaluation's rate
 // limit.
+import type { Dispatcher } from 'undici';
 import { randomBytes } from 'node:crypto';
 import type { CallCost, PriceList } from '../pricing/prices.js';
 import { type ProviderKeys, providerAccess } from '../providers/access.js';
@@ -22,6 +23,8 @@ export interface InvocationOptions extends CallLimits {
   prices: PriceList;
   providerKeys: ProviderKeys | null;
   providerEnv: Record<string, string>;
+  /** The service's outbound dispatcher (`Services.outbound`). */
+  dispatcher: Dispatcher;
 }
 
 /** What a call gave: its output as a text or json Result, with cost (USD) and latency (s). */
@@ -130,10 +133,11 @@ function requestOf(target: VariantTarget, testcase: Record<string, unknown>): Re
   };
 }
 
-async function callEndpoint(uri: string, request: Record<string, unknown>, signal: CallSignal): Promise<ReadAnswer> {
+async function callEndpoint(uri: string, request: Record<string, unknown>, signal: CallSignal, dispatcher: Dispatcher): Promise<ReadAnswer> {
   const text = await postJson(uri, request, {
     peer: `The endpoint ${uri}`,
     signal,
+    dispatcher,
     headers: { accept: 'application/json, text/plain;q=0.9, */*;q=0.5' },
   });
   return readEndpointAnswer(text);
@@ -142,7 +146,7 @@ async function callEndpoint(uri: string, request: Record<string, unknown>, signa
 async function callPrompt(request: Record<string, unknown>, options: InvocationOptions, signal: CallSignal): Promise<ReadAnswer> {
   const { model, ...chat } = request as unknown as { model: string } & ChatRequest;
   const access = providerAccess(model, options.providerKeys, options.providerEnv);
-  const reply = await chatCompletion(access, chat, signal);
+  const reply = await chatCompletion(access, chat, signal, options.dispatcher);
   let output = result('text', reply.content);
   if (chat.response_format && /json/.test(String(chat.response_format.type))) {
     try {
@@ -162,7 +166,7 @@ export async function invokeVariant(target: VariantTarget, testcase: Record<stri
   const startWallNs = BigInt(Date.now()) * 1_000_000n;
   const answer = await callWithRetries(options, `The call took longer than ${options.timeoutMs / 1000} s and was stopped`, (signal, attempt) => {
     attempts = attempt;
-    return target.kind === 'endpoint' ? callEndpoint(target.uri!, request, signal) : callPrompt(request, options, signal);
+    return target.kind === 'endpoint' ? callEndpoint(target.uri!, request, signal, options.dispatcher) : callPrompt(request, options, signal);
   });
   const elapsedNs = process.hrtime.bigint() - startNs;
   return {

@@ -3,7 +3,7 @@
 // provider, any other to OpenAI. Keys given with a request (`lm_providers_keys`) win over the
 // server's environment. Every provider is reached through its OpenAI-compatible API.
 import { z } from 'zod';
-import { providerSettingName } from '../shared/config.js';
+import { isHttpUrl, providerSettingName } from '../shared/config.js';
 
 /** OpenAI-compatible endpoints of common providers, used when no `<PROVIDER>_BASE_URL` is set. */
 const defaultBaseUrls: Record<string, string> = {
@@ -18,13 +18,23 @@ const defaultBaseUrls: Record<string, string> = {
 };
 
 /** `lm_providers_keys`: `{"OPENAI_API_KEY": "sk-…", "OPENAI_BASE_URL": "http://…"}`. */
-export const providerKeysInput = z.record(
-  z.string().refine((key) => providerSettingName.test(key), {
-    message: 'Keys are <PROVIDER>_API_KEY or <PROVIDER>_BASE_URL, e.g. OPENAI_API_KEY',
-    params: { type: 'value_error' },
-  }),
-  z.string(),
-);
+export const providerKeysInput = z
+  .record(
+    z.string().refine((key) => providerSettingName.test(key), {
+      message: 'Keys are <PROVIDER>_API_KEY or <PROVIDER>_BASE_URL, e.g. OPENAI_API_KEY',
+      params: { type: 'value_error' },
+    }),
+    z.string(),
+  )
+  .superRefine((keys, ctx) => {
+    // A base URL is where the service sends the key and the prompts: an unreadable one is the
+    // request's fault (422), not a call failing later (docs/access.md#outbound-calls).
+    for (const [name, value] of Object.entries(keys)) {
+      if (name.endsWith('_BASE_URL') && value && !isHttpUrl(value)) {
+        ctx.addIssue({ code: 'custom', path: [name], message: 'Input should be a valid URL with scheme http or https', params: { type: 'url_parsing' } });
+      }
+    }
+  });
 export type ProviderKeys = z.output<typeof providerKeysInput>;
 
 export interface ProviderAccess {

@@ -1,5 +1,6 @@
 // Chat Completions against any OpenAI-compatible API: one call, with failures sorted into
 // transient (retried by the caller) and permanent.
+import type { Dispatcher } from 'undici';
 import { excerpt } from '../shared/errors.js';
 import { type CallSignal, PermanentError } from '../shared/retry.js';
 import type { ProviderAccess } from './access.js';
@@ -61,8 +62,8 @@ export function completionText(value: unknown): string | undefined {
   return JSON.stringify(content);
 }
 
-export async function chatCompletion(access: ProviderAccess, request: ChatRequest, signal: CallSignal): Promise<ChatReply> {
-  const { reply, text } = await callProvider(access, '/chat/completions', { ...request }, signal);
+export async function chatCompletion(access: ProviderAccess, request: ChatRequest, signal: CallSignal, dispatcher: Dispatcher): Promise<ChatReply> {
+  const { reply, text } = await callProvider(access, '/chat/completions', { ...request }, signal, dispatcher);
   const content = completionText(reply);
   if (content === undefined) throw new PermanentError(`${access.provider} answered without choices: ${excerpt(text, 300)}`);
   const model = (reply as { model?: unknown }).model;

@@ -1,6 +1,7 @@
 // The provider client evaluators use, against a local OpenAI-compatible server: what it sends
 // (key, base URL, body), usage and cost recorded per call, retries on 429/5xx honouring
 // Retry-After, no retry on 4xx, a time limit per attempt, and embeddings in input order.
+import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinPriceList } from '../pricing/prices.js';
 import { type FakeEndpoint, startFakeOpenAI } from '../../test/helpers/endpoints.js';
@@ -44,6 +45,7 @@ function client(apiKey: string, options: { retries?: number; timeoutMs?: number 
   const providers = providerClient({
     prices: builtinPriceList,
     keys: { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: openai.url },
+    dispatcher: new Agent(),
     env: {},
     timeoutMs: options.timeoutMs ?? 5_000,
     retries: options.retries ?? 2,
@@ -116,6 +118,7 @@ describe('providerClient.chat', () => {
     const providers = providerClient({
       prices: builtinPriceList,
       keys: null,
+      dispatcher: new Agent(),
       env: {},
       timeoutMs: 1000,
       retries: 0,

@@ -4,6 +4,7 @@
 // network errors, timeouts, 408/429/5xx, `Retry-After` honoured). Every call, successful or not,
 // is reported to `onCall` with what was sent, the usage and the cost, so the caller can trace it
 // and keep what evaluating cost apart from what the app cost.
+import type { Dispatcher } from 'undici';
 import type { CallCost, PriceList } from '../pricing/prices.js';
 import { type CallLimits, type CallSignal, callWithRetries } from '../shared/retry.js';
 import { type ProviderAccess, type ProviderKeys, missingKeysMessage, missingProviderKey, providerAccess } from './access.js';
@@ -31,6 +32,8 @@ export interface ProviderCallRecord {
 export interface ProviderClientOptions extends CallLimits {
   keys: ProviderKeys | null;
   env: Record<string, string>;
+  /** The service's outbound dispatcher (`Services.outbound`). */
+  dispatcher: Dispatcher;
   /** The project's prices, which cost each call (pricing/operations.ts priceList). */
   prices: PriceList;
   onCall?: (record: ProviderCallRecord) => void;
@@ -97,7 +100,7 @@ export function providerClient(options: ProviderClientOptions): ProviderClient {
         'chat',
         model,
         (access) => ({ model: access.model, ...request }),
-        (access, signal) => chatCompletion(access, request, signal),
+        (access, signal) => chatCompletion(access, request, signal, options.dispatcher),
         (reply) => reply.content,
       ),
     embed: (model, input) =>
@@ -105,7 +108,7 @@ export function providerClient(options: ProviderClientOptions): ProviderClient {
         'embedding',
         model,
         (access) => ({ model: access.model, input }),
-        (access, signal) => createEmbeddings(access, input, signal),
+        (access, signal) => createEmbeddings(access, input, signal, options.dispatcher),
         (reply) => ({ dimensions: reply.vectors[0]?.length ?? 0 }),
       ),
   };

@@ -1,5 +1,6 @@
 // Embeddings against any OpenAI-compatible API (`POST <base>/embeddings`): one call, with failures
 // sorted into transient (retried by the caller) and permanent (call.ts).
+import type { Dispatcher } from 'undici';
 import { excerpt } from '../shared/errors.js';
 import { type CallSignal, PermanentError } from '../shared/retry.js';
 import type { ProviderAccess } from './access.js';
@@ -17,8 +18,8 @@ function isVector(value: unknown): value is number[] {
   return Array.isArray(value) && value.length > 0 && value.every((n) => typeof n === 'number' && Number.isFinite(n));
 }
 
-export async function createEmbeddings(access: ProviderAccess, input: string[], signal: CallSignal): Promise<EmbeddingReply> {
-  const call = await callProvider(access, '/embeddings', { input }, signal);
+export async function createEmbeddings(access: ProviderAccess, input: string[], signal: CallSignal, dispatcher: Dispatcher): Promise<EmbeddingReply> {
+  const call = await callProvider(access, '/embeddings', { input }, signal, dispatcher);
   const { text } = call;
   const reply = (call.reply ?? {}) as { data?: unknown; model?: unknown; usage?: unknown };
   const data = Array.isArray(reply?.data) ? (reply.data as { index?: unknown; embedding?: unknown }[]) : null;

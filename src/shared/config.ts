@@ -1,7 +1,44 @@
 // The service's settings, read from the environment (and ./.env when present) once at start and
 // validated, so a bad value stops the start with a message naming the variable.
 import { existsSync } from 'node:fs';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+
+/** A comma-separated list, each entry trimmed and checked by `entry`; blank entries are left out. */
+const list = (entry: z.ZodType<string, string>) =>
+  z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(entry));
+
+/** `https://app.example.com` (scheme, host, port; no path), kept as the browser sends it in `Origin`. */
+const origin = z
+  .string()
+  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol) && new URL(value).origin === value.replace(/\/$/, ''), {
+    message: 'each origin must be a scheme, host and optional port, e.g. https://app.example.com',
+  })
+  .transform((value) => new URL(value).origin);
+
+const hostPattern = /^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:]*:[0-9a-fA-F:.]*|[A-Za-z0-9._-]+)$/;
+const unbracket = (value: string) => value.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+
+/** A host name or IP address, without a port (`localhost`, `assay.internal`, `10.0.0.5`, `::1`). */
+const hostName = z.string().regex(hostPattern, 'each entry must be a host name or IP address without scheme or port').transform(unbracket);
+
+/** A host name, an IP address or a CIDR range (`10.0.0.0/8`, `fd00::/8`). */
+const hostOrCidr = z
+  .string()
+  .refine(
+    (value) => (value.includes('/') ? ipaddr.isValidCIDR(value) : hostPattern.test(value)),
+    'each entry must be a host name, an IP address or a CIDR such as 10.0.0.0/8',
+  )
+  .transform(unbracket);
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -21,6 +58,12 @@ const configSchema = z.object({
   ASSAY_INIT_API_KEY: z.string().min(20, 'must be at least 20 characters, e.g. from `openssl rand -hex 24`').optional(),
   /** Requests (ingest: spans) per minute per API key; 0 for no limit (docs/access.md#rate-limits). */
   ASSAY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
+  /** Origins granted CORS, and allowed to send state-changing requests from a browser (docs/access.md#browsers). */
+  ASSAY_CORS_ORIGINS: list(origin),
+  /** Host names served besides the loopback ones (auth off), or the only ones (auth on) (docs/access.md#browsers). */
+  ASSAY_ALLOWED_HOSTS: list(hostName),
+  /** Hosts and CIDRs outbound calls may reach although private (docs/access.md#outbound-calls). */
+  ASSAY_OUTBOUND_ALLOW: list(hostOrCidr),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Unset: pretty on a terminal, JSON lines otherwise (docs/logging.md). */
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
@@ -43,6 +86,11 @@ const configSchema = z.object({
     .optional(),
 });
 
+/** Whether `value` is an absolute http(s) URL: what a provider's base URL must be. */
+export function isHttpUrl(value: string): boolean {
+  return URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
+}
+
 /** `<PROVIDER>_API_KEY` and `<PROVIDER>_BASE_URL` variables: model providers' credentials. */
 export const providerSettingName = /^[A-Z][A-Z0-9]*_(API_KEY|BASE_URL)$/;
 
@@ -60,6 +108,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const providerEnv = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => providerSettingName.test(entry[0]) && !!entry[1]));
+  const badBaseUrls = Object.entries(providerEnv).filter(([name, value]) => name.endsWith('_BASE_URL') && !isHttpUrl(value));
+  if (badBaseUrls.length > 0) {
+    throw new ConfigError(`invalid configuration:\n${badBaseUrls.map(([name]) => `  ${name}: must be an http or https URL`).join('\n')}`);
+  }
   return { ...parsed.data, providerEnv };
 }
 

@@ -3,6 +3,7 @@
 // credentials (an API key, docs/access.md) only choose it and the scopes it may use. The service's
 // state lives here, not in modules (docs/architecture.md#state-lives-in-services); a domain adds its
 // own part by augmenting `Services` where the part is typed (observability/queue.ts, pricing/operations.ts).
+import type { Dispatcher } from 'undici';
 import type { Db } from './db.js';
 import { ForbiddenError } from './errors.js';
 import type { AssayEvents } from './events.js';
@@ -27,6 +28,11 @@ export interface Services {
   providerEnv: Record<string, string>;
   /** Requests (and ingested spans) per minute per API key (rate-limits.ts). */
   rateLimits: RateLimits;
+  /**
+   * Every call the service makes (endpoints, webhooks, providers) goes through this: keep-alive
+   * pools per origin, and the addresses it may reach checked at connect time (http/outbound.ts).
+   */
+  outbound: Dispatcher;
 }
 
 /** What a credential may do (docs/access.md#scopes). */

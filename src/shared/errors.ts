@@ -72,6 +72,12 @@ export class ForbiddenError extends AssayError {
   readonly code = 'FORBIDDEN';
 }
 
+/** A request for a host name this server does not serve (docs/access.md#browsers: DNS rebinding). */
+export class MisdirectedRequestError extends AssayError {
+  readonly status = 421;
+  readonly code = 'MISDIRECTED_REQUEST';
+}
+
 /** Over a key's requests per minute (docs/access.md#rate-limits). */
 export class TooManyRequestsError extends AssayError {
   readonly status = 429;

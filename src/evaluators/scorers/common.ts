@@ -2,6 +2,7 @@
 // truth (docs/evaluations.md#ground-truth), the text form of values, JSON parsing of outputs, and
 // the guard that turns any fault into a Result so a scorer never throws. The decisions behind them
 // are listed in ../scoring.ts.
+import type { Dispatcher } from 'undici';
 import { type Result, errorResult } from '../results.js';
 import { excerpt } from '../../shared/errors.js';
 import type { ProviderClient } from '../../providers/client.js';
@@ -40,6 +41,11 @@ export interface ScoringContext {
    * the runner gives one Map per run. Absent, everything is derived again for each case.
    */
   memo?: Map<string, unknown>;
+  /**
+   * The service's outbound dispatcher (`Services.outbound`), which checks the addresses a webhook
+   * may reach (docs/access.md#outbound-calls). Absent (scorers run alone), calls go out unchecked.
+   */
+  dispatcher?: Dispatcher;
 }
 
 /** `make()`, once per run for each key (see ScoringContext.memo); a value that throws is not kept. */

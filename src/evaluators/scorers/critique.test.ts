@@ -1,5 +1,6 @@
 // The AI critique's pieces: the template rule (placeholders, escapes, faults), the score read
 // from a judge's reply, and the scorer against a local OpenAI-compatible server.
+import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinPriceList } from '../../pricing/prices.js';
 import { type FakeEndpoint, startFakeOpenAI } from '../../../test/helpers/endpoints.js';
@@ -92,6 +93,7 @@ describe('auto_ai_critique scorer', () => {
     providers: providerClient({
       prices: builtinPriceList,
       keys: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: openai.url },
+      dispatcher: new Agent(),
       env: {},
       timeoutMs: 2000,
       retries: 0,

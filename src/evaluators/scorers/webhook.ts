@@ -1,9 +1,11 @@
 // The webhook evaluator: POSTs {inputs, output, correct_answer} as JSON to the configured URL and
 // reads the number in the `score` field of its 2xx JSON reply. Every way this can fail becomes an
 // error Result naming the URL and what came back. Edge cases are listed in ../scoring.ts.
+import { fetch, type Response } from 'undici';
 import { type Result, result } from '../results.js';
 import { type Scorer, ScoringFault, guarded, isPlainObject, optionalGroundTruth, stringSetting } from './common.js';
 import { excerpt } from '../../shared/errors.js';
+import { outboundRefusal } from '../../shared/http/outbound.js';
 import { isTransientStatus } from '../../shared/retry.js';
 
 /** How long a webhook may take to answer (headers and body), unless the caller's signal ends sooner. */
@@ -14,7 +16,7 @@ export const WEBHOOK_MAX_REPLY_BYTES = 1_000_000;
 
 async function readReply(response: Response, url: string): Promise<string> {
   if (!response.body) return '';
-  const reader = response.body.getReader();
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -45,6 +47,8 @@ function callFailure(url: string, error: unknown, timeout: AbortSignal, caller: 
     return new ScoringFault(`Webhook ${url} did not answer within ${seconds(timeoutMs)}`, { cause: error, transient: true });
   }
   if (error instanceof ScoringFault) return error;
+  const refused = outboundRefusal(error);
+  if (refused) return new ScoringFault(`Webhook ${url}: ${refused.message}`);
   const cause = (error as { cause?: unknown }).cause;
   const detail = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
   return new ScoringFault(`Webhook ${url} could not be reached: ${detail}`, { cause: error, transient: true });
@@ -71,6 +75,7 @@ export function webhookScorer(timeoutMs = WEBHOOK_TIMEOUT_MS): Scorer {
         signal,
         // A redirect would turn the POST into a GET; say where it points instead.
         redirect: 'manual',
+        dispatcher: context.dispatcher,
       });
       text = await readReply(response, url);
     } catch (error) {

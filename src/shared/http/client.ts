@@ -5,21 +5,29 @@
 // (Request/Response/Headers objects, an AbortController per request), about a quarter of fetch's
 // CPU per call, which an evaluation pays for every test case. Redirects are followed as fetch
 // followed them (up to 20; a 303 becomes a GET).
-import { Agent, interceptors, request } from 'undici';
+import { type Dispatcher, interceptors, request } from 'undici';
 import { excerpt } from '../errors.js';
 import { type CallSignal, PermanentError, TransientError, isTransientStatus, retryAfterMs } from '../retry.js';
+import { outboundRefusal } from './outbound.js';
 
-/**
- * One pool of keep-alive connections per origin for every outgoing call: the process's, as sockets
- * to a host serve every service alike and carry no service's state
- * (docs/architecture.md#state-lives-in-services).
- */
-const dispatcher = new Agent().compose(interceptors.redirect({ maxRedirections: 20 }));
+/** Each service's checked dispatcher (`Services.outbound`, outbound.ts), following redirects. */
+const following = new WeakMap<Dispatcher, Dispatcher>();
+
+function followingRedirects(dispatcher: Dispatcher): Dispatcher {
+  let composed = following.get(dispatcher);
+  if (!composed) {
+    composed = dispatcher.compose(interceptors.redirect({ maxRedirections: 20 }));
+    following.set(dispatcher, composed);
+  }
+  return composed;
+}
 
 export interface PostOptions {
   /** Who is called, as error messages name it ("The endpoint http://…", "OPENAI"). */
   peer: string;
   signal: CallSignal;
+  /** The service's outbound dispatcher (`Services.outbound`): its keep-alive pools and address checks. */
+  dispatcher: Dispatcher;
   headers?: Record<string, string>;
 }
 
@@ -32,9 +40,11 @@ export async function postJson(url: string, body: unknown, options: PostOptions)
       headers: { accept: '*/*', 'user-agent': 'assay', 'content-type': 'application/json', ...options.headers },
       body: JSON.stringify(body),
       signal: options.signal,
-      dispatcher,
+      dispatcher: followingRedirects(options.dispatcher),
     });
   } catch (error) {
+    const refused = outboundRefusal(error);
+    if (refused) throw new PermanentError(`${options.peer}: ${refused.message}`);
     throw new TransientError(`${options.peer} could not be reached: ${(error as Error).message}`);
   }
   const text = await response.body.text();
