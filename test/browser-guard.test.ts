@@ -134,7 +134,7 @@ describe('auth off', () => {
     expect(jsonExport.status).toBe(403);
     expect((await server.request('GET', `/observability/traces/${traceId}`)).status).toBe(404);
 
-    const mutation = 'mutation($name: String!) { createApp(input: {app_name: $name}) { id } }';
+    const mutation = 'mutation($name: String!) { createApp(input: {appName: $name}) { id } }';
     const post = await send(
       server,
       'POST',

@@ -92,7 +92,7 @@ it.skipIf(!available)(
       body: '{"app_name":"csrf-plain"}',
     });
     expect(plain).toMatchObject({ type: 'opaque' });
-    const mutation = JSON.stringify({ query: 'mutation { createApp(input: {app_name: "csrf-graphql"}) { id } }' });
+    const mutation = JSON.stringify({ query: 'mutation { createApp(input: {appName: "csrf-graphql"}) { id } }' });
     await pageFetch(page, `${assay.baseUrl}/graphql`, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: mutation });
 
     // The classic form: a text/plain body whose one field spells out JSON.
@@ -122,7 +122,7 @@ it.skipIf(!available)(
     expect(created).toMatchObject({ status: 200 });
     const listed = await pageFetch(page, `${assay.baseUrl}/apps`);
     expect(listed).toMatchObject({ status: 200, text: expect.stringContaining('allowed-app') });
-    const mutation = JSON.stringify({ query: 'mutation { createApp(input: {app_name: "allowed-graphql"}) { id name } }' });
+    const mutation = JSON.stringify({ query: 'mutation { createApp(input: {appName: "allowed-graphql"}) { id name } }' });
     const graphql = await pageFetch(page, `${assay.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: mutation });
     expect(graphql).toMatchObject({ status: 200, text: expect.stringContaining('"allowed-graphql"') });
     expect(await appNames()).toEqual(expect.arrayContaining(['allowed-app', 'allowed-graphql']));
