@@ -25,9 +25,9 @@ const counted = await fetch(`${service.baseUrl}/graphql`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ query: '{ spanMetrics { count } traceMetrics { count } }' }),
-}).then((response) => response.json() as Promise<{ data: { span_metrics: { count: number }; trace_metrics: { count: number } } }>);
+}).then((response) => response.json() as Promise<{ data: { spanMetrics: { count: number }; traceMetrics: { count: number } } }>);
 await service.stop();
-const { span_metrics: spans, trace_metrics: traces } = counted.data;
+const { spanMetrics: spans, traceMetrics: traces } = counted.data;
 if (spans.count !== SPANS || traces.count !== SPANS / TRACE) throw new Error(`stored ${spans.count} spans in ${traces.count} traces`);
 
 // Baseline: the rows the service wrote, built before timing, inserted raw in one transaction.
