@@ -3,7 +3,7 @@
 // server. With auth on, a request's credentials choose its principal: the project it acts in and
 // its scopes. `Authenticator.principal` is the one place credentials are read, for HTTP and gRPC
 // alike; a session cookie will be resolved beside the API key there.
-import { isIP } from 'node:net';
+import { isLoopbackName } from '../shared/http/browser.js';
 import type { Config } from '../shared/config.js';
 import { ConfigError } from '../shared/config.js';
 import type { Principal } from '../shared/context.js';
@@ -15,15 +15,9 @@ import type { BulkSql } from '../shared/sql.js';
 import { KeyHasher, keyFromAuthorization } from './keys.js';
 import { anyApiKeyExists, ensureApiKey, findApiKey, noteKeyUse, scopesOf } from './operations.js';
 
-export function isLoopback(host: string): boolean {
-  if (host === 'localhost') return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
-}
-
 /** Whether requests need credentials: ASSAY_AUTH, or by default whether HOST is reachable by others. */
 export function authEnabled(config: Pick<Config, 'HOST' | 'ASSAY_AUTH'>): boolean {
-  return config.ASSAY_AUTH === 'on' || (config.ASSAY_AUTH === undefined && !isLoopback(config.HOST));
+  return config.ASSAY_AUTH === 'on' || (config.ASSAY_AUTH === undefined && !isLoopbackName(config.HOST));
 }
 
 /** What a request presents. A session (cookie and chosen project) will join the API key here. */

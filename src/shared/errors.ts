@@ -78,10 +78,8 @@ export class MisdirectedRequestError extends AssayError {
   readonly code = 'MISDIRECTED_REQUEST';
 }
 
-/** Over a key's requests per minute (docs/access.md#rate-limits). */
-export class TooManyRequestsError extends AssayError {
-  readonly status = 429;
-  readonly code = 'TOO_MANY_REQUESTS';
+/** A refusal that says when to come back: its `Retry-After`. */
+abstract class RetryLaterError extends AssayError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
@@ -91,6 +89,12 @@ export class TooManyRequestsError extends AssayError {
   override headers() {
     return { 'retry-after': String(this.retryAfterSeconds) };
   }
+}
+
+/** Over a key's requests per minute (docs/access.md#rate-limits). */
+export class TooManyRequestsError extends RetryLaterError {
+  readonly status = 429;
+  readonly code = 'TOO_MANY_REQUESTS';
 }
 
 export class PayloadTooLargeError extends AssayError {
@@ -109,16 +113,7 @@ export class ServiceUnavailableError extends AssayError {
   readonly code = 'UNAVAILABLE';
 }
 
-export class OverloadedError extends AssayError {
+export class OverloadedError extends RetryLaterError {
   readonly status = 503;
   readonly code = 'OVERLOADED';
-  constructor(
-    message: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(message);
-  }
-  override headers() {
-    return { 'retry-after': String(this.retryAfterSeconds) };
-  }
 }
