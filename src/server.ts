@@ -15,7 +15,7 @@ import { humanEvaluationRoutes } from './human-evaluations/routes.js';
 import { HumanEvaluationRunner } from './human-evaluations/runner.js';
 import { ensureDefaultProject } from './projects/operations.js';
 import type { Config } from './shared/config.js';
-import { type RequestContext, type Services, requestContext, requireScope } from './shared/context.js';
+import { type Principal, type RequestContext, type Services, requestContext, requireScope, systemActor } from './shared/context.js';
 import { createAssayEvents } from './shared/events.js';
 import { BulkSql } from './shared/sql.js';
 import { type Database, type Db, openDatabase, sqlitePath } from './shared/db.js';
@@ -117,7 +117,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   });
   server.decorateRequest('ctx', null as unknown as RequestContext);
   // Public routes (health, the API description) read no project's data: no scope at all.
-  const publicPrincipal = { projectId, scopes: [], apiKeyId: null };
+  const publicPrincipal: Principal = { projectId, scopes: [], actor: systemActor };
   logError = (error) => server.log.error({ err: error }, "noting an API key's last use failed");
   // Every request's principal, from its credentials, checked against what its route requires
   // (docs/access.md). A refusal is answered by the route's own error handler (REST, GraphQL and
@@ -132,8 +132,8 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     }
     const principal = authenticator.principal({ authorization: req.headers.authorization });
     if (access !== 'authenticated') requireScope(principal, access);
-    if (access !== 'ingest') await services.rateLimits.consume(principal.apiKeyId);
-    req.ctx = requestContext(services, principal.projectId, principal);
+    if (access !== 'ingest') await services.rateLimits.consume(principal.actor);
+    req.ctx = requestContext(services, principal.projectId, principal, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null });
   });
   registerErrorHandling(server);
   drainUnreadBodies(server, config.MAX_BODY_BYTES);

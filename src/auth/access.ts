@@ -76,7 +76,7 @@ export class Authenticator {
     const row = findApiKey(this.sql, hash);
     if (!row || !KeyHasher.same(row.hash, hash)) throw new UnauthorizedError('The API key is not valid');
     this.noteUse(row.id, row.lastUsedAt);
-    return { projectId: row.projectId, scopes: scopesOf(row), apiKeyId: row.id };
+    return { projectId: row.projectId, scopes: scopesOf(row), actor: { type: 'api_key', id: row.id, label: `${row.name} (${row.prefix}…)` } };
   }
 
   /** Writes the key's last use when the stored one is over a minute old; never delays the request. */

@@ -66,7 +66,7 @@ export function createProjectWithKey(ctx: RequestContext, input: z.output<typeof
  * the caller owns the instance, so every project.
  */
 export function callerProjects(ctx: RequestContext) {
-  return listProjects(ctx.db, ctx.principal.apiKeyId === null ? null : [ctx.projectId]);
+  return listProjects(ctx.db, ctx.principal.actor.type === 'system' ? null : [ctx.projectId]);
 }
 
 /** ASSAY_INIT_API_KEY: makes sure a key with exactly this value and every scope is in `projectId`. */
@@ -84,10 +84,19 @@ export async function anyApiKeyExists(db: Db): Promise<boolean> {
   return (await db.apiKey.findFirst({ select: { id: true } })) !== null;
 }
 
+interface StoredKey {
+  id: string;
+  projectId: string;
+  name: string;
+  prefix: string;
+  hash: string;
+  scopes: string;
+}
+
 /** The key stored under `hash`, for authentication: one read by the unique index, on every request. */
-export function findApiKey(sql: BulkSql, hash: string): { id: string; projectId: string; hash: string; scopes: string; lastUsedAt: Date | null } | undefined {
-  const row = sql.first<{ id: string; projectId: string; hash: string; scopes: string; lastUsedAt: string | null }>(
-    'SELECT "id", "projectId", "hash", "scopes", "lastUsedAt" FROM "ApiKey" WHERE "hash" = ?',
+export function findApiKey(sql: BulkSql, hash: string): (StoredKey & { lastUsedAt: Date | null }) | undefined {
+  const row = sql.first<StoredKey & { lastUsedAt: string | null }>(
+    'SELECT "id", "projectId", "name", "prefix", "hash", "scopes", "lastUsedAt" FROM "ApiKey" WHERE "hash" = ?',
     [hash],
   );
   return row && { ...row, lastUsedAt: row.lastUsedAt === null ? null : new Date(row.lastUsedAt) };

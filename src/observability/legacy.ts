@@ -58,7 +58,7 @@ export function countRejectedLegacy(ctx: RequestContext, body: unknown): void {
 /** Stores a validated legacy body (REST validates it with legacyTraceInput as it describes it). */
 export async function ingestLegacyTrace(ctx: RequestContext, input: LegacyTraceInput): Promise<LegacyIngestAnswer> {
   // Ingestion counts its spans against the key's rate limit (docs/access.md#rate-limits).
-  await ctx.rateLimits.consume(ctx.principal.apiKeyId, input.spans.length);
+  await ctx.rateLimits.consume(ctx.principal.actor, input.spans.length);
   const written = await writeSpans(
     ctx,
     input.spans.map((span) => legacySpanRecord(input.trace, span)),

@@ -40,34 +40,59 @@ export const scopes = ['read', 'write', 'ingest', 'admin'] as const;
 export type Scope = (typeof scopes)[number];
 
 /**
- * Who is calling: the project they act in and what they may do there. `apiKeyId` is null for the
- * service itself (background runners) and for every caller when auth is off.
+ * Who acts: an API key, a signed-in user, or the service itself (`system`: auth off, background
+ * runners, ASSAY_INIT_*, the command line). `label` is what identified it when it acted (a key's
+ * name and prefix, a user's email), for the audit log (docs/access.md#audit).
  */
+export interface Actor {
+  type: 'api_key' | 'user' | 'system';
+  id: string | null;
+  label: string | null;
+}
+
+export const systemActor: Actor = { type: 'system', id: null, label: null };
+
+/** Who is calling: the project they act in, what they may do there, and who they are. */
 export interface Principal {
   projectId: string;
   scopes: readonly Scope[];
-  apiKeyId: string | null;
+  actor: Actor;
 }
 
 /** The service acting for itself (auth off, background work): every scope in `projectId`. */
 export function servicePrincipal(projectId: string): Principal {
-  return { projectId, scopes, apiKeyId: null };
+  return { projectId, scopes, actor: systemActor };
 }
+
+/** Where a request came from, for the audit log; null for the service's own work. */
+export interface RequestOrigin {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+const noOrigin: RequestOrigin = { ip: null, userAgent: null };
 
 /** Refused (403) unless `principal` holds `scope`. */
 export function requireScope(principal: Principal, scope: Scope): void {
-  if (!principal.scopes.includes(scope)) throw new ForbiddenError(`This API key lacks the ${scope} scope`);
+  if (!principal.scopes.includes(scope))
+    throw new ForbiddenError(principal.actor.type === 'user' ? `Your role in this project does not allow ${scope}` : `This API key lacks the ${scope} scope`);
 }
 
 export interface RequestContext extends Services {
   projectId: string;
   principal: Principal;
+  origin: RequestOrigin;
   /** Per-request memo for DataLoaders; see `perRequest`. */
   memo: Map<symbol, unknown>;
 }
 
-export function requestContext(services: Services, projectId: string, principal: Principal = servicePrincipal(projectId)): RequestContext {
-  return { ...services, projectId, principal, memo: new Map() };
+export function requestContext(
+  services: Services,
+  projectId: string,
+  principal: Principal = servicePrincipal(projectId),
+  origin: RequestOrigin = noOrigin,
+): RequestContext {
+  return { ...services, projectId, principal, origin, memo: new Map() };
 }
 
 /** One instance of `make()` per request (a DataLoader batches and caches within one request). */

@@ -2,6 +2,7 @@
 // rate-limiter-flexible's fixed one-minute window per key. Its store lives here, in Services, so
 // another store (PostgreSQL's, shared by several processes) can replace the in-memory one later.
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Actor } from './context.js';
 import { TooManyRequestsError } from './errors.js';
 
 export class RateLimits {
@@ -13,19 +14,20 @@ export class RateLimits {
   }
 
   /**
-   * Counts `points` (one request, or the spans of an ingest) against `apiKeyId`'s minute; throws
+   * Counts `points` (one request, or the spans of an ingest) against the actor's minute (a key's,
+   * or a signed-in user's; the service itself is not limited); throws
    * TooManyRequestsError, with the seconds until the window ends, beyond the limit. Any request
    * counts at least one (an empty export too); a batch larger than the whole limit counts as the
    * limit, so it passes in an empty window rather than never.
    */
-  async consume(apiKeyId: string | null, points = 1): Promise<void> {
-    if (!this.limiter || apiKeyId === null) return;
+  async consume(actor: Actor, points = 1): Promise<void> {
+    if (!this.limiter || actor.id === null) return;
     try {
-      await this.limiter.consume(apiKeyId, Math.min(Math.max(points, 1), this.perMinute));
+      await this.limiter.consume(`${actor.type}:${actor.id}`, Math.min(Math.max(points, 1), this.perMinute));
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
       const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-      throw new TooManyRequestsError(`Rate limit of ${this.perMinute} per minute for this API key reached; retry in ${seconds} s`, seconds);
+      throw new TooManyRequestsError(`Rate limit of ${this.perMinute} per minute for this ${actor.type === 'user' ? 'user' : 'API key'} reached; retry in ${seconds} s`, seconds);
     }
   }
 }

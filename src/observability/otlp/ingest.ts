@@ -18,7 +18,7 @@ const NAMED_REJECTIONS = 10;
 
 export async function ingestOtlp(ctx: RequestContext, transport: SpanTransport, { records, rejections }: PreparedOtlp): Promise<OtlpIngestResult> {
   // Every span sent counts against the key's rate limit (docs/access.md#rate-limits); over it, nothing is stored.
-  await ctx.rateLimits.consume(ctx.principal.apiKeyId, records.length + rejections.length);
+  await ctx.rateLimits.consume(ctx.principal.actor, records.length + rejections.length);
   const written = await ctx.spanQueue.submit(ctx, records).catch((error: unknown) => {
     // Refused whole (the exporter retries): counted apart from the spans it holds that are invalid.
     if (error instanceof OverloadedError) ctx.metrics.countSpans(transport, 0, records.length, 'overloaded');
