@@ -188,6 +188,7 @@ const expected: Record<string, Access> = {
   'POST /projects/:project_id/api-keys': 'admin',
   'GET /projects/:project_id/api-keys': 'admin',
   'DELETE /api-keys/:api_key_id': 'admin',
+  'GET /projects/:project_id/audit-events': 'admin',
   'POST /v1/traces': 'ingest',
   'POST /otlp/v1/traces': 'ingest',
   'POST /public/otel/v1/traces': 'ingest',
@@ -362,6 +363,7 @@ async function projectState(project: Project) {
     '/observability/prices?source=user',
     '/observability/traces',
     `/projects/${ids.project_id}/api-keys`,
+    `/projects/${ids.project_id}/audit-events`,
     '/projects',
   ];
   const state: Record<string, unknown> = {};
@@ -404,6 +406,7 @@ function operationFor(kind: 'query' | 'mutation' | 'subscription', field: string
 /** What each root field needs: `read` for queries and subscriptions, `write` for mutations, but these. */
 const fieldScopes: Record<string, Scope> = {
   apiKeys: 'admin',
+  auditEvents: 'admin',
   createProject: 'admin',
   createApiKey: 'admin',
   revokeApiKey: 'admin',

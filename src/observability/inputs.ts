@@ -2,6 +2,7 @@
 // (docs/observability.md).
 import { z } from 'zod';
 import { int, isoDate, jsonObject } from '../shared/validation.js';
+import { pageLimit } from '../shared/http/params.js';
 import { EVALUATION_ENVIRONMENT, spanKinds, spanStatuses } from './ingest.js';
 import { spanReadTypes } from './read.js';
 import { parseIsoDateTime } from '../shared/time.js';
@@ -177,16 +178,7 @@ export const searchQuery = z.object({
     ),
   sort_by: z.string().optional(),
   sort_direction: z.enum(['asc', 'desc']).default('desc'),
-  limit: z
-    .string()
-    .refine((value) => /^\d+$/.test(value), {
-      message: 'Input should be a valid integer, unable to parse string as an integer',
-      params: { type: 'int_parsing' },
-    })
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(1000))
-    .default(50)
-    .meta({ description: '1 to 1000' }),
+  limit: pageLimit(),
   cursor: z.string().min(1).optional(),
 });
 
