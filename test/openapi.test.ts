@@ -332,6 +332,8 @@ describe('real answers match the document', () => {
     await call('GET', `/projects/${created.id}/api-keys`, undefined, 404);
     await call('DELETE', `/api-keys/${key.id}`, undefined, 204);
     await call('DELETE', `/api-keys/${key.id}`, undefined, 404);
+    await call('GET', `/projects/${own.id}/audit-events?limit=1`);
+    await call('GET', `/projects/${created.id}/audit-events`, undefined, 404);
 
     // Deletes last.
     await call('DELETE', '/evaluations', { evaluations_ids: [evaluation.id] }, 204);
