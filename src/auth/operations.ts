@@ -5,7 +5,8 @@ import { createProject, listProjects } from '../projects/operations.js';
 import { requireScope, scopes as allScopes, type RequestContext, type Scope } from '../shared/context.js';
 import type { Db, Prisma } from '../shared/db.js';
 import type { BulkSql } from '../shared/sql.js';
-import { NotFoundError } from '../shared/errors.js';
+import { ForbiddenError, NotFoundError } from '../shared/errors.js';
+import { auditByCaller, recordAudit } from './audit.js';
 import type { createApiKeyInput, createProjectInput } from './inputs.js';
 import { generateKey, KeyHasher, keyPrefix } from './keys.js';
 
@@ -19,7 +20,7 @@ export function scopesOf(row: { scopes: string }): Scope[] {
 }
 
 /** `projectId` when it is the caller's project; otherwise 404, as for a project that does not exist. */
-function ownProject(ctx: RequestContext, projectId: string): string {
+export function ownProject(ctx: RequestContext, projectId: string): string {
   if (projectId !== ctx.projectId) throw new NotFoundError('project', projectId);
   return projectId;
 }
@@ -51,22 +52,38 @@ export async function revokeApiKey(ctx: RequestContext, id: string): Promise<voi
   if (count === 0) throw new NotFoundError('API key', id);
 }
 
-/** A new project with a first key holding every scope (whose secret only this answer carries). */
+/**
+ * A new project with a first key holding every scope (whose secret only this answer carries). A
+ * signed-in user must be an instance administrator, and becomes the project's admin member.
+ */
 export function createProjectWithKey(ctx: RequestContext, input: z.output<typeof createProjectInput>) {
   requireScope(ctx.principal, 'admin');
+  const { actor, instanceAdmin } = ctx.principal;
+  if (actor.type === 'user' && !instanceAdmin) throw new ForbiddenError('Only an instance administrator can create projects');
   return ctx.db.$transaction(async (tx) => {
     const project = await createProject(tx, input.name);
     const { row, key } = await issueApiKey(tx, new KeyHasher(ctx.secrets), project.id, 'initial', allScopes);
+    if (actor.type === 'user' && actor.id) {
+      await tx.membership.create({ data: { projectId: project.id, userId: actor.id, role: 'admin' } });
+      await recordAudit(tx, auditByCaller(ctx, 'membership.added', { projectId: project.id, target: { type: 'user', id: actor.id }, details: { role: 'admin' } }));
+    }
     return { project, apiKey: row, key };
   });
 }
 
 /**
- * The caller's projects: the one its key belongs to. Without a key (auth off, docs/access.md#modes)
- * the caller owns the instance, so every project.
+ * The caller's projects: the one its key belongs to, a user's memberships'. Without a key (auth
+ * off, docs/access.md#modes) the caller owns the instance, so every project, as for an instance
+ * administrator.
  */
-export function callerProjects(ctx: RequestContext) {
-  return listProjects(ctx.db, ctx.principal.actor.type === 'system' ? null : [ctx.projectId]);
+export async function callerProjects(ctx: RequestContext) {
+  const { actor, instanceAdmin } = ctx.principal;
+  if (actor.type === 'system' || instanceAdmin) return listProjects(ctx.db, null);
+  if (actor.type === 'user' && actor.id) {
+    const memberships = await ctx.db.membership.findMany({ where: { userId: actor.id }, select: { projectId: true } });
+    return listProjects(ctx.db, memberships.map((membership) => membership.projectId));
+  }
+  return listProjects(ctx.db, [ctx.projectId]);
 }
 
 /** ASSAY_INIT_API_KEY: makes sure a key with exactly this value and every scope is in `projectId`. */

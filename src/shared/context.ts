@@ -57,6 +57,8 @@ export interface Principal {
   projectId: string;
   scopes: readonly Scope[];
   actor: Actor;
+  /** A signed-in instance administrator: reaches every project, may create projects and users (docs/access.md#roles). */
+  instanceAdmin?: boolean;
 }
 
 /** The service acting for itself (auth off, background work): every scope in `projectId`. */
