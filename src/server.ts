@@ -137,7 +137,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   registerBrowserGuards(server, { authEnabled: authenticator.enabled, corsOrigins: config.ASSAY_CORS_ORIGINS, allowedHosts: config.ASSAY_ALLOWED_HOSTS });
   server.addHook('onRequest', async (req) => {
     const access = routeAccess(req);
-    const origin = { ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
+    const origin = { ip: req.ip, userAgent: req.headers['user-agent'] ?? null, url: `${req.protocol}://${req.host}` };
     if (access === 'public') {
       req.ctx = requestContext(services, projectId, publicPrincipal, origin);
       return;

@@ -71,9 +71,7 @@ export class Authenticator {
    * first user when none exists, and with auth on a server nobody could get into (no key, no user
    * with a password) refuses to start, saying how to make the first key or administrator.
    */
-  async prepare(
-    config: Pick<Config, 'HOST' | 'ASSAY_AUTH' | 'ASSAY_INIT_API_KEY' | 'ASSAY_INIT_ADMIN_EMAIL' | 'ASSAY_INIT_ADMIN_PASSWORD'>,
-  ): Promise<void> {
+  async prepare(config: Pick<Config, 'HOST' | 'ASSAY_AUTH' | 'ASSAY_INIT_API_KEY' | 'ASSAY_INIT_ADMIN_EMAIL' | 'ASSAY_INIT_ADMIN_PASSWORD'>): Promise<void> {
     if (config.ASSAY_INIT_API_KEY) await ensureApiKey(this.db, this.hasher, this.anonymous.projectId, config.ASSAY_INIT_API_KEY);
     if (config.ASSAY_INIT_ADMIN_EMAIL && config.ASSAY_INIT_ADMIN_PASSWORD) {
       await ensureInitAdmin(this.db, config.ASSAY_INIT_ADMIN_EMAIL, config.ASSAY_INIT_ADMIN_PASSWORD, this.anonymous.projectId);
@@ -133,10 +131,10 @@ export class Authenticator {
       return { projectId: project, scopes: instanceAdmin ? allScopes : scopesOfRole(membership?.role ?? ''), actor, instanceAdmin };
     }
     const sole = soleMembership(this.sql, user.userId);
-    if (!sole || sole.count !== 1) {
+    if (!sole || Number(sole.count) !== 1) {
       throw ValidationError.at(
         ['header', PROJECT_HEADER],
-        `You belong to ${sole?.count ?? 0} projects: name the one to act in with the X-Assay-Project header (a project id, GET /auth/me lists them)`,
+        `You belong to ${Number(sole?.count ?? 0)} projects: name the one to act in with the X-Assay-Project header (a project id, GET /auth/me lists them)`,
         'missing',
       );
     }

@@ -24,7 +24,7 @@ const ScopeEnum = builder.enumType('Scope', {
   }),
 });
 
-const Project = builder.objectRef<ProjectRow>('Project').implement({
+export const Project = builder.objectRef<ProjectRow>('Project').implement({
   description: 'A tenant: every other object belongs to one.',
   fields: (t) => ({
     id: t.globalID({ description: 'Global id: opaque, unique across types.', resolve: (project) => ({ type: 'Project', id: project.id }) }),

@@ -65,7 +65,10 @@ export function createProjectWithKey(ctx: RequestContext, input: z.output<typeof
     const { row, key } = await issueApiKey(tx, new KeyHasher(ctx.secrets), project.id, 'initial', allScopes);
     if (actor.type === 'user' && actor.id) {
       await tx.membership.create({ data: { projectId: project.id, userId: actor.id, role: 'admin' } });
-      await recordAudit(tx, auditByCaller(ctx, 'membership.added', { projectId: project.id, target: { type: 'user', id: actor.id }, details: { role: 'admin' } }));
+      await recordAudit(
+        tx,
+        auditByCaller(ctx, 'membership.added', { projectId: project.id, target: { type: 'user', id: actor.id }, details: { role: 'admin' } }),
+      );
     }
     return { project, apiKey: row, key };
   });
@@ -81,7 +84,10 @@ export async function callerProjects(ctx: RequestContext) {
   if (actor.type === 'system' || instanceAdmin) return listProjects(ctx.db, null);
   if (actor.type === 'user' && actor.id) {
     const memberships = await ctx.db.membership.findMany({ where: { userId: actor.id }, select: { projectId: true } });
-    return listProjects(ctx.db, memberships.map((membership) => membership.projectId));
+    return listProjects(
+      ctx.db,
+      memberships.map((membership) => membership.projectId),
+    );
   }
   return listProjects(ctx.db, [ctx.projectId]);
 }

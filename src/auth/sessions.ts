@@ -50,7 +50,7 @@ interface StoredSession {
   expiresAt: string | number;
   lastSeenAt: string | number | null;
   email: string;
-  isAdmin: number;
+  isAdmin: number | bigint;
 }
 
 interface Throttle {
@@ -108,7 +108,7 @@ export class Sessions {
       throw new UnauthorizedError('Your session has ended or expired: sign in again (POST /auth/login)', 'session');
     }
     this.noteSeen(row.id, row.lastSeenAt === null ? null : new Date(row.lastSeenAt));
-    return { sessionId: row.id, userId: row.userId, email: row.email, isAdmin: row.isAdmin === 1 };
+    return { sessionId: row.id, userId: row.userId, email: row.email, isAdmin: Number(row.isAdmin) === 1 };
   }
 
   /** Writes the session's last sight when the stored one is over a minute old; never delays the request. */
@@ -149,6 +149,7 @@ export class Sessions {
         data: {
           userId: user.id,
           hash: this.hasher.hash(token),
+          createdAt: now,
           expiresAt: new Date(now.getTime() + this.lifetimeSeconds * 1000),
           lastSeenAt: now,
           ip: origin.ip,

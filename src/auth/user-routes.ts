@@ -32,11 +32,6 @@ async function signedInJson(ctx: RequestContext, userId: string) {
   };
 }
 
-/** The scheme and host the request came to (X-Forwarded-* behind a trusted proxy): where a password link points. */
-function publicOrigin(req: FastifyRequest): string {
-  return `${req.protocol}://${req.host}`;
-}
-
 const secure = (req: FastifyRequest) => req.protocol === 'https';
 
 export function userRoutes(app: FastifyInstance): void {
@@ -69,10 +64,8 @@ export function userRoutes(app: FastifyInstance): void {
       reply.header('set-cookie', Sessions.clearedCookie(secure(req)));
     },
   );
-  rest.get(
-    '/auth/me',
-    { tag, scope: 'public', summary: 'The signed-in user and their projects', response: signedInResponse, errors: [401] },
-    (req) => signedInJson(req.ctx, req.ctx.authenticator.signedIn({ cookie: req.headers.cookie }).userId),
+  rest.get('/auth/me', { tag, scope: 'public', summary: 'The signed-in user and their projects', response: signedInResponse, errors: [401] }, (req) =>
+    signedInJson(req.ctx, req.ctx.authenticator.signedIn({ cookie: req.headers.cookie }).userId),
   );
   rest.post(
     '/auth/password',
@@ -80,7 +73,8 @@ export function userRoutes(app: FastifyInstance): void {
       tag,
       scope: 'public',
       summary: "Set a password with a password link's token",
-      description: 'The link works once and for 24 hours; setting the password ends the user\'s sessions. A used, expired or unknown token is a 422 naming `token`.',
+      description:
+        "The link works once and for 24 hours; setting the password ends the user's sessions. A used, expired or unknown token is a 422 naming `token`.",
       body: setPasswordInput,
       noContent: true,
     },
@@ -143,7 +137,7 @@ export function userRoutes(app: FastifyInstance): void {
       errors: [403, 404],
     },
     async (req, { params }) => {
-      const link = await users.issuePasswordLink(req.ctx, params.user_id, publicOrigin(req));
+      const link = await users.issuePasswordLink(req.ctx, params.user_id);
       return { url: link.url, expires_at: link.expiresAt };
     },
   );

@@ -60,11 +60,11 @@ export function findMembership(sql: BulkSql, userId: string, projectId: string):
 }
 
 /** One of a user's memberships and how many they have, for a session without a project header. */
-export function soleMembership(sql: BulkSql, userId: string): { projectId: string; role: string; count: number } | undefined {
-  return sql.first('SELECT "projectId", "role", (SELECT COUNT(*) FROM "Membership" WHERE "userId" = ?) AS "count" FROM "Membership" WHERE "userId" = ? LIMIT 1', [
-    userId,
-    userId,
-  ]);
+export function soleMembership(sql: BulkSql, userId: string): { projectId: string; role: string; count: number | bigint } | undefined {
+  return sql.first(
+    'SELECT "projectId", "role", (SELECT COUNT(*) FROM "Membership" WHERE "userId" = ?) AS "count" FROM "Membership" WHERE "userId" = ? LIMIT 1',
+    [userId, userId],
+  );
 }
 
 export function listMembers(ctx: RequestContext, projectId: string): Promise<MemberRow[]> {
@@ -152,12 +152,13 @@ async function mayIssueLink(ctx: RequestContext, userId: string): Promise<void> 
 }
 
 /**
- * A one-time link to set `userId`'s password, valid PASSWORD_LINK_HOURS. The token rides in the
- * URL's fragment, which browsers never send to a server nor put in a Referer; only its keyed hash
+ * A one-time link to set `userId`'s password, valid PASSWORD_LINK_HOURS, on the address the
+ * request was sent to (the web UI's `/set-password` page). The token rides in the URL's fragment, which browsers never send to a server nor put in a Referer; only its keyed hash
  * is stored.
  */
-export async function issuePasswordLink(ctx: RequestContext, userId: string, baseUrl: string): Promise<{ url: string; expiresAt: Date }> {
+export async function issuePasswordLink(ctx: RequestContext, userId: string): Promise<{ url: string; expiresAt: Date }> {
   await mayIssueLink(ctx, userId);
+  const baseUrl = ctx.origin.url ?? '';
   const { actor } = ctx.principal;
   return createPasswordLink(ctx.db, ctx.secrets, { userId, createdById: actor.type === 'user' ? actor.id : null }, baseUrl, (tx, expiresAt) =>
     recordAudit(tx, auditByCaller(ctx, 'password_link.issued', { target: { type: 'user', id: userId }, details: { expires_at: expiresAt.toISOString() } })),
@@ -188,7 +189,10 @@ async function createPasswordLink(
 export async function setPasswordByLink(db: Db, secrets: SecretBox, input: z.output<typeof setPasswordInput>, origin: RequestOrigin): Promise<void> {
   const invalid = () => ValidationError.at(['body', 'token'], 'This link is unknown, already used or expired: ask an administrator for a new one');
   const hash = linkHasher(secrets).hash(input.token);
-  const link = await db.passwordLink.findUnique({ where: { hash }, select: { id: true, usedAt: true, expiresAt: true, user: { select: { id: true, email: true } } } });
+  const link = await db.passwordLink.findUnique({
+    where: { hash },
+    select: { id: true, usedAt: true, expiresAt: true, user: { select: { id: true, email: true } } },
+  });
   if (!link || link.usedAt || link.expiresAt.getTime() <= Date.now()) throw invalid();
   const passwordHash = await hashPassword(input.password);
   await db.$transaction(async (tx) => {

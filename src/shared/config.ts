@@ -55,7 +55,10 @@ const trustProxy = z
     if (text === '' || text === 'false') return false;
     if (text === 'true') return true;
     if (/^\d+$/.test(text)) return Number(text);
-    const entries = text.split(',').map((part) => part.trim()).filter(Boolean);
+    const entries = text
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
     const bad = entries.filter((entry) => !(entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry)));
     if (bad.length > 0) {
       ctx.addIssue({ code: 'custom', message: 'must be true, false, a number of proxies, or comma-separated addresses and CIDRs of the proxies' });
@@ -82,7 +85,11 @@ const configSchema = z.object({
   ASSAY_INIT_ADMIN_EMAIL: email().optional(),
   ASSAY_INIT_ADMIN_PASSWORD: password().optional(),
   /** How long a login lasts (docs/access.md#sessions). */
-  ASSAY_SESSION_HOURS: z.coerce.number().positive().max(24 * 366).default(24 * 7),
+  ASSAY_SESSION_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 366)
+    .default(24 * 7),
   /** Failed logins before an email, or an address, is refused for a while (docs/access.md#throttling). */
   ASSAY_LOGIN_FAILURES_PER_EMAIL: z.coerce.number().int().positive().default(10),
   ASSAY_LOGIN_FAILURES_PER_IP: z.coerce.number().int().positive().default(100),

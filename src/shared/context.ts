@@ -70,6 +70,8 @@ export function servicePrincipal(projectId: string): Principal {
 export interface RequestOrigin {
   ip: string | null;
   userAgent: string | null;
+  /** The scheme and host the request was sent to (behind a trusted proxy, the forwarded ones): where links to the service point. */
+  url?: string;
 }
 
 const noOrigin: RequestOrigin = { ip: null, userAgent: null };

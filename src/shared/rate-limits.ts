@@ -27,7 +27,10 @@ export class RateLimits {
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
       const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-      throw new TooManyRequestsError(`Rate limit of ${this.perMinute} per minute for this ${actor.type === 'user' ? 'user' : 'API key'} reached; retry in ${seconds} s`, seconds);
+      throw new TooManyRequestsError(
+        `Rate limit of ${this.perMinute} per minute for this ${actor.type === 'user' ? 'user' : 'API key'} reached; retry in ${seconds} s`,
+        seconds,
+      );
     }
   }
 }

@@ -139,7 +139,13 @@ export const name = () => z.string().trim().min(1);
 export const password = () => z.string().min(12).max(1024);
 
 /** An email address, lower-cased: one person, one user, however they type it. */
-export const email = () => z.string().trim().max(320).pipe(z.email()).transform((value) => value.toLowerCase());
+export const email = () =>
+  z
+    .string()
+    .trim()
+    .max(320)
+    .pipe(z.email())
+    .transform((value) => value.toLowerCase());
 
 /** An absolute http(s) URL (pydantic's `url_parsing` otherwise). */
 export const httpUrl = () =>
