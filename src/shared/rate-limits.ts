@@ -2,7 +2,6 @@
 // rate-limiter-flexible's fixed one-minute window per key. Its store lives here, in Services, so
 // another store (PostgreSQL's, shared by several processes) can replace the in-memory one later.
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Actor } from './context.js';
 import { TooManyRequestsError } from './errors.js';
 
 export class RateLimits {
@@ -20,7 +19,7 @@ export class RateLimits {
    * counts at least one (an empty export too); a batch larger than the whole limit counts as the
    * limit, so it passes in an empty window rather than never.
    */
-  async consume(actor: Actor, points = 1): Promise<void> {
+  async consume(actor: { type: string; id: string | null }, points = 1): Promise<void> {
     if (!this.limiter || actor.id === null) return;
     try {
       await this.limiter.consume(`${actor.type}:${actor.id}`, Math.min(Math.max(points, 1), this.perMinute));
