@@ -81,7 +81,7 @@ const CreateApiKeyInput = builder.inputType('CreateApiKeyInput', {
 builder.queryFields((t) => ({
   projects: t.field({
     type: [Project],
-    description: "The caller's projects: its API key's (every project when auth is off).",
+    description: "The caller's projects: its API key's, a signed-in user's memberships' (every project for an instance administrator, and when auth is off).",
     resolve: (_root, _args, ctx) => keys.callerProjects(ctx),
   }),
   apiKeys: t.field({
