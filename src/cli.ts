@@ -7,7 +7,7 @@
 //     makes a user without a password and prints a one-time link to set one (docs/access.md#the-first-administrator).
 import { parseArgs } from 'node:util';
 import { KeyHasher } from './auth/keys.js';
-import { issueApiKey } from './auth/operations.js';
+import { issueApiKey, issuedBySystem } from './auth/operations.js';
 import { createUserWithLink } from './auth/users.js';
 import { DEFAULT_PROJECT_NAME, ensureDefaultProject, findProjectByName } from './projects/operations.js';
 import { ConfigError, isHttpUrl, loadConfig, loadDotEnv } from './shared/config.js';
@@ -48,7 +48,7 @@ async function createKey(args: string[]): Promise<void> {
     const project = await findProjectByName(db, values.project);
     if (!project) throw new UsageError(`no project is named ${JSON.stringify(values.project)}; create one with POST /projects (docs/access.md)`);
     const hasher = new KeyHasher(SecretBox.load(config.ASSAY_SECRET_KEY, sqlitePath(config.DATABASE_URL)));
-    const { key } = await issueApiKey(db, hasher, project.id, values.name ?? 'cli', keyScopes);
+    const { key } = await db.$transaction((tx) => issueApiKey(tx, hasher, project.id, values.name ?? 'cli', keyScopes, issuedBySystem('cli')));
     // The key alone on stdout, so `KEY=$(npm run -s assay -- keys create …)` works.
     console.log(key);
     console.error(`created an API key in project ${project.name} with scopes ${keyScopes.join(', ')}; it is not shown again`);

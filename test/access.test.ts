@@ -218,6 +218,7 @@ const expected: Record<string, Access> = {
   'PATCH /projects/:project_id/members/:user_id': 'admin',
   'DELETE /projects/:project_id/members/:user_id': 'admin',
   'POST /users/:user_id/password-link': 'admin',
+  'GET /projects/:project_id/audit-events': 'admin',
   'POST /v1/traces': 'ingest',
   'POST /otlp/v1/traces': 'ingest',
   'POST /public/otel/v1/traces': 'ingest',
@@ -420,6 +421,7 @@ async function projectState(project: Project) {
     '/observability/traces',
     `/projects/${ids.project_id}/api-keys`,
     `/projects/${ids.project_id}/members`,
+    `/projects/${ids.project_id}/audit-events`,
     '/projects',
   ];
   const state: Record<string, unknown> = {};
@@ -462,6 +464,7 @@ function operationFor(kind: 'query' | 'mutation' | 'subscription', field: string
 /** What each root field needs: `read` for queries and subscriptions, `write` for mutations, but these. */
 const fieldScopes: Record<string, Scope> = {
   apiKeys: 'admin',
+  auditEvents: 'admin',
   createProject: 'admin',
   createApiKey: 'admin',
   revokeApiKey: 'admin',

@@ -332,6 +332,8 @@ describe('real answers match the document', () => {
     await call('GET', `/projects/${created.id}/api-keys`, undefined, 404);
     await call('DELETE', `/api-keys/${key.id}`, undefined, 204);
     await call('DELETE', `/api-keys/${key.id}`, undefined, 404);
+    await call('GET', `/projects/${own.id}/audit-events?limit=1`);
+    await call('GET', `/projects/${created.id}/audit-events`, undefined, 404);
 
     // Members, password links and sessions (with auth off, signing in still works: docs/access.md#sessions).
     const member = await call('POST', `/projects/${own.id}/members`, { email: 'ana@example.com', role: 'viewer' });

@@ -1,7 +1,7 @@
 // The audit log (docs/access.md#audit): who changed access, when and from where. An event is
 // written in the same transaction as the change it records, so a change is never unrecorded and
 // a failed change records nothing; a failed login, which changes nothing, is written on its own.
-import type { Actor, RequestContext, RequestOrigin } from '../shared/context.js';
+import { ownProject, requireScope, type Actor, type RequestContext, type RequestOrigin } from '../shared/context.js';
 import type { Prisma } from '../shared/db.js';
 
 export const auditActions = [
@@ -57,4 +57,41 @@ export function auditByCaller(
 ): AuditEntry {
   const { projectId = ctx.projectId, ...rest } = fields;
   return { action, projectId, actor: ctx.principal.actor, origin: ctx.origin, ...rest };
+}
+
+export type AuditEventRow = Prisma.AuditEventGetPayload<object>;
+
+/** A window of the log, newest first: ids (UUID v7) order events in time. */
+export interface AuditWindow {
+  /** Only events older than this event id. */
+  after?: string;
+  /** Only events newer than this event id. */
+  before?: string;
+  limit: number;
+  /** Take from the oldest end of the window, oldest first (Relay's `last`, which turns the page back). */
+  fromOldest?: boolean;
+}
+
+/**
+ * A project's audit log (needs the admin scope): its own events, and the instance's events about
+ * its members (their logins, password changes), so a project admin sees who entered their project.
+ * Failed logins for an email that matches no user are in no project's log (docs/access.md#audit).
+ */
+export async function listAuditEvents(ctx: RequestContext, projectId: string, filter: { action?: AuditAction }, window: AuditWindow): Promise<AuditEventRow[]> {
+  requireScope(ctx.principal, 'admin');
+  const members = (await ctx.db.membership.findMany({ where: { projectId: ownProject(ctx, projectId) }, select: { userId: true } })).map((m) => m.userId);
+  return ctx.db.auditEvent.findMany({
+    where: {
+      OR: [{ projectId }, { projectId: null, actorType: 'user', actorId: { in: members } }, { projectId: null, targetType: 'user', targetId: { in: members } }],
+      ...(filter.action && { action: filter.action }),
+      id: { ...(window.after && { lt: window.after }), ...(window.before && { gt: window.before }) },
+    },
+    orderBy: { id: window.fromOldest ? 'asc' : 'desc' },
+    take: window.limit,
+  });
+}
+
+/** What an event's `details` column holds, parsed. */
+export function auditDetails(row: Pick<AuditEventRow, 'details'>): Record<string, unknown> | null {
+  return row.details === null ? null : (JSON.parse(row.details) as Record<string, unknown>);
 }

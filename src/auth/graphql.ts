@@ -1,12 +1,14 @@
 // GraphQL types, queries and mutations of projects and API keys (docs/access.md), calling the
 // same operations as REST. Fields are camelCase and ids Relay global ids. The admin fields say so
 // in `extensions.scope`, which src/graphql/scopes.ts checks before the operation runs.
-import { encodeGlobalID } from '@pothos/plugin-relay';
+import { encodeGlobalID, resolveCursorConnection } from '@pothos/plugin-relay';
 import { scopes } from '../shared/context.js';
-import { NotFoundError } from '../shared/errors.js';
+import { NotFoundError, ValidationError } from '../shared/errors.js';
+import { z } from 'zod';
 import { builder } from '../shared/graphql/builder.js';
 import { upperCaseValues } from '../shared/graphql/names.js';
 import { parseInput } from '../shared/validation.js';
+import { auditActions, auditDetails, listAuditEvents, type AuditEventRow } from './audit.js';
 import { createApiKeyInput, createProjectInput } from './inputs.js';
 import * as keys from './operations.js';
 
@@ -77,6 +79,95 @@ const CreateApiKeyInput = builder.inputType('CreateApiKeyInput', {
     scopes: t.field({ type: [ScopeEnum], required: true, description: 'What the key may do; at least one.' }),
   }),
 });
+
+const AuditAction = builder.enumType('AuditAction', {
+  description: 'What an audit event records (docs/access.md#audit).',
+  values: upperCaseValues(auditActions, {
+    'project.created': 'A project was created.',
+    'api_key.created': 'An API key was created.',
+    'api_key.revoked': 'An API key was revoked.',
+    'user.created': 'A user was created.',
+    'user.updated': "A user's name or administrator status changed.",
+    'membership.added': 'A user was added to the project.',
+    'membership.role_changed': "A member's role changed.",
+    'membership.removed': 'A member was removed from the project.',
+    'password_link.issued': 'A one-time link to set a password was issued.',
+    'password.set': 'A user set their password through a link.',
+    'login.succeeded': 'A user signed in.',
+    'login.failed': 'A sign-in was refused (wrong email or password, or throttled).',
+    logout: 'A user signed out.',
+  }),
+});
+
+const ActorType = builder.enumType('AuditActorType', {
+  description: 'What kind of actor acted.',
+  values: upperCaseValues(['api_key', 'user', 'system'] as const, {
+    api_key: 'An API key.',
+    user: 'A signed-in user (or, for a failed login, the email tried).',
+    system: 'The service itself: ASSAY_INIT_* variables, the command line.',
+  }),
+});
+
+const AuditEvent = builder.objectRef<AuditEventRow>('AuditEvent').implement({
+  description: 'One change of access, with who made it, when and from where. Events are never changed or deleted.',
+  fields: (t) => ({
+    id: t.globalID({ description: 'Global id: opaque, unique across types.', resolve: (row) => ({ type: 'AuditEvent', id: row.id }) }),
+    action: t.field({ type: AuditAction, description: 'What happened.', resolve: (row) => row.action as (typeof auditActions)[number] }),
+    actorType: t.field({
+      type: ActorType,
+      description: 'Who acted: a key, a user or the service.',
+      resolve: (row) => row.actorType as 'api_key' | 'user' | 'system',
+    }),
+    actorId: t.exposeString('actorId', { nullable: true, description: "The actor's REST id (a key's or a user's); null for the service or an unknown email." }),
+    actorLabel: t.exposeString('actorLabel', {
+      nullable: true,
+      description: "What identified the actor when it acted: a key's name and prefix, a user's email.",
+    }),
+    targetType: t.exposeString('targetType', { nullable: true, description: 'The kind of thing acted on: project, api_key, user.' }),
+    targetId: t.exposeString('targetId', { nullable: true, description: 'The REST id of the thing acted on.' }),
+    details: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'What else the action carried: scopes, roles before and after, why a login failed.',
+      resolve: (row) => auditDetails(row),
+    }),
+    ip: t.exposeString('ip', { nullable: true, description: 'The address the request came from.' }),
+    userAgent: t.exposeString('userAgent', { nullable: true, description: "The request's User-Agent." }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it happened.' }),
+  }),
+});
+
+/** A cursor is an event's id (UUID v7, which orders events in time). */
+function eventCursor(cursor: string | undefined, arg: 'after' | 'before'): string | undefined {
+  if (cursor !== undefined && !z.uuid().safeParse(cursor).success) throw ValidationError.at(['query', arg], 'Invalid cursor', 'value_error');
+  return cursor;
+}
+
+const AuditEventConnection = builder.connectionObject(
+  { type: AuditEvent, name: 'AuditEventConnection', description: 'Audit events, newest first, a page at a time.' },
+  { description: 'An audit event and its cursor.' },
+);
+
+builder.queryFields((t) => ({
+  auditEvents: t.connection(
+    {
+      type: AuditEvent,
+      description: "The caller's project's audit log, newest first: its own events and its members' logins (needs the admin scope).",
+      extensions: admin,
+      args: { action: t.arg({ type: AuditAction, description: 'Only events of this action.' }) },
+      resolve: (_root, args, ctx) =>
+        resolveCursorConnection<Promise<AuditEventRow[]>>({ args, toCursor: (row) => row.id }, ({ after, before, limit, inverted }) =>
+          listAuditEvents(
+            ctx,
+            ctx.projectId,
+            { action: args.action ?? undefined },
+            { after: eventCursor(after, 'after'), before: eventCursor(before, 'before'), limit, fromOldest: inverted },
+          ),
+        ),
+    },
+    AuditEventConnection,
+  ),
+}));
 
 builder.queryFields((t) => ({
   projects: t.field({

@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { scopes } from '../shared/context.js';
 import { name } from '../shared/validation.js';
+import { pageLimit } from '../shared/http/params.js';
+import { auditActions } from './audit.js';
 
 export const scopeList = z
   .array(z.enum(scopes))
@@ -11,3 +13,9 @@ export const scopeList = z
 export const createProjectInput = z.object({ name: name().max(255) });
 
 export const createApiKeyInput = z.object({ name: name().max(255), scopes: scopeList });
+
+export const auditQuery = z.object({
+  action: z.enum(auditActions).optional().describe('Only events of this action'),
+  limit: pageLimit(),
+  cursor: z.uuid({ error: 'Invalid cursor' }).optional().describe("The previous page's `next_cursor`"),
+});

@@ -2,7 +2,16 @@
 // caller reaches only its own project's keys; another project's id answers 404 like an unknown one.
 import type { z } from 'zod';
 import { createProject, listProjects } from '../projects/operations.js';
-import { requireScope, scopes as allScopes, type RequestContext, type Scope } from '../shared/context.js';
+import {
+  ownProject,
+  requireScope,
+  scopes as allScopes,
+  systemActor,
+  type Actor,
+  type RequestContext,
+  type RequestOrigin,
+  type Scope,
+} from '../shared/context.js';
 import type { Db, Prisma } from '../shared/db.js';
 import type { BulkSql } from '../shared/sql.js';
 import { ForbiddenError, NotFoundError } from '../shared/errors.js';
@@ -19,25 +28,52 @@ export function scopesOf(row: { scopes: string }): Scope[] {
   return allScopes.filter((scope) => row.scopes.split(',').includes(scope));
 }
 
-/** `projectId` when it is the caller's project; otherwise 404, as for a project that does not exist. */
-export function ownProject(ctx: RequestContext, projectId: string): string {
-  if (projectId !== ctx.projectId) throw new NotFoundError('project', projectId);
-  return projectId;
+/** Who issues a key, for the audit log: a caller, or the service itself (ASSAY_INIT_API_KEY, the command line). */
+export interface IssuedBy {
+  actor: Actor;
+  origin: RequestOrigin;
+  /** How a key the service issues for itself came to be. */
+  source?: 'ASSAY_INIT_API_KEY' | 'cli';
 }
 
-/** A new key in `projectId` (also `npm run assay -- keys create`): its row, and the secret shown once. */
-export async function issueApiKey(db: Prisma.TransactionClient, hasher: KeyHasher, projectId: string, name: string, scopes: readonly Scope[]) {
+export function issuedByCaller(ctx: RequestContext): IssuedBy {
+  return { actor: ctx.principal.actor, origin: ctx.origin };
+}
+
+export function issuedBySystem(source: IssuedBy['source']): IssuedBy {
+  return { actor: systemActor, origin: { ip: null, userAgent: null }, source };
+}
+
+/**
+ * A new key in `projectId` (also `npm run assay -- keys create`): its row, and the secret shown
+ * once. Recorded in the audit log in the same transaction.
+ */
+export async function issueApiKey(db: Prisma.TransactionClient, hasher: KeyHasher, projectId: string, name: string, scopes: readonly Scope[], by: IssuedBy) {
   const key = generateKey();
   const row = await db.apiKey.create({
     data: { projectId, name, prefix: keyPrefix(key), hash: hasher.hash(key), scopes: scopes.join(',') },
     select: keyFields,
   });
+  await recordApiKeyCreated(db, row, by);
   return { row, key };
+}
+
+function recordApiKeyCreated(db: Prisma.TransactionClient, row: Pick<ApiKeyRow, 'id' | 'projectId' | 'name' | 'prefix' | 'scopes'>, by: IssuedBy) {
+  return recordAudit(db, {
+    action: 'api_key.created',
+    projectId: row.projectId,
+    actor: by.actor,
+    origin: by.origin,
+    target: { type: 'api_key', id: row.id },
+    details: { name: row.name, prefix: row.prefix, scopes: scopesOf(row), ...(by.source && { source: by.source }) },
+  });
 }
 
 export async function createApiKey(ctx: RequestContext, projectId: string, input: z.output<typeof createApiKeyInput>) {
   requireScope(ctx.principal, 'admin');
-  return issueApiKey(ctx.db, new KeyHasher(ctx.secrets), ownProject(ctx, projectId), input.name, input.scopes);
+  const hasher = new KeyHasher(ctx.secrets);
+  const id = ownProject(ctx, projectId);
+  return ctx.db.$transaction((tx) => issueApiKey(tx, hasher, id, input.name, input.scopes, issuedByCaller(ctx)));
 }
 
 export function listApiKeys(ctx: RequestContext, projectId: string): Promise<ApiKeyRow[]> {
@@ -48,8 +84,12 @@ export function listApiKeys(ctx: RequestContext, projectId: string): Promise<Api
 /** Deletes the key: the next request that presents it is refused (its row was the only way in). */
 export async function revokeApiKey(ctx: RequestContext, id: string): Promise<void> {
   requireScope(ctx.principal, 'admin');
-  const { count } = await ctx.db.apiKey.deleteMany({ where: { id, projectId: ctx.projectId } });
-  if (count === 0) throw new NotFoundError('API key', id);
+  await ctx.db.$transaction(async (tx) => {
+    const row = await tx.apiKey.findFirst({ where: { id, projectId: ctx.projectId }, select: { name: true, prefix: true } });
+    const { count } = await tx.apiKey.deleteMany({ where: { id, projectId: ctx.projectId } });
+    if (!row || count === 0) throw new NotFoundError('API key', id);
+    await recordAudit(tx, auditByCaller(ctx, 'api_key.revoked', { target: { type: 'api_key', id }, details: { name: row.name, prefix: row.prefix } }));
+  });
 }
 
 /**
@@ -60,9 +100,14 @@ export function createProjectWithKey(ctx: RequestContext, input: z.output<typeof
   requireScope(ctx.principal, 'admin');
   const { actor, instanceAdmin } = ctx.principal;
   if (actor.type === 'user' && !instanceAdmin) throw new ForbiddenError('Only an instance administrator can create projects');
+  const hasher = new KeyHasher(ctx.secrets);
   return ctx.db.$transaction(async (tx) => {
     const project = await createProject(tx, input.name);
-    const { row, key } = await issueApiKey(tx, new KeyHasher(ctx.secrets), project.id, 'initial', allScopes);
+    await recordAudit(
+      tx,
+      auditByCaller(ctx, 'project.created', { projectId: project.id, target: { type: 'project', id: project.id }, details: { name: project.name } }),
+    );
+    const { row, key } = await issueApiKey(tx, hasher, project.id, 'initial', allScopes, issuedByCaller(ctx));
     if (actor.type === 'user' && actor.id) {
       await tx.membership.create({ data: { projectId: project.id, userId: actor.id, role: 'admin' } });
       await recordAudit(
@@ -92,14 +137,18 @@ export async function callerProjects(ctx: RequestContext) {
   return listProjects(ctx.db, [ctx.projectId]);
 }
 
-/** ASSAY_INIT_API_KEY: makes sure a key with exactly this value and every scope is in `projectId`. */
+/**
+ * ASSAY_INIT_API_KEY: makes sure a key with exactly this value and every scope is in `projectId`;
+ * the audit log records its first creation.
+ */
 export async function ensureApiKey(db: Db, hasher: KeyHasher, projectId: string, key: string): Promise<void> {
   const hash = hasher.hash(key);
   const fields = { projectId, scopes: allScopes.join(',') };
-  await db.apiKey.upsert({
-    where: { hash },
-    create: { ...fields, name: 'ASSAY_INIT_API_KEY', prefix: keyPrefix(key), hash },
-    update: fields,
+  await db.$transaction(async (tx) => {
+    const updated = await tx.apiKey.updateMany({ where: { hash }, data: fields });
+    if (updated.count > 0) return;
+    const row = await tx.apiKey.create({ data: { ...fields, name: 'ASSAY_INIT_API_KEY', prefix: keyPrefix(key), hash }, select: keyFields });
+    await recordApiKeyCreated(tx, row, issuedBySystem('ASSAY_INIT_API_KEY'));
   });
 }
 

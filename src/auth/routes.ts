@@ -3,9 +3,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { restRoutes } from '../shared/http/route.js';
-import { createApiKeyInput, createProjectInput } from './inputs.js';
+import { auditDetails, listAuditEvents, type AuditEventRow } from './audit.js';
+import { auditQuery, createApiKeyInput, createProjectInput } from './inputs.js';
 import * as keys from './operations.js';
-import { apiKeyResponse, createdApiKeyResponse, createdProjectResponse, projectResponse } from './responses.js';
+import { apiKeyResponse, auditPageResponse, createdApiKeyResponse, createdProjectResponse, projectResponse } from './responses.js';
 
 type ProjectRow = Awaited<ReturnType<typeof keys.callerProjects>>[number];
 
@@ -19,6 +20,20 @@ function apiKeyJson(row: keys.ApiKeyRow) {
 
 function createdKeyJson({ row, key }: { row: keys.ApiKeyRow; key: string }) {
   return { id: row.id, name: row.name, scopes: keys.scopesOf(row), key, created_at: row.createdAt };
+}
+
+function auditEventJson(row: AuditEventRow) {
+  return {
+    id: row.id,
+    action: row.action,
+    project_id: row.projectId,
+    actor: { type: row.actorType, id: row.actorId, label: row.actorLabel },
+    target: row.targetType === null || row.targetId === null ? null : { type: row.targetType, id: row.targetId },
+    details: auditDetails(row),
+    ip: row.ip,
+    user_agent: row.userAgent,
+    created_at: row.createdAt,
+  };
 }
 
 const tag = 'access';
@@ -69,5 +84,23 @@ export function authRoutes(app: FastifyInstance): void {
     '/api-keys/:api_key_id',
     { tag, scope: 'admin', summary: 'Revoke an API key: the next request presenting it is refused', noContent: true, errors: [404] },
     (req, { params }) => keys.revokeApiKey(req.ctx, params.api_key_id),
+  );
+  rest.get(
+    '/projects/:project_id/audit-events',
+    {
+      tag,
+      scope: 'admin',
+      summary: "A project's audit log, newest first",
+      description: "Keys created and revoked, members and roles changed, and its members' logins (docs/access.md#audit).",
+      query: auditQuery,
+      response: auditPageResponse,
+      errors: [404],
+    },
+    async (req, { params, query }) => {
+      // One more than a page tells whether another follows.
+      const rows = await listAuditEvents(req.ctx, params.project_id, { action: query.action }, { after: query.cursor, limit: query.limit + 1 });
+      const page = rows.slice(0, query.limit);
+      return { events: page.map(auditEventJson), next_cursor: rows.length > query.limit ? page.at(-1)!.id : null };
+    },
   );
 }

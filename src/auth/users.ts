@@ -2,15 +2,15 @@
 // role, one-time links to set a password, and the first administrator. Every change is recorded in
 // the audit log in the transaction that makes it (audit.ts).
 import type { z } from 'zod';
-import { scopes as allScopes, systemActor, type Actor, type RequestContext, type RequestOrigin, type Scope } from '../shared/context.js';
+import { ownProject, scopes as allScopes, systemActor, type Actor, type RequestContext, type RequestOrigin, type Scope } from '../shared/context.js';
 import { isUniqueViolation, type Db, type Prisma } from '../shared/db.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secrets.js';
 import type { BulkSql } from '../shared/sql.js';
-import { auditByCaller, recordAudit } from './audit.js';
+import { auditByCaller, recordAudit, type AuditEntry } from './audit.js';
 import type { addMemberInput, Role, setPasswordInput } from './user-inputs.js';
 import { generateToken, KeyHasher } from './keys.js';
-import { ownProject } from './operations.js';
+
 import { hashPassword } from './passwords.js';
 
 /** What a role may do, in the scopes keys carry (docs/access.md#roles). */
@@ -214,6 +214,11 @@ export async function anyUserCanSignIn(db: Db): Promise<boolean> {
   return (await db.user.findFirst({ where: { passwordHash: { not: null } }, select: { id: true } })) !== null;
 }
 
+/** An event of the service itself (ASSAY_INIT_ADMIN_*, the command line) about a user: no caller, no origin. */
+function bySystem(action: AuditEntry['action'], userId: string, details: Record<string, unknown>, projectId: string | null = null): AuditEntry {
+  return { action, projectId, actor: systemActor, origin: { ip: null, userAgent: null }, target: { type: 'user', id: userId }, details };
+}
+
 /**
  * ASSAY_INIT_ADMIN_*: when no user exists yet, the first instance administrator, an admin member
  * of the default project (so their requests need no project header until they make another).
@@ -224,10 +229,8 @@ export async function ensureInitAdmin(db: Db, email: string, password: string, d
   await db.$transaction(async (tx) => {
     const user = await tx.user.create({ data: { email, passwordHash, isAdmin: true }, select: { id: true } });
     await tx.membership.create({ data: { projectId: defaultProjectId, userId: user.id, role: 'admin' } });
-    const origin = { ip: null, userAgent: null };
-    const target = { type: 'user', id: user.id };
-    await recordAudit(tx, { action: 'user.created', projectId: null, actor: systemActor, origin, target, details: { email, instance_admin: true } });
-    await recordAudit(tx, { action: 'membership.added', projectId: defaultProjectId, actor: systemActor, origin, target, details: { role: 'admin' } });
+    await recordAudit(tx, bySystem('user.created', user.id, { email, instance_admin: true }));
+    await recordAudit(tx, bySystem('membership.added', user.id, { role: 'admin' }, defaultProjectId));
   });
 }
 
@@ -237,24 +240,10 @@ export async function createUserWithLink(db: Db, secrets: SecretBox, email: stri
     const created = await tx.user.create({ data: { email, isAdmin: admin }, select: { id: true } }).catch((error: unknown) => {
       throw isUniqueViolation(error) ? new ConflictError(`A user with the email ${email} already exists`) : error;
     });
-    await recordAudit(tx, {
-      action: 'user.created',
-      projectId: null,
-      actor: systemActor,
-      origin: { ip: null, userAgent: null },
-      target: { type: 'user', id: created.id },
-      details: { email, instance_admin: admin },
-    });
+    await recordAudit(tx, bySystem('user.created', created.id, { email, instance_admin: admin }));
     return created;
   });
-  const audit = (tx: Prisma.TransactionClient, expiresAt: Date) =>
-    recordAudit(tx, {
-      action: 'password_link.issued',
-      projectId: null,
-      actor: systemActor,
-      origin: { ip: null, userAgent: null },
-      target: { type: 'user', id: user.id },
-      details: { expires_at: expiresAt.toISOString() },
-    });
-  return createPasswordLink(db, secrets, { userId: user.id, createdById: null }, baseUrl, audit);
+  return createPasswordLink(db, secrets, { userId: user.id, createdById: null }, baseUrl, (tx, expiresAt) =>
+    recordAudit(tx, bySystem('password_link.issued', user.id, { expires_at: expiresAt.toISOString() })),
+  );
 }

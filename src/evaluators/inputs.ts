@@ -3,7 +3,7 @@
 // `settings_values` are checked against the evaluator's template (registry.ts) by one generic
 // schema builder, `settingsSchema`.
 import { z } from 'zod';
-import { httpUrl, jsonObject, name } from '../shared/validation.js';
+import { boolean, httpUrl, jsonObject, name, number } from '../shared/validation.js';
 import { type EvaluatorSetting, type SettingType, type SettingsTemplate, evaluatorKeys, getEvaluator, judgeMessageRoles, listEvaluators } from './registry.js';
 import { PatternSyntaxError, compilePattern } from './regex.js';
 import { TemplateSyntaxError, parseTemplate } from './template.js';
@@ -37,21 +37,14 @@ function parsesAsTemplate(content: string, ctx: z.RefinementCtx): void {
 
 const judgeMessage = z.object({ role: z.enum(judgeMessageRoles), content: nonEmptyString().superRefine(parsesAsTemplate) });
 
-function boundedNumber(setting: EvaluatorSetting) {
-  let schema = z.number();
-  if (setting.min !== undefined) schema = schema.min(setting.min);
-  if (setting.max !== undefined) schema = schema.max(setting.max);
-  return schema;
-}
-
 /** The schema of one setting's value, by its type. */
 const valueSchemas: Record<SettingType, (setting: EvaluatorSetting) => z.ZodType> = {
   string: nonEmptyString,
   regex: () => nonEmptyString().superRefine(compilesAsPattern),
   code: nonEmptyString,
   url: httpUrl,
-  number: boundedNumber,
-  boolean: () => z.boolean(),
+  number: (setting) => number({ min: setting.min, max: setting.max }),
+  boolean,
   messages: () => z.array(judgeMessage).min(1),
   multiple_choice: (setting) => z.enum((setting.options ?? []) as [string, ...string[]]),
 };

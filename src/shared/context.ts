@@ -5,7 +5,7 @@
 // own part by augmenting `Services` where the part is typed (observability/queue.ts, pricing/operations.ts).
 import type { Dispatcher } from 'undici';
 import type { Db } from './db.js';
-import { ForbiddenError } from './errors.js';
+import { ForbiddenError, NotFoundError } from './errors.js';
 import type { AssayEvents } from './events.js';
 import type { Metrics } from './metrics.js';
 import type { RateLimits } from './rate-limits.js';
@@ -80,6 +80,15 @@ const noOrigin: RequestOrigin = { ip: null, userAgent: null };
 export function requireScope(principal: Principal, scope: Scope): void {
   if (!principal.scopes.includes(scope))
     throw new ForbiddenError(principal.actor.type === 'user' ? `Your role in this project does not allow ${scope}` : `This API key lacks the ${scope} scope`);
+}
+
+/**
+ * `projectId` when it is the project the caller acts in; otherwise 404, exactly as for a project
+ * that does not exist, so ids of other projects give nothing away (docs/access.md#errors).
+ */
+export function ownProject(ctx: { projectId: string }, projectId: string): string {
+  if (projectId !== ctx.projectId) throw new NotFoundError('project', projectId);
+  return projectId;
 }
 
 export interface RequestContext extends Services {

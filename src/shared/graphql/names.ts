@@ -34,14 +34,18 @@ function plainIds(value: unknown): unknown {
   return Array.isArray(value) ? value.map(plain) : plain(value);
 }
 
-type UpperCaseValues<V extends readonly string[]> = { [K in V[number] as Uppercase<K>]: { value: K; description?: string } };
+/** `api_key.created` → `api_key_created`: a dot cannot be in a GraphQL name. */
+type Dotless<S extends string> = S extends `${infer Head}.${infer Tail}` ? `${Head}_${Dotless<Tail>}` : S;
+
+type UpperCaseValues<V extends readonly string[]> = { [K in V[number] as Uppercase<Dotless<K>>]: { value: K; description?: string } };
 
 /**
- * Enum values for `builder.enumType`: `endpoint` is `ENDPOINT` in the schema, `endpoint` inside;
+ * Enum values for `builder.enumType`: `endpoint` is `ENDPOINT` in the schema, `endpoint` inside
+ * (`api_key.created` is `API_KEY_CREATED`);
  * `descriptions`, when given, names every value (the schema documents each, docs/graphql.md#descriptions).
  */
 export function upperCaseValues<const V extends readonly string[]>(values: V, descriptions?: { readonly [K in V[number]]: string }): UpperCaseValues<V> {
   return Object.fromEntries(
-    values.map((value: V[number]) => [value.toUpperCase(), descriptions ? { value, description: descriptions[value] } : { value }]),
+    values.map((value: V[number]) => [value.replaceAll('.', '_').toUpperCase(), descriptions ? { value, description: descriptions[value] } : { value }]),
   ) as UpperCaseValues<V>;
 }

@@ -19,3 +19,16 @@ export const intParam = () =>
         Object.assign(jsonSchema, { type: 'integer', minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
       },
     });
+
+/** A page's size in a listing's query (`limit`): 1 to 1000, 50 when absent. */
+export const pageLimit = () =>
+  z
+    .string()
+    .refine((value) => /^\d+$/.test(value), {
+      message: 'Input should be a valid integer, unable to parse string as an integer',
+      params: { type: 'int_parsing' },
+    })
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(1000))
+    .default(50)
+    .meta({ description: '1 to 1000' });
