@@ -51,7 +51,7 @@ describe('GET /evaluators', () => {
     const regex = response.body.find((evaluator: { key: string }) => evaluator.key === 'auto_regex_test');
     expect(regex).toMatchObject({ result_type: 'bool', requires_llm_api_keys: false });
     // The template is an ordered map: the form shows the fields in this order.
-    expect(Object.keys(regex.settings_template)).toEqual(['regex_pattern', 'regex_should_match']);
+    expect(Object.keys(regex.settings_template)).toEqual(['regex_pattern', 'regex_should_match', 'case_sensitive']);
     expect(regex.settings_template.regex_pattern).toEqual({
       label: 'Regular expression',
       type: 'regex',
@@ -497,7 +497,7 @@ describe('GraphQL', () => {
       options: null,
     });
     const code = data.evaluators.find((evaluator: { key: string }) => evaluator.key === 'auto_custom_code_run');
-    expect(code.settingsTemplate.map((setting: { name: string }) => setting.name)).toEqual(['code', 'runtime']);
+    expect(code.settingsTemplate.map((setting: { name: string }) => setting.name)).toEqual(['code', 'runtime', 'correct_answer_key']);
     expect(code.settingsTemplate[0]).toMatchObject({ type: 'CODE', required: true, default: null, min: null, max: null });
     expect(code.settingsTemplate[1]).toMatchObject({ type: 'MULTIPLE_CHOICE', default: 'javascript', options: ['javascript'] });
     const critique = await server.graphql(`{ evaluator(key: "auto_ai_critique") { settingsTemplate { name type default } } }`);

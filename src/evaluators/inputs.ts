@@ -4,7 +4,16 @@
 // schema builder, `settingsSchema`.
 import { z } from 'zod';
 import { boolean, httpUrl, jsonObject, name, number } from '../shared/validation.js';
-import { type EvaluatorSetting, type SettingType, type SettingsTemplate, evaluatorKeys, getEvaluator, judgeMessageRoles, listEvaluators } from './registry.js';
+import {
+  type EvaluatorSetting,
+  type SettingType,
+  type SettingsTemplate,
+  evaluatorKeys,
+  getEvaluator,
+  ignoredSettings,
+  judgeMessageRoles,
+  listEvaluators,
+} from './registry.js';
 import { PatternSyntaxError, compilePattern } from './regex.js';
 import { TemplateSyntaxError, parseTemplate } from './template.js';
 
@@ -64,8 +73,12 @@ function settingSchema(setting: EvaluatorSetting): z.ZodType {
  * values are stored, so a config keeps meaning the same if a default changes later), and unknown
  * fields refused as `extra_forbidden` so a misspelt setting does not pass silently.
  */
-export function settingsSchema(template: SettingsTemplate): z.ZodType<SettingsValues> {
-  const shape = Object.fromEntries(Object.entries(template).map(([field, setting]) => [field, settingSchema(setting)]));
+export function settingsSchema(template: SettingsTemplate, ignored: readonly string[] = []): z.ZodType<SettingsValues> {
+  const shape = Object.fromEntries([
+    ...Object.entries(template).map(([field, setting]) => [field, settingSchema(setting)] as const),
+    // Kept as given when present, never filled in (docs/evaluators.md#agentas-settings).
+    ...ignored.map((field) => [field, z.unknown().optional()] as const),
+  ]);
   // One fault per unknown field, in pydantic's words (a strict object would report them all as
   // one fault at the object). zod itself drops a `__proto__` key, so it is never stored.
   return z.object(shape).catchall(extraField);
@@ -79,7 +92,7 @@ const extraField = z.unknown().superRefine((_, ctx) => {
 // so this is a constant derived from it, the same for every service in the process, and not state
 // to keep in Services (docs/architecture.md#state-lives-in-services).
 const schemasByKey: ReadonlyMap<string, z.ZodType<SettingsValues>> = new Map(
-  listEvaluators().map((evaluator) => [evaluator.key, settingsSchema(evaluator.settings_template)]),
+  listEvaluators().map((evaluator) => [evaluator.key, settingsSchema(evaluator.settings_template, ignoredSettings(evaluator))]),
 );
 
 /** The settings schema of a registered evaluator, or undefined for an unknown key. */

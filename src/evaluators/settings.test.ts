@@ -124,7 +124,10 @@ describe('registry', () => {
       'auto_similarity_match',
       'auto_semantic_similarity',
       'field_match_test',
+      'auto_json_diff',
       'auto_ai_critique',
+      'auto_custom_code_run',
+      'auto_webhook_test',
       'auto_levenshtein_distance',
     ]);
     // Unset by default, so the evaluation's correct_answer_column can apply
@@ -237,7 +240,11 @@ describe('settingsSchema', () => {
   });
 
   it('accepts a regex that compiles and says why one does not', () => {
-    expect(settingsOf('auto_regex_test', { regex_pattern: '^order #\\d+$' })).toEqual({ regex_pattern: '^order #\\d+$', regex_should_match: true });
+    expect(settingsOf('auto_regex_test', { regex_pattern: '^order #\\d+$' })).toEqual({
+      regex_pattern: '^order #\\d+$',
+      regex_should_match: true,
+      case_sensitive: false,
+    });
     expect(faultsOf('auto_regex_test', { regex_pattern: '(unclosed', regex_should_match: false })).toEqual([
       { loc: ['body', 'regex_pattern'], msg: 'Invalid regular expression: missing closing ): "(unclosed"', type: 'value_error' },
     ]);
@@ -253,7 +260,10 @@ describe('settingsSchema', () => {
     expect(faultsOf('auto_webhook_test', { webhook_url: 'not a url' })).toEqual([
       { loc: ['body', 'webhook_url'], msg: 'Input should be a valid URL, relative URL without a base', type: 'url_parsing' },
     ]);
-    expect(settingsOf('auto_webhook_test', { webhook_url: 'http://127.0.0.1:9000/score' })).toEqual({ webhook_url: 'http://127.0.0.1:9000/score' });
+    expect(settingsOf('auto_webhook_test', { webhook_url: 'http://127.0.0.1:9000/score' })).toEqual({
+      webhook_url: 'http://127.0.0.1:9000/score',
+      correct_answer_key: null,
+    });
   });
 
   it('checks messages one by one', () => {
