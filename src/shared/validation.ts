@@ -262,6 +262,18 @@ export const jsonObject = () => z.record(z.string(), z.unknown());
 /** A required, non-empty string after trimming. */
 export const name = () => z.string().trim().min(1);
 
+/** A user's password (docs/access.md#users): 12 to 1024 characters, kept as given (no trim). */
+export const password = () => z.string().min(12).max(1024);
+
+/** An email address, lower-cased: one person, one user, however they type it. */
+export const email = () =>
+  z
+    .string()
+    .trim()
+    .max(320)
+    .pipe(z.email())
+    .transform((value) => value.toLowerCase());
+
 /** An absolute http(s) URL, faulted as pydantic's `HttpUrl` faults one. */
 export const httpUrl = () =>
   z
