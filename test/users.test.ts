@@ -173,6 +173,9 @@ describe('throttling', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
     expect(refused.body.detail).toMatch(/Too many failed logins for this email/);
+    // The refused attempt is in the audit log, after the three wrong passwords.
+    const failures = await server.assay.db.auditEvent.findMany({ where: { action: 'login.failed', actorLabel: email }, orderBy: { id: 'desc' }, take: 4 });
+    expect(failures.map((event) => JSON.parse(event.details!).reason)).toEqual(['throttled', 'wrong_password', 'wrong_password', 'wrong_password']);
     // Another email is not refused.
     expect((await login(ADMIN.email, ADMIN.password)).status).toBe(200);
   });

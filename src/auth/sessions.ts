@@ -128,7 +128,19 @@ export class Sessions {
   async login(input: z.output<typeof loginInput>, origin: RequestOrigin): Promise<{ token: string; userId: string }> {
     const emailKey = input.email;
     const ipKey = origin.ip ?? 'unknown';
-    await Promise.all([this.refuseIfBlocked(this.byEmail, emailKey, 'this email'), this.refuseIfBlocked(this.byIp, ipKey, 'this address')]);
+    try {
+      await Promise.all([this.refuseIfBlocked(this.byEmail, emailKey, 'this email'), this.refuseIfBlocked(this.byIp, ipKey, 'this address')]);
+    } catch (error) {
+      // Refused before the password is read: the audit log shows the attempts all the same.
+      await recordAudit(this.db, {
+        action: 'login.failed',
+        projectId: null,
+        actor: userActor({ id: null, email: input.email }),
+        origin,
+        details: { reason: 'throttled' },
+      });
+      throw error;
+    }
     const user = await this.db.user.findUnique({ where: { email: input.email }, select: { id: true, passwordHash: true } });
     const matches = user?.passwordHash ? await verifyPassword(input.password, user.passwordHash) : await this.verifyNothing(input.password);
     const actor = userActor({ id: user?.id ?? null, email: input.email });
