@@ -203,3 +203,44 @@ export async function spanCostsByAttribute(
     WHERE s."projectId" = ${ctx.projectId} AND s."spanKind" = ${spanKind}
       AND s."traceId" IN (SELECT "value" FROM json_each(${JSON.stringify(traceIds)}))`;
 }
+
+/**
+ * GraphQL `Trace.outline`: what a tree and a timeline need of every span of a trace, in start order,
+ * as parallel lists (docs/ui.md#the-trace-page): one query of seven light columns, no payload, so a
+ * trace of 50,000 spans is one small answer and no client cache holds 50,000 records. `parents`
+ * are positions in the same lists, null for a top-level span (tree.ts cuts parent cycles).
+ */
+export interface TraceOutline {
+  spanIds: string[];
+  parents: (number | null)[];
+  names: string[];
+  kinds: string[];
+  statuses: string[];
+  offsets: number[];
+  latencies: number[];
+}
+
+export async function traceOutline(ctx: RequestContext, traceId: string): Promise<TraceOutline> {
+  const rows = await traceSpans(ctx, traceId, {
+    spanId: true,
+    parentSpanId: true,
+    name: true,
+    spanKind: true,
+    statusCode: true,
+    startTimeUnixNano: true,
+    latency: true,
+  });
+  const index = indexSpans(rows);
+  const position = new Map(index.spans.map((span, i) => [span.spanId, i]));
+  const topLevel = new Set(index.roots);
+  const start = index.spans[0]?.startTimeUnixNano ?? 0n;
+  return {
+    spanIds: index.spans.map((span) => span.spanId),
+    parents: index.spans.map((span) => (topLevel.has(span) ? null : position.get(span.parentSpanId!)!)),
+    names: index.spans.map((span) => span.name),
+    kinds: index.spans.map((span) => span.spanKind),
+    statuses: index.spans.map((span) => span.statusCode),
+    offsets: index.spans.map((span) => Number(span.startTimeUnixNano - start) / 1e9),
+    latencies: index.spans.map((span) => span.latency),
+  };
+}
