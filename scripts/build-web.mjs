@@ -12,12 +12,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'web', 'dist', '.built');
 const inputs = ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/tsconfig.json', 'schema.graphql', 'relay.config.json', 'package-lock.json'];
 
-/** The newest modification time under `path`, generated artifacts left out (the build writes them). */
+/** The newest modification time under `path`, leaving out what the bundle does not hold: generated artifacts (the build writes them) and tests. */
 function newest(path) {
   const stats = statSync(path);
   if (!stats.isDirectory()) return stats.mtimeMs;
   return readdirSync(path)
-    .filter((name) => name !== '__generated__')
+    .filter((name) => name !== '__generated__' && !/\.test\.tsx?$/.test(name))
     .reduce((latest, name) => Math.max(latest, newest(join(path, name))), stats.mtimeMs);
 }
 

@@ -445,7 +445,7 @@ builder.queryFields((t) => ({
   traceSeries: t.field({
     type: [SeriesBucket],
     description:
-      'The traces matching the filters counted over equal intervals, from `startedAfter` (else the first match) to `startedBefore` (else the last); empty when none match.',
+      'The traces matching the filters counted over equal intervals (a millisecond at least), from `startedAfter` (else the first match) to `startedBefore` (else the last); empty when none match.',
     args: {
       ...searchArgs(t),
       buckets: t.arg.int({ defaultValue: 30, description: `How many intervals, 1 to ${search.MAX_SERIES_BUCKETS}.` }),

@@ -406,8 +406,9 @@ export async function traceSeries(ctx: RequestContext, filter: SearchFilter, buc
   if (range.first === null || range.last === null) return [];
   const from = filter.startedAfter?.getTime() ?? Date.parse(range.first);
   const to = filter.startedBefore?.getTime() ?? Date.parse(range.last);
-  // The last bucket also holds the traces that start exactly at `to`.
-  const width = Math.max(to - from, 1) / buckets;
+  // At least a millisecond each (times are stored to the millisecond); the last bucket also holds
+  // the traces that start exactly at `to`.
+  const width = Math.max(to - from, buckets) / buckets;
   const rows = await ctx.db.$queryRawUnsafe<Record<string, number | bigint | null>[]>(
     `SELECT MIN(CAST((${epochMillisSql('t."startTime"')} - ?) / ? AS INTEGER), ?) AS "bucket", COUNT(*) AS "count",
        SUM(CASE WHEN t."errorCount" > 0 THEN 1 ELSE 0 END) AS "errors", ${costSumSql('t."cost"')} AS "cost", AVG(t."latency") AS "latency"

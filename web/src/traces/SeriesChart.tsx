@@ -25,7 +25,7 @@ export function SeriesChart({ buckets }: { buckets: readonly Bucket[] }) {
           const height = (bucket.count / max) * (HEIGHT - 4);
           const errors = (bucket.errorCount / max) * (HEIGHT - 4);
           return (
-            <g key={bucket.start}>
+            <g key={i}>
               <title>{`${formatTime(bucket.start)}: ${formatCount(bucket.count)} traces, ${formatCount(bucket.errorCount)} failed`}</title>
               <rect className="bar" x={i * barWidth + 1} y={HEIGHT - height} width={Math.max(1, barWidth - 2)} height={height} />
               {errors > 0 && <rect className="bar-error" x={i * barWidth + 1} y={HEIGHT - errors} width={Math.max(1, barWidth - 2)} height={errors} />}

@@ -1,5 +1,6 @@
 // One span's details, loaded when it is selected (docs/ui.md#span-details): figures, inputs and
 // outputs for people, exceptions, and the raw attributes, events, resource and scope.
+import { useState, type ReactNode } from 'react';
 import { graphql, useLazyLoadQuery } from 'react-relay';
 import type { SpanDetailsQuery } from '../__generated__/SpanDetailsQuery.graphql.ts';
 import { formatCost, formatCount, formatDuration, formatTime } from '../format.ts';
@@ -53,13 +54,15 @@ const query = graphql`
   }
 `;
 
-function Section({ title, children, open = true }: { title: string; children: React.ReactNode; open?: boolean }) {
+/** A foldable part; a closed one renders nothing inside until opened (raw attributes may be large). */
+function Section({ title, children, open: initiallyOpen = true }: { title: string; children: ReactNode; open?: boolean }) {
+  const [open, setOpen] = useState(initiallyOpen);
   return (
-    <details className="section" open={open}>
+    <details className="section" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>
         <h3>{title}</h3>
       </summary>
-      {children}
+      {open && children}
     </details>
   );
 }

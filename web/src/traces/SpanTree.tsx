@@ -1,12 +1,13 @@
 // The span tree beside its waterfall (docs/ui.md#the-trace-page): one row per visible span, only
 // the rows in view rendered (TanStack Virtual), so 50,000 spans scroll like 50. Keyboard: the tree
 // is one tab stop (ARIA tree with aria-activedescendant); arrows move and fold, Enter selects.
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { formatDuration } from '../format.ts';
 import { allParents, searchTree, visibleRows, type Outline, type SpanTree as Tree } from './outline.ts';
 
 export const ROW_HEIGHT = 28;
+const SCREENFUL = { width: 800, height: 600 };
 
 interface Props {
   outline: Outline;
@@ -32,8 +33,10 @@ export function SpanTree({ outline, tree, selected, onSelect }: Props) {
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
-    // Before the first layout (and where there is none, as in tests), assume a screenful.
-    initialRect: { width: 800, height: 600 },
+    // Before the first layout, and where there is none (a hidden pane, a DOM without layout as in
+    // the component tests), assume a screenful of rows rather than none.
+    initialRect: SCREENFUL,
+    observeElementRect: (instance, report) => observeElementRect(instance, (rect) => report(rect.height > 0 ? rect : SCREENFUL)),
   });
 
   const activeSpan = active !== null && rowOf.has(active) ? active : (rows[0] ?? null);
