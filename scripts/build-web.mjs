@@ -42,10 +42,10 @@ export async function buildWeb({ force = false } = {}) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const started = performance.now();
+  const started = Date.now();
   try {
     const built = await buildWeb({ force: process.argv.includes('--force') });
-    console.log(built ? `web: built web/dist in ${Math.round(performance.now() - started)} ms` : 'web: web/dist is up to date');
+    console.log(built ? `web: built web/dist in ${Math.round(Date.now() - started)} ms` : 'web: web/dist is up to date');
   } catch (error) {
     console.error(`web: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

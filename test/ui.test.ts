@@ -22,7 +22,8 @@ afterAll(() => otel?.shutdown());
 
 /** A trace as an instrumented app sends it: an agent, a model call with chat messages, a failing tool. */
 async function sendTrace(name: string, question: string): Promise<void> {
-  const { tracer, under } = otel;
+  const { tracer } = otel;
+  const under = (span: Span) => otel.under(span);
   // Explicit times (ms since the epoch), so the spans' order is the test's, not the clock's.
   const t0 = Date.now() - 1000;
   const root = tracer.startSpan(name, { startTime: t0, attributes: { 'openinference.span.kind': 'AGENT', 'input.value': question, 'user.id': 'ada' } });
@@ -46,7 +47,11 @@ async function sendTrace(name: string, question: string): Promise<void> {
     under(root),
   );
   llm.end(t0 + 400);
-  const tool = tracer.startSpan('lookup capital', { startTime: t0 + 500, attributes: { 'openinference.span.kind': 'TOOL', 'tool.parameters': '{"country":"France"}' } }, under(root));
+  const tool = tracer.startSpan(
+    'lookup capital',
+    { startTime: t0 + 500, attributes: { 'openinference.span.kind': 'TOOL', 'tool.parameters': '{"country":"France"}' } },
+    under(root),
+  );
   tool.recordException(new RangeError('atlas offline'));
   tool.setStatus({ code: SpanStatusCode.ERROR, message: 'atlas offline' });
   tool.end(t0 + 600);

@@ -9,7 +9,7 @@ interface Location {
 
 interface RouterValue {
   location: Location;
-  navigate(to: string, options?: { replace?: boolean }): void;
+  navigate: (to: string, options?: { replace?: boolean }) => void;
 }
 
 const RouterContext = createContext<RouterValue | null>(null);
@@ -39,9 +39,7 @@ export function useRouter(): RouterValue {
 
 /** The screen a path names, with its parameters; null when no screen has it. */
 export type Route =
-  | { screen: 'home' }
-  | { screen: 'traces'; projectId: string }
-  | { screen: 'trace'; projectId: string; traceId: string; spanId: string | null };
+  { screen: 'home' } | { screen: 'traces'; projectId: string } | { screen: 'trace'; projectId: string; traceId: string; spanId: string | null };
 
 export function matchRoute(pathname: string, search = ''): Route | null {
   if (pathname === '/' || pathname === '') return { screen: 'home' };

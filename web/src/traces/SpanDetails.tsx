@@ -78,10 +78,15 @@ export function SpanDetails({ traceId, spanId }: { traceId: string; spanId: stri
     ['Latency', formatDuration(span.latency)],
     ['Started', formatTime(span.startTime)],
     ...(span.model ? ([['Model', span.model]] as [string, string][]) : []),
-    ['Tokens', usage.totalTokens == null ? '–' : `${formatCount(usage.totalTokens)} (${formatCount(usage.promptTokens)} in, ${formatCount(usage.completionTokens)} out)`],
+    [
+      'Tokens',
+      usage.totalTokens == null ? '–' : `${formatCount(usage.totalTokens)} (${formatCount(usage.promptTokens)} in, ${formatCount(usage.completionTokens)} out)`,
+    ],
     ...(span.cachedTokens != null ? ([['Cached tokens', formatCount(span.cachedTokens)]] as [string, string][]) : []),
     ['Cost', `${formatCost(span.metadata.cost)}${span.costSource ? ` (${span.costSource})` : ''}`],
-    ...(span.variant.variantName ? ([['Variant', `${span.variant.variantName}${span.variant.revision != null ? ` r${span.variant.revision}` : ''}`]] as [string, string][]) : []),
+    ...(span.variant.variantName
+      ? ([['Variant', `${span.variant.variantName}${span.variant.revision != null ? ` r${span.variant.revision}` : ''}`]] as [string, string][])
+      : []),
     ...(span.environment ? ([['Environment', span.environment]] as [string, string][]) : []),
     ...(span.userId ? ([['User', span.userId]] as [string, string][]) : []),
     ...(span.sessionId ? ([['Session', span.sessionId]] as [string, string][]) : []),

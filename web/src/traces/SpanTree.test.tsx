@@ -22,7 +22,10 @@ function setup(selected: number | null = null) {
   const onSelect = vi.fn();
   render(<SpanTree outline={outline} tree={buildTree(outline)} selected={selected} onSelect={onSelect} />);
   const tree = screen.getByRole('tree', { name: 'Spans of the trace' });
-  const names = () => within(tree).queryAllByRole('treeitem').map((row) => row.querySelector('.span-name')!.textContent);
+  const names = () =>
+    within(tree)
+      .queryAllByRole('treeitem')
+      .map((row) => row.querySelector('.span-name')!.textContent);
   const active = () => tree.getAttribute('aria-activedescendant');
   return { tree, names, active, onSelect };
 }

@@ -82,7 +82,7 @@ export function SpanTree({ outline, tree, selected, onSelect }: Props) {
       },
       ArrowLeft: () => {
         if (hasChildren && !collapsed.has(activeSpan)) toggle(activeSpan);
-        else if (tree.parent[activeSpan] !== null) moveTo(tree.parent[activeSpan]!);
+        else moveTo(tree.parent[activeSpan] ?? undefined);
       },
       Enter: () => onSelect(activeSpan),
       ' ': () => onSelect(activeSpan),

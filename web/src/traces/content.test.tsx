@@ -30,7 +30,16 @@ describe('content for people', () => {
   });
 
   it('shows chat messages as a conversation, plain text as text, and says when nothing was reported', () => {
-    const { unmount } = render(<ContentView value={{ messages: [{ role: 'system', content: 'Be terse.' }, { role: 'user', content: 'Capital of France?' }] }} />);
+    const { unmount } = render(
+      <ContentView
+        value={{
+          messages: [
+            { role: 'system', content: 'Be terse.' },
+            { role: 'user', content: 'Capital of France?' },
+          ],
+        }}
+      />,
+    );
     const roles = [...document.querySelectorAll('.message-role')].map((role) => role.textContent);
     expect(roles).toEqual(['system', 'user']);
     expect(screen.getByText('Capital of France?')).toBeTruthy();

@@ -24,7 +24,9 @@ export function LongText({ text }: { text: string }) {
 }
 
 function summary(value: object): string {
-  return Array.isArray(value) ? `[${value.length} item${value.length === 1 ? '' : 's'}]` : `{${Object.keys(value).length} key${Object.keys(value).length === 1 ? '' : 's'}}`;
+  return Array.isArray(value)
+    ? `[${value.length} item${value.length === 1 ? '' : 's'}]`
+    : `{${Object.keys(value).length} key${Object.keys(value).length === 1 ? '' : 's'}}`;
 }
 
 function JsonNode({ name, value, depth }: { name: string | null; value: unknown; depth: number }) {
@@ -35,11 +37,15 @@ function JsonNode({ name, value, depth }: { name: string | null; value: unknown;
     return (
       <div className="json-leaf">
         {label}
-        {typeof value === 'string' && value.length > 120 ? <LongText text={value} /> : <span className={`json-${value === null ? 'null' : typeof value}`}>{typeof value === 'string' ? JSON.stringify(text) : text}</span>}
+        {typeof value === 'string' && value.length > 120 ? (
+          <LongText text={value} />
+        ) : (
+          <span className={`json-${value === null ? 'null' : typeof value}`}>{typeof value === 'string' ? JSON.stringify(text) : text}</span>
+        )}
       </div>
     );
   }
-  const entries = Array.isArray(value) ? value.map((item, i) => [String(i), item] as const) : Object.entries(value);
+  const entries: [string, unknown][] = Array.isArray(value) ? value.map((item: unknown, i) => [String(i), item]) : Object.entries(value);
   return (
     <details className="json-node" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>

@@ -6,7 +6,13 @@ describe('conversationOf', () => {
     const conversation = conversationOf({
       messages: [
         { role: 'user', content: 'Capital of France?' },
-        { role: 'assistant', parts: [{ type: 'text', content: 'Par' }, { type: 'text', content: 'is' }] },
+        {
+          role: 'assistant',
+          parts: [
+            { type: 'text', content: 'Par' },
+            { type: 'text', content: 'is' },
+          ],
+        },
         { role: 'assistant', content: null, tool_calls: [{ name: 'lookup' }] },
       ],
       system_instructions: [{ type: 'text', content: 'Be terse.' }],
@@ -35,7 +41,11 @@ describe('exceptionsOf', () => {
   it("reads OpenTelemetry's exception events and ignores the others", () => {
     const events = [
       { name: 'log', attributes: {} },
-      { name: 'exception', time: '2026-01-01T00:00:00Z', attributes: { 'exception.type': 'TimeoutError', 'exception.message': 'took too long', 'exception.stacktrace': 'at x' } },
+      {
+        name: 'exception',
+        time: '2026-01-01T00:00:00Z',
+        attributes: { 'exception.type': 'TimeoutError', 'exception.message': 'took too long', 'exception.stacktrace': 'at x' },
+      },
       { name: 'exception' },
     ];
     expect(exceptionsOf(events)).toEqual([

@@ -60,7 +60,10 @@ export function exceptionsOf(events: unknown): ExceptionEvent[] {
     .filter((event): event is Record<string, unknown> => isRecord(event) && event.name === 'exception')
     .map((event) => {
       const attributes = isRecord(event.attributes) ? event.attributes : {};
-      const text = (key: string) => (typeof attributes[key] === 'string' ? (attributes[key] as string) : null);
+      const text = (key: string) => {
+        const value = attributes[key];
+        return typeof value === 'string' ? value : null;
+      };
       return {
         type: text('exception.type'),
         message: text('exception.message'),

@@ -42,7 +42,15 @@ describe('buildTree', () => {
   });
 
   it('makes a span whose parent is out of range, itself, or on a cycle top-level, so every span is shown once', () => {
-    const tree = buildTree(outlineOf([['x', 2], ['y', 0], ['z', 1], ['self', 3], ['far', 99]]));
+    const tree = buildTree(
+      outlineOf([
+        ['x', 2],
+        ['y', 0],
+        ['z', 1],
+        ['self', 3],
+        ['far', 99],
+      ]),
+    );
     expect(visibleRows(tree, new Set()).sort()).toEqual([0, 1, 2, 3, 4]);
     expect(tree.roots).toEqual(expect.arrayContaining([3, 4]));
     expect(tree.roots).toHaveLength(3); // one of the x → z → y → x cycle becomes a root
