@@ -35,6 +35,8 @@ function run(command, args) {
 export async function buildWeb({ force = false } = {}) {
   if (!force && !webBuildIsStale()) return false;
   run(process.execPath, [join(root, 'node_modules', 'relay-compiler', 'cli.js')]);
+  // Always React's production build: run from vitest, NODE_ENV is "test", which Vite would bake in.
+  process.env.NODE_ENV = 'production';
   const { build } = await import('vite');
   await build({ configFile: join(root, 'web', 'vite.config.ts'), logLevel: 'warn' });
   writeFileSync(stamp, `${new Date().toISOString()}\n`);

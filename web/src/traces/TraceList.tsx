@@ -188,6 +188,9 @@ function Filters({ state, apply }: { state: TraceListState; apply: (next: TraceL
       </label>
     );
   };
+  // Ranges, statuses and kinds stay folded unless the URL sets one.
+  const moreSet =
+    [state.minCost, state.maxCost, state.minLatency, state.maxLatency].some((value) => value !== '') || state.statuses.length > 0 || state.kinds.length > 0;
   const toggle = <T extends string>(list: T[], item: T) => (list.includes(item) ? list.filter((other) => other !== item) : [...list, item]);
   return (
     <form className="filters" onSubmit={submit} aria-label="Filter traces">
@@ -222,31 +225,36 @@ function Filters({ state, apply }: { state: TraceListState; apply: (next: TraceL
         {text('session', 'Session id')}
         {text('environment', 'Environment')}
       </fieldset>
-      <fieldset>
-        <legend>Ranges</legend>
-        {number('minCost', 'Cost from (USD)')}
-        {number('maxCost', 'Cost to (USD)')}
-        {number('minLatency', 'Latency from (s)')}
-        {number('maxLatency', 'Latency to (s)')}
-      </fieldset>
-      <fieldset className="checks">
-        <legend>Status</legend>
-        {statuses.map((status) => (
-          <label key={status}>
-            <input type="checkbox" checked={draft.statuses.includes(status)} onChange={() => set('statuses', toggle(draft.statuses, status))} />
-            {status}
-          </label>
-        ))}
-      </fieldset>
-      <fieldset className="checks">
-        <legend>Kind of the root span</legend>
-        {spanKinds.map((kind) => (
-          <label key={kind}>
-            <input type="checkbox" checked={draft.kinds.includes(kind)} onChange={() => set('kinds', toggle(draft.kinds, kind))} />
-            {kind}
-          </label>
-        ))}
-      </fieldset>
+      <details className="more-filters" open={moreSet || undefined}>
+        <summary>More filters{moreSet ? ' (some set)' : ''}</summary>
+        <div className="more-filters-body">
+          <fieldset>
+            <legend>Ranges</legend>
+            {number('minCost', 'Cost from (USD)')}
+            {number('maxCost', 'Cost to (USD)')}
+            {number('minLatency', 'Latency from (s)')}
+            {number('maxLatency', 'Latency to (s)')}
+          </fieldset>
+          <fieldset className="checks">
+            <legend>Status</legend>
+            {statuses.map((status) => (
+              <label key={status}>
+                <input type="checkbox" checked={draft.statuses.includes(status)} onChange={() => set('statuses', toggle(draft.statuses, status))} />
+                {status}
+              </label>
+            ))}
+          </fieldset>
+          <fieldset className="checks">
+            <legend>Kind of the root span</legend>
+            {spanKinds.map((kind) => (
+              <label key={kind}>
+                <input type="checkbox" checked={draft.kinds.includes(kind)} onChange={() => set('kinds', toggle(draft.kinds, kind))} />
+                {kind}
+              </label>
+            ))}
+          </fieldset>
+        </div>
+      </details>
       <div className="filter-actions">
         <button type="submit">Apply filters</button>
         <button type="button" className="secondary" onClick={() => apply(parseState(''))}>
