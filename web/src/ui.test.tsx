@@ -1,11 +1,18 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './relay.ts';
 import { ErrorBoundary } from './ui.tsx';
 
-afterEach(cleanup);
+// React reports each error a boundary catches on the console; here they are the point.
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
 
 function Failing({ error }: { error: Error | null }): null {
   if (error) throw error;
