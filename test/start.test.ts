@@ -1,8 +1,8 @@
 // `npm start` on a fresh machine: the build (`npm run build`, which `npm start` runs first, the web
 // UI included), then the compiled dist/main.js creates and migrates its SQLite file itself, serves
-// (the UI too), and a second start applies nothing; the plain .mjs worker files are in dist/ next to their compiled neighbours, and
-// a JavaScript code evaluator runs in the compiled service's QuickJS worker. Run as a real child
-// process, as a user would. (The other tests run the TypeScript source.)
+// (the UI too), and a second start applies nothing; the plain .mjs worker files are in dist/ next
+// to their compiled neighbours, and a JavaScript code evaluator runs in the compiled service's
+// QuickJS worker. Run as a real child process, as a user would. (The other tests run the TypeScript source.)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
