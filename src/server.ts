@@ -38,6 +38,7 @@ import { OutboundPolicy, outboundDispatcher } from './shared/http/outbound.js';
 import { SpanWriteQueue } from './observability/queue.js';
 import { loggingOptions } from './shared/http/logging.js';
 import { registerApiDocs } from './shared/http/openapi.js';
+import { pageFallback, registerWebUi } from './shared/http/web-ui.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -152,9 +153,10 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     if (access !== 'ingest') await services.rateLimits.consume(principal.actor);
     req.ctx = requestContext(services, principal.projectId, principal, origin);
   });
-  registerErrorHandling(server);
+  registerErrorHandling(server, pageFallback);
   drainUnreadBodies(server, config.MAX_BODY_BYTES);
   registerApiDocs(server);
+  await registerWebUi(server);
   acknowledgeDurably(server, walSync);
   registerOperations(server, services);
   await server.register((scope, _options, done) => {

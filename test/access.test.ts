@@ -17,6 +17,7 @@ import { ExportTraceServiceRequest, RetryInfo, RpcStatus } from '../src/observab
 import { scopes, type Scope } from '../src/shared/context.js';
 import { SecretBox } from '../src/shared/secrets.js';
 import { KeyHasher } from '../src/auth/keys.js';
+import { webDist } from '../src/shared/http/web-ui.js';
 
 const INIT_KEY = 'init-key-for-tests-0123456789abcdef';
 type Project = 'A' | 'B';
@@ -135,6 +136,10 @@ type Access = Scope | 'public' | 'graphql';
  */
 const expected: Record<string, Access> = {
   'GET /openapi.json': 'public',
+  // The web UI: its page at / and at every screen's URL, and its built assets (docs/ui.md).
+  'GET /': 'public',
+  'GET /p/*': 'public',
+  'GET /assets/*': 'public',
   'GET /docs': 'public',
   'GET /docs/init.js': 'public',
   'GET /docs/:file': 'public',
@@ -241,6 +246,11 @@ function paramValue(url: string, name: string, ids: Record<string, string>): str
 
 const fill = (url: string, ids: Record<string, string>) => url.replace(/:([a-z_]+)/g, (_match, name: string) => paramValue(url, name, ids));
 
+/** The path of an asset the built web UI loads (the tests' global setup builds it). */
+function builtAsset(): string {
+  return /src="(\/assets\/[^"]+)"/.exec(readFileSync(join(webDist, 'index.html'), 'utf8'))![1];
+}
+
 /** Ids no project has, of the same form as real ones. */
 function unknownIds(ids: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(ids).map(([name, id]) => [name, id.slice(0, -4) + (id.endsWith('ffff') ? 'eeee' : 'ffff')]));
@@ -336,7 +346,8 @@ describe('every registered route', () => {
       const access = expected[route];
       const path = fill(url, fixtures.A);
       if (access === 'public') {
-        const response = await server.request(method, path);
+        // A wildcard route is tried at a path it serves: the UI's first built asset for /assets/*.
+        const response = await server.request(method, url === '/assets/*' ? builtAsset() : path);
         expect(response.status, route).toBe(publicAnswers[route] ?? response.status);
         if (!(route in publicAnswers)) expect(response.status, route).toBeLessThan(400);
         continue;
