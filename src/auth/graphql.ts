@@ -30,6 +30,7 @@ export const Project = builder.objectRef<ProjectRow>('Project').implement({
   description: 'A tenant: every other object belongs to one.',
   fields: (t) => ({
     id: t.globalID({ description: 'Global id: opaque, unique across types.', resolve: (project) => ({ type: 'Project', id: project.id }) }),
+    databaseId: t.exposeString('id', { description: 'The id REST uses, and the value of the `X-Assay-Project` header that names the project.' }),
     name: t.exposeString('name', { description: "The project's name." }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the project was created.' }),
   }),
