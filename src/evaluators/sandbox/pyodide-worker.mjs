@@ -1,0 +1,235 @@
+// The Python sandbox's child process (docs/evaluators.md#python-sandbox). The parent
+// (python.ts) starts it under Node's permission model, with an empty environment, no code
+// generation from strings and capped heaps; this file then:
+// 1. loads Pyodide (CPython in WebAssembly) with an empty, frozen `js` module and no
+//    `pyodide_js`, so Python's ways into JavaScript lead to nothing of the host;
+// 2. removes every host capability from the JavaScript global scope (process, require, fetch,
+//    WebSocket, timers, …) and freezes the built-in objects, so that even JavaScript reached from
+//    Python could neither leave the process nor leave a trace for a later call;
+// 3. takes a copy of the interpreter's whole WebAssembly memory, ready, and after each call copies
+//    it back: every call starts from the same fresh interpreter without paying its 1-2 s start.
+//    A call that changed anything the copy does not cover (the memory grew, a file was written,
+//    a JavaScript object or Python proxy outlived it) makes this process exit instead; the
+//    parent starts a new one.
+// It answers one job at a time over the IPC channel: {id, code, args (JSON texts)} → {id, outcome}.
+import { constants as fsConstants } from 'node:fs';
+
+const pyodideDir = process.argv[2];
+const memoryCapBytes = Number(process.argv[3]);
+const MAX_TEXT = 2000;
+
+// Kept before the global scope is emptied: the only ways out of this process are these.
+const send = process.send.bind(process);
+const onMessage = process.on.bind(process, 'message');
+const exit = process.exit.bind(process);
+// The service went away: so does this process.
+process.on('disconnect', () => exit(0));
+const setImmediateSafe = setImmediate;
+
+// Under --permission, process.binding is refused; Emscripten's NODEFS reads only its constants.
+process.binding = (name) => {
+  if (name === 'constants') return { fs: fsConstants };
+  throw new Error(`process.binding(${name}) is not available`);
+};
+
+// The interpreter's memory cap: Emscripten creates its memory with a 4 GB maximum; this clamps
+// it, so a growth past the cap fails inside malloc and Python raises MemoryError.
+const NativeMemory = WebAssembly.Memory;
+const pageBytes = 65536;
+WebAssembly.Memory = function Memory(descriptor) {
+  const maximum = Math.max(descriptor.initial, Math.floor(memoryCapBytes / pageBytes));
+  return new NativeMemory({ ...descriptor, maximum: Math.min(descriptor.maximum ?? maximum, maximum) });
+};
+WebAssembly.Memory.prototype = NativeMemory.prototype;
+
+const { loadPyodide } = await import(new URL('pyodide.mjs', `file://${pyodideDir}/`).href);
+const pyodide = await loadPyodide({
+  indexURL: `${pyodideDir}/`,
+  jsglobals: Object.freeze(Object.create(null)),
+  env: { HOME: '/home/pyodide' },
+  stdin: () => null,
+  stdout: () => {},
+  stderr: () => {},
+});
+pyodide.unregisterJsModule('js');
+pyodide.unregisterJsModule('pyodide_js');
+const Module = pyodide._module;
+
+// The driver: runs the user's code in a fresh namespace and reports in JSON, so that no Python
+// object crosses into JavaScript (a proxy would outlive the memory restore).
+pyodide.runPython(String.raw`
+import sys, json, math, random, re, difflib, statistics, traceback, collections, itertools, functools, string, datetime, decimal, fractions, unicodedata
+
+for _name in ("pyodide.webloop", "pyodide._package_loader"):
+    _module = sys.modules.get(_name)
+    for _attr in ("scheduleCallback", "loadedPackages"):
+        if _module is not None and hasattr(_module, _attr):
+            delattr(_module, _attr)
+
+class _Blocked:
+    """Refuses modules that lead into the JavaScript host or the C level."""
+    NAMES = ("js", "pyodide_js", "pyodide", "_pyodide", "_pyodide_core", "ctypes", "_ctypes", "micropip")
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in self.NAMES:
+            raise ModuleNotFoundError(f"No module named '{name}' (not available in the sandbox)", name=name)
+        return None
+
+sys.meta_path.insert(0, _Blocked())
+
+def _last_line(error):
+    return traceback.format_exception_only(type(error), error)[-1].strip()
+
+def _line_of(error):
+    line = None
+    for frame in traceback.extract_tb(error.__traceback__):
+        if frame.filename == "<evaluator>":
+            line = frame.lineno
+    return line
+
+def _describe(value):
+    text = repr(value)
+    return f"{type(value).__name__}: {text[:${MAX_TEXT}]}"
+
+class _Discard:
+    def write(self, text):
+        return len(text)
+    def flush(self):
+        pass
+
+def _assay_run(code, args_json):
+    random.seed()
+    sys.stdout = sys.stderr = _Discard()
+    hidden = [name for name in list(sys.modules) if name.split(".")[0] in _Blocked.NAMES]
+    for name in hidden:
+        del sys.modules[name]
+    namespace = {"__name__": "__evaluator__", "__builtins__": __builtins__}
+    try:
+        compiled = compile(code, "<evaluator>", "exec")
+    except SyntaxError as error:
+        return json.dumps({"ok": False, "kind": "syntax", "message": _last_line(error), "line": error.lineno})
+    try:
+        exec(compiled, namespace)
+        evaluate = namespace.get("evaluate")
+        if not callable(evaluate):
+            return json.dumps({"ok": False, "kind": "no_function"})
+        value = evaluate(*json.loads(args_json))
+    except MemoryError:
+        return json.dumps({"ok": False, "kind": "memory"})
+    except RecursionError as error:
+        return json.dumps({"ok": False, "kind": "exception", "message": _last_line(error), "line": _line_of(error)})
+    except BaseException as error:
+        return json.dumps({"ok": False, "kind": "exception", "message": _last_line(error), "line": _line_of(error)})
+    if isinstance(value, bool) or isinstance(value, (int, float)):
+        try:
+            number = float(value)
+        except OverflowError:
+            return json.dumps({"ok": False, "kind": "not_a_number", "message": "an int too large for a float"})
+        if math.isfinite(number):
+            return json.dumps({"ok": True, "value": number})
+        return json.dumps({"ok": False, "kind": "not_a_number", "message": f"a non-finite number: {number}"})
+    return json.dumps({"ok": False, "kind": "not_a_number", "message": _describe(value)})
+`);
+const run = pyodide.globals.get('_assay_run');
+
+// Room for the calls' allocations inside the copied memory: grown once here, freed to Python's
+// allocator, so that an ordinary call does not grow the memory (which would end this process).
+pyodide.runPython('_room = bytearray(32 * 1024 * 1024)\ndel _room');
+
+// What a call may change without the copy covering it, watched.
+let touched = false;
+const touch = () => {
+  touched = true;
+};
+const FS = Module.FS;
+for (const name of ['write', 'writeFile', 'mknod', 'mkdir', 'symlink', 'rename', 'rmdir', 'unlink', 'chmod', 'fchmod', 'lchmod', 'chown', 'fchown', 'lchown', 'truncate', 'ftruncate', 'utime', 'mount', 'unmount']) {
+  const original = FS[name];
+  if (typeof original !== 'function') continue;
+  FS[name] = function (...args) {
+    touch();
+    return original.apply(this, args);
+  };
+}
+const openOriginal = FS.open;
+FS.open = function (path, flags, ...rest) {
+  // Emscripten's flags: O_WRONLY 1, O_RDWR 2, O_CREAT 64, O_TRUNC 512, O_APPEND 1024.
+  if (typeof flags === 'string' ? flags !== 'r' : (flags & (1 | 2 | 64 | 512 | 1024)) !== 0) touch();
+  return openOriginal.call(this, path, flags, ...rest);
+};
+const pyproxyNew = Module.pyproxy_new;
+Module.pyproxy_new = function (...args) {
+  touch();
+  return pyproxyNew.apply(this, args);
+};
+
+// The host's capabilities leave the global scope; Node's internals keep their own references.
+for (const key of Reflect.ownKeys(globalThis)) {
+  if (['Object', 'Function', 'Array', 'Number', 'parseFloat', 'parseInt', 'Infinity', 'NaN', 'undefined', 'Boolean', 'String', 'Symbol', 'Date', 'Promise', 'RegExp', 'Error', 'AggregateError', 'EvalError', 'RangeError', 'ReferenceError', 'SyntaxError', 'TypeError', 'URIError', 'globalThis', 'JSON', 'Math', 'Intl', 'ArrayBuffer', 'Atomics', 'Uint8Array', 'Int8Array', 'Uint16Array', 'Int16Array', 'Uint32Array', 'Int32Array', 'Float32Array', 'Float64Array', 'Uint8ClampedArray', 'BigUint64Array', 'BigInt64Array', 'DataView', 'Map', 'BigInt', 'Set', 'WeakMap', 'WeakSet', 'Proxy', 'Reflect', 'FinalizationRegistry', 'WeakRef', 'decodeURI', 'decodeURIComponent', 'encodeURI', 'encodeURIComponent', 'escape', 'unescape', 'isFinite', 'isNaN', 'SharedArrayBuffer', 'WebAssembly', 'Iterator', 'Float16Array', 'TextDecoder', 'TextEncoder', 'crypto', 'Crypto', 'CryptoKey', 'SubtleCrypto', 'console', 'performance'].includes(key)) continue;
+  if (!delete globalThis[key]) throw new Error(`the global ${String(key)} cannot be removed`);
+}
+// Node defines some globals lazily, on first read: read the kept ones now, before freezing.
+for (const key of Reflect.ownKeys(globalThis)) void globalThis[key];
+if (Reflect.ownKeys(globalThis).some((key) => typeof key === 'symbol')) throw new Error('a symbol-keyed global appeared');
+
+// Frozen built-ins: a call that reached them could not change how a later call behaves.
+const seen = new WeakSet();
+function harden(value) {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null || seen.has(value)) return;
+  seen.add(value);
+  Object.freeze(value);
+  harden(Object.getPrototypeOf(value));
+  for (const key of Reflect.ownKeys(value)) {
+    const descriptor = Reflect.getOwnPropertyDescriptor(value, key);
+    if (!descriptor) continue;
+    if ('value' in descriptor) harden(descriptor.value);
+    harden(descriptor.get);
+    harden(descriptor.set);
+  }
+}
+harden(globalThis);
+for (const hidden of [function* () {}, async function () {}, async function* () {}, [][Symbol.iterator](), new Map().entries(), new Set().values(), ''[Symbol.iterator](), /x/[Symbol.matchAll]('')]) {
+  harden(hidden);
+}
+
+// Ready: the copy every call starts from.
+const heap = () => Module.HEAPU8;
+const snapshot = heap().slice();
+const baseline = { bytes: snapshot.length, table: Module.wasmTable.length, refs: Module._hiwire_num_refs(), streams: FS.streams.slice() };
+touched = false;
+
+function clip(text) {
+  const value = String(text);
+  return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
+}
+
+function unchanged() {
+  if (touched) return false;
+  if (heap().length !== baseline.bytes || Module.wasmTable.length !== baseline.table) return false;
+  if (Module._hiwire_num_refs() !== baseline.refs) return false;
+  if (FS.streams.length !== baseline.streams.length) return false;
+  return baseline.streams.every((stream, fd) => FS.streams[fd] === stream);
+}
+
+function runJob({ code, args }) {
+  try {
+    return JSON.parse(run(code, `[${args.join(',')}]`));
+  } catch (error) {
+    // A fault of the interpreter itself (e.g. its C stack overflowed): it cannot be trusted again.
+    touched = true;
+    const message = error instanceof Error ? error.message : String(error);
+    if (/memory/i.test(message)) return { ok: false, kind: 'memory' };
+    return { ok: false, kind: 'crash', message: clip(message) };
+  }
+}
+
+onMessage((job) => {
+  const outcome = runJob(job);
+  // Promise jobs a call queued run before the check (one turn of the event loop).
+  setImmediateSafe(() => {
+    const fresh = unchanged();
+    if (fresh) heap().set(snapshot);
+    send({ id: job.id, outcome, recycle: !fresh }, () => {
+      if (!fresh) exit(0);
+    });
+  });
+});
+send({ ready: true });
