@@ -76,12 +76,17 @@ class _Blocked:
 
 sys.meta_path.insert(0, _Blocked())
 
+# The driver's own references, taken before any user code: code that patches json, math or
+# traceback changes its own call only, never how its result is reported.
+_dumps, _loads, _isfinite, _format_only, _extract_tb, _seed = json.dumps, json.loads, math.isfinite, traceback.format_exception_only, traceback.extract_tb, random.seed
+_modules, _builtins, _compile, _exec, _callable = sys.modules, __builtins__, compile, exec, callable
+
 def _last_line(error):
-    return traceback.format_exception_only(type(error), error)[-1].strip()
+    return _format_only(type(error), error)[-1].strip()
 
 def _line_of(error):
     line = None
-    for frame in traceback.extract_tb(error.__traceback__):
+    for frame in _extract_tb(error.__traceback__):
         if frame.filename == "<evaluator>":
             line = frame.lineno
     return line
@@ -96,38 +101,44 @@ class _Discard:
     def flush(self):
         pass
 
-def _assay_run(code, args_json):
-    random.seed()
+def _outcome(code, args_json):
+    _seed()
     sys.stdout = sys.stderr = _Discard()
-    hidden = [name for name in list(sys.modules) if name.split(".")[0] in _Blocked.NAMES]
+    hidden = [name for name in list(_modules) if name.split(".")[0] in _Blocked.NAMES]
     for name in hidden:
-        del sys.modules[name]
-    namespace = {"__name__": "__evaluator__", "__builtins__": __builtins__}
+        del _modules[name]
+    namespace = {"__name__": "__evaluator__", "__builtins__": _builtins}
     try:
-        compiled = compile(code, "<evaluator>", "exec")
+        compiled = _compile(code, "<evaluator>", "exec")
     except SyntaxError as error:
-        return json.dumps({"ok": False, "kind": "syntax", "message": _last_line(error), "line": error.lineno})
+        return {"ok": False, "kind": "syntax", "message": _last_line(error), "line": error.lineno}
     try:
-        exec(compiled, namespace)
+        _exec(compiled, namespace)
         evaluate = namespace.get("evaluate")
-        if not callable(evaluate):
-            return json.dumps({"ok": False, "kind": "no_function"})
-        value = evaluate(*json.loads(args_json))
+        if not _callable(evaluate):
+            return {"ok": False, "kind": "no_function"}
+        value = evaluate(*_loads(args_json))
     except MemoryError:
-        return json.dumps({"ok": False, "kind": "memory"})
-    except RecursionError as error:
-        return json.dumps({"ok": False, "kind": "exception", "message": _last_line(error), "line": _line_of(error)})
+        return {"ok": False, "kind": "memory"}
     except BaseException as error:
-        return json.dumps({"ok": False, "kind": "exception", "message": _last_line(error), "line": _line_of(error)})
-    if isinstance(value, bool) or isinstance(value, (int, float)):
+        return {"ok": False, "kind": "exception", "message": _last_line(error), "line": _line_of(error)}
+    # bool is an int in Python: True and False are 1 and 0, as Agenta takes them.
+    if isinstance(value, (int, float)):
         try:
             number = float(value)
         except OverflowError:
-            return json.dumps({"ok": False, "kind": "not_a_number", "message": "an int too large for a float"})
-        if math.isfinite(number):
-            return json.dumps({"ok": True, "value": number})
-        return json.dumps({"ok": False, "kind": "not_a_number", "message": f"a non-finite number: {number}"})
-    return json.dumps({"ok": False, "kind": "not_a_number", "message": _describe(value)})
+            return {"ok": False, "kind": "not_a_number", "message": "an int too large for a float"}
+        if _isfinite(number):
+            return {"ok": True, "value": number}
+        return {"ok": False, "kind": "not_a_number", "message": f"a non-finite number: {number}"}
+    return {"ok": False, "kind": "not_a_number", "message": _describe(value)}
+
+def _assay_run(code, args_json):
+    try:
+        return _dumps(_outcome(code, args_json))
+    except BaseException as error:
+        # The user's code broke something the report needs (e.g. an object whose repr raises).
+        return '{"ok": false, "kind": "exception", "message": "the result could not be reported"}'
 `);
 const run = pyodide.globals.get('_assay_run');
 
@@ -170,12 +181,17 @@ for (const key of Reflect.ownKeys(globalThis)) {
 for (const key of Reflect.ownKeys(globalThis)) void globalThis[key];
 if (Reflect.ownKeys(globalThis).some((key) => typeof key === 'symbol')) throw new Error('a symbol-keyed global appeared');
 
-// Frozen built-ins: a call that reached them could not change how a later call behaves.
-const seen = new WeakSet();
+// Frozen built-ins: a call that reached them could not change how a later call behaves. Error
+// keeps one writable property, stackTraceLimit, which Pyodide sets when it turns a Python error
+// into a JavaScript one (a number: it changes no result).
+const seen = new WeakSet([Error]);
 function harden(value) {
   if ((typeof value !== 'object' && typeof value !== 'function') || value === null || seen.has(value)) return;
   seen.add(value);
   Object.freeze(value);
+  hardenMembers(value);
+}
+function hardenMembers(value) {
   harden(Object.getPrototypeOf(value));
   for (const key of Reflect.ownKeys(value)) {
     const descriptor = Reflect.getOwnPropertyDescriptor(value, key);
@@ -185,6 +201,11 @@ function harden(value) {
     harden(descriptor.set);
   }
 }
+for (const key of Reflect.ownKeys(Error)) {
+  Object.defineProperty(Error, key, { configurable: false, ...(key === 'stackTraceLimit' ? {} : { writable: false }) });
+}
+Object.preventExtensions(Error);
+hardenMembers(Error);
 harden(globalThis);
 for (const hidden of [function* () {}, async function () {}, async function* () {}, [][Symbol.iterator](), new Map().entries(), new Set().values(), ''[Symbol.iterator](), /x/[Symbol.matchAll]('')]) {
   harden(hidden);

@@ -18,6 +18,7 @@
 //   Python call and replaced as they end, so the interpreter's start (1-2 s) is not a call's time.
 import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { getPriority, setPriority } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type HostEvents, type HostReply, type SandboxHost, type SandboxLimits, type SandboxOutcome, SandboxPool } from './pool.js';
@@ -32,6 +33,9 @@ const HEAP_MB = 192;
 
 /** Time past the deadline before the process is killed (IPC and the kill itself). */
 const GRACE_MS = 50;
+
+/** The sandbox processes' scheduling priority relative to the service (higher is lower; 19 at most). */
+const NICENESS = 10;
 
 /** The last bytes of a process's stderr, kept to explain a crash. */
 const STDERR_TAIL = 4096;
@@ -52,6 +56,13 @@ function launchProcess(events: HostEvents): SandboxHost {
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     serialization: 'json',
   });
+  // Below the service's priority: a guest that computes (or an interpreter starting) takes the
+  // CPU the service leaves, so requests are answered first.
+  try {
+    if (child.pid !== undefined) setPriority(child.pid, Math.min(19, getPriority() + NICENESS));
+  } catch {
+    // the process already ended: its exit is reported below
+  }
   let stderr = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (chunk: string) => {
