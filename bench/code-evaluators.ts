@@ -82,7 +82,11 @@ await evaluate(python, warmSet.id, 8);
 const warmUp = seconds(warmStart);
 await evaluate(javascript, warmSet.id, 8);
 
-const walls = { python: await evaluate(python, testset.id, CASES), javascript: await evaluate(javascript, testset.id, CASES), none: await evaluate(exact, testset.id, CASES) };
+const walls = {
+  python: await evaluate(python, testset.id, CASES),
+  javascript: await evaluate(javascript, testset.id, CASES),
+  none: await evaluate(exact, testset.id, CASES),
+};
 const rate = (wall: number) => CASES / wall;
 
 console.log(`bench/code-evaluators: ${CASES} cases, one evaluator each, batch_size ${BATCH}, endpoint answering at once`);

@@ -374,7 +374,11 @@ describe('PUT /evaluators/configs/{id}', () => {
   });
 
   it("keeps a custom code config's runtime when an update leaves it out; a new config that names none is Python", async () => {
-    const python = await createConfig({ name: 'Code new', evaluator_key: 'auto_custom_code_run', settings_values: { code: 'def evaluate(*a):\n    return 1' } });
+    const python = await createConfig({
+      name: 'Code new',
+      evaluator_key: 'auto_custom_code_run',
+      settings_values: { code: 'def evaluate(*a):\n    return 1' },
+    });
     expect(python.settings_values).toEqual({ code: 'def evaluate(*a):\n    return 1', runtime: 'python' });
     const javascript = await createConfig({
       name: 'Code js',
@@ -387,7 +391,9 @@ describe('PUT /evaluators/configs/{id}', () => {
     await server.assay.db.evaluatorConfig.update({ where: { id: javascript.id }, data: { settingsValues: { code: 'function evaluate() { return 3 }' } } });
     const legacy = await server.request('PUT', `/evaluators/configs/${javascript.id}`, { settings_values: { code: 'function evaluate() { return 4 }' } });
     expect(legacy.body.settings_values).toEqual({ code: 'function evaluate() { return 4 }', runtime: 'javascript' });
-    const switched = await server.request('PUT', `/evaluators/configs/${javascript.id}`, { settings_values: { code: 'def evaluate(*a):\n    return 5', runtime: 'python' } });
+    const switched = await server.request('PUT', `/evaluators/configs/${javascript.id}`, {
+      settings_values: { code: 'def evaluate(*a):\n    return 5', runtime: 'python' },
+    });
     expect(switched.body.settings_values.runtime).toBe('python');
   });
 

@@ -164,7 +164,7 @@ export const updateEvaluatorConfigFields = z.object({
 function keepStored(evaluatorKey: string, values: SettingsValues, stored: SettingsValues): SettingsValues {
   const kept = Object.entries(keptOnUpdate[evaluatorKey] ?? {})
     .filter(([field]) => values[field] === undefined)
-    .map(([field, fallback]) => [field, stored[field] ?? fallback]);
+    .map(([field, fallback]): [string, unknown] => [field, stored[field] ?? fallback]);
   return { ...Object.fromEntries(kept), ...values };
 }
 

@@ -24,7 +24,7 @@ const onMessage = process.on.bind(process, 'message');
 const exit = process.exit.bind(process);
 // The service went away: so does this process.
 process.on('disconnect', () => exit(0));
-const setImmediateSafe = setImmediate;
+const setImmediateSafe = globalThis.setImmediate;
 
 // Under --permission, process.binding is refused; Emscripten's NODEFS reads only its constants.
 process.binding = (name) => {
@@ -34,6 +34,7 @@ process.binding = (name) => {
 
 // The interpreter's memory cap: Emscripten creates its memory with a 4 GB maximum; this clamps
 // it, so a growth past the cap fails inside malloc and Python raises MemoryError.
+const { WebAssembly } = globalThis;
 const NativeMemory = WebAssembly.Memory;
 const pageBytes = 65536;
 WebAssembly.Memory = function Memory(descriptor) {
@@ -152,7 +153,27 @@ const touch = () => {
   touched = true;
 };
 const FS = Module.FS;
-for (const name of ['write', 'writeFile', 'mknod', 'mkdir', 'symlink', 'rename', 'rmdir', 'unlink', 'chmod', 'fchmod', 'lchmod', 'chown', 'fchown', 'lchown', 'truncate', 'ftruncate', 'utime', 'mount', 'unmount']) {
+for (const name of [
+  'write',
+  'writeFile',
+  'mknod',
+  'mkdir',
+  'symlink',
+  'rename',
+  'rmdir',
+  'unlink',
+  'chmod',
+  'fchmod',
+  'lchmod',
+  'chown',
+  'fchown',
+  'lchown',
+  'truncate',
+  'ftruncate',
+  'utime',
+  'mount',
+  'unmount',
+]) {
   const original = FS[name];
   if (typeof original !== 'function') continue;
   FS[name] = function (...args) {
@@ -174,7 +195,81 @@ Module.pyproxy_new = function (...args) {
 
 // The host's capabilities leave the global scope; Node's internals keep their own references.
 for (const key of Reflect.ownKeys(globalThis)) {
-  if (['Object', 'Function', 'Array', 'Number', 'parseFloat', 'parseInt', 'Infinity', 'NaN', 'undefined', 'Boolean', 'String', 'Symbol', 'Date', 'Promise', 'RegExp', 'Error', 'AggregateError', 'EvalError', 'RangeError', 'ReferenceError', 'SyntaxError', 'TypeError', 'URIError', 'globalThis', 'JSON', 'Math', 'Intl', 'ArrayBuffer', 'Atomics', 'Uint8Array', 'Int8Array', 'Uint16Array', 'Int16Array', 'Uint32Array', 'Int32Array', 'Float32Array', 'Float64Array', 'Uint8ClampedArray', 'BigUint64Array', 'BigInt64Array', 'DataView', 'Map', 'BigInt', 'Set', 'WeakMap', 'WeakSet', 'Proxy', 'Reflect', 'FinalizationRegistry', 'WeakRef', 'decodeURI', 'decodeURIComponent', 'encodeURI', 'encodeURIComponent', 'escape', 'unescape', 'isFinite', 'isNaN', 'SharedArrayBuffer', 'WebAssembly', 'Iterator', 'Float16Array', 'TextDecoder', 'TextEncoder', 'crypto', 'Crypto', 'CryptoKey', 'SubtleCrypto', 'console', 'performance'].includes(key)) continue;
+  if (
+    [
+      'Object',
+      'Function',
+      'Array',
+      'Number',
+      'parseFloat',
+      'parseInt',
+      'Infinity',
+      'NaN',
+      'undefined',
+      'Boolean',
+      'String',
+      'Symbol',
+      'Date',
+      'Promise',
+      'RegExp',
+      'Error',
+      'AggregateError',
+      'EvalError',
+      'RangeError',
+      'ReferenceError',
+      'SyntaxError',
+      'TypeError',
+      'URIError',
+      'globalThis',
+      'JSON',
+      'Math',
+      'Intl',
+      'ArrayBuffer',
+      'Atomics',
+      'Uint8Array',
+      'Int8Array',
+      'Uint16Array',
+      'Int16Array',
+      'Uint32Array',
+      'Int32Array',
+      'Float32Array',
+      'Float64Array',
+      'Uint8ClampedArray',
+      'BigUint64Array',
+      'BigInt64Array',
+      'DataView',
+      'Map',
+      'BigInt',
+      'Set',
+      'WeakMap',
+      'WeakSet',
+      'Proxy',
+      'Reflect',
+      'FinalizationRegistry',
+      'WeakRef',
+      'decodeURI',
+      'decodeURIComponent',
+      'encodeURI',
+      'encodeURIComponent',
+      'escape',
+      'unescape',
+      'isFinite',
+      'isNaN',
+      'SharedArrayBuffer',
+      'WebAssembly',
+      'Iterator',
+      'Float16Array',
+      'TextDecoder',
+      'TextEncoder',
+      'crypto',
+      'Crypto',
+      'CryptoKey',
+      'SubtleCrypto',
+      'console',
+      'performance',
+    ].includes(key)
+  )
+    continue;
   if (!delete globalThis[key]) throw new Error(`the global ${String(key)} cannot be removed`);
 }
 // Node defines some globals lazily, on first read: read the kept ones now, before freezing.
@@ -207,7 +302,16 @@ for (const key of Reflect.ownKeys(Error)) {
 Object.preventExtensions(Error);
 hardenMembers(Error);
 harden(globalThis);
-for (const hidden of [function* () {}, async function () {}, async function* () {}, [][Symbol.iterator](), new Map().entries(), new Set().values(), ''[Symbol.iterator](), /x/[Symbol.matchAll]('')]) {
+for (const hidden of [
+  function* () {},
+  async function () {},
+  async function* () {},
+  [][Symbol.iterator](),
+  new Map().entries(),
+  new Set().values(),
+  ''[Symbol.iterator](),
+  /x/[Symbol.matchAll](''),
+]) {
   harden(hidden);
 }
 

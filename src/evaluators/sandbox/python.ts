@@ -87,8 +87,9 @@ function launchProcess(events: HostEvents): SandboxHost {
   };
   return {
     post: (job) => child.send({ id: job.id, code: job.code, args: job.args }),
-    stop: async () => {
+    stop: () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      return Promise.resolve();
     },
     ref: () => setRef(true),
     unref: () => setRef(false),

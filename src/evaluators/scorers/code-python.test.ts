@@ -12,7 +12,7 @@ import { getScorer } from '../scoring.js';
 import { context, faultOf, score, scoringCase, valueOf } from '../../../test/helpers/scorers.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
 import { startEndpoint, type FakeEndpoint } from '../../../test/helpers/endpoints.js';
-import { createApp, createConfig, createEndpointVariant, createTestset, getScenarios, startEvaluation, waitForStatus } from '../../../test/helpers/evaluations.js';
+import * as evaluations from '../../../test/helpers/evaluations.js';
 
 // Set in the service's environment before the sandbox processes start: it must not reach them.
 const CANARY = 'assay-canary-7f3e';
@@ -106,7 +106,11 @@ describe('auto_custom_code_run in Python', () => {
     const environment = py('import os', `return 1 if any("${CANARY}" in value for value in os.environ.values()) or "ASSAY_PYTHON_CANARY" in os.environ else 0`);
     expect(await valueOf('number', run(environment))).toBe(0);
     // The file system is the interpreter's own, in memory: no /work, /etc/passwd or /proc of the host.
-    const files = py('import os', 'seen = os.listdir("/")', 'return 1 if {"tmp", "lib"} <= set(seen) and not {"work", "usr", "root"} & set(seen) and not os.path.exists("/etc/passwd") else 0');
+    const files = py(
+      'import os',
+      'seen = os.listdir("/")',
+      'return 1 if {"tmp", "lib"} <= set(seen) and not {"work", "usr", "root"} & set(seen) and not os.path.exists("/etc/passwd") else 0',
+    );
     expect(await valueOf('number', run(files))).toBe(1);
     const pid = py('import os', 'return os.getpid()');
     expect(await valueOf('number', run(pid))).toBe(42);
@@ -191,13 +195,18 @@ describe('the service while Python runs', () => {
   });
 
   it('answers other requests within 100 ms while a Python evaluator loops forever', async () => {
-    const appId = await createApp(server);
-    const variant = await createEndpointVariant(server, appId, endpoint.url);
-    const testset = await createTestset(server, [{ country: 'France', correct_answer: 'Paris' }]);
-    const looping = await createConfig(server, appId, 'auto_custom_code_run', { code: py('while True:', '    pass') });
+    const appId = await evaluations.createApp(server);
+    const variant = await evaluations.createEndpointVariant(server, appId, endpoint.url);
+    const testset = await evaluations.createTestset(server, [{ country: 'France', correct_answer: 'Paris' }]);
+    const looping = await evaluations.createConfig(server, appId, 'auto_custom_code_run', { code: py('while True:', '    pass') });
     expect(looping.settings_values.runtime).toBe('python');
     expect((await server.request('GET', '/evaluators')).status).toBe(200);
-    const { id } = await startEvaluation(server, { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [looping.id], testset_id: testset.id });
+    const { id } = await evaluations.startEvaluation(server, {
+      app_id: appId,
+      variant_ids: [variant.variant_id],
+      evaluators_configs: [looping.id],
+      testset_id: testset.id,
+    });
     // Wait until the evaluator is running (the app has answered), then ask while it loops.
     await endpoint.waitForRequests(1);
     const latencies: number[] = [];
@@ -208,8 +217,8 @@ describe('the service while Python runs', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(Math.max(...latencies), JSON.stringify(latencies)).toBeLessThan(100);
-    expect((await waitForStatus(server, id, undefined, 20_000)).status.value).toBe('EVALUATION_FINISHED_WITH_ERRORS');
-    const [scenario] = await getScenarios(server, id);
+    expect((await evaluations.waitForStatus(server, id, undefined, 20_000)).status.value).toBe('EVALUATION_FINISHED_WITH_ERRORS');
+    const [scenario] = await evaluations.getScenarios(server, id);
     expect(scenario.results[0].result.error.message).toBe('The code ran longer than 2 s and was stopped');
   });
 });
