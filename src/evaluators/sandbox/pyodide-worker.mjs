@@ -37,9 +37,13 @@ process.binding = (name) => {
 const { WebAssembly } = globalThis;
 const NativeMemory = WebAssembly.Memory;
 const pageBytes = 65536;
+// Every memory made in this process, to find the interpreter's among them once it is loaded.
+const memories = [];
 WebAssembly.Memory = function Memory(descriptor) {
   const maximum = Math.max(descriptor.initial, Math.floor(memoryCapBytes / pageBytes));
-  return new NativeMemory({ ...descriptor, maximum: Math.min(descriptor.maximum ?? maximum, maximum) });
+  const made = new NativeMemory({ ...descriptor, maximum: Math.min(descriptor.maximum ?? maximum, maximum) });
+  memories.push(made);
+  return made;
 };
 WebAssembly.Memory.prototype = NativeMemory.prototype;
 
@@ -61,11 +65,26 @@ const Module = pyodide._module;
 pyodide.runPython(String.raw`
 import sys, json, math, random, re, difflib, statistics, traceback, collections, itertools, functools, string, datetime, decimal, fractions, unicodedata
 
+# Every JavaScript object Python still holds is dropped: the modules' own references and the
+# import loaders of "js" and "pyodide_js" (the latter is Pyodide's whole API). Then the heap is
+# searched: if anything but jsnull is left (a new Pyodide may hold more), the sandbox does not start.
+import gc
+from pyodide.ffi import JsProxy as _JsProxy, jsnull as _jsnull
 for _name in ("pyodide.webloop", "pyodide._package_loader"):
     _module = sys.modules.get(_name)
     for _attr in ("scheduleCallback", "loadedPackages"):
         if _module is not None and hasattr(_module, _attr):
             delattr(_module, _attr)
+for _name in [_name for _name in sys.modules if _name.split(".")[0] in ("js", "pyodide_js")]:
+    del sys.modules[_name]
+for _holder in gc.get_objects():
+    if type(_holder).__name__ == "JsLoader":
+        _holder.jsproxy = None
+gc.collect()
+_left = {type(_holder).__name__ for _holder in gc.get_objects() for _held in gc.get_referents(_holder) if isinstance(_held, _JsProxy) and _held is not _jsnull}
+if _left:
+    raise RuntimeError(f"JavaScript objects are still reachable from Python (held by {sorted(_left)})")
+del _JsProxy, _jsnull, _holder, _left
 
 class _Blocked:
     """Refuses modules that lead into the JavaScript host or the C level."""
@@ -81,9 +100,15 @@ sys.meta_path.insert(0, _Blocked())
 # traceback changes its own call only, never how its result is reported.
 _dumps, _loads, _isfinite, _format_only, _extract_tb, _seed = json.dumps, json.loads, math.isfinite, traceback.format_exception_only, traceback.extract_tb, random.seed
 _modules, _builtins, _compile, _exec, _callable = sys.modules, __builtins__, compile, exec, callable
+import builtins as _builtins_module
+_builtins_saved = dict(_builtins_module.__dict__)
+
+def _restore_builtins():
+    _builtins_module.__dict__.clear()
+    _builtins_module.__dict__.update(_builtins_saved)
 
 def _last_line(error):
-    return _format_only(type(error), error)[-1].strip()
+    return _format_only(type(error), error)[-1].strip()[:${MAX_TEXT}]
 
 def _line_of(error):
     line = None
@@ -102,6 +127,8 @@ class _Discard:
     def flush(self):
         pass
 
+_NO_FUNCTION = object()
+
 def _outcome(code, args_json):
     _seed()
     sys.stdout = sys.stderr = _Discard()
@@ -113,16 +140,21 @@ def _outcome(code, args_json):
         compiled = _compile(code, "<evaluator>", "exec")
     except SyntaxError as error:
         return {"ok": False, "kind": "syntax", "message": _last_line(error), "line": error.lineno}
+    # The user's code runs; the built-ins it may have replaced are put back before reporting.
+    caught = None
     try:
         _exec(compiled, namespace)
         evaluate = namespace.get("evaluate")
-        if not _callable(evaluate):
-            return {"ok": False, "kind": "no_function"}
-        value = evaluate(*_loads(args_json))
-    except MemoryError:
-        return {"ok": False, "kind": "memory"}
+        value = evaluate(*_loads(args_json)) if _callable(evaluate) else _NO_FUNCTION
     except BaseException as error:
-        return {"ok": False, "kind": "exception", "message": _last_line(error), "line": _line_of(error)}
+        caught = error
+    _restore_builtins()
+    if isinstance(caught, MemoryError):
+        return {"ok": False, "kind": "memory"}
+    if caught is not None:
+        return {"ok": False, "kind": "exception", "message": _last_line(caught), "line": _line_of(caught)}
+    if value is _NO_FUNCTION:
+        return {"ok": False, "kind": "no_function"}
     # bool is an int in Python: True and False are 1 and 0, as Agenta takes them.
     if isinstance(value, (int, float)):
         try:
@@ -137,9 +169,9 @@ def _outcome(code, args_json):
 def _assay_run(code, args_json):
     try:
         return _dumps(_outcome(code, args_json))
-    except BaseException as error:
-        # The user's code broke something the report needs (e.g. an object whose repr raises).
-        return '{"ok": false, "kind": "exception", "message": "the result could not be reported"}'
+    except BaseException:
+        # The user's code broke something the report needs (e.g. a value whose repr raises).
+        return '{"ok": false, "kind": "crash", "message": "the result could not be reported (the code broke what reports it)"}'
 `);
 const run = pyodide.globals.get('_assay_run');
 
@@ -173,6 +205,7 @@ for (const name of [
   'utime',
   'mount',
   'unmount',
+  'chdir',
 ]) {
   const original = FS[name];
   if (typeof original !== 'function') continue;
@@ -316,9 +349,15 @@ for (const hidden of [
 }
 
 // Ready: the copy every call starts from.
-const heap = () => Module.HEAPU8;
+// The interpreter's memory, kept here: the restore and the checks use it, not Pyodide's own
+// (mutable) view of it.
+const memory = memories.find((candidate) => candidate.buffer === Module.HEAPU8.buffer);
+if (!memory) throw new Error("the interpreter's memory was not made through WebAssembly.Memory");
+const heap = () => new Uint8Array(memory.buffer);
+const { wasmTable: table, _hiwire_num_refs: liveReferences } = Module;
+const streams = FS.streams;
 const snapshot = heap().slice();
-const baseline = { bytes: snapshot.length, table: Module.wasmTable.length, refs: Module._hiwire_num_refs(), streams: FS.streams.slice() };
+const baseline = { bytes: snapshot.length, table: table.length, refs: liveReferences(), streams: streams.slice() };
 touched = false;
 
 function clip(text) {
@@ -328,10 +367,10 @@ function clip(text) {
 
 function unchanged() {
   if (touched) return false;
-  if (heap().length !== baseline.bytes || Module.wasmTable.length !== baseline.table) return false;
-  if (Module._hiwire_num_refs() !== baseline.refs) return false;
-  if (FS.streams.length !== baseline.streams.length) return false;
-  return baseline.streams.every((stream, fd) => FS.streams[fd] === stream);
+  if (memory.buffer.byteLength !== baseline.bytes || table.length !== baseline.table) return false;
+  if (liveReferences() !== baseline.refs || FS.streams !== streams) return false;
+  if (streams.length !== baseline.streams.length) return false;
+  return baseline.streams.every((stream, fd) => streams[fd] === stream);
 }
 
 function runJob({ code, args }) {

@@ -101,6 +101,19 @@ describe('auto_custom_code_run in Python', () => {
     expect(await faultOf(run(code))).toContain(message);
   });
 
+  it("finds no JavaScript object anywhere in the interpreter (not even Pyodide's own API) to start from", async () => {
+    const code = py(
+      'import gc',
+      'held = set()',
+      'for holder in gc.get_objects():',
+      '    for value in gc.get_referents(holder):',
+      '        if any(kind.__name__ == "JsProxy" for kind in type(value).__mro__) and repr(value) != "null":',
+      '            held.add(type(holder).__name__)',
+      'return len(held)',
+    );
+    expect(await valueOf('number', run(code))).toBe(0);
+  });
+
   it("sees none of the host's environment, files or processes", async () => {
     // The service's environment holds the canary; the interpreter's is Pyodide's own few variables.
     const environment = py('import os', `return 1 if any("${CANARY}" in value for value in os.environ.values()) or "ASSAY_PYTHON_CANARY" in os.environ else 0`);
@@ -149,9 +162,15 @@ describe('auto_custom_code_run in Python', () => {
       'The code threw RecursionError: maximum recursion depth exceeded (line 3)',
     );
     expect(await valueOf('number', run(py('return 4')))).toBe(4);
+    // Past Python's own guard, the interpreter's stack overflows: that process ends, the next call is served.
+    const overflow = py('import sys', 'sys.setrecursionlimit(10 ** 6)', 'def down(n):', '    return down(n + 1)', 'return down(0)');
+    expect(await faultOf(run(overflow))).toBe('The sandbox failed while running the code: Maximum call stack size exceeded');
+    expect(await valueOf('number', run(py('return 5')))).toBe(5);
   });
 
-  it('gives every call a fresh interpreter: globals, patched built-ins, imported state and written files are gone', async () => {
+  // Calls made one after another go to the first idle process, so each check runs where the
+  // change before it was made.
+  it('gives every call a fresh interpreter: globals, patched built-ins, imported state, written files and the working directory are gone', async () => {
     const dirty = py(
       'global leak',
       'leak = 7',
@@ -169,8 +188,8 @@ describe('auto_custom_code_run in Python', () => {
       'return 1 if "leak" not in globals() and len("ab") == 2 and json.dumps(1) == "1" and math.isfinite(1) and "planted" not in sys.modules else 0',
     );
     expect(await valueOf('number', run(check))).toBe(1);
-    expect(await valueOf('number', run(py('open("/tmp/left-behind", "w").write("secret")', 'return 1')))).toBe(1);
-    expect(await valueOf('number', run(py('import os', 'return 1 if os.path.exists("/tmp/left-behind") else 0')))).toBe(0);
+    expect(await valueOf('number', run(py('open("/tmp/left-behind", "w").write("secret")', 'import os', 'os.chdir("/tmp")', 'return 1')))).toBe(1);
+    expect(await valueOf('number', run(py('import os', 'return 1 if os.path.exists("/tmp/left-behind") or os.getcwd() == "/tmp" else 0')))).toBe(0);
   });
 
   it('runs a config stored without a runtime (saved when JavaScript was the only one) as JavaScript', async () => {
