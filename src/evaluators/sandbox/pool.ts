@@ -19,7 +19,9 @@ export interface CallLimits {
 
 export type SandboxFailureKind = 'syntax' | 'exception' | 'timeout' | 'memory' | 'no_function' | 'not_a_number' | 'pending' | 'crash';
 
-export type SandboxOutcome = { ok: true; value: number } | { ok: false; kind: SandboxFailureKind; message?: string; line?: number | null };
+export type SandboxFailure = { ok: false; kind: SandboxFailureKind; message?: string; line?: number | null };
+
+export type SandboxOutcome = { ok: true; value: number } | SandboxFailure;
 
 /** What a host sends back: the outcome of job `id`; `recycle` when the host ends after it. */
 export interface HostReply {
@@ -32,8 +34,8 @@ export interface HostEvents {
   /** The host takes jobs from now on. */
   ready(): void;
   reply(reply: HostReply): void;
-  /** The host failed or ended; its job (if any) gets `outcome`. */
-  ended(outcome: SandboxOutcome): void;
+  /** The host failed or ended; its job (if any) gets `failure`. */
+  ended(failure: SandboxFailure): void;
 }
 
 /** One worker thread or process, as the pool drives it. */
@@ -127,7 +129,7 @@ export class SandboxPool {
         if (reply.recycle) this.retire(slot, reply.outcome);
         else this.settle(slot, reply.outcome);
       },
-      ended: (outcome) => this.retire(slot, outcome),
+      ended: (failure) => (slot.ready ? this.retire(slot, failure) : this.failStart(slot, failure)),
     });
     slot.host.unref();
     this.slots.push(slot);
@@ -166,6 +168,19 @@ export class SandboxPool {
     job?.resolve(outcome);
     if (this.options.warm) this.fill();
     this.dispatch();
+  }
+
+  /**
+   * A host that ended before it was ready: the waiting calls fail with its reason rather than wait
+   * for replacements that would fail alike; the next call tries again.
+   */
+  private failStart(slot: Slot, failure: SandboxFailure): void {
+    if (!this.drop(slot)) return;
+    void slot.host.stop();
+    for (const waiting of this.queue.splice(0)) {
+      if (waiting.onAbort) waiting.signal?.removeEventListener('abort', waiting.onAbort);
+      waiting.resolve({ ok: false, kind: 'crash', message: `the sandbox could not start: ${failure.message ?? failure.kind}` });
+    }
   }
 
   /** Ends a host whose job overran (or was cancelled). */
