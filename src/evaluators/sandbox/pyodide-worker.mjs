@@ -226,6 +226,8 @@ Module.pyproxy_new = function (...args) {
   return pyproxyNew.apply(this, args);
 };
 
+const now = globalThis.performance.now.bind(globalThis.performance);
+const { timeOrigin } = globalThis.performance;
 // The host's capabilities leave the global scope; Node's internals keep their own references.
 for (const key of Reflect.ownKeys(globalThis)) {
   if (
@@ -298,13 +300,15 @@ for (const key of Reflect.ownKeys(globalThis)) {
       'Crypto',
       'CryptoKey',
       'SubtleCrypto',
-      'console',
-      'performance',
     ].includes(key)
   )
     continue;
   if (!delete globalThis[key]) throw new Error(`the global ${String(key)} cannot be removed`);
 }
+// Node's console and performance hold streams and timers of the process: the interpreter gets a
+// console that does nothing and a clock.
+globalThis.console = { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} };
+globalThis.performance = { now, timeOrigin };
 // Node defines some globals lazily, on first read: read the kept ones now, before freezing.
 for (const key of Reflect.ownKeys(globalThis)) void globalThis[key];
 if (Reflect.ownKeys(globalThis).some((key) => typeof key === 'symbol')) throw new Error('a symbol-keyed global appeared');

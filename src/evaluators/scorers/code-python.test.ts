@@ -57,9 +57,10 @@ describe('auto_custom_code_run in Python', () => {
     expect(await valueOf('number', run(py('return 3')))).toBe(3);
   });
 
-  it('has the standard library: json, re, math, difflib, statistics', async () => {
+  it('has the standard library: json, re, math, difflib, statistics, a clock and random numbers', async () => {
     const code = py(
-      'import json, re, math, difflib, statistics',
+      'import json, re, math, difflib, statistics, time, datetime, random',
+      'assert time.time() > 1.7e9 and datetime.datetime.now().year >= 2025 and 0 <= random.random() < 1',
       'words = re.findall(r"\\w+", json.loads(json.dumps(output)))',
       'ratio = difflib.SequenceMatcher(None, output, correct_answer).ratio()',
       'return statistics.mean([ratio, math.sqrt(len(words))])',
