@@ -37,7 +37,7 @@ process.binding = (name) => {
 const { WebAssembly } = globalThis;
 const NativeMemory = WebAssembly.Memory;
 const pageBytes = 65536;
-// Every memory made in this process, to find the interpreter's among them once it is loaded.
+// Every memory made while Pyodide loads, to find the interpreter's among them.
 const memories = [];
 WebAssembly.Memory = function Memory(descriptor) {
   const maximum = Math.max(descriptor.initial, Math.floor(memoryCapBytes / pageBytes));
@@ -59,6 +59,11 @@ const pyodide = await loadPyodide({
 pyodide.unregisterJsModule('js');
 pyodide.unregisterJsModule('pyodide_js');
 const Module = pyodide._module;
+// The interpreter's memory, kept here: the restore and the checks use it, not Pyodide's own
+// (mutable) view of it.
+const memory = memories.find((candidate) => candidate.buffer === Module.HEAPU8.buffer);
+if (!memory) throw new Error("the interpreter's memory was not made through WebAssembly.Memory");
+WebAssembly.Memory = NativeMemory;
 
 // The driver: runs the user's code in a fresh namespace and reports in JSON, so that no Python
 // object crosses into JavaScript (a proxy would outlive the memory restore).
@@ -353,10 +358,6 @@ for (const hidden of [
 }
 
 // Ready: the copy every call starts from.
-// The interpreter's memory, kept here: the restore and the checks use it, not Pyodide's own
-// (mutable) view of it.
-const memory = memories.find((candidate) => candidate.buffer === Module.HEAPU8.buffer);
-if (!memory) throw new Error("the interpreter's memory was not made through WebAssembly.Memory");
 const heap = () => new Uint8Array(memory.buffer);
 const { wasmTable: table, _hiwire_num_refs: liveReferences } = Module;
 const streams = FS.streams;
