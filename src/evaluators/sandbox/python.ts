@@ -14,7 +14,7 @@
 //   memory is capped (WebAssembly memory maximum) and so is the process's JavaScript heap.
 // - A fresh interpreter per call: the worker copies the ready interpreter's memory back after each
 //   call, or ends when a call changed what that copy does not cover.
-// - Warm pool: PYTHON_SANDBOX_PROCESSES processes (docs/configuration.md) are started at the first
+// - Warm pool: PYTHON_SANDBOX_PROCESSES processes (README.md, Configuration) are started at the first
 //   Python call and replaced as they end, so the interpreter's start (1-2 s) is not a call's time.
 import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
