@@ -43,6 +43,13 @@ const STDERR_TAIL = 4096;
 const workerPath = fileURLToPath(new URL('./pyodide-worker.mjs', import.meta.url));
 const pyodideDir = dirname(createRequire(import.meta.url).resolve('pyodide/package.json'));
 
+/**
+ * Pyodide's memory snapshot of a freshly loaded interpreter, made by the first process to start:
+ * the later ones load from it in about a tenth of the time (docs/evaluators.md#python-sandbox).
+ * The process's, like the pool: the same for every service.
+ */
+let interpreterSnapshot: Uint8Array | null = null;
+
 function launchProcess(events: HostEvents): SandboxHost {
   const child: ChildProcess = fork(workerPath, [pyodideDir, String(PYTHON_LIMITS.memoryBytes)], {
     execArgv: [
@@ -54,7 +61,8 @@ function launchProcess(events: HostEvents): SandboxHost {
     ],
     env: {},
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    serialization: 'json',
+    // Structured clone, so the interpreter's snapshot (20 MB) travels as bytes.
+    serialization: 'advanced',
   });
   // Below the service's priority: a guest that computes (or an interpreter starting) takes the
   // CPU the service leaves, so requests are answered first.
@@ -68,9 +76,15 @@ function launchProcess(events: HostEvents): SandboxHost {
   child.stderr?.on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-STDERR_TAIL);
   });
-  child.on('message', (message: HostReply | { ready: true }) => {
-    if ('ready' in message) events.ready();
-    else events.reply(message);
+  let ready = false;
+  child.on('message', (message: HostReply | { ready: true } | { hello: true } | { snapshot: Uint8Array }) => {
+    if ('hello' in message) child.send({ snapshot: interpreterSnapshot });
+    // Taken only from a process that has not run any code yet: it is the freshly loaded interpreter.
+    else if ('snapshot' in message) interpreterSnapshot ??= ready ? null : message.snapshot;
+    else if ('ready' in message) {
+      ready = true;
+      events.ready();
+    } else events.reply(message);
   });
   child.on('error', (error) => events.ended({ ok: false, kind: 'crash', message: error.message }));
   child.on('exit', (code, signal) => {
