@@ -10,7 +10,10 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
   },
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The web UI's own tests live beside its code (docs/ui.md#tests).
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
+    // Builds web/dist when it is older than its sources, once per run: the browser tests load it.
+    globalSetup: ['test/helpers/web-build.ts'],
     // Each file starts one real server on its own SQLite file; two cores run two files at once.
     pool: 'forks',
     maxWorkers: 2,

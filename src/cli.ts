@@ -3,16 +3,24 @@
 // installs, so it works in a fresh clone (docs/access.md#the-first-key).
 //   keys create --project <name> --scopes read,write[,ingest,admin] [--name <name>]
 //     prints a new API key of that project (the default project is made when missing).
+//   users create --email <email> [--admin] [--url <public URL>]
+//     makes a user without a password and prints a one-time link to set one (docs/access.md#the-first-administrator).
 import { parseArgs } from 'node:util';
 import { KeyHasher } from './auth/keys.js';
 import { issueApiKey, issuedBySystem } from './auth/operations.js';
+import { createUserWithLink } from './auth/users.js';
 import { DEFAULT_PROJECT_NAME, ensureDefaultProject, findProjectByName } from './projects/operations.js';
-import { ConfigError, loadConfig, loadDotEnv } from './shared/config.js';
+import { ConfigError, isHttpUrl, loadConfig, loadDotEnv } from './shared/config.js';
 import { scopes, type Scope } from './shared/context.js';
 import { openDatabase, sqlitePath } from './shared/db.js';
+import { ConflictError } from './shared/errors.js';
 import { SecretBox } from './shared/secrets.js';
+import { email as emailSchema } from './shared/validation.js';
 
-const usage = 'usage: npm run assay -- keys create --project <name> --scopes read,write,ingest,admin [--name <key name>]';
+const usage = [
+  'usage: npm run assay -- keys create --project <name> --scopes read,write,ingest,admin [--name <key name>]',
+  '       npm run assay -- users create --email <email> [--admin] [--url <public URL>]',
+].join('\n');
 
 class UsageError extends Error {}
 
@@ -49,14 +57,41 @@ async function createKey(args: string[]): Promise<void> {
   }
 }
 
+async function createUser(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { email: { type: 'string' }, admin: { type: 'boolean' }, url: { type: 'string' } } });
+  const email = emailSchema().safeParse(values.email ?? '');
+  if (!email.success) throw new UsageError('--email must be an email address');
+  loadDotEnv();
+  const config = loadConfig();
+  const url = values.url ?? `http://localhost:${config.PORT}`;
+  if (!isHttpUrl(url)) throw new UsageError('--url must be an http(s) URL, the address people open the service at');
+  const { db } = await openDatabase({ url: config.DATABASE_URL });
+  try {
+    const secrets = SecretBox.load(config.ASSAY_SECRET_KEY, sqlitePath(config.DATABASE_URL));
+    const link = await createUserWithLink(db, secrets, email.data, values.admin ?? false, url);
+    // The link alone on stdout, as a key is.
+    console.log(link.url);
+    console.error(
+      `created ${values.admin ? 'the instance administrator' : 'the user'} ${email.data}; the link sets a password once, until ${link.expiresAt.toISOString()}`,
+    );
+  } finally {
+    await db.$disconnect();
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const [group, command, ...rest] = argv;
   if (group === 'keys' && command === 'create') return createKey(rest);
+  if (group === 'users' && command === 'create') return createUser(rest);
   throw new UsageError(usage);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const known = error instanceof UsageError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  const known =
+    error instanceof UsageError ||
+    error instanceof ConfigError ||
+    error instanceof ConflictError ||
+    (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
   console.error(known ? `${(error as Error).message}\n${usage}` : error);
   process.exit(2);
 });

@@ -9,8 +9,10 @@ import { setPythonPoolSize } from './evaluators/sandbox/python.js';
 import { observabilityRoutes } from './observability/routes.js';
 import { registerOtlp } from './observability/otlp/index.js';
 import { testsetRoutes } from './testsets/routes.js';
-import { Authenticator, authEnabled } from './auth/access.js';
+import { Authenticator, authEnabled, PROJECT_HEADER } from './auth/access.js';
 import { authRoutes } from './auth/routes.js';
+import { Sessions } from './auth/sessions.js';
+import { userRoutes } from './auth/user-routes.js';
 import { graphqlRoutes } from './graphql/yoga.js';
 import { humanEvaluationRoutes } from './human-evaluations/routes.js';
 import { HumanEvaluationRunner } from './human-evaluations/runner.js';
@@ -37,6 +39,7 @@ import { OutboundPolicy, outboundDispatcher } from './shared/http/outbound.js';
 import { SpanWriteQueue } from './observability/queue.js';
 import { loggingOptions } from './shared/http/logging.js';
 import { registerApiDocs } from './shared/http/openapi.js';
+import { pageFallback, registerWebUi } from './shared/http/web-ui.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -71,6 +74,11 @@ function stripApiPrefix(url = '/'): string {
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?') ? url.slice(4) || '/' : url;
 }
 
+/** Fastify's types take no number of proxies; proxy-addr's function form says the same. */
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
+
 export async function createAssay(config: Config, options: AssayOptions = {}): Promise<Assay> {
   setPythonPoolSize(config.PYTHON_SANDBOX_PROCESSES);
   const { db, applied, connection } = await openDatabase({ url: config.DATABASE_URL, onQuery: options.onQuery });
@@ -79,7 +87,8 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   // Errors of the background "last use" writes; the server's log exists only below.
   let logError: (error: unknown) => void = () => {};
   const sql = new BulkSql(connection);
-  const authenticator = new Authenticator(db, sql, secrets, authEnabled(config), projectId, (error) => logError(error));
+  const onError = (error: unknown) => logError(error);
+  const authenticator = new Authenticator(db, sql, secrets, authEnabled(config), projectId, onError, new Sessions(db, sql, secrets, config, onError));
   try {
     await authenticator.prepare(config);
   } catch (error) {
@@ -99,12 +108,15 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     rateLimits: new RateLimits(config.ASSAY_RATE_LIMIT_PER_MINUTE),
     outbound: outboundDispatcher(new OutboundPolicy({ authEnabled: authenticator.enabled, allow: config.ASSAY_OUTBOUND_ALLOW })),
     spanQueue: new SpanWriteQueue(),
+    authenticator,
   };
   services.metrics.watchWriteQueue(services.spanQueue);
 
   const server = Fastify({
     ...loggingOptions(config),
     bodyLimit: config.MAX_BODY_BYTES,
+    // Behind a proxy: X-Forwarded-For and -Proto give req.ip and req.protocol (docs/access.md#sessions).
+    trustProxy: typeof config.ASSAY_TRUST_PROXY === 'number' ? trustHops(config.ASSAY_TRUST_PROXY) : config.ASSAY_TRUST_PROXY,
     // Ids of any length are still ids (unknown: 404); Node bounds the whole request line (431).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_URL_BYTES },
     rewriteUrl: (req) => escapeUndecodableSegments(stripApiPrefix(req.url)),
@@ -120,7 +132,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   server.decorateRequest('ctx', null as unknown as RequestContext);
   // Public routes (health, the API description) read no project's data: no scope at all.
   const publicPrincipal: Principal = { projectId, scopes: [], actor: systemActor };
-  logError = (error) => server.log.error({ err: error }, "noting an API key's last use failed");
+  logError = (error) => server.log.error({ err: error }, "noting an API key's or a session's last use failed");
   // Every request's principal, from its credentials, checked against what its route requires
   // (docs/access.md). A refusal is answered by the route's own error handler (REST, GraphQL and
   // OTLP each answer in their shape). Ingest routes count their spans against the rate limit
@@ -128,18 +140,25 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   registerBrowserGuards(server, { authEnabled: authenticator.enabled, corsOrigins: config.ASSAY_CORS_ORIGINS, allowedHosts: config.ASSAY_ALLOWED_HOSTS });
   server.addHook('onRequest', async (req) => {
     const access = routeAccess(req);
+    const origin = { ip: req.ip, userAgent: req.headers['user-agent'] ?? null, url: `${req.protocol}://${req.host}` };
     if (access === 'public') {
-      req.ctx = requestContext(services, projectId, publicPrincipal);
+      req.ctx = requestContext(services, projectId, publicPrincipal, origin);
       return;
     }
-    const principal = authenticator.principal({ authorization: req.headers.authorization });
+    const project = req.headers[PROJECT_HEADER];
+    const principal = authenticator.principal({
+      authorization: req.headers.authorization,
+      cookie: req.headers.cookie,
+      project: typeof project === 'string' ? project : undefined,
+    });
     if (access !== 'authenticated') requireScope(principal, access);
     if (access !== 'ingest') await services.rateLimits.consume(principal.actor);
-    req.ctx = requestContext(services, principal.projectId, principal, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null });
+    req.ctx = requestContext(services, principal.projectId, principal, origin);
   });
-  registerErrorHandling(server);
+  registerErrorHandling(server, pageFallback);
   drainUnreadBodies(server, config.MAX_BODY_BYTES);
   registerApiDocs(server);
+  await registerWebUi(server);
   acknowledgeDurably(server, walSync);
   registerOperations(server, services);
   await server.register((scope, _options, done) => {
@@ -156,6 +175,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     evaluationRoutes(rest);
     humanEvaluationRoutes(rest);
     authRoutes(rest);
+    userRoutes(rest);
   });
   const otlp = await registerOtlp(server, config, services, (credentials) => authenticator.principal(credentials));
   const runner = new EvaluationRunner(

@@ -17,6 +17,7 @@ import { ExportTraceServiceRequest, RetryInfo, RpcStatus } from '../src/observab
 import { scopes, type Scope } from '../src/shared/context.js';
 import { SecretBox } from '../src/shared/secrets.js';
 import { KeyHasher } from '../src/auth/keys.js';
+import { webDist } from '../src/shared/http/web-ui.js';
 
 const INIT_KEY = 'init-key-for-tests-0123456789abcdef';
 type Project = 'A' | 'B';
@@ -27,6 +28,11 @@ let endpoint: FakeEndpoint;
 let grpcPort: number;
 const keys = {} as Record<Project, KeySet>;
 const fixtures = {} as Record<Project, Record<string, string>>;
+const projectIds = {} as Record<Project, string>;
+type Role = 'viewer' | 'member' | 'admin';
+/** Session cookies of a user of each role in project A (docs/access.md#roles). */
+const sessions = {} as Record<Role, string>;
+const roleScopes: Record<Role, readonly Scope[]> = { viewer: ['read'], member: ['read', 'write', 'ingest'], admin: scopes };
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 /** A Requester acting with `key`, for the fixture helpers. */
@@ -65,6 +71,7 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
     }),
   );
   const price = await ok(client.request('POST', '/observability/prices', { model: `model-${project}`, input: 1, output: 2 }));
+  const member = await ok(client.request('POST', `/projects/${projectIds[project]}/members`, { email: `member-${project}@example.com`, role: 'viewer' }));
   return {
     app_id: app,
     variant_id: variant.variant_id,
@@ -77,6 +84,7 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
     span_id: span,
     price_id: price.id,
     api_key_id: keys[project].readId,
+    user_id: member.user_id,
   };
 }
 
@@ -87,7 +95,7 @@ beforeAll(async () => {
   server = await startServer({ ASSAY_AUTH: 'on', ASSAY_INIT_API_KEY: INIT_KEY, OTLP_GRPC_PORT: String(grpcPort), ASSAY_OUTBOUND_ALLOW: '127.0.0.1' });
   const [defaultProject] = await ok(server.request('GET', '/projects', undefined, bearer(INIT_KEY)));
   const created = await ok(server.request('POST', '/projects', { name: 'b' }, bearer(INIT_KEY)));
-  const projectIds: Record<Project, string> = { A: defaultProject.id, B: created.id };
+  Object.assign(projectIds, { A: defaultProject.id, B: created.id });
   const all: Record<Project, string> = { A: INIT_KEY, B: created.api_key.key };
   for (const project of ['A', 'B'] as const) {
     const set = { all: all[project] } as KeySet;
@@ -99,7 +107,21 @@ beforeAll(async () => {
     keys[project] = set;
   }
   for (const project of ['A', 'B'] as const) fixtures[project] = { ...(await makeFixtures(project)), project_id: projectIds[project] };
+  for (const role of ['viewer', 'member', 'admin'] as const) sessions[role] = await signedIn(role);
 }, 60_000);
+
+/** A user of `role` in project A, with a password set through a link, signed in: their cookie. */
+async function signedIn(role: Role): Promise<string> {
+  const email = `${role}@example.com`;
+  const password = 'a password long enough';
+  const added = await ok(server.request('POST', `/projects/${projectIds.A}/members`, { email, role }, bearer(keys.A.admin)));
+  const link = await ok(server.request('POST', `/users/${added.user_id}/password-link`, undefined, bearer(keys.A.admin)));
+  const token = new URL(link.url).hash.replace('#token=', '');
+  expect((await server.request('POST', '/auth/password', { token, password })).status).toBe(204);
+  const login = await server.request('POST', '/auth/login', { email, password });
+  expect(login.status).toBe(200);
+  return /^assay_session=[^;]+/.exec(login.headers.get('set-cookie')!)![0];
+}
 
 afterAll(async () => {
   await server?.close();
@@ -114,6 +136,10 @@ type Access = Scope | 'public' | 'graphql';
  */
 const expected: Record<string, Access> = {
   'GET /openapi.json': 'public',
+  // The web UI: its page at / and at every screen's URL, and its built assets (docs/ui.md).
+  'GET /': 'public',
+  'GET /p/*': 'public',
+  'GET /assets/*': 'public',
   'GET /docs': 'public',
   'GET /docs/init.js': 'public',
   'GET /docs/:file': 'public',
@@ -188,6 +214,15 @@ const expected: Record<string, Access> = {
   'POST /projects/:project_id/api-keys': 'admin',
   'GET /projects/:project_id/api-keys': 'admin',
   'DELETE /api-keys/:api_key_id': 'admin',
+  'POST /auth/login': 'public',
+  'POST /auth/logout': 'public',
+  'GET /auth/me': 'public',
+  'POST /auth/password': 'public',
+  'GET /projects/:project_id/members': 'admin',
+  'POST /projects/:project_id/members': 'admin',
+  'PATCH /projects/:project_id/members/:user_id': 'admin',
+  'DELETE /projects/:project_id/members/:user_id': 'admin',
+  'POST /users/:user_id/password-link': 'admin',
   'GET /projects/:project_id/audit-events': 'admin',
   'POST /v1/traces': 'ingest',
   'POST /otlp/v1/traces': 'ingest',
@@ -195,6 +230,9 @@ const expected: Record<string, Access> = {
 };
 
 const isOtlp = (url: string) => url.endsWith('/v1/traces');
+
+/** Public routes that answer a request without a body or session on their own terms: its fault, not a key's absence. */
+const publicAnswers: Record<string, number> = { 'POST /auth/login': 422, 'POST /auth/password': 422, 'GET /auth/me': 401 };
 
 /** A path parameter's value in a project's fixtures (`evaluation_id` of /human-evaluations is the human one). */
 function paramValue(url: string, name: string, ids: Record<string, string>): string {
@@ -207,6 +245,11 @@ function paramValue(url: string, name: string, ids: Record<string, string>): str
 }
 
 const fill = (url: string, ids: Record<string, string>) => url.replace(/:([a-z_]+)/g, (_match, name: string) => paramValue(url, name, ids));
+
+/** The path of an asset the built web UI loads (the tests' global setup builds it). */
+function builtAsset(): string {
+  return /src="(\/assets\/[^"]+)"/.exec(readFileSync(join(webDist, 'index.html'), 'utf8'))![1];
+}
 
 /** Ids no project has, of the same form as real ones. */
 function unknownIds(ids: Record<string, string>): Record<string, string> {
@@ -247,6 +290,8 @@ function bodyFor(route: string, ids: Record<string, string>): unknown {
     'PUT /human-evaluations/:evaluation_id/evaluation_scenario/:scenario_id/:evaluation_type': { score: 50 },
     'POST /projects': { name: 'walk' },
     'POST /projects/:project_id/api-keys': { name: 'walk', scopes: ['read'] },
+    'POST /projects/:project_id/members': { email: 'walk@example.com', role: 'viewer' },
+    'PATCH /projects/:project_id/members/:user_id': { role: 'member' },
   };
   return bodies[route];
 }
@@ -301,8 +346,10 @@ describe('every registered route', () => {
       const access = expected[route];
       const path = fill(url, fixtures.A);
       if (access === 'public') {
-        const response = await server.request(method, path);
-        expect(response.status, route).toBeLessThan(400);
+        // A wildcard route is tried at a path it serves: the UI's first built asset for /assets/*.
+        const response = await server.request(method, url === '/assets/*' ? builtAsset() : path);
+        expect(response.status, route).toBe(publicAnswers[route] ?? response.status);
+        if (!(route in publicAnswers)) expect(response.status, route).toBeLessThan(400);
         continue;
       }
       for (const headers of [{}, bearer('assay_notakey'), { authorization: `ApiKey ${INIT_KEY}x` }, basic('wrong'), { authorization: 'Digest abc' }]) {
@@ -312,6 +359,27 @@ describe('every registered route', () => {
       for (const scope of scopes.filter((other) => other !== access)) {
         expectRefusal(await send(route, path, bearer(keys.A[scope]), fixtures.A), `${route} with ${scope}`, 403);
       }
+    }
+  }, 60_000);
+
+  it("with a session, refuses what the user's role lacks the scope of, serves its reads, and refuses another project", async () => {
+    for (const { method, url } of server.assay.routes) {
+      const route = `${method} ${url}`;
+      const access = expected[route];
+      if (access === 'public' || access === 'graphql' || method === 'OPTIONS') continue;
+      const path = fill(url, fixtures.A);
+      expect((await send(route, path, { cookie: 'assay_session=forged' }, fixtures.A)).status, route).toBe(401);
+      for (const role of ['viewer', 'member', 'admin'] as const) {
+        const headers = { cookie: sessions[role] };
+        if (!roleScopes[role].includes(access)) expectRefusal(await send(route, path, headers, fixtures.A), `${route} as ${role}`, 403);
+        else if (method === 'GET') expect([401, 403], `${route} as ${role}`).not.toContain((await send(route, path, headers, fixtures.A)).status);
+      }
+    }
+    // Project B is not theirs: 404 as a project that does not exist, whatever the role.
+    for (const cookie of Object.values(sessions)) {
+      const response = await server.request('GET', '/apps', undefined, { cookie, 'x-assay-project': projectIds.B });
+      expect(response.status).toBe(404);
+      expect(response.text.includes(fixtures.B.app_id)).toBe(false);
     }
   }, 60_000);
 
@@ -363,6 +431,7 @@ async function projectState(project: Project) {
     '/observability/prices?source=user',
     '/observability/traces',
     `/projects/${ids.project_id}/api-keys`,
+    `/projects/${ids.project_id}/members`,
     `/projects/${ids.project_id}/audit-events`,
     '/projects',
   ];
@@ -410,6 +479,11 @@ const fieldScopes: Record<string, Scope> = {
   createProject: 'admin',
   createApiKey: 'admin',
   revokeApiKey: 'admin',
+  members: 'admin',
+  addMember: 'admin',
+  changeMemberRole: 'admin',
+  removeMember: 'admin',
+  issuePasswordLink: 'admin',
   ingestTrace: 'ingest',
 };
 
@@ -460,6 +534,22 @@ describe('GraphQL', () => {
           const codes = ((allowed.body.errors ?? []) as any[]).map((error) => error.extensions?.code);
           expect(codes, `${field} with ${needed}: ${allowed.text}`).not.toContain('FORBIDDEN');
           expect(allowed.status, `${field}: ${allowed.text}`).not.toBe(403);
+        }
+      }
+    }
+  }, 60_000);
+
+  it("checks a session's role against every root field's scope", async () => {
+    for (const kind of ['query', 'mutation'] as const) {
+      for (const field of Object.keys(schema.getRootType(kind as never)!.getFields())) {
+        const needed = fieldScopes[field] ?? (kind === 'mutation' ? 'write' : 'read');
+        const { query, variables } = operationFor(kind, field);
+        for (const role of ['viewer', 'member', 'admin'] as const) {
+          const response = await server.request('POST', '/graphql', { query, variables }, { cookie: sessions[role] });
+          // Creating projects is an instance administrator's, not a project admin's (docs/access.md#roles).
+          const allowed = roleScopes[role].includes(needed) && field !== 'createProject';
+          if (allowed) expect(response.status, `${field} as ${role}: ${response.text}`).not.toBe(403);
+          else expect(response.body.errors[0].extensions.code, `${field} as ${role}`).toBe('FORBIDDEN');
         }
       }
     }

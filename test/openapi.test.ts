@@ -19,7 +19,18 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
  * operators and orchestrators, and /docs and /openapi.json are the reference itself. Any other
  * route must be described (docs/api.md says how).
  */
-const NOT_IN_REFERENCE = [/^\/graphql(\/stream)?$/, /^\/healthz$/, /^\/readyz$/, /^\/metrics$/, /^\/docs(\/|$)/, /^\/openapi\.json$/];
+const NOT_IN_REFERENCE = [
+  /^\/graphql(\/stream)?$/,
+  /^\/healthz$/,
+  /^\/readyz$/,
+  /^\/metrics$/,
+  /^\/docs(\/|$)/,
+  /^\/openapi\.json$/,
+  // The web UI's page and assets (docs/ui.md), not API.
+  /^\/$/,
+  /^\/p\/\*$/,
+  /^\/assets\/\*$/,
+];
 
 type Json = any;
 let server: TestServer;
@@ -174,9 +185,9 @@ describe('real answers match the document', () => {
   }
 
   /** Sends the request, checks its status is documented for the operation and its body matches. */
-  async function call(method: string, url: string, body?: unknown, expected = 200): Promise<Json> {
+  async function call(method: string, url: string, body?: unknown, expected = 200, headers: Record<string, string> = {}): Promise<Json> {
     const { key, op } = operationFor(method, url);
-    const response = await server.request(method, url, body);
+    const response = await server.request(method, url, body, headers);
     expect(response.status, `${method} ${url}: ${response.text}`).toBe(expected);
     const documented = resolveResponse(op.responses[String(response.status)]);
     expect(documented, `${key} answered ${response.status}, which it does not document`).toBeDefined();
@@ -332,6 +343,29 @@ describe('real answers match the document', () => {
     await call('GET', `/projects/${created.id}/api-keys`, undefined, 404);
     await call('DELETE', `/api-keys/${key.id}`, undefined, 204);
     await call('DELETE', `/api-keys/${key.id}`, undefined, 404);
+    await call('GET', `/projects/${own.id}/audit-events?limit=1`);
+    await call('GET', `/projects/${created.id}/audit-events`, undefined, 404);
+
+    // Members, password links and sessions (with auth off, signing in still works: docs/access.md#sessions).
+    const member = await call('POST', `/projects/${own.id}/members`, { email: 'ana@example.com', role: 'viewer' });
+    await call('POST', `/projects/${own.id}/members`, { email: 'ana@example.com', role: 'admin' }, 409);
+    await call('GET', `/projects/${own.id}/members`);
+    await call('PATCH', `/projects/${own.id}/members/${member.user_id}`, { role: 'member' });
+    await call('PATCH', `/projects/${own.id}/members/unknown`, { role: 'viewer' }, 404);
+    const link = await call('POST', `/users/${member.user_id}/password-link`);
+    await call('POST', '/users/unknown/password-link', undefined, 404);
+    const token = new URL(link.url).hash.slice('#token='.length);
+    await call('POST', '/auth/password', { token, password: 'a long passphrase' }, 204);
+    await call('POST', '/auth/password', { token, password: 'a long passphrase' }, 422);
+    await call('POST', '/auth/login', { email: 'ana@example.com', password: 'not the passphrase' }, 401);
+    await call('POST', '/auth/login', { email: 'ana@example.com', password: 'a long passphrase' });
+    const signedIn = await server.request('POST', '/auth/login', { email: 'ana@example.com', password: 'a long passphrase' });
+    const cookie = /^assay_session=[^;]+/.exec(signedIn.headers.get('set-cookie')!)![0];
+    await call('GET', '/auth/me', undefined, 200, { cookie });
+    await call('POST', '/auth/logout', undefined, 204, { cookie });
+    await call('GET', '/auth/me', undefined, 401, { cookie });
+    await call('DELETE', `/projects/${own.id}/members/${member.user_id}`, undefined, 204);
+    await call('DELETE', `/projects/${own.id}/members/${member.user_id}`, undefined, 404);
 
     // Deletes last.
     await call('DELETE', '/evaluations', { evaluations_ids: [evaluation.id] }, 204);

@@ -1,8 +1,8 @@
-// `npm start` on a fresh machine: the build (`npm run build`, which `npm start` runs first), then
-// the compiled dist/main.js creates and migrates its SQLite file itself, serves, and a second start
-// applies nothing; the plain .mjs worker files are in dist/ next to their compiled neighbours, and
-// a JavaScript code evaluator runs in the compiled service's QuickJS worker. Run as a real child
-// process, as a user would. (The other tests run the TypeScript source.)
+// `npm start` on a fresh machine: the build (`npm run build`, which `npm start` runs first, the web
+// UI included), then the compiled dist/main.js creates and migrates its SQLite file itself, serves
+// (the UI too), and a second start applies nothing; the plain .mjs worker files are in dist/ next
+// to their compiled neighbours, and a JavaScript code evaluator runs in the compiled service's
+// QuickJS worker. Run as a real child process, as a user would. (The other tests run the TypeScript source.)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,6 +78,12 @@ describe('starting the service', () => {
   it('runs through `npm start`, which hands its stop signal on to the service', async () => {
     const service = await start({ DATABASE_URL: `file:${join(dir, 'npm.db')}` }, { file: 'npm', args: ['--silent', 'start'], cwd: root });
     expect((await requester(service.url)('GET', '/apps')).status).toBe(200);
+    // The build made the web UI, and the compiled service finds it (docs/ui.md#urls).
+    const page = await requester(service.url)('GET', '/', undefined, { accept: 'text/html' });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<div id="root">');
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(page.text)![1];
+    expect((await requester(service.url)('GET', asset)).status).toBe(200);
     await stop(service.child);
     // npm has exited; so has the service it started (the start script execs it).
     await expect(fetch(`${service.url}/apps`)).rejects.toThrow();

@@ -80,7 +80,8 @@ describe('apps', () => {
     [{}, [{ loc: ['body', 'app_name'], msg: 'Field required', type: 'missing' }]],
     [{ app_name: 42 }, [{ loc: ['body', 'app_name'], msg: 'Input should be a valid string', type: 'string_type' }]],
     [{ app_name: '   ' }, [{ loc: ['body', 'app_name'], msg: 'String should have at least 1 character', type: 'string_too_short' }]],
-    [[], [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }]],
+    [[], [{ loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type' }]],
+    [null, [{ loc: ['body'], msg: 'Field required', type: 'missing' }]],
   ])('answers 422 for %j', async (body, detail) => {
     const response = await server.request('POST', '/apps', body);
     expect(response.status).toBe(422);
@@ -193,7 +194,7 @@ describe('variants', () => {
     expect(endpointWithoutUri.body.detail).toEqual([{ loc: ['body', 'uri'], msg: 'Field required', type: 'missing' }]);
 
     const badUri = await server.request('POST', path, { variant_name: 'x', kind: 'endpoint', uri: 'ftp://host/x' });
-    expect(badUri.body.detail).toEqual([{ loc: ['body', 'uri'], msg: 'Input should be a valid URL with scheme http or https', type: 'url_parsing' }]);
+    expect(badUri.body.detail).toEqual([{ loc: ['body', 'uri'], msg: "URL scheme should be 'http' or 'https'", type: 'url_scheme' }]);
 
     const badPrompt = await server.request('POST', path, {
       variant_name: 42,
@@ -209,9 +210,9 @@ describe('variants', () => {
         msg: "Input should be 'system', 'user', 'assistant', 'developer' or 'tool'",
         type: 'enum',
       },
-      { loc: ['body', 'parameters', 'messages', 1], msg: 'Input should be a valid dictionary', type: 'dict_type' },
+      { loc: ['body', 'parameters', 'messages', 1], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type' },
       { loc: ['body', 'parameters', 'temperature'], msg: 'Input should be less than or equal to 2', type: 'less_than_equal' },
-      { loc: ['body', 'parameters', 'max_tokens'], msg: 'Input should be a valid integer', type: 'int_type' },
+      { loc: ['body', 'parameters', 'max_tokens'], msg: 'Input should be a valid integer, got a number with a fractional part', type: 'int_from_float' },
     ]);
   });
 

@@ -1,7 +1,7 @@
 // The inputs of the apps domain, named as the REST bodies are (docs/resources.md). REST and GraphQL
 // both validate with these, so a fault is reported at the same `loc` through either.
 import { z } from 'zod';
-import { httpUrl, int, jsonObject, name } from '../shared/validation.js';
+import { httpUrl, int, jsonObject, name, number } from '../shared/validation.js';
 
 export const createAppInput = z.object({ app_name: name().max(255) });
 export const updateAppInput = createAppInput;
@@ -14,9 +14,9 @@ const chatRoles = ['system', 'user', 'assistant', 'developer', 'tool'] as const;
 export const promptParameters = z.looseObject({
   model: name(),
   messages: z.array(z.object({ role: z.enum(chatRoles), content: z.string() })).min(1),
-  temperature: z.number().min(0).max(2).optional(),
-  max_tokens: int().min(1).optional(),
-  top_p: z.number().min(0).max(1).optional(),
+  temperature: number({ min: 0, max: 2 }).optional(),
+  max_tokens: int({ min: 1 }).optional(),
+  top_p: number({ min: 0, max: 1 }).optional(),
   response_format: jsonObject().optional(),
 });
 

@@ -2,28 +2,46 @@
 // every scope, which is the default only on a loopback HOST, where nobody else can reach the
 // server. With auth on, a request's credentials choose its principal: the project it acts in and
 // its scopes. `Authenticator.principal` is the one place credentials are read, for HTTP and gRPC
-// alike; a session cookie will be resolved beside the API key there.
+// alike: an API key (`Authorization`), or else a session cookie with the project it names
+// (`X-Assay-Project`, docs/access.md#the-project-of-a-session).
 import { isLoopbackName } from '../shared/http/browser.js';
 import type { Config } from '../shared/config.js';
 import { ConfigError } from '../shared/config.js';
+import { projectExists } from '../projects/operations.js';
 import type { Principal } from '../shared/context.js';
-import { servicePrincipal } from '../shared/context.js';
+import { scopes as allScopes, servicePrincipal } from '../shared/context.js';
 import type { Db } from '../shared/db.js';
-import { UnauthorizedError } from '../shared/errors.js';
+import { NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secrets.js';
 import type { BulkSql } from '../shared/sql.js';
 import { KeyHasher, keyFromAuthorization } from './keys.js';
 import { anyApiKeyExists, ensureApiKey, findApiKey, noteKeyUse, scopesOf } from './operations.js';
+import { Sessions, type SignedIn } from './sessions.js';
+import { anyUserCanSignIn, ensureInitAdmin, findMembership, scopesOfRole, soleMembership, userActor } from './users.js';
+
+declare module '../shared/context.js' {
+  interface Services {
+    /** Who may call: the routes of signing in reach the sessions through it (created by server.ts). */
+    authenticator: Authenticator;
+  }
+}
+
+/** The header a session request names its project with (docs/access.md#the-project-of-a-session). */
+export const PROJECT_HEADER = 'x-assay-project';
 
 /** Whether requests need credentials: ASSAY_AUTH, or by default whether HOST is reachable by others. */
 export function authEnabled(config: Pick<Config, 'HOST' | 'ASSAY_AUTH'>): boolean {
   return config.ASSAY_AUTH === 'on' || (config.ASSAY_AUTH === undefined && !isLoopbackName(config.HOST));
 }
 
-/** What a request presents. A session (cookie and chosen project) will join the API key here. */
+/** What a request presents. */
 export interface Credentials {
   /** The `Authorization` header (HTTP) or metadata (gRPC). */
   authorization?: string;
+  /** The `Cookie` header: a session's, read only without `authorization`. */
+  cookie?: string;
+  /** `X-Assay-Project`: the project a session acts in. */
+  project?: string;
 }
 
 /** `lastUsedAt` is written at most this often per key, not on every request (docs/access.md#decisions). */
@@ -42,41 +60,85 @@ export class Authenticator {
     readonly enabled: boolean,
     defaultProjectId: string,
     private readonly onError: (error: unknown) => void,
+    readonly sessions: Sessions,
   ) {
     this.hasher = new KeyHasher(secrets);
     this.anonymous = servicePrincipal(defaultProjectId);
   }
 
   /**
-   * The start's checks and set-up: ASSAY_INIT_API_KEY is made sure of, and with auth on a server
-   * nobody could get into refuses to start, saying how to make the first key.
+   * The start's checks and set-up: ASSAY_INIT_API_KEY is made sure of, ASSAY_INIT_ADMIN_* made the
+   * first user when none exists, and with auth on a server nobody could get into (no key, no user
+   * with a password) refuses to start, saying how to make the first key or administrator.
    */
-  async prepare(config: Pick<Config, 'HOST' | 'ASSAY_AUTH' | 'ASSAY_INIT_API_KEY'>): Promise<void> {
+  async prepare(config: Pick<Config, 'HOST' | 'ASSAY_AUTH' | 'ASSAY_INIT_API_KEY' | 'ASSAY_INIT_ADMIN_EMAIL' | 'ASSAY_INIT_ADMIN_PASSWORD'>): Promise<void> {
     if (config.ASSAY_INIT_API_KEY) await ensureApiKey(this.db, this.hasher, this.anonymous.projectId, config.ASSAY_INIT_API_KEY);
-    if (this.enabled && !(await anyApiKeyExists(this.db))) {
-      const why = config.ASSAY_AUTH === 'on' ? 'ASSAY_AUTH=on' : `HOST=${config.HOST} is not a loopback address, so API keys are required`;
+    if (config.ASSAY_INIT_ADMIN_EMAIL && config.ASSAY_INIT_ADMIN_PASSWORD) {
+      await ensureInitAdmin(this.db, config.ASSAY_INIT_ADMIN_EMAIL, config.ASSAY_INIT_ADMIN_PASSWORD, this.anonymous.projectId);
+    }
+    if (this.enabled && !(await anyApiKeyExists(this.db)) && !(await anyUserCanSignIn(this.db))) {
+      const why = config.ASSAY_AUTH === 'on' ? 'ASSAY_AUTH=on' : `HOST=${config.HOST} is not a loopback address, so credentials are required`;
       throw new ConfigError(
-        `${why}, but no API key exists yet. Create the first one with ` +
+        `${why}, but no API key and no user with a password exist yet. Create the first key with ` +
           '`npm run assay -- keys create --project default --scopes read,write,ingest,admin`, or set ASSAY_INIT_API_KEY ' +
-          'to a secret of 20+ characters (e.g. from `openssl rand -hex 24`); or, to serve without keys (anyone who reaches ' +
-          'the port can then read and change everything), set ASSAY_AUTH=off. See docs/access.md',
+          'to a secret of 20+ characters (e.g. from `openssl rand -hex 24`), or set ASSAY_INIT_ADMIN_EMAIL and ' +
+          'ASSAY_INIT_ADMIN_PASSWORD (12+ characters) to make the first administrator; or, to serve without credentials ' +
+          '(anyone who reaches the port can then read and change everything), set ASSAY_AUTH=off. See docs/access.md',
       );
     }
   }
 
   /**
-   * The principal of a request: with auth off, the default project with every scope; 401 without a
-   * valid key. Synchronous: the lookup is one prepared read, and the hot path takes no promise.
+   * The principal of a request: with auth off, the default project with every scope; with an
+   * `Authorization` header, its API key's; without one, the session of its cookie in the project
+   * it names; 401 otherwise. Synchronous: each lookup is one prepared read, and the hot path takes
+   * no promise.
    */
   principal(credentials: Credentials): Principal {
     if (!this.enabled) return this.anonymous;
+    if (credentials.authorization === undefined) {
+      const token = Sessions.token(credentials.cookie);
+      if (token) return this.userPrincipal(this.sessions.signedIn(token), credentials.project);
+    }
     const key = keyFromAuthorization(credentials.authorization);
-    if (!key) throw new UnauthorizedError('An API key is required: send Authorization: Bearer <key> (docs/access.md)');
+    if (!key) throw new UnauthorizedError('An API key or a session is required: send Authorization: Bearer <key>, or sign in (docs/access.md)');
     const hash = this.hasher.hash(key);
     const row = findApiKey(this.sql, hash);
     if (!row || !KeyHasher.same(row.hash, hash)) throw new UnauthorizedError('The API key is not valid');
     this.noteUse(row.id, row.lastUsedAt);
     return { projectId: row.projectId, scopes: scopesOf(row), actor: { type: 'api_key', id: row.id, label: `${row.name} (${row.prefix}…)` } };
+  }
+
+  /** The signed-in user of a cookie, for the routes of the session itself (`GET /auth/me`); 401 without one. */
+  signedIn(credentials: Credentials): SignedIn {
+    const token = Sessions.token(credentials.cookie);
+    if (!token) throw new UnauthorizedError('Not signed in: POST /auth/login first', 'session');
+    return this.sessions.signedIn(token);
+  }
+
+  /**
+   * A session acting in the project of `X-Assay-Project` with its role's scopes (every scope for an
+   * instance administrator, in any project). Without the header, the user's one project; a user of
+   * several must name one (422). A project the user is not a member of is 404, as one that does
+   * not exist.
+   */
+  private userPrincipal(user: SignedIn, project: string | undefined): Principal {
+    const actor = userActor({ id: user.userId, email: user.email });
+    const instanceAdmin = user.isAdmin;
+    if (project !== undefined) {
+      const membership = findMembership(this.sql, user.userId, project);
+      if (!membership && !(instanceAdmin && projectExists(this.sql, project))) throw new NotFoundError('project', project);
+      return { projectId: project, scopes: instanceAdmin ? allScopes : scopesOfRole(membership?.role ?? ''), actor, instanceAdmin };
+    }
+    const sole = soleMembership(this.sql, user.userId);
+    if (!sole || Number(sole.count) !== 1) {
+      throw ValidationError.at(
+        ['header', PROJECT_HEADER],
+        `You belong to ${Number(sole?.count ?? 0)} projects: name the one to act in with the X-Assay-Project header (a project id, GET /auth/me lists them)`,
+        'missing',
+      );
+    }
+    return { projectId: sole.projectId, scopes: instanceAdmin ? allScopes : scopesOfRole(sole.role), actor, instanceAdmin };
   }
 
   /** Writes the key's last use when the stored one is over a minute old; never delays the request. */

@@ -26,7 +26,7 @@ const ScopeEnum = builder.enumType('Scope', {
   }),
 });
 
-const Project = builder.objectRef<ProjectRow>('Project').implement({
+export const Project = builder.objectRef<ProjectRow>('Project').implement({
   description: 'A tenant: every other object belongs to one.',
   fields: (t) => ({
     id: t.globalID({ description: 'Global id: opaque, unique across types.', resolve: (project) => ({ type: 'Project', id: project.id }) }),
@@ -172,7 +172,7 @@ builder.queryFields((t) => ({
 builder.queryFields((t) => ({
   projects: t.field({
     type: [Project],
-    description: "The caller's projects: its API key's (every project when auth is off).",
+    description: "The caller's projects: its API key's, a signed-in user's memberships' (every project for an instance administrator, and when auth is off).",
     resolve: (_root, _args, ctx) => keys.callerProjects(ctx),
   }),
   apiKeys: t.field({

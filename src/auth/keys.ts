@@ -10,7 +10,12 @@ const KEY_PREFIX = 'assay_';
 const SHOWN = 4;
 
 export function generateKey(): string {
-  return KEY_PREFIX + randomBytes(32).toString('base64url');
+  return KEY_PREFIX + generateToken();
+}
+
+/** 32 random bytes as base64url: a session's or a password link's token (docs/access.md#sessions). */
+export function generateToken(): string {
+  return randomBytes(32).toString('base64url');
 }
 
 /** What a list shows of a key: `assay_` and 4 more characters, never enough to guess the rest. */
@@ -42,8 +47,12 @@ export class KeyHasher {
   // A KeyObject, not the bytes: HMAC with a Buffer key imports it on every call (6 times slower).
   private readonly secret: KeyObject;
 
-  constructor(secrets: SecretBox) {
-    this.secret = createSecretKey(secrets.derive('api-key-hash'));
+  /**
+   * `purpose` keeps each kind of secret under its own key: an API key's hash never matches a
+   * session's (`session-hash`) or a password link's (`password-link-hash`).
+   */
+  constructor(secrets: SecretBox, purpose = 'api-key-hash') {
+    this.secret = createSecretKey(secrets.derive(purpose));
   }
 
   /** The keyed hash stored for `key` (hex). */

@@ -14,7 +14,7 @@ import {
 } from '../shared/context.js';
 import type { Db, Prisma } from '../shared/db.js';
 import type { BulkSql } from '../shared/sql.js';
-import { NotFoundError } from '../shared/errors.js';
+import { ForbiddenError, NotFoundError } from '../shared/errors.js';
 import { auditByCaller, recordAudit } from './audit.js';
 import type { createApiKeyInput, createProjectInput } from './inputs.js';
 import { generateKey, KeyHasher, keyPrefix } from './keys.js';
@@ -92,9 +92,14 @@ export async function revokeApiKey(ctx: RequestContext, id: string): Promise<voi
   });
 }
 
-/** A new project with a first key holding every scope (whose secret only this answer carries). */
+/**
+ * A new project with a first key holding every scope (whose secret only this answer carries). A
+ * signed-in user must be an instance administrator, and becomes the project's admin member.
+ */
 export function createProjectWithKey(ctx: RequestContext, input: z.output<typeof createProjectInput>) {
   requireScope(ctx.principal, 'admin');
+  const { actor, instanceAdmin } = ctx.principal;
+  if (actor.type === 'user' && !instanceAdmin) throw new ForbiddenError('Only an instance administrator can create projects');
   const hasher = new KeyHasher(ctx.secrets);
   return ctx.db.$transaction(async (tx) => {
     const project = await createProject(tx, input.name);
@@ -103,16 +108,33 @@ export function createProjectWithKey(ctx: RequestContext, input: z.output<typeof
       auditByCaller(ctx, 'project.created', { projectId: project.id, target: { type: 'project', id: project.id }, details: { name: project.name } }),
     );
     const { row, key } = await issueApiKey(tx, hasher, project.id, 'initial', allScopes, issuedByCaller(ctx));
+    if (actor.type === 'user' && actor.id) {
+      await tx.membership.create({ data: { projectId: project.id, userId: actor.id, role: 'admin' } });
+      await recordAudit(
+        tx,
+        auditByCaller(ctx, 'membership.added', { projectId: project.id, target: { type: 'user', id: actor.id }, details: { role: 'admin' } }),
+      );
+    }
     return { project, apiKey: row, key };
   });
 }
 
 /**
- * The caller's projects: the one its key belongs to. Without a key (auth off, docs/access.md#modes)
- * the caller owns the instance, so every project.
+ * The caller's projects: the one its key belongs to, a user's memberships'. Without a key (auth
+ * off, docs/access.md#modes) the caller owns the instance, so every project, as for an instance
+ * administrator.
  */
-export function callerProjects(ctx: RequestContext) {
-  return listProjects(ctx.db, ctx.principal.actor.type === 'system' ? null : [ctx.projectId]);
+export async function callerProjects(ctx: RequestContext) {
+  const { actor, instanceAdmin } = ctx.principal;
+  if (actor.type === 'system' || instanceAdmin) return listProjects(ctx.db, null);
+  if (actor.type === 'user' && actor.id) {
+    const memberships = await ctx.db.membership.findMany({ where: { userId: actor.id }, select: { projectId: true } });
+    return listProjects(
+      ctx.db,
+      memberships.map((membership) => membership.projectId),
+    );
+  }
+  return listProjects(ctx.db, [ctx.projectId]);
 }
 
 /**

@@ -120,12 +120,15 @@ describe('POST /evaluations validation (422)', () => {
     }
   });
 
-  it('rejects non-integer rate limit values', async () => {
-    await expect422({ ...validBody(), rate_limit: { batch_size: 1.5, max_retries: '2', retry_delay: 0.5, delay_between_batches: true } }, [
-      { loc: ['body', 'rate_limit', 'batch_size'], msg: 'Input should be a valid integer', type: 'int_type' },
+  it("reads rate limits as pydantic's lax mode does: whole numbers, numeric strings and booleans pass; fractions do not", async () => {
+    await expect422({ ...validBody(), rate_limit: { batch_size: 1.5, max_retries: ' 2 ', retry_delay: 0.5, delay_between_batches: true } }, [
+      { loc: ['body', 'rate_limit', 'batch_size'], msg: 'Input should be a valid integer, got a number with a fractional part', type: 'int_from_float' },
+      { loc: ['body', 'rate_limit', 'retry_delay'], msg: 'Input should be a valid integer, got a number with a fractional part', type: 'int_from_float' },
+    ]);
+    await expect422({ ...validBody(), rate_limit: { batch_size: 'abc', max_retries: [], retry_delay: 1e22, delay_between_batches: '5.0' } }, [
+      { loc: ['body', 'rate_limit', 'batch_size'], msg: 'Input should be a valid integer, unable to parse string as an integer', type: 'int_parsing' },
       { loc: ['body', 'rate_limit', 'max_retries'], msg: 'Input should be a valid integer', type: 'int_type' },
-      { loc: ['body', 'rate_limit', 'retry_delay'], msg: 'Input should be a valid integer', type: 'int_type' },
-      { loc: ['body', 'rate_limit', 'delay_between_batches'], msg: 'Input should be a valid integer', type: 'int_type' },
+      { loc: ['body', 'rate_limit', 'retry_delay'], msg: 'Unable to parse input string as an integer, exceeded maximum size', type: 'int_parsing_size' },
     ]);
   });
 
@@ -135,9 +138,10 @@ describe('POST /evaluations validation (422)', () => {
     ]);
     await expect422({ ...validBody(), variant_ids: [123] }, [{ loc: ['body', 'variant_ids', 0], msg: 'Input should be a valid string', type: 'string_type' }]);
     await expect422({ ...validBody(), variant_ids: variantIds[0] }, [{ loc: ['body', 'variant_ids'], msg: 'Input should be a valid list', type: 'list_type' }]);
-    await expect422({ ...validBody(), rate_limit: 'fast' }, [{ loc: ['body', 'rate_limit'], msg: 'Input should be a valid dictionary', type: 'dict_type' }]);
+    const notModel = { msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type' };
+    await expect422({ ...validBody(), rate_limit: 'fast' }, [{ loc: ['body', 'rate_limit'], ...notModel }]);
     await expect422({ ...validBody(), testset_id: 7 }, [{ loc: ['body', 'testset_id'], msg: 'Input should be a valid string', type: 'string_type' }]);
-    await expect422([validBody()], [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }]);
+    await expect422([validBody()], [{ loc: ['body'], ...notModel }]);
   });
 
   it('rejects empty lists and empty ids', async () => {
@@ -152,7 +156,7 @@ describe('POST /evaluations validation (422)', () => {
     const response = await server.request('POST', '/evaluations', { ...validBody(), lm_providers_keys: { openai: 'sk-1', OPENAI_API_KEY: 5 } });
     expect(response.status).toBe(422);
     expect(response.body.detail.map(({ loc, type }: any) => ({ loc, type }))).toEqual([
-      { loc: ['body', 'lm_providers_keys', 'openai'], type: 'value_error' },
+      { loc: ['body', 'lm_providers_keys', 'openai', '[key]'], type: 'string_pattern_mismatch' },
       { loc: ['body', 'lm_providers_keys', 'OPENAI_API_KEY'], type: 'string_type' },
     ]);
     await expect422({ ...validBody(), lm_providers_keys: ['sk-1'] }, [
@@ -164,9 +168,9 @@ describe('POST /evaluations validation (422)', () => {
     const response = await server.request('POST', '/evaluations', { ...validBody(), lm_providers_keys: { openai: 'sk-1' } });
     expect(response.body.detail).toEqual([
       {
-        loc: ['body', 'lm_providers_keys', 'openai'],
+        loc: ['body', 'lm_providers_keys', 'openai', '[key]'],
         msg: 'Keys are <PROVIDER>_API_KEY or <PROVIDER>_BASE_URL, e.g. OPENAI_API_KEY',
-        type: 'value_error',
+        type: 'string_pattern_mismatch',
       },
     ]);
   });

@@ -7,12 +7,12 @@ import { int, name } from '../shared/validation.js';
 const id = () => z.string().min(1);
 
 export const rateLimitInput = z.object({
-  batch_size: int().min(1).max(1000),
-  max_retries: int().min(0).max(20),
+  batch_size: int({ min: 1, max: 1000 }),
+  max_retries: int({ min: 0, max: 20 }),
   /** Seconds between retries of one call. */
-  retry_delay: int().min(0).max(3600),
+  retry_delay: int({ min: 0, max: 3600 }),
   /** Seconds between two batches. */
-  delay_between_batches: int().min(0).max(3600),
+  delay_between_batches: int({ min: 0, max: 3600 }),
 });
 
 export const createEvaluationInput = z.object({

@@ -29,7 +29,8 @@ import { jsonText } from '../shared/sql.js';
 import { TransientError, withRetries } from '../shared/retry.js';
 import { getTestset, readTestsetRows, type TestsetRowRecord } from '../testsets/operations.js';
 import type { RateLimit } from './inputs.js';
-import { invocationSpan, invokeVariant, newTraceId, randomId, type Invocation, type VariantTarget } from '../invocation/invocation.js';
+import { invocationSpans, invokeVariant, newCallSpan, randomId, type Invocation, type VariantTarget } from '../invocation/invocation.js';
+import { traceView } from '../invocation/app-trace.js';
 import { EVALUATOR_CONFIG_ATTRIBUTE, progressOf } from './operations.js';
 import { errorResult, type Result } from '../evaluators/results.js';
 import { aggregate } from '../shared/statistics.js';
@@ -65,7 +66,7 @@ interface CaseOutcome {
   output: Result;
   scores: Result[];
   traceId: string;
-  /** The invocation's span, then one EVALUATOR span per provider call an evaluator made. */
+  /** The invocation's span, the app's own spans beneath it, then one EVALUATOR span per provider call an evaluator made. */
   spans: SpanRecord[];
 }
 
@@ -237,7 +238,8 @@ export class EvaluationRunner extends LeasedJobRunner {
     const testcase = asObject(row.data);
     // The variant gets the case without its ground truth: it must not see the answer.
     const inputs = Object.fromEntries(Object.entries(testcase).filter(([name]) => !plan.truthColumns.includes(name)));
-    const traceId = newTraceId();
+    const call = newCallSpan();
+    const { traceId } = call;
     const startedNs = BigInt(Date.now()) * 1_000_000n;
     let invocation: Invocation | null = null;
     let output: Result;
@@ -253,14 +255,15 @@ export class EvaluationRunner extends LeasedJobRunner {
         providerKeys: plan.providerKeys,
         providerEnv: this.services.providerEnv,
         dispatcher: this.services.outbound,
+        traceparent: call,
       });
       output = invocation.output;
     } catch (error) {
       plan.signal.throwIfAborted();
       output = errorResult((error as Error).message);
     }
-    const span = invocationSpan({
-      traceId,
+    const [span, ...appSpans] = invocationSpans({
+      call,
       startedNs,
       invocation,
       target: plan.target,
@@ -281,7 +284,7 @@ export class EvaluationRunner extends LeasedJobRunner {
           output: output.value,
           correctAnswerColumn: plan.correctAnswerColumn,
           appParams: plan.target.parameters,
-          trace: [{ name: span.name, inputs: span.inputs ?? null, outputs: span.outputs ?? null, internals: span.internals ?? null }],
+          trace: [span, ...appSpans].map(traceView),
         };
         // Judges and embeddings go through the provider client with the run's keys, time limit
         // and retries; each call becomes an EVALUATOR span under the case's span.
@@ -316,7 +319,7 @@ export class EvaluationRunner extends LeasedJobRunner {
         });
       }),
     );
-    return { row, testcase, invocation, output, scores, traceId, spans: [span, ...evaluatorSpans] };
+    return { row, testcase, invocation, output, scores, traceId, spans: [span, ...appSpans, ...evaluatorSpans] };
   }
 
   /**

@@ -51,7 +51,7 @@ describe('GET /evaluators', () => {
     const regex = response.body.find((evaluator: { key: string }) => evaluator.key === 'auto_regex_test');
     expect(regex).toMatchObject({ result_type: 'bool', requires_llm_api_keys: false });
     // The template is an ordered map: the form shows the fields in this order.
-    expect(Object.keys(regex.settings_template)).toEqual(['regex_pattern', 'regex_should_match']);
+    expect(Object.keys(regex.settings_template)).toEqual(['regex_pattern', 'regex_should_match', 'case_sensitive']);
     expect(regex.settings_template.regex_pattern).toEqual({
       label: 'Regular expression',
       type: 'regex',
@@ -199,13 +199,16 @@ describe('POST /evaluators/configs', () => {
 
   it.each([
     ['auto_similarity_match', { similarity_threshold: 1.5 }, 'similarity_threshold', 'less_than_equal'],
-    ['auto_similarity_match', { similarity_threshold: '0.5' }, 'similarity_threshold', 'float_type'],
+    ['auto_similarity_match', { similarity_threshold: 'half' }, 'similarity_threshold', 'float_parsing'],
+    ['auto_similarity_match', { similarity_threshold: null }, 'similarity_threshold', 'float_type'],
     ['auto_regex_test', { regex_pattern: '[a-' }, 'regex_pattern', 'value_error'],
-    ['auto_regex_test', { regex_pattern: 'a', regex_should_match: 'yes' }, 'regex_should_match', 'bool_type'],
+    ['auto_regex_test', { regex_pattern: 'a', regex_should_match: 'maybe' }, 'regex_should_match', 'bool_parsing'],
+    ['auto_regex_test', { regex_pattern: 'a', regex_should_match: [] }, 'regex_should_match', 'bool_type'],
     ['field_match_test', {}, 'json_field', 'missing'],
-    ['auto_json_diff', { predict_keys: 1 }, 'predict_keys', 'bool_type'],
+    ['auto_json_diff', { predict_keys: 2 }, 'predict_keys', 'bool_parsing'],
     ['auto_custom_code_run', { code: 'x', runtime: 'ruby' }, 'runtime', 'enum'],
-    ['auto_webhook_test', { webhook_url: 'file:///etc/passwd' }, 'webhook_url', 'url_parsing'],
+    ['auto_webhook_test', { webhook_url: 'file:///etc/passwd' }, 'webhook_url', 'url_scheme'],
+    ['auto_webhook_test', { webhook_url: 'nope' }, 'webhook_url', 'url_parsing'],
     ['auto_starts_with', { prefix: '' }, 'prefix', 'string_too_short'],
     ['auto_contains_any', { substrings: null }, 'substrings', 'string_type'],
     ['auto_levenshtein_distance', { threshold: -2 }, 'threshold', 'greater_than_equal'],
@@ -413,7 +416,7 @@ describe('PUT /evaluators/configs/{id}', () => {
     const response = await server.request('PUT', `/evaluators/configs/${config.id}`, {
       name: '',
       evaluator_key: 'auto_exact_match',
-      settings_values: { regex_should_match: 'no', flags: 'i' },
+      settings_values: { regex_should_match: 'nah', flags: 'i' },
     });
     expect(response.status).toBe(422);
     expect(response.body.detail).toEqual([
@@ -424,7 +427,7 @@ describe('PUT /evaluators/configs/{id}', () => {
         type: 'value_error',
       },
       { loc: ['body', 'settings_values', 'regex_pattern'], msg: 'Field required', type: 'missing' },
-      { loc: ['body', 'settings_values', 'regex_should_match'], msg: 'Input should be a valid boolean', type: 'bool_type' },
+      { loc: ['body', 'settings_values', 'regex_should_match'], msg: 'Input should be a valid boolean, unable to interpret input', type: 'bool_parsing' },
       { loc: ['body', 'settings_values', 'flags'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
     ]);
     const unchanged = await server.request('GET', `/evaluators/configs/${config.id}`);
@@ -435,7 +438,9 @@ describe('PUT /evaluators/configs/{id}', () => {
     const config = await createConfig({ name: 'Typed', evaluator_key: 'auto_exact_match', settings_values: {} });
     const list = await server.request('PUT', `/evaluators/configs/${config.id}`, [1]);
     expect(list.status).toBe(422);
-    expect(list.body.detail).toEqual([{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }]);
+    expect(list.body.detail).toEqual([
+      { loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type' },
+    ]);
     const settings = await server.request('PUT', `/evaluators/configs/${config.id}`, { settings_values: 'x' });
     expect(settings.body.detail).toEqual([{ loc: ['body', 'settings_values'], msg: 'Input should be a valid dictionary', type: 'dict_type' }]);
   });
@@ -516,7 +521,7 @@ describe('GraphQL', () => {
       options: null,
     });
     const code = data.evaluators.find((evaluator: { key: string }) => evaluator.key === 'auto_custom_code_run');
-    expect(code.settingsTemplate.map((setting: { name: string }) => setting.name)).toEqual(['code', 'runtime']);
+    expect(code.settingsTemplate.map((setting: { name: string }) => setting.name)).toEqual(['code', 'runtime', 'correct_answer_key']);
     expect(code.settingsTemplate[0]).toMatchObject({ type: 'CODE', required: true, default: null, min: null, max: null });
     expect(code.settingsTemplate[1]).toMatchObject({ type: 'MULTIPLE_CHOICE', default: 'python', options: ['python', 'javascript'] });
     const critique = await server.graphql(`{ evaluator(key: "auto_ai_critique") { settingsTemplate { name type default } } }`);

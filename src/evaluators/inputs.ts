@@ -3,13 +3,14 @@
 // `settings_values` are checked against the evaluator's template (registry.ts) by one generic
 // schema builder, `settingsSchema`.
 import { z } from 'zod';
-import { httpUrl, jsonObject, name } from '../shared/validation.js';
+import { boolean, httpUrl, jsonObject, name, number } from '../shared/validation.js';
 import {
   type EvaluatorSetting,
   type SettingType,
   type SettingsTemplate,
   evaluatorKeys,
   getEvaluator,
+  ignoredSettings,
   judgeMessageRoles,
   keptOnUpdate,
   listEvaluators,
@@ -46,21 +47,14 @@ function parsesAsTemplate(content: string, ctx: z.RefinementCtx): void {
 
 const judgeMessage = z.object({ role: z.enum(judgeMessageRoles), content: nonEmptyString().superRefine(parsesAsTemplate) });
 
-function boundedNumber(setting: EvaluatorSetting) {
-  let schema = z.number();
-  if (setting.min !== undefined) schema = schema.min(setting.min);
-  if (setting.max !== undefined) schema = schema.max(setting.max);
-  return schema;
-}
-
 /** The schema of one setting's value, by its type. */
 const valueSchemas: Record<SettingType, (setting: EvaluatorSetting) => z.ZodType> = {
   string: nonEmptyString,
   regex: () => nonEmptyString().superRefine(compilesAsPattern),
   code: nonEmptyString,
   url: httpUrl,
-  number: boundedNumber,
-  boolean: () => z.boolean(),
+  number: (setting) => number({ min: setting.min, max: setting.max }),
+  boolean,
   messages: () => z.array(judgeMessage).min(1),
   multiple_choice: (setting) => z.enum((setting.options ?? []) as [string, ...string[]]),
 };
@@ -80,8 +74,12 @@ function settingSchema(setting: EvaluatorSetting): z.ZodType {
  * values are stored, so a config keeps meaning the same if a default changes later), and unknown
  * fields refused as `extra_forbidden` so a misspelt setting does not pass silently.
  */
-export function settingsSchema(template: SettingsTemplate): z.ZodType<SettingsValues> {
-  const shape = Object.fromEntries(Object.entries(template).map(([field, setting]) => [field, settingSchema(setting)]));
+export function settingsSchema(template: SettingsTemplate, ignored: readonly string[] = []): z.ZodType<SettingsValues> {
+  const shape = Object.fromEntries([
+    ...Object.entries(template).map(([field, setting]) => [field, settingSchema(setting)] as const),
+    // Kept as given when present, never filled in (docs/evaluators.md#agentas-settings).
+    ...ignored.map((field) => [field, z.unknown().optional()] as const),
+  ]);
   // One fault per unknown field, in pydantic's words (a strict object would report them all as
   // one fault at the object). zod itself drops a `__proto__` key, so it is never stored.
   return z.object(shape).catchall(extraField);
@@ -95,7 +93,7 @@ const extraField = z.unknown().superRefine((_, ctx) => {
 // so this is a constant derived from it, the same for every service in the process, and not state
 // to keep in Services (docs/architecture.md#state-lives-in-services).
 const schemasByKey: ReadonlyMap<string, z.ZodType<SettingsValues>> = new Map(
-  listEvaluators().map((evaluator) => [evaluator.key, settingsSchema(evaluator.settings_template)]),
+  listEvaluators().map((evaluator) => [evaluator.key, settingsSchema(evaluator.settings_template, ignoredSettings(evaluator))]),
 );
 
 /** The settings schema of a registered evaluator, or undefined for an unknown key. */

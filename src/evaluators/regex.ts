@@ -29,10 +29,10 @@ function explain(description: string, fragment: string, pattern: string): string
   return `${description}: "${fragment}"`;
 }
 
-/** The pattern compiled case-insensitively (as auto_regex_test always searches), or a PatternSyntaxError. */
-export function compilePattern(pattern: string): Pattern {
+/** The pattern compiled (case-insensitively unless asked otherwise, as auto_regex_test searches), or a PatternSyntaxError. */
+export function compilePattern(pattern: string, caseSensitive = false): Pattern {
   try {
-    return RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
+    return RE2JS.compile(pattern, caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
   } catch (error) {
     if (!(error instanceof RE2JSSyntaxException)) throw error;
     // re2js applies CASE_INSENSITIVE by prefixing "(?i)", which shows in the fragment it names.

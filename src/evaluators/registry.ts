@@ -53,6 +53,12 @@ export interface Evaluator {
   /** Calls a model provider, so an evaluation using it needs a provider key. */
   requires_llm_api_keys: boolean;
   settings_template: SettingsTemplate;
+  /**
+   * Settings Agenta's configs of this evaluator carry and Agenta itself ignores: accepted, stored
+   * as given and ignored, so such configs load unchanged (docs/evaluators.md#agentas-settings).
+   * Any other unknown setting is refused, so a misspelt one is still caught.
+   */
+  ignored_settings?: readonly string[];
 }
 
 // Settings several evaluators share, declared once.
@@ -212,6 +218,13 @@ const evaluatorList: readonly Evaluator[] = [
         required: false,
         description: 'Pass when the expression matches; turn off to pass when it does not.',
       },
+      case_sensitive: {
+        label: 'Case-sensitive',
+        type: 'boolean',
+        default: false,
+        required: false,
+        description: 'Tell upper from lower case; off, the search ignores case.',
+      },
     },
   },
   {
@@ -259,6 +272,7 @@ const evaluatorList: readonly Evaluator[] = [
         required: false,
         description: 'Match keys regardless of upper/lower case.',
       },
+      correct_answer_key: correctAnswerKey,
     },
   },
   {
@@ -317,7 +331,9 @@ const evaluatorList: readonly Evaluator[] = [
           'A config keeps the runtime it was saved with: an update that leaves it out keeps the stored one.',
         options: ['python', 'javascript'],
       },
+      correct_answer_key: correctAnswerKey,
     },
+    ignored_settings: ['version', 'threshold'],
   },
   {
     key: 'auto_webhook_test',
@@ -333,6 +349,7 @@ const evaluatorList: readonly Evaluator[] = [
         required: true,
         description: 'The http(s) address that scores each output; it must answer 2xx with JSON such as {"score": 0.8}.',
       },
+      correct_answer_key: correctAnswerKey,
     },
   },
   {
@@ -439,6 +456,14 @@ const evaluatorsByKey = new Map(evaluatorList.map((evaluator) => [evaluator.key,
 /** Every built-in evaluator, in the order docs/evaluators.md lists them. */
 export function listEvaluators(): readonly Evaluator[] {
   return evaluatorList;
+}
+
+/** Agenta's configs of every evaluator may carry the list form of correct_answer_key, which Agenta ignores. */
+const ignoredEverywhere = ['correct_answer_keys'] as const;
+
+/** The settings an evaluator's configs may carry and that are stored but ignored. */
+export function ignoredSettings(evaluator: Evaluator): readonly string[] {
+  return [...ignoredEverywhere, ...(evaluator.ignored_settings ?? [])];
 }
 
 /** The built-in evaluator with this key, or undefined. */

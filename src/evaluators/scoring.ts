@@ -24,7 +24,8 @@
 //   Thai are split into words), lower-cased; punctuation is dropped and emoji count as words.
 //   Jaccard = |common| / |union|; two texts with no word at all have similarity 1. Passes when
 //   similarity > similarity_threshold, strictly (0.5 at threshold 0.5 fails; threshold 1 never passes).
-// - auto_regex_test: RE2 syntax and semantics (regex.ts, through re2js), case-insensitive, on
+// - auto_regex_test: RE2 syntax and semantics (regex.ts, through re2js), case-insensitive unless
+//   case_sensitive is set (Agenta's setting; off by default, as before it existed), on
 //   Unicode code points; a search (not anchored unless the pattern says so), compared with
 //   regex_should_match. Matching is linear in the text, so no pattern blocks the service; lookaround
 //   and backreferences are refused when the config is saved (docs/evaluators.md). The compiled

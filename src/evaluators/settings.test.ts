@@ -125,7 +125,10 @@ describe('registry', () => {
       'auto_similarity_match',
       'auto_semantic_similarity',
       'field_match_test',
+      'auto_json_diff',
       'auto_ai_critique',
+      'auto_custom_code_run',
+      'auto_webhook_test',
       'auto_levenshtein_distance',
     ]);
     // Unset by default, so the evaluation's correct_answer_column can apply
@@ -200,14 +203,25 @@ describe('settingsSchema', () => {
   });
 
   it('reports wrong types in pydantic words', () => {
-    expect(faults(template, { pattern: 7, ratio: '0.5', strict: 'yes', prompt: {}, runtime: 3 })).toEqual([
+    expect(faults(template, { pattern: 7, ratio: 'half', strict: 'maybe', prompt: {}, runtime: 3 })).toEqual([
       { loc: ['body', 'pattern'], msg: 'Input should be a valid string', type: 'string_type' },
-      { loc: ['body', 'ratio'], msg: 'Input should be a valid number', type: 'float_type' },
-      { loc: ['body', 'strict'], msg: 'Input should be a valid boolean', type: 'bool_type' },
+      { loc: ['body', 'ratio'], msg: 'Input should be a valid number, unable to parse string as a number', type: 'float_parsing' },
+      { loc: ['body', 'strict'], msg: 'Input should be a valid boolean, unable to interpret input', type: 'bool_parsing' },
       { loc: ['body', 'prompt'], msg: 'Input should be a valid list', type: 'list_type' },
       { loc: ['body', 'runtime'], msg: "Input should be 'javascript' or 'lua'", type: 'enum' },
     ]);
-    expect(faults(template, ['pattern'])).toEqual([{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }]);
+    expect(faults(template, { pattern: 'a', ratio: null, strict: [] })).toEqual([
+      { loc: ['body', 'ratio'], msg: 'Input should be a valid number', type: 'float_type' },
+      { loc: ['body', 'strict'], msg: 'Input should be a valid boolean', type: 'bool_type' },
+    ]);
+    expect(faults(template, ['pattern'])).toEqual([
+      { loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type' },
+    ]);
+  });
+
+  it("reads numbers and booleans as pydantic's lax mode does", () => {
+    expect(parseInput(settingsSchema(template), { pattern: 'a', ratio: ' 0.5 ', strict: 'yes' }, 'body')).toMatchObject({ ratio: 0.5, strict: true });
+    expect(parseInput(settingsSchema(template), { pattern: 'a', ratio: 1, strict: 0 }, 'body')).toMatchObject({ ratio: 1, strict: false });
   });
 
   it('refuses unknown fields, one fault each, alongside the other faults', () => {
@@ -227,7 +241,11 @@ describe('settingsSchema', () => {
   });
 
   it('accepts a regex that compiles and says why one does not', () => {
-    expect(settingsOf('auto_regex_test', { regex_pattern: '^order #\\d+$' })).toEqual({ regex_pattern: '^order #\\d+$', regex_should_match: true });
+    expect(settingsOf('auto_regex_test', { regex_pattern: '^order #\\d+$' })).toEqual({
+      regex_pattern: '^order #\\d+$',
+      regex_should_match: true,
+      case_sensitive: false,
+    });
     expect(faultsOf('auto_regex_test', { regex_pattern: '(unclosed', regex_should_match: false })).toEqual([
       { loc: ['body', 'regex_pattern'], msg: 'Invalid regular expression: missing closing ): "(unclosed"', type: 'value_error' },
     ]);
@@ -235,12 +253,18 @@ describe('settingsSchema', () => {
   });
 
   it('accepts only http(s) URLs', () => {
-    for (const webhook_url of ['ftp://files.example.com/x', 'not a url', 'javascript:alert(1)']) {
+    for (const webhook_url of ['ftp://files.example.com/x', 'javascript:alert(1)', 'mailto:a@b.c']) {
       expect(faultsOf('auto_webhook_test', { webhook_url }), webhook_url).toEqual([
-        { loc: ['body', 'webhook_url'], msg: 'Input should be a valid URL with scheme http or https', type: 'url_parsing' },
+        { loc: ['body', 'webhook_url'], msg: "URL scheme should be 'http' or 'https'", type: 'url_scheme' },
       ]);
     }
-    expect(settingsOf('auto_webhook_test', { webhook_url: 'http://127.0.0.1:9000/score' })).toEqual({ webhook_url: 'http://127.0.0.1:9000/score' });
+    expect(faultsOf('auto_webhook_test', { webhook_url: 'not a url' })).toEqual([
+      { loc: ['body', 'webhook_url'], msg: 'Input should be a valid URL, relative URL without a base', type: 'url_parsing' },
+    ]);
+    expect(settingsOf('auto_webhook_test', { webhook_url: 'http://127.0.0.1:9000/score' })).toEqual({
+      webhook_url: 'http://127.0.0.1:9000/score',
+      correct_answer_key: null,
+    });
   });
 
   it('checks messages one by one', () => {
@@ -250,7 +274,7 @@ describe('settingsSchema', () => {
     expect(faultsOf('auto_ai_critique', { prompt_template: [{ role: 'judge', content: 'x' }, { role: 'user' }, 'text'] })).toEqual([
       { loc: ['body', 'prompt_template', 0, 'role'], msg: "Input should be 'system', 'user' or 'assistant'", type: 'enum' },
       { loc: ['body', 'prompt_template', 1, 'content'], msg: 'Field required', type: 'missing' },
-      { loc: ['body', 'prompt_template', 2], msg: 'Input should be a valid dictionary', type: 'dict_type' },
+      { loc: ['body', 'prompt_template', 2], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type' },
     ]);
   });
 

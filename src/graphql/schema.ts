@@ -2,6 +2,7 @@
 import { builder } from '../shared/graphql/builder.js';
 import '../apps/graphql.js';
 import '../auth/graphql.js';
+import '../auth/user-graphql.js';
 import '../evaluations/graphql.js';
 import '../evaluators/graphql.js';
 import '../human-evaluations/graphql.js';

@@ -2,7 +2,7 @@
 // and GraphQL both validate with these, so a fault is reported at the same `loc` through either.
 import { z } from 'zod';
 import { EvaluationStatus } from '../generated/prisma/enums.js';
-import { int, name } from '../shared/validation.js';
+import { boolean, int, name } from '../shared/validation.js';
 
 const id = () => z.string().min(1);
 
@@ -68,7 +68,7 @@ export const createHumanEvaluationInput = z
 export type CreateHumanEvaluationInput = z.output<typeof createHumanEvaluationInput>;
 
 /** A score as an integer, or a string holding one (Agenta's clients send both). */
-const score = z.preprocess((value) => (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value), int().min(0).max(100));
+const score = int({ min: 0, max: 100 });
 
 export const scenarioOutputInput = z.object({ variant_id: id(), variant_output: z.string() });
 
@@ -79,7 +79,7 @@ export const judgeScenarioInput = z.object({
   score: score.nullish(),
   correct_answer: z.string().nullish(),
   outputs: z.array(scenarioOutputInput).optional(),
-  is_pinned: z.boolean().optional(),
+  is_pinned: boolean().optional(),
   note: z.string().max(10_000).optional(),
   /** Who judges; there are no user accounts yet. */
   judge: name().max(200).optional(),

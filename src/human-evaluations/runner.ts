@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { getRevisionById } from '../apps/operations.js';
 import { priceList } from '../pricing/operations.js';
-import { invocationSpan, invokeVariant, newTraceId, type Invocation, type VariantTarget } from '../invocation/invocation.js';
+import { invocationSpans, invokeVariant, newCallSpan, type Invocation, type VariantTarget } from '../invocation/invocation.js';
 import { type SpanRecord, spanWriter } from '../observability/ingest.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
@@ -132,6 +132,7 @@ export class HumanEvaluationRunner extends LeasedJobRunner {
     const calls = await Promise.all(
       plan.variants.map(async (variant) => {
         const startedNs = BigInt(Date.now()) * 1_000_000n;
+        const span = newCallSpan();
         try {
           const invocation = await invokeVariant(variant.target, testcase, {
             prices,
@@ -142,18 +143,19 @@ export class HumanEvaluationRunner extends LeasedJobRunner {
             providerKeys: null,
             providerEnv: this.services.providerEnv,
             dispatcher: this.services.outbound,
+            traceparent: span,
           });
-          return { variant, startedNs, invocation, error: null };
+          return { variant, startedNs, span, invocation, error: null };
         } catch (error) {
           plan.signal.throwIfAborted();
-          return { variant, startedNs, invocation: null, error: (error as Error).message };
+          return { variant, startedNs, span, invocation: null, error: (error as Error).message };
         }
       }),
     );
     const outputs: StoredOutput[] = [];
     const spans: SpanRecord[] = [];
     for (const call of calls) {
-      const traceId = newTraceId();
+      const { traceId } = call.span;
       const text = call.invocation ? outputText(call.invocation) : `Error: ${call.error}`;
       outputs.push({
         variant_id: call.variant.variantId,
@@ -164,8 +166,8 @@ export class HumanEvaluationRunner extends LeasedJobRunner {
         trace_id: traceId,
       });
       spans.push(
-        invocationSpan({
-          traceId,
+        ...invocationSpans({
+          call: call.span,
           startedNs: call.startedNs,
           invocation: call.invocation,
           target: call.variant.target,

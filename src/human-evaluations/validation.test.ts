@@ -85,7 +85,7 @@ describe('POST /human-evaluations', () => {
       },
     );
     await expectStatus('POST', '/human-evaluations', [validBody()], 422, {
-      detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }],
+      detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type' }],
     });
     await expectStatus('POST', '/human-evaluations', '{"app_id": ', 422, { detail: [{ loc: ['body', 11], msg: 'JSON decode error', type: 'json_invalid' }] });
     await expectStatus('POST', '/human-evaluations', { ...validBody(), inputs: [], app_id: '' }, 422, {
@@ -211,23 +211,23 @@ describe('PUT /human-evaluations/{id}/evaluation_scenario/{scenario_id}/{evaluat
   });
 
   it('lists faults of the path and of the body together', async () => {
-    const response = await put(abId, abScenario, 'ab', { vote: 5, score: 'abc', is_pinned: 'yes', note: 3, judge: '', correct_answer: [], outputs: [{}] });
+    const response = await put(abId, abScenario, 'ab', { vote: 5, score: 'abc', is_pinned: 'maybe', note: 3, judge: '', correct_answer: [], outputs: [{}] });
     expect(response.status).toBe(422);
     expect(response.body).toEqual({
       detail: [
         { loc: ['path', 'evaluation_type'], msg: "Input should be 'human_a_b_testing' or 'single_model_test'", type: 'enum' },
         { loc: ['body', 'vote'], msg: 'Input should be a valid string', type: 'string_type' },
-        { loc: ['body', 'score'], msg: 'Input should be a valid integer', type: 'int_type' },
+        { loc: ['body', 'score'], msg: 'Input should be a valid integer, unable to parse string as an integer', type: 'int_parsing' },
         { loc: ['body', 'correct_answer'], msg: 'Input should be a valid string', type: 'string_type' },
         missing('outputs', 0, 'variant_id'),
         missing('outputs', 0, 'variant_output'),
-        { loc: ['body', 'is_pinned'], msg: 'Input should be a valid boolean', type: 'bool_type' },
+        { loc: ['body', 'is_pinned'], msg: 'Input should be a valid boolean, unable to interpret input', type: 'bool_parsing' },
         { loc: ['body', 'note'], msg: 'Input should be a valid string', type: 'string_type' },
         { loc: ['body', 'judge'], msg: 'String should have at least 1 character', type: 'string_too_short' },
       ],
     });
     await expectStatus('PUT', `/human-evaluations/${abId}/evaluation_scenario/${abScenario}/human_a_b_testing`, '"vote"', 422, {
-      detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }],
+      detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type' }],
     });
   });
 
@@ -235,7 +235,9 @@ describe('PUT /human-evaluations/{id}/evaluation_scenario/{scenario_id}/{evaluat
     for (const [score, fault] of [
       [101, { msg: 'Input should be less than or equal to 100', type: 'less_than_equal' }],
       ['-1', { msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal' }],
-      [12.5, { msg: 'Input should be a valid integer', type: 'int_type' }],
+      [12.5, { msg: 'Input should be a valid integer, got a number with a fractional part', type: 'int_from_float' }],
+      ['twelve', { msg: 'Input should be a valid integer, unable to parse string as an integer', type: 'int_parsing' }],
+      [[12], { msg: 'Input should be a valid integer', type: 'int_type' }],
     ] as const) {
       await expectStatus('PUT', `/human-evaluations/${singleId}/evaluation_scenario/${singleScenario}/single_model_test`, { score }, 422, {
         detail: [{ loc: ['body', 'score'], ...fault }],

@@ -1,6 +1,6 @@
 // Ids of the traces Assay records for its own calls.
 import { describe, expect, it } from 'vitest';
-import { newTraceId } from './invocation.js';
+import { newTraceId } from './ids.js';
 
 describe('newTraceId', () => {
   it('leads with the time in milliseconds and ends with 10 random bytes', () => {

@@ -3,7 +3,6 @@
 // OpenAI-compatible Chat Completions API. Transient failures are retried per the evaluation's rate
 // limit.
 import type { Dispatcher } from 'undici';
-import { randomBytes } from 'node:crypto';
 import type { CallCost, PriceList } from '../pricing/prices.js';
 import { type ProviderKeys, providerAccess } from '../providers/access.js';
 import { type ChatRequest, type ChatUsage, chatCompletion, completionText, readUsage } from '../providers/chat.js';
@@ -11,6 +10,10 @@ import { EVALUATION_ENVIRONMENT, type SpanRecord } from '../observability/ingest
 import { postJson } from '../shared/http/client.js';
 import { type CallLimits, type CallSignal, callWithRetries } from '../shared/retry.js';
 import { result, type Result } from '../evaluators/results.js';
+import { appSpanRecords, readAppSpans, type AppSpan } from './app-trace.js';
+import { newTraceId, randomId } from './ids.js';
+
+export { randomId };
 
 export interface VariantTarget {
   kind: 'endpoint' | 'prompt';
@@ -25,6 +28,21 @@ export interface InvocationOptions extends CallLimits {
   providerEnv: Record<string, string>;
   /** The service's outbound dispatcher (`Services.outbound`). */
   dispatcher: Dispatcher;
+  /**
+   * The call's place in its trace, sent to an endpoint as W3C `traceparent`, so an app that
+   * exports its own spans puts them beneath the call (docs/evaluations.md#the-apps-own-trace).
+   */
+  traceparent?: CallSpan;
+}
+
+/** The trace and the span id of one variant call, chosen before the call. */
+export interface CallSpan {
+  traceId: string;
+  spanId: string;
+}
+
+export function newCallSpan(): CallSpan {
+  return { traceId: newTraceId(), spanId: randomId(8) };
 }
 
 /** What a call gave: its output as a text or json Result, with cost (USD) and latency (s). */
@@ -37,6 +55,8 @@ export interface Invocation {
   model: string | null;
   /** What was sent (an endpoint's body, or the filled Chat Completions request), for the trace. */
   sent: unknown;
+  /** The spans of the app's own trace, when the endpoint's answer carried one. */
+  appSpans: AppSpan[];
   startNs: bigint;
   endNs: bigint;
   attempts: number;
@@ -57,6 +77,7 @@ interface ReadAnswer {
   latency: number | null;
   usage: ChatUsage | null;
   model: string | null;
+  appSpans: AppSpan[];
 }
 
 /**
@@ -69,7 +90,7 @@ export function readEndpointAnswer(text: string): ReadAnswer {
   try {
     body = JSON.parse(text);
   } catch {
-    return { output: result('text', text), cost: null, latency: null, usage: null, model: null };
+    return { output: result('text', text), cost: null, latency: null, usage: null, model: null, appSpans: [] };
   }
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const answer = body as Record<string, unknown>;
@@ -82,6 +103,7 @@ export function readEndpointAnswer(text: string): ReadAnswer {
         latency: finiteOrNull(trace.latency),
         usage: readUsage(trace.usage),
         model: null,
+        appSpans: readAppSpans(answer),
       };
     }
     if ('message' in answer) {
@@ -91,16 +113,17 @@ export function readEndpointAnswer(text: string): ReadAnswer {
         latency: finiteOrNull(answer.latency),
         usage: readUsage(answer.usage),
         model: null,
+        appSpans: [],
       };
     }
     const completion = completionText(answer);
     if (completion !== undefined) {
       const usage = readUsage(answer.usage);
       const model = typeof answer.model === 'string' ? answer.model : null;
-      return { output: result('text', completion), cost: null, latency: null, usage, model };
+      return { output: result('text', completion), cost: null, latency: null, usage, model, appSpans: [] };
     }
   }
-  return { output: outputResult(body), cost: null, latency: null, usage: null, model: null };
+  return { output: outputResult(body), cost: null, latency: null, usage: null, model: null, appSpans: [] };
 }
 
 /** `{column}` placeholders filled from the test case; other braces (JSON examples) stay as written. */
@@ -133,12 +156,17 @@ function requestOf(target: VariantTarget, testcase: Record<string, unknown>): Re
   };
 }
 
-async function callEndpoint(uri: string, request: Record<string, unknown>, signal: CallSignal, dispatcher: Dispatcher): Promise<ReadAnswer> {
+async function callEndpoint(uri: string, request: Record<string, unknown>, signal: CallSignal, options: InvocationOptions): Promise<ReadAnswer> {
+  const { traceparent } = options;
   const text = await postJson(uri, request, {
     peer: `The endpoint ${uri}`,
     signal,
-    dispatcher,
-    headers: { accept: 'application/json, text/plain;q=0.9, */*;q=0.5' },
+    dispatcher: options.dispatcher,
+    headers: {
+      accept: 'application/json, text/plain;q=0.9, */*;q=0.5',
+      // W3C Trace Context, version 00, sampled.
+      ...(traceparent && { traceparent: `00-${traceparent.traceId}-${traceparent.spanId}-01` }),
+    },
   });
   return readEndpointAnswer(text);
 }
@@ -155,7 +183,7 @@ async function callPrompt(request: Record<string, unknown>, options: InvocationO
       // The model did not keep to JSON: its text is the output.
     }
   }
-  return { output, cost: null, latency: null, usage: reply.usage, model: reply.model };
+  return { output, cost: null, latency: null, usage: reply.usage, model: reply.model, appSpans: [] };
 }
 
 /** Calls the variant; throws (TransientError or PermanentError) once its retries are spent. */
@@ -166,7 +194,7 @@ export async function invokeVariant(target: VariantTarget, testcase: Record<stri
   const startWallNs = BigInt(Date.now()) * 1_000_000n;
   const answer = await callWithRetries(options, `The call took longer than ${options.timeoutMs / 1000} s and was stopped`, (signal, attempt) => {
     attempts = attempt;
-    return target.kind === 'endpoint' ? callEndpoint(target.uri!, request, signal, options.dispatcher) : callPrompt(request, options, signal);
+    return target.kind === 'endpoint' ? callEndpoint(target.uri!, request, signal, options) : callPrompt(request, options, signal);
   });
   const elapsedNs = process.hrtime.bigint() - startNs;
   return {
@@ -180,38 +208,10 @@ export async function invokeVariant(target: VariantTarget, testcase: Record<stri
   };
 }
 
-/**
- * Random bytes drawn a few KB at a time: one randomBytes call per id cost more than the id's other
- * work. A pool of the process, not a service's state (docs/architecture.md#state-lives-in-services):
- * nothing in it belongs to a service.
- */
-const ID_POOL_BYTES = 4096;
-let idPool = Buffer.alloc(0);
-let idPoolOffset = 0;
-
-/** A random trace or span id in OTLP's form (lower-case hex). */
-export function randomId(bytes: 16 | 8): string {
-  if (idPoolOffset + bytes > idPool.length) {
-    idPool = randomBytes(ID_POOL_BYTES);
-    idPoolOffset = 0;
-  }
-  idPoolOffset += bytes;
-  return idPool.toString('hex', idPoolOffset - bytes, idPoolOffset);
-}
-
-/**
- * The trace id of a call Assay makes: the time in milliseconds (6 bytes), then 10 random bytes,
- * as AWS X-Ray's ids lead with the time. Ids that grow with time land at the end of the trace
- * indexes instead of on a random page each, which made storing a batch of cases write a fraction
- * of the pages. W3C Trace Context asks only that the last 7 bytes be random.
- */
-export function newTraceId(): string {
-  return Date.now().toString(16).padStart(12, '0') + randomId(16).slice(12);
-}
-
 /** What a trace of one variant call records beside the call itself. */
 export interface InvocationSpanOptions {
-  traceId: string;
+  /** The call's trace and span id, as sent in `traceparent`. */
+  call: CallSpan;
   /** When the case began: the span's start when the call never got going. */
   startedNs: bigint;
   invocation: Invocation | null;
@@ -225,13 +225,21 @@ export interface InvocationSpanOptions {
   attributes: SpanRecord['attributes'];
 }
 
-/** The span of one variant call, stored like an ingested one (docs/evaluations.md: each invocation is traced). */
-export function invocationSpan(options: InvocationSpanOptions): SpanRecord {
+/**
+ * The spans of one variant call, stored like ingested ones (docs/evaluations.md: each invocation is
+ * traced): the call's own span, then the app's spans its answer carried, beneath it.
+ */
+export function invocationSpans(options: InvocationSpanOptions): [SpanRecord, ...SpanRecord[]] {
+  const span = invocationSpan(options);
+  return [span, ...appSpanRecords(span, options.invocation?.appSpans ?? [])];
+}
+
+function invocationSpan(options: InvocationSpanOptions): SpanRecord {
   const { invocation, output } = options;
   const error = 'error' in output ? output.error : null;
   return {
-    traceId: options.traceId,
-    spanId: randomId(8),
+    traceId: options.call.traceId,
+    spanId: options.call.spanId,
     parentSpanId: null,
     name: options.variant.name,
     spanKind: options.target.kind === 'prompt' ? 'LLM' : 'CHAIN',

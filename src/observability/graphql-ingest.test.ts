@@ -46,7 +46,9 @@ describe('ingestTrace', () => {
     const graphql = await server.graphql(mutation, { input });
     const rest = await server.request('POST', '/observability/trace', input);
     expect(rest.status).toBe(422);
-    expect(rest.body.detail).toEqual([{ loc: ['body', 'spans', 0], msg: 'Input should be a valid dictionary', type: 'dict_type' }]);
+    expect(rest.body.detail).toEqual([
+      { loc: ['body', 'spans', 0], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type' },
+    ]);
     expect(graphql.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', detail: rest.body.detail });
   });
 });

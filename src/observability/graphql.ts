@@ -202,6 +202,29 @@ function traceSpans(ctx: RequestContext, trace: TraceTotals) {
   return read.traceSpansLoader(ctx).load(trace.traceId);
 }
 
+const SpanOutline = builder.objectRef<read.TraceOutline>('SpanOutline').implement({
+  description:
+    "Every span of a trace in start order, as parallel lists (position i of each list is the same span): the trace page's tree and timeline, without payloads.",
+  fields: (t) => ({
+    spanIds: t.exposeStringList('spanIds', { description: 'The span ids the client sent.' }),
+    parents: t.field({
+      type: ['Int'],
+      nullable: { list: false, items: true },
+      description: "The position of each span's parent in these lists; null for a top-level span (no parent, or a parent never stored).",
+      resolve: (outline) => outline.parents,
+    }),
+    names: t.exposeStringList('names', { description: "The spans' names." }),
+    kinds: t.field({ type: [SpanKind], description: "The spans' kinds.", resolve: (outline) => outline.kinds as (typeof spanKinds)[number][] }),
+    statuses: t.field({
+      type: [SpanStatusCode],
+      description: "The spans' statuses.",
+      resolve: (outline) => outline.statuses as (typeof spanStatuses)[number][],
+    }),
+    offsets: t.exposeFloatList('offsets', { description: "Seconds from the trace's first span start to each span's start." }),
+    latencies: t.exposeFloatList('latencies', { description: 'Seconds each span took.' }),
+  }),
+});
+
 const TraceRef = builder.prismaNode('Trace', {
   id: { resolve: (trace) => trace.traceId },
   nullable: true,
@@ -245,6 +268,13 @@ const TraceRef = builder.prismaNode('Trace', {
       type: [Span],
       description: 'Every top-level span (several when a parent never arrived), in start order.',
       resolve: async (trace, _args, ctx) => [...(await traceSpans(ctx, trace)).roots],
+    }),
+    outline: t.field({
+      type: SpanOutline,
+      description: 'What a tree and a timeline need of every span, without payloads: one light read however large the trace (docs/ui.md#the-trace-page).',
+      // One object of scalar lists, whatever its length: no per-span fields to count.
+      complexity: 10,
+      resolve: (trace, _args, ctx) => read.traceOutline(ctx, trace.traceId),
     }),
     spans: t.prismaConnection(
       {
@@ -333,6 +363,18 @@ function searchArgs(t: { arg: ArgBuilder<BuilderTypes> }) {
   } as const;
 }
 
+const SeriesBucket = builder.objectRef<search.SeriesBucket>('TraceSeriesBucket').implement({
+  description: 'The traces that started within one interval of `traceSeries`.',
+  fields: (t) => ({
+    start: t.expose('start', { type: 'DateTime', description: 'Start of the interval (included).' }),
+    end: t.expose('end', { type: 'DateTime', description: 'End of the interval (excluded, but the last includes it).' }),
+    count: t.exposeInt('count', { description: 'Traces that started in it.' }),
+    errorCount: t.exposeInt('error_count', { description: 'Of them, those with a failed span.' }),
+    cost: t.exposeFloat('cost', { nullable: true, description: 'USD summed over them; null when none has a cost.' }),
+    avgLatency: t.exposeFloat('avg_latency', { nullable: true, description: 'Mean latency in seconds; null when none started in it.' }),
+  }),
+});
+
 const TraceConnection = builder.connectionObject(
   { type: TraceRef, name: 'TraceConnection', description: 'Traces, a page at a time.' },
   { description: 'A trace and its cursor.' },
@@ -400,6 +442,17 @@ builder.queryFields((t) => ({
     args: searchArgs(t),
     resolve: (_root, args, ctx) => search.traceMetrics(ctx, filterOf(args)),
   }),
+  traceSeries: t.field({
+    type: [SeriesBucket],
+    description:
+      'The traces matching the filters counted over equal intervals (a millisecond at least), from `startedAfter` (else the first match) to `startedBefore` (else the last); empty when none match.',
+    args: {
+      ...searchArgs(t),
+      buckets: t.arg.int({ defaultValue: 30, description: `How many intervals, 1 to ${search.MAX_SERIES_BUCKETS}.` }),
+    },
+    complexity: (args) => args.buckets ?? 30,
+    resolve: (_root, args, ctx) => search.traceSeries(ctx, filterOf(args), args.buckets ?? 30),
+  }),
   spanMetrics: t.field({
     type: Metrics,
     description: 'Count, errors, cost, tokens and latency percentiles of the spans matching the filters.',
@@ -424,5 +477,30 @@ builder.mutationField('ingestTrace', (t) =>
     extensions: { scope: 'ingest' },
     args: { input: t.arg({ type: 'JSON', required: true, description: 'The REST body, `{trace, spans: […]}`, in its snake_case names.' }) },
     resolve: (_root, args, ctx) => ingestLegacyTraceBody(ctx, args.input),
+  }),
+);
+
+/** An empty list once listening, then the ids of the traces of each commit of ingested spans. */
+async function* storedTraces(ctx: RequestContext): AsyncGenerator<string[]> {
+  // Subscribe before announcing, so no commit falls between the two.
+  const commits = ctx.events.subscribe('traces:stored', ctx.projectId)[Symbol.asyncIterator]();
+  try {
+    yield [];
+    for (;;) {
+      const next = await commits.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    await commits.return?.();
+  }
+}
+
+builder.subscriptionField('tracesStored', (t) =>
+  t.stringList({
+    description:
+      'Ingestion as it commits: first an empty list once listening, then the trace ids of each commit of spans (OTLP, `ingestTrace`, `POST /observability/trace`).',
+    subscribe: (_root, _args, ctx) => storedTraces(ctx),
+    resolve: (traceIds) => traceIds,
   }),
 );

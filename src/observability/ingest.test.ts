@@ -189,14 +189,16 @@ describe('POST /observability/trace validation (422)', () => {
     await expect422({ trace: 't' }, [{ loc: ['body', 'spans'], type: 'missing' }]);
     await expect422({ trace: 't', spans: [] }, [{ loc: ['body', 'spans'], type: 'too_short', msg: 'List should have at least 1 item' }]);
     await expect422({ trace: 't', spans: { id: 'x' } }, [{ loc: ['body', 'spans'], type: 'list_type' }]);
-    await expect422({ trace: 't', spans: ['x'] }, [{ loc: ['body', 'spans', 0], type: 'dict_type' }]);
+    await expect422({ trace: 't', spans: ['x'] }, [{ loc: ['body', 'spans', 0], type: 'model_attributes_type' }]);
     // A null span is no span: a 422 at its place, like any other non-object (not a 500).
-    await expect422({ trace: '0', spans: [null] }, [{ loc: ['body', 'spans', 0], type: 'dict_type', msg: 'Input should be a valid dictionary' }]);
-    await expect422({ trace: 't', spans: [ok, null, 3] }, [
-      { loc: ['body', 'spans', 1], type: 'dict_type' },
-      { loc: ['body', 'spans', 2], type: 'dict_type' },
+    await expect422({ trace: '0', spans: [null] }, [
+      { loc: ['body', 'spans', 0], type: 'model_attributes_type', msg: 'Input should be a valid dictionary or object to extract fields from' },
     ]);
-    await expect422([ok], [{ loc: ['body'], type: 'dict_type' }]);
+    await expect422({ trace: 't', spans: [ok, null, 3] }, [
+      { loc: ['body', 'spans', 1], type: 'model_attributes_type' },
+      { loc: ['body', 'spans', 2], type: 'model_attributes_type' },
+    ]);
+    await expect422([ok], [{ loc: ['body'], type: 'model_attributes_type' }]);
     await expect422(undefined, [{ loc: ['body'], type: 'missing' }]);
   });
 
@@ -259,13 +261,13 @@ describe('POST /observability/trace validation (422)', () => {
   it('refuses negative or fractional token counts and negative or non-numeric cost', async () => {
     await expect422({ trace: 't', spans: [{ ...ok, tokens: { prompt_tokens: -1, completion_tokens: 1.5, total_tokens: 2.25 }, cost: -0.01 }] }, [
       { loc: ['body', 'spans', 0, 'tokens', 'prompt_tokens'], type: 'greater_than_equal', msg: 'Input should be greater than or equal to 0' },
-      { loc: ['body', 'spans', 0, 'tokens', 'completion_tokens'], type: 'int_type' },
-      { loc: ['body', 'spans', 0, 'tokens', 'total_tokens'], type: 'int_type' },
+      { loc: ['body', 'spans', 0, 'tokens', 'completion_tokens'], type: 'int_from_float' },
+      { loc: ['body', 'spans', 0, 'tokens', 'total_tokens'], type: 'int_from_float' },
       { loc: ['body', 'spans', 0, 'cost'], type: 'greater_than_equal' },
     ]);
     await expect422({ trace: 't', spans: [{ ...ok, tokens: [1, 2], cost: 'cheap' }] }, [
-      { loc: ['body', 'spans', 0, 'tokens'], type: 'dict_type' },
-      { loc: ['body', 'spans', 0, 'cost'], type: 'float_type' },
+      { loc: ['body', 'spans', 0, 'tokens'], type: 'model_attributes_type' },
+      { loc: ['body', 'spans', 0, 'cost'], type: 'float_parsing' },
     ]);
   });
 
@@ -301,7 +303,7 @@ describe('POST /observability/trace validation (422)', () => {
         { loc: ['body', 'spans', 0, 'environment'], type: 'string_type' },
         { loc: ['body', 'spans', 0, 'variant_id'], type: 'string_type' },
         { loc: ['body', 'spans', 0, 'variant_name'], type: 'string_type' },
-        { loc: ['body', 'spans', 0, 'revision'], type: 'int_type' },
+        { loc: ['body', 'spans', 0, 'revision'], type: 'int_from_float' },
         { loc: ['body', 'spans', 0, 'user'], type: 'string_type' },
         { loc: ['body', 'spans', 0, 'session_id'], type: 'string_type' },
         { loc: ['body', 'spans', 0, 'app_id'], type: 'string_type' },

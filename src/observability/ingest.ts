@@ -318,12 +318,16 @@ export type SpanStore = (records: readonly AnySpanRecord[]) => WriteSummary;
 /**
  * Stores `records` in the caller's project in one transaction: a span already stored under the
  * same (trace, span) id is overwritten, never duplicated. Then recomputes the roll-up of every
- * trace touched from all of that trace's spans, so batches may arrive in any order.
+ * trace touched from all of that trace's spans, so batches may arrive in any order. Then
+ * announces the traces touched (`traces:stored`).
  */
 export async function writeSpans(ctx: RequestContext, records: readonly AnySpanRecord[]): Promise<WriteSummary> {
   if (records.length === 0) return { spans: 0, traceIds: [] };
   const store = await spanWriter(ctx);
-  return ctx.db.$transaction(() => new Promise<WriteSummary>((resolve) => resolve(store(records))));
+  const summary = await ctx.db.$transaction(() => new Promise<WriteSummary>((resolve) => resolve(store(records))));
+  // Committed, so readable: GraphQL `tracesStored` tells live trace lists (docs/ui.md#live-updates).
+  ctx.events.publish('traces:stored', ctx.projectId, summary.traceIds);
+  return summary;
 }
 
 /**

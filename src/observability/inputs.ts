@@ -1,7 +1,7 @@
 // The inputs of the observability domain, named as the REST bodies and queries are
 // (docs/observability.md).
 import { z } from 'zod';
-import { int, isoDate, jsonObject } from '../shared/validation.js';
+import { int, isoDate, jsonObject, number } from '../shared/validation.js';
 import { pageLimit } from '../shared/http/params.js';
 import { EVALUATION_ENVIRONMENT, spanKinds, spanStatuses } from './ingest.js';
 import { spanReadTypes } from './read.js';
@@ -45,7 +45,7 @@ const isoDateTime = () =>
     })
     .meta({ description: 'ISO-8601 date-time (a date alone is midnight; no offset means UTC)', override: { type: 'string' } });
 
-const count = () => int().min(0).max(Number.MAX_SAFE_INTEGER);
+const count = () => int({ min: 0 });
 
 /** Token usage; `total_tokens` defaults to the sum of the other two when either is given. */
 const tokens = z
@@ -79,7 +79,7 @@ export const legacySpanInput = z
     session_id: optionalText(),
     app_id: optionalText(),
     tokens: tokens.nullish(),
-    cost: z.number().min(0).nullish(),
+    cost: number({ min: 0 }).nullish(),
     attributes: jsonObject().nullish(),
   })
   // `when`: these checks run even if other fields failed, so every fault is listed at once; but

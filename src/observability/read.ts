@@ -203,3 +203,56 @@ export async function spanCostsByAttribute(
     WHERE s."projectId" = ${ctx.projectId} AND s."spanKind" = ${spanKind}
       AND s."traceId" IN (SELECT "value" FROM json_each(${JSON.stringify(traceIds)}))`;
 }
+
+/**
+ * GraphQL `Trace.outline`: what a tree and a timeline need of every span of a trace, in start order,
+ * as parallel lists (docs/ui.md#the-trace-page): one query of seven light columns, no payload, so a
+ * trace of 50,000 spans is one small answer and no client cache holds 50,000 records. `parents`
+ * are positions in the same lists, null for a top-level span (no parent, itself, or one never
+ * stored). A parent cycle (only a faulty client sends one) is left as sent: the UI cuts it.
+ */
+export interface TraceOutline {
+  spanIds: string[];
+  parents: (number | null)[];
+  names: string[];
+  kinds: string[];
+  statuses: string[];
+  offsets: number[];
+  latencies: number[];
+}
+
+interface OutlineRow {
+  spanId: string;
+  parentSpanId: string | null;
+  name: string;
+  spanKind: string;
+  statusCode: string;
+  offset: number;
+  latency: number;
+}
+
+export async function traceOutline(ctx: RequestContext, traceId: string): Promise<TraceOutline> {
+  // Raw rows, offsets computed by SQLite from the exact nanosecond integers: the model mapping and
+  // BigInt arithmetic of 50,000 rows were most of this read's time (bench/ui.ts).
+  const rows = await ctx.db.$queryRaw<OutlineRow[]>`
+    SELECT s."spanId" AS "spanId", s."parentSpanId" AS "parentSpanId", s."name" AS "name", s."spanKind" AS "spanKind",
+      s."statusCode" AS "statusCode", s."latency" AS "latency",
+      (s."startTimeUnixNano" - (SELECT MIN(f."startTimeUnixNano") FROM "Span" AS f WHERE f."projectId" = ${ctx.projectId} AND f."traceId" = ${traceId})) / 1e9 AS "offset"
+    FROM "Span" AS s
+    WHERE s."projectId" = ${ctx.projectId} AND s."traceId" = ${traceId}
+    ORDER BY s."startTimeUnixNano", s."spanId"`;
+  const position = new Map<string, number>();
+  for (let i = 0; i < rows.length; i++) position.set(rows[i].spanId, i);
+  const outline: TraceOutline = { spanIds: [], parents: [], names: [], kinds: [], statuses: [], offsets: [], latencies: [] };
+  for (const row of rows) {
+    const parent = row.parentSpanId === null || row.parentSpanId === row.spanId ? undefined : position.get(row.parentSpanId);
+    outline.spanIds.push(row.spanId);
+    outline.parents.push(parent ?? null);
+    outline.names.push(row.name);
+    outline.kinds.push(row.spanKind);
+    outline.statuses.push(row.statusCode);
+    outline.offsets.push(Number(row.offset));
+    outline.latencies.push(Number(row.latency));
+  }
+  return outline;
+}

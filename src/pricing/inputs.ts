@@ -1,8 +1,8 @@
 // Inputs of the price endpoints, validated the same way for REST and GraphQL.
 import { z } from 'zod';
-import { isoDate } from '../shared/validation.js';
+import { isoDate, number } from '../shared/validation.js';
 
-const usd = () => z.number().min(0).max(1_000_000);
+const usd = () => number({ min: 0, max: 1_000_000 });
 
 export const priceInput = z.object({
   model: z.string().trim().min(1).max(200),

@@ -3,6 +3,7 @@
 // request acts in.
 import { ConflictError } from '../shared/errors.js';
 import { isUniqueViolation, type Db, type Prisma } from '../shared/db.js';
+import type { BulkSql } from '../shared/sql.js';
 
 export const DEFAULT_PROJECT_NAME = 'default';
 
@@ -34,6 +35,11 @@ export async function createProject(db: Prisma.TransactionClient, name: string) 
 /** The projects with these ids (every project with `null`), by name. */
 export function listProjects(db: Db, ids: readonly string[] | null) {
   return db.project.findMany({ where: ids ? { id: { in: [...ids] } } : {}, select: projectFields, orderBy: { name: 'asc' } });
+}
+
+/** Whether a project of this id exists: for an instance administrator's session naming it (src/auth), one read by the key. */
+export function projectExists(sql: BulkSql, id: string): boolean {
+  return sql.first('SELECT 1 AS "one" FROM "Project" WHERE "id" = ?', [id]) !== undefined;
 }
 
 export function findProjectByName(db: Db, name: string) {

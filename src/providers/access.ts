@@ -22,7 +22,7 @@ export const providerKeysInput = z
   .record(
     z.string().refine((key) => providerSettingName.test(key), {
       message: 'Keys are <PROVIDER>_API_KEY or <PROVIDER>_BASE_URL, e.g. OPENAI_API_KEY',
-      params: { type: 'value_error' },
+      params: { type: 'string_pattern_mismatch' },
     }),
     z.string(),
   )

@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { email, password } from './validation.js';
 
 /** A comma-separated list, each entry trimmed and checked by `entry`; blank entries are left out. */
 const list = (entry: z.ZodType<string, string>) =>
@@ -42,6 +43,30 @@ const hostOrCidr = z
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+/**
+ * Fastify's `trustProxy`: `true` (any proxy), a number of hops, or the proxies' addresses and
+ * CIDRs; unset or `false`: X-Forwarded-* are not read (docs/access.md#sessions).
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx): boolean | number | string[] => {
+    const text = value?.trim() ?? '';
+    if (text === '' || text === 'false') return false;
+    if (text === 'true') return true;
+    if (/^\d+$/.test(text)) return Number(text);
+    const entries = text
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
+    const bad = entries.filter((entry) => !(entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry)));
+    if (bad.length > 0) {
+      ctx.addIssue({ code: 'custom', message: 'must be true, false, a number of proxies, or comma-separated addresses and CIDRs of the proxies' });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
 const configSchema = z.object({
   PORT: port.default(8000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -56,6 +81,20 @@ const configSchema = z.object({
   ASSAY_AUTH: z.enum(['on', 'off']).optional(),
   /** A key with exactly this value and every scope is kept on the default project (docs/access.md). */
   ASSAY_INIT_API_KEY: z.string().min(20, 'must be at least 20 characters, e.g. from `openssl rand -hex 24`').optional(),
+  /** The first instance administrator, made at start when no user exists (docs/access.md#the-first-administrator). */
+  ASSAY_INIT_ADMIN_EMAIL: email().optional(),
+  ASSAY_INIT_ADMIN_PASSWORD: password().optional(),
+  /** How long a login lasts (docs/access.md#sessions). */
+  ASSAY_SESSION_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 366)
+    .default(24 * 7),
+  /** Failed logins before an email, or an address, is refused for a while (docs/access.md#throttling). */
+  ASSAY_LOGIN_FAILURES_PER_EMAIL: z.coerce.number().int().positive().default(10),
+  ASSAY_LOGIN_FAILURES_PER_IP: z.coerce.number().int().positive().default(100),
+  /** Whether X-Forwarded-For/-Proto are believed, and from whom (docs/access.md#sessions). */
+  ASSAY_TRUST_PROXY: trustProxy,
   /** Requests (ingest: spans) per minute per API key; 0 for no limit (docs/access.md#rate-limits). */
   ASSAY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
   /** Origins granted CORS, and allowed to send state-changing requests from a browser (docs/access.md#browsers). */
@@ -88,6 +127,14 @@ const configSchema = z.object({
     .optional(),
 });
 
+/** The first administrator needs both an email and a password; one alone is a mistake. */
+const checkedConfig = configSchema.superRefine((config, ctx) => {
+  if ((config.ASSAY_INIT_ADMIN_EMAIL === undefined) !== (config.ASSAY_INIT_ADMIN_PASSWORD === undefined)) {
+    const missing = config.ASSAY_INIT_ADMIN_EMAIL === undefined ? 'ASSAY_INIT_ADMIN_EMAIL' : 'ASSAY_INIT_ADMIN_PASSWORD';
+    ctx.addIssue({ code: 'custom', path: [missing], message: 'ASSAY_INIT_ADMIN_EMAIL and ASSAY_INIT_ADMIN_PASSWORD go together: set both or neither' });
+  }
+});
+
 /** Whether `value` is an absolute http(s) URL: what a provider's base URL must be. */
 export function isHttpUrl(value: string): boolean {
   return URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
@@ -104,7 +151,7 @@ export type Config = z.infer<typeof configSchema> & {
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = configSchema.safeParse(env);
+  const parsed = checkedConfig.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);

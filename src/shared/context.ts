@@ -57,6 +57,8 @@ export interface Principal {
   projectId: string;
   scopes: readonly Scope[];
   actor: Actor;
+  /** A signed-in instance administrator: reaches every project, may create projects and users (docs/access.md#roles). */
+  instanceAdmin?: boolean;
 }
 
 /** The service acting for itself (auth off, background work): every scope in `projectId`. */
@@ -68,6 +70,8 @@ export function servicePrincipal(projectId: string): Principal {
 export interface RequestOrigin {
   ip: string | null;
   userAgent: string | null;
+  /** The scheme and host the request was sent to (behind a trusted proxy, the forwarded ones): where links to the service point. */
+  url?: string;
 }
 
 const noOrigin: RequestOrigin = { ip: null, userAgent: null };

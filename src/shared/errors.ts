@@ -58,12 +58,24 @@ export class ConflictError extends AssayError {
   readonly code = 'CONFLICT';
 }
 
-/** No credentials, or ones that open nothing. The challenge names every scheme a key may come in. */
+/** Every scheme a key may come in: what a refusal of a request without a session challenges. */
+const KEY_CHALLENGE = 'Bearer realm="assay", Basic realm="assay"';
+
+/**
+ * No credentials, or ones that open nothing. The challenge names every scheme a key may come in;
+ * a refused login or session leaves Basic out, so a browser shows its page rather than its own prompt.
+ */
 export class UnauthorizedError extends AssayError {
   readonly status = 401;
   readonly code = 'UNAUTHENTICATED';
+  constructor(
+    message: string,
+    private readonly challenge: 'key' | 'session' = 'key',
+  ) {
+    super(message);
+  }
   override headers() {
-    return { 'www-authenticate': 'Bearer realm="assay", Basic realm="assay"' };
+    return { 'www-authenticate': this.challenge === 'key' ? KEY_CHALLENGE : 'Bearer realm="assay"' };
   }
 }
 

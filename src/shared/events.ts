@@ -22,5 +22,7 @@ export function createAssayEvents() {
     /** This job was cancelled, stopped or deleted: stop its work now. */
     'job:stopped': [id: string];
     'evaluation:progress': [evaluationId: string, progress: EvaluationProgress];
+    /** Spans of these traces were committed in this project (the trace list's live updates). */
+    'traces:stored': [projectId: string, traceIds: string[]];
   }>();
 }

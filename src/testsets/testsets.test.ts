@@ -101,7 +101,11 @@ describe('POST /testsets', () => {
       { name: 'rows', csvdata: [1, { a: 1 }, 'text', ['a'], null] },
       [0, 2, 3, 4].map((index) => ({ loc: ['body', 'csvdata', index], msg: 'Input should be a valid dictionary', type: 'dict_type' })),
     ],
-    ['a body that is not an object', [capitals], [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }]],
+    [
+      'a body that is not an object',
+      [capitals],
+      [{ loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type' }],
+    ],
   ])('answers 422 for %s, listing every fault', async (_case, body, detail) => {
     const response = await server.request('POST', '/testsets', body);
     expect(response.status).toBe(422);

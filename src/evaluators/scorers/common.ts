@@ -22,6 +22,9 @@ export interface ScoringCase {
 
 /** What a trace path (`trace.<span name>.<inputs|outputs|internals>.…`) can read of a span. */
 export interface TraceSpanView {
+  /** The span's id and its parent's, which Agenta's paths (`rag.retriever.internals.…`) follow. */
+  id: string;
+  parentId: string | null;
   name: string;
   inputs: unknown;
   outputs: unknown;

@@ -2,7 +2,7 @@
 // claims are supported by the retrieved contexts, or how relevant the contexts are to the question.
 // The question, answer and contexts are read by path (resolvePath). Edge cases in ../scoring.ts.
 import { result } from '../results.js';
-import { type ScoringCase, ScoringFault, type Scorer, guarded, isPlainObject, toText } from './common.js';
+import { type ScoringCase, ScoringFault, type Scorer, type TraceSpanView, guarded, isPlainObject, toText } from './common.js';
 import { DEFAULT_JUDGE_MODEL, askProvider, modelSetting, parseJudgeScore, providersOf } from './critique.js';
 import { excerpt } from '../../shared/errors.js';
 
@@ -26,6 +26,25 @@ function dig(value: unknown, fields: string[]): unknown {
   return current;
 }
 
+/** The sections of a span a trace path reads, after the span's name: `<name>.<section>.<field>…`. */
+function splitTracePath(segments: string[]): { names: string[]; section: (typeof TRACE_SECTIONS)[number]; fields: string[] } | null {
+  const at = segments.findIndex((segment, index) => index > 0 && (TRACE_SECTIONS as readonly string[]).includes(segment));
+  return at === -1 ? null : { names: segments.slice(0, at), section: segments[at] as (typeof TRACE_SECTIONS)[number], fields: segments.slice(at + 1) };
+}
+
+/**
+ * Agenta's form `<span>.<child span>….<section>.<field>…` (`rag.retriever.internals.prompt`): the
+ * spans named along a line of descent, from a span named by the first name; the first found.
+ */
+function spanByDescent(spans: readonly TraceSpanView[], names: string[]): TraceSpanView | undefined {
+  let candidates = spans.filter((span) => span.name === names[0]);
+  for (const name of names.slice(1)) {
+    const parents = new Set(candidates.map((span) => span.id));
+    candidates = spans.filter((span) => span.parentId !== null && parents.has(span.parentId) && span.name === name);
+  }
+  return candidates[0];
+}
+
 /**
  * The value a RAG setting's path points at, or a ScoringFault naming the path (`setting`) when it
  * resolves to nothing (absent, or null):
@@ -33,31 +52,43 @@ function dig(value: unknown, fields: string[]): unknown {
  * - "trace.<span name>.<inputs|outputs|internals>[.<field>…]": the first span of that name in the
  *   case's trace (the span name may itself contain dots);
  * - "testcase.<column>[.<field>…]" or "<column>[.<field>…]": a test case column (a column whose
- *   name is the whole path wins over a nested reading).
+ *   name is the whole path wins over a nested reading);
+ * - otherwise Agenta's "<span>.<child span>….<inputs|outputs|internals>.<field>…", spans named
+ *   along a line of descent in the case's trace (the app's own spans, docs/evaluations.md#the-apps-own-trace).
  */
 export function resolvePath(path: string, setting: string, scoringCase: ScoringCase): unknown {
   const fail = (why: string): never => {
     throw new ScoringFault(`The ${setting} path "${path}" resolves to nothing: ${why}`);
   };
+  const spans = scoringCase.trace ?? [];
+  const spanNames = () => spans.map((s) => s.name).join(', ') || 'none';
   let value: unknown;
   if (path === 'output' || path.startsWith('output.')) {
     value = dig(scoringCase.output, path === 'output' ? [] : path.slice('output.'.length).split('.'));
     if (value === undefined || value === null) fail("the variant's output has no such field");
   } else if (path.startsWith('trace.')) {
-    const rest = path.slice('trace.'.length).split('.');
-    const at = rest.findIndex((segment, index) => index > 0 && (TRACE_SECTIONS as readonly string[]).includes(segment));
-    if (at === -1) return fail('a trace path is "trace.<span name>.<inputs|outputs|internals>.<field>…"');
-    const name = rest.slice(0, at).join('.');
-    const spans = scoringCase.trace ?? [];
+    const parts = splitTracePath(path.slice('trace.'.length).split('.'));
+    if (!parts) return fail('a trace path is "trace.<span name>.<inputs|outputs|internals>.<field>…"');
+    const name = parts.names.join('.');
     const span = spans.find((candidate) => candidate.name === name);
-    if (!span) return fail(`the trace has no span named "${name}" (spans: ${spans.map((s) => s.name).join(', ') || 'none'})`);
-    value = dig(span[rest[at] as (typeof TRACE_SECTIONS)[number]], rest.slice(at + 1));
-    if (value === undefined || value === null) fail(`span "${name}" has nothing at ${rest.slice(at).join('.')}`);
+    if (!span) return fail(`the trace has no span named "${name}" (spans: ${spanNames()})`);
+    value = dig(span[parts.section], parts.fields);
+    if (value === undefined || value === null) fail(`span "${name}" has nothing at ${[parts.section, ...parts.fields].join('.')}`);
   } else {
     const key = path.startsWith('testcase.') ? path.slice('testcase.'.length) : path;
     const { testcase } = scoringCase;
     value = Object.hasOwn(testcase, key) ? testcase[key] : dig(testcase, key.split('.'));
-    if (value === undefined || value === null) fail(`the test case has no such column (columns: ${Object.keys(testcase).join(', ') || 'none'})`);
+    const parts = key === path ? splitTracePath(path.split('.')) : null;
+    const span = parts && (value === undefined || value === null) ? spanByDescent(spans, parts.names) : undefined;
+    if (parts && span) {
+      value = dig(span[parts.section], parts.fields);
+      if (value === undefined || value === null) fail(`span "${parts.names.join(' > ')}" has nothing at ${[parts.section, ...parts.fields].join('.')}`);
+    } else if (value === undefined || value === null) {
+      fail(
+        `the test case has no such column (columns: ${Object.keys(testcase).join(', ') || 'none'})` +
+          (parts ? `, nor has the trace spans named ${parts.names.map((n) => `"${n}"`).join(' > ')} (spans: ${spanNames()})` : ''),
+      );
+    }
   }
   return value;
 }

@@ -94,7 +94,9 @@ export const similarityMatch = guarded((settings, scoringCase): Result => {
 export const regexTest = guarded((settings, scoringCase, context): Result => {
   // A PatternSyntaxError is a ScoringFault: a config stored before the engine changed may not compile.
   const source = stringSetting(settings, 'regex_pattern');
-  const pattern = perRun(context, `regex_pattern ${source}`, () => compilePattern(source));
+  // Configs saved before the setting existed search case-insensitively, as they always did.
+  const caseSensitive = booleanSetting(settings, 'case_sensitive', false);
+  const pattern = perRun(context, `regex_pattern ${caseSensitive} ${source}`, () => compilePattern(source, caseSensitive));
   const shouldMatch = booleanSetting(settings, 'regex_should_match', true);
   return result('bool', searches(pattern, toText(scoringCase.output)) === shouldMatch);
 });

@@ -17,6 +17,6 @@ declare module 'fastify' {
 }
 
 export function routeAccess(req: FastifyRequest): RouteAccess {
-  const config = req.routeOptions.config as { access?: RouteAccess; openapi?: { scope?: Scope } } | undefined;
+  const config = req.routeOptions.config as { access?: RouteAccess; openapi?: { scope?: Scope | 'public' } } | undefined;
   return config?.access ?? config?.openapi?.scope ?? (req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write');
 }

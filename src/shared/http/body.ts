@@ -1,8 +1,9 @@
 // Request bodies are JSON whatever the Content-Type says: `curl -d` sends form encoding by
 // default, and refusing it would only puzzle users. Malformed JSON is a 422 `json_invalid` at
-// the offending position, as FastAPI answers it.
+// the position Python's json module names, as FastAPI answers it (json-errors.ts).
 import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../errors.js';
+import { pythonJsonFault } from './json-errors.js';
 
 /** Deeper JSON would overflow the stack wherever it is serialised again (storage, answers). */
 export const MAX_JSON_DEPTH = 128;
@@ -20,16 +21,15 @@ function depthExceeds(value: unknown, limit: number): boolean {
 }
 
 export function parseJsonBody(text: string): unknown {
-  if (text.trim() === '') return undefined;
+  // No body at all is an absent one (`missing`, as FastAPI says); whitespace is malformed JSON.
+  if (text === '') return undefined;
   let body: unknown;
   try {
     body = JSON.parse(text);
-  } catch (error) {
-    // Node names the offending position, or says the text ended early (position = its length).
-    const message = (error as Error).message;
-    const position = /position (\d+)/.exec(message)?.[1] ?? (/end of JSON input/.test(message) ? String(text.length) : undefined);
-    const loc: (string | number)[] = position === undefined ? ['body'] : ['body', Number(position)];
-    throw new ValidationError([{ loc, msg: 'JSON decode error', type: 'json_invalid' }]);
+  } catch {
+    // NaN and Infinity, which Python reads and JSON.parse does not, are refused at the start.
+    const position = pythonJsonFault(text)?.position ?? 0;
+    throw new ValidationError([{ loc: ['body', position], msg: 'JSON decode error', type: 'json_invalid' }]);
   }
   if (depthExceeds(body, MAX_JSON_DEPTH)) {
     throw ValidationError.at(['body'], `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, 'value_error');

@@ -6,7 +6,11 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AssayError } from '../errors.js';
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/**
+ * `notFound` may answer an unknown path itself (the web UI's page for a browser, web-ui.ts); else
+ * it is a 404.
+ */
+export function registerErrorHandling(app: FastifyInstance, notFound?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | null): void {
   app.setErrorHandler((error: FastifyError | AssayError, request, reply) => {
     if (error instanceof AssayError) {
       return reply.code(error.status).headers(error.headers()).send(error.body());
@@ -18,7 +22,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ detail: 'Internal Server Error' });
   });
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
+  app.setNotFoundHandler((request, reply) => notFound?.(request, reply) ?? reply.code(404).send({ detail: 'Not Found' }));
 }
 
 /**

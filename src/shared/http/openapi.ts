@@ -35,8 +35,11 @@ export interface RouteDoc {
   response?: z.ZodType;
   noContent?: boolean;
   errors?: ErrorStatus[];
-  /** The scope a caller needs (docs/access.md#scopes); by default `read` for GET, `write` otherwise. */
-  scope?: Scope;
+  /**
+   * The scope a caller needs (docs/access.md#scopes); by default `read` for GET, `write` otherwise.
+   * `public`: served without credentials (the routes of logging in).
+   */
+  scope?: Scope | 'public';
   /** Whole parts of the operation given as is (OTLP's protobuf bodies and answers). */
   operation?: Partial<Pick<ZodOpenApiOperationObject, 'requestBody' | 'responses' | 'requestParams'>>;
 }
@@ -127,8 +130,9 @@ function operation(method: string, url: string, doc: RouteDoc): ZodOpenApiOperat
     ? { 204: { description: 'Done' } }
     : { 200: { description: 'OK', content: doc.response ? { 'application/json': { schema: doc.response } } : undefined } };
   if (validates) responses['422'] = ref('UnprocessableEntity');
-  // Every described route needs credentials when auth is on (docs/access.md).
-  const errors = new Set<ErrorStatus>([...(doc.errors ?? []), 401, 403, 429]);
+  // Every described route but the public ones needs credentials when auth is on (docs/access.md).
+  const isPublic = doc.scope === 'public';
+  const errors = new Set<ErrorStatus>([...(doc.errors ?? []), ...(isPublic ? [] : ([401, 403, 429] as const))]);
   if (doc.body) errors.add(413);
   for (const status of [...errors].sort()) responses[`${status}` as const] = ref(errorAnswers[status].id);
 
@@ -142,6 +146,7 @@ function operation(method: string, url: string, doc: RouteDoc): ZodOpenApiOperat
     requestParams,
     requestBody: doc.body ? { required: true, content: { [mediaType]: { schema: doc.body, examples } } } : undefined,
     responses,
+    ...(isPublic ? { security: [] } : {}),
     ...doc.operation,
     ...(doc.operation?.responses ? { responses: { ...responses, ...doc.operation.responses } } : {}),
   };

@@ -17,7 +17,7 @@ import { registerApiDocs } from './openapi.js';
 import { intParam } from './params.js';
 import { restRoutes } from './route.js';
 
-const thingBody = z.object({ name: z.string().trim().min(1), count: int().min(1) });
+const thingBody = z.object({ name: z.string().trim().min(1), count: int({ min: 1 }) });
 const thingQuery = z.object({
   limit: z.string().transform(Number).pipe(z.number().int().min(1)).default(10),
   verbose: z.enum(['yes', 'no']).default('no'),
@@ -80,7 +80,7 @@ describe('restRoutes', () => {
     expect(response.body).toEqual({
       detail: [
         { loc: ['body', 'name'], msg: 'String should have at least 1 character', type: 'string_too_short' },
-        { loc: ['body', 'count'], msg: 'Input should be a valid integer', type: 'int_type' },
+        { loc: ['body', 'count'], msg: 'Input should be a valid integer, unable to parse string as an integer', type: 'int_parsing' },
       ],
     });
     expect(handled.length).toBe(before);

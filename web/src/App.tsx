@@ -1,0 +1,114 @@
+// The shell: the project from the URL picks the Relay environment (one per project, so no cache
+// mixes two projects' data), a header, and the screen the path names (docs/ui.md#urls).
+import { Suspense, useEffect, useMemo } from 'react';
+import { graphql, RelayEnvironmentProvider, useLazyLoadQuery } from 'react-relay';
+import type { AppProjectsQuery } from './__generated__/AppProjectsQuery.graphql.ts';
+import { createEnvironment } from './relay.ts';
+import { Link, matchRoute, paths, Router, useRouter } from './router.tsx';
+import { TraceList } from './traces/TraceList.tsx';
+import { TracePage } from './traces/TracePage.tsx';
+import { Empty, ErrorBoundary, Loading } from './ui.tsx';
+
+const projectsQuery = graphql`
+  query AppProjectsQuery {
+    projects {
+      id
+      name
+    }
+  }
+`;
+
+/**
+ * The id REST, API keys and the X-Assay-Project header use: `Project` has no `databaseId` field
+ * yet, so it is read from the global id, Pothos' base64 of `Project:<id>` (docs/ui.md#api-access).
+ */
+export function projectDatabaseId(globalId: string): string {
+  const decoded = atob(globalId);
+  return decoded.startsWith('Project:') ? decoded.slice('Project:'.length) : globalId;
+}
+
+/** `/`: the default project's traces (the first project when none is called "default"). */
+function Home() {
+  const { navigate } = useRouter();
+  const { projects } = useLazyLoadQuery<AppProjectsQuery>(projectsQuery, {});
+  const project = projects.find((candidate) => candidate.name === 'default') ?? projects[0];
+  useEffect(() => {
+    if (project) navigate(paths.traces(projectDatabaseId(project.id)), { replace: true });
+  }, [project, navigate]);
+  return project ? <Loading label="Opening the project…" /> : <Empty title="No project yet">Create one with POST /projects.</Empty>;
+}
+
+function ProjectPicker({ projectId }: { projectId: string }) {
+  const { navigate } = useRouter();
+  const { projects } = useLazyLoadQuery<AppProjectsQuery>(projectsQuery, {});
+  if (projects.length < 2) return <span className="project-name">{projects[0]?.name ?? ''}</span>;
+  return (
+    <label className="project-picker">
+      <span className="visually-hidden">Project</span>
+      <select value={projectId} onChange={(event) => navigate(paths.traces(event.target.value))}>
+        {projects.map((project) => (
+          <option key={project.id} value={projectDatabaseId(project.id)}>
+            {project.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function Screens() {
+  const { location } = useRouter();
+  const route = matchRoute(location.pathname, location.search);
+  const projectId = route && 'projectId' in route ? route.projectId : null;
+  const environment = useMemo(() => createEnvironment(projectId), [projectId]);
+  return (
+    <RelayEnvironmentProvider environment={environment}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <Link to="/" className="brand">
+          Assay
+        </Link>
+        {projectId && (
+          <nav aria-label="Sections">
+            <Link to={paths.traces(projectId)} aria-current={route?.screen === 'traces' ? 'page' : undefined}>
+              Traces
+            </Link>
+          </nav>
+        )}
+        <div className="top-end">
+          {projectId && (
+            <Suspense fallback={null}>
+              <ErrorBoundary>
+                <ProjectPicker projectId={projectId} />
+              </ErrorBoundary>
+            </Suspense>
+          )}
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <ErrorBoundary resetKey={location.pathname}>
+          <Suspense fallback={<Loading label="Loading…" />}>
+            {route === null && (
+              <Empty title="No such page">
+                <Link to="/">Go to the start page</Link>
+              </Empty>
+            )}
+            {route?.screen === 'home' && <Home />}
+            {route?.screen === 'traces' && <TraceList projectId={route.projectId} />}
+            {route?.screen === 'trace' && <TracePage projectId={route.projectId} traceId={route.traceId} spanId={route.spanId} />}
+          </Suspense>
+        </ErrorBoundary>
+      </main>
+    </RelayEnvironmentProvider>
+  );
+}
+
+export function App() {
+  return (
+    <Router>
+      <Screens />
+    </Router>
+  );
+}

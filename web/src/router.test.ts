@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { matchRoute, paths } from './router.tsx';
+
+describe('matchRoute', () => {
+  it('names the screen of every UI path and nothing else', () => {
+    expect(matchRoute('/')).toEqual({ screen: 'home' });
+    expect(matchRoute('/p/p1')).toEqual({ screen: 'traces', projectId: 'p1' });
+    expect(matchRoute('/p/p1/traces/')).toEqual({ screen: 'traces', projectId: 'p1' });
+    expect(matchRoute('/p/p1/traces/t%2F1', '?span=s1')).toEqual({ screen: 'trace', projectId: 'p1', traceId: 't/1', spanId: 's1' });
+    expect(matchRoute('/p/p1/traces/t1')).toMatchObject({ spanId: null });
+    for (const path of ['/apps', '/p', '/p/p1/nothing', '/p/p1/traces/t1/more']) expect(matchRoute(path)).toBeNull();
+  });
+
+  it('builds the paths it reads', () => {
+    expect(matchRoute(paths.trace('p 1', 'a/b'), '?span=x')).toEqual({ screen: 'trace', projectId: 'p 1', traceId: 'a/b', spanId: 'x' });
+    expect(paths.trace('p', 't', 's/1')).toBe('/p/p/traces/t?span=s%2F1');
+    expect(paths.traces('p', '?sort=COST')).toBe('/p/p/traces?sort=COST');
+  });
+});

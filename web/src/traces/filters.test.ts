@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { filterVariables, pageVariables, PAGE_SIZE, parseState, sortedBy, stateSearch } from './filters.ts';
+
+describe('the trace list URL', () => {
+  it('reads every filter, sort and page from the query string and writes it back the same', () => {
+    const search = '?range=24h&name=chat&user=u1&model=gpt-4o&minCost=0.5&kind=LLM%2CTOOL&status=ERROR&sort=COST&dir=ASC&after=abc';
+    const state = parseState(search);
+    expect(state).toMatchObject({ range: '24h', name: 'chat', user: 'u1', model: 'gpt-4o', minCost: '0.5', kinds: ['LLM', 'TOOL'], statuses: ['ERROR'] });
+    expect(state).toMatchObject({ sort: 'COST', direction: 'ASC', after: 'abc', before: null });
+    expect(stateSearch(state)).toBe(search);
+  });
+
+  it('keeps the plain list plain and drops values it does not know', () => {
+    expect(stateSearch(parseState(''))).toBe('');
+    const state = parseState('?range=3y&kind=LLM,BOGUS&status=MAYBE&sort=NAME&dir=sideways');
+    expect(state).toMatchObject({ range: null, kinds: ['LLM'], statuses: [], sort: 'START_TIME', direction: 'DESC' });
+  });
+
+  it('turns the state into the API variables: a relative range from now, numbers, ISO instants', () => {
+    const now = Date.parse('2026-01-02T00:00:00Z');
+    expect(filterVariables(parseState('?range=24h&minLatency=1.5&maxCost=abc&text=%20hi%20'), now)).toMatchObject({
+      startedAfter: '2026-01-01T00:00:00.000Z',
+      startedBefore: undefined,
+      minLatency: 1.5,
+      maxCost: undefined,
+      text: 'hi',
+    });
+    const custom = filterVariables(parseState('?from=2026-01-01T10:00&to=nonsense'), now);
+    expect(custom.startedAfter).toBe(new Date('2026-01-01T10:00').toISOString());
+    expect(custom.startedBefore).toBeUndefined();
+  });
+
+  it('pages forward from `after` and backward to `before`', () => {
+    expect(pageVariables(parseState(''))).toEqual({ first: PAGE_SIZE, after: undefined, last: undefined, before: undefined });
+    expect(pageVariables(parseState('?before=x'))).toEqual({ last: PAGE_SIZE, before: 'x', first: undefined, after: undefined });
+  });
+
+  it('sorts by a column descending first, flips on the same column, and goes back to the first page', () => {
+    const state = parseState('?after=x');
+    const byCost = sortedBy(state, 'COST');
+    expect(byCost).toMatchObject({ sort: 'COST', direction: 'DESC', after: null });
+    expect(sortedBy(byCost, 'COST').direction).toBe('ASC');
+    expect(sortedBy(sortedBy(byCost, 'COST'), 'LATENCY').direction).toBe('DESC');
+  });
+});

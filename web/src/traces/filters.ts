@@ -1,0 +1,123 @@
+// The trace list's state lives in its URL (docs/ui.md#the-trace-list), so a filtered, sorted page
+// can be shared: these turn the query string into the API's variables and back.
+
+export const spanKinds = ['AGENT', 'CHAIN', 'EMBEDDING', 'EVALUATOR', 'GUARDRAIL', 'LLM', 'RERANKER', 'RETRIEVER', 'TOOL', 'UNKNOWN', 'WORKFLOW'] as const;
+export const statuses = ['ERROR', 'OK', 'UNSET'] as const;
+export const sortFields = ['START_TIME', 'LATENCY', 'COST', 'TOKENS', 'SPAN_COUNT', 'ERROR_COUNT'] as const;
+/** Time ranges offered as presets, in hours back from now. */
+export const ranges = { '1h': 1, '24h': 24, '7d': 168, '30d': 720 } as const;
+
+export type SpanKind = (typeof spanKinds)[number];
+export type Status = (typeof statuses)[number];
+export type SortField = (typeof sortFields)[number];
+export type Range = keyof typeof ranges;
+
+export const PAGE_SIZE = 50;
+
+/** What the URL says, as typed in the form. */
+export interface TraceListState {
+  range: Range | null;
+  from: string;
+  to: string;
+  name: string;
+  kinds: SpanKind[];
+  statuses: Status[];
+  user: string;
+  session: string;
+  environment: string;
+  model: string;
+  text: string;
+  minCost: string;
+  maxCost: string;
+  minLatency: string;
+  maxLatency: string;
+  sort: SortField;
+  direction: 'ASC' | 'DESC';
+  after: string | null;
+  before: string | null;
+}
+
+const textKeys = ['from', 'to', 'name', 'user', 'session', 'environment', 'model', 'text', 'minCost', 'maxCost', 'minLatency', 'maxLatency'] as const;
+
+function listOf<T extends string>(value: string | null, allowed: readonly T[]): T[] {
+  return (value ?? '').split(',').filter((item): item is T => (allowed as readonly string[]).includes(item));
+}
+
+export function parseState(search: string): TraceListState {
+  const params = new URLSearchParams(search);
+  const text = Object.fromEntries(textKeys.map((key) => [key, params.get(key) ?? ''])) as Record<(typeof textKeys)[number], string>;
+  const range = params.get('range');
+  const sort = params.get('sort');
+  return {
+    ...text,
+    range: range !== null && range in ranges ? (range as Range) : null,
+    kinds: listOf(params.get('kind'), spanKinds),
+    statuses: listOf(params.get('status'), statuses),
+    sort: (sortFields as readonly string[]).includes(sort ?? '') ? (sort as SortField) : 'START_TIME',
+    direction: params.get('dir') === 'ASC' ? 'ASC' : 'DESC',
+    after: params.get('after'),
+    before: params.get('before'),
+  };
+}
+
+/** The query string of a state; defaults are left out, so the plain list's URL stays plain. */
+export function stateSearch(state: TraceListState): string {
+  const params = new URLSearchParams();
+  if (state.range) params.set('range', state.range);
+  for (const key of textKeys) if (state[key].trim() !== '') params.set(key, state[key].trim());
+  if (state.kinds.length) params.set('kind', state.kinds.join(','));
+  if (state.statuses.length) params.set('status', state.statuses.join(','));
+  if (state.sort !== 'START_TIME') params.set('sort', state.sort);
+  if (state.direction !== 'DESC') params.set('dir', state.direction);
+  if (state.after) params.set('after', state.after);
+  if (state.before) params.set('before', state.before);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** A number typed in a field, or undefined when it is empty or not a number (the form flags it). */
+export function numberOf(text: string): number | undefined {
+  if (text.trim() === '') return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/** A datetime-local value (local time) as an ISO instant; undefined when empty or unreadable. */
+export function instantOf(text: string): string | undefined {
+  if (text.trim() === '') return undefined;
+  const time = new Date(text).getTime();
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
+}
+
+/** The filter arguments shared by `traces`, `traceMetrics` and `traceSeries`. */
+export function filterVariables(state: TraceListState, now: number) {
+  const optional = (text: string) => (text.trim() === '' ? undefined : text.trim());
+  return {
+    startedAfter: state.range ? new Date(now - ranges[state.range] * 3_600_000).toISOString() : instantOf(state.from),
+    startedBefore: state.range ? undefined : instantOf(state.to),
+    nameContains: optional(state.name),
+    spanKind: state.kinds.length ? state.kinds : undefined,
+    status: state.statuses.length ? state.statuses : undefined,
+    userId: optional(state.user),
+    sessionId: optional(state.session),
+    environment: optional(state.environment),
+    model: optional(state.model),
+    text: optional(state.text),
+    minCost: numberOf(state.minCost),
+    maxCost: numberOf(state.maxCost),
+    minLatency: numberOf(state.minLatency),
+    maxLatency: numberOf(state.maxLatency),
+  };
+}
+
+/** Page arguments: forward from `after`, backward to `before`, else the first page. */
+export function pageVariables(state: TraceListState) {
+  if (state.before) return { last: PAGE_SIZE, before: state.before, first: undefined, after: undefined };
+  return { first: PAGE_SIZE, after: state.after ?? undefined, last: undefined, before: undefined };
+}
+
+/** Sorting by a column: the same column flips the direction; another starts descending. Back to page 1. */
+export function sortedBy(state: TraceListState, field: SortField): TraceListState {
+  const direction = state.sort === field && state.direction === 'DESC' ? 'ASC' : 'DESC';
+  return { ...state, sort: field, direction, after: null, before: null };
+}

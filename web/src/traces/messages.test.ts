@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { conversationOf, exceptionsOf } from './messages.ts';
+
+describe('conversationOf', () => {
+  it('reads stored chat messages, system instructions and text parts', () => {
+    const conversation = conversationOf({
+      messages: [
+        { role: 'user', content: 'Capital of France?' },
+        {
+          role: 'assistant',
+          parts: [
+            { type: 'text', content: 'Par' },
+            { type: 'text', content: 'is' },
+          ],
+        },
+        { role: 'assistant', content: null, tool_calls: [{ name: 'lookup' }] },
+      ],
+      system_instructions: [{ type: 'text', content: 'Be terse.' }],
+      temperature: 0,
+    });
+    expect(conversation).toEqual({
+      system: 'Be terse.',
+      messages: [
+        { role: 'user', text: 'Capital of France?', rest: null },
+        { role: 'assistant', text: 'Paris', rest: null },
+        { role: 'assistant', text: null, rest: { content: null, tool_calls: [{ name: 'lookup' }] } },
+      ],
+      rest: { temperature: 0 },
+    });
+  });
+
+  it('takes a bare list of messages, and nothing that is not one', () => {
+    expect(conversationOf([{ role: 'user', content: 'hi' }])?.messages).toHaveLength(1);
+    for (const value of [null, 'text', { question: 'x' }, { messages: [] }, { messages: [{ content: 'no role' }] }, [1, 2]]) {
+      expect(conversationOf(value)).toBeNull();
+    }
+  });
+});
+
+describe('exceptionsOf', () => {
+  it("reads OpenTelemetry's exception events and ignores the others", () => {
+    const events = [
+      { name: 'log', attributes: {} },
+      {
+        name: 'exception',
+        time: '2026-01-01T00:00:00Z',
+        attributes: { 'exception.type': 'TimeoutError', 'exception.message': 'took too long', 'exception.stacktrace': 'at x' },
+      },
+      { name: 'exception' },
+    ];
+    expect(exceptionsOf(events)).toEqual([
+      { type: 'TimeoutError', message: 'took too long', stacktrace: 'at x', time: '2026-01-01T00:00:00Z' },
+      { type: null, message: null, stacktrace: null, time: null },
+    ]);
+    expect(exceptionsOf(null)).toEqual([]);
+  });
+});

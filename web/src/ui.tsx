@@ -1,0 +1,69 @@
+// The states every screen shares: loading, empty, error (docs/ui.md#quality).
+import { Component, type ReactNode } from 'react';
+import { ApiError } from './relay.ts';
+
+export function Loading({ label }: { label: string }) {
+  return (
+    <div className="state" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+      {label}
+    </div>
+  );
+}
+
+export function Empty({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="state empty">
+      <p className="state-title">{title}</p>
+      {children}
+    </div>
+  );
+}
+
+export function ErrorMessage({ error, retry }: { error: unknown; retry?: () => void }) {
+  const message = error instanceof Error ? error.message : String(error);
+  const signedOut = error instanceof ApiError && (error.status === 401 || error.code === 'UNAUTHENTICATED');
+  return (
+    <div className="state error" role="alert">
+      <p className="state-title">{signedOut ? 'You are not signed in' : 'Something went wrong'}</p>
+      <p>{message}</p>
+      {retry && (
+        <button type="button" onClick={retry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}
+
+interface BoundaryProps {
+  children: ReactNode;
+  /** Changing it clears a caught error (a new screen, new variables). */
+  resetKey?: unknown;
+  /** "Try again": fetch anew (a Relay query that failed stays failed for the same fetch key). */
+  onRetry?: () => void;
+}
+
+/** Catches a screen's failed query or render and offers to try again. */
+export class ErrorBoundary extends Component<BoundaryProps, { error: unknown; key: unknown }> {
+  override state = { error: null as unknown, key: undefined as unknown };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: { error: unknown; key: unknown }) {
+    return props.resetKey !== state.key ? { error: null, key: props.resetKey } : null;
+  }
+
+  override render() {
+    if (this.state.error) {
+      const retry = () => {
+        this.props.onRetry?.();
+        this.setState({ error: null });
+      };
+      return <ErrorMessage error={this.state.error} retry={retry} />;
+    }
+    return this.props.children;
+  }
+}
