@@ -282,7 +282,7 @@ describe('settingsSchema', () => {
     expect(faultsOf('auto_custom_code_run', { code: 'x', runtime: 'lua' })).toEqual([
       { loc: ['body', 'runtime'], msg: "Input should be 'python' or 'javascript'", type: 'enum' },
     ]);
-    expect(storedSettings('auto_custom_code_run', { code: 'x' })).toEqual({ code: 'x', runtime: 'python' });
-    expect(storedSettings('auto_custom_code_run', { code: 'x', runtime: 'javascript' })).toEqual({ code: 'x', runtime: 'javascript' });
+    expect(storedSettings('auto_custom_code_run', { code: 'x' })).toMatchObject({ code: 'x', runtime: 'python' });
+    expect(storedSettings('auto_custom_code_run', { code: 'x', runtime: 'javascript' })).toMatchObject({ code: 'x', runtime: 'javascript' });
   });
 });
