@@ -5,6 +5,7 @@ import { appRoutes } from './apps/routes.js';
 import { evaluationRoutes } from './evaluations/routes.js';
 import { EvaluationRunner } from './evaluations/runner.js';
 import { evaluatorRoutes } from './evaluators/routes.js';
+import { setPythonPoolSize } from './evaluators/sandbox/python.js';
 import { observabilityRoutes } from './observability/routes.js';
 import { registerOtlp } from './observability/otlp/index.js';
 import { testsetRoutes } from './testsets/routes.js';
@@ -79,6 +80,7 @@ function trustHops(hops: number) {
 }
 
 export async function createAssay(config: Config, options: AssayOptions = {}): Promise<Assay> {
+  setPythonPoolSize(config.PYTHON_SANDBOX_PROCESSES);
   const { db, applied, connection } = await openDatabase({ url: config.DATABASE_URL, onQuery: options.onQuery });
   const projectId = await ensureDefaultProject(db);
   const secrets = SecretBox.load(config.ASSAY_SECRET_KEY, sqlitePath(config.DATABASE_URL));

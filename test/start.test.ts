@@ -133,7 +133,7 @@ describe('starting the service', () => {
       const variant = await createEndpointVariant(server, appId, endpoint.url);
       const testset = await createTestset(server, [{ country: 'France', correct_answer: 'Paris' }]);
       const code = 'function evaluate(app_params, inputs, output, correct_answer) { return output === correct_answer ? 0.75 : 0.25 }';
-      const config = await createConfig(server, appId, 'auto_custom_code_run', { code });
+      const config = await createConfig(server, appId, 'auto_custom_code_run', { code, runtime: 'javascript' });
       const evaluation = await startEvaluation(server, {
         app_id: appId,
         variant_ids: [variant.variant_id],

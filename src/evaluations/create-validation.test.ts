@@ -47,7 +47,7 @@ beforeAll(async () => {
   ).variant_id;
   testset = await createTestset(server, [{ country: 'France', correct_answer: 'ok' }], 'one row');
   configId = (await createConfig(server, appId, 'auto_exact_match', {}, 'exact')).id;
-  codeConfigId = (await createConfig(server, appId, 'auto_custom_code_run', { code: 'function evaluate() { return 1 }' }, 'code')).id;
+  codeConfigId = (await createConfig(server, appId, 'auto_custom_code_run', { code: 'function evaluate() { return 1 }', runtime: 'javascript' }, 'code')).id;
 });
 
 afterAll(async () => {

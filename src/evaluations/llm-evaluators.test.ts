@@ -280,7 +280,8 @@ describe('auto_custom_code_run', () => {
       memory: fn('const all = []; for (;;) all.push([all.length, "x" + all.length])'),
     };
     const configs: Record<string, string> = {};
-    for (const [name, code] of Object.entries(codes)) configs[name] = (await createConfig(server, appId, 'auto_custom_code_run', { code })).id;
+    for (const [name, code] of Object.entries(codes))
+      configs[name] = (await createConfig(server, appId, 'auto_custom_code_run', { code, runtime: 'javascript' })).id;
     const { id } = await startEvaluation(server, {
       app_id: appId,
       variant_ids: [variant.variant_id],

@@ -206,7 +206,7 @@ describe('POST /evaluators/configs', () => {
     ['auto_regex_test', { regex_pattern: 'a', regex_should_match: [] }, 'regex_should_match', 'bool_type'],
     ['field_match_test', {}, 'json_field', 'missing'],
     ['auto_json_diff', { predict_keys: 2 }, 'predict_keys', 'bool_parsing'],
-    ['auto_custom_code_run', { code: 'x', runtime: 'python' }, 'runtime', 'enum'],
+    ['auto_custom_code_run', { code: 'x', runtime: 'ruby' }, 'runtime', 'enum'],
     ['auto_webhook_test', { webhook_url: 'file:///etc/passwd' }, 'webhook_url', 'url_scheme'],
     ['auto_webhook_test', { webhook_url: 'nope' }, 'webhook_url', 'url_parsing'],
     ['auto_starts_with', { prefix: '' }, 'prefix', 'string_too_short'],
@@ -376,6 +376,30 @@ describe('PUT /evaluators/configs/{id}', () => {
     expect((await server.request('GET', `/evaluators/configs/${config.id}`)).body).toEqual(response.body);
   });
 
+  it("keeps a custom code config's runtime when an update leaves it out; a new config that names none is Python", async () => {
+    const python = await createConfig({
+      name: 'Code new',
+      evaluator_key: 'auto_custom_code_run',
+      settings_values: { code: 'def evaluate(*a):\n    return 1' },
+    });
+    expect(python.settings_values).toEqual({ code: 'def evaluate(*a):\n    return 1', runtime: 'python', correct_answer_key: null });
+    const javascript = await createConfig({
+      name: 'Code js',
+      evaluator_key: 'auto_custom_code_run',
+      settings_values: { code: 'function evaluate() { return 1 }', runtime: 'javascript' },
+    });
+    const updated = await server.request('PUT', `/evaluators/configs/${javascript.id}`, { settings_values: { code: 'function evaluate() { return 2 }' } });
+    expect(updated.body.settings_values).toEqual({ code: 'function evaluate() { return 2 }', runtime: 'javascript', correct_answer_key: null });
+    // A config stored before configs recorded their runtime is JavaScript, and stays so.
+    await server.assay.db.evaluatorConfig.update({ where: { id: javascript.id }, data: { settingsValues: { code: 'function evaluate() { return 3 }' } } });
+    const legacy = await server.request('PUT', `/evaluators/configs/${javascript.id}`, { settings_values: { code: 'function evaluate() { return 4 }' } });
+    expect(legacy.body.settings_values).toEqual({ code: 'function evaluate() { return 4 }', runtime: 'javascript', correct_answer_key: null });
+    const switched = await server.request('PUT', `/evaluators/configs/${javascript.id}`, {
+      settings_values: { code: 'def evaluate(*a):\n    return 5', runtime: 'python' },
+    });
+    expect(switched.body.settings_values.runtime).toBe('python');
+  });
+
   it('accepts a config read back whole, its own evaluator_key included', async () => {
     const config = await createConfig({ name: 'Round trip', evaluator_key: 'auto_levenshtein_distance', settings_values: {} });
     expect(config.settings_values).toEqual({ threshold: null, correct_answer_key: null });
@@ -499,7 +523,7 @@ describe('GraphQL', () => {
     const code = data.evaluators.find((evaluator: { key: string }) => evaluator.key === 'auto_custom_code_run');
     expect(code.settingsTemplate.map((setting: { name: string }) => setting.name)).toEqual(['code', 'runtime', 'correct_answer_key']);
     expect(code.settingsTemplate[0]).toMatchObject({ type: 'CODE', required: true, default: null, min: null, max: null });
-    expect(code.settingsTemplate[1]).toMatchObject({ type: 'MULTIPLE_CHOICE', default: 'javascript', options: ['javascript'] });
+    expect(code.settingsTemplate[1]).toMatchObject({ type: 'MULTIPLE_CHOICE', default: 'python', options: ['python', 'javascript'] });
     const critique = await server.graphql(`{ evaluator(key: "auto_ai_critique") { settingsTemplate { name type default } } }`);
     expect(critique.data.evaluator.settingsTemplate[0]).toMatchObject({ name: 'prompt_template', type: 'MESSAGES' });
     expect(critique.data.evaluator.settingsTemplate[0].default).toHaveLength(2);

@@ -12,6 +12,7 @@ import {
   getEvaluator,
   ignoredSettings,
   judgeMessageRoles,
+  keptOnUpdate,
   listEvaluators,
 } from './registry.js';
 import { PatternSyntaxError, compilePattern } from './regex.js';
@@ -157,13 +158,22 @@ export const updateEvaluatorConfigFields = z.object({
   evaluator_key: z.string().nullish().describe("The config's own key, or absent: the evaluator cannot change"),
 });
 
+/** The settings of an update, with the stored value of each setting kept when left out (registry.ts keptOnUpdate). */
+function keepStored(evaluatorKey: string, values: SettingsValues, stored: SettingsValues): SettingsValues {
+  const kept = Object.entries(keptOnUpdate[evaluatorKey] ?? {})
+    .filter(([field]) => values[field] === undefined)
+    .map(([field, fallback]): [string, unknown] => [field, stored[field] ?? fallback]);
+  return { ...Object.fromEntries(kept), ...values };
+}
+
 /**
- * The body of `PUT /evaluators/configs/{id}` for a config of `evaluatorKey`: the key cannot
- * change, so the settings are checked against that evaluator's template. Absent or null fields
- * stay as they are; given settings replace the stored ones whole (defaults filled again). Other
- * fields of a config sent back (id, created_at, …) are ignored.
+ * The body of `PUT /evaluators/configs/{id}` for a config of `evaluatorKey` whose settings are
+ * `stored`: the key cannot change, so the settings are checked against that evaluator's template.
+ * Absent or null fields stay as they are; given settings replace the stored ones whole (defaults
+ * filled again, but a setting kept on update keeps its stored value). Other fields of a config
+ * sent back (id, created_at, …) are ignored.
  */
-export function updateEvaluatorConfigInput(evaluatorKey: string) {
+export function updateEvaluatorConfigInput(evaluatorKey: string, stored: SettingsValues) {
   return updateEvaluatorConfigFields
     .extend({
       // Clients often send a read config back whole: its own key is fine, another one is refused
@@ -181,7 +191,7 @@ export function updateEvaluatorConfigInput(evaluatorKey: string) {
     })
     .transform((input) => ({
       name: input.name ?? undefined,
-      settings_values: input.settings_values ? completeSettings(evaluatorKey, input.settings_values) : undefined,
+      settings_values: input.settings_values ? completeSettings(evaluatorKey, keepStored(evaluatorKey, input.settings_values, stored)) : undefined,
     }));
 }
 

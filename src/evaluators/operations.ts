@@ -5,7 +5,7 @@ import { getApp } from '../apps/operations.js';
 import type { RequestContext } from '../shared/context.js';
 import { isForeignKeyViolation, isMissingRecord, isUniqueViolation, type Prisma } from '../shared/db.js';
 import { ConflictError, NotFoundError } from '../shared/errors.js';
-import { toJson } from '../shared/json.js';
+import { asObject, toJson } from '../shared/json.js';
 import { parseInput } from '../shared/validation.js';
 import { type CreateEvaluatorConfigInput, updateEvaluatorConfigInput } from './inputs.js';
 
@@ -75,7 +75,7 @@ export async function getEvaluatorConfigs(ctx: RequestContext, configIds: readon
  */
 export async function updateEvaluatorConfig(ctx: RequestContext, configId: string, body: unknown) {
   const config = await getEvaluatorConfig(ctx, configId);
-  const input = parseInput(updateEvaluatorConfigInput(config.evaluatorKey), body, 'body');
+  const input = parseInput(updateEvaluatorConfigInput(config.evaluatorKey, asObject(config.settingsValues)), body, 'body');
   const name = input.name ?? config.name;
   return uniqueName(
     ctx.db.evaluatorConfig.update({

@@ -316,17 +316,20 @@ const evaluatorList: readonly Evaluator[] = [
         default: null,
         required: true,
         description:
-          'Source defining evaluate(app_params, inputs, output, correct_answer), which returns a number, e.g. ' +
-          '"function evaluate(app_params, inputs, output, correct_answer) { return output === correct_answer ? 1 : 0; }". ' +
-          'It runs with time and memory limits and without file, network or environment access.',
+          'Source defining evaluate(app_params, inputs, output, correct_answer), which returns a number (a bool counts as 1 or 0 in Python), e.g. ' +
+          '"def evaluate(app_params, inputs, output, correct_answer):\\n    return 1.0 if output == correct_answer else 0.0" in Python or ' +
+          '"function evaluate(app_params, inputs, output, correct_answer) { return output === correct_answer ? 1 : 0; }" in JavaScript. ' +
+          'It runs with time and memory limits and without file, network, process or environment access.',
       },
       runtime: {
         label: 'Runtime',
         type: 'multiple_choice',
-        default: 'javascript',
+        default: 'python',
         required: false,
-        description: 'The language of the code.',
-        options: ['javascript'],
+        description:
+          'The language of the code: "python" (CPython 3.13 with its standard library, the default for a new config) or "javascript". ' +
+          'A config keeps the runtime it was saved with: an update that leaves it out keeps the stored one.',
+        options: ['python', 'javascript'],
       },
       correct_answer_key: correctAnswerKey,
     },
@@ -435,6 +438,18 @@ const evaluatorList: readonly Evaluator[] = [
     settings_template: ragKeys('question the contexts were retrieved for'),
   },
 ];
+
+/** The runtime of a custom code config stored before configs recorded theirs: JavaScript, the only one then. */
+export const STORED_RUNTIME_DEFAULT = 'javascript';
+
+/**
+ * Settings an update keeps when it leaves them out (rather than taking the default again): for a
+ * custom code config, its runtime, so code saved as JavaScript is not run as Python because the
+ * default changed. The value applies when the stored config lacks the setting too.
+ */
+export const keptOnUpdate: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  auto_custom_code_run: { runtime: STORED_RUNTIME_DEFAULT },
+};
 
 const evaluatorsByKey = new Map(evaluatorList.map((evaluator) => [evaluator.key, evaluator]));
 

@@ -75,10 +75,13 @@
 //   the path. Contexts: a list (strings, or objects' content/page_content/text), a JSON text of a
 //   list, or one text. The judge replies {"score": 0–1}; a score outside 0–1 is an error.
 //   rag_context_relevancy does not read answer_key.
-// - auto_custom_code_run: sandbox/javascript.ts (QuickJS in WebAssembly, fresh instance per call,
-//   SANDBOX_LIMITS: 2 s, 16 MB, 512 KB stack, on worker threads). evaluate(app_params, inputs =
-//   the whole test case, output, correct_answer = ground truth or null); may be async; must give
-//   a finite number (booleans, numeric strings, NaN and Infinity are errors).
+// - auto_custom_code_run: evaluate(app_params, inputs = the whole test case, output,
+//   correct_answer = ground truth or null) in the config's runtime (absent: javascript, a config
+//   stored before runtimes were recorded). python: sandbox/python.ts (Pyodide in locked-down
+//   child processes, PYTHON_LIMITS: 2 s, 128 MB; int/float/bool give a number, NaN/inf are
+//   errors). javascript: sandbox/javascript.ts (QuickJS in WebAssembly, fresh instance per call,
+//   SANDBOX_LIMITS: 2 s, 16 MB, 512 KB stack, on worker threads); may be async; must give a
+//   finite number (booleans, numeric strings, NaN and Infinity are errors).
 // - Settings were validated and completed when stored; a setting of the wrong type (a config
 //   stored under an older template) gives an error naming it, not a crash. Expected faults give
 //   error Results with stacktrace null; unexpected exceptions an error with their stack.

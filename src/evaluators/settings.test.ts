@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../shared/errors.js';
 import { parseInput } from '../shared/validation.js';
 import { evaluatorSettingsSchema, settingsSchema } from './inputs.js';
+import { storedSettings } from '../../test/helpers/scorers.js';
 import { type SettingType, type SettingsTemplate, defaultJudgePrompt, getEvaluator, listEvaluators } from './registry.js';
 
 /** The 422 issues of parsing `values` with `template`'s schema, at loc ["body", …]. */
@@ -111,7 +112,7 @@ describe('registry', () => {
     }
     expect(template('auto_semantic_similarity').model.default).toBe('text-embedding-3-small');
     expect(template('auto_ai_critique').model.default).toBe('gpt-4o-mini');
-    expect(template('auto_custom_code_run').runtime).toMatchObject({ type: 'multiple_choice', default: 'javascript', options: ['javascript'] });
+    expect(template('auto_custom_code_run').runtime).toMatchObject({ type: 'multiple_choice', default: 'python', options: ['python', 'javascript'] });
     expect(template('auto_webhook_test').webhook_url).toMatchObject({ type: 'url', required: true });
     expect(template('auto_levenshtein_distance').threshold).toMatchObject({ type: 'number', default: null, required: false, min: 0 });
     expect(template('auto_levenshtein_distance').threshold.max).toBeUndefined();
@@ -277,9 +278,11 @@ describe('settingsSchema', () => {
     ]);
   });
 
-  it('offers only the javascript runtime for custom code', () => {
-    expect(faultsOf('auto_custom_code_run', { code: 'x', runtime: 'python' })).toEqual([
-      { loc: ['body', 'runtime'], msg: "Input should be 'javascript'", type: 'enum' },
+  it('offers the python and javascript runtimes for custom code, python for a config that names none', () => {
+    expect(faultsOf('auto_custom_code_run', { code: 'x', runtime: 'lua' })).toEqual([
+      { loc: ['body', 'runtime'], msg: "Input should be 'python' or 'javascript'", type: 'enum' },
     ]);
+    expect(storedSettings('auto_custom_code_run', { code: 'x' })).toMatchObject({ code: 'x', runtime: 'python' });
+    expect(storedSettings('auto_custom_code_run', { code: 'x', runtime: 'javascript' })).toMatchObject({ code: 'x', runtime: 'javascript' });
   });
 });

@@ -116,6 +116,8 @@ const configSchema = z.object({
   HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
   /** How long one call of a variant (an endpoint, or a model for a prompt variant) may take. */
   VARIANT_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
+  /** Child processes running Python code evaluators, each with a ready interpreter (docs/evaluators.md#python-sandbox). */
+  PYTHON_SANDBOX_PROCESSES: z.coerce.number().int().min(1).max(64).default(2),
   /** A running evaluation whose worker stops renewing this lease is resumed by another start. */
   EVALUATION_LEASE_SECONDS: z.coerce.number().positive().default(30),
   /** Seals provider keys kept during a run (secrets.ts); unset, a key is kept beside the database. */

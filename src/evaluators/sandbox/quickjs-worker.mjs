@@ -56,7 +56,7 @@ function memoryExhausted(error, state) {
 function classify(error, state) {
   if (state.interrupted) return { ok: false, kind: 'timeout' };
   if (memoryExhausted(error, state)) return { ok: false, kind: 'memory' };
-  if (error.name === 'SyntaxError') return { ok: false, kind: 'syntax', message: error.message, line: error.line };
+  if (error.name === 'SyntaxError') return { ok: false, kind: 'syntax', message: `SyntaxError: ${error.message}`, line: error.line };
   const message = error.name === 'thrown value' ? `the value ${error.message}` : `${error.name}: ${error.message}`;
   return { ok: false, kind: 'exception', message, line: error.line };
 }

@@ -14,7 +14,7 @@ const fn = (body: string) => `function evaluate(app_params, inputs, output, corr
 function run(code: string, input: { output?: unknown; testcase?: Record<string, unknown>; appParams?: Record<string, unknown> } = {}) {
   return score(
     'auto_custom_code_run',
-    { code },
+    { code, runtime: 'javascript' },
     {
       output: input.output ?? 'Paris',
       testcase: input.testcase ?? { country: 'France', correct_answer: 'Paris' },

@@ -1,8 +1,11 @@
 // auto_custom_code_run: the user's evaluate(app_params, inputs, output, correct_answer) run in
-// the QuickJS sandbox (../sandbox/javascript.ts); its number is the score. Every failure is an
+// the runtime its config names: Python (../sandbox/python.ts, Pyodide in a locked-down process)
+// or JavaScript (../sandbox/javascript.ts, QuickJS); its number is the score. Every failure is an
 // error result saying what happened. Edge cases in ../scoring.ts.
 import { result } from '../results.js';
 import { SANDBOX_LIMITS, type SandboxLimits, type SandboxOutcome, runJavaScript } from '../sandbox/javascript.js';
+import { PYTHON_LIMITS, type PythonLimits, runPython } from '../sandbox/python.js';
+import { STORED_RUNTIME_DEFAULT } from '../registry.js';
 import { type Scorer, ScoringFault, guarded, optionalGroundTruth, stringSetting } from './common.js';
 
 function where(outcome: { line?: number | null }): string {
@@ -14,10 +17,10 @@ function seconds(ms: number): string {
 }
 
 /** The message of a failed run, in words a user can act on. */
-export function sandboxFailureMessage(outcome: Exclude<SandboxOutcome, { ok: true }>, limits: SandboxLimits): string {
+export function sandboxFailureMessage(outcome: Exclude<SandboxOutcome, { ok: true }>, limits: PythonLimits): string {
   switch (outcome.kind) {
     case 'syntax':
-      return `The code does not compile: SyntaxError: ${outcome.message}${where(outcome)}`;
+      return `The code does not compile: ${outcome.message}${where(outcome)}`;
     case 'exception':
       return `The code threw ${outcome.message}${where(outcome)}`;
     case 'timeout':
@@ -35,15 +38,18 @@ export function sandboxFailureMessage(outcome: Exclude<SandboxOutcome, { ok: tru
   }
 }
 
-export function customCodeScorer(limits: SandboxLimits = SANDBOX_LIMITS): Scorer {
+export function customCodeScorer(limits: { javascript: SandboxLimits; python: PythonLimits } = { javascript: SANDBOX_LIMITS, python: PYTHON_LIMITS }): Scorer {
   return guarded(async (settings, scoringCase, context) => {
     const code = stringSetting(settings, 'code');
-    const runtime = settings.runtime ?? 'javascript';
-    if (runtime !== 'javascript')
-      throw new ScoringFault(`The runtime "${typeof runtime === 'string' ? runtime : JSON.stringify(runtime)}" is not offered; use "javascript"`);
+    // A config stored before the runtime was recorded is JavaScript, the only runtime then
+    // (docs/evaluators.md#custom-code); new configs store theirs.
+    const runtime = settings.runtime ?? STORED_RUNTIME_DEFAULT;
+    if (runtime !== 'javascript' && runtime !== 'python')
+      throw new ScoringFault(`The runtime "${typeof runtime === 'string' ? runtime : JSON.stringify(runtime)}" is not offered; use "python" or "javascript"`);
     const args = [scoringCase.appParams, scoringCase.testcase, scoringCase.output ?? null, optionalGroundTruth(settings, scoringCase) ?? null];
-    const outcome = await runJavaScript(code, args, limits, context.signal);
-    if (!outcome.ok) throw new ScoringFault(sandboxFailureMessage(outcome, limits));
+    const outcome =
+      runtime === 'python' ? await runPython(code, args, limits.python, context.signal) : await runJavaScript(code, args, limits.javascript, context.signal);
+    if (!outcome.ok) throw new ScoringFault(sandboxFailureMessage(outcome, limits[runtime]));
     return result('number', outcome.value);
   });
 }
