@@ -9,7 +9,7 @@ import { issueApiKey } from './auth/operations.js';
 import { DEFAULT_PROJECT_NAME, ensureDefaultProject, findProjectByName } from './projects/operations.js';
 import { ConfigError, loadConfig, loadDotEnv } from './shared/config.js';
 import { scopes, type Scope } from './shared/context.js';
-import { openDatabase, sqlitePath } from './shared/db.js';
+import { openDatabase, secretKeyPath } from './shared/db.js';
 import { SecretBox } from './shared/secrets.js';
 
 const usage = 'usage: npm run assay -- keys create --project <name> --scopes read,write,ingest,admin [--name <key name>]';
@@ -34,18 +34,19 @@ async function createKey(args: string[]): Promise<void> {
   const keyScopes = parseScopes(values.scopes);
   loadDotEnv();
   const config = loadConfig();
-  const { db } = await openDatabase({ url: config.DATABASE_URL });
+  const database = await openDatabase({ url: config.DATABASE_URL, poolSize: 1 });
+  const { db } = database;
   try {
     if (values.project === DEFAULT_PROJECT_NAME) await ensureDefaultProject(db);
     const project = await findProjectByName(db, values.project);
     if (!project) throw new UsageError(`no project is named ${JSON.stringify(values.project)}; create one with POST /projects (docs/access.md)`);
-    const hasher = new KeyHasher(SecretBox.load(config.ASSAY_SECRET_KEY, sqlitePath(config.DATABASE_URL)));
+    const hasher = new KeyHasher(SecretBox.load(config.ASSAY_SECRET_KEY, secretKeyPath(config.DATABASE_URL)));
     const { key } = await issueApiKey(db, hasher, project.id, values.name ?? 'cli', keyScopes);
     // The key alone on stdout, so `KEY=$(npm run -s assay -- keys create …)` works.
     console.log(key);
     console.error(`created an API key in project ${project.name} with scopes ${keyScopes.join(', ')}; it is not shown again`);
   } finally {
-    await db.$disconnect();
+    await database.close();
   }
 }
 

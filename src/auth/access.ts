@@ -66,14 +66,15 @@ export class Authenticator {
 
   /**
    * The principal of a request: with auth off, the default project with every scope; 401 without a
-   * valid key. Synchronous: the lookup is one prepared read, and the hot path takes no promise.
+   * valid key. On SQLite the lookup is one prepared read, answered synchronously underneath; on
+   * PostgreSQL a round trip to the pool (docs/database.md#raw-sql).
    */
-  principal(credentials: Credentials): Principal {
+  async principal(credentials: Credentials): Promise<Principal> {
     if (!this.enabled) return this.anonymous;
     const key = keyFromAuthorization(credentials.authorization);
     if (!key) throw new UnauthorizedError('An API key is required: send Authorization: Bearer <key> (docs/access.md)');
     const hash = this.hasher.hash(key);
-    const row = findApiKey(this.sql, hash);
+    const row = await findApiKey(this.sql, hash);
     if (!row || !KeyHasher.same(row.hash, hash)) throw new UnauthorizedError('The API key is not valid');
     this.noteUse(row.id, row.lastUsedAt);
     return { projectId: row.projectId, scopes: scopesOf(row), apiKeyId: row.id };

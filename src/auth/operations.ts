@@ -85,8 +85,11 @@ export async function anyApiKeyExists(db: Db): Promise<boolean> {
 }
 
 /** The key stored under `hash`, for authentication: one read by the unique index, on every request. */
-export function findApiKey(sql: BulkSql, hash: string): { id: string; projectId: string; hash: string; scopes: string; lastUsedAt: Date | null } | undefined {
-  const row = sql.first<{ id: string; projectId: string; hash: string; scopes: string; lastUsedAt: string | null }>(
+export async function findApiKey(
+  sql: BulkSql,
+  hash: string,
+): Promise<{ id: string; projectId: string; hash: string; scopes: string; lastUsedAt: Date | null } | undefined> {
+  const row = await sql.first<{ id: string; projectId: string; hash: string; scopes: string; lastUsedAt: string | null }>(
     'SELECT "id", "projectId", "hash", "scopes", "lastUsedAt" FROM "ApiKey" WHERE "hash" = ?',
     [hash],
   );

@@ -256,7 +256,8 @@ export async function createHumanEvaluation(ctx: RequestContext, input: CreateHu
           total: scenarioRows.length,
         },
       });
-      ctx.sql.insertRows(
+      await ctx.sql.insertRows(
+        tx,
         'HumanEvaluationScenario',
         [
           'id',

@@ -8,7 +8,7 @@
 // an order of magnitude faster (docs/observability.md#measurements). The SQL is SQLite's;
 // docs/observability.md#postgresql-port lists what a PostgreSQL port changes.
 import type { RequestContext } from '../shared/context.js';
-import { jsonText, sqlDate, type SqlValue, updateFromExcluded } from '../shared/sql.js';
+import { type BulkSql, jsonText, sqlDate, type SqlValue, type Tx, updateFromExcluded } from '../shared/sql.js';
 import { costSumSql, roundCost } from '../shared/money.js';
 import { priceList } from '../pricing/operations.js';
 import type { PriceList } from '../pricing/prices.js';
@@ -257,7 +257,7 @@ export function spanRow(projectId: string, span: SerializedSpanRecord, now: stri
 // for every span of a large trace. A trace whose spans all sit in a parent cycle (a faulty
 // client) falls back to its earliest span.
 // `WHERE true` is SQLite's documented way to parse an upsert after INSERT … SELECT … JOIN.
-const rollUpTracesSql = `
+const rollUpTracesSql = (sql: BulkSql) => `
 INSERT INTO "Trace" ("projectId", "traceId", "rootSpanId", "name", "startTime", "endTime", "latency",
   "spanCount", "errorCount", "promptTokens", "completionTokens", "totalTokens", "cost", "spanKind", "statusCode",
   "environment", "userId", "sessionId", "appId", "variantId", "variantName", "createdAt", "updatedAt")
@@ -265,7 +265,7 @@ SELECT agg."projectId", agg."traceId", root."spanId", root."name", agg."startTim
   (agg."endNano" - agg."startNano") / 1e9,
   agg."spanCount", agg."errorCount", agg."promptTokens", agg."completionTokens", agg."totalTokens", agg."cost",
   root."spanKind", CASE WHEN agg."errorCount" > 0 THEN 'ERROR' ELSE root."statusCode" END,
-  root."environment", root."userId", root."sessionId", root."appId", root."variantId", root."variantName", ?, ?
+  root."environment", root."userId", root."sessionId", root."appId", root."variantId", root."variantName", ${sql.timestamp('?')}, ${sql.timestamp('?')}
 FROM (
   SELECT "projectId", "traceId",
     MIN("startTime") AS "startTime", MAX("endTime") AS "endTime",
@@ -273,10 +273,10 @@ FROM (
     COUNT(*) AS "spanCount",
     SUM(CASE WHEN "statusCode" = 'ERROR' THEN 1 ELSE 0 END) AS "errorCount",
     SUM("promptTokens") AS "promptTokens", SUM("completionTokens") AS "completionTokens",
-    SUM("totalTokens") AS "totalTokens", ${costSumSql('"cost"')} AS "cost",
+    SUM("totalTokens") AS "totalTokens", ${costSumSql('"cost"', sql)} AS "cost",
     MIN(CASE WHEN "parentSpanId" IS NULL THEN "startTimeUnixNano" END) AS "firstParentless"
   FROM "Span"
-  WHERE "projectId" = ? AND "traceId" IN (SELECT "value" FROM json_each(?))
+  WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')})
   GROUP BY "projectId", "traceId"
 ) AS agg
 LEFT JOIN "Span" AS root ON root."projectId" = agg."projectId" AND root."traceId" = agg."traceId" AND root."spanId" = COALESCE(
@@ -312,8 +312,8 @@ ON CONFLICT ("projectId", "traceId") DO UPDATE SET
   "environment" = excluded."environment", "userId" = excluded."userId", "sessionId" = excluded."sessionId",
   "appId" = excluded."appId", "variantId" = excluded."variantId", "updatedAt" = excluded."updatedAt"`;
 
-/** Stores spans inside the caller's `db.$transaction`: what `spanWriter` answers. */
-export type SpanStore = (records: readonly AnySpanRecord[]) => WriteSummary;
+/** Stores spans inside the caller's `db.$transaction` (`tx` is its client): what `spanWriter` answers. */
+export type SpanStore = (tx: Tx, records: readonly AnySpanRecord[]) => Promise<WriteSummary>;
 
 /**
  * Stores `records` in the caller's project in one transaction: a span already stored under the
@@ -323,7 +323,7 @@ export type SpanStore = (records: readonly AnySpanRecord[]) => WriteSummary;
 export async function writeSpans(ctx: RequestContext, records: readonly AnySpanRecord[]): Promise<WriteSummary> {
   if (records.length === 0) return { spans: 0, traceIds: [] };
   const store = await spanWriter(ctx);
-  return ctx.db.$transaction(() => new Promise<WriteSummary>((resolve) => resolve(store(records))));
+  return ctx.db.$transaction((tx) => store(tx, records));
 }
 
 /**
@@ -334,10 +334,10 @@ export async function writeSpans(ctx: RequestContext, records: readonly AnySpanR
  */
 export async function spanWriter(ctx: RequestContext): Promise<SpanStore> {
   const prices = await priceList(ctx);
-  return (records) => storeSpans(ctx, records, prices);
+  return (tx, records) => storeSpans(ctx, tx, records, prices);
 }
 
-function storeSpans(ctx: RequestContext, records: readonly AnySpanRecord[], prices: PriceList): WriteSummary {
+async function storeSpans(ctx: RequestContext, tx: Tx, records: readonly AnySpanRecord[], prices: PriceList): Promise<WriteSummary> {
   // One row per key, the last copy winning (PostgreSQL refuses to upsert a row twice in one statement).
   const latest = new Map<string, AnySpanRecord>();
   for (const record of records) latest.set(`${record.traceId}\u0000${record.spanId}`, record);
@@ -348,12 +348,13 @@ function storeSpans(ctx: RequestContext, records: readonly AnySpanRecord[], pric
 
   const now = new Date();
   const nowText = sqlDate(now);
-  ctx.sql.insertRows(
+  await ctx.sql.insertRows(
+    tx,
     'Span',
     spanColumns,
     spans.map((span) => spanRow(ctx.projectId, span, nowText, prices)),
     `ON CONFLICT ("projectId", "traceId", "spanId") DO UPDATE SET ${updateFromExcluded(spanColumns, keptOnConflict)}`,
   );
-  ctx.sql.run(rollUpTracesSql, [now, now, ctx.projectId, JSON.stringify(traceIds)]);
+  await ctx.sql.run(tx, rollUpTracesSql(ctx.sql), [now, now, ctx.projectId, JSON.stringify(traceIds)]);
   return { spans: spans.length, traceIds };
 }

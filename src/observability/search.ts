@@ -334,7 +334,7 @@ const percentiles = [
 async function metrics(ctx: RequestContext, table: string, alias: string, where: Where, errorSql: string): Promise<Metrics> {
   const [totals] = await ctx.db.$queryRawUnsafe<Record<string, number | bigint | null>[]>(
     `SELECT COUNT(*) AS "count", SUM(CASE WHEN ${errorSql} THEN 1 ELSE 0 END) AS "errors",
-       ${costSumSql(`${alias}."cost"`)} AS "cost", SUM(${alias}."promptTokens") AS "prompt", SUM(${alias}."completionTokens") AS "completion",
+       ${costSumSql(`${alias}."cost"`, ctx.sql)} AS "cost", SUM(${alias}."promptTokens") AS "prompt", SUM(${alias}."completionTokens") AS "completion",
        SUM(${alias}."totalTokens") AS "total", AVG(${alias}."latency") AS "avg", MIN(${alias}."latency") AS "min", MAX(${alias}."latency") AS "max"
      FROM "${table}" AS ${alias} WHERE ${where.sql}`,
     ...where.params,

@@ -46,12 +46,15 @@ const configSchema = z.object({
   PORT: port.default(8000),
   HOST: z.string().min(1).default('127.0.0.1'),
   OTLP_GRPC_PORT: port.default(4317),
+  /** `file:<path>` (SQLite) or `postgresql://user@host:port/database` (docs/database.md). */
   DATABASE_URL: z
     .string()
     .default('file:./data/assay.db')
-    .refine((url) => url.startsWith('file:'), {
-      message: 'only SQLite ("file:<path>") is supported so far',
+    .refine((url) => url.startsWith('file:') || (/^postgres(ql)?:\/\//.test(url) && URL.canParse(url)), {
+      message: 'must be "file:<path>" (SQLite) or "postgresql://user@host:port/database"',
     }),
+  /** Connections each instance opens to PostgreSQL (docs/database.md#settings). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   /** Unset: off on a loopback HOST, on elsewhere (docs/access.md#modes). */
   ASSAY_AUTH: z.enum(['on', 'off']).optional(),
   /** A key with exactly this value and every scope is kept on the default project (docs/access.md). */
@@ -101,8 +104,14 @@ export type Config = z.infer<typeof configSchema> & {
 
 export class ConfigError extends Error {}
 
+// Instances on one PostgreSQL share no disk: the key that seals secrets must come from the environment.
+const checkedSchema = configSchema.refine((config) => config.DATABASE_URL.startsWith('file:') || config.ASSAY_SECRET_KEY !== undefined, {
+  path: ['ASSAY_SECRET_KEY'],
+  message: 'is required with a PostgreSQL DATABASE_URL (every instance must use the same key), e.g. from `openssl rand -hex 32`',
+});
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = configSchema.safeParse(env);
+  const parsed = checkedSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);

@@ -1,12 +1,25 @@
-// Bulk writes for the hot paths (test set rows, spans, evaluation scenarios). They run as cached
-// prepared statements on the very connection Prisma uses, inside a Prisma transaction: Prisma
-// holds its lock and the BEGIN/COMMIT, and the rows skip its per-parameter query pipeline, which
-// made 100-row writes cost tens of milliseconds of blocked event loop. Values are bound the way
-// Prisma's SQLite adapter binds them (Dates as ISO text, booleans as 1/0), so rows read back the
-// same whoever wrote them. PostgreSQL would need its own implementation of this class.
+// Raw SQL for the hot paths (test set rows, spans, evaluation scenarios, the API key lookup, span
+// and trace search), one implementation per database behind one interface (docs/database.md#raw-sql).
+// SQL is written once with `?` placeholders; the few expressions the two dialects spell
+// differently come from the implementation (`like`, `jsonValues`, `costSum`, …).
+//
+// SQLite: cached prepared statements on the very connection Prisma uses, inside a Prisma
+// transaction: Prisma holds its lock and the BEGIN/COMMIT, and the rows skip its per-parameter
+// query pipeline, which made 100-row writes cost tens of milliseconds of blocked event loop.
+// Values are bound the way Prisma's SQLite adapter binds them (Dates as ISO text, booleans as
+// 1/0), so rows read back the same whoever wrote them.
+//
+// PostgreSQL: a bulk write is one statement in one round trip, `INSERT … SELECT … FROM unnest(…)`
+// with one text array per column, cast to the column's type, through the transaction's own
+// Prisma client; the key lookup goes straight to the pool.
 import type { Database as SqliteConnection, Statement } from 'better-sqlite3';
+import type pg from 'pg';
+import type { Db } from './db.js';
 
 export type SqlValue = string | number | bigint | boolean | Date | null;
+export type Provider = 'sqlite' | 'postgresql';
+/** A Prisma client: the service's, or the one `db.$transaction(async (tx) => …)` hands out. */
+export type Tx = Pick<Db, '$executeRawUnsafe' | '$queryRawUnsafe'>;
 
 const quoted = (name: string) => `"${name}"`;
 
@@ -22,7 +35,56 @@ export function sqlParam(value: SqlValue): string | number | bigint | null {
   return value;
 }
 
-export class BulkSql {
+export interface BulkSql {
+  readonly provider: Provider;
+  /**
+   * Inserts `rows` (values in `columns` order) into `table` inside the transaction of `tx`.
+   * `suffix` follows the rows, e.g. `ON CONFLICT (…) DO UPDATE SET …`. Answers the rows written.
+   */
+  insertRows(tx: Tx, table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix?: string): Promise<number>;
+  /** Runs one statement inside the transaction of `tx`; answers the rows it changed. */
+  run(tx: Tx, sql: string, params: readonly SqlValue[]): Promise<number>;
+  /** The rows of a read written with `?` placeholders, through Prisma (`tx` or the service's client). */
+  query<Row>(tx: Tx, sql: string, params: readonly unknown[]): Promise<Row[]>;
+  /**
+   * The first row of a read, or undefined: for the one read on every request's path (an API key
+   * by its hash, auth/operations.ts), where Prisma's query pipeline cost more than the lookup.
+   * DateTime columns come back as ISO text on both databases.
+   */
+  first<Row>(sql: string, params: readonly SqlValue[]): Promise<Row | undefined>;
+  /** LIKE that ignores the case of ASCII letters (SQLite's LIKE does). */
+  readonly like: string;
+  /** `a IS NOT b` that is true when exactly one is NULL. */
+  readonly isNot: string;
+  /** The elements of a JSON array parameter (`?`, given as JSON text) as rows of one text column, "value". */
+  jsonValues(param: string): string;
+  /** A Json column (or JSON text) as text, for LIKE. */
+  jsonAsText(column: string): string;
+  /** A parameter that is a DateTime (PostgreSQL cannot infer its type in a SELECT list). */
+  timestamp(param: string): string;
+  /** Number division that never truncates to an integer. */
+  divide(numerator: string, denominator: string): string;
+  /** ROUND(x, digits) of a float (PostgreSQL rounds only numeric). */
+  round(expression: string, digits: number): string;
+}
+
+/** `"a" = excluded."a", …`: an upsert's update of every column but those kept. */
+export function updateFromExcluded(columns: readonly string[], kept: readonly string[]): string {
+  return columns
+    .filter((column) => !kept.includes(column))
+    .map((column) => `${quoted(column)} = excluded.${quoted(column)}`)
+    .join(', ');
+}
+
+/** A Json column's value: JSON text, or SQL NULL for an absent value. */
+export function jsonText(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value);
+}
+
+export class SqliteSql implements BulkSql {
+  readonly provider = 'sqlite';
+  readonly like = 'LIKE';
+  readonly isNot = 'IS NOT';
   private readonly statements = new Map<string, Statement>();
   private readonly reads = new Map<string, Statement>();
 
@@ -40,11 +102,8 @@ export class BulkSql {
     return statement;
   }
 
-  /**
-   * Inserts `rows` (values in `columns` order) into `table`, one prepared statement run per row.
-   * `suffix` follows the VALUES, e.g. `ON CONFLICT (…) DO UPDATE SET …`. Answers the rows written.
-   */
-  insertRows(table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix = ''): number {
+  /** One prepared statement run per row, on Prisma's connection (`tx` only says a transaction is open). */
+  async insertRows(_tx: Tx, table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix = ''): Promise<number> {
     const sql = `INSERT INTO ${quoted(table)} (${columns.map(quoted).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})${suffix ? ` ${suffix}` : ''}`;
     const statement = this.statement(sql);
     let written = 0;
@@ -57,12 +116,16 @@ export class BulkSql {
     return written;
   }
 
-  /**
-   * The first row of a read, or undefined: for the one read on every request's path (an API key
-   * by its hash, auth/operations.ts), where Prisma's query pipeline cost more than the lookup.
-   * Unlike the writes it needs no transaction.
-   */
-  first<Row>(sql: string, params: readonly SqlValue[]): Row | undefined {
+  async run(_tx: Tx, sql: string, params: readonly SqlValue[]): Promise<number> {
+    return this.statement(sql).run(...params.map(sqlParam)).changes;
+  }
+
+  query<Row>(tx: Tx, sql: string, params: readonly unknown[]): Promise<Row[]> {
+    return tx.$queryRawUnsafe<Row[]>(sql, ...params);
+  }
+
+  /** Synchronous underneath: a prepared statement, no transaction needed. */
+  async first<Row>(sql: string, params: readonly SqlValue[]): Promise<Row | undefined> {
     let statement = this.reads.get(sql);
     if (!statement) {
       statement = this.connection().prepare(sql);
@@ -71,21 +134,125 @@ export class BulkSql {
     return statement.get(...params.map(sqlParam)) as Row | undefined;
   }
 
-  /** Runs one statement; answers the rows it changed. */
-  run(sql: string, params: readonly SqlValue[]): number {
-    return this.statement(sql).run(...params.map(sqlParam)).changes;
+  jsonValues(param: string): string {
+    return `SELECT "value" FROM json_each(${param})`;
+  }
+
+  jsonAsText(column: string): string {
+    return column;
+  }
+
+  timestamp(param: string): string {
+    return param;
+  }
+
+  divide(numerator: string, denominator: string): string {
+    return `${numerator} / ${denominator}`;
+  }
+
+  round(expression: string, digits: number): string {
+    return `ROUND(${expression}, ${digits})`;
   }
 }
 
-/** `"a" = excluded."a", …`: an upsert's update of every column but those kept. */
-export function updateFromExcluded(columns: readonly string[], kept: readonly string[]): string {
-  return columns
-    .filter((column) => !kept.includes(column))
-    .map((column) => `${quoted(column)} = excluded.${quoted(column)}`)
-    .join(', ');
+/** `?` placeholders numbered for PostgreSQL (`$1`, `$2`, …); quoted text and names are left alone. */
+export function numberedPlaceholders(sql: string): string {
+  let n = 0;
+  return sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\?/g, (match) => (match === '?' ? `$${++n}` : match));
 }
 
-/** A Json column's value: JSON text, or SQL NULL for an absent value. */
-export function jsonText(value: unknown): string | null {
-  return value === undefined || value === null ? null : JSON.stringify(value);
+/** A value as PostgreSQL's text input reads it (what every column's array element is sent as). */
+function pgText(value: SqlValue): string | null {
+  if (value === null) return null;
+  if (value instanceof Date) return value.toISOString();
+  return String(value);
+}
+
+// DateTime columns are `timestamp(3)` holding UTC: read back as ISO text, like SQLite's.
+const timestampOids = new Set([1114, 1184]);
+
+export class PostgresSql implements BulkSql {
+  readonly provider = 'postgresql';
+  readonly like = 'ILIKE';
+  readonly isNot = 'IS DISTINCT FROM';
+  /** Column types by table, from the catalog, at the first write to each. */
+  private readonly types = new Map<string, Promise<Map<string, string>>>();
+  private readonly textTypes: pg.CustomTypesConfig;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    builtins: typeof pg.types,
+  ) {
+    this.textTypes = {
+      getTypeParser: ((oid: number, format?: 'text') =>
+        timestampOids.has(oid)
+          ? (text: string) => `${text.replace(' ', 'T')}${oid === 1114 ? 'Z' : ''}`
+          : builtins.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+    };
+  }
+
+  private columnTypes(table: string): Promise<Map<string, string>> {
+    let types = this.types.get(table);
+    if (!types) {
+      types = this.pool
+        .query<{ name: string; type: string }>(
+          `SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute
+           WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`,
+          [quoted(table)],
+        )
+        .then((result) => new Map(result.rows.map((row) => [row.name, row.type])));
+      types.catch(() => this.types.delete(table));
+      this.types.set(table, types);
+    }
+    return types;
+  }
+
+  /** One statement whatever the number of rows: each column travels as one text array. */
+  async insertRows(tx: Tx, table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix = ''): Promise<number> {
+    if (rows.length === 0) return 0;
+    const types = await this.columnTypes(table);
+    const casts = columns.map((column) => {
+      const type = types.get(column);
+      if (!type) throw new Error(`${table} has no column ${column}`);
+      return `u.${quoted(column)}::${type}`;
+    });
+    const arrays = columns.map((_, i) => rows.map((row) => pgText(row[i])));
+    const sql =
+      `INSERT INTO ${quoted(table)} (${columns.map(quoted).join(', ')}) SELECT ${casts.join(', ')} ` +
+      `FROM unnest(${columns.map((_, i) => `$${i + 1}::text[]`).join(', ')}) AS u(${columns.map(quoted).join(', ')})${suffix ? ` ${suffix}` : ''}`;
+    return tx.$executeRawUnsafe(sql, ...arrays);
+  }
+
+  run(tx: Tx, sql: string, params: readonly SqlValue[]): Promise<number> {
+    return tx.$executeRawUnsafe(numberedPlaceholders(sql), ...params);
+  }
+
+  query<Row>(tx: Tx, sql: string, params: readonly unknown[]): Promise<Row[]> {
+    return tx.$queryRawUnsafe<Row[]>(numberedPlaceholders(sql), ...params);
+  }
+
+  async first<Row>(sql: string, params: readonly SqlValue[]): Promise<Row | undefined> {
+    const result = await this.pool.query({ text: numberedPlaceholders(sql), values: params.map(pgText), types: this.textTypes });
+    return result.rows[0] as Row | undefined;
+  }
+
+  jsonValues(param: string): string {
+    return `SELECT "value" FROM jsonb_array_elements_text(${param}::jsonb) AS e("value")`;
+  }
+
+  jsonAsText(column: string): string {
+    return `${column}::text`;
+  }
+
+  timestamp(param: string): string {
+    return `${param}::timestamp(3)`;
+  }
+
+  divide(numerator: string, denominator: string): string {
+    return `(${numerator})::float8 / ${denominator}`;
+  }
+
+  round(expression: string, digits: number): string {
+    return `ROUND((${expression})::numeric, ${digits})::float8`;
+  }
 }
