@@ -58,6 +58,8 @@ export interface BulkSql {
   readonly isNot: string;
   /** The elements of a JSON array parameter (`?`, given as JSON text) as rows of one text column, "value". */
   jsonValues(param: string): string;
+  /** The member `key` of a Json column's object, as SQL text or number (null when absent). */
+  jsonMember(column: string, key: string): string;
   /** A Json column (or JSON text) as text, for LIKE. */
   jsonAsText(column: string): string;
   /** A parameter that is a DateTime (PostgreSQL cannot infer its type in a SELECT list). */
@@ -66,6 +68,11 @@ export interface BulkSql {
   divide(numerator: string, denominator: string): string;
   /** ROUND(x, digits) of a float (PostgreSQL rounds only numeric). */
   round(expression: string, digits: number): string;
+}
+
+/** `text` as an SQL string literal. */
+function sqlString(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
 }
 
 /** `"a" = excluded."a", …`: an upsert's update of every column but those kept. */
@@ -136,6 +143,10 @@ export class SqliteSql implements BulkSql {
 
   jsonValues(param: string): string {
     return `SELECT "value" FROM json_each(${param})`;
+  }
+
+  jsonMember(column: string, key: string): string {
+    return `json_extract(${column}, ${sqlString(`$.${JSON.stringify(key)}`)})`;
   }
 
   jsonAsText(column: string): string {
@@ -238,6 +249,10 @@ export class PostgresSql implements BulkSql {
 
   jsonValues(param: string): string {
     return `SELECT "value" FROM jsonb_array_elements_text(${param}::jsonb) AS e("value")`;
+  }
+
+  jsonMember(column: string, key: string): string {
+    return `(${column} ->> ${sqlString(key)})`;
   }
 
   jsonAsText(column: string): string {
