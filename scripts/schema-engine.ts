@@ -1,5 +1,5 @@
 // Prisma's schema engine built as WebAssembly, for the migration scripts: `migrate dev` needs a
-// native engine that cannot be downloaded here (docs/database.md#migrations).
+// native engine that cannot be downloaded here (docs/database.md#one-schema-two-databases).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';

@@ -255,18 +255,12 @@ export function spanRow(projectId: string, span: SerializedSpanRecord, now: stri
 // parent, its own parent, or a parent never stored. Only spans that start no later than the
 // earliest parentless one can be that root, so the parent look-up runs for those few rather than
 // for every span of a large trace. A trace whose spans all sit in a parent cycle (a faulty
-// client) falls back to its earliest span.
+// client) falls back to its earliest span. The root is found in a step of its own (a
+// materialised CTE), once per trace: PostgreSQL would otherwise test it as a join condition, once
+// per span of the trace.
 // `WHERE true` is SQLite's documented way to parse an upsert after INSERT … SELECT … JOIN.
 const rollUpTracesSql = (sql: BulkSql) => `
-INSERT INTO "Trace" ("projectId", "traceId", "rootSpanId", "name", "startTime", "endTime", "latency",
-  "spanCount", "errorCount", "promptTokens", "completionTokens", "totalTokens", "cost", "spanKind", "statusCode",
-  "environment", "userId", "sessionId", "appId", "variantId", "variantName", "createdAt", "updatedAt")
-SELECT agg."projectId", agg."traceId", root."spanId", root."name", agg."startTime", agg."endTime",
-  (agg."endNano" - agg."startNano") / 1e9,
-  agg."spanCount", agg."errorCount", agg."promptTokens", agg."completionTokens", agg."totalTokens", agg."cost",
-  root."spanKind", CASE WHEN agg."errorCount" > 0 THEN 'ERROR' ELSE root."statusCode" END,
-  root."environment", root."userId", root."sessionId", root."appId", root."variantId", root."variantName", ${sql.timestamp('?')}, ${sql.timestamp('?')}
-FROM (
+WITH agg AS MATERIALIZED (
   SELECT "projectId", "traceId",
     MIN("startTime") AS "startTime", MAX("endTime") AS "endTime",
     MIN("startTimeUnixNano") AS "startNano", MAX("endTimeUnixNano") AS "endNano",
@@ -278,29 +272,42 @@ FROM (
   FROM "Span"
   WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')})
   GROUP BY "projectId", "traceId"
-) AS agg
-LEFT JOIN "Span" AS root ON root."projectId" = agg."projectId" AND root."traceId" = agg."traceId" AND root."spanId" = COALESCE(
-  (
-    SELECT s."spanId" FROM "Span" AS s
-    WHERE s."projectId" = agg."projectId" AND s."traceId" = agg."traceId" AND (
-      s."parentSpanId" IS NULL OR (
-        s."startTimeUnixNano" <= COALESCE(agg."firstParentless", s."startTimeUnixNano")
-        AND (s."parentSpanId" = s."spanId" OR NOT EXISTS (
-          SELECT 1 FROM "Span" AS p
-          WHERE p."projectId" = s."projectId" AND p."traceId" = s."traceId" AND p."spanId" = s."parentSpanId"
-        ))
+),
+rooted AS MATERIALIZED (
+  SELECT agg.*, COALESCE(
+    (
+      SELECT s."spanId" FROM "Span" AS s
+      WHERE s."projectId" = agg."projectId" AND s."traceId" = agg."traceId" AND (
+        s."parentSpanId" IS NULL OR (
+          s."startTimeUnixNano" <= COALESCE(agg."firstParentless", s."startTimeUnixNano")
+          AND (s."parentSpanId" = s."spanId" OR NOT EXISTS (
+            SELECT 1 FROM "Span" AS p
+            WHERE p."projectId" = s."projectId" AND p."traceId" = s."traceId" AND p."spanId" = s."parentSpanId"
+          ))
+        )
       )
+      ORDER BY s."startTimeUnixNano", s."spanId"
+      LIMIT 1
+    ),
+    (
+      SELECT s."spanId" FROM "Span" AS s
+      WHERE s."projectId" = agg."projectId" AND s."traceId" = agg."traceId"
+      ORDER BY s."startTimeUnixNano", s."spanId"
+      LIMIT 1
     )
-    ORDER BY s."startTimeUnixNano", s."spanId"
-    LIMIT 1
-  ),
-  (
-    SELECT s."spanId" FROM "Span" AS s
-    WHERE s."projectId" = agg."projectId" AND s."traceId" = agg."traceId"
-    ORDER BY s."startTimeUnixNano", s."spanId"
-    LIMIT 1
-  )
+  ) AS "rootId"
+  FROM agg
 )
+INSERT INTO "Trace" ("projectId", "traceId", "rootSpanId", "name", "startTime", "endTime", "latency",
+  "spanCount", "errorCount", "promptTokens", "completionTokens", "totalTokens", "cost", "spanKind", "statusCode",
+  "environment", "userId", "sessionId", "appId", "variantId", "variantName", "createdAt", "updatedAt")
+SELECT agg."projectId", agg."traceId", root."spanId", root."name", agg."startTime", agg."endTime",
+  (agg."endNano" - agg."startNano") / 1e9,
+  agg."spanCount", agg."errorCount", agg."promptTokens", agg."completionTokens", agg."totalTokens", agg."cost",
+  root."spanKind", CASE WHEN agg."errorCount" > 0 THEN 'ERROR' ELSE root."statusCode" END,
+  root."environment", root."userId", root."sessionId", root."appId", root."variantId", root."variantName", ${sql.timestamp('?')}, ${sql.timestamp('?')}
+FROM rooted AS agg
+LEFT JOIN "Span" AS root ON root."projectId" = agg."projectId" AND root."traceId" = agg."traceId" AND root."spanId" = agg."rootId"
 WHERE true
 ON CONFLICT ("projectId", "traceId") DO UPDATE SET
   "rootSpanId" = excluded."rootSpanId", "name" = excluded."name",
@@ -346,6 +353,11 @@ async function storeSpans(ctx: RequestContext, tx: Tx, records: readonly AnySpan
   const traceIds = [...new Set(spans.map((span) => span.traceId))];
   if (spans.length === 0) return { spans: 0, traceIds: [] };
 
+  // A batch's roll-up must see every other batch of its traces (PostgreSQL runs them at once).
+  await ctx.sql.lockKeys(
+    tx,
+    traceIds.map((traceId) => `trace:${ctx.projectId}:${traceId}`),
+  );
   const now = new Date();
   const nowText = sqlDate(now);
   await ctx.sql.insertRows(
@@ -355,6 +367,6 @@ async function storeSpans(ctx: RequestContext, tx: Tx, records: readonly AnySpan
     spans.map((span) => spanRow(ctx.projectId, span, nowText, prices)),
     `ON CONFLICT ("projectId", "traceId", "spanId") DO UPDATE SET ${updateFromExcluded(spanColumns, keptOnConflict)}`,
   );
-  await ctx.sql.run(tx, rollUpTracesSql(ctx.sql), [now, now, ctx.projectId, JSON.stringify(traceIds)]);
+  await ctx.sql.run(tx, rollUpTracesSql(ctx.sql), [ctx.projectId, JSON.stringify(traceIds), now, now]);
   return { spans: spans.length, traceIds };
 }

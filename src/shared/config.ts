@@ -53,7 +53,7 @@ const configSchema = z.object({
     .refine((url) => url.startsWith('file:') || (/^postgres(ql)?:\/\//.test(url) && URL.canParse(url)), {
       message: 'must be "file:<path>" (SQLite) or "postgresql://user@host:port/database"',
     }),
-  /** Connections each instance opens to PostgreSQL (docs/database.md#settings). */
+  /** Connections each instance opens to PostgreSQL (docs/database.md#running-on-postgresql). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   /** Unset: off on a loopback HOST, on elsewhere (docs/access.md#modes). */
   ASSAY_AUTH: z.enum(['on', 'off']).optional(),

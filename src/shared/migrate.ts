@@ -1,5 +1,5 @@
 // Applies the SQL migrations at start: prisma/migrations on SQLite, prisma/postgres/migrations on
-// PostgreSQL (docs/database.md#migrations). Prisma's `migrate deploy` needs a native engine that
+// PostgreSQL (docs/database.md#migrations-at-start). Prisma's `migrate deploy` needs a native engine that
 // cannot be downloaded here, so this does its job. All pending migrations run in one transaction,
 // so a start either brings the database fully up to date or leaves it as it was. Each is recorded
 // in Prisma's own `_prisma_migrations` table (same columns, same sha256 checksum), so Prisma's CLI

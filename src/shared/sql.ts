@@ -42,6 +42,12 @@ export interface BulkSql {
    * `suffix` follows the rows, e.g. `ON CONFLICT (…) DO UPDATE SET …`. Answers the rows written.
    */
   insertRows(tx: Tx, table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix?: string): Promise<number>;
+  /**
+   * Serialises the transactions of `tx` that name the same key, until they end: what a roll-up
+   * read after its own writes needs to see the writes of the others (SQLite: every write
+   * transaction is serialised already).
+   */
+  lockKeys(tx: Tx, keys: readonly string[]): Promise<void>;
   /** Runs one statement inside the transaction of `tx`; answers the rows it changed. */
   run(tx: Tx, sql: string, params: readonly SqlValue[]): Promise<number>;
   /** The rows of a read written with `?` placeholders, through Prisma (`tx` or the service's client). */
@@ -122,6 +128,8 @@ export class SqliteSql implements BulkSql {
     }
     return written;
   }
+
+  async lockKeys(): Promise<void> {}
 
   async run(_tx: Tx, sql: string, params: readonly SqlValue[]): Promise<number> {
     return this.statement(sql).run(...params.map(sqlParam)).changes;
@@ -232,6 +240,16 @@ export class PostgresSql implements BulkSql {
       `INSERT INTO ${quoted(table)} (${columns.map(quoted).join(', ')}) SELECT ${casts.join(', ')} ` +
       `FROM unnest(${columns.map((_, i) => `$${i + 1}::text[]`).join(', ')}) AS u(${columns.map(quoted).join(', ')})${suffix ? ` ${suffix}` : ''}`;
     return tx.$executeRawUnsafe(sql, ...arrays);
+  }
+
+  /** Transaction-scoped advisory locks on the keys' hashes, taken in one order so two batches never deadlock. */
+  async lockKeys(tx: Tx, keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return;
+    // executeRaw: the lock function answers void, which a query's rows could not carry.
+    await tx.$executeRawUnsafe(
+      `SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS locks`,
+      [...keys],
+    );
   }
 
   run(tx: Tx, sql: string, params: readonly SqlValue[]): Promise<number> {

@@ -6,7 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import Database from 'better-sqlite3';
 import pg from 'pg';
+import { numberedPlaceholders } from '../../src/shared/sql.js';
 import { loadConfig, type Config } from '../../src/shared/config.js';
 import { createAssay, type Assay } from '../../src/server.js';
 
@@ -37,12 +39,14 @@ export const onPostgres = postgresServerUrl !== undefined;
 /** The reason given by tests that exercise SQLite's own files or machinery. */
 export const sqliteOnly = 'SQLite only: it tests the WAL file, its fsync or checkpoints, which PostgreSQL has not';
 
-/** A fixed ASSAY_SECRET_KEY for tests on PostgreSQL (required there, docs/configuration.md). */
+/** A fixed ASSAY_SECRET_KEY for tests on PostgreSQL (required there, docs/database.md#running-on-postgresql). */
 const testSecretKey = '7e57'.repeat(16);
 
 export interface TestDatabase {
   /** DATABASE_URL and, on PostgreSQL, ASSAY_SECRET_KEY. */
   env: Record<string, string>;
+  /** Rows of one read (`?` placeholders) on a connection of its own, e.g. what a killed process left. */
+  query<Row>(sql: string, params?: unknown[]): Promise<Row[]>;
   drop(): Promise<void>;
 }
 
@@ -51,24 +55,42 @@ export interface TestDatabase {
  * named uniquely so that files running at once never meet.
  */
 export async function createTestDatabase(dir: string): Promise<TestDatabase> {
-  if (!postgresServerUrl) return { env: { DATABASE_URL: `file:${join(dir, 'assay.db')}` }, drop: async () => {} };
+  if (!postgresServerUrl) {
+    const path = join(dir, 'assay.db');
+    return {
+      env: { DATABASE_URL: `file:${path}` },
+      query: async <Row>(sql: string, params: unknown[] = []) => {
+        const db = new Database(path, { readonly: true });
+        try {
+          return db.prepare(sql).all(...params) as Row[];
+        } finally {
+          db.close();
+        }
+      },
+      drop: async () => {},
+    };
+  }
   const name = `assay_test_${randomBytes(6).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: postgresServerUrl });
+  const run = async <Row>(url: string, sql: string, params: unknown[] = []) => {
+    const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      await client.query(sql);
+      return (await client.query(numberedPlaceholders(sql), params)).rows as Row[];
     } finally {
       await client.end();
     }
   };
-  await admin(`CREATE DATABASE ${name}`);
+  await run(postgresServerUrl, `CREATE DATABASE ${name}`);
   const url = new URL(postgresServerUrl);
   url.pathname = `/${name}`;
+  const admin = (sql: string) => run(postgresServerUrl, sql);
   return {
     env: { DATABASE_URL: url.href, ASSAY_SECRET_KEY: testSecretKey },
+    query: (sql, params) => run(url.href, sql, params),
     // FORCE: a killed child process may have left its connections behind.
-    drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    drop: async () => {
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
   };
 }
 
