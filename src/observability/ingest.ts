@@ -259,6 +259,18 @@ export function spanRow(projectId: string, span: SerializedSpanRecord, now: stri
 // materialised CTE), once per trace: PostgreSQL would otherwise test it as a join condition, once
 // per span of the trace.
 // `WHERE true` is SQLite's documented way to parse an upsert after INSERT … SELECT … JOIN.
+/**
+ * Whether span `s`'s parent is missing from its trace (`agg`). SQLite looks each parent up by the
+ * primary key; PostgreSQL hashes the trace's span ids once (NOT IN), a plan it takes even on a
+ * young table without statistics, where it otherwise picked the smaller parent index and scanned
+ * the trace per span (docs/database.md#raw-sql).
+ */
+function parentMissing(sql: BulkSql): string {
+  return sql.provider === 'postgresql'
+    ? `s."parentSpanId" NOT IN (SELECT p."spanId" FROM "Span" AS p WHERE p."projectId" = agg."projectId" AND p."traceId" = agg."traceId")`
+    : `NOT EXISTS (SELECT 1 FROM "Span" AS p WHERE p."projectId" = s."projectId" AND p."traceId" = s."traceId" AND p."spanId" = s."parentSpanId")`;
+}
+
 const rollUpTracesSql = (sql: BulkSql) => `
 WITH agg AS MATERIALIZED (
   SELECT "projectId", "traceId",
@@ -280,10 +292,7 @@ rooted AS MATERIALIZED (
       WHERE s."projectId" = agg."projectId" AND s."traceId" = agg."traceId" AND (
         s."parentSpanId" IS NULL OR (
           s."startTimeUnixNano" <= COALESCE(agg."firstParentless", s."startTimeUnixNano")
-          AND (s."parentSpanId" = s."spanId" OR NOT EXISTS (
-            SELECT 1 FROM "Span" AS p
-            WHERE p."projectId" = s."projectId" AND p."traceId" = s."traceId" AND p."spanId" = s."parentSpanId"
-          ))
+          AND (s."parentSpanId" = s."spanId" OR ${parentMissing(sql)})
         )
       )
       ORDER BY s."startTimeUnixNano", s."spanId"
