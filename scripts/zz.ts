@@ -5,4 +5,5 @@ const chain = Array.from({ length: 4000 }, (_, i) => legacySpan(`d${i}`, i === 0
 const t = Date.now();
 const r = await server.request('POST', '/observability/trace', { trace: 'deep', spans: chain });
 console.log(r.status, Date.now() - t, r.text.slice(0, 500));
-console.log(server.assay.database.provider === "postgresql" ? "kept" : ""); await server.assay.close();
+console.log(server.assay.database.provider === 'postgresql' ? 'kept' : '');
+await server.assay.close();

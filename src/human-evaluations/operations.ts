@@ -423,8 +423,7 @@ export async function nextUnjudgedScenarioId(ctx: RequestContext, evaluationId: 
 /** How many scenarios have their outputs, and how many of those carry an error. */
 export async function outputProgress(ctx: Pick<RequestContext, 'db' | 'sql'>, evaluationId: string): Promise<{ done: number; errors: number }> {
   // An output with an error has an "error" string member; SQLite keeps JSON.stringify's text, PostgreSQL a jsonb value.
-  const failed =
-    ctx.sql.provider === 'postgresql' ? `jsonb_path_exists("outputs", '$[*].error ? (@.type() == "string")')` : `"outputs" LIKE '%"error":"%'`;
+  const failed = ctx.sql.provider === 'postgresql' ? `jsonb_path_exists("outputs", '$[*].error ? (@.type() == "string")')` : `"outputs" LIKE '%"error":"%'`;
   const [row] = await ctx.sql.query<{ done: bigint | number | null; errors: bigint | number | null }>(
     ctx.db,
     `SELECT SUM(CASE WHEN "outputs" <> '[]' THEN 1 ELSE 0 END) AS "done", SUM(CASE WHEN ${failed} THEN 1 ELSE 0 END) AS "errors"

@@ -48,6 +48,12 @@ export interface BulkSql {
    * transaction is serialised already).
    */
   lockKeys(tx: Tx, keys: readonly string[]): Promise<void>;
+  /**
+   * Runs `work` in a transaction of its own for writes of raw SQL only (span batches): SQLite's is
+   * Prisma's (`db.$transaction`); PostgreSQL's runs on a pool connection directly, so the rows'
+   * arrays skip Prisma's parameter serialisation.
+   */
+  transaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Runs one statement inside the transaction of `tx`; answers the rows it changed. */
   run(tx: Tx, sql: string, params: readonly SqlValue[]): Promise<number>;
   /** The rows of a read written with `?` placeholders, through Prisma (`tx` or the service's client). */
@@ -131,6 +137,10 @@ export class SqliteSql implements BulkSql {
 
   async lockKeys(): Promise<void> {}
 
+  transaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+    return db.$transaction((tx) => work(tx));
+  }
+
   async run(_tx: Tx, sql: string, params: readonly SqlValue[]): Promise<number> {
     return this.statement(sql).run(...params.map(sqlParam)).changes;
   }
@@ -187,6 +197,15 @@ function pgText(value: SqlValue): string | null {
   return String(value);
 }
 
+/** A pool connection in a transaction, as the part of a Prisma client raw SQL uses (`PostgresSql.transaction`). */
+function clientTx(client: pg.PoolClient): Tx {
+  const values = (params: unknown[]) => params.map((value) => (Array.isArray(value) ? value : pgText(value as SqlValue)));
+  return {
+    $executeRawUnsafe: async (sql: string, ...params: unknown[]) => (await client.query(sql, values(params))).rowCount ?? 0,
+    $queryRawUnsafe: async (sql: string, ...params: unknown[]) => (await client.query(sql, values(params))).rows,
+  } as unknown as Tx;
+}
+
 // DateTime columns are `timestamp(3)` holding UTC: read back as ISO text, like SQLite's.
 const timestampOids = new Set([1114, 1184]);
 
@@ -240,6 +259,21 @@ export class PostgresSql implements BulkSql {
       `INSERT INTO ${quoted(table)} (${columns.map(quoted).join(', ')}) SELECT ${casts.join(', ')} ` +
       `FROM unnest(${columns.map((_, i) => `$${i + 1}::text[]`).join(', ')}) AS u(${columns.map(quoted).join(', ')})${suffix ? ` ${suffix}` : ''}`;
     return tx.$executeRawUnsafe(sql, ...arrays);
+  }
+
+  async transaction<T>(_db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(clientTx(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   /** Transaction-scoped advisory locks on the keys' hashes, taken in one order so two batches never deadlock. */
