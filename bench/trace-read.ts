@@ -47,13 +47,14 @@ async function rawReader(): Promise<RawReader> {
   const db = new Database(sqlitePath(service.databaseUrl), { readonly: true, fileMustExist: true });
   const statements = new Map<string, Database.Statement>();
   return {
-    all: async (sql, params, bigints = false) => {
+    all: (sql, params, bigints = false) => {
       let statement = statements.get(sql);
       if (!statement) statements.set(sql, (statement = db.prepare(sql)));
-      return statement.safeIntegers(bigints).all(...params) as Row[];
+      return Promise.resolve(statement.safeIntegers(bigints).all(...params) as Row[]);
     },
-    close: async () => {
+    close: () => {
       db.close();
+      return Promise.resolve();
     },
   };
 }

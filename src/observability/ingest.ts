@@ -339,7 +339,7 @@ export type SpanStore = (tx: Tx, records: readonly AnySpanRecord[]) => Promise<W
 export async function writeSpans(ctx: RequestContext, records: readonly AnySpanRecord[]): Promise<WriteSummary> {
   if (records.length === 0) return { spans: 0, traceIds: [] };
   const store = await spanWriter(ctx);
-  return ctx.sql.transaction(ctx.db, (tx) => store(tx, records));
+  return ctx.sql.transaction((tx) => store(tx, records));
 }
 
 /**

@@ -92,12 +92,13 @@ export function secretKeyPath(url: string): string | null {
 }
 
 function prismaClient(adapter: SqlMigrationAwareDriverAdapterFactory, options: DatabaseOptions, internal?: object): Db {
-  // `__internal` is not in the options' type (see postgresConfig).
-  const db = new PrismaClient({
+  const clientOptions: object = {
     adapter,
-    ...(options.onQuery ? { log: [{ emit: 'event' as const, level: 'query' as const }] } : {}),
+    ...(options.onQuery ? { log: [{ emit: 'event', level: 'query' }] } : {}),
+    // The constructor's internal hook, not in its options' type (see postgresConfig).
     ...(internal ? { __internal: internal } : {}),
-  } as ConstructorParameters<typeof PrismaClient>[0]);
+  };
+  const db = new PrismaClient(clientOptions as ConstructorParameters<typeof PrismaClient>[0]);
   if (options.onQuery) {
     const onQuery = options.onQuery;
     (db as PrismaClient<'query'>).$on('query', (event) => onQuery(event.query));
@@ -168,7 +169,7 @@ async function openSqlite(options: DatabaseOptions): Promise<SqliteDatabase> {
     if (!adapter.connection) throw new Error('the database is not connected');
     return adapter.connection;
   };
-  return { db, provider: 'sqlite', applied, sql: new SqliteSql(connection), connection, close: () => db.$disconnect() };
+  return { db, provider: 'sqlite', applied, sql: new SqliteSql(connection, db), connection, close: () => db.$disconnect() };
 }
 
 /** True when `error` is Prisma's unique-constraint violation (P2002). */

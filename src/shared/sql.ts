@@ -14,12 +14,19 @@
 // Prisma client; the key lookup goes straight to the pool.
 import type { Database as SqliteConnection, Statement } from 'better-sqlite3';
 import type pg from 'pg';
-import type { Db } from './db.js';
 
 export type SqlValue = string | number | bigint | boolean | Date | null;
 export type Provider = 'sqlite' | 'postgresql';
-/** A Prisma client: the service's, or the one `db.$transaction(async (tx) => …)` hands out. */
-export type Tx = Pick<Db, '$executeRawUnsafe' | '$queryRawUnsafe'>;
+/** The part of a Prisma client raw SQL uses: the service's, or the one `db.$transaction(async (tx) => …)` hands out. */
+export interface Tx {
+  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
+}
+
+/** A Prisma client's interactive transactions. */
+interface Transactions {
+  $transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+}
 
 const quoted = (name: string) => `"${name}"`;
 
@@ -53,7 +60,7 @@ export interface BulkSql {
    * Prisma's (`db.$transaction`); PostgreSQL's runs on a pool connection directly, so the rows'
    * arrays skip Prisma's parameter serialisation.
    */
-  transaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Runs one statement inside the transaction of `tx`; answers the rows it changed. */
   run(tx: Tx, sql: string, params: readonly SqlValue[]): Promise<number>;
   /** The rows of a read written with `?` placeholders, through Prisma (`tx` or the service's client). */
@@ -100,6 +107,11 @@ export function jsonText(value: unknown): string | null {
   return value === undefined || value === null ? null : JSON.stringify(value);
 }
 
+/** What `compute` answers, as a promise (its exception a rejection): SQLite answers synchronously underneath. */
+function answered<T>(compute: () => T): Promise<T> {
+  return new Promise((resolve) => resolve(compute()));
+}
+
 export class SqliteSql implements BulkSql {
   readonly provider = 'sqlite';
   readonly like = 'LIKE';
@@ -107,7 +119,11 @@ export class SqliteSql implements BulkSql {
   private readonly statements = new Map<string, Statement>();
   private readonly reads = new Map<string, Statement>();
 
-  constructor(private readonly connection: () => SqliteConnection) {}
+  /** `db`: the Prisma client on `connection`, whose transactions hold it (absent: no `transaction`). */
+  constructor(
+    private readonly connection: () => SqliteConnection,
+    private readonly db?: Transactions,
+  ) {}
 
   private statement(sql: string): Statement {
     const connection = this.connection();
@@ -122,7 +138,11 @@ export class SqliteSql implements BulkSql {
   }
 
   /** One prepared statement run per row, on Prisma's connection (`tx` only says a transaction is open). */
-  async insertRows(_tx: Tx, table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix = ''): Promise<number> {
+  insertRows(_tx: Tx, table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix = ''): Promise<number> {
+    return answered(() => this.insertRowsNow(table, columns, rows, suffix));
+  }
+
+  private insertRowsNow(table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix: string): number {
     const sql = `INSERT INTO ${quoted(table)} (${columns.map(quoted).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})${suffix ? ` ${suffix}` : ''}`;
     const statement = this.statement(sql);
     let written = 0;
@@ -137,12 +157,13 @@ export class SqliteSql implements BulkSql {
 
   async lockKeys(): Promise<void> {}
 
-  transaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
-    return db.$transaction((tx) => work(tx));
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    if (!this.db) throw new Error('no Prisma client to run a transaction on');
+    return this.db.$transaction((tx) => work(tx));
   }
 
-  async run(_tx: Tx, sql: string, params: readonly SqlValue[]): Promise<number> {
-    return this.statement(sql).run(...params.map(sqlParam)).changes;
+  run(_tx: Tx, sql: string, params: readonly SqlValue[]): Promise<number> {
+    return answered(() => this.statement(sql).run(...params.map(sqlParam)).changes);
   }
 
   query<Row>(tx: Tx, sql: string, params: readonly unknown[]): Promise<Row[]> {
@@ -150,13 +171,15 @@ export class SqliteSql implements BulkSql {
   }
 
   /** Synchronous underneath: a prepared statement, no transaction needed. */
-  async first<Row>(sql: string, params: readonly SqlValue[]): Promise<Row | undefined> {
-    let statement = this.reads.get(sql);
-    if (!statement) {
-      statement = this.connection().prepare(sql);
-      this.reads.set(sql, statement);
-    }
-    return statement.get(...params.map(sqlParam)) as Row | undefined;
+  first<Row>(sql: string, params: readonly SqlValue[]): Promise<Row | undefined> {
+    return answered(() => {
+      let statement = this.reads.get(sql);
+      if (!statement) {
+        statement = this.connection().prepare(sql);
+        this.reads.set(sql, statement);
+      }
+      return statement.get(...params.map(sqlParam)) as Row | undefined;
+    });
   }
 
   jsonValues(param: string): string {
@@ -202,12 +225,12 @@ function clientTx(client: pg.PoolClient): Tx {
   const values = (params: unknown[]) => params.map((value) => (Array.isArray(value) ? value : pgText(value as SqlValue)));
   return {
     $executeRawUnsafe: async (sql: string, ...params: unknown[]) => (await client.query(sql, values(params))).rowCount ?? 0,
-    $queryRawUnsafe: async (sql: string, ...params: unknown[]) => (await client.query(sql, values(params))).rows,
+    $queryRawUnsafe: async (sql: string, ...params: unknown[]) => (await client.query<Record<string, unknown>>(sql, values(params))).rows,
   } as unknown as Tx;
 }
 
-// DateTime columns are `timestamp(3)` holding UTC: read back as ISO text, like SQLite's.
-const timestampOids = new Set([1114, 1184]);
+// DateTime columns are `timestamp(3)` (OID 1114) holding UTC: read back as ISO text, like SQLite's.
+const TIMESTAMP_OID = 1114;
 
 export class PostgresSql implements BulkSql {
   readonly provider = 'postgresql';
@@ -223,9 +246,9 @@ export class PostgresSql implements BulkSql {
   ) {
     this.textTypes = {
       getTypeParser: ((oid: number, format?: 'text') =>
-        timestampOids.has(oid)
-          ? (text: string) => `${text.replace(' ', 'T')}${oid === 1114 ? 'Z' : ''}`
-          : builtins.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+        oid === TIMESTAMP_OID
+          ? (text: string) => `${text.replace(' ', 'T')}Z`
+          : (builtins.getTypeParser(oid, format) as (text: string) => unknown)) as pg.CustomTypesConfig['getTypeParser'],
     };
   }
 
@@ -261,7 +284,7 @@ export class PostgresSql implements BulkSql {
     return tx.$executeRawUnsafe(sql, ...arrays);
   }
 
-  async transaction<T>(_db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');

@@ -59,14 +59,15 @@ export async function createTestDatabase(dir: string): Promise<TestDatabase> {
     const path = join(dir, 'assay.db');
     return {
       env: { DATABASE_URL: `file:${path}` },
-      query: async <Row>(sql: string, params: unknown[] = []) => {
-        const db = new Database(path, { readonly: true });
-        try {
-          return db.prepare(sql).all(...params) as Row[];
-        } finally {
-          db.close();
-        }
-      },
+      query: <Row>(sql: string, params: unknown[] = []) =>
+        new Promise<Row[]>((resolve) => {
+          const db = new Database(path, { readonly: true });
+          try {
+            resolve(db.prepare(sql).all(...params) as Row[]);
+          } finally {
+            db.close();
+          }
+        }),
       drop: async () => {},
     };
   }
