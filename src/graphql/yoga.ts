@@ -46,14 +46,17 @@ function isClientFault(error: unknown): boolean {
  */
 function cutStreamsOnClose(app: FastifyInstance): void {
   const streams = new Set<Socket>();
-  app.addHook('onRequest', async (req, reply) => {
-    if (!req.headers.accept?.includes('text/event-stream')) return;
-    const socket = req.raw.socket;
-    streams.add(socket);
-    reply.raw.once('close', () => streams.delete(socket));
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.headers.accept?.includes('text/event-stream')) {
+      const socket = req.raw.socket;
+      streams.add(socket);
+      reply.raw.once('close', () => streams.delete(socket));
+    }
+    done();
   });
-  app.addHook('preClose', async () => {
+  app.addHook('preClose', (done) => {
     for (const socket of streams) socket.destroy();
+    done();
   });
 }
 
