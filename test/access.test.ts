@@ -567,7 +567,16 @@ describe('REST projects and keys', () => {
     const row = listed.body.find((key: { id: string }) => key.id === made.id);
     expect(row).toMatchObject({ name: 'short-lived', scopes: ['read', 'write'], prefix: made.key.slice(0, 10) });
     expect(row.prefix).toMatch(/^assay_.{4}$/);
-    expect(Date.parse(row.last_used_at)).toBeGreaterThan(Date.now() - 60_000);
+    // The last use is written in the background, never delaying the request: on PostgreSQL the
+    // list may run on another pool connection before that write commits.
+    const lastUse = async () => {
+      const stored = (await server.request('GET', `/projects/${fixtures.A.project_id}/api-keys`, undefined, bearer(keys.A.admin))).body as {
+        id: string;
+        last_used_at: string | null;
+      }[];
+      return Date.parse(stored.find((key) => key.id === made.id)?.last_used_at ?? '');
+    };
+    await expect.poll(lastUse, { timeout: 5_000 }).toBeGreaterThan(Date.now() - 60_000);
     expect((await server.request('DELETE', `/api-keys/${made.id}`, undefined, bearer(keys.A.admin))).status).toBe(204);
     expectRefusal(await server.request('GET', '/apps', undefined, bearer(made.key)), 'GET /apps', 401);
     const invalid = await server.request('POST', `/projects/${fixtures.A.project_id}/api-keys`, { name: 'x', scopes: ['root'] }, bearer(keys.A.admin));
