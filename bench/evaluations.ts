@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { Agent } from 'undici';
 import { postJson } from '../src/shared/http/client.js';
-import { cpuSeconds, rawDatabase, seconds, startProcess, startService } from './support/measure.js';
+import { sqlitePath } from '../src/shared/db.js';
+import { cpuSeconds, onPostgres, rawDatabase, seconds, startProcess, startService } from './support/measure.js';
 
 const CASES = Number(process.argv[2] ?? 10_000);
 const BATCH = 100;
@@ -24,6 +25,8 @@ const rows = Array.from({ length: CASES }, (_, i) => ({
   correct_answer: `The capital of Country ${i} is City ${i}.`,
 }));
 
+// Its raw baseline reads and writes SQLite files: on PostgreSQL it has none yet.
+if (onPostgres) throw new Error('bench/evaluations runs on SQLite only: unset TEST_DATABASE_URL');
 const service = await startService();
 const base = service.baseUrl;
 
@@ -111,7 +114,7 @@ async function arrivalSpread(uri: string, batchStarts: bigint[]): Promise<{ firs
  * roll-up query (the trace rows come computed) and no foreign keys (parents are not copied).
  */
 function rawWrites(evaluationId: string): { wall: number; cpu: number } {
-  const source = new Database(service.databaseFile, { readonly: true });
+  const source = new Database(sqlitePath(service.databaseUrl), { readonly: true });
   source.defaultSafeIntegers(true);
   // Each table's rows of the run, with their case's position as the last column, in test set order.
   const tables = [

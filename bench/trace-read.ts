@@ -2,20 +2,21 @@
 // the service in its own process as `npm start` runs it. The traces are built through the
 // service's own ingest (OTLP/HTTP protobuf, 1,000 spans a request, children before parents), then
 // each is read READS times over HTTP (the client takes the whole body, unparsed).
-// Baseline, measured in the same run on the same SQLite file opened read-only: a prepared select
-// of the same rows and columns with better-sqlite3, JSON.parse of the four JSON columns (else the
-// output would hold them as escaped strings), the rows nested into a tree by parent (children in
-// the select's start order) and JSON.stringify of the root. It does not rename fields into the
-// contract's shape nor convert dates: that, HTTP, routing and logging are what the ratio charges
-// the service for. A second, minimal baseline: the same select (times as text) and JSON.stringify
-// of the flat row list, the JSON columns left as strings: the floor of "select + stringify".
+// Baseline, measured in the same run on the same database (the SQLite file opened read-only, or
+// the PostgreSQL database through its own node-postgres connection when TEST_DATABASE_URL is set):
+// a select of the same rows and columns, JSON.parse of the four JSON columns (SQLite; node-postgres
+// parses jsonb itself), the rows nested into a tree by parent (children in the select's start
+// order) and JSON.stringify of the root. It does not rename fields into the contract's shape nor
+// convert dates: that, HTTP, routing and logging are what the ratio charges the service for. A
+// second, minimal baseline: the same select (times as text) and JSON.stringify of the flat row
+// list, the JSON columns left as text: the floor of "select + stringify".
 // Run: npx tsx bench/trace-read.ts [reads]   (BENCH_SERVICE_NODE_ARGS passes Node flags to the service)
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
+import { sqlitePath } from '../src/shared/db.js';
+import { numberedPlaceholders } from '../src/shared/sql.js';
 import { agentTrace, chunks, endOrder, hexId, otlpProtobufBody, postOtlpBodies, type AgentTraceShape } from '../test/helpers/otlp-trace.js';
-import { startService } from './support/measure.js';
+import { onPostgres, startService } from './support/measure.js';
 
 const READS = Number(process.argv[2] ?? 50);
 const WARMUP = 5;
@@ -24,9 +25,39 @@ const sizes: { spans: number; shape: AgentTraceShape }[] = [
   { spans: 10_000, shape: { agents: 20, steps: 19, calls: 20, tools: 6 } }, // 10,281 cut to 10,000
 ];
 
-const dir = mkdtempSync(join(tmpdir(), 'assay-bench-trace-read-'));
-const dbPath = join(dir, 'bench.db');
-const service = await startService({ DATABASE_URL: `file:${dbPath}`, OTLP_GRPC_PORT: '0' });
+const service = await startService({ OTLP_GRPC_PORT: '0' });
+
+type Row = Record<string, unknown> & { spanId: string; parentSpanId: string | null; children: Row[] };
+
+/** Reads of the service's database beside it: `?` placeholders on both; `bigints`: integers as BigInt on SQLite. */
+interface RawReader {
+  all(sql: string, params: unknown[], bigints?: boolean): Promise<Row[]>;
+  close(): Promise<void>;
+}
+
+async function rawReader(): Promise<RawReader> {
+  if (onPostgres) {
+    const client = new pg.Client({ connectionString: service.databaseUrl });
+    await client.connect();
+    return {
+      all: async (sql, params) => (await client.query(numberedPlaceholders(sql), params)).rows as Row[],
+      close: () => client.end(),
+    };
+  }
+  const db = new Database(sqlitePath(service.databaseUrl), { readonly: true, fileMustExist: true });
+  const statements = new Map<string, Database.Statement>();
+  return {
+    all: (sql, params, bigints = false) => {
+      let statement = statements.get(sql);
+      if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+      return Promise.resolve(statement.safeIntegers(bigints).all(...params) as Row[]);
+    },
+    close: () => {
+      db.close();
+      return Promise.resolve();
+    },
+  };
+}
 
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
@@ -57,22 +88,22 @@ try {
     if (statuses.some((status) => status !== 200)) throw new Error(`ingest answered ${statuses.join(',')}`);
   }
 
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
-  const select = db.prepare(`SELECT "projectId", "traceId", "spanId", "parentSpanId", "name", "spanKind", "statusCode", "startTimeUnixNano",
+  const db = await rawReader();
+  const select = `SELECT "projectId", "traceId", "spanId", "parentSpanId", "name", "spanKind", "statusCode", "startTimeUnixNano",
     "startTime", "endTime", "latency", "inputs", "outputs", "internals", "config", "environment", "userId", "variantId", "variantName",
     "variantRevision", "promptTokens", "completionTokens", "totalTokens", "cost"
-    FROM "Span" WHERE "projectId" = ? AND "traceId" = ? ORDER BY "startTimeUnixNano", "spanId"`);
-  select.safeIntegers(true); // nanosecond times exceed 2^53, as the service reads them
-  const selectFlat = db.prepare(`SELECT "projectId", "traceId", "spanId", "parentSpanId", "name", "spanKind", "statusCode",
-    CAST("startTimeUnixNano" AS TEXT) AS "startTimeUnixNano", "startTime", "endTime", "latency", "inputs", "outputs", "internals", "config",
+    FROM "Span" WHERE "projectId" = ? AND "traceId" = ? ORDER BY "startTimeUnixNano", "spanId"`;
+  const text = (column: string) => `CAST("${column}" AS TEXT) AS "${column}"`;
+  const selectFlat = `SELECT "projectId", "traceId", "spanId", "parentSpanId", "name", "spanKind", "statusCode",
+    ${text('startTimeUnixNano')}, "startTime", "endTime", "latency", ${['inputs', 'outputs', 'internals', 'config'].map(text).join(', ')},
     "environment", "userId", "variantId", "variantName", "variantRevision", "promptTokens", "completionTokens", "totalTokens", "cost"
-    FROM "Span" WHERE "projectId" = ? AND "traceId" = ? ORDER BY "startTimeUnixNano", "spanId"`);
-  const minimalRead = (projectId: string, traceId: string): string => JSON.stringify(selectFlat.all(projectId, traceId));
-  const projectOf = db.prepare(`SELECT "projectId" FROM "Trace" WHERE "traceId" = ?`).pluck();
+    FROM "Span" WHERE "projectId" = ? AND "traceId" = ? ORDER BY "startTimeUnixNano", "spanId"`;
+  const minimalRead = async (projectId: string, traceId: string): Promise<string> => JSON.stringify(await db.all(selectFlat, [projectId, traceId]));
+  const projectOf = async (traceId: string) => (await db.all(`SELECT "projectId" FROM "Trace" WHERE "traceId" = ?`, [traceId]))[0].projectId as string;
 
-  const baselineRead = (projectId: string, traceId: string): string => {
-    type Row = Record<string, unknown> & { spanId: string; parentSpanId: string | null; children: Row[] };
-    const rows = select.all(projectId, traceId) as Row[];
+  const baselineRead = async (projectId: string, traceId: string): Promise<string> => {
+    // Nanosecond times exceed 2^53, as the service reads them (node-postgres gives int8 as text).
+    const rows = await db.all(select, [projectId, traceId], true);
     const byId = new Map<string, Row>();
     for (const row of rows) {
       for (const column of ['inputs', 'outputs', 'internals', 'config']) {
@@ -106,9 +137,9 @@ try {
     const answer = JSON.parse(Buffer.from(await (await fetch(url)).arrayBuffer()).toString('utf8')) as { children: unknown[] };
     let count = 0;
     for (const stack = [answer]; stack.length > 0; count++) stack.push(...(stack.pop() as { children: { children: unknown[] }[] }).children);
-    const projectId = projectOf.get(trace.traceId) as string;
-    const baselineText = baselineRead(projectId, trace.traceId);
-    if (count !== trace.spans || select.all(projectId, trace.traceId).length !== trace.spans) throw new Error(`the tree has ${count} spans`);
+    const projectId = await projectOf(trace.traceId);
+    const baselineText = await baselineRead(projectId, trace.traceId);
+    if (count !== trace.spans || (await db.all(select, [projectId, trace.traceId])).length !== trace.spans) throw new Error(`the tree has ${count} spans`);
 
     const bytes = await read();
     await timed(WARMUP, read);
@@ -124,15 +155,16 @@ try {
       `  ${trace.spans} spans (${(bytes / 1e6).toFixed(1)} MB): service p50 ${ms(p50)}, p99 ${ms(p99)}\n` +
         `    baseline (select, parse JSON columns, nest, stringify; ${(baselineText.length / 1e6).toFixed(1)} MB): p50 ${ms(b50)}, p99 ${ms(b99)}; ` +
         `ratio p50 ${(p50 / b50).toFixed(2)}, p99 ${(p99 / b99).toFixed(2)}\n` +
-        `    minimal baseline (select, stringify the flat rows; ${(minimalRead(projectId, trace.traceId).length / 1e6).toFixed(1)} MB): p50 ${ms(m50)}, p99 ${ms(m99)}; ` +
+        `    minimal baseline (select, stringify the flat rows; ${((await minimalRead(projectId, trace.traceId)).length / 1e6).toFixed(1)} MB): p50 ${ms(m50)}, p99 ${ms(m99)}; ` +
         `ratio p50 ${(p50 / m50).toFixed(2)}, p99 ${(p99 / m99).toFixed(2)}`,
     );
   }
-  db.close();
-  console.log(`bench/trace-read: GET /observability/traces/{id}, ${READS} reads per size after ${WARMUP} warm-up reads, one at a time`);
+  await db.close();
+  console.log(
+    `bench/trace-read on ${onPostgres ? 'PostgreSQL' : 'SQLite'}: GET /observability/traces/{id}, ${READS} reads per size after ${WARMUP} warm-up reads, one at a time`,
+  );
   for (const line of results) console.log(line);
   console.log(`  service peak RSS: ${service.peakRssMb().toFixed(0)} MB`);
 } finally {
   await service.stop();
-  rmSync(dir, { recursive: true, force: true });
 }

@@ -12,7 +12,7 @@ import { createUserWithLink } from './auth/users.js';
 import { DEFAULT_PROJECT_NAME, ensureDefaultProject, findProjectByName } from './projects/operations.js';
 import { ConfigError, isHttpUrl, loadConfig, loadDotEnv } from './shared/config.js';
 import { scopes, type Scope } from './shared/context.js';
-import { openDatabase, sqlitePath } from './shared/db.js';
+import { openDatabase, secretKeyPath } from './shared/db.js';
 import { ConflictError } from './shared/errors.js';
 import { SecretBox } from './shared/secrets.js';
 import { email as emailSchema } from './shared/validation.js';
@@ -42,18 +42,19 @@ async function createKey(args: string[]): Promise<void> {
   const keyScopes = parseScopes(values.scopes);
   loadDotEnv();
   const config = loadConfig();
-  const { db } = await openDatabase({ url: config.DATABASE_URL });
+  const database = await openDatabase({ url: config.DATABASE_URL, poolSize: 1 });
+  const { db } = database;
   try {
     if (values.project === DEFAULT_PROJECT_NAME) await ensureDefaultProject(db);
     const project = await findProjectByName(db, values.project);
     if (!project) throw new UsageError(`no project is named ${JSON.stringify(values.project)}; create one with POST /projects (docs/access.md)`);
-    const hasher = new KeyHasher(SecretBox.load(config.ASSAY_SECRET_KEY, sqlitePath(config.DATABASE_URL)));
+    const hasher = new KeyHasher(SecretBox.load(config.ASSAY_SECRET_KEY, secretKeyPath(config.DATABASE_URL)));
     const { key } = await db.$transaction((tx) => issueApiKey(tx, hasher, project.id, values.name ?? 'cli', keyScopes, issuedBySystem('cli')));
     // The key alone on stdout, so `KEY=$(npm run -s assay -- keys create …)` works.
     console.log(key);
     console.error(`created an API key in project ${project.name} with scopes ${keyScopes.join(', ')}; it is not shown again`);
   } finally {
-    await db.$disconnect();
+    await database.close();
   }
 }
 
@@ -67,7 +68,7 @@ async function createUser(args: string[]): Promise<void> {
   if (!isHttpUrl(url)) throw new UsageError('--url must be an http(s) URL, the address people open the service at');
   const { db } = await openDatabase({ url: config.DATABASE_URL });
   try {
-    const secrets = SecretBox.load(config.ASSAY_SECRET_KEY, sqlitePath(config.DATABASE_URL));
+    const secrets = SecretBox.load(config.ASSAY_SECRET_KEY, secretKeyPath(config.DATABASE_URL));
     const link = await createUserWithLink(db, secrets, email.data, values.admin ?? false, url);
     // The link alone on stdout, as a key is.
     console.log(link.url);

@@ -20,10 +20,9 @@ import { ensureDefaultProject } from './projects/operations.js';
 import type { Config } from './shared/config.js';
 import { type Principal, type RequestContext, type Services, requestContext, requireScope, systemActor } from './shared/context.js';
 import { createAssayEvents } from './shared/events.js';
-import { BulkSql } from './shared/sql.js';
-import { type Database, type Db, openDatabase, sqlitePath } from './shared/db.js';
+import { type Database, type Db, openDatabase, secretKeyPath, sqlitePath } from './shared/db.js';
 import { startCheckpointer } from './shared/checkpointer.js';
-import { WalSync } from './shared/wal-sync.js';
+import { committedOnReturn, WalSync } from './shared/wal-sync.js';
 import { SecretBox } from './shared/secrets.js';
 import { acknowledgeDurably } from './shared/http/durable.js';
 import { acceptJsonBodies } from './shared/http/body.js';
@@ -51,8 +50,8 @@ export interface Assay {
   server: FastifyInstance;
   db: Db;
   services: Services;
-  /** The SQLite connection Prisma runs on (db.ts). */
-  connection: Database['connection'];
+  /** The database opened, with its SQLite connection or PostgreSQL pool (db.ts). */
+  database: Database;
   /** Migrations applied while opening the database. */
   migrationsApplied: string[];
   /** Every route served, as registered (the /api aliases are not listed). */
@@ -81,21 +80,22 @@ function trustHops(hops: number) {
 
 export async function createAssay(config: Config, options: AssayOptions = {}): Promise<Assay> {
   setPythonPoolSize(config.PYTHON_SANDBOX_PROCESSES);
-  const { db, applied, connection } = await openDatabase({ url: config.DATABASE_URL, onQuery: options.onQuery });
+  const database = await openDatabase({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, onQuery: options.onQuery });
+  const { db, applied, sql } = database;
   const projectId = await ensureDefaultProject(db);
-  const secrets = SecretBox.load(config.ASSAY_SECRET_KEY, sqlitePath(config.DATABASE_URL));
+  const secrets = SecretBox.load(config.ASSAY_SECRET_KEY, secretKeyPath(config.DATABASE_URL));
   // Errors of the background "last use" writes; the server's log exists only below.
   let logError: (error: unknown) => void = () => {};
-  const sql = new BulkSql(connection);
   const onError = (error: unknown) => logError(error);
   const authenticator = new Authenticator(db, sql, secrets, authEnabled(config), projectId, onError, new Sessions(db, sql, secrets, config, onError));
   try {
     await authenticator.prepare(config);
   } catch (error) {
-    await db.$disconnect();
+    await database.close();
     throw error;
   }
-  const walSync = new WalSync(sqlitePath(config.DATABASE_URL), connection);
+  // The WAL's fsync and checkpoints are SQLite's; PostgreSQL's COMMIT is durable by itself.
+  const walSync = database.provider === 'sqlite' ? new WalSync(sqlitePath(config.DATABASE_URL), database.connection) : committedOnReturn;
   const services: Services = {
     db,
     sql,
@@ -124,7 +124,10 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     clientErrorHandler: answerClientError,
     ...receiveTimeouts(config.REQUEST_TIMEOUT_SECONDS, config.HEADERS_TIMEOUT_SECONDS),
   });
-  const checkpointer = startCheckpointer(sqlitePath(config.DATABASE_URL), connection(), { onError: (message) => server.log.warn(message) });
+  const checkpointer =
+    database.provider === 'sqlite'
+      ? startCheckpointer(sqlitePath(config.DATABASE_URL), database.connection(), { onError: (message) => server.log.warn(message) })
+      : null;
   const routes: Assay['routes'] = [];
   server.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
@@ -146,7 +149,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
       return;
     }
     const project = req.headers[PROJECT_HEADER];
-    const principal = authenticator.principal({
+    const principal = await authenticator.principal({
       authorization: req.headers.authorization,
       cookie: req.headers.cookie,
       project: typeof project === 'string' ? project : undefined,
@@ -202,8 +205,8 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     await runner.stop();
     await humanRunner.stop();
     await walSync.close();
-    await db.$disconnect();
-    await checkpointer.close();
+    await database.close();
+    await checkpointer?.close();
     await services.outbound.close();
   });
 
@@ -214,7 +217,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     server,
     db,
     services,
-    connection,
+    database,
     migrationsApplied: applied,
     routes,
     authEnabled: authenticator.enabled,

@@ -1,9 +1,10 @@
-// Bulk writes run on Prisma's own connection inside Prisma's transactions: they commit and roll
-// back with Prisma's writes, refuse to run outside a transaction, and write values that Prisma
-// reads back as it writes them. This also guards the adapter internals db.ts relies on.
+// Bulk writes run inside Prisma's transactions, on either database: they commit and roll back
+// with Prisma's writes and write values that Prisma reads back as it writes them. On SQLite they
+// run on Prisma's own connection, refuse to run outside a transaction, and write the column text
+// Prisma writes; this also guards the adapter internals db.ts relies on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
-import { startServer, type TestServer } from './helpers/server.js';
+import { onPostgres, startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
 let projectId: string;
@@ -16,8 +17,9 @@ afterAll(() => server.close());
 const appColumns = ['id', 'projectId', 'name', 'createdAt', 'updatedAt'];
 
 describe('BulkSql', () => {
-  it('refuses to write outside a transaction', () => {
-    expect(() => server.assay.services.sql.insertRows('App', appColumns, [[uuidv7(), projectId, 'outside', new Date(), new Date()]])).toThrow(
+  it.skipIf(onPostgres)('refuses to write outside a transaction (SQLite only: there it writes on the connection Prisma holds)', async () => {
+    const { db, sql } = server.assay.services;
+    await expect(sql.insertRows(db, 'App', appColumns, [[uuidv7(), projectId, 'outside', new Date(), new Date()]])).rejects.toThrow(
       'bulk SQL must run inside db.$transaction',
     );
   });
@@ -25,17 +27,25 @@ describe('BulkSql', () => {
   it('writes rows that Prisma reads back as it writes them', async () => {
     const { db, sql } = server.assay.services;
     const at = new Date('2026-03-04T05:06:07.089Z');
-    const id = uuidv7();
-    await db.$transaction(() => {
-      return Promise.resolve(expect(sql.insertRows('App', appColumns, [[id, projectId, 'bulk-written', at, at]])).toBe(1));
-    });
+    const ids = [uuidv7(), uuidv7()];
+    const written = await db.$transaction((tx) =>
+      sql.insertRows(
+        tx,
+        'App',
+        appColumns,
+        ids.map((id, i) => [id, projectId, `bulk-written-${i}`, at, at]),
+      ),
+    );
+    expect(written).toBe(2);
     const viaPrisma = await db.app.create({ data: { projectId, name: 'prisma-written' } });
-    const bulk = await db.app.findUniqueOrThrow({ where: { id } });
-    expect(bulk).toEqual({ id, projectId, name: 'bulk-written', createdAt: at, updatedAt: at });
-    // The same column text as Prisma's own writes, so both sort and compare alike in SQL.
-    const texts = await db.$queryRaw<{ text: string }[]>`SELECT "createdAt" || '' AS "text" FROM "App" WHERE "id" IN (${id}, ${viaPrisma.id})`;
-    expect(texts).toHaveLength(2);
-    for (const { text } of texts) expect(text).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/);
+    const bulk = await db.app.findUniqueOrThrow({ where: { id: ids[1] } });
+    expect(bulk).toEqual({ id: ids[1], projectId, name: 'bulk-written-1', createdAt: at, updatedAt: at });
+    if (!onPostgres) {
+      // The same column text as Prisma's own writes, so both sort and compare alike in SQL.
+      const texts = await db.$queryRaw<{ text: string }[]>`SELECT "createdAt" || '' AS "text" FROM "App" WHERE "id" IN (${ids[0]}, ${viaPrisma.id})`;
+      expect(texts).toHaveLength(2);
+      for (const { text } of texts) expect(text).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/);
+    }
   });
 
   it('commits and rolls back with the Prisma transaction it runs in', async () => {
@@ -44,10 +54,18 @@ describe('BulkSql', () => {
     await expect(
       db.$transaction(async (tx) => {
         await tx.app.create({ data: { projectId, name: 'rolled-back-prisma' } });
-        sql.insertRows('App', appColumns, [[bulkId, projectId, 'rolled-back-bulk', new Date(), new Date()]]);
+        await sql.insertRows(tx, 'App', appColumns, [[bulkId, projectId, 'rolled-back-bulk', new Date(), new Date()]]);
         throw new Error('undo');
       }),
     ).rejects.toThrow('undo');
     expect(await db.app.count({ where: { name: { startsWith: 'rolled-back' } } })).toBe(0);
+  });
+
+  it('refuses a column the table lacks, writing nothing', async () => {
+    const { db, sql } = server.assay.services;
+    await expect(
+      db.$transaction((tx) => sql.insertRows(tx, 'App', [...appColumns, 'color'], [[uuidv7(), projectId, 'colored', new Date(), new Date(), 'red']])),
+    ).rejects.toThrow(/color/);
+    expect(await db.app.count({ where: { name: 'colored' } })).toBe(0);
   });
 });

@@ -213,6 +213,19 @@ describe('graphql-sse', () => {
     for (const evaluation of evaluations) await waitForStatus(server, evaluation.id);
   }, 20_000);
 
+  it('stops without waiting for an event stream its client keeps open', async () => {
+    const own = await startServer();
+    const stream = `${own.baseUrl}/graphql/stream`;
+    const token = await (await fetch(stream, { method: 'PUT' })).text();
+    const listening = await fetch(stream, { headers: { accept: 'text/event-stream', 'x-graphql-event-stream-token': token } });
+    expect(listening.status).toBe(200);
+    const started = Date.now();
+    await own.close();
+    // Waiting for the stream, close would never end (the test's timeout).
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await expect(listening.text()).rejects.toThrow();
+  });
+
   it('serves the distinct-connections mode and refuses an unknown stream token', async () => {
     const client = createClient({ url: `${server.baseUrl}/graphql/stream`, retryAttempts: 0 });
     try {

@@ -258,18 +258,22 @@ describe('metrics', () => {
 
 describe('readiness and migrations', () => {
   it('answers /readyz 503 naming a migration the database lacks, and 200 once it is recorded again', async () => {
-    const connection = server.assay.connection();
-    const latest = connection.prepare('SELECT * FROM "_prisma_migrations" ORDER BY migration_name DESC LIMIT 1').get() as Record<string, unknown>;
-    connection.prepare('DELETE FROM "_prisma_migrations" WHERE id = ?').run(latest.id);
+    const { db } = server.assay;
+    const [latest] = await db.$queryRawUnsafe<{ migration_name: string }[]>(
+      'SELECT migration_name FROM "_prisma_migrations" ORDER BY migration_name DESC LIMIT 1',
+    );
+    // Marked rolled back, as `prisma migrate resolve --rolled-back` would: no longer counted as applied.
+    const mark = (rolledBack: boolean) =>
+      db.$executeRawUnsafe(
+        `UPDATE "_prisma_migrations" SET rolled_back_at = ${rolledBack ? 'finished_at' : 'NULL'} WHERE migration_name = '${latest.migration_name}'`,
+      );
+    await mark(true);
     try {
       const response = await server.request('GET', '/readyz');
       expect(response.status).toBe(503);
-      expect(response.body).toEqual({ detail: `1 database migration(s) not applied: ${latest.migration_name as string}` });
+      expect(response.body).toEqual({ detail: `1 database migration(s) not applied: ${latest.migration_name}` });
     } finally {
-      const columns = Object.keys(latest);
-      connection
-        .prepare(`INSERT INTO "_prisma_migrations" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)
-        .run(...Object.values(latest));
+      await mark(false);
     }
     expect((await server.request('GET', '/readyz')).status).toBe(200);
   });
@@ -278,8 +282,11 @@ describe('readiness and migrations', () => {
 // Last: it closes the database under the running server.
 describe('readiness without a database', () => {
   it('answers /readyz 503 naming the unreachable database, while /healthz and /metrics still answer', async () => {
-    // Prisma reconnects after $disconnect(); closing the connection under it is what a lost database looks like.
-    server.assay.connection().close();
+    // Prisma reconnects after $disconnect(); closing the connection (ending the pool) under it is
+    // what a lost database looks like.
+    const { database } = server.assay;
+    if (database.provider === 'sqlite') database.connection().close();
+    else await database.pool.end();
     const response = await server.request('GET', '/readyz');
     expect(response.status).toBe(503);
     expect(response.body.detail).toMatch(/^The database is unreachable: .+/);

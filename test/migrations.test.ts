@@ -3,8 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MigrationError, migrateSqlite, migrationNames, migrationsDir } from '../src/shared/migrate.js';
+import pg from 'pg';
+import { MigrationError, migratePostgres, migrateSqlite, migrationNames, migrationsDir, postgresMigrationsDir } from '../src/shared/migrate.js';
 import { openDatabase } from '../src/shared/db.js';
+import { canonicalSchemaPath, derivePostgresSchema, postgresChanges, postgresSchemaPath } from '../scripts/postgres-schema.js';
+import { createTestDatabase, postgresServerUrl } from './helpers/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'assay-migrations-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,6 +36,7 @@ describe('migrations', () => {
     const url = `file:${join(dir, 'synced.db')}`;
     for (let open = 0; open < 2; open++) {
       const database = await openDatabase({ url });
+      if (database.provider !== 'sqlite') throw new Error('a file: URL opens SQLite');
       expect(database.connection().pragma('journal_mode', { simple: true })).toBe('wal');
       // 1 is NORMAL: acknowledged writes wait for WalSync's fsync instead (src/shared/wal-sync.ts).
       expect(Number(database.connection().pragma('synchronous', { simple: true }))).toBe(1);
@@ -76,5 +80,52 @@ describe('migrations', () => {
     db.close();
     // One transaction: none of the migrations nor the half of the broken one is left behind.
     expect(tables.map((t) => t.name)).toEqual(['_prisma_migrations']);
+  });
+});
+
+describe('the PostgreSQL schema and migrations (derived: scripts/postgres-schema.ts)', () => {
+  it('are current: prisma/postgres is what the script makes from prisma/schema.prisma and prisma/migrations', async () => {
+    const changes = await postgresChanges();
+    expect([...changes.keys()], 'prisma/postgres is stale: run `npm run migrate:new -- <name>` (or `npm run migrate:postgres`)').toEqual([]);
+    expect(readFileSync(postgresSchemaPath, 'utf8')).toBe(derivePostgresSchema(readFileSync(canonicalSchemaPath, 'utf8')));
+    expect(migrationNames(postgresMigrationsDir)).toEqual(migrationNames());
+  });
+
+  it('derive the schema mechanically: provider changed, generators dropped, every model kept', () => {
+    const canonical = readFileSync(canonicalSchemaPath, 'utf8');
+    const derived = derivePostgresSchema(canonical);
+    expect(derived).toMatch(/provider = "postgresql"/);
+    expect(derived).not.toMatch(/^generator /m);
+    const models = (text: string) => [...text.matchAll(/^model (\w+) \{/gm)].map((match) => match[1]);
+    expect(models(derived)).toEqual(models(canonical));
+    expect(() => derivePostgresSchema(canonical.replace('provider = "sqlite"', 'provider = "mysql"'))).toThrow(/sqlite/);
+  });
+
+  it.skipIf(!postgresServerUrl)('agree on tables and columns once applied (needs TEST_DATABASE_URL)', async () => {
+    const sqlitePath = join(dir, 'columns.db');
+    migrateSqlite(sqlitePath);
+    const sqlite = new Database(sqlitePath, { readonly: true });
+    const sqliteColumns = (
+      sqlite
+        .prepare(
+          `SELECT m.name AS "table", p.name AS "column" FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'`,
+        )
+        .all() as { table: string; column: string }[]
+    ).map((row) => `${row.table}.${row.column}`);
+    sqlite.close();
+
+    const database = await createTestDatabase(dir);
+    try {
+      await migratePostgres(database.env.DATABASE_URL);
+      const client = new pg.Client({ connectionString: database.env.DATABASE_URL });
+      await client.connect();
+      const { rows } = await client.query<{ table: string; column: string }>(
+        `SELECT table_name AS "table", column_name AS "column" FROM information_schema.columns WHERE table_schema = 'public'`,
+      );
+      await client.end();
+      expect(rows.map((row) => `${row.table}.${row.column}`).sort()).toEqual(sqliteColumns.sort());
+    } finally {
+      await database.drop();
+    }
   });
 });

@@ -6,7 +6,12 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { migrateSqlite } from '../../src/shared/migrate.js';
+import pg from 'pg';
+import { migratePostgres, migrateSqlite } from '../../src/shared/migrate.js';
+import { createTestDatabase } from '../../test/helpers/server.js';
+
+/** Benchmarks run on PostgreSQL when TEST_DATABASE_URL names a server (a fresh database each), else on SQLite. */
+export { onPostgres } from '../../test/helpers/server.js';
 
 /** Starts a script that prints its port as its first line of output. */
 export async function startProcess(script: string, env: Record<string, string> = {}): Promise<{ port: number; child: ChildProcess }> {
@@ -21,8 +26,8 @@ export async function startProcess(script: string, env: Record<string, string> =
 export interface Service {
   baseUrl: string;
   child: ChildProcess;
-  /** The service's SQLite file. */
-  databaseFile: string;
+  /** The service's DATABASE_URL. */
+  databaseUrl: string;
   /** Peak resident memory of the service process so far, in MB. */
   peakRssMb(): number;
   stop(): Promise<void>;
@@ -57,17 +62,19 @@ function startCommand(): { env: Record<string, string>; args: string[] } {
 
 /**
  * Runs Assay as `npm start` does (the build, then node dist/main.js with the start script's flags,
- * in the project's directory) on a fresh SQLite file in a temp dir.
+ * in the project's directory) on a fresh database: a SQLite file in a temp dir, or a database of
+ * its own on TEST_DATABASE_URL's server, dropped when it stops.
  * BENCH_SERVICE_NODE_ARGS adds Node flags, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
  */
 export async function startService(env: Record<string, string> = {}): Promise<Service> {
   const start = startCommand();
   const dir = mkdtempSync(join(tmpdir(), 'assay-bench-'));
-  const databaseFile = join(dir, 'bench.db');
+  const database = await createTestDatabase(dir);
+  const serviceEnv: NodeJS.ProcessEnv = { ...process.env, ...start.env, PORT: '0', LOG_LEVEL: 'info', ...database.env, ...env };
   const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, ...start.args], {
     cwd: root,
-    env: { ...process.env, ...start.env, PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: `file:${databaseFile}`, ...env },
+    env: serviceEnv,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -80,7 +87,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
   return {
     baseUrl,
     child,
-    databaseFile,
+    databaseUrl: serviceEnv.DATABASE_URL!,
     peakRssMb: () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024,
     stop: async () => {
       child.removeAllListeners('exit');
@@ -88,6 +95,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
         child.once('exit', resolve);
         child.kill('SIGTERM');
       });
+      await database.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -145,6 +153,23 @@ export function rawDatabase(): { db: Database.Database; close: () => void } {
     db,
     close: () => {
       db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An empty PostgreSQL database of the service's schema on TEST_DATABASE_URL's server, for a raw node-postgres baseline. */
+export async function rawPostgres(): Promise<{ client: pg.Client; close: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'assay-bench-raw-'));
+  const database = await createTestDatabase(dir);
+  await migratePostgres(database.env.DATABASE_URL);
+  const client = new pg.Client({ connectionString: database.env.DATABASE_URL });
+  await client.connect();
+  return {
+    client,
+    close: async () => {
+      await client.end();
+      await database.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

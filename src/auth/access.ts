@@ -91,26 +91,27 @@ export class Authenticator {
   /**
    * The principal of a request: with auth off, the default project with every scope; with an
    * `Authorization` header, its API key's; without one, the session of its cookie in the project
-   * it names; 401 otherwise. Synchronous: each lookup is one prepared read, and the hot path takes
-   * no promise.
+   * it names; 401 otherwise. Each lookup is one read by a unique index: on SQLite a prepared
+   * statement answered synchronously underneath, on PostgreSQL a round trip to the pool
+   * (docs/database.md#raw-sql).
    */
-  principal(credentials: Credentials): Principal {
+  async principal(credentials: Credentials): Promise<Principal> {
     if (!this.enabled) return this.anonymous;
     if (credentials.authorization === undefined) {
       const token = Sessions.token(credentials.cookie);
-      if (token) return this.userPrincipal(this.sessions.signedIn(token), credentials.project);
+      if (token) return this.userPrincipal(await this.sessions.signedIn(token), credentials.project);
     }
     const key = keyFromAuthorization(credentials.authorization);
     if (!key) throw new UnauthorizedError('An API key or a session is required: send Authorization: Bearer <key>, or sign in (docs/access.md)');
     const hash = this.hasher.hash(key);
-    const row = findApiKey(this.sql, hash);
+    const row = await findApiKey(this.sql, hash);
     if (!row || !KeyHasher.same(row.hash, hash)) throw new UnauthorizedError('The API key is not valid');
     this.noteUse(row.id, row.lastUsedAt);
     return { projectId: row.projectId, scopes: scopesOf(row), actor: { type: 'api_key', id: row.id, label: `${row.name} (${row.prefix}…)` } };
   }
 
   /** The signed-in user of a cookie, for the routes of the session itself (`GET /auth/me`); 401 without one. */
-  signedIn(credentials: Credentials): SignedIn {
+  signedIn(credentials: Credentials): Promise<SignedIn> {
     const token = Sessions.token(credentials.cookie);
     if (!token) throw new UnauthorizedError('Not signed in: POST /auth/login first', 'session');
     return this.sessions.signedIn(token);
@@ -122,15 +123,15 @@ export class Authenticator {
    * several must name one (422). A project the user is not a member of is 404, as one that does
    * not exist.
    */
-  private userPrincipal(user: SignedIn, project: string | undefined): Principal {
+  private async userPrincipal(user: SignedIn, project: string | undefined): Promise<Principal> {
     const actor = userActor({ id: user.userId, email: user.email });
     const instanceAdmin = user.isAdmin;
     if (project !== undefined) {
-      const membership = findMembership(this.sql, user.userId, project);
-      if (!membership && !(instanceAdmin && projectExists(this.sql, project))) throw new NotFoundError('project', project);
+      const membership = await findMembership(this.sql, user.userId, project);
+      if (!membership && !(instanceAdmin && (await projectExists(this.sql, project)))) throw new NotFoundError('project', project);
       return { projectId: project, scopes: instanceAdmin ? allScopes : scopesOfRole(membership?.role ?? ''), actor, instanceAdmin };
     }
-    const sole = soleMembership(this.sql, user.userId);
+    const sole = await soleMembership(this.sql, user.userId);
     if (!sole || Number(sole.count) !== 1) {
       throw ValidationError.at(
         ['header', PROJECT_HEADER],

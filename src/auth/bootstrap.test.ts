@@ -6,18 +6,26 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../test/helpers/endpoints.js';
 import { startAssayProcess, type AssayProcess } from '../../test/helpers/process.js';
+import { createTestDatabase, type TestDatabase } from '../../test/helpers/server.js';
 
 const run = promisify(execFile);
 const root = new URL('../..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'assay-bootstrap-'));
-const env = { ...process.env, DATABASE_URL: `file:${join(dir, 'assay.db')}` };
+let database: TestDatabase;
+let env: NodeJS.ProcessEnv;
 let service: AssayProcess | undefined;
+
+beforeAll(async () => {
+  database = await createTestDatabase(dir);
+  env = { ...process.env, ...database.env };
+});
 
 afterAll(async () => {
   await service?.stop();
+  await database.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -166,8 +166,8 @@ interface StoredKey {
 }
 
 /** The key stored under `hash`, for authentication: one read by the unique index, on every request. */
-export function findApiKey(sql: BulkSql, hash: string): (StoredKey & { lastUsedAt: Date | null }) | undefined {
-  const row = sql.first<StoredKey & { lastUsedAt: string | null }>(
+export async function findApiKey(sql: BulkSql, hash: string): Promise<(StoredKey & { lastUsedAt: Date | null }) | undefined> {
+  const row = await sql.first<StoredKey & { lastUsedAt: string | null }>(
     'SELECT "id", "projectId", "name", "prefix", "hash", "scopes", "lastUsedAt" FROM "ApiKey" WHERE "hash" = ?',
     [hash],
   );

@@ -94,15 +94,15 @@ export class Sessions {
 
   /**
    * The live session of `token` and its user: reads by unique indexes, on every request that
-   * carries the cookie; 401 when it is unknown, ended or expired. Synchronous, as the key's lookup.
+   * carries the cookie; 401 when it is unknown, ended or expired.
    */
-  signedIn(token: string): SignedIn {
+  async signedIn(token: string): Promise<SignedIn> {
     const hash = this.hasher.hash(token);
-    const row = this.sql.first<StoredSession>('SELECT "id", "userId", "hash", "expiresAt", "lastSeenAt" FROM "Session" WHERE "hash" = ?', [hash]);
+    const row = await this.sql.first<StoredSession>('SELECT "id", "userId", "hash", "expiresAt", "lastSeenAt" FROM "Session" WHERE "hash" = ?', [hash]);
     // Two reads by unique keys cost less than their join did (4.5 µs against 8.5, docs/access.md#sessions).
     const user =
       row && KeyHasher.same(row.hash, hash) && new Date(row.expiresAt).getTime() > Date.now()
-        ? this.sql.first<{ email: string; isAdmin: number | bigint }>('SELECT "email", "isAdmin" FROM "User" WHERE "id" = ?', [row.userId])
+        ? await this.sql.first<{ email: string; isAdmin: number | bigint | boolean }>('SELECT "email", "isAdmin" FROM "User" WHERE "id" = ?', [row.userId])
         : undefined;
     if (!row || !user) throw new UnauthorizedError('Your session has ended or expired: sign in again (POST /auth/login)', 'session');
     this.noteSeen(row.id, row.lastSeenAt === null ? null : new Date(row.lastSeenAt));

@@ -64,8 +64,8 @@ export function userRoutes(app: FastifyInstance): void {
       reply.header('set-cookie', Sessions.clearedCookie(secure(req)));
     },
   );
-  rest.get('/auth/me', { tag, scope: 'public', summary: 'The signed-in user and their projects', response: signedInResponse, errors: [401] }, (req) =>
-    signedInJson(req.ctx, req.ctx.authenticator.signedIn({ cookie: req.headers.cookie }).userId),
+  rest.get('/auth/me', { tag, scope: 'public', summary: 'The signed-in user and their projects', response: signedInResponse, errors: [401] }, async (req) =>
+    signedInJson(req.ctx, (await req.ctx.authenticator.signedIn({ cookie: req.headers.cookie })).userId),
   );
   rest.post(
     '/auth/password',

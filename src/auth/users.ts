@@ -55,12 +55,12 @@ export function findUserByEmail(db: Db, email: string): Promise<UserRow | null> 
 }
 
 /** A user's role in a project, for authentication: one read by the unique index. */
-export function findMembership(sql: BulkSql, userId: string, projectId: string): { role: string } | undefined {
+export function findMembership(sql: BulkSql, userId: string, projectId: string): Promise<{ role: string } | undefined> {
   return sql.first<{ role: string }>('SELECT "role" FROM "Membership" WHERE "projectId" = ? AND "userId" = ?', [projectId, userId]);
 }
 
 /** One of a user's memberships and how many they have, for a session without a project header. */
-export function soleMembership(sql: BulkSql, userId: string): { projectId: string; role: string; count: number | bigint } | undefined {
+export function soleMembership(sql: BulkSql, userId: string): Promise<{ projectId: string; role: string; count: number | bigint | string } | undefined> {
   return sql.first(
     'SELECT "projectId", "role", (SELECT COUNT(*) FROM "Membership" WHERE "userId" = ?) AS "count" FROM "Membership" WHERE "userId" = ? LIMIT 1',
     [userId, userId],

@@ -5,8 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeEndpoint, sleep, startEndpoint } from '../../test/helpers/endpoints.js';
 import {
   createApp,
@@ -19,11 +18,16 @@ import {
   waitForStatus,
 } from '../../test/helpers/evaluations.js';
 import { type AssayProcess, startAssayProcess } from '../../test/helpers/process.js';
+import { createTestDatabase, type TestDatabase } from '../../test/helpers/server.js';
 import { globalId } from '../shared/graphql/ids.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'assay-restart-'));
-const databaseFile = join(dir, 'assay.db');
-const env = { DATABASE_URL: `file:${databaseFile}`, EVALUATION_LEASE_SECONDS: '1' };
+let database: TestDatabase;
+let env: Record<string, string>;
+beforeAll(async () => {
+  database = await createTestDatabase(dir);
+  env = { ...database.env, EVALUATION_LEASE_SECONDS: '1' };
+});
 const CASES = 40;
 
 let user: FakeEndpoint | undefined;
@@ -32,6 +36,7 @@ const processes: AssayProcess[] = [];
 afterAll(async () => {
   for (const started of processes) await started.kill();
   await user?.close();
+  await database.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -64,13 +69,11 @@ describe('an evaluation interrupted by a crash', () => {
     await first.kill();
     const callsBeforeRestart = user.requests.length;
 
-    // What the killed process had stored (committed), read from its database file.
-    const db = new Database(databaseFile);
-    const stored = (db.prepare('SELECT "position" FROM "EvaluationScenario" WHERE "evaluationId" = ?').all(id) as { position: number }[]).map(
+    // What the killed process had stored (committed), read from its database.
+    const stored = (await database.query<{ position: number }>('SELECT "position" FROM "EvaluationScenario" WHERE "evaluationId" = ?', [id])).map(
       (row) => row.position,
     );
-    const [{ done }] = db.prepare('SELECT "done" FROM "Evaluation" WHERE "id" = ?').all(id) as { done: number }[];
-    db.close();
+    const [{ done }] = await database.query<{ done: number }>('SELECT "done" FROM "Evaluation" WHERE "id" = ?', [id]);
     expect(stored.length).toBeGreaterThanOrEqual(8);
     expect(stored.length).toBeLessThan(CASES);
     expect(done).toBe(stored.length);

@@ -464,8 +464,12 @@ describe('rate limit batches', () => {
 
 /** The ids of the traces the runner stored for an evaluation's calls. */
 async function evaluationTraceIds(evaluationId: string): Promise<string[]> {
-  const rows = await server.assay.db.$queryRaw<{ traceId: string }[]>`
-    SELECT DISTINCT "traceId" FROM "Span" WHERE json_extract("attributes", '$."assay.evaluation_id"') = ${evaluationId} ORDER BY "traceId"`;
+  const { db, sql } = server.assay.services;
+  const rows = await sql.query<{ traceId: string }>(
+    db,
+    `SELECT DISTINCT "traceId" FROM "Span" WHERE ${sql.jsonMember('"attributes"', 'assay.evaluation_id')} = ? ORDER BY "traceId"`,
+    [evaluationId],
+  );
   return rows.map((row) => row.traceId);
 }
 

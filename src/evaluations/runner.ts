@@ -357,12 +357,16 @@ export class EvaluationRunner extends LeasedJobRunner {
           now,
           now,
         ];
-        if (ctx.sql.insertRows('EvaluationScenario', SCENARIO_COLUMNS, [scenario], 'ON CONFLICT ("evaluationId", "position") DO NOTHING') === 1) {
+        if ((await ctx.sql.insertRows(tx, 'EvaluationScenario', SCENARIO_COLUMNS, [scenario], 'ON CONFLICT ("evaluationId", "position") DO NOTHING')) === 1) {
           fresh.push({ outcome, id });
         }
       }
-      storeSpans(fresh.flatMap(({ outcome }) => outcome.spans));
-      ctx.sql.insertRows(
+      await storeSpans(
+        tx,
+        fresh.flatMap(({ outcome }) => outcome.spans),
+      );
+      await ctx.sql.insertRows(
+        tx,
         'EvaluationScenarioResult',
         ['scenarioId', 'evaluatorConfigId', 'type', 'value', 'error', 'score'],
         fresh.flatMap(({ outcome, id }) =>

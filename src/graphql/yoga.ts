@@ -1,5 +1,6 @@
 // GraphQL over HTTP at /graphql, with GraphiQL for browsers (GET with Accept: text/html), automatic
 // persisted queries, and the graphql-sse protocol at /graphql/stream (docs/graphql.md).
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
@@ -37,6 +38,28 @@ function isClientFault(error: unknown): boolean {
   return original instanceof AssayError && original.status < 500;
 }
 
+/**
+ * Event streams (subscriptions on /graphql, graphql-sse's streams) last as long as their client
+ * keeps them open: a stop must not wait for them (docs/graphql.md#clients). Fastify's preClose
+ * hook runs before the server waits for its open connections; it cuts the streams still open, and
+ * their clients reconnect.
+ */
+function cutStreamsOnClose(app: FastifyInstance): void {
+  const streams = new Set<Socket>();
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.headers.accept?.includes('text/event-stream')) {
+      const socket = req.raw.socket;
+      streams.add(socket);
+      reply.raw.once('close', () => streams.delete(socket));
+    }
+    done();
+  });
+  app.addHook('preClose', (done) => {
+    for (const socket of streams) socket.destroy();
+    done();
+  });
+}
+
 export function graphqlRoutes(app: FastifyInstance): void {
   const yoga = createYoga<ServerContext>({
     schema,
@@ -70,6 +93,7 @@ export function graphqlRoutes(app: FastifyInstance): void {
     reply.send(response.body);
     return reply;
   };
+  cutStreamsOnClose(app);
   // Credentials are checked before Yoga (server.ts), scopes once the operation is known (scopes.ts).
   const config = { access: 'authenticated' as const };
   app.route({ url: '/graphql', method: ['GET', 'POST', 'OPTIONS'], config, handler });

@@ -256,7 +256,8 @@ export async function createHumanEvaluation(ctx: RequestContext, input: CreateHu
           total: scenarioRows.length,
         },
       });
-      ctx.sql.insertRows(
+      await ctx.sql.insertRows(
+        tx,
         'HumanEvaluationScenario',
         [
           'id',
@@ -420,10 +421,14 @@ export async function nextUnjudgedScenarioId(ctx: RequestContext, evaluationId: 
 }
 
 /** How many scenarios have their outputs, and how many of those carry an error. */
-export async function outputProgress(ctx: Pick<RequestContext, 'db'>, evaluationId: string): Promise<{ done: number; errors: number }> {
-  const [row] = await ctx.db.$queryRaw<{ done: bigint | number | null; errors: bigint | number | null }[]>`
-    SELECT SUM(CASE WHEN "outputs" <> '[]' THEN 1 ELSE 0 END) AS "done",
-           SUM(CASE WHEN "outputs" LIKE '%"error":"%' THEN 1 ELSE 0 END) AS "errors"
-    FROM "HumanEvaluationScenario" WHERE "humanEvaluationId" = ${evaluationId}`;
+export async function outputProgress(ctx: Pick<RequestContext, 'db' | 'sql'>, evaluationId: string): Promise<{ done: number; errors: number }> {
+  // An output with an error has an "error" string member; SQLite keeps JSON.stringify's text, PostgreSQL a jsonb value.
+  const failed = ctx.sql.provider === 'postgresql' ? `jsonb_path_exists("outputs", '$[*].error ? (@.type() == "string")')` : `"outputs" LIKE '%"error":"%'`;
+  const [row] = await ctx.sql.query<{ done: bigint | number | null; errors: bigint | number | null }>(
+    ctx.db,
+    `SELECT SUM(CASE WHEN "outputs" <> '[]' THEN 1 ELSE 0 END) AS "done", SUM(CASE WHEN ${failed} THEN 1 ELSE 0 END) AS "errors"
+     FROM "HumanEvaluationScenario" WHERE "humanEvaluationId" = ?`,
+    [evaluationId],
+  );
   return { done: Number(row?.done ?? 0), errors: Number(row?.errors ?? 0) };
 }

@@ -6,17 +6,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeEndpoint, sleep, startEndpoint } from '../../test/helpers/endpoints.js';
 import { createApp, createEndpointVariant, createTestset } from '../../test/helpers/evaluations.js';
 import { createHumanEvaluation, waitForHumanStatus } from '../../test/helpers/human-evaluations.js';
 import { type AssayProcess, startAssayProcess } from '../../test/helpers/process.js';
+import { createTestDatabase, type TestDatabase } from '../../test/helpers/server.js';
 import { globalId } from '../shared/graphql/ids.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'assay-human-restart-'));
-const databaseFile = join(dir, 'assay.db');
-const env = { DATABASE_URL: `file:${databaseFile}`, EVALUATION_LEASE_SECONDS: '1' };
+let database: TestDatabase;
+let env: Record<string, string>;
+beforeAll(async () => {
+  database = await createTestDatabase(dir);
+  env = { ...database.env, EVALUATION_LEASE_SECONDS: '1' };
+});
 const CASES = 30;
 
 let user: FakeEndpoint | undefined;
@@ -25,22 +29,16 @@ const processes: AssayProcess[] = [];
 afterAll(async () => {
   for (const started of processes) await started.kill();
   await user?.close();
+  await database.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 
-function storedPositions(evaluationId: string): number[] {
-  const db = new Database(databaseFile, { readonly: true });
-  try {
-    return (
-      db
-        .prepare(`SELECT "position" FROM "HumanEvaluationScenario" WHERE "humanEvaluationId" = ? AND "outputs" <> '[]' ORDER BY "position"`)
-        .all(evaluationId) as {
-        position: number;
-      }[]
-    ).map((row) => row.position);
-  } finally {
-    db.close();
-  }
+async function storedPositions(evaluationId: string): Promise<number[]> {
+  const rows = await database.query<{ position: number }>(
+    `SELECT "position" FROM "HumanEvaluationScenario" WHERE "humanEvaluationId" = ? AND "outputs" <> '[]' ORDER BY "position"`,
+    [evaluationId],
+  );
+  return rows.map((row) => row.position);
 }
 
 describe('an A/B test whose output generation is interrupted by a crash', () => {
@@ -66,9 +64,9 @@ describe('an A/B test whose output generation is interrupted by a crash', () => 
 
     // Wait until some batches (10 cases each) are stored, then kill it mid-run.
     const deadline = Date.now() + 15_000;
-    while (storedPositions(id).length < 10 && Date.now() < deadline) await sleep(20);
+    while ((await storedPositions(id)).length < 10 && Date.now() < deadline) await sleep(20);
     await first.kill();
-    const stored = storedPositions(id);
+    const stored = await storedPositions(id);
     expect(stored.length).toBeGreaterThanOrEqual(10);
     expect(stored.length).toBeLessThan(CASES);
     const callsBefore = user.requests.length;

@@ -201,7 +201,7 @@ export class HumanEvaluationRunner extends LeasedJobRunner {
         if (count > 0) spans.push(...outcome.spans);
         if (count > 0 && outcome.outputs.some((output) => output.error)) errors += 1;
       }
-      storeSpans(spans);
+      await storeSpans(tx, spans);
       if (written > 0) {
         await tx.humanEvaluation.update({ where: { id: plan.evaluationId }, data: { done: { increment: written }, errors: { increment: errors } } });
       }

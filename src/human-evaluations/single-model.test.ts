@@ -174,9 +174,13 @@ describe('a single model test', () => {
       expect((await waitForHumanStatus(server, created.id)).status).toBe('EVALUATION_FINISHED');
       expect((await scenariosOf(created.id)).map((s) => s.outputs[0].variant_output)).toEqual(['held answer to h0', 'by a client']);
       // A trace is stored with the output it belongs to, or not at all.
-      const traced = await db.$queryRaw<{ position: number }[]>`
-        SELECT json_extract("attributes", '$."assay.testcase.position"') AS "position" FROM "Span"
-        WHERE json_extract("attributes", '$."assay.human_evaluation_id"') = ${created.id}`;
+      const { sql } = server.assay.services;
+      const traced = await sql.query<{ position: number | string }>(
+        db,
+        `SELECT ${sql.jsonMember('"attributes"', 'assay.testcase.position')} AS "position" FROM "Span"
+         WHERE ${sql.jsonMember('"attributes"', 'assay.human_evaluation_id')} = ?`,
+        [created.id],
+      );
       expect(traced.map((row) => Number(row.position))).toEqual([first.position]);
     } finally {
       await held.close();

@@ -8,7 +8,7 @@
 // an order of magnitude faster (docs/observability.md#measurements). The SQL is SQLite's;
 // docs/observability.md#postgresql-port lists what a PostgreSQL port changes.
 import type { RequestContext } from '../shared/context.js';
-import { jsonText, sqlDate, type SqlValue, updateFromExcluded } from '../shared/sql.js';
+import { type BulkSql, jsonText, sqlDate, type SqlValue, type Tx, updateFromExcluded } from '../shared/sql.js';
 import { costSumSql, roundCost } from '../shared/money.js';
 import { priceList } from '../pricing/operations.js';
 import type { PriceList } from '../pricing/prices.js';
@@ -255,9 +255,58 @@ export function spanRow(projectId: string, span: SerializedSpanRecord, now: stri
 // parent, its own parent, or a parent never stored. Only spans that start no later than the
 // earliest parentless one can be that root, so the parent look-up runs for those few rather than
 // for every span of a large trace. A trace whose spans all sit in a parent cycle (a faulty
-// client) falls back to its earliest span.
+// client) falls back to its earliest span. The root is found in a step of its own (a
+// materialised CTE), once per trace: PostgreSQL would otherwise test it as a join condition, once
+// per span of the trace.
 // `WHERE true` is SQLite's documented way to parse an upsert after INSERT … SELECT … JOIN.
-const rollUpTracesSql = `
+/**
+ * Whether span `s`'s parent is missing from its trace (`agg`). SQLite looks each parent up by the
+ * primary key; PostgreSQL hashes the trace's span ids once (NOT IN), a plan it takes even on a
+ * young table without statistics, where it otherwise picked the smaller parent index and scanned
+ * the trace per span (docs/database.md#raw-sql).
+ */
+function parentMissing(sql: BulkSql): string {
+  return sql.provider === 'postgresql'
+    ? `s."parentSpanId" NOT IN (SELECT p."spanId" FROM "Span" AS p WHERE p."projectId" = agg."projectId" AND p."traceId" = agg."traceId")`
+    : `NOT EXISTS (SELECT 1 FROM "Span" AS p WHERE p."projectId" = s."projectId" AND p."traceId" = s."traceId" AND p."spanId" = s."parentSpanId")`;
+}
+
+const rollUpTracesSql = (sql: BulkSql) => `
+WITH agg AS MATERIALIZED (
+  SELECT "projectId", "traceId",
+    MIN("startTime") AS "startTime", MAX("endTime") AS "endTime",
+    MIN("startTimeUnixNano") AS "startNano", MAX("endTimeUnixNano") AS "endNano",
+    COUNT(*) AS "spanCount",
+    SUM(CASE WHEN "statusCode" = 'ERROR' THEN 1 ELSE 0 END) AS "errorCount",
+    SUM("promptTokens") AS "promptTokens", SUM("completionTokens") AS "completionTokens",
+    SUM("totalTokens") AS "totalTokens", ${costSumSql('"cost"', sql)} AS "cost",
+    MIN(CASE WHEN "parentSpanId" IS NULL THEN "startTimeUnixNano" END) AS "firstParentless"
+  FROM "Span"
+  WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')})
+  GROUP BY "projectId", "traceId"
+),
+rooted AS MATERIALIZED (
+  SELECT agg.*, COALESCE(
+    (
+      SELECT s."spanId" FROM "Span" AS s
+      WHERE s."projectId" = agg."projectId" AND s."traceId" = agg."traceId" AND (
+        s."parentSpanId" IS NULL OR (
+          s."startTimeUnixNano" <= COALESCE(agg."firstParentless", s."startTimeUnixNano")
+          AND (s."parentSpanId" = s."spanId" OR ${parentMissing(sql)})
+        )
+      )
+      ORDER BY s."startTimeUnixNano", s."spanId"
+      LIMIT 1
+    ),
+    (
+      SELECT s."spanId" FROM "Span" AS s
+      WHERE s."projectId" = agg."projectId" AND s."traceId" = agg."traceId"
+      ORDER BY s."startTimeUnixNano", s."spanId"
+      LIMIT 1
+    )
+  ) AS "rootId"
+  FROM agg
+)
 INSERT INTO "Trace" ("projectId", "traceId", "rootSpanId", "name", "startTime", "endTime", "latency",
   "spanCount", "errorCount", "promptTokens", "completionTokens", "totalTokens", "cost", "spanKind", "statusCode",
   "environment", "userId", "sessionId", "appId", "variantId", "variantName", "createdAt", "updatedAt")
@@ -265,42 +314,9 @@ SELECT agg."projectId", agg."traceId", root."spanId", root."name", agg."startTim
   (agg."endNano" - agg."startNano") / 1e9,
   agg."spanCount", agg."errorCount", agg."promptTokens", agg."completionTokens", agg."totalTokens", agg."cost",
   root."spanKind", CASE WHEN agg."errorCount" > 0 THEN 'ERROR' ELSE root."statusCode" END,
-  root."environment", root."userId", root."sessionId", root."appId", root."variantId", root."variantName", ?, ?
-FROM (
-  SELECT "projectId", "traceId",
-    MIN("startTime") AS "startTime", MAX("endTime") AS "endTime",
-    MIN("startTimeUnixNano") AS "startNano", MAX("endTimeUnixNano") AS "endNano",
-    COUNT(*) AS "spanCount",
-    SUM(CASE WHEN "statusCode" = 'ERROR' THEN 1 ELSE 0 END) AS "errorCount",
-    SUM("promptTokens") AS "promptTokens", SUM("completionTokens") AS "completionTokens",
-    SUM("totalTokens") AS "totalTokens", ${costSumSql('"cost"')} AS "cost",
-    MIN(CASE WHEN "parentSpanId" IS NULL THEN "startTimeUnixNano" END) AS "firstParentless"
-  FROM "Span"
-  WHERE "projectId" = ? AND "traceId" IN (SELECT "value" FROM json_each(?))
-  GROUP BY "projectId", "traceId"
-) AS agg
-LEFT JOIN "Span" AS root ON root."projectId" = agg."projectId" AND root."traceId" = agg."traceId" AND root."spanId" = COALESCE(
-  (
-    SELECT s."spanId" FROM "Span" AS s
-    WHERE s."projectId" = agg."projectId" AND s."traceId" = agg."traceId" AND (
-      s."parentSpanId" IS NULL OR (
-        s."startTimeUnixNano" <= COALESCE(agg."firstParentless", s."startTimeUnixNano")
-        AND (s."parentSpanId" = s."spanId" OR NOT EXISTS (
-          SELECT 1 FROM "Span" AS p
-          WHERE p."projectId" = s."projectId" AND p."traceId" = s."traceId" AND p."spanId" = s."parentSpanId"
-        ))
-      )
-    )
-    ORDER BY s."startTimeUnixNano", s."spanId"
-    LIMIT 1
-  ),
-  (
-    SELECT s."spanId" FROM "Span" AS s
-    WHERE s."projectId" = agg."projectId" AND s."traceId" = agg."traceId"
-    ORDER BY s."startTimeUnixNano", s."spanId"
-    LIMIT 1
-  )
-)
+  root."environment", root."userId", root."sessionId", root."appId", root."variantId", root."variantName", ${sql.timestamp('?')}, ${sql.timestamp('?')}
+FROM rooted AS agg
+LEFT JOIN "Span" AS root ON root."projectId" = agg."projectId" AND root."traceId" = agg."traceId" AND root."spanId" = agg."rootId"
 WHERE true
 ON CONFLICT ("projectId", "traceId") DO UPDATE SET
   "rootSpanId" = excluded."rootSpanId", "name" = excluded."name",
@@ -312,8 +328,8 @@ ON CONFLICT ("projectId", "traceId") DO UPDATE SET
   "environment" = excluded."environment", "userId" = excluded."userId", "sessionId" = excluded."sessionId",
   "appId" = excluded."appId", "variantId" = excluded."variantId", "updatedAt" = excluded."updatedAt"`;
 
-/** Stores spans inside the caller's `db.$transaction`: what `spanWriter` answers. */
-export type SpanStore = (records: readonly AnySpanRecord[]) => WriteSummary;
+/** Stores spans inside the caller's `db.$transaction` (`tx` is its client): what `spanWriter` answers. */
+export type SpanStore = (tx: Tx, records: readonly AnySpanRecord[]) => Promise<WriteSummary>;
 
 /**
  * Stores `records` in the caller's project in one transaction: a span already stored under the
@@ -324,7 +340,7 @@ export type SpanStore = (records: readonly AnySpanRecord[]) => WriteSummary;
 export async function writeSpans(ctx: RequestContext, records: readonly AnySpanRecord[]): Promise<WriteSummary> {
   if (records.length === 0) return { spans: 0, traceIds: [] };
   const store = await spanWriter(ctx);
-  const summary = await ctx.db.$transaction(() => new Promise<WriteSummary>((resolve) => resolve(store(records))));
+  const summary = await ctx.sql.transaction((tx) => store(tx, records));
   // Committed, so readable: GraphQL `tracesStored` tells live trace lists (docs/ui.md#live-updates).
   ctx.events.publish('traces:stored', ctx.projectId, summary.traceIds);
   return summary;
@@ -338,10 +354,10 @@ export async function writeSpans(ctx: RequestContext, records: readonly AnySpanR
  */
 export async function spanWriter(ctx: RequestContext): Promise<SpanStore> {
   const prices = await priceList(ctx);
-  return (records) => storeSpans(ctx, records, prices);
+  return (tx, records) => storeSpans(ctx, tx, records, prices);
 }
 
-function storeSpans(ctx: RequestContext, records: readonly AnySpanRecord[], prices: PriceList): WriteSummary {
+async function storeSpans(ctx: RequestContext, tx: Tx, records: readonly AnySpanRecord[], prices: PriceList): Promise<WriteSummary> {
   // One row per key, the last copy winning (PostgreSQL refuses to upsert a row twice in one statement).
   const latest = new Map<string, AnySpanRecord>();
   for (const record of records) latest.set(`${record.traceId}\u0000${record.spanId}`, record);
@@ -350,14 +366,20 @@ function storeSpans(ctx: RequestContext, records: readonly AnySpanRecord[], pric
   const traceIds = [...new Set(spans.map((span) => span.traceId))];
   if (spans.length === 0) return { spans: 0, traceIds: [] };
 
+  // A batch's roll-up must see every other batch of its traces (PostgreSQL runs them at once).
+  await ctx.sql.lockKeys(
+    tx,
+    traceIds.map((traceId) => `trace:${ctx.projectId}:${traceId}`),
+  );
   const now = new Date();
   const nowText = sqlDate(now);
-  ctx.sql.insertRows(
+  await ctx.sql.insertRows(
+    tx,
     'Span',
     spanColumns,
     spans.map((span) => spanRow(ctx.projectId, span, nowText, prices)),
     `ON CONFLICT ("projectId", "traceId", "spanId") DO UPDATE SET ${updateFromExcluded(spanColumns, keptOnConflict)}`,
   );
-  ctx.sql.run(rollUpTracesSql, [now, now, ctx.projectId, JSON.stringify(traceIds)]);
+  await ctx.sql.run(tx, rollUpTracesSql(ctx.sql), [ctx.projectId, JSON.stringify(traceIds), now, now]);
   return { spans: spans.length, traceIds };
 }

@@ -10,6 +10,7 @@ import {
   spanTextColumns,
   spanTreeJson,
   stringifySpanTextTree,
+  stringifySpanTree,
   traceTotalsSelect,
   type SpanJson,
   type SpanJsonSource,
@@ -73,6 +74,9 @@ export async function getTraceTree(ctx: RequestContext, traceId: string): Promis
  * so no span object is built and the JSON columns are not parsed and written again.
  */
 export async function getTraceTreeText(ctx: RequestContext, traceId: string): Promise<string> {
+  // PostgreSQL writes JSON with its own spacing, and jsonb in its own key order: there the text
+  // is written from the spans (docs/database.md#trace-reads).
+  if (ctx.sql.provider === 'postgresql') return stringifySpanTree(await getTraceTree(ctx, traceId));
   const rows = await ctx.db.$queryRaw<SpanTextRow[]>`
     SELECT ${spanTextColumns} FROM "Span" AS s
     WHERE s."projectId" = ${ctx.projectId} AND s."traceId" = ${traceId}
@@ -105,6 +109,10 @@ export async function getSpanJsonText(ctx: RequestContext, spanId: string, type:
   const span = await getSpan(ctx, spanId, traceId);
   const totals = await oneTraceTotals(ctx, span.traceId);
   if (type === 'span') return JSON.stringify(spanJson(span, null, totals));
+  if (ctx.sql.provider === 'postgresql') {
+    const spans = indexSpans(await traceSpans(ctx, span.traceId, spanJsonSelect));
+    return stringifySpanTree(spanTreeJson(spans, spans.byId.get(spanId) ?? span, totals));
+  }
   const index = indexSpans(await subtreeSpanTexts(ctx, span.traceId, spanId));
   const top = index.byId.get(spanId);
   // Gone between the two reads (its project deleted): the span as first read, no children.
@@ -197,11 +205,12 @@ export async function spanCostsByAttribute(
   spanKind: SpanKind,
   attribute: string,
 ): Promise<{ cost: number | null; attribute: unknown }[]> {
-  return ctx.db.$queryRaw`
-    SELECT s."cost" AS "cost", json_extract(s."attributes", ${`$.${JSON.stringify(attribute)}`}) AS "attribute"
-    FROM "Span" s
-    WHERE s."projectId" = ${ctx.projectId} AND s."spanKind" = ${spanKind}
-      AND s."traceId" IN (SELECT "value" FROM json_each(${JSON.stringify(traceIds)}))`;
+  return ctx.sql.query(
+    ctx.db,
+    `SELECT s."cost" AS "cost", ${ctx.sql.jsonMember('s."attributes"', attribute)} AS "attribute" FROM "Span" s
+     WHERE s."projectId" = ? AND s."spanKind" = ? AND s."traceId" IN (${ctx.sql.jsonValues('?')})`,
+    [ctx.projectId, spanKind, JSON.stringify(traceIds)],
+  );
 }
 
 /**

@@ -7,6 +7,7 @@
 import { costSumSql } from '../shared/money.js';
 import type { RequestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
+import type { BulkSql } from '../shared/sql.js';
 import { ValidationError } from '../shared/errors.js';
 import { EVALUATION_ENVIRONMENT, type SpanKind, type SpanStatus } from './ingest.js';
 import type { SpanRow } from './read.js';
@@ -97,15 +98,22 @@ class Where {
   }
 }
 
-function modelCondition(column: string, model: string, where: Where) {
-  where.add(`(${column} = ? OR ${column} LIKE ? ESCAPE '\\')`, model, `${likeEscape(model)}-%`);
+function modelCondition(sql: BulkSql, column: string, model: string, where: Where) {
+  where.add(`(${column} = ? OR ${column} ${sql.like} ? ESCAPE '\\')`, model, `${likeEscape(model)}-%`);
 }
 
-function commonConditions(alias: string, filter: SearchFilter, where: Where) {
+/** Text in a span's inputs or outputs (their JSON text), ignoring ASCII case. */
+function textCondition(sql: BulkSql, alias: string, text: string, where: Where) {
+  const pattern = `%${likeEscape(text)}%`;
+  const matches = (column: string) => `${sql.jsonAsText(`${alias}."${column}"`)} ${sql.like} ? ESCAPE '\\'`;
+  where.add(`(${matches('inputs')} OR ${matches('outputs')})`, pattern, pattern);
+}
+
+function commonConditions(sql: BulkSql, alias: string, filter: SearchFilter, where: Where) {
   const c = (column: string) => `${alias}."${column}"`;
   if (filter.startedAfter) where.add(`${c('startTime')} >= ?`, filter.startedAfter);
   if (filter.startedBefore) where.add(`${c('startTime')} <= ?`, filter.startedBefore);
-  if (filter.nameContains) where.add(`${c('name')} LIKE ? ESCAPE '\\'`, `%${likeEscape(filter.nameContains)}%`);
+  if (filter.nameContains) where.add(`${c('name')} ${sql.like} ? ESCAPE '\\'`, `%${likeEscape(filter.nameContains)}%`);
   if (filter.spanKinds?.length) where.add(`${c('spanKind')} IN (${filter.spanKinds.map(() => '?').join(', ')})`, ...filter.spanKinds);
   if (filter.statuses?.length) where.add(`${c('statusCode')} IN (${filter.statuses.map(() => '?').join(', ')})`, ...filter.statuses);
   for (const [key, column] of [
@@ -118,7 +126,7 @@ function commonConditions(alias: string, filter: SearchFilter, where: Where) {
   ] as const) {
     if (filter[key] !== undefined) where.add(`${c(column)} = ?`, filter[key]);
   }
-  if (filter.environment === undefined && !filter.includeEvaluations) where.add(`${c('environment')} IS NOT ?`, EVALUATION_ENVIRONMENT);
+  if (filter.environment === undefined && !filter.includeEvaluations) where.add(`${c('environment')} ${sql.isNot} ?`, EVALUATION_ENVIRONMENT);
   if (filter.minCost !== undefined) where.add(`${c('cost')} >= ?`, filter.minCost);
   if (filter.maxCost !== undefined) where.add(`${c('cost')} <= ?`, filter.maxCost);
   if (filter.minLatency !== undefined) where.add(`${c('latency')} >= ?`, filter.minLatency);
@@ -128,15 +136,12 @@ function commonConditions(alias: string, filter: SearchFilter, where: Where) {
 function traceWhere(ctx: RequestContext, filter: SearchFilter): Where {
   const where = new Where();
   where.add('t."projectId" = ?', ctx.projectId);
-  commonConditions('t', filter, where);
+  commonConditions(ctx.sql, 't', filter, where);
   if (filter.model !== undefined || filter.text !== undefined) {
     const inner = new Where();
     inner.add('s."projectId" = t."projectId" AND s."traceId" = t."traceId"');
-    if (filter.model !== undefined) modelCondition('s."model"', filter.model, inner);
-    if (filter.text !== undefined) {
-      const pattern = `%${likeEscape(filter.text)}%`;
-      inner.add(`(s."inputs" LIKE ? ESCAPE '\\' OR s."outputs" LIKE ? ESCAPE '\\')`, pattern, pattern);
-    }
+    if (filter.model !== undefined) modelCondition(ctx.sql, 's."model"', filter.model, inner);
+    if (filter.text !== undefined) textCondition(ctx.sql, 's', filter.text, inner);
     where.add(`EXISTS (SELECT 1 FROM "Span" AS s WHERE ${inner.sql})`, ...inner.params);
   }
   return where;
@@ -146,12 +151,9 @@ function spanWhere(ctx: RequestContext, filter: SearchFilter): Where {
   const where = new Where();
   where.add('s."projectId" = ?', ctx.projectId);
   if (filter.traceId !== undefined) where.add('s."traceId" = ?', filter.traceId);
-  commonConditions('s', filter, where);
-  if (filter.model !== undefined) modelCondition('s."model"', filter.model, where);
-  if (filter.text !== undefined) {
-    const pattern = `%${likeEscape(filter.text)}%`;
-    where.add(`(s."inputs" LIKE ? ESCAPE '\\' OR s."outputs" LIKE ? ESCAPE '\\')`, pattern, pattern);
-  }
+  commonConditions(ctx.sql, 's', filter, where);
+  if (filter.model !== undefined) modelCondition(ctx.sql, 's."model"', filter.model, where);
+  if (filter.text !== undefined) textCondition(ctx.sql, 's', filter.text, where);
   return where;
 }
 
@@ -231,10 +233,10 @@ async function keysetPage<T extends Record<string, unknown>>(
   if (after) keysetCondition(columns, forwardOp, after, where);
   if (before) keysetCondition(columns, backwardOp, before, where);
   const order = columns.map((column) => `${column} ${descending ? 'DESC' : 'ASC'}`).join(', ');
-  const rows = await ctx.db.$queryRawUnsafe<(T & { __sort: unknown })[]>(
+  const rows = await ctx.sql.query<T & { __sort: unknown }>(
+    ctx.db,
     `SELECT ${alias}.*, ${options.sortSql} AS "__sort" FROM "${options.table}" AS ${alias} WHERE ${where.sql} ORDER BY ${order} LIMIT ?`,
-    ...where.params,
-    size + 1,
+    [...where.params, size + 1],
   );
   const more = rows.length > size;
   const page = rows.slice(0, size);
@@ -332,12 +334,13 @@ const percentiles = [
 ] as const;
 
 async function metrics(ctx: RequestContext, table: string, alias: string, where: Where, errorSql: string): Promise<Metrics> {
-  const [totals] = await ctx.db.$queryRawUnsafe<Record<string, number | bigint | null>[]>(
+  const [totals] = await ctx.sql.query<Record<string, number | bigint | null>>(
+    ctx.db,
     `SELECT COUNT(*) AS "count", SUM(CASE WHEN ${errorSql} THEN 1 ELSE 0 END) AS "errors",
-       ${costSumSql(`${alias}."cost"`)} AS "cost", SUM(${alias}."promptTokens") AS "prompt", SUM(${alias}."completionTokens") AS "completion",
+       ${costSumSql(`${alias}."cost"`, ctx.sql)} AS "cost", SUM(${alias}."promptTokens") AS "prompt", SUM(${alias}."completionTokens") AS "completion",
        SUM(${alias}."totalTokens") AS "total", AVG(${alias}."latency") AS "avg", MIN(${alias}."latency") AS "min", MAX(${alias}."latency") AS "max"
      FROM "${table}" AS ${alias} WHERE ${where.sql}`,
-    ...where.params,
+    where.params,
   );
   const num = (value: number | bigint | null | undefined) => (value === null || value === undefined ? null : Number(value));
   const count = num(totals.count) ?? 0;
@@ -346,10 +349,10 @@ async function metrics(ctx: RequestContext, table: string, alias: string, where:
   if (count > 0) {
     for (const [name, p] of percentiles) {
       const offset = Math.max(0, Math.ceil(p * count) - 1);
-      const [row] = await ctx.db.$queryRawUnsafe<{ latency: number }[]>(
+      const [row] = await ctx.sql.query<{ latency: number }>(
+        ctx.db,
         `SELECT ${alias}."latency" AS "latency" FROM "${table}" AS ${alias} WHERE ${where.sql} ORDER BY ${alias}."latency" LIMIT 1 OFFSET ?`,
-        ...where.params,
-        offset,
+        [...where.params, offset],
       );
       latency[name] = row ? Number(row.latency) : null;
     }
@@ -386,9 +389,6 @@ export interface SeriesBucket {
 
 export const MAX_SERIES_BUCKETS = 200;
 
-/** Milliseconds since the epoch of a stored time, exactly (julianday's floating days round). */
-const epochMillisSql = (column: string) => `(CAST(strftime('%s', ${column}) AS INTEGER) * 1000 + CAST(substr(strftime('%f', ${column}), 4) AS INTEGER))`;
-
 /**
  * The traces matching `filter` counted over `buckets` equal intervals of time (the chart over the
  * trace list, docs/ui.md#the-trace-list): from `startedAfter` (else the earliest match) to
@@ -399,24 +399,25 @@ export async function traceSeries(ctx: RequestContext, filter: SearchFilter, buc
     throw ValidationError.at(['args', 'buckets'], `Input should be an integer from 1 to ${MAX_SERIES_BUCKETS}`, 'value_error');
   }
   const where = traceWhere(ctx, filter);
-  const [range] = await ctx.db.$queryRawUnsafe<{ first: string | null; last: string | null }[]>(
+  const { sql } = ctx;
+  const [range] = await sql.query<{ first: string | Date | null; last: string | Date | null }>(
+    ctx.db,
     `SELECT MIN(t."startTime") AS "first", MAX(t."startTime") AS "last" FROM "Trace" AS t WHERE ${where.sql}`,
-    ...where.params,
+    where.params,
   );
-  if (range.first === null || range.last === null) return [];
-  const from = filter.startedAfter?.getTime() ?? Date.parse(range.first);
-  const to = filter.startedBefore?.getTime() ?? Date.parse(range.last);
+  if (!range || range.first === null || range.last === null) return [];
+  const from = filter.startedAfter?.getTime() ?? new Date(range.first).getTime();
+  const to = filter.startedBefore?.getTime() ?? new Date(range.last).getTime();
   // At least a millisecond each (times are stored to the millisecond); the last bucket also holds
   // the traces that start exactly at `to`.
   const width = Math.max(to - from, buckets) / buckets;
-  const rows = await ctx.db.$queryRawUnsafe<Record<string, number | bigint | null>[]>(
-    `SELECT MIN(CAST((${epochMillisSql('t."startTime"')} - ?) / ? AS INTEGER), ?) AS "bucket", COUNT(*) AS "count",
-       SUM(CASE WHEN t."errorCount" > 0 THEN 1 ELSE 0 END) AS "errors", ${costSumSql('t."cost"')} AS "cost", AVG(t."latency") AS "latency"
+  const bucket = sql.least(sql.floorToInt(sql.divide(`(${sql.epochMillis('t."startTime"')} - ?)`, '?')), '?');
+  const rows = await sql.query<Record<string, number | bigint | string | null>>(
+    ctx.db,
+    `SELECT ${bucket} AS "bucket", COUNT(*) AS "count",
+       SUM(CASE WHEN t."errorCount" > 0 THEN 1 ELSE 0 END) AS "errors", ${costSumSql('t."cost"', sql)} AS "cost", AVG(t."latency") AS "latency"
      FROM "Trace" AS t WHERE ${where.sql} GROUP BY 1`,
-    from,
-    width,
-    buckets - 1,
-    ...where.params,
+    [from, width, buckets - 1, ...where.params],
   );
   const byBucket = new Map(rows.map((row) => [Number(row.bucket), row]));
   return Array.from({ length: buckets }, (_, i) => {

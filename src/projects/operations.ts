@@ -38,8 +38,8 @@ export function listProjects(db: Db, ids: readonly string[] | null) {
 }
 
 /** Whether a project of this id exists: for an instance administrator's session naming it (src/auth), one read by the key. */
-export function projectExists(sql: BulkSql, id: string): boolean {
-  return sql.first('SELECT 1 AS "one" FROM "Project" WHERE "id" = ?', [id]) !== undefined;
+export async function projectExists(sql: BulkSql, id: string): Promise<boolean> {
+  return (await sql.first('SELECT 1 AS "one" FROM "Project" WHERE "id" = ?', [id])) !== undefined;
 }
 
 export function findProjectByName(db: Db, name: string) {

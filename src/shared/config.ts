@@ -71,12 +71,15 @@ const configSchema = z.object({
   PORT: port.default(8000),
   HOST: z.string().min(1).default('127.0.0.1'),
   OTLP_GRPC_PORT: port.default(4317),
+  /** `file:<path>` (SQLite) or `postgresql://user@host:port/database` (docs/database.md). */
   DATABASE_URL: z
     .string()
     .default('file:./data/assay.db')
-    .refine((url) => url.startsWith('file:'), {
-      message: 'only SQLite ("file:<path>") is supported so far',
+    .refine((url) => url.startsWith('file:') || (/^postgres(ql)?:\/\//.test(url) && URL.canParse(url)), {
+      message: 'must be "file:<path>" (SQLite) or "postgresql://user@host:port/database"',
     }),
+  /** Connections each instance opens to PostgreSQL (docs/database.md#running-on-postgresql). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   /** Unset: off on a loopback HOST, on elsewhere (docs/access.md#modes). */
   ASSAY_AUTH: z.enum(['on', 'off']).optional(),
   /** A key with exactly this value and every scope is kept on the default project (docs/access.md). */
@@ -127,11 +130,20 @@ const configSchema = z.object({
     .optional(),
 });
 
-/** The first administrator needs both an email and a password; one alone is a mistake. */
+/** Checks across variables, made after each has parsed. */
 const checkedConfig = configSchema.superRefine((config, ctx) => {
+  // The first administrator needs both an email and a password; one alone is a mistake.
   if ((config.ASSAY_INIT_ADMIN_EMAIL === undefined) !== (config.ASSAY_INIT_ADMIN_PASSWORD === undefined)) {
     const missing = config.ASSAY_INIT_ADMIN_EMAIL === undefined ? 'ASSAY_INIT_ADMIN_EMAIL' : 'ASSAY_INIT_ADMIN_PASSWORD';
     ctx.addIssue({ code: 'custom', path: [missing], message: 'ASSAY_INIT_ADMIN_EMAIL and ASSAY_INIT_ADMIN_PASSWORD go together: set both or neither' });
+  }
+  // Instances on one PostgreSQL share no disk: the key that seals secrets must come from the environment.
+  if (!config.DATABASE_URL.startsWith('file:') && config.ASSAY_SECRET_KEY === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['ASSAY_SECRET_KEY'],
+      message: 'is required with a PostgreSQL DATABASE_URL (every instance must use the same key), e.g. from `openssl rand -hex 32`',
+    });
   }
 });
 

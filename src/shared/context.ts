@@ -11,15 +11,15 @@ import type { Metrics } from './metrics.js';
 import type { RateLimits } from './rate-limits.js';
 import type { BulkSql } from './sql.js';
 import type { SecretBox } from './secrets.js';
-import type { WalSync } from './wal-sync.js';
+import type { CommitSync } from './wal-sync.js';
 
 export interface Services {
   db: Db;
-  /** Bulk writes on Prisma's own connection, inside `db.$transaction` (sql.ts). */
+  /** Raw SQL for the hot paths in the database's dialect: bulk writes inside `db.$transaction`, reads (sql.ts). */
   sql: BulkSql;
   events: AssayEvents;
   /** Awaited before a write is acknowledged: it is on disk then (wal-sync.ts). */
-  walSync: WalSync;
+  walSync: CommitSync;
   /** Seals secrets kept in the database (secrets.ts). */
   secrets: SecretBox;
   /** This instance's Prometheus registry and metrics (metrics.ts). */

@@ -3,6 +3,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { costSumSql, roundCost, sumCosts } from './money.js';
+import { SqliteSql } from './sql.js';
 
 const naive = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
@@ -43,14 +44,15 @@ describe('roundCost', () => {
 describe('costSumSql', () => {
   it('sums to the decimal in SQLite', () => {
     const db = new Database(':memory:');
+    const sql = new SqliteSql(() => db);
     db.exec('CREATE TABLE c (cost REAL)');
     const insert = db.prepare('INSERT INTO c VALUES (?)');
     for (const cost of [0.00425, 0.00425, 0.00425, null]) insert.run(cost);
     expect(db.prepare('SELECT SUM(cost) AS s FROM c').get()).not.toEqual({ s: 0.01275 });
-    expect(db.prepare(`SELECT ${costSumSql('cost')} AS s FROM c`).get()).toEqual({ s: 0.01275 });
+    expect(db.prepare(`SELECT ${costSumSql('cost', sql)} AS s FROM c`).get()).toEqual({ s: 0.01275 });
     db.exec('DELETE FROM c');
     for (const cost of [0.1, 0.2]) insert.run(cost);
-    expect(db.prepare(`SELECT ${costSumSql('cost')} AS s FROM c`).get()).toEqual({ s: 0.3 });
+    expect(db.prepare(`SELECT ${costSumSql('cost', sql)} AS s FROM c`).get()).toEqual({ s: 0.3 });
     db.close();
   });
 });

@@ -1,5 +1,6 @@
 // Costs in USD are kept to the pico-dollar (12 decimals) and summed exactly, so a total prints as
 // the decimal it is (0.01275, not 0.012750000000000001). Why and how: docs/costs.md.
+import type { BulkSql } from './sql.js';
 
 /** Decimals a cost keeps: a pico-dollar, below a thousandth of the cheapest token. */
 export const COST_DECIMALS = 12;
@@ -44,6 +45,6 @@ export function sumCosts(costs: Iterable<number | null | undefined>): number | n
  * Neumaier compensation (3.43+), so the sum of pico-dollar costs is within far less than half a
  * pico-dollar of the exact one and rounding gives the exact decimal back.
  */
-export function costSumSql(column: string): string {
-  return `ROUND(SUM(${column}), ${COST_DECIMALS})`;
+export function costSumSql(column: string, sql: Pick<BulkSql, 'round'>): string {
+  return sql.round(`SUM(${column})`, COST_DECIMALS);
 }

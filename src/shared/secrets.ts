@@ -24,8 +24,10 @@ export class SecretBox {
    * The key from `ASSAY_SECRET_KEY` (hex) when set; else the one kept beside the database,
    * made at the first start.
    */
-  static load(secretKeyHex: string | undefined, databasePath: string): SecretBox {
+  static load(secretKeyHex: string | undefined, databasePath: string | null): SecretBox {
     if (secretKeyHex) return new SecretBox(Buffer.from(secretKeyHex, 'hex'));
+    // Config refuses PostgreSQL without ASSAY_SECRET_KEY: instances share the database, not a disk.
+    if (databasePath === null) throw new Error('ASSAY_SECRET_KEY is required when the database is not a file');
     const file = keyFile(databasePath);
     let hex: string;
     try {

@@ -10,7 +10,22 @@ import { type FileHandle, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Database as SqliteConnection, Statement } from 'better-sqlite3';
 
-export class WalSync {
+/** What acknowledging a write awaits (shared/http/durable.ts): every commit made before is on disk. */
+export interface CommitSync {
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * PostgreSQL's: its COMMIT answers once the commit is on disk (synchronous_commit on, db.ts), so
+ * there is nothing left to wait for (docs/database.md#durability).
+ */
+export const committedOnReturn: CommitSync = {
+  sync: () => Promise.resolve(),
+  close: () => Promise.resolve(),
+};
+
+export class WalSync implements CommitSync {
   private wal: FileHandle | null = null;
   /** The fsync under way, and the one that follows it for callers that came during it. */
   private running: Promise<void> | null = null;

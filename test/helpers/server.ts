@@ -1,8 +1,14 @@
-// One real Assay per test file: its own SQLite file in a temp dir, listening on loopback.
+// One real Assay per test file, listening on loopback, on its own database: a SQLite file in a
+// temp dir, or, when TEST_DATABASE_URL names a PostgreSQL server (.ci/run sets it), a database
+// created for it there and dropped after (docs/database.md#tests).
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { numberedPlaceholders } from '../../src/shared/sql.js';
 import { loadConfig, type Config } from '../../src/shared/config.js';
 import { createAssay, type Assay } from '../../src/server.js';
 
@@ -26,12 +32,82 @@ export interface TestResponse {
   text: string;
 }
 
+/** The PostgreSQL server tests run on, or undefined: they run on SQLite. */
+export const postgresServerUrl = process.env.TEST_DATABASE_URL || undefined;
+/** Whether this run's databases are PostgreSQL ones (a test of SQLite's own machinery skips then). */
+export const onPostgres = postgresServerUrl !== undefined;
+/** The reason given by tests that exercise SQLite's own files or machinery. */
+export const sqliteOnly = 'SQLite only: it tests the WAL file, its fsync or checkpoints, which PostgreSQL has not';
+
+/** A fixed ASSAY_SECRET_KEY for tests on PostgreSQL (required there, docs/database.md#running-on-postgresql). */
+const testSecretKey = '7e57'.repeat(16);
+
+export interface TestDatabase {
+  /** DATABASE_URL and, on PostgreSQL, ASSAY_SECRET_KEY. */
+  env: Record<string, string>;
+  /** Rows of one read (`?` placeholders) on a connection of its own, e.g. what a killed process left. */
+  query<Row>(sql: string, params?: unknown[]): Promise<Row[]>;
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh, empty database: `assay.db` in `dir`, or a new database on the TEST_DATABASE_URL server,
+ * named uniquely so that files running at once never meet.
+ */
+export async function createTestDatabase(dir: string): Promise<TestDatabase> {
+  if (!postgresServerUrl) {
+    const path = join(dir, 'assay.db');
+    return {
+      env: { DATABASE_URL: `file:${path}` },
+      query: <Row>(sql: string, params: unknown[] = []) =>
+        new Promise<Row[]>((resolve) => {
+          const db = new Database(path, { readonly: true });
+          try {
+            resolve(db.prepare(sql).all(...params) as Row[]);
+          } finally {
+            db.close();
+          }
+        }),
+      drop: async () => {},
+    };
+  }
+  const name = `assay_test_${randomBytes(6).toString('hex')}`;
+  const run = async <Row>(url: string, sql: string, params: unknown[] = []) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query(numberedPlaceholders(sql), params)).rows as Row[];
+    } finally {
+      await client.end();
+    }
+  };
+  await run(postgresServerUrl, `CREATE DATABASE ${name}`);
+  const url = new URL(postgresServerUrl);
+  url.pathname = `/${name}`;
+  const admin = (sql: string) => run(postgresServerUrl, sql);
+  return {
+    env: { DATABASE_URL: url.href, ASSAY_SECRET_KEY: testSecretKey },
+    query: (sql, params) => run(url.href, sql, params),
+    // FORCE: a killed child process may have left its connections behind.
+    drop: async () => {
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
+
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'assay-test-'));
+  const database = await createTestDatabase(dir);
   // OTLP/gRPC stays off unless a test asks for it: parallel test servers would fight over 4317.
-  const config: Config = loadConfig({ DATABASE_URL: `file:${join(dir, 'assay.db')}`, LOG_LEVEL: 'silent', PORT: '0', OTLP_GRPC_PORT: '0', ...env });
+  const config: Config = loadConfig({ ...database.env, LOG_LEVEL: 'silent', PORT: '0', OTLP_GRPC_PORT: '0', ...env });
   const queries: string[] = [];
-  const assay = await createAssay(config, { onQuery: (sql) => queries.push(sql) });
+  let assay: Assay;
+  try {
+    assay = await createAssay(config, { onQuery: (sql) => queries.push(sql) });
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
   await assay.server.listen({ port: 0, host: '127.0.0.1' });
   const { port } = assay.server.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -50,6 +126,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     graphql: async (query, variables) => (await request('POST', '/graphql', { query, variables })).body,
     close: async () => {
       await assay.close();
+      await database.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

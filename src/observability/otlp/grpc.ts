@@ -64,7 +64,7 @@ export async function startOtlpGrpc(options: {
   port: number;
   maxMessageBytes: number;
   /** The request's context from its `authorization` metadata; throws as HTTP would refuse (401, 403). */
-  context: (authorization: string | undefined) => RequestContext;
+  context: (authorization: string | undefined) => Promise<RequestContext>;
   decoder: OtlpDecoder;
   log: FastifyBaseLogger;
 }): Promise<OtlpGrpcServer> {

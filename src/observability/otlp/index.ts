@@ -22,7 +22,7 @@ export async function registerOtlp(
   server: FastifyInstance,
   config: Config,
   services: Services,
-  authenticate: (credentials: { authorization?: string }) => Principal,
+  authenticate: (credentials: { authorization?: string }) => Promise<Principal>,
 ): Promise<OtlpIngestion> {
   const decoder = new OtlpDecoder();
   await server.register((scope, _options, done) => {
@@ -36,8 +36,8 @@ export async function registerOtlp(
         host: config.HOST,
         port: config.OTLP_GRPC_PORT,
         maxMessageBytes: config.MAX_BODY_BYTES,
-        context: (authorization) => {
-          const principal = authenticate({ authorization });
+        context: async (authorization) => {
+          const principal = await authenticate({ authorization });
           requireScope(principal, 'ingest');
           return requestContext(services, principal.projectId, principal);
         },

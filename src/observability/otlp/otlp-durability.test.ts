@@ -1,22 +1,30 @@
 // Durability of OTLP ingestion across crashes (docs/durability.md: nothing accepted with a 2xx is
 // lost). The real service runs as a child process; OTLP/HTTP protobuf requests go to it eight at a
 // time, and the moment the Nth 2xx answer arrives the process is SIGKILLed (no shutdown work at
-// all), other requests still in flight. It restarts on the same SQLite file, and then every span of
+// all), other requests still in flight. It restarts on the same database, and then every span of
 // every request answered 2xx must be stored, and each request not answered is stored whole or not
 // at all. Several rounds, killed at different moments, on one database.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { hexId, otlpProtobufBody, T0_NS, type SyntheticSpan } from '../../../test/helpers/otlp-trace.js';
 import { startAssayProcess, type AssayProcess } from '../../../test/helpers/process.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/helpers/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'assay-durability-'));
-const env = { DATABASE_URL: `file:${join(dir, 'assay.db')}`, OTLP_GRPC_PORT: '0' };
+let database: TestDatabase;
+let env: Record<string, string>;
 let running: AssayProcess | undefined;
+
+beforeAll(async () => {
+  database = await createTestDatabase(dir);
+  env = { ...database.env, OTLP_GRPC_PORT: '0' };
+});
 
 afterAll(async () => {
   await running?.kill();
+  await database.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,0 +1,2 @@
+-- PostgreSQL only: trigram indexes for span and trace name search (docs/database.md#search-indexes).
+-- SQLite's LIKE has no index to use; nothing changes here.
