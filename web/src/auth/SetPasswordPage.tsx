@@ -1,0 +1,67 @@
+// `/set-password#token=…` (docs/access.md#password-links): the token rides in the fragment, which
+// the browser sends to no server; the page posts it with the new password to `POST /auth/password`,
+// shows the policy's 422 beside the field, and then sends the user to sign in with it.
+import { useState, type FormEvent } from 'react';
+import { Field, FormError } from '../forms.tsx';
+import { ApiError } from '../relay.ts';
+import { useRouter } from '../router.tsx';
+import { fieldErrors, setPassword } from '../session.tsx';
+
+/** The token in a fragment such as `#token=abc`; null when there is none. */
+export function tokenFromHash(hash: string): string | null {
+  return new URLSearchParams(hash.replace(/^#/, '')).get('token') || null;
+}
+
+export function SetPasswordPage() {
+  const { navigate } = useRouter();
+  const [token] = useState(() => tokenFromHash(window.location.hash));
+  const [error, setError] = useState<ApiError | null>(null);
+  const [mismatch, setMismatch] = useState(false);
+  const [pending, setPending] = useState(false);
+  const fields = error ? fieldErrors(error.detail) : {};
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const password = String(form.get('password'));
+    setMismatch(password !== String(form.get('confirm')));
+    if (password !== String(form.get('confirm')) || !token) return;
+    setPending(true);
+    try {
+      await setPassword(token, password);
+      navigate('/login?password-set', { replace: true });
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught : new ApiError(String(caught), 0));
+      setPending(false);
+    }
+  };
+
+  return (
+    <div className="auth-page">
+      <h1>Set your password</h1>
+      {token === null ? (
+        <p className="form-error" role="alert">
+          This link has no token. Open the whole link you were given, or ask a project admin for a new one.
+        </p>
+      ) : (
+        <form className="auth-form" onSubmit={submit} aria-busy={pending}>
+          <Field
+            label="New password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            autoFocus
+            hint="12 to 1024 characters."
+            error={fields.password}
+          />
+          <Field label="Repeat it" name="confirm" type="password" autoComplete="new-password" required error={mismatch ? 'The two passwords differ.' : undefined} />
+          <FormError message={fields.token ? `${fields.token} Ask a project admin for a new link.` : error && !fields.password ? error.message : null} />
+          <button type="submit" disabled={pending}>
+            {pending ? 'Setting…' : 'Set password'}
+          </button>
+        </form>
+      )}
+    </div>
+  );
+}
