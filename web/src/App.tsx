@@ -71,7 +71,7 @@ function Account({ projectId }: { projectId: string }) {
   return (
     <span className="account">
       <span className="muted small">{me.user.email}</span>
-      <button type="button" className="secondary" onClick={signOut}>
+      <button type="button" className="secondary" onClick={() => void signOut()}>
         Sign out
       </button>
     </span>

@@ -38,3 +38,9 @@ export function FormError({ message }: { message: string | null }) {
     </p>
   ) : null;
 }
+
+/** A text field's value in a submitted form ('' when absent). */
+export function formText(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+}

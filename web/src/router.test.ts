@@ -23,7 +23,8 @@ describe('the session and administration paths', () => {
     expect(matchRoute('/login', '?next=%2Fp%2Fx')).toEqual({ screen: 'login' });
     expect(matchRoute('/set-password')).toEqual({ screen: 'set-password' });
     expect(matchRoute('/p/p1/admin')).toEqual({ screen: 'admin', projectId: 'p1', section: 'keys' });
-    expect(matchRoute(paths.admin('p1', 'audit', '?action=LOGOUT'))).toEqual({ screen: 'admin', projectId: 'p1', section: 'audit' });
+    expect(matchRoute(paths.admin('p 1', 'audit'))).toEqual({ screen: 'admin', projectId: 'p 1', section: 'audit' });
+    expect(paths.admin('p1', 'audit', '?action=LOGOUT')).toBe('/p/p1/admin/audit?action=LOGOUT');
     for (const path of ['/p/p1/admin/nothing', '/p/p1/admin/keys/1', '/login/more']) expect(matchRoute(path)).toBeNull();
   });
 

@@ -50,7 +50,8 @@ async function refusal(response: Response): Promise<ApiError> {
     const wait = retryAfterWords(Number(response.headers.get('retry-after')));
     return new ApiError(`Too many failed sign-ins. Try again in ${wait}.`, 429);
   }
-  const message = typeof body.detail === 'string' ? body.detail : detail.length > 0 ? detail.map((issue) => issue.msg).join(' ') : `The server answered ${response.status}`;
+  const message =
+    typeof body.detail === 'string' ? body.detail : detail.length > 0 ? detail.map((issue) => issue.msg).join(' ') : `The server answered ${response.status}`;
   return new ApiError(message, response.status, undefined, detail);
 }
 

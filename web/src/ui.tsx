@@ -24,7 +24,9 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
 /** With auth on and no session (a 401), the screen gives way to the login page, which comes back to it. */
 function SignIn() {
   const { location, navigate } = useRouter();
-  useEffect(() => navigate(paths.login(location.pathname + location.search), { replace: true }), [location, navigate]);
+  useEffect(() => {
+    if (location.pathname !== '/login') navigate(paths.login(location.pathname + location.search), { replace: true });
+  }, [location, navigate]);
   return <Loading label="Opening the sign-in page…" />;
 }
 

@@ -6,7 +6,7 @@ import type { ApiKeysCreateMutation } from '../__generated__/ApiKeysCreateMutati
 import type { ApiKeysQuery } from '../__generated__/ApiKeysQuery.graphql.ts';
 import type { ApiKeysRevokeMutation } from '../__generated__/ApiKeysRevokeMutation.graphql.ts';
 import { formatTime } from '../format.ts';
-import { Field, FormError } from '../forms.tsx';
+import { Field, formText, FormError } from '../forms.tsx';
 import { Empty } from '../ui.tsx';
 import { ConfirmButton, CopyOnce, refusalOf, useCommit } from './parts.tsx';
 
@@ -62,7 +62,7 @@ export function ApiKeys() {
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
     try {
-      const answer = await commitCreate({ input: { name: String(form.get('name')), scopes: form.getAll('scope') as (typeof scopes)[number][] } });
+      const answer = await commitCreate({ input: { name: formText(form, 'name'), scopes: form.getAll('scope') as (typeof scopes)[number][] } });
       setSecret({ key: answer.createApiKey.key, prefix: answer.createApiKey.apiKey.prefix });
       setError(null);
       formElement.reset();
@@ -83,7 +83,7 @@ export function ApiKeys() {
 
   return (
     <>
-      <form className="admin-form" onSubmit={submit} aria-label="New API key">
+      <form className="admin-form" onSubmit={(event) => void submit(event)} aria-label="New API key">
         <h2>New key</h2>
         <Field label="Name" name="name" required placeholder="otel-collector" error={error?.fields.name} />
         <fieldset aria-describedby={error?.fields.scopes ? 'scopes-error' : undefined}>
@@ -134,7 +134,12 @@ export function ApiKeys() {
                 <td>{formatTime(key.createdAt)}</td>
                 <td>{key.lastUsedAt ? formatTime(key.lastUsedAt) : <span className="muted">never</span>}</td>
                 <td>
-                  <ConfirmButton label="Revoke" question={`Revoke ${key.name} (${key.prefix}…)? Programs using it stop at once.`} confirm="Revoke key" onConfirm={() => onRevoke(key.id)} />
+                  <ConfirmButton
+                    label="Revoke"
+                    question={`Revoke ${key.name} (${key.prefix}…)? Programs using it stop at once.`}
+                    confirm="Revoke key"
+                    onConfirm={() => void onRevoke(key.id)}
+                  />
                 </td>
               </tr>
             ))}

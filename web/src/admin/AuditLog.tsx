@@ -1,10 +1,11 @@
 // The audit log (docs/ui.md#administration, docs/access.md#audit): the project's events newest
 // first, filtered by action, 50 a page; the filter and the page are in the URL.
 import { graphql, useLazyLoadQuery } from 'react-relay';
-import type { AuditAction, AuditLogQuery } from '../__generated__/AuditLogQuery.graphql.ts';
+import type { AuditLogQuery } from '../__generated__/AuditLogQuery.graphql.ts';
 import { formatTime } from '../format.ts';
 import { paths, useRouter } from '../router.tsx';
 import { Empty } from '../ui.tsx';
+import { actionName, auditActions, auditVariables, detailsText } from './format.ts';
 
 const query = graphql`
   query AuditLogQuery($action: AuditAction, $first: Int, $after: String, $last: Int, $before: String) {
@@ -31,41 +32,6 @@ const query = graphql`
     }
   }
 `;
-
-const PAGE = 50;
-
-export const auditActions: AuditAction[] = [
-  'API_KEY_CREATED',
-  'API_KEY_REVOKED',
-  'LOGIN_FAILED',
-  'LOGIN_SUCCEEDED',
-  'LOGOUT',
-  'MEMBERSHIP_ADDED',
-  'MEMBERSHIP_REMOVED',
-  'MEMBERSHIP_ROLE_CHANGED',
-  'PASSWORD_LINK_ISSUED',
-  'PASSWORD_SET',
-  'PROJECT_CREATED',
-  'USER_CREATED',
-  'USER_UPDATED',
-];
-
-/** `API_KEY_CREATED` as the API's REST names it: `api_key.created`. */
-export function actionName(action: string): string {
-  const lower = action.toLowerCase();
-  const objects = ['api_key', 'password_link', 'membership', 'project', 'password', 'login', 'user'];
-  const object = objects.find((candidate) => lower.startsWith(`${candidate}_`));
-  return object ? `${object}.${lower.slice(object.length + 1)}` : lower;
-}
-
-/** The page the URL names: an action and a cursor to page after (or before). */
-export function auditVariables(search: string): AuditLogQuery['variables'] {
-  const params = new URLSearchParams(search);
-  const action = params.get('action');
-  const known = auditActions.find((candidate) => candidate === action) ?? null;
-  const before = params.get('before');
-  return before ? { action: known, last: PAGE, before } : { action: known, first: PAGE, after: params.get('after') };
-}
 
 export function AuditLog({ projectId }: { projectId: string }) {
   const { location, navigate } = useRouter();
@@ -115,17 +81,21 @@ export function AuditLog({ projectId }: { projectId: string }) {
           <tbody>
             {auditEvents.edges.map(({ node: event }) => (
               <tr key={event.id}>
-                <td>{formatTime(event.createdAt)}</td>
-                <td>
+                <td className="nowrap">{formatTime(event.createdAt)}</td>
+                <td className="nowrap">
                   <code>{actionName(event.action)}</code>
                 </td>
-                <td>
-                  {event.actorLabel ?? <span className="muted">{event.actorType.toLowerCase()}</span>}
+                <td>{event.actorLabel ?? <span className="muted">{event.actorType.toLowerCase()}</span>}</td>
+                <td className="target">
+                  {event.targetType ? (
+                    <>
+                      {event.targetType.replaceAll('_', ' ')} <code className="small">{event.targetId}</code>
+                    </>
+                  ) : (
+                    '–'
+                  )}
                 </td>
-                <td>{event.targetType ? `${event.targetType} ${event.targetId ?? ''}` : '–'}</td>
-                <td>
-                  <code className="details">{event.details == null ? '' : JSON.stringify(event.details)}</code>
-                </td>
+                <td className="details">{detailsText(event.details)}</td>
                 <td>{event.ip ?? '–'}</td>
               </tr>
             ))}

@@ -9,7 +9,7 @@ import type { MembersLinkMutation } from '../__generated__/MembersLinkMutation.g
 import type { MembersQuery, Role } from '../__generated__/MembersQuery.graphql.ts';
 import type { MembersRemoveMutation } from '../__generated__/MembersRemoveMutation.graphql.ts';
 import { formatTime } from '../format.ts';
-import { Field, FormError } from '../forms.tsx';
+import { Field, formText, FormError } from '../forms.tsx';
 import { Empty } from '../ui.tsx';
 import { ConfirmButton, CopyOnce, refusalOf, useCommit } from './parts.tsx';
 
@@ -95,7 +95,7 @@ export function Members() {
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
     void act(async () => {
-      await commitAdd({ input: { email: String(form.get('email')), role: String(form.get('role')) as Role } });
+      await commitAdd({ input: { email: formText(form, 'email'), role: formText(form, 'role') as Role } });
       formElement.reset();
     });
   };
@@ -108,7 +108,7 @@ export function Members() {
 
   return (
     <>
-      <form className="admin-form" onSubmit={submit} aria-label="Add a member">
+      <form className="admin-form" onSubmit={(event) => void submit(event)} aria-label="Add a member">
         <h2>Add a member</h2>
         <div className="inline-fields">
           <Field label="Email" name="email" type="email" required error={error?.fields.email} />
@@ -160,7 +160,7 @@ export function Members() {
                   <select
                     aria-label={`Role of ${member.user.email}`}
                     value={member.role}
-                    onChange={(event) => act(() => commitChange({ input: { userId: member.user.id, role: event.target.value as Role } }))}
+                    onChange={(event) => void act(() => commitChange({ input: { userId: member.user.id, role: event.target.value as Role } }))}
                   >
                     {roleOptions}
                   </select>
@@ -168,10 +168,15 @@ export function Members() {
                 <td>{member.user.hasPassword ? 'set' : <span className="muted">not yet</span>}</td>
                 <td>{formatTime(member.createdAt)}</td>
                 <td className="actions">
-                  <button type="button" className="secondary" onClick={() => issueLink(member.user.id, member.user.email)}>
+                  <button type="button" className="secondary" onClick={() => void issueLink(member.user.id, member.user.email)}>
                     Password link
                   </button>
-                  <ConfirmButton label="Remove" question={`Remove ${member.user.email} from the project?`} confirm="Remove member" onConfirm={() => act(() => commitRemove({ userId: member.user.id }))} />
+                  <ConfirmButton
+                    label="Remove"
+                    question={`Remove ${member.user.email} from the project?`}
+                    confirm="Remove member"
+                    onConfirm={() => void act(() => commitRemove({ userId: member.user.id }))}
+                  />
                 </td>
               </tr>
             ))}

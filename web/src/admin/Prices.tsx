@@ -5,9 +5,9 @@ import { graphql, useLazyLoadQuery } from 'react-relay';
 import type { PricesDeleteMutation } from '../__generated__/PricesDeleteMutation.graphql.ts';
 import type { PricesQuery } from '../__generated__/PricesQuery.graphql.ts';
 import type { PricesUpsertMutation } from '../__generated__/PricesUpsertMutation.graphql.ts';
-import { formatTime } from '../format.ts';
-import { Field, FormError } from '../forms.tsx';
+import { Field, formText, FormError } from '../forms.tsx';
 import { Empty } from '../ui.tsx';
+import { effectiveText, optionalNumber } from './format.ts';
 import { ConfirmButton, refusalOf, useCommit } from './parts.tsx';
 
 const query = graphql`
@@ -45,11 +45,6 @@ const remove = graphql`
   }
 `;
 
-/** A number field's value, or undefined when left empty (the API then applies its default). */
-export function optionalNumber(value: FormDataEntryValue | null): number | undefined {
-  return value === null || String(value).trim() === '' ? undefined : Number(value);
-}
-
 const usd = (value: number | null | undefined) => (value == null ? '–' : `$${value}`);
 
 export function Prices() {
@@ -74,14 +69,14 @@ export function Prices() {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
-    const effectiveFrom = String(form.get('effectiveFrom') ?? '').trim();
+    const effectiveFrom = formText(form, 'effectiveFrom').trim();
     void act(async () => {
       await commitUpsert({
         input: {
-          model: String(form.get('model')),
-          input: Number(form.get('input')),
-          output: Number(form.get('output')),
-          cachedInput: optionalNumber(form.get('cachedInput')),
+          model: formText(form, 'model'),
+          input: Number(formText(form, 'input')),
+          output: Number(formText(form, 'output')),
+          cachedInput: optionalNumber(formText(form, 'cachedInput')),
           effectiveFrom: effectiveFrom || undefined,
         },
       });
@@ -91,9 +86,11 @@ export function Prices() {
 
   return (
     <>
-      <form className="admin-form" onSubmit={submit} aria-label="Set a price">
+      <form className="admin-form" onSubmit={(event) => void submit(event)} aria-label="Set a price">
         <h2>Set a price</h2>
-        <p className="muted small">USD per million tokens. A model name prices every dated name that starts with it; the same model and date corrects the price.</p>
+        <p className="muted small">
+          USD per million tokens. A model name prices every dated name that starts with it; the same model and date corrects the price.
+        </p>
         <div className="inline-fields">
           <Field label="Model" name="model" required placeholder="gpt-4o-mini" error={error?.fields.model} />
           <Field label="Input" name="input" type="number" min="0" step="any" required error={error?.fields.input} />
@@ -139,11 +136,16 @@ export function Prices() {
                 <td className="numeric">{usd(price.input)}</td>
                 <td className="numeric">{usd(price.output)}</td>
                 <td className="numeric">{usd(price.cachedInput)}</td>
-                <td>{new Date(price.effectiveFrom).getTime() <= 0 ? 'always' : formatTime(price.effectiveFrom)}</td>
+                <td>{effectiveText(price.effectiveFrom)}</td>
                 <td>{price.source === 'USER' ? 'project' : 'built-in'}</td>
                 <td>
                   {price.source === 'USER' && (
-                    <ConfirmButton label="Delete" question={`Delete the price of ${price.model}?`} confirm="Delete price" onConfirm={() => act(() => commitRemove({ id: price.id }))} />
+                    <ConfirmButton
+                      label="Delete"
+                      question={`Delete the price of ${price.model}?`}
+                      confirm="Delete price"
+                      onConfirm={() => void act(() => commitRemove({ id: price.id }))}
+                    />
                   )}
                 </td>
               </tr>

@@ -5,7 +5,7 @@ import { graphql, useLazyLoadQuery } from 'react-relay';
 import type { ProjectsCreateMutation } from '../__generated__/ProjectsCreateMutation.graphql.ts';
 import type { ProjectsQuery } from '../__generated__/ProjectsQuery.graphql.ts';
 import { formatTime } from '../format.ts';
-import { Field, FormError } from '../forms.tsx';
+import { Field, formText, FormError } from '../forms.tsx';
 import { Link, paths } from '../router.tsx';
 import { Empty } from '../ui.tsx';
 import { CopyOnce, refusalOf, useCommit } from './parts.tsx';
@@ -53,7 +53,7 @@ export function Projects({ projectId }: { projectId: string }) {
     event.preventDefault();
     const formElement = event.currentTarget;
     try {
-      const answer = await commitCreate({ input: { name: String(new FormData(formElement).get('name')) } });
+      const answer = await commitCreate({ input: { name: formText(new FormData(formElement), 'name') } });
       setCreated({ name: answer.createProject.project.name, key: answer.createProject.apiKey.key });
       setError(null);
       formElement.reset();
@@ -66,7 +66,7 @@ export function Projects({ projectId }: { projectId: string }) {
   return (
     <>
       {mayCreate ? (
-        <form className="admin-form" onSubmit={submit} aria-label="New project">
+        <form className="admin-form" onSubmit={(event) => void submit(event)} aria-label="New project">
           <h2>New project</h2>
           <div className="inline-fields">
             <Field label="Name" name="name" required error={error?.fields.name} />

@@ -71,11 +71,13 @@ export function CopyOnce({ label, value, onDone }: { label: string; value: strin
   return (
     <div className="copy-once" role="region" aria-label={label}>
       <p>
-        <strong>{label}.</strong> Copy it now: it will not be shown again.
+        <strong>{label}</strong>
+        <br />
+        Copy it now: it will not be shown again.
       </p>
       <div className="copy-row">
         <input ref={field} readOnly value={value} aria-label={label} className="secret" onFocus={(event) => event.currentTarget.select()} />
-        <button type="button" onClick={copy}>
+        <button type="button" onClick={() => void copy()}>
           Copy
         </button>
         <button type="button" className="secondary" onClick={onDone}>
@@ -90,7 +92,19 @@ export function CopyOnce({ label, value, onDone }: { label: string; value: strin
 }
 
 /** A button that asks again before acting; the confirmation takes the focus, Escape cancels. */
-export function ConfirmButton({ label, question, confirm, onConfirm, disabled }: { label: string; question: string; confirm: string; onConfirm: () => void; disabled?: boolean }) {
+export function ConfirmButton({
+  label,
+  question,
+  confirm,
+  onConfirm,
+  disabled,
+}: {
+  label: string;
+  question: string;
+  confirm: string;
+  onConfirm: () => void;
+  disabled?: boolean;
+}) {
   const [asking, setAsking] = useState(false);
   const yes = useRef<HTMLButtonElement>(null);
   useEffect(() => {

@@ -1,7 +1,7 @@
 // The sign-in page (docs/ui.md#signing-in): email and password to `POST /auth/login`, which sets
 // the session cookie; then back to the page that asked (`?next=`) or the user's project.
 import { useState, type FormEvent } from 'react';
-import { Field, FormError } from '../forms.tsx';
+import { Field, formText, FormError } from '../forms.tsx';
 import { ApiError } from '../relay.ts';
 import { localPath, paths, useRouter } from '../router.tsx';
 import { fieldErrors, logIn, useSession, type SignedIn } from '../session.tsx';
@@ -25,7 +25,7 @@ export function LoginPage() {
     const form = new FormData(event.currentTarget);
     setPending(true);
     try {
-      const signedIn = await logIn(String(form.get('email')), String(form.get('password')));
+      const signedIn = await logIn(formText(form, 'email'), formText(form, 'password'));
       changed();
       const next = localPath(query.get('next'));
       navigate(next === '/' ? landing(signedIn) : next, { replace: true });
@@ -43,7 +43,7 @@ export function LoginPage() {
           Your password is set. Sign in with it.
         </p>
       )}
-      <form className="auth-form" onSubmit={submit} aria-busy={pending}>
+      <form className="auth-form" onSubmit={(event) => void submit(event)} aria-busy={pending}>
         <Field label="Email" name="email" type="email" autoComplete="username" required autoFocus error={fields.email} />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required error={fields.password} />
         <FormError message={error && !fields.email && !fields.password ? error.message : null} />

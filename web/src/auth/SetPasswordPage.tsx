@@ -2,7 +2,7 @@
 // the browser sends to no server; the page posts it with the new password to `POST /auth/password`,
 // shows the policy's 422 beside the field, and then sends the user to sign in with it.
 import { useState, type FormEvent } from 'react';
-import { Field, FormError } from '../forms.tsx';
+import { Field, formText, FormError } from '../forms.tsx';
 import { ApiError } from '../relay.ts';
 import { useRouter } from '../router.tsx';
 import { fieldErrors, setPassword } from '../session.tsx';
@@ -23,9 +23,9 @@ export function SetPasswordPage() {
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const password = String(form.get('password'));
-    setMismatch(password !== String(form.get('confirm')));
-    if (password !== String(form.get('confirm')) || !token) return;
+    const password = formText(form, 'password');
+    setMismatch(password !== formText(form, 'confirm'));
+    if (password !== formText(form, 'confirm') || !token) return;
     setPending(true);
     try {
       await setPassword(token, password);
@@ -44,7 +44,7 @@ export function SetPasswordPage() {
           This link has no token. Open the whole link you were given, or ask a project admin for a new one.
         </p>
       ) : (
-        <form className="auth-form" onSubmit={submit} aria-busy={pending}>
+        <form className="auth-form" onSubmit={(event) => void submit(event)} aria-busy={pending}>
           <Field
             label="New password"
             name="password"
@@ -55,7 +55,14 @@ export function SetPasswordPage() {
             hint="12 to 1024 characters."
             error={fields.password}
           />
-          <Field label="Repeat it" name="confirm" type="password" autoComplete="new-password" required error={mismatch ? 'The two passwords differ.' : undefined} />
+          <Field
+            label="Repeat it"
+            name="confirm"
+            type="password"
+            autoComplete="new-password"
+            required
+            error={mismatch ? 'The two passwords differ.' : undefined}
+          />
           <FormError message={fields.token ? `${fields.token} Ask a project admin for a new link.` : error && !fields.password ? error.message : null} />
           <button type="submit" disabled={pending}>
             {pending ? 'Setting…' : 'Set password'}
