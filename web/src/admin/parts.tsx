@@ -1,12 +1,13 @@
 // What the administration screens share (docs/ui.md#administration): their section links, a
 // secret shown once with a copy button, a confirmation before a destructive act, and a mutation
 // as a promise whose refusal the screen shows.
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useMutation, type GraphQLTaggedNode } from 'react-relay';
 import type { MutationParameters } from 'relay-runtime';
 import { ApiError } from '../relay.ts';
 import { Link, paths, type AdminSection } from '../router.tsx';
 import { fieldErrors } from '../session.tsx';
+import { ErrorBoundary, Loading } from '../ui.tsx';
 
 const sectionNames: Record<AdminSection, string> = {
   keys: 'API keys',
@@ -28,7 +29,10 @@ export function AdminLayout({ projectId, section, children }: { projectId: strin
       </nav>
       <section className="admin-body" aria-labelledby="admin-title">
         <h1 id="admin-title">{sectionNames[section]}</h1>
-        {children}
+        {/* Here, not around the layout: the sections stay on screen while one loads or fails. */}
+        <ErrorBoundary resetKey={section}>
+          <Suspense fallback={<Loading label={`Loading ${sectionNames[section].toLowerCase()}…`} />}>{children}</Suspense>
+        </ErrorBoundary>
       </section>
     </div>
   );

@@ -1,11 +1,13 @@
 // `/set-password#token=…` (docs/access.md#password-links): the token rides in the fragment, which
 // the browser sends to no server; the page posts it with the new password to `POST /auth/password`,
-// shows the policy's 422 beside the field, and then sends the user to sign in with it.
+// shows the policy's 422 beside the field, and then signs in with the email asked alongside (the
+// link does not carry it; a password manager also wants it in the same form).
 import { useState, type FormEvent } from 'react';
 import { Field, formText, FormError } from '../forms.tsx';
 import { ApiError } from '../relay.ts';
 import { useRouter } from '../router.tsx';
-import { fieldErrors, setPassword } from '../session.tsx';
+import { fieldErrors, logIn, setPassword, useSession } from '../session.tsx';
+import { landing } from './LoginPage.tsx';
 
 /** The token in a fragment such as `#token=abc`; null when there is none. */
 export function tokenFromHash(hash: string): string | null {
@@ -14,6 +16,7 @@ export function tokenFromHash(hash: string): string | null {
 
 export function SetPasswordPage() {
   const { navigate } = useRouter();
+  const { changed } = useSession();
   const [token] = useState(() => tokenFromHash(window.location.hash));
   const [error, setError] = useState<ApiError | null>(null);
   const [mismatch, setMismatch] = useState(false);
@@ -29,10 +32,18 @@ export function SetPasswordPage() {
     setPending(true);
     try {
       await setPassword(token, password);
-      navigate('/login?password-set', { replace: true });
     } catch (caught) {
       setError(caught instanceof ApiError ? caught : new ApiError(String(caught), 0));
       setPending(false);
+      return;
+    }
+    try {
+      const signedIn = await logIn(formText(form, 'email'), password);
+      changed();
+      navigate(landing(signedIn), { replace: true });
+    } catch {
+      // The password is set, but not for this email (a typo): signing in is the login page's.
+      navigate('/login?password-set', { replace: true });
     }
   };
 
@@ -45,13 +56,13 @@ export function SetPasswordPage() {
         </p>
       ) : (
         <form className="auth-form" onSubmit={(event) => void submit(event)} aria-busy={pending}>
+          <Field label="Your email" name="email" type="email" autoComplete="username" required autoFocus />
           <Field
             label="New password"
             name="password"
             type="password"
             autoComplete="new-password"
             required
-            autoFocus
             hint="12 to 1024 characters."
             error={fields.password}
           />
