@@ -4,8 +4,9 @@
 // then listed by prefix) and revoked, a member added with a password link, both in the audit log,
 // a price, a project, signing out, the link setting a password (422 beside the field) and the
 // new viewer seeing no administration. Every request off the server is refused and counted (none
-// may happen); axe finds no serious violation on the login page and an admin screen. The run
-// writes the screenshots the README shows (docs/screenshots/). Needs Debian's chromium.
+// may happen); axe finds no serious violation on the login page and an admin screen (light and
+// dark). The run writes the screenshots the README shows (docs/screenshots/). Needs Debian's
+// chromium.
 import { randomBytes } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { browserSuite, chromiumAvailable as available, onlyFrom, screenshot, seriousViolations } from './helpers/browser.js';
@@ -104,6 +105,9 @@ it.skipIf(!available)(
     expect(secret.startsWith(prefix) && prefix.length > 4).toBe(true);
     expect(await row.innerText()).toMatch(/read, ingest[\s\S]*never/);
     expect(await seriousViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
     await screenshot(page, 'admin-keys');
     await shown.getByRole('button', { name: 'Done' }).click();
     expect(await page.getByText(secret).count()).toBe(0);
