@@ -129,6 +129,7 @@ export function Members() {
         <CopyOnce
           label={`Password link for ${passwordLink.email}, valid until ${formatTime(passwordLink.expiresAt)}`}
           value={passwordLink.url}
+          note="Hand it to them: it works once. A new link can be issued at any time."
           onDone={() => setPasswordLink(null)}
         />
       )}

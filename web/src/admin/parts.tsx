@@ -58,7 +58,17 @@ export function refusalOf(error: unknown): { message: string; fields: Record<str
 }
 
 /** A secret the API shows once (a new key): selectable, copyable, gone once dismissed. */
-export function CopyOnce({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
+export function CopyOnce({
+  label,
+  value,
+  onDone,
+  note = 'Copy it now: it will not be shown again.',
+}: {
+  label: string;
+  value: string;
+  onDone: () => void;
+  note?: string;
+}) {
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const field = useRef<HTMLInputElement>(null);
   useEffect(() => field.current?.select(), []);
@@ -77,7 +87,7 @@ export function CopyOnce({ label, value, onDone }: { label: string; value: strin
       <p>
         <strong>{label}</strong>
         <br />
-        Copy it now: it will not be shown again.
+        {note}
       </p>
       <div className="copy-row">
         <input ref={field} readOnly value={value} aria-label={label} className="secret" onFocus={(event) => event.currentTarget.select()} />
