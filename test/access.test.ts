@@ -138,6 +138,8 @@ const expected: Record<string, Access> = {
   // The web UI: its page at / and at every screen's URL, and its built assets (docs/ui.md).
   'GET /': 'public',
   'GET /p/*': 'public',
+  'GET /login': 'public',
+  'GET /set-password': 'public',
   'GET /assets/*': 'public',
   'GET /docs': 'public',
   'GET /docs/init.js': 'public',

@@ -3,17 +3,13 @@
 // OpenTelemetry SDK is listed, a second one appears live, the trace opens, a span selected with
 // the mouse and one with the keyboard show their details, and axe finds no serious violation in
 // light or dark. Needs Debian's chromium; skipped, and reported so, where it is absent.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { browserSuite, chromiumAvailable as available, onlyFrom } from './helpers/browser.js';
+import { browserSuite, chromiumAvailable as available, onlyFrom, seriousViolations } from './helpers/browser.js';
 import { testTracer, type TestTracer } from './helpers/otel.js';
 
 const suite = browserSuite();
 let otel: TestTracer;
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 beforeAll(() => {
   otel = testTracer('proto', `${suite.server.baseUrl}/v1/traces`, { 'deployment.environment': 'staging' });
@@ -57,19 +53,6 @@ async function sendTrace(name: string, question: string): Promise<void> {
   tool.end(t0 + 600);
   root.end(t0 + 700);
   await otel.flush();
-}
-
-/** Serious or critical axe violations on the page as it is now, as `rule: targets`. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol: the page's CSP rightly refuses an injected <script>.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  const results = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    return (await axe.run()).violations;
-  });
-  return results
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
 it.skipIf(!available)(

@@ -1,12 +1,16 @@
 // Headless Debian chromium for the browser tests, with every request off the server under test
 // refused and counted. Tests using it skip, and say so, where /usr/bin/chromium is absent
 // (`apt-get install -y chromium`).
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { startServer, type TestServer } from './server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 export const chromiumAvailable = existsSync(CHROMIUM);
 
 export function launchChromium(): Promise<Browser> {
@@ -53,11 +57,11 @@ export interface BrowserSuite {
   browser: Browser | undefined;
 }
 
-/** One Assay and one browser for a test file, started before its tests and closed after. */
-export function browserSuite(): BrowserSuite {
+/** One Assay (with `env`'s configuration) and one browser for a test file, started before its tests and closed after. */
+export function browserSuite(env: Record<string, string> = {}): BrowserSuite {
   const suite = {} as BrowserSuite;
   beforeAll(async () => {
-    suite.server = await startServer();
+    suite.server = await startServer(env);
     if (chromiumAvailable) suite.browser = await launchChromium();
   });
   afterAll(async () => {
@@ -65,4 +69,25 @@ export function browserSuite(): BrowserSuite {
     await suite.server?.close();
   });
   return suite;
+}
+
+/** Serious or critical axe violations on the page as it is now, as `rule: targets`. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the page's CSP rightly refuses an injected <script>.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const results = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    return (await axe.run()).violations;
+  });
+  return results
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+const screenshots = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'screenshots');
+
+/** Writes the page as it is now to docs/screenshots/<name>.png, which the README shows. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(screenshots, { recursive: true });
+  await page.screenshot({ path: join(screenshots, `${name}.png`), animations: 'disabled', caret: 'hide' });
 }

@@ -2,9 +2,14 @@
 // mixes two projects' data), a header, and the screen the path names (docs/ui.md#urls).
 import { Suspense, useEffect, useMemo } from 'react';
 import { graphql, RelayEnvironmentProvider, useLazyLoadQuery } from 'react-relay';
+import type { AppMeQuery } from './__generated__/AppMeQuery.graphql.ts';
 import type { AppProjectsQuery } from './__generated__/AppProjectsQuery.graphql.ts';
-import { createEnvironment } from './relay.ts';
+import { AdminScreen } from './admin/AdminScreen.tsx';
+import { landing, LoginPage } from './auth/LoginPage.tsx';
+import { SetPasswordPage } from './auth/SetPasswordPage.tsx';
+import { ApiError, createEnvironment } from './relay.ts';
 import { Link, matchRoute, paths, Router, useRouter } from './router.tsx';
+import { logOut, SessionProvider, useSession, type SignedIn } from './session.tsx';
 import { TraceList } from './traces/TraceList.tsx';
 import { TracePage } from './traces/TracePage.tsx';
 import { Empty, ErrorBoundary, Loading } from './ui.tsx';
@@ -13,19 +18,78 @@ const projectsQuery = graphql`
   query AppProjectsQuery {
     projects {
       id
+      databaseId
       name
     }
   }
 `;
 
-/**
- * The id REST, API keys and the X-Assay-Project header use: `Project` has no `databaseId` field
- * yet, so it is read from the global id, Pothos' base64 of `Project:<id>` (docs/ui.md#api-access).
- */
-export function projectDatabaseId(globalId: string): string {
-  const decoded = atob(globalId);
-  return decoded.startsWith('Project:') ? decoded.slice('Project:'.length) : globalId;
+const meQuery = graphql`
+  query AppMeQuery {
+    me {
+      user {
+        email
+        isAdmin
+      }
+      memberships {
+        role
+        project {
+          databaseId
+        }
+      }
+    }
+  }
+`;
+
+/** Whether the screen's user administers the project: with auth off or a key (`me` null), the API decides. */
+function useIsAdmin(projectId: string): { me: AppMeQuery['response']['me']; admin: boolean } {
+  const { me } = useLazyLoadQuery<AppMeQuery>(meQuery, {});
+  const admin = !me || me.user.isAdmin || me.memberships.some((membership) => membership.project.databaseId === projectId && membership.role === 'ADMIN');
+  return { me, admin };
 }
+
+function AdminLink({ projectId, current }: { projectId: string; current: boolean }) {
+  const { admin } = useIsAdmin(projectId);
+  return admin ? (
+    <Link to={paths.admin(projectId, 'keys')} aria-current={current ? 'page' : undefined}>
+      Admin
+    </Link>
+  ) : null;
+}
+
+/** The signed-in user and "Sign out"; nothing with auth off. */
+function Account({ projectId }: { projectId: string }) {
+  const { me } = useIsAdmin(projectId);
+  const { navigate } = useRouter();
+  const { changed } = useSession();
+  if (!me) return null;
+  const signOut = async () => {
+    await logOut();
+    changed();
+    navigate('/login', { replace: true });
+  };
+  return (
+    <span className="account">
+      <span className="muted small">{me.user.email}</span>
+      <button type="button" className="secondary" onClick={() => void signOut()}>
+        Sign out
+      </button>
+    </span>
+  );
+}
+
+/** A user of several projects asked for `/` names none: their memberships (GET /auth/me) pick one. */
+function ChooseProject() {
+  const { navigate } = useRouter();
+  useEffect(() => {
+    void fetch('/auth/me', { credentials: 'same-origin' })
+      .then((response) => (response.ok ? (response.json() as Promise<SignedIn>) : null))
+      .then((signedIn) => navigate(signedIn ? landing(signedIn) : paths.login(), { replace: true }));
+  }, [navigate]);
+  return <Loading label="Opening your project…" />;
+}
+
+const namesNoProject = (error: unknown) => error instanceof ApiError && error.detail.some((issue) => issue.loc.includes('x-assay-project'));
 
 /** `/`: the default project's traces (the first project when none is called "default"). */
 function Home() {
@@ -33,9 +97,17 @@ function Home() {
   const { projects } = useLazyLoadQuery<AppProjectsQuery>(projectsQuery, {});
   const project = projects.find((candidate) => candidate.name === 'default') ?? projects[0];
   useEffect(() => {
-    if (project) navigate(paths.traces(projectDatabaseId(project.id)), { replace: true });
+    if (project) navigate(paths.traces(project.databaseId), { replace: true });
   }, [project, navigate]);
   return project ? <Loading label="Opening the project…" /> : <Empty title="No project yet">Create one with POST /projects.</Empty>;
+}
+
+function HomeOrChoice() {
+  return (
+    <ErrorBoundary fallback={(error) => (namesNoProject(error) ? <ChooseProject /> : null)}>
+      <Home />
+    </ErrorBoundary>
+  );
 }
 
 function ProjectPicker({ projectId }: { projectId: string }) {
@@ -47,7 +119,7 @@ function ProjectPicker({ projectId }: { projectId: string }) {
       <span className="visually-hidden">Project</span>
       <select value={projectId} onChange={(event) => navigate(paths.traces(event.target.value))}>
         {projects.map((project) => (
-          <option key={project.id} value={projectDatabaseId(project.id)}>
+          <option key={project.id} value={project.databaseId}>
             {project.name}
           </option>
         ))}
@@ -60,7 +132,17 @@ function Screens() {
   const { location } = useRouter();
   const route = matchRoute(location.pathname, location.search);
   const projectId = route && 'projectId' in route ? route.projectId : null;
-  const environment = useMemo(() => createEnvironment(projectId), [projectId]);
+  const { epoch } = useSession();
+  // A new environment per project and per sign-in: no cache outlives the user it was read for.
+  const environment = useMemo(() => createEnvironment(projectId), [projectId, epoch]);
+  if (route?.screen === 'login' || route?.screen === 'set-password') {
+    return (
+      <main id="main" className="auth-main">
+        <p className="brand">Assay</p>
+        {route.screen === 'login' ? <LoginPage /> : <SetPasswordPage />}
+      </main>
+    );
+  }
   return (
     <RelayEnvironmentProvider environment={environment}>
       <a className="skip-link" href="#main">
@@ -75,6 +157,11 @@ function Screens() {
             <Link to={paths.traces(projectId)} aria-current={route?.screen === 'traces' ? 'page' : undefined}>
               Traces
             </Link>
+            <Suspense fallback={null}>
+              <ErrorBoundary>
+                <AdminLink projectId={projectId} current={route?.screen === 'admin'} />
+              </ErrorBoundary>
+            </Suspense>
           </nav>
         )}
         <div className="top-end">
@@ -82,6 +169,7 @@ function Screens() {
             <Suspense fallback={null}>
               <ErrorBoundary>
                 <ProjectPicker projectId={projectId} />
+                <Account projectId={projectId} />
               </ErrorBoundary>
             </Suspense>
           )}
@@ -95,9 +183,10 @@ function Screens() {
                 <Link to="/">Go to the start page</Link>
               </Empty>
             )}
-            {route?.screen === 'home' && <Home />}
+            {route?.screen === 'home' && <HomeOrChoice />}
             {route?.screen === 'traces' && <TraceList projectId={route.projectId} />}
             {route?.screen === 'trace' && <TracePage projectId={route.projectId} traceId={route.traceId} spanId={route.spanId} />}
+            {route?.screen === 'admin' && <AdminScreen projectId={route.projectId} section={route.section} />}
           </Suspense>
         </ErrorBoundary>
       </main>
@@ -108,7 +197,9 @@ function Screens() {
 export function App() {
   return (
     <Router>
-      <Screens />
+      <SessionProvider>
+        <Screens />
+      </SessionProvider>
     </Router>
   );
 }

@@ -8,18 +8,26 @@ import { Environment, Network, Observable, RecordSource, Store, type FetchFuncti
 /** The header naming the project a session request acts in. */
 export const PROJECT_HEADER = 'X-Assay-Project';
 
-/** An answer the API refused (HTTP error or GraphQL errors without data), with its code. */
+/** One problem of a 422, in FastAPI's shape: where (`["body", "password"]`) and what. */
+export interface Issue {
+  loc: (string | number)[];
+  msg: string;
+  type?: string;
+}
+
+/** An answer the API refused (HTTP error or GraphQL errors without data), with its code and a 422's issues. */
 export class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
     readonly code?: string,
+    readonly detail: Issue[] = [],
   ) {
     super(message);
   }
 }
 
-type Body = { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
+type Body = { data?: unknown; errors?: { message: string; extensions?: { code?: string; detail?: Issue[] } }[] };
 
 function headersFor(projectId: string | null): Record<string, string> {
   return projectId ? { [PROJECT_HEADER]: projectId } : {};
@@ -37,7 +45,7 @@ export function createEnvironment(projectId: string | null): Environment {
     // Partial data (a trace that is not there: null with NOT_FOUND) is the screen's to show.
     if (body.data == null) {
       const first = body.errors?.[0];
-      throw new ApiError(first?.message ?? `The server answered ${response.status}`, response.status, first?.extensions?.code);
+      throw new ApiError(first?.message ?? `The server answered ${response.status}`, response.status, first?.extensions?.code, first?.extensions?.detail);
     }
     return body as GraphQLResponse;
   };

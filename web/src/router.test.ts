@@ -17,3 +17,19 @@ describe('matchRoute', () => {
     expect(paths.traces('p', '?sort=COST')).toBe('/p/p/traces?sort=COST');
   });
 });
+
+describe('the session and administration paths', () => {
+  it('reads the login, password and admin screens', () => {
+    expect(matchRoute('/login', '?next=%2Fp%2Fx')).toEqual({ screen: 'login' });
+    expect(matchRoute('/set-password')).toEqual({ screen: 'set-password' });
+    expect(matchRoute('/p/p1/admin')).toEqual({ screen: 'admin', projectId: 'p1', section: 'keys' });
+    expect(matchRoute(paths.admin('p 1', 'audit'))).toEqual({ screen: 'admin', projectId: 'p 1', section: 'audit' });
+    expect(paths.admin('p1', 'audit', '?action=LOGOUT')).toBe('/p/p1/admin/audit?action=LOGOUT');
+    for (const path of ['/p/p1/admin/nothing', '/p/p1/admin/keys/1', '/login/more']) expect(matchRoute(path)).toBeNull();
+  });
+
+  it('comes back only to a path of the UI after signing in', () => {
+    expect(paths.login('/p/a b/traces?x=1')).toBe('/login?next=%2Fp%2Fa%20b%2Ftraces%3Fx%3D1');
+    for (const next of [undefined, '/', '//evil.example', 'https://evil.example', '/login?next=%2F']) expect(paths.login(next)).toBe('/login');
+  });
+});

@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './relay.ts';
+import { Router } from './router.tsx';
 import { ErrorBoundary } from './ui.tsx';
 
 // React reports each error a boundary catches on the console; here they are the point.
@@ -45,13 +46,27 @@ describe('ErrorBoundary', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
-  it('says when the API wants a sign-in, and clears when the screen changes', () => {
+  it('opens the login page when the API wants a sign-in, to come back after it', () => {
+    window.history.replaceState(null, '', '/p/p1/admin/audit?action=LOGOUT');
+    render(
+      <Router>
+        <ErrorBoundary resetKey="/a">
+          <Failing error={new ApiError('Authentication required', 401, 'UNAUTHENTICATED')} />
+        </ErrorBoundary>
+      </Router>,
+    );
+    expect(window.location.pathname).toBe('/login');
+    expect(new URLSearchParams(window.location.search).get('next')).toBe('/p/p1/admin/audit?action=LOGOUT');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('clears a caught error when the screen changes', () => {
     const { rerender } = render(
       <ErrorBoundary resetKey="/a">
-        <Failing error={new ApiError('Authentication required', 401, 'UNAUTHENTICATED')} />
+        <Failing error={new Error('gone')} />
       </ErrorBoundary>,
     );
-    expect(screen.getByRole('alert').textContent).toContain('You are not signed in');
+    expect(screen.getByRole('alert').textContent).toContain('gone');
     rerender(
       <ErrorBoundary resetKey="/b">
         <p>another screen</p>

@@ -1,6 +1,7 @@
 // The states every screen shares: loading, empty, error (docs/ui.md#quality).
-import { Component, type ReactNode } from 'react';
+import { Component, useEffect, type ReactNode } from 'react';
 import { ApiError } from './relay.ts';
+import { paths, useRouter } from './router.tsx';
 
 export function Loading({ label }: { label: string }) {
   return (
@@ -20,12 +21,21 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
   );
 }
 
+/** With auth on and no session (a 401), the screen gives way to the login page, which comes back to it. */
+function SignIn() {
+  const { location, navigate } = useRouter();
+  useEffect(() => {
+    if (location.pathname !== '/login') navigate(paths.login(location.pathname + location.search), { replace: true });
+  }, [location, navigate]);
+  return <Loading label="Opening the sign-in page…" />;
+}
+
 export function ErrorMessage({ error, retry }: { error: unknown; retry?: () => void }) {
   const message = error instanceof Error ? error.message : String(error);
-  const signedOut = error instanceof ApiError && (error.status === 401 || error.code === 'UNAUTHENTICATED');
+  if (error instanceof ApiError && (error.status === 401 || error.code === 'UNAUTHENTICATED')) return <SignIn />;
   return (
     <div className="state error" role="alert">
-      <p className="state-title">{signedOut ? 'You are not signed in' : 'Something went wrong'}</p>
+      <p className="state-title">Something went wrong</p>
       <p>{message}</p>
       {retry && (
         <button type="button" onClick={retry}>
@@ -42,6 +52,8 @@ interface BoundaryProps {
   resetKey?: unknown;
   /** "Try again": fetch anew (a Relay query that failed stays failed for the same fetch key). */
   onRetry?: () => void;
+  /** What to show instead for an error this screen handles itself; null for the usual message. */
+  fallback?: (error: unknown) => ReactNode;
 }
 
 /** Catches a screen's failed query or render and offers to try again. */
@@ -58,6 +70,8 @@ export class ErrorBoundary extends Component<BoundaryProps, { error: unknown; ke
 
   override render() {
     if (this.state.error) {
+      const own = this.props.fallback?.(this.state.error);
+      if (own) return own;
       const retry = () => {
         this.props.onRetry?.();
         this.setState({ error: null });

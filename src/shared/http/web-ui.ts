@@ -1,8 +1,8 @@
 // The web UI (docs/ui.md), served from web/dist (built by `npm run build`) on the service's own
-// port: the page at `/` and at every screen's URL under `/p/`, its hashed assets under `/assets/`.
-// These paths are `public` (docs/access.md): the page holds no data, and it must load to show a
-// login. Any other unknown GET that asks for HTML gets the page too (client-side routing shows
-// "no such page"); the API's own paths and answers are untouched.
+// port: the page at `/`, `/login`, `/set-password` and every screen's URL under `/p/`, its hashed
+// assets under `/assets/`. These paths are `public` (docs/access.md): the page holds no data, and
+// it must load to show a login. Any other unknown GET that asks for HTML gets the page too
+// (client-side routing shows "no such page"); the API's own paths and answers are untouched.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +55,9 @@ export async function registerWebUi(server: FastifyInstance): Promise<void> {
   const page = { config: { access: 'public' as const } };
   server.get('/', page, async (_request, reply) => sendPage(reply));
   server.get('/p/*', page, async (_request, reply) => sendPage(reply));
+  // The sign-in page and the one a password link opens must load without a session.
+  server.get('/login', page, async (_request, reply) => sendPage(reply));
+  server.get('/set-password', page, async (_request, reply) => sendPage(reply));
   await server.register(async (assets) => {
     // The plugin takes no route config: its routes are made public as they are added.
     assets.addHook('onRoute', (route) => {

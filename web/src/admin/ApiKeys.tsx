@@ -1,0 +1,151 @@
+// API keys (docs/ui.md#administration): the project's keys by prefix and last use; a new key's
+// secret is shown once (the API never shows it again); revoking asks first.
+import { useState, type FormEvent } from 'react';
+import { graphql, useLazyLoadQuery } from 'react-relay';
+import type { ApiKeysCreateMutation } from '../__generated__/ApiKeysCreateMutation.graphql.ts';
+import type { ApiKeysQuery } from '../__generated__/ApiKeysQuery.graphql.ts';
+import type { ApiKeysRevokeMutation } from '../__generated__/ApiKeysRevokeMutation.graphql.ts';
+import { formatTime } from '../format.ts';
+import { Field, formText, FormError } from '../forms.tsx';
+import { Empty } from '../ui.tsx';
+import { ConfirmButton, CopyOnce, refusalOf, useCommit } from './parts.tsx';
+
+const query = graphql`
+  query ApiKeysQuery {
+    apiKeys {
+      id
+      name
+      prefix
+      scopes
+      createdAt
+      lastUsedAt
+    }
+  }
+`;
+
+const create = graphql`
+  mutation ApiKeysCreateMutation($input: CreateApiKeyInput!) {
+    createApiKey(input: $input) {
+      key
+      apiKey {
+        id
+        prefix
+      }
+    }
+  }
+`;
+
+const revoke = graphql`
+  mutation ApiKeysRevokeMutation($id: ID!) {
+    revokeApiKey(id: $id)
+  }
+`;
+
+const scopes = ['READ', 'WRITE', 'INGEST', 'ADMIN'] as const;
+const scopeHints: Record<(typeof scopes)[number], string> = {
+  READ: 'queries',
+  WRITE: 'changes',
+  INGEST: 'sending spans',
+  ADMIN: 'keys and members',
+};
+
+export function ApiKeys() {
+  const [fetchKey, setFetchKey] = useState(0);
+  const { apiKeys } = useLazyLoadQuery<ApiKeysQuery>(query, {}, { fetchKey, fetchPolicy: 'store-and-network' });
+  const [commitCreate, creating] = useCommit<ApiKeysCreateMutation>(create);
+  const [commitRevoke] = useCommit<ApiKeysRevokeMutation>(revoke);
+  const [secret, setSecret] = useState<{ key: string; prefix: string } | null>(null);
+  const [error, setError] = useState<ReturnType<typeof refusalOf> | null>(null);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    try {
+      const answer = await commitCreate({ input: { name: formText(form, 'name'), scopes: form.getAll('scope') as (typeof scopes)[number][] } });
+      setSecret({ key: answer.createApiKey.key, prefix: answer.createApiKey.apiKey.prefix });
+      setError(null);
+      formElement.reset();
+      setFetchKey((key) => key + 1);
+    } catch (caught) {
+      setError(refusalOf(caught));
+    }
+  };
+
+  const onRevoke = async (id: string) => {
+    try {
+      await commitRevoke({ id });
+      setFetchKey((key) => key + 1);
+    } catch (caught) {
+      setError(refusalOf(caught));
+    }
+  };
+
+  return (
+    <>
+      <form className="admin-form" onSubmit={(event) => void submit(event)} aria-label="New API key">
+        <h2>New key</h2>
+        <Field label="Name" name="name" required placeholder="otel-collector" error={error?.fields.name} />
+        <fieldset aria-describedby={error?.fields.scopes ? 'scopes-error' : undefined}>
+          <legend>Scopes</legend>
+          {scopes.map((scope) => (
+            <label key={scope} className="check">
+              <input type="checkbox" name="scope" value={scope} defaultChecked={scope === 'READ'} /> {scope.toLowerCase()}{' '}
+              <span className="muted small">({scopeHints[scope]})</span>
+            </label>
+          ))}
+          {error?.fields.scopes && (
+            <span id="scopes-error" className="error-text">
+              {error.fields.scopes}
+            </span>
+          )}
+        </fieldset>
+        <FormError message={error && Object.keys(error.fields).length === 0 ? error.message : null} />
+        <button type="submit" disabled={creating}>
+          Create key
+        </button>
+      </form>
+      {secret && <CopyOnce label={`New key ${secret.prefix}…`} value={secret.key} onDone={() => setSecret(null)} />}
+      {apiKeys.length === 0 ? (
+        <Empty title="No API keys yet">Programs and exporters authenticate with one: create it above.</Empty>
+      ) : (
+        <table className="admin-table">
+          <caption className="visually-hidden">The project's API keys</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Prefix</th>
+              <th scope="col">Scopes</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {apiKeys.map((key) => (
+              <tr key={key.id}>
+                <td>{key.name}</td>
+                <td>
+                  <code>{key.prefix}…</code>
+                </td>
+                <td>{key.scopes.map((scope) => scope.toLowerCase()).join(', ')}</td>
+                <td>{formatTime(key.createdAt)}</td>
+                <td>{key.lastUsedAt ? formatTime(key.lastUsedAt) : <span className="muted">never</span>}</td>
+                <td>
+                  <ConfirmButton
+                    label="Revoke"
+                    question={`Revoke ${key.name} (${key.prefix}…)? Programs using it stop at once.`}
+                    confirm="Revoke key"
+                    onConfirm={() => void onRevoke(key.id)}
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,189 @@
+// Members and roles (docs/ui.md#administration): add people by email with a role, change a role,
+// remove a member, and issue a one-time link for someone to set their password (no mail server:
+// the admin hands it over, docs/access.md#password-links).
+import { useState, type FormEvent } from 'react';
+import { graphql, useLazyLoadQuery } from 'react-relay';
+import type { MembersAddMutation } from '../__generated__/MembersAddMutation.graphql.ts';
+import type { MembersChangeRoleMutation } from '../__generated__/MembersChangeRoleMutation.graphql.ts';
+import type { MembersLinkMutation } from '../__generated__/MembersLinkMutation.graphql.ts';
+import type { MembersQuery, Role } from '../__generated__/MembersQuery.graphql.ts';
+import type { MembersRemoveMutation } from '../__generated__/MembersRemoveMutation.graphql.ts';
+import { formatTime } from '../format.ts';
+import { Field, formText, FormError } from '../forms.tsx';
+import { Empty } from '../ui.tsx';
+import { ConfirmButton, CopyOnce, refusalOf, useCommit } from './parts.tsx';
+
+const query = graphql`
+  query MembersQuery {
+    members {
+      role
+      createdAt
+      user {
+        id
+        email
+        name
+        hasPassword
+        isAdmin
+      }
+    }
+  }
+`;
+
+const add = graphql`
+  mutation MembersAddMutation($input: AddMemberInput!) {
+    addMember(input: $input) {
+      role
+    }
+  }
+`;
+
+const changeRole = graphql`
+  mutation MembersChangeRoleMutation($input: ChangeMemberRoleInput!) {
+    changeMemberRole(input: $input) {
+      role
+    }
+  }
+`;
+
+const remove = graphql`
+  mutation MembersRemoveMutation($userId: ID!) {
+    removeMember(userId: $userId)
+  }
+`;
+
+const link = graphql`
+  mutation MembersLinkMutation($userId: ID!) {
+    issuePasswordLink(userId: $userId) {
+      url
+      expiresAt
+    }
+  }
+`;
+
+const roles: Role[] = ['ADMIN', 'MEMBER', 'VIEWER'];
+const roleName = (role: Role) => role.charAt(0) + role.slice(1).toLowerCase();
+
+const roleOptions = roles.map((role) => (
+  <option key={role} value={role}>
+    {roleName(role)}
+  </option>
+));
+
+export function Members() {
+  const [fetchKey, setFetchKey] = useState(0);
+  const { members } = useLazyLoadQuery<MembersQuery>(query, {}, { fetchKey, fetchPolicy: 'store-and-network' });
+  const [commitAdd, adding] = useCommit<MembersAddMutation>(add);
+  const [commitChange] = useCommit<MembersChangeRoleMutation>(changeRole);
+  const [commitRemove] = useCommit<MembersRemoveMutation>(remove);
+  const [commitLink] = useCommit<MembersLinkMutation>(link);
+  const [error, setError] = useState<ReturnType<typeof refusalOf> | null>(null);
+  const [passwordLink, setPasswordLink] = useState<{ email: string; url: string; expiresAt: string } | null>(null);
+
+  /** Runs a change, then reads the list anew; a refusal (the last admin, a 403) is shown. */
+  const act = async (change: () => Promise<unknown>) => {
+    try {
+      await change();
+      setError(null);
+      setFetchKey((key) => key + 1);
+    } catch (caught) {
+      setError(refusalOf(caught));
+    }
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    void act(async () => {
+      await commitAdd({ input: { email: formText(form, 'email'), role: formText(form, 'role') as Role } });
+      formElement.reset();
+    });
+  };
+
+  const issueLink = (userId: string, email: string) =>
+    act(async () => {
+      const answer = await commitLink({ userId });
+      setPasswordLink({ email, ...answer.issuePasswordLink });
+    });
+
+  return (
+    <>
+      <form className="admin-form" onSubmit={(event) => void submit(event)} aria-label="Add a member">
+        <h2>Add a member</h2>
+        <div className="inline-fields">
+          <Field label="Email" name="email" type="email" required error={error?.fields.email} />
+          <div className="field">
+            <label htmlFor="new-member-role">Role</label>
+            <select id="new-member-role" name="role" defaultValue="MEMBER">
+              {roleOptions}
+            </select>
+          </div>
+          <button type="submit" disabled={adding}>
+            Add member
+          </button>
+        </div>
+        <p className="muted small">Someone new gets an account without a password: issue them a link to set one.</p>
+      </form>
+      <FormError message={error && !error.fields.email ? error.message : null} />
+      {passwordLink && (
+        <CopyOnce
+          label={`Password link for ${passwordLink.email}, valid until ${formatTime(passwordLink.expiresAt)}`}
+          value={passwordLink.url}
+          note="Hand it to them: it works once. A new link can be issued at any time."
+          onDone={() => setPasswordLink(null)}
+        />
+      )}
+      {members.length === 0 ? (
+        <Empty title="No members yet">Add someone by email above.</Empty>
+      ) : (
+        <table className="admin-table">
+          <caption className="visually-hidden">The project's members</caption>
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">Password</th>
+              <th scope="col">Member since</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {members.map((member) => (
+              <tr key={member.user.id}>
+                <td>
+                  {member.user.email}
+                  {member.user.name && <span className="muted"> ({member.user.name})</span>}
+                  {member.user.isAdmin && <span className="badge">instance admin</span>}
+                </td>
+                <td>
+                  <select
+                    aria-label={`Role of ${member.user.email}`}
+                    value={member.role}
+                    onChange={(event) => void act(() => commitChange({ input: { userId: member.user.id, role: event.target.value as Role } }))}
+                  >
+                    {roleOptions}
+                  </select>
+                </td>
+                <td>{member.user.hasPassword ? 'set' : <span className="muted">not yet</span>}</td>
+                <td>{formatTime(member.createdAt)}</td>
+                <td className="actions">
+                  <button type="button" className="secondary" onClick={() => void issueLink(member.user.id, member.user.email)}>
+                    Password link
+                  </button>
+                  <ConfirmButton
+                    label="Remove"
+                    question={`Remove ${member.user.email} from the project?`}
+                    confirm="Remove member"
+                    onConfirm={() => void act(() => commitRemove({ userId: member.user.id }))}
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,114 @@
+// Projects (docs/ui.md#administration): the caller's projects, and for an instance administrator
+// (or with auth off) a new one, whose first key (every scope) is shown once.
+import { useState, type FormEvent } from 'react';
+import { graphql, useLazyLoadQuery } from 'react-relay';
+import type { ProjectsCreateMutation } from '../__generated__/ProjectsCreateMutation.graphql.ts';
+import type { ProjectsQuery } from '../__generated__/ProjectsQuery.graphql.ts';
+import { formatTime } from '../format.ts';
+import { Field, formText, FormError } from '../forms.tsx';
+import { Link, paths } from '../router.tsx';
+import { Empty } from '../ui.tsx';
+import { CopyOnce, refusalOf, useCommit } from './parts.tsx';
+
+const query = graphql`
+  query ProjectsQuery {
+    projects {
+      id
+      databaseId
+      name
+      createdAt
+    }
+    me {
+      user {
+        isAdmin
+      }
+    }
+  }
+`;
+
+const create = graphql`
+  mutation ProjectsCreateMutation($input: CreateProjectInput!) {
+    createProject(input: $input) {
+      project {
+        databaseId
+        name
+      }
+      apiKey {
+        key
+      }
+    }
+  }
+`;
+
+export function Projects({ projectId }: { projectId: string }) {
+  const [fetchKey, setFetchKey] = useState(0);
+  const { projects, me } = useLazyLoadQuery<ProjectsQuery>(query, {}, { fetchKey, fetchPolicy: 'store-and-network' });
+  const [commitCreate, creating] = useCommit<ProjectsCreateMutation>(create);
+  const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
+  const [error, setError] = useState<ReturnType<typeof refusalOf> | null>(null);
+  // Only an instance administrator may create projects (docs/access.md#roles); `me` is null with auth off.
+  const mayCreate = !me || me.user.isAdmin;
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    try {
+      const answer = await commitCreate({ input: { name: formText(new FormData(formElement), 'name') } });
+      setCreated({ name: answer.createProject.project.name, key: answer.createProject.apiKey.key });
+      setError(null);
+      formElement.reset();
+      setFetchKey((key) => key + 1);
+    } catch (caught) {
+      setError(refusalOf(caught));
+    }
+  };
+
+  return (
+    <>
+      {mayCreate ? (
+        <form className="admin-form" onSubmit={(event) => void submit(event)} aria-label="New project">
+          <h2>New project</h2>
+          <div className="inline-fields">
+            <Field label="Name" name="name" required error={error?.fields.name} />
+            <button type="submit" disabled={creating}>
+              Create project
+            </button>
+          </div>
+          <FormError message={error && !error.fields.name ? error.message : null} />
+        </form>
+      ) : (
+        <p className="muted">Only an instance administrator creates projects.</p>
+      )}
+      {created && <CopyOnce label={`First key of ${created.name}, with every scope`} value={created.key} onDone={() => setCreated(null)} />}
+      {projects.length === 0 ? (
+        <Empty title="No projects" />
+      ) : (
+        <table className="admin-table">
+          <caption className="visually-hidden">Your projects</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Id</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {projects.map((project) => (
+              <tr key={project.id}>
+                <td>
+                  <Link to={paths.traces(project.databaseId)} aria-current={project.databaseId === projectId ? 'page' : undefined}>
+                    {project.name}
+                  </Link>
+                </td>
+                <td>
+                  <code>{project.databaseId}</code>
+                </td>
+                <td>{formatTime(project.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,62 @@
+// What the administration screens compute without the API (docs/ui.md#administration): the audit
+// log's names, details and page, and how prices read.
+import type { AuditAction, AuditLogQuery } from '../__generated__/AuditLogQuery.graphql.ts';
+
+const PAGE = 50;
+
+export const auditActions: AuditAction[] = [
+  'API_KEY_CREATED',
+  'API_KEY_REVOKED',
+  'LOGIN_FAILED',
+  'LOGIN_SUCCEEDED',
+  'LOGOUT',
+  'MEMBERSHIP_ADDED',
+  'MEMBERSHIP_REMOVED',
+  'MEMBERSHIP_ROLE_CHANGED',
+  'PASSWORD_LINK_ISSUED',
+  'PASSWORD_SET',
+  'PROJECT_CREATED',
+  'USER_CREATED',
+  'USER_UPDATED',
+];
+
+/** `API_KEY_CREATED` as the API's REST names it: `api_key.created`. */
+export function actionName(action: string): string {
+  const lower = action.toLowerCase();
+  const objects = ['api_key', 'password_link', 'membership', 'project', 'password', 'login', 'user'];
+  const object = objects.find((candidate) => lower.startsWith(`${candidate}_`));
+  return object ? `${object}.${lower.slice(object.length + 1)}` : lower;
+}
+
+/** An event's details for people: `role: viewer, scopes: read, ingest`. */
+export function detailsText(details: unknown): string {
+  if (details == null) return '';
+  if (typeof details !== 'object' || Array.isArray(details)) return JSON.stringify(details);
+  const shown = (value: unknown): string => (Array.isArray(value) ? value.map(shown).join(', ') : typeof value === 'string' ? value : JSON.stringify(value));
+  return Object.entries(details)
+    .map(([key, value]) => `${key.replaceAll('_', ' ')}: ${shown(value)}`)
+    .join('; ');
+}
+
+/** The page the URL names: an action and a cursor to page after (or before). */
+export function auditVariables(search: string): AuditLogQuery['variables'] {
+  const params = new URLSearchParams(search);
+  const action = params.get('action');
+  const known = auditActions.find((candidate) => candidate === action) ?? null;
+  const before = params.get('before');
+  return before ? { action: known, last: PAGE, before } : { action: known, first: PAGE, after: params.get('after') };
+}
+
+/** A number field's value, or undefined when left empty (the API then applies its default). */
+export function optionalNumber(value: string): number | undefined {
+  return value.trim() === '' ? undefined : Number(value);
+}
+
+/** When a price starts: "always" for the epoch, the UTC day for a date (prices start at midnight UTC). */
+export function effectiveText(iso: string): string {
+  const at = new Date(iso);
+  if (at.getTime() <= 0) return 'always';
+  const midnight = at.getUTCHours() === 0 && at.getUTCMinutes() === 0 && at.getUTCSeconds() === 0;
+  if (midnight) return at.toLocaleDateString(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+  return `${at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`;
+}

@@ -1,0 +1,153 @@
+// What the administration screens share (docs/ui.md#administration): their section links, a
+// secret shown once with a copy button, a confirmation before a destructive act, and a mutation
+// as a promise whose refusal the screen shows.
+import { Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useMutation, type GraphQLTaggedNode } from 'react-relay';
+import type { MutationParameters } from 'relay-runtime';
+import { ApiError } from '../relay.ts';
+import { Link, paths, type AdminSection } from '../router.tsx';
+import { fieldErrors } from '../session.tsx';
+import { ErrorBoundary, Loading } from '../ui.tsx';
+
+const sectionNames: Record<AdminSection, string> = {
+  keys: 'API keys',
+  members: 'Members',
+  audit: 'Audit log',
+  prices: 'Prices',
+  projects: 'Projects',
+};
+
+export function AdminLayout({ projectId, section, children }: { projectId: string; section: AdminSection; children: ReactNode }) {
+  return (
+    <div className="admin">
+      <nav aria-label="Administration" className="admin-nav">
+        {(Object.keys(sectionNames) as AdminSection[]).map((name) => (
+          <Link key={name} to={paths.admin(projectId, name)} aria-current={name === section ? 'page' : undefined}>
+            {sectionNames[name]}
+          </Link>
+        ))}
+      </nav>
+      <section className="admin-body" aria-labelledby="admin-title">
+        <h1 id="admin-title">{sectionNames[section]}</h1>
+        {/* Here, not around the layout: the sections stay on screen while one loads or fails. */}
+        <ErrorBoundary resetKey={section}>
+          <Suspense fallback={<Loading label={`Loading ${sectionNames[section].toLowerCase()}…`} />}>{children}</Suspense>
+        </ErrorBoundary>
+      </section>
+    </div>
+  );
+}
+
+/** A mutation as a promise: resolves with its answer, rejects with the API's refusal. */
+export function useCommit<T extends MutationParameters>(mutation: GraphQLTaggedNode) {
+  const [commit, pending] = useMutation<T>(mutation);
+  const run = useCallback(
+    (variables: T['variables']) =>
+      new Promise<T['response']>((resolve, reject) => {
+        commit({ variables, onCompleted: (response) => resolve(response), onError: reject });
+      }),
+    [commit],
+  );
+  return [run, pending] as const;
+}
+
+/** A refusal's message and its fields' messages, to show beside a form's fields. */
+export function refusalOf(error: unknown): { message: string; fields: Record<string, string> } {
+  if (error instanceof ApiError) return { message: error.message, fields: fieldErrors(error.detail) };
+  return { message: error instanceof Error ? error.message : String(error), fields: {} };
+}
+
+/** A secret the API shows once (a new key): selectable, copyable, gone once dismissed. */
+export function CopyOnce({
+  label,
+  value,
+  onDone,
+  note = 'Copy it now: it will not be shown again.',
+}: {
+  label: string;
+  value: string;
+  onDone: () => void;
+  note?: string;
+}) {
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.select(), []);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied('yes');
+    } catch {
+      // No clipboard (permission, an insecure origin): the text is selected for Ctrl+C instead.
+      field.current?.select();
+      setCopied('failed');
+    }
+  };
+  return (
+    <div className="copy-once" role="region" aria-label={label}>
+      <p>
+        <strong>{label}</strong>
+        <br />
+        {note}
+      </p>
+      <div className="copy-row">
+        <input ref={field} readOnly value={value} aria-label={label} className="secret" onFocus={(event) => event.currentTarget.select()} />
+        <button type="button" onClick={() => void copy()}>
+          Copy
+        </button>
+        <button type="button" className="secondary" onClick={onDone}>
+          Done
+        </button>
+      </div>
+      <p className="small" role="status">
+        {copied === 'yes' ? 'Copied.' : copied === 'failed' ? 'Copying is not allowed here: the text is selected, press Ctrl+C.' : ''}
+      </p>
+    </div>
+  );
+}
+
+/** A button that asks again before acting; the confirmation takes the focus, Escape cancels. */
+export function ConfirmButton({
+  label,
+  question,
+  confirm,
+  onConfirm,
+  disabled,
+}: {
+  label: string;
+  question: string;
+  confirm: string;
+  onConfirm: () => void;
+  disabled?: boolean;
+}) {
+  const [asking, setAsking] = useState(false);
+  const yes = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) yes.current?.focus();
+  }, [asking]);
+  if (!asking) {
+    return (
+      <button type="button" className="secondary" disabled={disabled} onClick={() => setAsking(true)}>
+        {label}
+      </button>
+    );
+  }
+  return (
+    <span className="confirm" role="group" aria-label={question} onKeyDown={(event) => event.key === 'Escape' && setAsking(false)}>
+      <span className="small">{question}</span>
+      <button
+        ref={yes}
+        type="button"
+        className="danger"
+        onClick={() => {
+          setAsking(false);
+          onConfirm();
+        }}
+      >
+        {confirm}
+      </button>
+      <button type="button" className="secondary" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </span>
+  );
+}
