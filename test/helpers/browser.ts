@@ -86,8 +86,13 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 
 const screenshots = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'screenshots');
 
-/** Writes the page as it is now to docs/screenshots/<name>.png, which the README shows. */
+/**
+ * With UPDATE_SCREENSHOTS=1, writes the page as it is now to docs/screenshots/<name>.png, which
+ * the README shows (`UPDATE_SCREENSHOTS=1 npm test -- test/ui`). Other runs leave the committed
+ * pictures alone: they show times and ids, so every run would change them.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
   mkdirSync(screenshots, { recursive: true });
   await page.screenshot({ path: join(screenshots, `${name}.png`), animations: 'disabled', caret: 'hide' });
 }
