@@ -5,6 +5,10 @@ import { graphql, RelayEnvironmentProvider, useLazyLoadQuery } from 'react-relay
 import type { AppProjectsQuery } from './__generated__/AppProjectsQuery.graphql.ts';
 import { createEnvironment } from './relay.ts';
 import { Link, matchRoute, paths, Router, useRouter } from './router.tsx';
+import { Comparison } from './evaluations/Comparison.tsx';
+import { EvaluationList } from './evaluations/EvaluationList.tsx';
+import { EvaluationPage } from './evaluations/EvaluationPage.tsx';
+import { NewEvaluation } from './evaluations/NewEvaluation.tsx';
 import { TraceList } from './traces/TraceList.tsx';
 import { TracePage } from './traces/TracePage.tsx';
 import { Empty, ErrorBoundary, Loading } from './ui.tsx';
@@ -75,6 +79,9 @@ function Screens() {
             <Link to={paths.traces(projectId)} aria-current={route?.screen === 'traces' ? 'page' : undefined}>
               Traces
             </Link>
+            <Link to={paths.evaluations(projectId)} aria-current={route?.screen.startsWith('evaluation') ? 'page' : undefined}>
+              Evaluations
+            </Link>
           </nav>
         )}
         <div className="top-end">
@@ -98,6 +105,10 @@ function Screens() {
             {route?.screen === 'home' && <Home />}
             {route?.screen === 'traces' && <TraceList projectId={route.projectId} />}
             {route?.screen === 'trace' && <TracePage projectId={route.projectId} traceId={route.traceId} spanId={route.spanId} />}
+            {route?.screen === 'evaluations' && <EvaluationList projectId={route.projectId} />}
+            {route?.screen === 'evaluation-new' && <NewEvaluation projectId={route.projectId} />}
+            {route?.screen === 'evaluation' && <EvaluationPage key={route.evaluationId} projectId={route.projectId} evaluationId={route.evaluationId} />}
+            {route?.screen === 'evaluation-compare' && <Comparison projectId={route.projectId} evaluationIds={route.evaluationIds} />}
           </Suspense>
         </ErrorBoundary>
       </main>

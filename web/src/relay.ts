@@ -8,18 +8,27 @@ import { Environment, Network, Observable, RecordSource, Store, type FetchFuncti
 /** The header naming the project a session request acts in. */
 export const PROJECT_HEADER = 'X-Assay-Project';
 
+/** One fault of a refused input, as REST's 422 lists it (`extensions.detail` in GraphQL). */
+export interface InputIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
 /** An answer the API refused (HTTP error or GraphQL errors without data), with its code. */
 export class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
     readonly code?: string,
+    /** BAD_USER_INPUT: where each fault is, so a form shows it beside its field. */
+    readonly detail: InputIssue[] = [],
   ) {
     super(message);
   }
 }
 
-type Body = { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
+type Body = { data?: unknown; errors?: { message: string; extensions?: { code?: string; detail?: InputIssue[] } }[] };
 
 function headersFor(projectId: string | null): Record<string, string> {
   return projectId ? { [PROJECT_HEADER]: projectId } : {};
@@ -37,7 +46,7 @@ export function createEnvironment(projectId: string | null): Environment {
     // Partial data (a trace that is not there: null with NOT_FOUND) is the screen's to show.
     if (body.data == null) {
       const first = body.errors?.[0];
-      throw new ApiError(first?.message ?? `The server answered ${response.status}`, response.status, first?.extensions?.code);
+      throw new ApiError(first?.message ?? `The server answered ${response.status}`, response.status, first?.extensions?.code, first?.extensions?.detail);
     }
     return body as GraphQLResponse;
   };

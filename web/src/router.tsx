@@ -39,7 +39,28 @@ export function useRouter(): RouterValue {
 
 /** The screen a path names, with its parameters; null when no screen has it. */
 export type Route =
-  { screen: 'home' } | { screen: 'traces'; projectId: string } | { screen: 'trace'; projectId: string; traceId: string; spanId: string | null };
+  | { screen: 'home' }
+  | { screen: 'traces'; projectId: string }
+  | { screen: 'trace'; projectId: string; traceId: string; spanId: string | null }
+  | EvaluationRoute;
+
+/** The evaluation screens (docs/ui.md#urls); ids are the ones REST uses. */
+export type EvaluationRoute =
+  | { screen: 'evaluations'; projectId: string }
+  | { screen: 'evaluation-new'; projectId: string }
+  | { screen: 'evaluation'; projectId: string; evaluationId: string }
+  | { screen: 'evaluation-compare'; projectId: string; evaluationIds: string[] };
+
+function evaluationRoute(projectId: string, rest: string[], search: string): EvaluationRoute | null {
+  if (rest.length === 0) return { screen: 'evaluations', projectId };
+  if (rest.length !== 1) return null;
+  if (rest[0] === 'new') return { screen: 'evaluation-new', projectId };
+  if (rest[0] === 'compare') {
+    const ids = (new URLSearchParams(search).get('ids') ?? '').split(',').filter(Boolean);
+    return { screen: 'evaluation-compare', projectId, evaluationIds: ids };
+  }
+  return { screen: 'evaluation', projectId, evaluationId: rest[0] };
+}
 
 export function matchRoute(pathname: string, search = ''): Route | null {
   if (pathname === '/' || pathname === '') return { screen: 'home' };
@@ -48,6 +69,7 @@ export function matchRoute(pathname: string, search = ''): Route | null {
   const projectId = parts[1];
   if (parts.length === 2 || (parts.length === 3 && parts[2] === 'traces')) return { screen: 'traces', projectId };
   if (parts.length === 4 && parts[2] === 'traces') return { screen: 'trace', projectId, traceId: parts[3], spanId: new URLSearchParams(search).get('span') };
+  if (parts[2] === 'evaluations') return evaluationRoute(projectId, parts.slice(3), search);
   return null;
 }
 
@@ -55,6 +77,11 @@ export const paths = {
   traces: (projectId: string, search = '') => `/p/${encodeURIComponent(projectId)}/traces${search}`,
   trace: (projectId: string, traceId: string, spanId?: string | null) =>
     `/p/${encodeURIComponent(projectId)}/traces/${encodeURIComponent(traceId)}${spanId ? `?span=${encodeURIComponent(spanId)}` : ''}`,
+  evaluations: (projectId: string) => `/p/${encodeURIComponent(projectId)}/evaluations`,
+  newEvaluation: (projectId: string) => `/p/${encodeURIComponent(projectId)}/evaluations/new`,
+  evaluation: (projectId: string, evaluationId: string) => `/p/${encodeURIComponent(projectId)}/evaluations/${encodeURIComponent(evaluationId)}`,
+  compareEvaluations: (projectId: string, evaluationIds: string[]) =>
+    `/p/${encodeURIComponent(projectId)}/evaluations/compare?ids=${evaluationIds.map(encodeURIComponent).join(',')}`,
 };
 
 /** A link that navigates in the page; a modified click (new tab) stays the browser's. */
