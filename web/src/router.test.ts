@@ -11,6 +11,17 @@ describe('matchRoute', () => {
     for (const path of ['/apps', '/p', '/p/p1/nothing', '/p/p1/traces/t1/more']) expect(matchRoute(path)).toBeNull();
   });
 
+  it('names the evaluation screens', () => {
+    expect(matchRoute('/p/p1/evaluations')).toEqual({ screen: 'evaluations', projectId: 'p1' });
+    expect(matchRoute('/p/p1/evaluations/new')).toEqual({ screen: 'evaluation-new', projectId: 'p1' });
+    expect(matchRoute('/p/p1/evaluations/e1')).toEqual({ screen: 'evaluation', projectId: 'p1', evaluationId: 'e1' });
+    expect(matchRoute('/p/p1/evaluations/compare', '?ids=a,b')).toEqual({ screen: 'evaluation-compare', projectId: 'p1', evaluationIds: ['a', 'b'] });
+    expect(matchRoute('/p/p1/evaluations/compare')).toEqual({ screen: 'evaluation-compare', projectId: 'p1', evaluationIds: [] });
+    expect(matchRoute('/p/p1/evaluations/e1/more')).toBeNull();
+    const compare = paths.compareEvaluations('p', ['a', 'b/c']);
+    expect(matchRoute(compare.split('?')[0], `?${compare.split('?')[1]}`)).toMatchObject({ evaluationIds: ['a', 'b/c'] });
+  });
+
   it('builds the paths it reads', () => {
     expect(matchRoute(paths.trace('p 1', 'a/b'), '?span=x')).toEqual({ screen: 'trace', projectId: 'p 1', traceId: 'a/b', spanId: 'x' });
     expect(paths.trace('p', 't', 's/1')).toBe('/p/p/traces/t?span=s%2F1');

@@ -2,7 +2,7 @@
 // expected answer, output, each evaluator's result (an error with its message), cost, latency and a
 // link to the case's trace. Only the rows in view are in the DOM (TanStack Virtual, fixed 52 px
 // rows), so 10,000 cases scroll like 10; ↑ ↓ Home End move the selection, whose case is shown whole.
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { formatCost, formatDuration } from '../format.ts';
 import { Link, paths } from '../router.tsx';
@@ -10,6 +10,8 @@ import { answerText, pairsText, resultText, scoreText } from './results.ts';
 import type { Scenario } from './scenarios.ts';
 
 const ROW_HEIGHT = 52;
+/** Before the first layout, and without one (the component tests' DOM), a screenful of rows. */
+const SCREENFUL = { width: 1200, height: 600 };
 
 export interface ConfigColumn {
   id: string;
@@ -77,7 +79,14 @@ export function ResultsTable({
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const [selected, setSelected] = useState<number | null>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    initialRect: SCREENFUL,
+    observeElementRect: (instance, report) => observeElementRect(instance, (rect) => report(rect.height > 0 ? rect : SCREENFUL)),
+  });
   const columns = `3.5rem minmax(9rem, 2fr) minmax(6rem, 1fr) minmax(9rem, 2fr) ${configs.map(() => 'minmax(5.5rem, 1fr)').join(' ')} 5rem 5rem 4rem`;
   const select = (index: number) => {
     const clamped = Math.max(0, Math.min(rows.length - 1, index));
