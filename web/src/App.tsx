@@ -9,6 +9,10 @@ import { Comparison } from './evaluations/Comparison.tsx';
 import { EvaluationList } from './evaluations/EvaluationList.tsx';
 import { EvaluationPage } from './evaluations/EvaluationPage.tsx';
 import { NewEvaluation } from './evaluations/NewEvaluation.tsx';
+import { AppList, AppPage } from './resources/Apps.tsx';
+import { EditConfig, NewConfig } from './resources/ConfigEditor.tsx';
+import { TestsetList, TestsetPage } from './resources/Testsets.tsx';
+import { VariantPage } from './resources/VariantPage.tsx';
 import { TraceList } from './traces/TraceList.tsx';
 import { TracePage } from './traces/TracePage.tsx';
 import { Empty, ErrorBoundary, Loading } from './ui.tsx';
@@ -82,6 +86,12 @@ function Screens() {
             <Link to={paths.evaluations(projectId)} aria-current={route?.screen.startsWith('evaluation') ? 'page' : undefined}>
               Evaluations
             </Link>
+            <Link to={paths.apps(projectId)} aria-current={route && ['apps', 'app', 'config', 'config-new', 'variant'].includes(route.screen) ? 'page' : undefined}>
+              Apps
+            </Link>
+            <Link to={paths.testsets(projectId)} aria-current={route?.screen.startsWith('testset') ? 'page' : undefined}>
+              Test sets
+            </Link>
           </nav>
         )}
         <div className="top-end">
@@ -109,6 +119,15 @@ function Screens() {
             {route?.screen === 'evaluation-new' && <NewEvaluation projectId={route.projectId} />}
             {route?.screen === 'evaluation' && <EvaluationPage key={route.evaluationId} projectId={route.projectId} evaluationId={route.evaluationId} />}
             {route?.screen === 'evaluation-compare' && <Comparison projectId={route.projectId} evaluationIds={route.evaluationIds} />}
+            {route?.screen === 'apps' && <AppList projectId={route.projectId} />}
+            {route?.screen === 'app' && <AppPage projectId={route.projectId} appId={route.appId} />}
+            {route?.screen === 'config-new' && <NewConfig projectId={route.projectId} appId={route.appId} />}
+            {route?.screen === 'config' && <EditConfig key={route.configId} projectId={route.projectId} appId={route.appId} configId={route.configId} />}
+            {route?.screen === 'variant' && (
+              <VariantPage key={route.variantId} projectId={route.projectId} appId={route.appId} variantId={route.variantId} from={route.from} to={route.to} />
+            )}
+            {route?.screen === 'testsets' && <TestsetList projectId={route.projectId} />}
+            {route?.screen === 'testset' && <TestsetPage projectId={route.projectId} testsetId={route.testsetId} after={route.after} />}
           </Suspense>
         </ErrorBoundary>
       </main>

@@ -42,7 +42,41 @@ export type Route =
   | { screen: 'home' }
   | { screen: 'traces'; projectId: string }
   | { screen: 'trace'; projectId: string; traceId: string; spanId: string | null }
-  | EvaluationRoute;
+  | EvaluationRoute
+  | ResourceRoute;
+
+/** Apps, their variants and evaluator configs, and test sets (docs/ui.md#urls); ids are REST's. */
+export type ResourceRoute =
+  | { screen: 'apps'; projectId: string }
+  | { screen: 'app'; projectId: string; appId: string }
+  | { screen: 'config-new'; projectId: string; appId: string }
+  | { screen: 'config'; projectId: string; appId: string; configId: string }
+  | { screen: 'variant'; projectId: string; appId: string; variantId: string; from: number | null; to: number | null }
+  | { screen: 'testsets'; projectId: string }
+  | { screen: 'testset'; projectId: string; testsetId: string; after: string | null };
+
+function revisionParam(params: URLSearchParams, name: string): number | null {
+  const value = Number(params.get(name));
+  return Number.isInteger(value) && value > 0 ? value : null;
+}
+
+function resourceRoute(projectId: string, parts: string[], search: string): ResourceRoute | null {
+  const params = new URLSearchParams(search);
+  const [kind, id, sub, subId, ...more] = parts;
+  if (more.length > 0) return null;
+  if (kind === 'testsets') {
+    if (id === undefined) return { screen: 'testsets', projectId };
+    return sub === undefined ? { screen: 'testset', projectId, testsetId: id, after: params.get('after') } : null;
+  }
+  if (kind !== 'apps') return null;
+  if (id === undefined) return { screen: 'apps', projectId };
+  if (sub === undefined) return { screen: 'app', projectId, appId: id };
+  if (sub === 'configs' && subId === 'new') return { screen: 'config-new', projectId, appId: id };
+  if (sub === 'configs' && subId) return { screen: 'config', projectId, appId: id, configId: subId };
+  if (sub === 'variants' && subId)
+    return { screen: 'variant', projectId, appId: id, variantId: subId, from: revisionParam(params, 'from'), to: revisionParam(params, 'to') };
+  return null;
+}
 
 /** The evaluation screens (docs/ui.md#urls); ids are the ones REST uses. */
 export type EvaluationRoute =
@@ -70,6 +104,7 @@ export function matchRoute(pathname: string, search = ''): Route | null {
   if (parts.length === 2 || (parts.length === 3 && parts[2] === 'traces')) return { screen: 'traces', projectId };
   if (parts.length === 4 && parts[2] === 'traces') return { screen: 'trace', projectId, traceId: parts[3], spanId: new URLSearchParams(search).get('span') };
   if (parts[2] === 'evaluations') return evaluationRoute(projectId, parts.slice(3), search);
+  if (parts[2] === 'apps' || parts[2] === 'testsets') return resourceRoute(projectId, parts.slice(2), search);
   return null;
 }
 
@@ -80,6 +115,16 @@ export const paths = {
   evaluations: (projectId: string) => `/p/${encodeURIComponent(projectId)}/evaluations`,
   newEvaluation: (projectId: string) => `/p/${encodeURIComponent(projectId)}/evaluations/new`,
   evaluation: (projectId: string, evaluationId: string) => `/p/${encodeURIComponent(projectId)}/evaluations/${encodeURIComponent(evaluationId)}`,
+  apps: (projectId: string) => `/p/${encodeURIComponent(projectId)}/apps`,
+  app: (projectId: string, appId: string) => `/p/${encodeURIComponent(projectId)}/apps/${encodeURIComponent(appId)}`,
+  newConfig: (projectId: string, appId: string) => `/p/${encodeURIComponent(projectId)}/apps/${encodeURIComponent(appId)}/configs/new`,
+  config: (projectId: string, appId: string, configId: string) =>
+    `/p/${encodeURIComponent(projectId)}/apps/${encodeURIComponent(appId)}/configs/${encodeURIComponent(configId)}`,
+  variant: (projectId: string, appId: string, variantId: string, from?: number, to?: number) =>
+    `/p/${encodeURIComponent(projectId)}/apps/${encodeURIComponent(appId)}/variants/${encodeURIComponent(variantId)}${from && to ? `?from=${from}&to=${to}` : ''}`,
+  testsets: (projectId: string) => `/p/${encodeURIComponent(projectId)}/testsets`,
+  testset: (projectId: string, testsetId: string, after?: string | null) =>
+    `/p/${encodeURIComponent(projectId)}/testsets/${encodeURIComponent(testsetId)}${after ? `?after=${encodeURIComponent(after)}` : ''}`,
   compareEvaluations: (projectId: string, evaluationIds: string[]) =>
     `/p/${encodeURIComponent(projectId)}/evaluations/compare?ids=${evaluationIds.map(encodeURIComponent).join(',')}`,
 };
