@@ -9,6 +9,9 @@ import { Comparison } from './evaluations/Comparison.tsx';
 import { EvaluationList } from './evaluations/EvaluationList.tsx';
 import { EvaluationPage } from './evaluations/EvaluationPage.tsx';
 import { NewEvaluation } from './evaluations/NewEvaluation.tsx';
+import { HumanEvaluationPage } from './human/HumanEvaluationPage.tsx';
+import { HumanEvaluationList } from './human/HumanEvaluations.tsx';
+import { JudgeScreen } from './human/JudgeScreen.tsx';
 import { AppList, AppPage } from './resources/Apps.tsx';
 import { EditConfig, NewConfig } from './resources/ConfigEditor.tsx';
 import { TestsetList, TestsetPage } from './resources/Testsets.tsx';
@@ -86,6 +89,9 @@ function Screens() {
             <Link to={paths.evaluations(projectId)} aria-current={route?.screen.startsWith('evaluation') ? 'page' : undefined}>
               Evaluations
             </Link>
+            <Link to={paths.humanEvaluations(projectId)} aria-current={route?.screen.startsWith('human') ? 'page' : undefined}>
+              Human evaluation
+            </Link>
             <Link to={paths.apps(projectId)} aria-current={route && ['apps', 'app', 'config', 'config-new', 'variant'].includes(route.screen) ? 'page' : undefined}>
               Apps
             </Link>
@@ -119,6 +125,9 @@ function Screens() {
             {route?.screen === 'evaluation-new' && <NewEvaluation projectId={route.projectId} />}
             {route?.screen === 'evaluation' && <EvaluationPage key={route.evaluationId} projectId={route.projectId} evaluationId={route.evaluationId} />}
             {route?.screen === 'evaluation-compare' && <Comparison projectId={route.projectId} evaluationIds={route.evaluationIds} />}
+            {route?.screen === 'human-evaluations' && <HumanEvaluationList projectId={route.projectId} />}
+            {route?.screen === 'human-evaluation' && <HumanEvaluationPage key={route.evaluationId} projectId={route.projectId} evaluationId={route.evaluationId} />}
+            {route?.screen === 'human-judge' && <JudgeScreen projectId={route.projectId} evaluationId={route.evaluationId} judge={route.judge} at={route.at} />}
             {route?.screen === 'apps' && <AppList projectId={route.projectId} />}
             {route?.screen === 'app' && <AppPage projectId={route.projectId} appId={route.appId} />}
             {route?.screen === 'config-new' && <NewConfig projectId={route.projectId} appId={route.appId} />}

@@ -43,7 +43,23 @@ export type Route =
   | { screen: 'traces'; projectId: string }
   | { screen: 'trace'; projectId: string; traceId: string; spanId: string | null }
   | EvaluationRoute
-  | ResourceRoute;
+  | ResourceRoute
+  | HumanRoute;
+
+/** Human evaluation (docs/ui.md#urls): the judge and the case (from 1) in the query string. */
+export type HumanRoute =
+  | { screen: 'human-evaluations'; projectId: string }
+  | { screen: 'human-evaluation'; projectId: string; evaluationId: string }
+  | { screen: 'human-judge'; projectId: string; evaluationId: string; judge: string | null; at: number | null };
+
+function humanRoute(projectId: string, rest: string[], search: string): HumanRoute | null {
+  const params = new URLSearchParams(search);
+  if (rest.length === 0) return { screen: 'human-evaluations', projectId };
+  if (rest.length === 1) return { screen: 'human-evaluation', projectId, evaluationId: rest[0] };
+  if (rest.length === 2 && rest[1] === 'judge')
+    return { screen: 'human-judge', projectId, evaluationId: rest[0], judge: params.get('judge') || null, at: revisionParam(params, 'case') };
+  return null;
+}
 
 /** Apps, their variants and evaluator configs, and test sets (docs/ui.md#urls); ids are REST's. */
 export type ResourceRoute =
@@ -55,6 +71,7 @@ export type ResourceRoute =
   | { screen: 'testsets'; projectId: string }
   | { screen: 'testset'; projectId: string; testsetId: string; after: string | null };
 
+/** A positive whole number from the query string (a revision, a case), else null. */
 function revisionParam(params: URLSearchParams, name: string): number | null {
   const value = Number(params.get(name));
   return Number.isInteger(value) && value > 0 ? value : null;
@@ -105,6 +122,7 @@ export function matchRoute(pathname: string, search = ''): Route | null {
   if (parts.length === 4 && parts[2] === 'traces') return { screen: 'trace', projectId, traceId: parts[3], spanId: new URLSearchParams(search).get('span') };
   if (parts[2] === 'evaluations') return evaluationRoute(projectId, parts.slice(3), search);
   if (parts[2] === 'apps' || parts[2] === 'testsets') return resourceRoute(projectId, parts.slice(2), search);
+  if (parts[2] === 'human-evaluations') return humanRoute(projectId, parts.slice(3), search);
   return null;
 }
 
@@ -125,6 +143,15 @@ export const paths = {
   testsets: (projectId: string) => `/p/${encodeURIComponent(projectId)}/testsets`,
   testset: (projectId: string, testsetId: string, after?: string | null) =>
     `/p/${encodeURIComponent(projectId)}/testsets/${encodeURIComponent(testsetId)}${after ? `?after=${encodeURIComponent(after)}` : ''}`,
+  humanEvaluations: (projectId: string) => `/p/${encodeURIComponent(projectId)}/human-evaluations`,
+  humanEvaluation: (projectId: string, evaluationId: string) => `/p/${encodeURIComponent(projectId)}/human-evaluations/${encodeURIComponent(evaluationId)}`,
+  humanJudge: (projectId: string, evaluationId: string, judge?: string, at?: number | null) => {
+    const query = new URLSearchParams();
+    if (judge) query.set('judge', judge);
+    if (judge && at) query.set('case', String(at));
+    const search = query.toString();
+    return `/p/${encodeURIComponent(projectId)}/human-evaluations/${encodeURIComponent(evaluationId)}/judge${search ? `?${search}` : ''}`;
+  },
   compareEvaluations: (projectId: string, evaluationIds: string[]) =>
     `/p/${encodeURIComponent(projectId)}/evaluations/compare?ids=${evaluationIds.map(encodeURIComponent).join(',')}`,
 };

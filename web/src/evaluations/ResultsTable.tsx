@@ -3,7 +3,7 @@
 // link to the case's trace. Only the rows in view are in the DOM (TanStack Virtual, fixed 52 px
 // rows), so 10,000 cases scroll like 10; ↑ ↓ Home End move the selection, whose case is shown whole.
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useRef, useState, type KeyboardEvent } from 'react';
 import { formatCost, formatDuration } from '../format.ts';
 import { Link, paths } from '../router.tsx';
 import { answerText, pairsText, resultText, scoreText } from './results.ts';
@@ -64,6 +64,64 @@ function CaseDetails({ scenario, configs, projectId }: { scenario: Scenario; con
     </section>
   );
 }
+
+interface RowProps {
+  scenario: Scenario;
+  index: number;
+  start: number;
+  selected: boolean;
+  configs: readonly ConfigColumn[];
+  projectId: string;
+  onSelect: (index: number) => void;
+}
+
+/** One case's row; memoised, so scrolling renders only the rows that come into view. */
+const ResultRow = memo(function ResultRow({ scenario, index, start, selected, configs, projectId, onSelect }: RowProps) {
+  const output = scenario.outputs[0];
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      aria-current={selected || undefined}
+      className={`results-row${selected ? ' selected' : ''}${output?.result.type === 'error' ? ' failed' : ''}`}
+      style={{ transform: `translateY(${start}px)`, height: ROW_HEIGHT }}
+      onClick={() => onSelect(index)}
+    >
+      <span role="cell" className="numeric">
+        {scenario.position + 1}
+      </span>
+      <span role="cell" className="clamp" title={pairsText(scenario.inputs)}>
+        {pairsText(scenario.inputs)}
+      </span>
+      <span role="cell" className="clamp" title={answerText(scenario.correctAnswers)}>
+        {answerText(scenario.correctAnswers) || '–'}
+      </span>
+      <span role="cell" className={`clamp${output?.result.type === 'error' ? ' error-text' : ''}`} title={resultText(output?.result)}>
+        {resultText(output?.result)}
+      </span>
+      {configs.map((config) => (
+        <span role="cell" key={config.id}>
+          <ResultCell scenario={scenario} configId={config.id} />
+        </span>
+      ))}
+      <span role="cell" className="numeric">
+        {formatCost(output?.cost)}
+      </span>
+      <span role="cell" className="numeric">
+        {formatDuration(output?.latency)}
+      </span>
+      <span role="cell">
+        {scenario.traceId ? (
+          <Link to={paths.trace(projectId, scenario.traceId)} aria-label={`Trace of case ${scenario.position + 1}`} tabIndex={-1}>
+            trace
+          </Link>
+        ) : (
+          '–'
+        )}
+      </span>
+    </div>
+  );
+});
 
 export function ResultsTable({
   rows,
@@ -137,54 +195,18 @@ export function ResultsTable({
           style={{ height: `min(60vh, ${Math.max(rows.length, 1) * ROW_HEIGHT + 2}px)` }}
           ref={scroller} tabIndex={0} onKeyDown={onKeyDown} role="rowgroup" aria-label="Test cases">
           <div role="presentation" style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
-            {virtualizer.getVirtualItems().map((item) => {
-              const scenario = rows[item.index];
-              const output = scenario.outputs[0];
-              return (
-                <div
-                  key={scenario.id}
-                  role="row"
-                  aria-rowindex={item.index + 2}
-                  aria-current={selected === item.index || undefined}
-                  className={`results-row${selected === item.index ? ' selected' : ''}${output?.result.type === 'error' ? ' failed' : ''}`}
-                  style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
-                  onClick={() => setSelected(item.index)}
-                >
-                  <span role="cell" className="numeric">
-                    {scenario.position + 1}
-                  </span>
-                  <span role="cell" className="clamp" title={pairsText(scenario.inputs)}>
-                    {pairsText(scenario.inputs)}
-                  </span>
-                  <span role="cell" className="clamp" title={answerText(scenario.correctAnswers)}>
-                    {answerText(scenario.correctAnswers) || '–'}
-                  </span>
-                  <span role="cell" className={`clamp${output?.result.type === 'error' ? ' error-text' : ''}`} title={resultText(output?.result)}>
-                    {resultText(output?.result)}
-                  </span>
-                  {configs.map((config) => (
-                    <span role="cell" key={config.id}>
-                      <ResultCell scenario={scenario} configId={config.id} />
-                    </span>
-                  ))}
-                  <span role="cell" className="numeric">
-                    {formatCost(output?.cost)}
-                  </span>
-                  <span role="cell" className="numeric">
-                    {formatDuration(output?.latency)}
-                  </span>
-                  <span role="cell">
-                    {scenario.traceId ? (
-                      <Link to={paths.trace(projectId, scenario.traceId)} aria-label={`Trace of case ${scenario.position + 1}`} tabIndex={-1}>
-                        trace
-                      </Link>
-                    ) : (
-                      '–'
-                    )}
-                  </span>
-                </div>
-              );
-            })}
+            {virtualizer.getVirtualItems().map((item) => (
+              <ResultRow
+                key={rows[item.index].id}
+                scenario={rows[item.index]}
+                index={item.index}
+                start={item.start}
+                selected={selected === item.index}
+                configs={configs}
+                projectId={projectId}
+                onSelect={setSelected}
+              />
+            ))}
           </div>
         </div>
       </div>
