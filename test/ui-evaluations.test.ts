@@ -11,6 +11,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { browserSuite, chromiumAvailable as available, onlyFrom } from './helpers/browser.js';
 import { createGate, startEndpoint, type FakeEndpoint, type Gate } from './helpers/endpoints.js';
 import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluation, waitForStatus } from './helpers/evaluations.js';
+import { createHumanEvaluation, waitForHumanStatus } from './helpers/human-evaluations.js';
+import { globalId } from '../src/shared/graphql/ids.js';
 
 const suite = browserSuite();
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -175,4 +177,146 @@ it.skipIf(!available)(
     await context.close();
   },
   60_000,
+);
+
+/** A file dropped on the page's drop zone, as a drag from the desktop delivers it. */
+async function dropFile(page: Page, name: string, type: string, text: string): Promise<void> {
+  const dataTransfer = await page.evaluateHandle(
+    ([fileName, fileType, content]) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([content], fileName, { type: fileType }));
+      return transfer;
+    },
+    [name, type, text] as const,
+  );
+  await page.locator('.dropzone').dispatchEvent('drop', { dataTransfer });
+}
+
+it.skipIf(!available)(
+  'lists apps, edits an evaluator config from its template, diffs two revisions and uploads a test set by drag and drop',
+  async () => {
+    const projectId = ((await suite.server.request('GET', '/projects')).body as { id: string; name: string }[]).find((p) => p.name === 'default')!.id;
+    const variant = (await suite.server.request('GET', `/apps/${appId}/variants`)).body.find((v: { variant_name: string }) => v.variant_name === 'bad');
+    await suite.server.request('PUT', `/variants/${variant.variant_id}/parameters`, { parameters: { flavour: 'bad', temperature: 0.7 } });
+    const context = await suite.browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const traffic = await onlyFrom(context, suite.server.baseUrl);
+    const page = await context.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
+
+    // Apps → the app: its variants, configs and test sets.
+    await page.goto(`${suite.server.baseUrl}/p/${projectId}/apps`);
+    await page.getByRole('link', { name: 'capitals-app' }).click();
+    await page.getByRole('heading', { name: 'capitals-app' }).waitFor();
+    await page.getByRole('link', { name: 'exact', exact: true }).waitFor();
+
+    // A new config: the form is built from the evaluator's template; the API's 422 is shown beside the field.
+    await page.getByRole('link', { name: 'New evaluator config' }).click();
+    await page.getByLabel('Name').fill('mentions capital');
+    await page.getByRole('combobox', { name: /^Evaluator/ }).selectOption({ label: 'Contains' });
+    const substring = page.getByLabel('Substring (required)');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => substring.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('.field-issue').allInnerTexts()).toEqual(['Field required']);
+    await shoot(page, 'evaluator-config');
+    await substring.fill('capital');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/configs\/[0-9a-f-]{36}$/);
+    await page.getByRole('heading', { name: 'Evaluator config mentions capital' }).waitFor();
+    expect(await page.getByLabel('Substring (required)').inputValue()).toBe('capital');
+
+    // A variant's two revisions, diffed.
+    await page.goto(`${suite.server.baseUrl}/p/${projectId}/apps/${appId}/variants/${variant.variant_id}`);
+    const diff = page.getByLabel('Changes from revision 1 to 2');
+    await diff.waitFor();
+    expect(await diff.locator('ins').innerText()).toMatch(/"temperature": 0.7/);
+    await shoot(page, 'variant');
+
+    // A test set dropped as a CSV file; a JSON file that is not a list is refused beside the drop zone.
+    await page.goto(`${suite.server.baseUrl}/p/${projectId}/testsets`);
+    await dropFile(page, 'broken.json', 'application/json', '{"country": "Italy"}');
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.locator('.dropzone .field-issue').getByText(/must hold an array/).waitFor();
+    await dropFile(page, 'europe.csv', 'text/csv', 'country,correct_answer\nItaly,Rome\nSpain,Madrid\n');
+    expect(await page.getByLabel('Name').inputValue()).toBe('europe');
+    await shoot(page, 'testsets');
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByRole('heading', { name: 'europe' }).waitFor();
+    const rows = page.getByRole('table', { name: /Test cases 1 to 2/ }).getByRole('row');
+    expect(await rows.allInnerTexts()).toEqual(['#\tcountry\tcorrect_answer', '1\tItaly\tRome', '2\tSpain\tMadrid']);
+    await shoot(page, 'testset');
+
+    expect(traffic.offHost).toEqual([]);
+    // Chromium logs every 4xx response; the refused upload's 422 is the one expected.
+    expect(consoleErrors).toEqual(['Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)']);
+    await context.close();
+  },
+  30_000,
+);
+
+it.skipIf(!available)(
+  'judges an A/B test with the keyboard, the outputs in their recorded order, and shows win rates, position bias and agreement',
+  async () => {
+    const projectId = ((await suite.server.request('GET', '/projects')).body as { id: string; name: string }[]).find((p) => p.name === 'default')!.id;
+    const variants = (await suite.server.request('GET', `/apps/${appId}/variants`)).body as { variant_id: string; variant_name: string }[];
+    const small = await createTestset(suite.server, [{ country: 'France' }, { country: 'Chile' }, { country: 'Kenya' }], 'three');
+    const created = await createHumanEvaluation(suite.server, {
+      app_id: appId,
+      variant_ids: variants.map((v) => v.variant_id),
+      evaluation_type: 'human_a_b_testing',
+      inputs: ['country'],
+      testset_id: small.id,
+    });
+    await waitForHumanStatus(suite.server, created.id);
+    // The order each case's outputs are shown in, recorded at creation.
+    const shown = await suite.server.graphql(
+      'query($id: ID!) { humanEvaluation(id: $id) { scenarios(first: 3) { edges { node { shownOutputs { variantId variantOutput } } } } } }',
+      { id: globalId('HumanEvaluation', created.id) },
+    );
+    const order = shown.data.humanEvaluation.scenarios.edges.map(({ node }: any) => node.shownOutputs as { variantId: string; variantOutput: string }[]);
+    const context = await suite.browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const traffic = await onlyFrom(context, suite.server.baseUrl);
+    const page = await context.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
+
+    await page.goto(`${suite.server.baseUrl}/p/${projectId}/human-evaluations/${created.id}`);
+    await page.getByRole('link', { name: 'Judge' }).click();
+    await page.getByLabel('Your name as a judge').fill('ada');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Case 1 of 3' }).waitFor();
+    await shoot(page, 'human-judge');
+    // ← the left is better, → the right, 3 both good; each saves and moves on; P goes back.
+    await page.keyboard.press('ArrowLeft');
+    await page.getByRole('heading', { name: 'Case 2 of 3' }).waitFor();
+    // Chile: the two outputs differ, left and right as recorded.
+    expect(await page.getByRole('region', { name: 'Left output' }).locator('pre').innerText()).toBe(order[1][0].variantOutput);
+    expect(await page.getByRole('region', { name: 'Right output' }).locator('pre').innerText()).toBe(order[1][1].variantOutput);
+    await page.keyboard.press('ArrowRight');
+    await page.getByRole('heading', { name: 'Case 3 of 3' }).waitFor();
+    await page.keyboard.press('3');
+    await expect.poll(() => page.getByRole('button', { name: /Both good/ }).getAttribute('aria-pressed')).toBe('true');
+    await page.keyboard.press('p');
+    await page.getByRole('heading', { name: 'Case 2 of 3' }).waitFor();
+    expect(await page.getByRole('button', { name: /Right is better/ }).getAttribute('aria-pressed')).toBe('true');
+
+    // What the API stored: ada's verdicts, the preferred variants the ones shown left, then right.
+    const stored = (await suite.server.request('GET', `/human-evaluations/${created.id}/evaluation_scenarios`)).body as { vote: string }[];
+    const rest = (globalVariantId: string) => Buffer.from(globalVariantId, 'base64').toString().replace(/^Variant:/, '');
+    expect(stored.map((scenario) => scenario.vote)).toEqual([rest(order[0][0].variantId), rest(order[1][1].variantId), '1']);
+
+    await page.getByRole('link', { name: variants.map((v) => v.variant_name).join(' vs ') }).click();
+    await page.getByRole('table', { name: /Win rates/ }).waitFor();
+    await page.getByText('ada: 3 of 3').waitFor();
+    expect(await page.getByLabel('Position bias').innerText()).toMatch(/of 2 decisive verdicts/);
+    expect(await seriousViolations(page)).toEqual([]);
+    await shoot(page, 'human-results');
+
+    expect(traffic.offHost).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  },
+  30_000,
 );

@@ -62,6 +62,8 @@ function Upload({ projectId }: { projectId: string }) {
   const { navigate } = useRouter();
   const [file, setFile] = useState<File | null>(null);
   const [name, setName] = useState('');
+  // The name follows the file dropped until the user types one.
+  const [named, setNamed] = useState(false);
   const [over, setOver] = useState(false);
   const [busy, setBusy] = useState(false);
   const [issues, setIssues] = useState<Map<string, string[]>>(new Map());
@@ -70,7 +72,7 @@ function Upload({ projectId }: { projectId: string }) {
     if (!chosen) return;
     setIssues(uploadType(chosen) ? new Map() : new Map([['file', ['Choose a .csv or .json file']]]));
     setFile(chosen);
-    if (!name) setName(chosen.name.replace(/\.(csv|json)$/i, ''));
+    if (!named) setName(chosen.name.replace(/\.(csv|json)$/i, ''));
   };
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
@@ -118,7 +120,13 @@ function Upload({ projectId }: { projectId: string }) {
       </div>
       <label>
         Name
-        <input value={name} onChange={(event) => setName(event.target.value)} />
+        <input
+          value={name}
+          onChange={(event) => {
+            setName(event.target.value);
+            setNamed(true);
+          }}
+        />
         <FieldIssues issues={issues} field="testset_name" />
       </label>
       {unplaced.length > 0 && (
