@@ -242,7 +242,7 @@ async function evaluationTable(browser: Browser): Promise<void> {
       const observer = new MutationObserver(() => {
         if (marks.firstRows === undefined && document.querySelector('[role="row"][aria-rowindex="2"]')) marks.firstRows = performance.now();
         const keys = document.getElementById('results-keys');
-        if (marks.firstRows !== undefined && keys && !keys.textContent!.includes('loaded')) {
+        if (marks.firstRows !== undefined && keys && !keys.textContent?.includes('loaded')) {
           marks.allRows = performance.now();
           observer.disconnect();
         }

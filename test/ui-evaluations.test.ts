@@ -237,7 +237,10 @@ it.skipIf(!available)(
     await page.goto(`${suite.server.baseUrl}/p/${projectId}/testsets`);
     await dropFile(page, 'broken.json', 'application/json', '{"country": "Italy"}');
     await page.getByRole('button', { name: 'Upload' }).click();
-    await page.locator('.dropzone .field-issue').getByText(/must hold an array/).waitFor();
+    await page
+      .locator('.dropzone .field-issue')
+      .getByText(/must hold an array/)
+      .waitFor();
     await dropFile(page, 'europe.csv', 'text/csv', 'country,correct_answer\nItaly,Rome\nSpain,Madrid\n');
     expect(await page.getByLabel('Name').inputValue()).toBe('europe');
     await shoot(page, 'testsets');
@@ -304,7 +307,10 @@ it.skipIf(!available)(
 
     // What the API stored: ada's verdicts, the preferred variants the ones shown left, then right.
     const stored = (await suite.server.request('GET', `/human-evaluations/${created.id}/evaluation_scenarios`)).body as { vote: string }[];
-    const rest = (globalVariantId: string) => Buffer.from(globalVariantId, 'base64').toString().replace(/^Variant:/, '');
+    const rest = (globalVariantId: string) =>
+      Buffer.from(globalVariantId, 'base64')
+        .toString()
+        .replace(/^Variant:/, '');
     expect(stored.map((scenario) => scenario.vote)).toEqual([rest(order[0][0].variantId), rest(order[1][1].variantId), '1']);
 
     await page.getByRole('link', { name: variants.map((v) => v.variant_name).join(' vs ') }).click();

@@ -92,7 +92,10 @@ function Screens() {
             <Link to={paths.humanEvaluations(projectId)} aria-current={route?.screen.startsWith('human') ? 'page' : undefined}>
               Human evaluation
             </Link>
-            <Link to={paths.apps(projectId)} aria-current={route && ['apps', 'app', 'config', 'config-new', 'variant'].includes(route.screen) ? 'page' : undefined}>
+            <Link
+              to={paths.apps(projectId)}
+              aria-current={route && ['apps', 'app', 'config', 'config-new', 'variant'].includes(route.screen) ? 'page' : undefined}
+            >
               Apps
             </Link>
             <Link to={paths.testsets(projectId)} aria-current={route?.screen.startsWith('testset') ? 'page' : undefined}>
@@ -126,7 +129,9 @@ function Screens() {
             {route?.screen === 'evaluation' && <EvaluationPage key={route.evaluationId} projectId={route.projectId} evaluationId={route.evaluationId} />}
             {route?.screen === 'evaluation-compare' && <Comparison projectId={route.projectId} evaluationIds={route.evaluationIds} />}
             {route?.screen === 'human-evaluations' && <HumanEvaluationList projectId={route.projectId} />}
-            {route?.screen === 'human-evaluation' && <HumanEvaluationPage key={route.evaluationId} projectId={route.projectId} evaluationId={route.evaluationId} />}
+            {route?.screen === 'human-evaluation' && (
+              <HumanEvaluationPage key={route.evaluationId} projectId={route.projectId} evaluationId={route.evaluationId} />
+            )}
             {route?.screen === 'human-judge' && <JudgeScreen projectId={route.projectId} evaluationId={route.evaluationId} judge={route.judge} at={route.at} />}
             {route?.screen === 'apps' && <AppList projectId={route.projectId} />}
             {route?.screen === 'app' && <AppPage projectId={route.projectId} appId={route.appId} />}

@@ -132,7 +132,10 @@ function CaseRow({
                     const result = scenario.results.find((candidate) => candidate.evaluatorConfigId === config.id)?.result;
                     const moved = item.deltas.get(config.id)?.[index];
                     return (
-                      <li key={config.id} className={result?.type === 'error' ? 'error-text' : moved && moved < 0 ? 'fail' : moved && moved > 0 ? 'pass' : undefined}>
+                      <li
+                        key={config.id}
+                        className={result?.type === 'error' ? 'error-text' : moved && moved < 0 ? 'fail' : moved && moved > 0 ? 'pass' : undefined}
+                      >
                         {config.name}: {scoreText(result)}
                         {index > 0 && delta(moved)}
                       </li>
@@ -168,11 +171,17 @@ export function Comparison({ projectId, evaluationIds }: { projectId: string; ev
   // Columns: the configs every compared evaluation ran; names from the aggregates.
   const configs = useMemo(() => {
     const lists = data.nodes.map((node) => node?.evaluatorCost?.evaluators.map((item) => item.evaluatorConfigId) ?? []);
-    const names = new Map(data.nodes.flatMap((node) => node?.aggregatedResults?.map((aggregate) => [aggregate.evaluatorConfig.id, aggregate.evaluatorConfig.name] as const) ?? []));
+    const names = new Map(
+      data.nodes.flatMap((node) => node?.aggregatedResults?.map((aggregate) => [aggregate.evaluatorConfig.id, aggregate.evaluatorConfig.name] as const) ?? []),
+    );
     return (lists[0] ?? []).filter((id) => lists.every((list) => list.includes(id))).map((id) => ({ id, name: names.get(id) ?? 'evaluator' }));
   }, [data.nodes]);
   const ordered = useMemo(
-    () => orderComparison<Row>(data.evaluationComparison, configs.map((config) => config.id)),
+    () =>
+      orderComparison<Row>(
+        data.evaluationComparison,
+        configs.map((config) => config.id),
+      ),
     [data.evaluationComparison, configs],
   );
   const counts = countChanges(ordered);
@@ -227,7 +236,12 @@ export function Comparison({ projectId, evaluationIds }: { projectId: string; ev
                 return (
                   <td key={config.id}>
                     {value === null ? '–' : show(value)}
-                    {ci && <span className="muted small"> [{show(ci.low)} – {show(ci.high)}]</span>}
+                    {ci && (
+                      <span className="muted small">
+                        {' '}
+                        [{show(ci.low)} – {show(ci.high)}]
+                      </span>
+                    )}
                   </td>
                 );
               })}

@@ -196,7 +196,9 @@ function Follow({ config }: { config: GraphQLSubscriptionConfig<EvaluationPageSu
 
 function ConfigNames({ ids, children }: { ids: readonly string[]; children: (configs: { id: string; name: string }[]) => ReactNode }) {
   const data = useLazyLoadQuery<EvaluationPageConfigsQuery>(configsQuery, { ids: [...ids] });
-  const configs = data.nodes.flatMap((node, index) => (node?.name ? [{ id: node.id ?? ids[index], name: node.name }] : [{ id: ids[index], name: 'deleted config' }]));
+  const configs = data.nodes.flatMap((node, index) =>
+    node?.name ? [{ id: node.id ?? ids[index], name: node.name }] : [{ id: ids[index], name: 'deleted config' }],
+  );
   return <>{children(configs)}</>;
 }
 

@@ -87,7 +87,17 @@ interface Choices {
   configIds: string[];
 }
 
-function AppChoices({ appId, choices, setChoices, issues }: { appId: string; choices: Choices; setChoices: (next: Choices) => void; issues: Map<string, string[]> }) {
+function AppChoices({
+  appId,
+  choices,
+  setChoices,
+  issues,
+}: {
+  appId: string;
+  choices: Choices;
+  setChoices: (next: Choices) => void;
+  issues: Map<string, string[]>;
+}) {
   const data = useLazyLoadQuery<NewEvaluationAppQuery>(appQuery, { appId }, { fetchPolicy: 'store-and-network' });
   const variants = data.app?.variants.edges.map((edge) => edge.node) ?? [];
   const configs = data.evaluatorConfigs.edges.map((edge) => edge.node);
@@ -104,7 +114,10 @@ function AppChoices({ appId, choices, setChoices, issues }: { appId: string; cho
               checked={choices.variantIds.includes(variant.id)}
               onChange={() => setChoices({ ...choices, variantIds: toggle(choices.variantIds, variant.id) })}
             />
-            {variant.name} <span className="muted">v{variant.revision}, {variant.kind.toLowerCase()}</span>
+            {variant.name}{' '}
+            <span className="muted">
+              v{variant.revision}, {variant.kind.toLowerCase()}
+            </span>
           </label>
         ))}
         <FieldIssues issues={issues} field="variant_ids" />
@@ -165,7 +178,10 @@ export function NewEvaluation({ projectId }: { projectId: string }) {
           testsetId,
           variantIds: choices.variantIds,
           evaluatorConfigIds: choices.configIds,
-          rateLimit: Object.fromEntries(rateFields.map((field) => [field.camel, Number(rateLimit[field.key])])) as Record<(typeof rateFields)[number]['camel'], number>,
+          rateLimit: Object.fromEntries(rateFields.map((field) => [field.camel, Number(rateLimit[field.key])])) as Record<
+            (typeof rateFields)[number]['camel'],
+            number
+          >,
           ...(correctAnswerColumn ? { correctAnswerColumn } : {}),
         },
       },
@@ -228,7 +244,11 @@ export function NewEvaluation({ projectId }: { projectId: string }) {
         </label>
         <label>
           Ground-truth column
-          <select value={correctAnswerColumn} {...invalidProps(issues, 'correct_answer_column')} onChange={(event) => setCorrectAnswerColumn(event.target.value)}>
+          <select
+            value={correctAnswerColumn}
+            {...invalidProps(issues, 'correct_answer_column')}
+            onChange={(event) => setCorrectAnswerColumn(event.target.value)}
+          >
             <option value="">correct_answer (the default)</option>
             {(testset?.columns ?? []).map((column) => (
               <option key={column} value={column}>

@@ -44,7 +44,11 @@ describe('ResultsTable', () => {
     const rows = within(table).getAllByRole('row');
     expect(rows.length).toBeLessThan(40);
     expect(rows[1].getAttribute('aria-rowindex')).toBe('2');
-    expect(within(rows[1]).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['1', 'n: 0', 'answer 0', 'output 0', 'pass', '$0.0010', '250 ms', '–']);
+    expect(
+      within(rows[1])
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['1', 'n: 0', 'answer 0', 'output 0', 'pass', '$0.0010', '250 ms', '–']);
     expect(within(rows[3]).getAllByRole('cell')[4].textContent).toBe('Error: broke on 2');
     expect(screen.getByText(/10,000 of 10,005 cases loaded/)).toBeTruthy();
   });

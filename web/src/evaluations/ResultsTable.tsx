@@ -193,8 +193,13 @@ export function ResultsTable({
         <div
           className="results-scroller"
           style={{ height: `min(60vh, ${Math.max(rows.length, 1) * ROW_HEIGHT + 2}px)` }}
-          ref={scroller} tabIndex={0} onKeyDown={onKeyDown} role="rowgroup" aria-label="Test cases">
-          <div role="presentation" style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+          ref={scroller}
+          tabIndex={0}
+          onKeyDown={onKeyDown}
+          role="rowgroup"
+          aria-label="Test cases"
+        >
+          <div role="presentation" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((item) => (
               <ResultRow
                 key={rows[item.index].id}

@@ -81,9 +81,7 @@ export function classify<R extends ComparedRow>(row: R, configIds: readonly stri
 export function orderComparison<R extends ComparedRow>(rows: readonly R[], configIds: readonly string[]): Classified<R>[] {
   return rows
     .map((row) => classify(row, configIds))
-    .sort(
-      (a, b) => changeOrder.indexOf(a.change) - changeOrder.indexOf(b.change) || b.magnitude - a.magnitude || a.row.position - b.row.position,
-    );
+    .sort((a, b) => changeOrder.indexOf(a.change) - changeOrder.indexOf(b.change) || b.magnitude - a.magnitude || a.row.position - b.row.position);
 }
 
 /** How many rows of each kind. */

@@ -33,9 +33,19 @@ describe('results as text', () => {
   });
 
   it("reads a case's inputs and ground truth", () => {
-    expect(pairsText([{ name: 'country', value: 'Peru' }, { name: 'n', value: 2 }])).toBe('country: Peru\nn: 2');
+    expect(
+      pairsText([
+        { name: 'country', value: 'Peru' },
+        { name: 'n', value: 2 },
+      ]),
+    ).toBe('country: Peru\nn: 2');
     expect(answerText([{ key: 'correct_answer', value: 'Lima: the capital' }])).toBe('Lima: the capital');
-    expect(answerText([{ key: 'a', value: '1' }, { key: 'b', value: '2' }])).toBe('a: 1\nb: 2');
+    expect(
+      answerText([
+        { key: 'a', value: '1' },
+        { key: 'b', value: '2' },
+      ]),
+    ).toBe('a: 1\nb: 2');
     expect(pairsText('not a list')).toBe('');
   });
 });

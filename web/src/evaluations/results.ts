@@ -16,7 +16,8 @@ export function resultText(result: ResultValue | null | undefined): string {
   if (typeof result.value === 'string') return result.value;
   if (result.value == null) return '';
   if (result.type === 'json') return JSON.stringify(result.value, null, 2);
-  return String(result.value);
+  if (typeof result.value === 'number' || typeof result.value === 'boolean') return String(result.value);
+  return JSON.stringify(result.value);
 }
 
 /** A score as a number to compare (pass 1, fail 0); null for an error or anything else. */
@@ -41,7 +42,8 @@ export function pairsText(pairs: unknown): string {
   return pairs
     .map((pair: { name?: unknown; key?: unknown; value?: unknown }) => {
       const value = typeof pair.value === 'string' ? pair.value : JSON.stringify(pair.value);
-      return `${String(pair.name ?? pair.key ?? '')}: ${value}`;
+      const label = typeof pair.name === 'string' ? pair.name : typeof pair.key === 'string' ? pair.key : '';
+      return `${label}: ${value}`;
     })
     .join('\n');
 }
@@ -77,5 +79,8 @@ export const finalStatuses = new Set([
 
 /** `EVALUATION_FINISHED_WITH_ERRORS` → "finished with errors". */
 export function statusLabel(status: string): string {
-  return status.replace(/^EVALUATION_/, '').toLowerCase().replace(/_/g, ' ');
+  return status
+    .replace(/^EVALUATION_/, '')
+    .toLowerCase()
+    .replace(/_/g, ' ');
 }

@@ -51,9 +51,12 @@ export type Scenario = NonNullable<scenariosPageQuery$data['evaluation']>['scena
 /** The scenarios of the evaluation `id` (global); loads again whenever `version` changes. */
 export function useScenarioRows(id: string, version: number): Paged<Scenario> {
   const environment = useRelayEnvironment();
-  return usePagedRows(async (after) => {
-    const data = await fetchQuery<scenariosPageQuery>(environment, pageQuery, { id, after }, { fetchPolicy: 'network-only' }).toPromise();
-    const page = data?.evaluation?.scenarios;
-    return page ? { items: page.edges.map((edge) => edge.node), hasNextPage: page.pageInfo.hasNextPage, endCursor: page.pageInfo.endCursor } : null;
-  }, [environment, id, version]);
+  return usePagedRows(
+    async (after) => {
+      const data = await fetchQuery<scenariosPageQuery>(environment, pageQuery, { id, after }, { fetchPolicy: 'network-only' }).toPromise();
+      const page = data?.evaluation?.scenarios;
+      return page ? { items: page.edges.map((edge) => edge.node), hasNextPage: page.pageInfo.hasNextPage, endCursor: page.pageInfo.endCursor } : null;
+    },
+    [environment, id, version],
+  );
 }

@@ -86,7 +86,17 @@ const createMutation = graphql`
 
 type EvaluationType = 'HUMAN_A_B_TESTING' | 'SINGLE_MODEL_TEST';
 
-function Variants({ appId, chosen, setChosen, issues }: { appId: string; chosen: string[]; setChosen: (next: string[]) => void; issues: Map<string, string[]> }) {
+function Variants({
+  appId,
+  chosen,
+  setChosen,
+  issues,
+}: {
+  appId: string;
+  chosen: string[];
+  setChosen: (next: string[]) => void;
+  issues: Map<string, string[]>;
+}) {
   const data = useLazyLoadQuery<HumanEvaluationsAppQuery>(appQuery, { appId });
   const variants = data.app?.variants.edges.map((edge) => edge.node) ?? [];
   return (
@@ -108,7 +118,15 @@ function Variants({ appId, chosen, setChosen, issues }: { appId: string; chosen:
   );
 }
 
-function CreateForm({ projectId, apps, testsets }: { projectId: string; apps: readonly { id: string; name: string }[]; testsets: readonly { id: string; name: string; rowCount: number; columns: readonly string[] }[] }) {
+function CreateForm({
+  projectId,
+  apps,
+  testsets,
+}: {
+  projectId: string;
+  apps: readonly { id: string; name: string }[];
+  testsets: readonly { id: string; name: string; rowCount: number; columns: readonly string[] }[];
+}) {
   const { navigate } = useRouter();
   const [type, setType] = useState<EvaluationType>('HUMAN_A_B_TESTING');
   const [appId, setAppId] = useState('');
@@ -198,7 +216,11 @@ function CreateForm({ projectId, apps, testsets }: { projectId: string; apps: re
           <legend>Columns judges see (and the variants are sent)</legend>
           {testset.columns.map((column) => (
             <label key={column}>
-              <input type="checkbox" checked={inputs.includes(column)} onChange={() => setInputs(inputs.includes(column) ? inputs.filter((other) => other !== column) : [...inputs, column])} />
+              <input
+                type="checkbox"
+                checked={inputs.includes(column)}
+                onChange={() => setInputs(inputs.includes(column) ? inputs.filter((other) => other !== column) : [...inputs, column])}
+              />
               {column}
             </label>
           ))}

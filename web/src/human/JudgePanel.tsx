@@ -100,7 +100,11 @@ export function JudgePanel({
       </dl>
       <div className={`judge-outputs outputs-${scenario.shownOutputs.length}`}>
         {scenario.shownOutputs.map((output, at) => (
-          <section key={output.variantId} className="judge-output" aria-label={scenario.shownOutputs.length === 2 ? (at === 0 ? 'Left output' : 'Right output') : 'Output'}>
+          <section
+            key={output.variantId}
+            className="judge-output"
+            aria-label={scenario.shownOutputs.length === 2 ? (at === 0 ? 'Left output' : 'Right output') : 'Output'}
+          >
             <p className="compare-cell-head">{scenario.shownOutputs.length === 2 ? (at === 0 ? 'Left' : 'Right') : 'Output'}</p>
             <pre className={output.error ? 'error-text' : undefined}>{output.variantOutput || '(empty)'}</pre>
           </section>
@@ -110,7 +114,13 @@ export function JudgePanel({
       {type === 'HUMAN_A_B_TESTING' ? (
         <div className="verdicts" role="group" aria-label="Verdict">
           {abButtons.map((button) => (
-            <button key={button.action} type="button" aria-pressed={chosen(button.action)} disabled={busy || scenario.shownOutputs.length < 2} onClick={() => act(button.action)}>
+            <button
+              key={button.action}
+              type="button"
+              aria-pressed={chosen(button.action)}
+              disabled={busy || scenario.shownOutputs.length < 2}
+              onClick={() => act(button.action)}
+            >
               {button.label} <kbd>{button.keys}</kbd>
             </button>
           ))}

@@ -85,7 +85,9 @@ export function JudgeScreen({ projectId, evaluationId, judge, at }: { projectId:
     );
   if (scenarios.rows.length === 0) return scenarios.complete ? <Empty title="This evaluation has no case" /> : <Loading label="Loading the cases…" />;
   const rows = scenarios.rows;
-  const unjudged = rows.findIndex((row) => !row.judgements.some((judgement) => judgement.judge === judge && (judgement.vote != null || judgement.score != null)));
+  const unjudged = rows.findIndex(
+    (row) => !row.judgements.some((judgement) => judgement.judge === judge && (judgement.vote != null || judgement.score != null)),
+  );
   const index = at !== null ? Math.min(Math.max(at - 1, 0), rows.length - 1) : Math.max(unjudged, 0);
   const scenario = rows[index];
   const move = (step: 1 | -1) => {
@@ -103,7 +105,9 @@ export function JudgeScreen({ projectId, evaluationId, judge, at }: { projectId:
       onError: setFailure,
     });
   };
-  const judged = rows.filter((row) => row.judgements.some((judgement) => judgement.judge === judge && (judgement.vote != null || judgement.score != null))).length;
+  const judged = rows.filter((row) =>
+    row.judgements.some((judgement) => judgement.judge === judge && (judgement.vote != null || judgement.score != null)),
+  ).length;
   return (
     <section>
       {header}
@@ -120,7 +124,16 @@ export function JudgeScreen({ projectId, evaluationId, judge, at }: { projectId:
           : 'Keys: type a score and Enter; N next, P previous (outside the score field).'}
       </p>
       {failure !== null && <ErrorMessage error={failure} />}
-      <JudgePanel type={evaluation.evaluationType} scenario={scenario} judge={judge} index={index} count={rows.length} busy={busy} onVerdict={onVerdict} onMove={move} />
+      <JudgePanel
+        type={evaluation.evaluationType}
+        scenario={scenario}
+        judge={judge}
+        index={index}
+        count={rows.length}
+        busy={busy}
+        onVerdict={onVerdict}
+        onMove={move}
+      />
     </section>
   );
 }

@@ -22,7 +22,8 @@ const moveKeys: Record<string, JudgeAction> = { n: 'next', j: 'next', p: 'previo
  */
 export function judgeAction(
   key: string,
-  type: 'HUMAN_A_B_TESTING' | 'SINGLE_MODEL_TEST' | string,
+  /** The evaluation's type: HUMAN_A_B_TESTING or SINGLE_MODEL_TEST. */
+  type: string,
   context: { inField: boolean; modified: boolean },
 ): JudgeAction | null {
   if (context.modified || context.inField) return null;

@@ -22,8 +22,9 @@ const pageQuery = graphql`
   }
 `;
 
-// The fields the judging mutation answers too, so a judged scenario replaces its row.
-graphql`
+// The fields the judging mutation answers too, so a judged scenario replaces its row; spread
+// unmasked (`@relay(mask: false)`), so no component reads it as a fragment.
+export const humanScenarioFields = graphql`
   fragment humanScenarioFields on HumanEvaluationScenario {
     id
     position
@@ -50,9 +51,12 @@ export type HumanScenario = NonNullable<humanScenariosPageQuery$data['humanEvalu
 
 export function useHumanScenarios(id: string, version: number): Paged<HumanScenario> {
   const environment = useRelayEnvironment();
-  return usePagedRows(async (after) => {
-    const data = await fetchQuery<humanScenariosPageQuery>(environment, pageQuery, { id, after }, { fetchPolicy: 'network-only' }).toPromise();
-    const page = data?.humanEvaluation?.scenarios;
-    return page ? { items: page.edges.map((edge) => edge.node), hasNextPage: page.pageInfo.hasNextPage, endCursor: page.pageInfo.endCursor } : null;
-  }, [environment, id, version]);
+  return usePagedRows(
+    async (after) => {
+      const data = await fetchQuery<humanScenariosPageQuery>(environment, pageQuery, { id, after }, { fetchPolicy: 'network-only' }).toPromise();
+      const page = data?.humanEvaluation?.scenarios;
+      return page ? { items: page.edges.map((edge) => edge.node), hasNextPage: page.pageInfo.hasNextPage, endCursor: page.pageInfo.endCursor } : null;
+    },
+    [environment, id, version],
+  );
 }

@@ -42,15 +42,15 @@ function Harness({ issues = new Map<string, string[]>() }: { issues?: Map<string
 describe('the settings form', () => {
   it('starts from the defaults, one labelled control per type', () => {
     render(<Harness />);
-    expect((screen.getByLabelText('substring (required)') as HTMLInputElement).value).toBe('');
-    expect((screen.getByLabelText('regex pattern') as HTMLInputElement).value).toBe('^a');
+    expect(screen.getByLabelText<HTMLInputElement>('substring (required)').value).toBe('');
+    expect(screen.getByLabelText<HTMLInputElement>('regex pattern').value).toBe('^a');
     expect(screen.getByLabelText('code').tagName).toBe('TEXTAREA');
-    expect((screen.getByLabelText('webhook url') as HTMLInputElement).type).toBe('url');
-    expect((screen.getByLabelText('threshold') as HTMLInputElement).value).toBe('0.5');
+    expect(screen.getByLabelText<HTMLInputElement>('webhook url').type).toBe('url');
+    expect(screen.getByLabelText<HTMLInputElement>('threshold').value).toBe('0.5');
     expect(screen.getByText('what threshold does (0 to 1)')).toBeTruthy();
-    expect((screen.getByLabelText('case sensitive') as HTMLInputElement).checked).toBe(true);
-    expect((screen.getByLabelText('Content of message 1') as HTMLTextAreaElement).value).toBe('Judge it.');
-    expect((screen.getByLabelText('runtime') as HTMLSelectElement).value).toBe('javascript');
+    expect(screen.getByLabelText<HTMLInputElement>('case sensitive').checked).toBe(true);
+    expect(screen.getByLabelText<HTMLTextAreaElement>('Content of message 1').value).toBe('Judge it.');
+    expect(screen.getByLabelText<HTMLSelectElement>('runtime').value).toBe('javascript');
   });
 
   it('turns edits into the values the API takes: numbers parsed, empty fields left for the API', () => {
@@ -85,13 +85,22 @@ describe('the settings form', () => {
     render(<Harness issues={issues} />);
     const substring = screen.getByLabelText('substring (required)');
     expect(substring.getAttribute('aria-invalid')).toBe('true');
-    expect(substring.getAttribute('aria-describedby')!.split(' ').map((id) => document.getElementById(id)!.textContent)).toEqual(['what substring does', 'Field required']);
+    expect(
+      substring
+        .getAttribute('aria-describedby')!
+        .split(' ')
+        .map((id) => document.getElementById(id)!.textContent),
+    ).toEqual(['what substring does', 'Field required']);
     expect(screen.getByRole('group', { name: 'prompt template' }).textContent).toContain('Input should be system, user or assistant');
     expect(screen.getByLabelText('threshold').getAttribute('aria-invalid')).toBeNull();
   });
 
   it('reads a saved config back into the form', () => {
-    expect(initialDraft(template, { substring: 'x', threshold: 1, case_sensitive: false })).toMatchObject({ substring: 'x', threshold: '1', case_sensitive: false });
+    expect(initialDraft(template, { substring: 'x', threshold: 1, case_sensitive: false })).toMatchObject({
+      substring: 'x',
+      threshold: '1',
+      case_sensitive: false,
+    });
   });
 });
 

@@ -5,7 +5,17 @@ import type { Draft, Message, Setting } from './settings.ts';
 
 const roles = ['system', 'user', 'assistant'];
 
-function MessagesField({ setting, value, onChange, issues }: { setting: Setting; value: Message[]; onChange: (next: Message[]) => void; issues: ReadonlyMap<string, string[]> }) {
+function MessagesField({
+  setting,
+  value,
+  onChange,
+  issues,
+}: {
+  setting: Setting;
+  value: Message[];
+  onChange: (next: Message[]) => void;
+  issues: ReadonlyMap<string, string[]>;
+}) {
   const field = `settings_values.${setting.name}`;
   const set = (index: number, change: Partial<Message>) => onChange(value.map((message, at) => (at === index ? { ...message, ...change } : message)));
   return (

@@ -99,7 +99,7 @@ function Upload({ projectId }: { projectId: string }) {
   };
   const unplaced = otherIssues(issues, ['file', 'testset_name', 'upload_type']);
   return (
-    <form className="form" onSubmit={submit} noValidate aria-label="Upload a test set">
+    <form className="form" onSubmit={(event) => void submit(event)} noValidate aria-label="Upload a test set">
       <h2>Upload a test set</h2>
       <div
         className={`dropzone${over ? ' over' : ''}`}

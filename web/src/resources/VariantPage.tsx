@@ -53,7 +53,13 @@ const mutation = graphql`
   }
 `;
 
-function RevisionDiff({ before, after }: { before: { revision: number; parameters: unknown; uri?: string | null }; after: { revision: number; parameters: unknown; uri?: string | null } }) {
+function RevisionDiff({
+  before,
+  after,
+}: {
+  before: { revision: number; parameters: unknown; uri?: string | null };
+  after: { revision: number; parameters: unknown; uri?: string | null };
+}) {
   const parts = useMemo(() => revisionDiff(before, after), [before, after]);
   const changed = parts.some((part) => part.added || part.removed);
   return (
@@ -82,7 +88,19 @@ function RevisionDiff({ before, after }: { before: { revision: number; parameter
   );
 }
 
-export function VariantPage({ projectId, appId, variantId, from, to }: { projectId: string; appId: string; variantId: string; from: number | null; to: number | null }) {
+export function VariantPage({
+  projectId,
+  appId,
+  variantId,
+  from,
+  to,
+}: {
+  projectId: string;
+  appId: string;
+  variantId: string;
+  from: number | null;
+  to: number | null;
+}) {
   const { navigate } = useRouter();
   const data = useLazyLoadQuery<VariantPageQuery>(query, { id: globalIdOf('Variant', variantId) }, { fetchPolicy: 'store-and-network' });
   const variant = data.variant;
@@ -182,7 +200,14 @@ export function VariantPage({ projectId, appId, variantId, from, to }: { project
         )}
         <label>
           Parameters (JSON)
-          <textarea className="code" rows={10} spellCheck={false} value={parameters} {...invalidProps(issues, 'parameters')} onChange={(event) => setParameters(event.target.value)} />
+          <textarea
+            className="code"
+            rows={10}
+            spellCheck={false}
+            value={parameters}
+            {...invalidProps(issues, 'parameters')}
+            onChange={(event) => setParameters(event.target.value)}
+          />
           <FieldIssues issues={issues} field="parameters" />
         </label>
         {unplaced.length > 0 && (

@@ -27,7 +27,10 @@ export type Draft = Record<string, DraftValue>;
 
 function asMessages(value: unknown): Message[] {
   if (!Array.isArray(value)) return [];
-  return value.map((item: { role?: unknown; content?: unknown }) => ({ role: String(item?.role ?? 'user'), content: String(item?.content ?? '') }));
+  return value.map((item: { role?: unknown; content?: unknown } | null) => ({
+    role: typeof item?.role === 'string' ? item.role : 'user',
+    content: typeof item?.content === 'string' ? item.content : '',
+  }));
 }
 
 /** The draft of a saved config's values, or of the template's defaults for a new one. */
