@@ -4,32 +4,43 @@ import { diffLines, diffWords } from 'diff';
 import { useMemo } from 'react';
 
 /** The parts of `before` → `after`, each kept, added or removed. */
-export function textDiff(before: string, after: string): { value: string; added: boolean; removed: boolean }[] {
+export function textDiff(before: string, after: string): DiffPart[] {
   const changes = before.includes('\n') || after.includes('\n') ? diffLines(before, after) : diffWords(before, after);
   return changes.map((change) => ({ value: change.value, added: Boolean(change.added), removed: Boolean(change.removed) }));
+}
+
+export interface DiffPart {
+  value: string;
+  added: boolean;
+  removed: boolean;
+}
+
+/** Diff parts as marked text: removed struck through, added underlined, each named for screen readers. */
+export function DiffParts({ parts }: { parts: readonly DiffPart[] }) {
+  return parts.map((part, index) =>
+    part.added ? (
+      <ins key={index}>
+        <span className="visually-hidden">[added: </span>
+        {part.value}
+        <span className="visually-hidden">]</span>
+      </ins>
+    ) : part.removed ? (
+      <del key={index}>
+        <span className="visually-hidden">[removed: </span>
+        {part.value}
+        <span className="visually-hidden">]</span>
+      </del>
+    ) : (
+      <span key={index}>{part.value}</span>
+    ),
+  );
 }
 
 export function TextDiff({ before, after, label }: { before: string; after: string; label: string }) {
   const parts = useMemo(() => textDiff(before, after), [before, after]);
   return (
     <div className="text-diff" role="group" aria-label={label}>
-      {parts.map((part, index) =>
-        part.added ? (
-          <ins key={index}>
-            <span className="visually-hidden">[added: </span>
-            {part.value}
-            <span className="visually-hidden">]</span>
-          </ins>
-        ) : part.removed ? (
-          <del key={index}>
-            <span className="visually-hidden">[removed: </span>
-            {part.value}
-            <span className="visually-hidden">]</span>
-          </del>
-        ) : (
-          <span key={index}>{part.value}</span>
-        ),
-      )}
+      <DiffParts parts={parts} />
     </div>
   );
 }

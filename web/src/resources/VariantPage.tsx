@@ -11,6 +11,7 @@ import { globalIdOf } from '../ids.ts';
 import { ApiError } from '../relay.ts';
 import { Link, paths, useRouter } from '../router.tsx';
 import { Empty, ErrorMessage } from '../ui.tsx';
+import { DiffParts } from '../evaluations/TextDiff.tsx';
 import { revisionDiff } from './revisions.ts';
 import '../evaluations/evaluations.css';
 
@@ -66,23 +67,7 @@ function RevisionDiff({
     <div>
       {!changed && <p className="muted">The two revisions have the same parameters and endpoint.</p>}
       <pre className="json-diff" aria-label={`Changes from revision ${before.revision} to ${after.revision}`}>
-        {parts.map((part, index) =>
-          part.added ? (
-            <ins key={index}>
-              <span className="visually-hidden">[added: </span>
-              {part.value}
-              <span className="visually-hidden">]</span>
-            </ins>
-          ) : part.removed ? (
-            <del key={index}>
-              <span className="visually-hidden">[removed: </span>
-              {part.value}
-              <span className="visually-hidden">]</span>
-            </del>
-          ) : (
-            <span key={index}>{part.value}</span>
-          ),
-        )}
+        <DiffParts parts={parts} />
       </pre>
     </div>
   );
