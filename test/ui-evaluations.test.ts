@@ -171,6 +171,8 @@ it.skipIf(!available)(
     // Unknown evaluations say so.
     await page.goto(`${base}/evaluations/00000000-0000-0000-0000-000000000000`);
     await page.getByText('No such evaluation').waitFor();
+    await page.goto(`${base}/evaluations/compare?ids=${second.id}`);
+    await page.getByText('Choose two evaluations or more').waitFor();
 
     expect(traffic.offHost).toEqual([]);
     expect(consoleErrors).toEqual([]);

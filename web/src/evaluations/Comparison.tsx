@@ -160,7 +160,7 @@ function CaseRow({
   );
 }
 
-export function Comparison({ projectId, evaluationIds }: { projectId: string; evaluationIds: string[] }) {
+function ComparisonScreen({ projectId, evaluationIds }: { projectId: string; evaluationIds: string[] }) {
   const ids = useMemo(() => evaluationIds.map((id) => globalIdOf('Evaluation', id)), [evaluationIds]);
   const data = useLazyLoadQuery<ComparisonQuery>(query, { ids }, { fetchPolicy: 'store-and-network' });
   const [shown, setShown] = useState<Change | 'all'>('all');
@@ -189,13 +189,6 @@ export function Comparison({ projectId, evaluationIds }: { projectId: string; ev
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: visible.length, getScrollElement: () => scroller.current, estimateSize: () => 220, overscan: 4 });
 
-  if (evaluationIds.length < 2) {
-    return (
-      <Empty title="Choose two evaluations or more">
-        <Link to={paths.evaluations(projectId)}>Tick them in the list of evaluations</Link>.
-      </Empty>
-    );
-  }
   if (data.nodes.some((node) => !node?.id)) {
     return (
       <Empty title="No such evaluation">
@@ -282,4 +275,15 @@ export function Comparison({ projectId, evaluationIds }: { projectId: string; ev
       )}
     </section>
   );
+}
+
+export function Comparison({ projectId, evaluationIds }: { projectId: string; evaluationIds: string[] }) {
+  if (evaluationIds.length < 2) {
+    return (
+      <Empty title="Choose two evaluations or more">
+        <Link to={paths.evaluations(projectId)}>Tick them in the list of evaluations</Link>.
+      </Empty>
+    );
+  }
+  return <ComparisonScreen projectId={projectId} evaluationIds={evaluationIds} />;
 }

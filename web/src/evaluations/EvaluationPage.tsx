@@ -1,7 +1,7 @@
 // One evaluation (docs/ui.md#an-evaluation): its status and progress, followed live through the
 // `evaluationProgress` subscription (SSE on /graphql/stream); once it ends, the aggregates with
 // their 95% intervals as the API computes them, costs and latency; and the results table.
-import { startTransition, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { startTransition, useMemo, useRef, useState, type ReactNode } from 'react';
 import { graphql, useLazyLoadQuery, useMutation, useSubscription } from 'react-relay';
 import type { GraphQLSubscriptionConfig } from 'relay-runtime';
 import type { EvaluationPageCancelMutation } from '../__generated__/EvaluationPageCancelMutation.graphql.ts';
@@ -235,7 +235,6 @@ export function EvaluationPage({ projectId, evaluationId }: { projectId: string;
   );
   const scenarios = useScenarioRows(id, tableVersion);
   const [cancel, cancelling] = useMutation<EvaluationPageCancelMutation>(cancelMutation);
-  useEffect(() => setLive(null), [id]);
 
   if (!evaluation) {
     return (
