@@ -10,6 +10,17 @@ import { SetPasswordPage } from './auth/SetPasswordPage.tsx';
 import { ApiError, createEnvironment } from './relay.ts';
 import { Link, matchRoute, paths, Router, useRouter } from './router.tsx';
 import { logOut, SessionProvider, useSession, type SignedIn } from './session.tsx';
+import { Comparison } from './evaluations/Comparison.tsx';
+import { EvaluationList } from './evaluations/EvaluationList.tsx';
+import { EvaluationPage } from './evaluations/EvaluationPage.tsx';
+import { NewEvaluation } from './evaluations/NewEvaluation.tsx';
+import { HumanEvaluationPage } from './human/HumanEvaluationPage.tsx';
+import { HumanEvaluationList } from './human/HumanEvaluations.tsx';
+import { JudgeScreen } from './human/JudgeScreen.tsx';
+import { AppList, AppPage } from './resources/Apps.tsx';
+import { EditConfig, NewConfig } from './resources/ConfigEditor.tsx';
+import { TestsetList, TestsetPage } from './resources/Testsets.tsx';
+import { VariantPage } from './resources/VariantPage.tsx';
 import { TraceList } from './traces/TraceList.tsx';
 import { TracePage } from './traces/TracePage.tsx';
 import { Empty, ErrorBoundary, Loading } from './ui.tsx';
@@ -162,6 +173,21 @@ function Screens() {
                 <AdminLink projectId={projectId} current={route?.screen === 'admin'} />
               </ErrorBoundary>
             </Suspense>
+            <Link to={paths.evaluations(projectId)} aria-current={route?.screen.startsWith('evaluation') ? 'page' : undefined}>
+              Evaluations
+            </Link>
+            <Link to={paths.humanEvaluations(projectId)} aria-current={route?.screen.startsWith('human') ? 'page' : undefined}>
+              Human evaluation
+            </Link>
+            <Link
+              to={paths.apps(projectId)}
+              aria-current={route && ['apps', 'app', 'config', 'config-new', 'variant'].includes(route.screen) ? 'page' : undefined}
+            >
+              Apps
+            </Link>
+            <Link to={paths.testsets(projectId)} aria-current={route?.screen.startsWith('testset') ? 'page' : undefined}>
+              Test sets
+            </Link>
           </nav>
         )}
         <div className="top-end">
@@ -187,6 +213,24 @@ function Screens() {
             {route?.screen === 'traces' && <TraceList projectId={route.projectId} />}
             {route?.screen === 'trace' && <TracePage projectId={route.projectId} traceId={route.traceId} spanId={route.spanId} />}
             {route?.screen === 'admin' && <AdminScreen projectId={route.projectId} section={route.section} />}
+            {route?.screen === 'evaluations' && <EvaluationList projectId={route.projectId} />}
+            {route?.screen === 'evaluation-new' && <NewEvaluation projectId={route.projectId} />}
+            {route?.screen === 'evaluation' && <EvaluationPage key={route.evaluationId} projectId={route.projectId} evaluationId={route.evaluationId} />}
+            {route?.screen === 'evaluation-compare' && <Comparison projectId={route.projectId} evaluationIds={route.evaluationIds} />}
+            {route?.screen === 'human-evaluations' && <HumanEvaluationList projectId={route.projectId} />}
+            {route?.screen === 'human-evaluation' && (
+              <HumanEvaluationPage key={route.evaluationId} projectId={route.projectId} evaluationId={route.evaluationId} />
+            )}
+            {route?.screen === 'human-judge' && <JudgeScreen projectId={route.projectId} evaluationId={route.evaluationId} judge={route.judge} at={route.at} />}
+            {route?.screen === 'apps' && <AppList projectId={route.projectId} />}
+            {route?.screen === 'app' && <AppPage projectId={route.projectId} appId={route.appId} />}
+            {route?.screen === 'config-new' && <NewConfig projectId={route.projectId} appId={route.appId} />}
+            {route?.screen === 'config' && <EditConfig key={route.configId} projectId={route.projectId} appId={route.appId} configId={route.configId} />}
+            {route?.screen === 'variant' && (
+              <VariantPage key={route.variantId} projectId={route.projectId} appId={route.appId} variantId={route.variantId} from={route.from} to={route.to} />
+            )}
+            {route?.screen === 'testsets' && <TestsetList projectId={route.projectId} />}
+            {route?.screen === 'testset' && <TestsetPage projectId={route.projectId} testsetId={route.testsetId} after={route.after} />}
           </Suspense>
         </ErrorBoundary>
       </main>

@@ -8,26 +8,27 @@ import { Environment, Network, Observable, RecordSource, Store, type FetchFuncti
 /** The header naming the project a session request acts in. */
 export const PROJECT_HEADER = 'X-Assay-Project';
 
-/** One problem of a 422, in FastAPI's shape: where (`["body", "password"]`) and what. */
-export interface Issue {
+/** One fault of a refused input, as REST's 422 lists it (`extensions.detail` in GraphQL). */
+export interface InputIssue {
   loc: (string | number)[];
   msg: string;
-  type?: string;
+  type: string;
 }
 
-/** An answer the API refused (HTTP error or GraphQL errors without data), with its code and a 422's issues. */
+/** An answer the API refused (HTTP error or GraphQL errors without data), with its code. */
 export class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
     readonly code?: string,
-    readonly detail: Issue[] = [],
+    /** BAD_USER_INPUT: where each fault is, so a form shows it beside its field. */
+    readonly detail: InputIssue[] = [],
   ) {
     super(message);
   }
 }
 
-type Body = { data?: unknown; errors?: { message: string; extensions?: { code?: string; detail?: Issue[] } }[] };
+type Body = { data?: unknown; errors?: { message: string; extensions?: { code?: string; detail?: InputIssue[] } }[] };
 
 function headersFor(projectId: string | null): Record<string, string> {
   return projectId ? { [PROJECT_HEADER]: projectId } : {};

@@ -11,6 +11,46 @@ describe('matchRoute', () => {
     for (const path of ['/apps', '/p', '/p/p1/nothing', '/p/p1/traces/t1/more']) expect(matchRoute(path)).toBeNull();
   });
 
+  it('names the evaluation screens', () => {
+    expect(matchRoute('/p/p1/evaluations')).toEqual({ screen: 'evaluations', projectId: 'p1' });
+    expect(matchRoute('/p/p1/evaluations/new')).toEqual({ screen: 'evaluation-new', projectId: 'p1' });
+    expect(matchRoute('/p/p1/evaluations/e1')).toEqual({ screen: 'evaluation', projectId: 'p1', evaluationId: 'e1' });
+    expect(matchRoute('/p/p1/evaluations/compare', '?ids=a,b')).toEqual({ screen: 'evaluation-compare', projectId: 'p1', evaluationIds: ['a', 'b'] });
+    expect(matchRoute('/p/p1/evaluations/compare')).toEqual({ screen: 'evaluation-compare', projectId: 'p1', evaluationIds: [] });
+    expect(matchRoute('/p/p1/evaluations/e1/more')).toBeNull();
+    const compare = paths.compareEvaluations('p', ['a', 'b/c']);
+    expect(matchRoute(compare.split('?')[0], `?${compare.split('?')[1]}`)).toMatchObject({ evaluationIds: ['a', 'b/c'] });
+  });
+
+  it('names the screens of apps, test sets and human evaluation, with their query parameters', () => {
+    expect(matchRoute('/p/p1/apps')).toEqual({ screen: 'apps', projectId: 'p1' });
+    expect(matchRoute('/p/p1/apps/a1')).toEqual({ screen: 'app', projectId: 'p1', appId: 'a1' });
+    expect(matchRoute('/p/p1/apps/a1/configs/new')).toEqual({ screen: 'config-new', projectId: 'p1', appId: 'a1' });
+    expect(matchRoute('/p/p1/apps/a1/configs/c1')).toEqual({ screen: 'config', projectId: 'p1', appId: 'a1', configId: 'c1' });
+    expect(matchRoute('/p/p1/apps/a1/variants/v1', '?from=1&to=3')).toEqual({
+      screen: 'variant',
+      projectId: 'p1',
+      appId: 'a1',
+      variantId: 'v1',
+      from: 1,
+      to: 3,
+    });
+    expect(matchRoute('/p/p1/apps/a1/variants/v1', '?from=x&to=-2')).toMatchObject({ from: null, to: null });
+    expect(matchRoute('/p/p1/testsets/t1', '?after=c')).toEqual({ screen: 'testset', projectId: 'p1', testsetId: 't1', after: 'c' });
+    expect(matchRoute('/p/p1/human-evaluations/h1/judge', '?judge=ada&case=2')).toEqual({
+      screen: 'human-judge',
+      projectId: 'p1',
+      evaluationId: 'h1',
+      judge: 'ada',
+      at: 2,
+    });
+    for (const path of ['/p/p1/apps/a1/other/x', '/p/p1/testsets/t1/rows', '/p/p1/human-evaluations/h1/other', '/p/p1/apps/a1/variants/v1/x/y'])
+      expect(matchRoute(path)).toBeNull();
+    expect(paths.humanJudge('p', 'h', 'a b', 3)).toBe('/p/p/human-evaluations/h/judge?judge=a+b&case=3');
+    expect(paths.humanJudge('p', 'h')).toBe('/p/p/human-evaluations/h/judge');
+    expect(paths.variant('p', 'a', 'v', 1, 2)).toBe('/p/p/apps/a/variants/v?from=1&to=2');
+  });
+
   it('builds the paths it reads', () => {
     expect(matchRoute(paths.trace('p 1', 'a/b'), '?span=x')).toEqual({ screen: 'trace', projectId: 'p 1', traceId: 'a/b', spanId: 'x' });
     expect(paths.trace('p', 't', 's/1')).toBe('/p/p/traces/t?span=s%2F1');

@@ -44,12 +44,82 @@ export type Route =
   | { screen: 'trace'; projectId: string; traceId: string; spanId: string | null }
   | { screen: 'login' }
   | { screen: 'set-password' }
-  | { screen: 'admin'; projectId: string; section: AdminSection };
+  | { screen: 'admin'; projectId: string; section: AdminSection }
+  | EvaluationRoute
+  | ResourceRoute
+  | HumanRoute;
 
 /** The administration screens, each at `/p/<project>/admin/<section>` (docs/ui.md#administration). */
 export const adminSections = ['projects', 'keys', 'members', 'audit', 'prices'] as const;
 export type AdminSection = (typeof adminSections)[number];
 const isAdminSection = (value: string | undefined): value is AdminSection => adminSections.includes(value as AdminSection);
+
+/** Human evaluation (docs/ui.md#urls): the judge and the case (from 1) in the query string. */
+export type HumanRoute =
+  | { screen: 'human-evaluations'; projectId: string }
+  | { screen: 'human-evaluation'; projectId: string; evaluationId: string }
+  | { screen: 'human-judge'; projectId: string; evaluationId: string; judge: string | null; at: number | null };
+
+function humanRoute(projectId: string, rest: string[], search: string): HumanRoute | null {
+  const params = new URLSearchParams(search);
+  if (rest.length === 0) return { screen: 'human-evaluations', projectId };
+  if (rest.length === 1) return { screen: 'human-evaluation', projectId, evaluationId: rest[0] };
+  if (rest.length === 2 && rest[1] === 'judge')
+    return { screen: 'human-judge', projectId, evaluationId: rest[0], judge: params.get('judge') || null, at: revisionParam(params, 'case') };
+  return null;
+}
+
+/** Apps, their variants and evaluator configs, and test sets (docs/ui.md#urls); ids are REST's. */
+export type ResourceRoute =
+  | { screen: 'apps'; projectId: string }
+  | { screen: 'app'; projectId: string; appId: string }
+  | { screen: 'config-new'; projectId: string; appId: string }
+  | { screen: 'config'; projectId: string; appId: string; configId: string }
+  | { screen: 'variant'; projectId: string; appId: string; variantId: string; from: number | null; to: number | null }
+  | { screen: 'testsets'; projectId: string }
+  | { screen: 'testset'; projectId: string; testsetId: string; after: string | null };
+
+/** A positive whole number from the query string (a revision, a case), else null. */
+function revisionParam(params: URLSearchParams, name: string): number | null {
+  const value = Number(params.get(name));
+  return Number.isInteger(value) && value > 0 ? value : null;
+}
+
+function resourceRoute(projectId: string, parts: string[], search: string): ResourceRoute | null {
+  const params = new URLSearchParams(search);
+  const [kind, id, sub, subId, ...more] = parts;
+  if (more.length > 0) return null;
+  if (kind === 'testsets') {
+    if (id === undefined) return { screen: 'testsets', projectId };
+    return sub === undefined ? { screen: 'testset', projectId, testsetId: id, after: params.get('after') } : null;
+  }
+  if (kind !== 'apps') return null;
+  if (id === undefined) return { screen: 'apps', projectId };
+  if (sub === undefined) return { screen: 'app', projectId, appId: id };
+  if (sub === 'configs' && subId === 'new') return { screen: 'config-new', projectId, appId: id };
+  if (sub === 'configs' && subId) return { screen: 'config', projectId, appId: id, configId: subId };
+  if (sub === 'variants' && subId)
+    return { screen: 'variant', projectId, appId: id, variantId: subId, from: revisionParam(params, 'from'), to: revisionParam(params, 'to') };
+  return null;
+}
+
+/** The evaluation screens (docs/ui.md#urls); ids are the ones REST uses. */
+export type EvaluationRoute =
+  | { screen: 'evaluations'; projectId: string }
+  | { screen: 'evaluation-new'; projectId: string }
+  | { screen: 'evaluation'; projectId: string; evaluationId: string }
+  | { screen: 'evaluation-compare'; projectId: string; evaluationIds: string[] };
+
+function evaluationRoute(projectId: string, rest: string[], search: string): EvaluationRoute | null {
+  if (rest.length === 0) return { screen: 'evaluations', projectId };
+  if (rest.length !== 1) return null;
+  if (rest[0] === 'new') return { screen: 'evaluation-new', projectId };
+  if (rest[0] === 'compare') {
+    const ids = (new URLSearchParams(search).get('ids') ?? '').split(',').filter(Boolean);
+    return { screen: 'evaluation-compare', projectId, evaluationIds: ids };
+  }
+  return { screen: 'evaluation', projectId, evaluationId: rest[0] };
+}
 
 export function matchRoute(pathname: string, search = ''): Route | null {
   if (pathname === '/' || pathname === '') return { screen: 'home' };
@@ -64,6 +134,9 @@ export function matchRoute(pathname: string, search = ''): Route | null {
     const section = parts[3] ?? 'keys';
     if (isAdminSection(section)) return { screen: 'admin', projectId, section };
   }
+  if (parts[2] === 'evaluations') return evaluationRoute(projectId, parts.slice(3), search);
+  if (parts[2] === 'apps' || parts[2] === 'testsets') return resourceRoute(projectId, parts.slice(2), search);
+  if (parts[2] === 'human-evaluations') return humanRoute(projectId, parts.slice(3), search);
   return null;
 }
 
@@ -77,6 +150,30 @@ export const paths = {
     const back = localPath(next);
     return back === '/' || back.startsWith('/login') ? '/login' : `/login?next=${encodeURIComponent(back)}`;
   },
+  evaluations: (projectId: string) => `/p/${encodeURIComponent(projectId)}/evaluations`,
+  newEvaluation: (projectId: string) => `/p/${encodeURIComponent(projectId)}/evaluations/new`,
+  evaluation: (projectId: string, evaluationId: string) => `/p/${encodeURIComponent(projectId)}/evaluations/${encodeURIComponent(evaluationId)}`,
+  apps: (projectId: string) => `/p/${encodeURIComponent(projectId)}/apps`,
+  app: (projectId: string, appId: string) => `/p/${encodeURIComponent(projectId)}/apps/${encodeURIComponent(appId)}`,
+  newConfig: (projectId: string, appId: string) => `/p/${encodeURIComponent(projectId)}/apps/${encodeURIComponent(appId)}/configs/new`,
+  config: (projectId: string, appId: string, configId: string) =>
+    `/p/${encodeURIComponent(projectId)}/apps/${encodeURIComponent(appId)}/configs/${encodeURIComponent(configId)}`,
+  variant: (projectId: string, appId: string, variantId: string, from?: number, to?: number) =>
+    `/p/${encodeURIComponent(projectId)}/apps/${encodeURIComponent(appId)}/variants/${encodeURIComponent(variantId)}${from && to ? `?from=${from}&to=${to}` : ''}`,
+  testsets: (projectId: string) => `/p/${encodeURIComponent(projectId)}/testsets`,
+  testset: (projectId: string, testsetId: string, after?: string | null) =>
+    `/p/${encodeURIComponent(projectId)}/testsets/${encodeURIComponent(testsetId)}${after ? `?after=${encodeURIComponent(after)}` : ''}`,
+  humanEvaluations: (projectId: string) => `/p/${encodeURIComponent(projectId)}/human-evaluations`,
+  humanEvaluation: (projectId: string, evaluationId: string) => `/p/${encodeURIComponent(projectId)}/human-evaluations/${encodeURIComponent(evaluationId)}`,
+  humanJudge: (projectId: string, evaluationId: string, judge?: string, at?: number | null) => {
+    const query = new URLSearchParams();
+    if (judge) query.set('judge', judge);
+    if (judge && at) query.set('case', String(at));
+    const search = query.toString();
+    return `/p/${encodeURIComponent(projectId)}/human-evaluations/${encodeURIComponent(evaluationId)}/judge${search ? `?${search}` : ''}`;
+  },
+  compareEvaluations: (projectId: string, evaluationIds: string[]) =>
+    `/p/${encodeURIComponent(projectId)}/evaluations/compare?ids=${evaluationIds.map(encodeURIComponent).join(',')}`,
 };
 
 /** `next` when it is a path of this UI (never another site's, `//host` included), else `/`. */

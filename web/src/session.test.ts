@@ -26,9 +26,9 @@ describe('fieldErrors', () => {
     expect(
       fieldErrors([
         { loc: ['body', 'password'], msg: 'Too short.', type: 'too_small' },
-        { loc: ['body', 'password'], msg: 'Too common.' },
-        { loc: ['input', 'scopes', 0], msg: 'Unknown scope.' },
-        { loc: [], msg: 'Bad.' },
+        { loc: ['body', 'password'], msg: 'Too common.', type: 'value_error' },
+        { loc: ['input', 'scopes', 0], msg: 'Unknown scope.', type: 'enum' },
+        { loc: [], msg: 'Bad.', type: 'value_error' },
       ]),
     ).toEqual({ password: 'Too short. Too common.', 0: 'Unknown scope.', '': 'Bad.' });
     expect(fieldErrors([])).toEqual({});

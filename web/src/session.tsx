@@ -3,7 +3,7 @@
 // sign-out starts a new "epoch", which makes new Relay environments, so no answer cached for one
 // user is shown to the next.
 import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
-import { ApiError, type Issue } from './relay.ts';
+import { ApiError, type InputIssue } from './relay.ts';
 
 export interface Membership {
   project: { id: string; name: string };
@@ -28,7 +28,7 @@ export function retryAfterWords(seconds: number): string {
 }
 
 /** A 422's messages by the field they name (the last part of each `loc`), for showing beside it. */
-export function fieldErrors(detail: Issue[]): Record<string, string> {
+export function fieldErrors(detail: InputIssue[]): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const issue of detail) {
     const field = String(issue.loc[issue.loc.length - 1] ?? '');
@@ -44,7 +44,7 @@ async function post(path: string, body: unknown): Promise<Response> {
 /** The refusal of a REST answer: its words for people, its status and a 422's issues. */
 async function refusal(response: Response): Promise<ApiError> {
   const body = (await response.json().catch(() => ({}))) as { detail?: unknown };
-  const detail = Array.isArray(body.detail) ? (body.detail as Issue[]) : [];
+  const detail = Array.isArray(body.detail) ? (body.detail as InputIssue[]) : [];
   if (response.status === 401) return new ApiError('Wrong email or password.', 401);
   if (response.status === 429) {
     const wait = retryAfterWords(Number(response.headers.get('retry-after')));

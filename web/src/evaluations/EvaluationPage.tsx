@@ -1,0 +1,319 @@
+// One evaluation (docs/ui.md#an-evaluation): its status and progress, followed live through the
+// `evaluationProgress` subscription (SSE on /graphql/stream); once it ends, the aggregates with
+// their 95% intervals as the API computes them, costs and latency; and the results table.
+import { startTransition, useMemo, useRef, useState, type ReactNode } from 'react';
+import { graphql, useLazyLoadQuery, useMutation, useSubscription } from 'react-relay';
+import type { GraphQLSubscriptionConfig } from 'relay-runtime';
+import type { EvaluationPageCancelMutation } from '../__generated__/EvaluationPageCancelMutation.graphql.ts';
+import type { EvaluationPageConfigsQuery } from '../__generated__/EvaluationPageConfigsQuery.graphql.ts';
+import type { EvaluationPageQuery } from '../__generated__/EvaluationPageQuery.graphql.ts';
+import type { EvaluationPageSubscription, EvaluationPageSubscription$data } from '../__generated__/EvaluationPageSubscription.graphql.ts';
+import { formatCost, formatDuration, formatPercent, formatTime } from '../format.ts';
+import { globalIdOf } from '../ids.ts';
+import { Link, paths } from '../router.tsx';
+import { Empty, ErrorMessage, Loading } from '../ui.tsx';
+import { finalStatuses, resultText, statusLabel } from './results.ts';
+import { ResultsTable } from './ResultsTable.tsx';
+import { useScenarioRows } from './scenarios.ts';
+import './evaluations.css';
+
+const query = graphql`
+  query EvaluationPageQuery($id: ID!) {
+    evaluation(id: $id) {
+      id
+      databaseId
+      variantNames
+      revisions
+      testsetName
+      createdAt
+      status {
+        value
+        error {
+          message
+        }
+      }
+      progress {
+        done
+        total
+        errors
+        status
+      }
+      averageCost {
+        type
+        value
+        error {
+          message
+        }
+      }
+      totalCost {
+        type
+        value
+        error {
+          message
+        }
+      }
+      averageLatency {
+        type
+        value
+        error {
+          message
+        }
+      }
+      evaluatorCost {
+        calls
+        totalCost
+        evaluators {
+          evaluatorConfigId
+        }
+      }
+      aggregatedResults {
+        evaluatorConfig {
+          id
+          name
+          evaluatorKey
+          evaluator {
+            resultType
+          }
+        }
+        result {
+          type
+          value
+          error {
+            message
+          }
+        }
+        confidenceInterval {
+          low
+          high
+        }
+        count
+        errors
+        stddev
+      }
+    }
+  }
+`;
+
+const configsQuery = graphql`
+  query EvaluationPageConfigsQuery($ids: [ID!]!) {
+    nodes(ids: $ids) {
+      ... on EvaluatorConfig {
+        id
+        name
+      }
+    }
+  }
+`;
+
+const subscription = graphql`
+  subscription EvaluationPageSubscription($id: ID!) {
+    evaluationProgress(id: $id) {
+      status
+      done
+      total
+      errors
+    }
+  }
+`;
+
+const cancelMutation = graphql`
+  mutation EvaluationPageCancelMutation($id: ID!) {
+    cancelEvaluation(id: $id) {
+      id
+      status {
+        value
+      }
+    }
+  }
+`;
+
+/** While a run goes on, the table reloads at most this often. */
+const RELOAD_MS = 1500;
+
+type Progress = EvaluationPageSubscription$data['evaluationProgress'];
+type Aggregate = NonNullable<EvaluationPageQuery['response']['evaluation']>['aggregatedResults'][number];
+
+/** A mean as a pass rate (BOOL evaluators) or a number, with its interval in the same unit. */
+function meanText(aggregate: Aggregate): { mean: string; interval: string } {
+  const share = aggregate.evaluatorConfig.evaluator?.resultType === 'BOOL';
+  const value = aggregate.result?.type === 'number' && typeof aggregate.result.value === 'number' ? aggregate.result.value : null;
+  const show = (number: number) => (share ? formatPercent(number) : number.toFixed(3));
+  const ci = aggregate.confidenceInterval;
+  return {
+    mean: value === null ? resultText(aggregate.result) || '–' : show(value),
+    interval: ci ? `95% CI ${show(ci.low)} – ${show(ci.high)}` : 'no interval',
+  };
+}
+
+function Aggregates({ aggregates }: { aggregates: readonly Aggregate[] }) {
+  return (
+    <table className="traces aggregates">
+      <caption>Scores over every case</caption>
+      <thead>
+        <tr>
+          <th scope="col">Evaluator config</th>
+          <th scope="col" className="numeric">
+            Mean
+          </th>
+          <th scope="col">95% interval</th>
+          <th scope="col" className="numeric">
+            Std. dev.
+          </th>
+          <th scope="col" className="numeric">
+            Scored
+          </th>
+          <th scope="col" className="numeric">
+            Errors
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {aggregates.map((aggregate) => {
+          const { mean, interval } = meanText(aggregate);
+          return (
+            <tr key={aggregate.evaluatorConfig.id}>
+              <th scope="row">
+                {aggregate.evaluatorConfig.name} <span className="muted small">{aggregate.evaluatorConfig.evaluatorKey}</span>
+              </th>
+              <td className="numeric">{mean}</td>
+              <td>{interval}</td>
+              <td className="numeric">{aggregate.stddev == null ? '–' : aggregate.stddev.toFixed(3)}</td>
+              <td className="numeric">{aggregate.count ?? '–'}</td>
+              <td className={`numeric${aggregate.errors ? ' error-text' : ''}`}>{aggregate.errors ?? '–'}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** Follows the run while it is mounted (only while the run goes on). */
+function Follow({ config }: { config: GraphQLSubscriptionConfig<EvaluationPageSubscription> }) {
+  useSubscription(config);
+  return null;
+}
+
+function ConfigNames({ ids, children }: { ids: readonly string[]; children: (configs: { id: string; name: string }[]) => ReactNode }) {
+  const data = useLazyLoadQuery<EvaluationPageConfigsQuery>(configsQuery, { ids: [...ids] });
+  const configs = data.nodes.flatMap((node, index) =>
+    node?.name ? [{ id: node.id ?? ids[index], name: node.name }] : [{ id: ids[index], name: 'deleted config' }],
+  );
+  return <>{children(configs)}</>;
+}
+
+export function EvaluationPage({ projectId, evaluationId }: { projectId: string; evaluationId: string }) {
+  const id = globalIdOf('Evaluation', evaluationId);
+  const [fetchKey, setFetchKey] = useState(0);
+  const data = useLazyLoadQuery<EvaluationPageQuery>(query, { id }, { fetchKey, fetchPolicy: fetchKey ? 'network-only' : 'store-and-network' });
+  const evaluation = data.evaluation;
+  const [live, setLive] = useState<Progress | null>(null);
+  const [tableVersion, setTableVersion] = useState(0);
+  const lastReload = useRef(0);
+  const running = evaluation != null && !finalStatuses.has(live?.status ?? String(evaluation.status.value));
+
+  const config = useMemo<GraphQLSubscriptionConfig<EvaluationPageSubscription>>(
+    () => ({
+      subscription,
+      variables: { id },
+      onNext: (response) => {
+        const progress = response?.evaluationProgress;
+        if (!progress) return;
+        setLive(progress);
+        // The end: the aggregates, costs and every row, read anew.
+        if (finalStatuses.has(progress.status)) {
+          startTransition(() => setFetchKey((key) => key + 1));
+          setTableVersion((version) => version + 1);
+        } else if (Date.now() - lastReload.current > RELOAD_MS) {
+          lastReload.current = Date.now();
+          setTableVersion((version) => version + 1);
+        }
+      },
+      onError: () => setLive(null),
+    }),
+    [id],
+  );
+  const scenarios = useScenarioRows(id, tableVersion);
+  const [cancel, cancelling] = useMutation<EvaluationPageCancelMutation>(cancelMutation);
+
+  if (!evaluation) {
+    return (
+      <Empty title="No such evaluation">
+        <Link to={paths.evaluations(projectId)}>See the evaluations</Link>
+      </Empty>
+    );
+  }
+  const progress = live ?? evaluation.progress;
+  const status = live?.status ?? String(evaluation.status.value);
+  const configIds = evaluation.evaluatorCost.evaluators.map((item) => item.evaluatorConfigId);
+  const aggregateNames = evaluation.aggregatedResults.map((aggregate) => ({ id: aggregate.evaluatorConfig.id, name: aggregate.evaluatorConfig.name }));
+  const table = (configs: { id: string; name: string }[]) =>
+    scenarios.rows.length === 0 && !scenarios.complete ? (
+      <Loading label="Loading the results…" />
+    ) : scenarios.rows.length === 0 ? (
+      <Empty title="No case stored yet">Results appear here as the run stores them.</Empty>
+    ) : (
+      <ResultsTable rows={scenarios.rows} total={Math.max(progress.total, scenarios.rows.length)} configs={configs} projectId={projectId} />
+    );
+  return (
+    <section aria-labelledby="evaluation-title" className="evaluation">
+      {running && <Follow config={config} />}
+      <p className="breadcrumb">
+        <Link to={paths.evaluations(projectId)}>Evaluations</Link> / {evaluation.databaseId}
+      </p>
+      <div className="screen-head">
+        <h1 id="evaluation-title">
+          {evaluation.variantNames[0]} v{evaluation.revisions[0]} on {evaluation.testsetName ?? 'a deleted test set'}
+        </h1>
+        <span className={`live${running && live ? ' on' : ''}`}>{running ? (live ? 'Live' : 'Connecting…') : ''}</span>
+      </div>
+      <div className="progress-line">
+        <span className={`status status-${status.toLowerCase()}`}>{statusLabel(status)}</span>
+        <progress max={progress.total || 1} value={progress.done} aria-label="Cases run">
+          {progress.done} of {progress.total}
+        </progress>
+        <span role="status" aria-live="polite">
+          {progress.done} of {progress.total} cases{progress.errors > 0 ? `, ${progress.errors} with errors` : ''}
+        </span>
+        {running && (
+          <button type="button" disabled={cancelling} onClick={() => cancel({ variables: { id } })}>
+            Cancel the run
+          </button>
+        )}
+      </div>
+      {evaluation.status.error && <p className="error-text">{evaluation.status.error.message}</p>}
+      <dl className="figures">
+        <div>
+          <dt>Created</dt>
+          <dd>{formatTime(evaluation.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>Total cost</dt>
+          <dd>{evaluation.totalCost?.type === 'cost' ? formatCost(evaluation.totalCost.value as number) : '–'}</dd>
+        </div>
+        <div>
+          <dt>Cost per case</dt>
+          <dd>{evaluation.averageCost?.type === 'cost' ? formatCost(evaluation.averageCost.value as number) : '–'}</dd>
+        </div>
+        <div>
+          <dt>Mean latency</dt>
+          <dd>{evaluation.averageLatency?.type === 'latency' ? formatDuration(evaluation.averageLatency.value as number) : '–'}</dd>
+        </div>
+        <div>
+          <dt>Evaluators' own cost</dt>
+          <dd>
+            {formatCost(evaluation.evaluatorCost.totalCost)} ({evaluation.evaluatorCost.calls} calls)
+          </dd>
+        </div>
+      </dl>
+      {evaluation.aggregatedResults.length > 0 ? (
+        <Aggregates aggregates={evaluation.aggregatedResults} />
+      ) : (
+        <p className="muted">The scores over every case appear when the run ends.</p>
+      )}
+      <h2>Results</h2>
+      {scenarios.error !== null && <ErrorMessage error={scenarios.error} retry={() => setTableVersion((version) => version + 1)} />}
+      {aggregateNames.length > 0 ? table(aggregateNames) : configIds.length > 0 ? <ConfigNames ids={configIds}>{table}</ConfigNames> : table([])}
+    </section>
+  );
+}

@@ -1,0 +1,297 @@
+// Starting evaluations (docs/ui.md#evaluations): an app, its variants (one evaluation each), a test
+// set, the app's evaluator configs and a rate limit, sent as `createEvaluations`; the API checks
+// everything and a refusal's faults appear beside their fields.
+import { Suspense, useState, type FormEvent } from 'react';
+import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import type { NewEvaluationAppQuery } from '../__generated__/NewEvaluationAppQuery.graphql.ts';
+import type { NewEvaluationMutation } from '../__generated__/NewEvaluationMutation.graphql.ts';
+import type { NewEvaluationQuery } from '../__generated__/NewEvaluationQuery.graphql.ts';
+import { ApiError } from '../relay.ts';
+import { Link, paths, useRouter } from '../router.tsx';
+import { Empty, ErrorBoundary, ErrorMessage, Loading } from '../ui.tsx';
+import { FieldIssues, invalidProps, otherIssues } from './FieldIssues.tsx';
+import { issuesByField } from './results.ts';
+import './evaluations.css';
+
+const query = graphql`
+  query NewEvaluationQuery {
+    apps(first: 100) {
+      edges {
+        node {
+          id
+          name
+        }
+      }
+    }
+    testsets(first: 100) {
+      edges {
+        node {
+          id
+          name
+          rowCount
+          columns
+        }
+      }
+    }
+  }
+`;
+
+const appQuery = graphql`
+  query NewEvaluationAppQuery($appId: ID!) {
+    app(id: $appId) {
+      variants(first: 100) {
+        edges {
+          node {
+            id
+            name
+            kind
+            revision
+          }
+        }
+      }
+    }
+    evaluatorConfigs(appId: $appId, first: 100) {
+      edges {
+        node {
+          id
+          name
+          evaluatorKey
+        }
+      }
+    }
+  }
+`;
+
+const mutation = graphql`
+  mutation NewEvaluationMutation($input: CreateEvaluationInput!) {
+    createEvaluations(input: $input) {
+      id
+      databaseId
+    }
+  }
+`;
+
+/** Agenta's defaults, as the REST examples use them (docs/evaluations.md#rate_limit). */
+const defaultRateLimit = { batch_size: '10', max_retries: '3', retry_delay: '3', delay_between_batches: '0' };
+type RateField = keyof typeof defaultRateLimit;
+const rateFields: { key: RateField; label: string; camel: 'batchSize' | 'maxRetries' | 'retryDelay' | 'delayBetweenBatches' }[] = [
+  { key: 'batch_size', label: 'Calls at once', camel: 'batchSize' },
+  { key: 'max_retries', label: 'Retries of a failed call', camel: 'maxRetries' },
+  { key: 'retry_delay', label: 'Seconds between retries', camel: 'retryDelay' },
+  { key: 'delay_between_batches', label: 'Seconds between batches', camel: 'delayBetweenBatches' },
+];
+const formFields = ['app_id', 'variant_ids', 'testset_id', 'evaluators_configs', 'rate_limit', 'correct_answer_column'];
+
+interface Choices {
+  variantIds: string[];
+  configIds: string[];
+}
+
+function AppChoices({
+  appId,
+  choices,
+  setChoices,
+  issues,
+}: {
+  appId: string;
+  choices: Choices;
+  setChoices: (next: Choices) => void;
+  issues: Map<string, string[]>;
+}) {
+  const data = useLazyLoadQuery<NewEvaluationAppQuery>(appQuery, { appId }, { fetchPolicy: 'store-and-network' });
+  const variants = data.app?.variants.edges.map((edge) => edge.node) ?? [];
+  const configs = data.evaluatorConfigs.edges.map((edge) => edge.node);
+  const toggle = (list: string[], id: string) => (list.includes(id) ? list.filter((other) => other !== id) : [...list, id]);
+  return (
+    <>
+      <fieldset className="checks" {...invalidProps(issues, 'variant_ids')}>
+        <legend>Variants (one evaluation each)</legend>
+        {variants.length === 0 && <p className="muted">The app has no variant yet.</p>}
+        {variants.map((variant) => (
+          <label key={variant.id}>
+            <input
+              type="checkbox"
+              checked={choices.variantIds.includes(variant.id)}
+              onChange={() => setChoices({ ...choices, variantIds: toggle(choices.variantIds, variant.id) })}
+            />
+            {variant.name}{' '}
+            <span className="muted">
+              v{variant.revision}, {variant.kind.toLowerCase()}
+            </span>
+          </label>
+        ))}
+        <FieldIssues issues={issues} field="variant_ids" />
+      </fieldset>
+      <fieldset className="checks" {...invalidProps(issues, 'evaluators_configs')}>
+        <legend>Evaluator configs</legend>
+        {configs.length === 0 && <p className="muted">The app has no evaluator config yet.</p>}
+        {configs.map((config) => (
+          <label key={config.id}>
+            <input
+              type="checkbox"
+              checked={choices.configIds.includes(config.id)}
+              onChange={() => setChoices({ ...choices, configIds: toggle(choices.configIds, config.id) })}
+            />
+            {config.name} <span className="muted">{config.evaluatorKey}</span>
+          </label>
+        ))}
+        <FieldIssues issues={issues} field="evaluators_configs" />
+      </fieldset>
+    </>
+  );
+}
+
+export function NewEvaluation({ projectId }: { projectId: string }) {
+  const { navigate } = useRouter();
+  const data = useLazyLoadQuery<NewEvaluationQuery>(query, {}, { fetchPolicy: 'store-and-network' });
+  const apps = data.apps.edges.map((edge) => edge.node);
+  const testsets = data.testsets.edges.map((edge) => edge.node);
+  const [appId, setAppId] = useState('');
+  const [testsetId, setTestsetId] = useState('');
+  const [choices, setChoices] = useState<Choices>({ variantIds: [], configIds: [] });
+  const [rateLimit, setRateLimit] = useState(defaultRateLimit);
+  const [correctAnswerColumn, setCorrectAnswerColumn] = useState('');
+  const [issues, setIssues] = useState<Map<string, string[]>>(new Map());
+  const [failure, setFailure] = useState<unknown>(null);
+  const [commit, inFlight] = useMutation<NewEvaluationMutation>(mutation);
+  const testset = testsets.find((candidate) => candidate.id === testsetId);
+
+  if (apps.length === 0) return <Empty title="No app yet">Create an app and its variants before evaluating them.</Empty>;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    // What GraphQL cannot carry is caught here: a global id must be one, an Int a whole number. The
+    // API checks the rest (ranges, empty lists, foreign variants) and names the fields.
+    const local = new Map<string, string[]>();
+    if (!appId) local.set('app_id', ['Choose an app']);
+    if (!testsetId) local.set('testset_id', ['Choose a test set']);
+    for (const field of rateFields) {
+      if (!/^-?\d+$/.test(rateLimit[field.key].trim())) local.set(`rate_limit.${field.key}`, ['Enter a whole number']);
+    }
+    setIssues(local);
+    setFailure(null);
+    if (local.size > 0) return;
+    commit({
+      variables: {
+        input: {
+          appId,
+          testsetId,
+          variantIds: choices.variantIds,
+          evaluatorConfigIds: choices.configIds,
+          rateLimit: Object.fromEntries(rateFields.map((field) => [field.camel, Number(rateLimit[field.key])])) as Record<
+            (typeof rateFields)[number]['camel'],
+            number
+          >,
+          ...(correctAnswerColumn ? { correctAnswerColumn } : {}),
+        },
+      },
+      onCompleted: (response) => {
+        const created = response.createEvaluations;
+        navigate(created.length === 1 ? paths.evaluation(projectId, created[0].databaseId) : paths.evaluations(projectId));
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.detail.length > 0) setIssues(issuesByField(error.detail));
+        else setFailure(error);
+      },
+    });
+  };
+  const unplaced = otherIssues(issues, formFields);
+
+  return (
+    <section aria-labelledby="new-evaluation-title">
+      <p className="breadcrumb">
+        <Link to={paths.evaluations(projectId)}>Evaluations</Link> / new
+      </p>
+      <h1 id="new-evaluation-title">New evaluation</h1>
+      <form className="form" onSubmit={submit} noValidate aria-label="New evaluation">
+        <label>
+          App
+          <select
+            value={appId}
+            {...invalidProps(issues, 'app_id')}
+            onChange={(event) => {
+              setAppId(event.target.value);
+              setChoices({ variantIds: [], configIds: [] });
+            }}
+          >
+            <option value="">Choose an app</option>
+            {apps.map((app) => (
+              <option key={app.id} value={app.id}>
+                {app.name}
+              </option>
+            ))}
+          </select>
+          <FieldIssues issues={issues} field="app_id" />
+        </label>
+        {appId && (
+          <ErrorBoundary resetKey={appId}>
+            <Suspense fallback={<Loading label="Loading the app's variants and configs…" />}>
+              <AppChoices appId={appId} choices={choices} setChoices={setChoices} issues={issues} />
+            </Suspense>
+          </ErrorBoundary>
+        )}
+        <label>
+          Test set
+          <select value={testsetId} {...invalidProps(issues, 'testset_id')} onChange={(event) => setTestsetId(event.target.value)}>
+            <option value="">Choose a test set</option>
+            {testsets.map((candidate) => (
+              <option key={candidate.id} value={candidate.id}>
+                {candidate.name} ({candidate.rowCount} cases)
+              </option>
+            ))}
+          </select>
+          <FieldIssues issues={issues} field="testset_id" />
+        </label>
+        <label>
+          Ground-truth column
+          <select
+            value={correctAnswerColumn}
+            {...invalidProps(issues, 'correct_answer_column')}
+            onChange={(event) => setCorrectAnswerColumn(event.target.value)}
+          >
+            <option value="">correct_answer (the default)</option>
+            {(testset?.columns ?? []).map((column) => (
+              <option key={column} value={column}>
+                {column}
+              </option>
+            ))}
+          </select>
+          <FieldIssues issues={issues} field="correct_answer_column" />
+        </label>
+        <fieldset>
+          <legend>Rate limit</legend>
+          {rateFields.map((field) => (
+            <label key={field.key}>
+              {field.label}
+              <input
+                inputMode="numeric"
+                value={rateLimit[field.key]}
+                {...invalidProps(issues, `rate_limit.${field.key}`)}
+                onChange={(event) => setRateLimit({ ...rateLimit, [field.key]: event.target.value })}
+              />
+              <FieldIssues issues={issues} field={`rate_limit.${field.key}`} />
+            </label>
+          ))}
+        </fieldset>
+        {unplaced.length > 0 && (
+          <div className="state error" role="alert">
+            {unplaced.map((text) => (
+              <p key={text}>{text}</p>
+            ))}
+          </div>
+        )}
+        {issues.size > 0 && unplaced.length === 0 && (
+          <p className="error-text" role="alert">
+            The evaluation was not started: see the fields marked.
+          </p>
+        )}
+        {failure !== null && <ErrorMessage error={failure} />}
+        <div className="form-actions">
+          <button type="submit" disabled={inFlight}>
+            {inFlight ? 'Starting…' : 'Start evaluation'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,291 @@
+// Human evaluations (docs/ui.md#human-evaluation): the list, and a form to create one (an A/B test
+// of two variants or a single model test, over a test set, with the columns judges see); the API
+// checks it and its 422 faults appear beside their fields.
+import { Suspense, useState, type FormEvent } from 'react';
+import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import type { HumanEvaluationsAppQuery } from '../__generated__/HumanEvaluationsAppQuery.graphql.ts';
+import type { HumanEvaluationsCreateMutation } from '../__generated__/HumanEvaluationsCreateMutation.graphql.ts';
+import type { HumanEvaluationsListQuery } from '../__generated__/HumanEvaluationsListQuery.graphql.ts';
+import { FieldIssues, invalidProps, otherIssues } from '../evaluations/FieldIssues.tsx';
+import { issuesByField, statusLabel } from '../evaluations/results.ts';
+import { formatTime } from '../format.ts';
+import { ApiError } from '../relay.ts';
+import { Link, paths, useRouter } from '../router.tsx';
+import { Empty, ErrorMessage, Loading } from '../ui.tsx';
+import '../evaluations/evaluations.css';
+
+const listQuery = graphql`
+  query HumanEvaluationsListQuery {
+    humanEvaluations(last: 100) {
+      edges {
+        node {
+          id
+          databaseId
+          evaluationType
+          variantNames
+          testsetName
+          status
+          createdAt
+          progress {
+            done
+            total
+          }
+          statistics {
+            judgedScenarios
+            scenarios
+            judges
+          }
+        }
+      }
+    }
+    apps(first: 100) {
+      edges {
+        node {
+          id
+          name
+        }
+      }
+    }
+    testsets(first: 100) {
+      edges {
+        node {
+          id
+          name
+          rowCount
+          columns
+        }
+      }
+    }
+  }
+`;
+
+const appQuery = graphql`
+  query HumanEvaluationsAppQuery($appId: ID!) {
+    app(id: $appId) {
+      variants(first: 100) {
+        edges {
+          node {
+            id
+            name
+            revision
+          }
+        }
+      }
+    }
+  }
+`;
+
+const createMutation = graphql`
+  mutation HumanEvaluationsCreateMutation($input: CreateHumanEvaluationInput!) {
+    createHumanEvaluation(input: $input) {
+      id
+      databaseId
+    }
+  }
+`;
+
+type EvaluationType = 'HUMAN_A_B_TESTING' | 'SINGLE_MODEL_TEST';
+
+function Variants({
+  appId,
+  chosen,
+  setChosen,
+  issues,
+}: {
+  appId: string;
+  chosen: string[];
+  setChosen: (next: string[]) => void;
+  issues: Map<string, string[]>;
+}) {
+  const data = useLazyLoadQuery<HumanEvaluationsAppQuery>(appQuery, { appId });
+  const variants = data.app?.variants.edges.map((edge) => edge.node) ?? [];
+  return (
+    <fieldset className="checks" {...invalidProps(issues, 'variant_ids')}>
+      <legend>Variants (two for an A/B test, one for a single model test)</legend>
+      {variants.length === 0 && <p className="muted">The app has no variant yet.</p>}
+      {variants.map((variant) => (
+        <label key={variant.id}>
+          <input
+            type="checkbox"
+            checked={chosen.includes(variant.id)}
+            onChange={() => setChosen(chosen.includes(variant.id) ? chosen.filter((id) => id !== variant.id) : [...chosen, variant.id])}
+          />
+          {variant.name} <span className="muted">v{variant.revision}</span>
+        </label>
+      ))}
+      <FieldIssues issues={issues} field="variant_ids" />
+    </fieldset>
+  );
+}
+
+function CreateForm({
+  projectId,
+  apps,
+  testsets,
+}: {
+  projectId: string;
+  apps: readonly { id: string; name: string }[];
+  testsets: readonly { id: string; name: string; rowCount: number; columns: readonly string[] }[];
+}) {
+  const { navigate } = useRouter();
+  const [type, setType] = useState<EvaluationType>('HUMAN_A_B_TESTING');
+  const [appId, setAppId] = useState('');
+  const [variantIds, setVariantIds] = useState<string[]>([]);
+  const [testsetId, setTestsetId] = useState('');
+  const [inputs, setInputs] = useState<string[]>([]);
+  const [issues, setIssues] = useState<Map<string, string[]>>(new Map());
+  const [failure, setFailure] = useState<unknown>(null);
+  const [commit, saving] = useMutation<HumanEvaluationsCreateMutation>(createMutation);
+  const testset = testsets.find((candidate) => candidate.id === testsetId);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    // A global id must be one to be sent; the API checks everything else and names the field.
+    const local = new Map<string, string[]>();
+    if (!appId) local.set('app_id', ['Choose an app']);
+    if (!testsetId) local.set('testset_id', ['Choose a test set']);
+    setIssues(local);
+    if (local.size > 0) return;
+    commit({
+      variables: { input: { appId, testsetId, variantIds, inputs, evaluationType: type } },
+      onCompleted: (response) => navigate(paths.humanEvaluation(projectId, response.createHumanEvaluation.databaseId)),
+      onError: (error) => (error instanceof ApiError && error.detail.length > 0 ? setIssues(issuesByField(error.detail)) : setFailure(error)),
+    });
+  };
+  const unplaced = otherIssues(issues, ['app_id', 'variant_ids', 'testset_id', 'inputs', 'evaluation_type']);
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-label="New human evaluation">
+      <h2>New human evaluation</h2>
+      <fieldset className="checks">
+        <legend>Kind</legend>
+        <label>
+          <input type="radio" name="human-type" checked={type === 'HUMAN_A_B_TESTING'} onChange={() => setType('HUMAN_A_B_TESTING')} />
+          A/B test: judges pick the better of two outputs
+        </label>
+        <label>
+          <input type="radio" name="human-type" checked={type === 'SINGLE_MODEL_TEST'} onChange={() => setType('SINGLE_MODEL_TEST')} />
+          Single model: judges score each output from 0 to 100
+        </label>
+      </fieldset>
+      <label>
+        App
+        <select
+          value={appId}
+          {...invalidProps(issues, 'app_id')}
+          onChange={(event) => {
+            setAppId(event.target.value);
+            setVariantIds([]);
+          }}
+        >
+          <option value="">Choose an app</option>
+          {apps.map((app) => (
+            <option key={app.id} value={app.id}>
+              {app.name}
+            </option>
+          ))}
+        </select>
+        <FieldIssues issues={issues} field="app_id" />
+      </label>
+      {appId && (
+        <Suspense fallback={<Loading label="Loading the app's variants…" />}>
+          <Variants appId={appId} chosen={variantIds} setChosen={setVariantIds} issues={issues} />
+        </Suspense>
+      )}
+      <label>
+        Test set
+        <select
+          value={testsetId}
+          {...invalidProps(issues, 'testset_id')}
+          onChange={(event) => {
+            setTestsetId(event.target.value);
+            const columns = testsets.find((candidate) => candidate.id === event.target.value)?.columns ?? [];
+            setInputs(columns.filter((column) => column !== 'correct_answer'));
+          }}
+        >
+          <option value="">Choose a test set</option>
+          {testsets.map((candidate) => (
+            <option key={candidate.id} value={candidate.id}>
+              {candidate.name} ({candidate.rowCount} cases)
+            </option>
+          ))}
+        </select>
+        <FieldIssues issues={issues} field="testset_id" />
+      </label>
+      {testset && (
+        <fieldset className="checks" {...invalidProps(issues, 'inputs')}>
+          <legend>Columns judges see (and the variants are sent)</legend>
+          {testset.columns.map((column) => (
+            <label key={column}>
+              <input
+                type="checkbox"
+                checked={inputs.includes(column)}
+                onChange={() => setInputs(inputs.includes(column) ? inputs.filter((other) => other !== column) : [...inputs, column])}
+              />
+              {column}
+            </label>
+          ))}
+          <FieldIssues issues={issues} field="inputs" />
+        </fieldset>
+      )}
+      {unplaced.length > 0 && (
+        <div className="state error" role="alert">
+          {unplaced.map((text) => (
+            <p key={text}>{text}</p>
+          ))}
+        </div>
+      )}
+      {failure !== null && <ErrorMessage error={failure} />}
+      <div className="form-actions">
+        <button type="submit" disabled={saving}>
+          Create the human evaluation
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function HumanEvaluationList({ projectId }: { projectId: string }) {
+  const data = useLazyLoadQuery<HumanEvaluationsListQuery>(listQuery, {}, { fetchPolicy: 'store-and-network' });
+  const evaluations = [...data.humanEvaluations.edges].reverse().map((edge) => edge.node);
+  return (
+    <section aria-labelledby="human-title">
+      <h1 id="human-title">Human evaluations</h1>
+      {evaluations.length === 0 ? (
+        <Empty title="No human evaluation yet">Create one below.</Empty>
+      ) : (
+        <table className="traces">
+          <caption className="visually-hidden">Human evaluations, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Variants</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Test set</th>
+              <th scope="col">Outputs</th>
+              <th scope="col">Judged</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {evaluations.map((evaluation) => (
+              <tr key={evaluation.id}>
+                <td>
+                  <Link to={paths.humanEvaluation(projectId, evaluation.databaseId)}>{evaluation.variantNames.join(' vs ')}</Link>
+                </td>
+                <td>{evaluation.evaluationType === 'HUMAN_A_B_TESTING' ? 'A/B test' : 'single model'}</td>
+                <td>{evaluation.testsetName}</td>
+                <td>
+                  {evaluation.progress.done}/{evaluation.progress.total} <span className="muted small">{statusLabel(evaluation.status)}</span>
+                </td>
+                <td>
+                  {evaluation.statistics.judgedScenarios}/{evaluation.statistics.scenarios} by {evaluation.statistics.judges.length} judges
+                </td>
+                <td>{formatTime(evaluation.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <CreateForm projectId={projectId} apps={data.apps.edges.map((edge) => edge.node)} testsets={data.testsets.edges.map((edge) => edge.node)} />
+    </section>
+  );
+}

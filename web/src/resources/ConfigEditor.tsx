@@ -1,0 +1,270 @@
+// An evaluator config, new or saved (docs/ui.md#evaluator-configs): its evaluator, its name and a
+// settings form built from the evaluator's template; the API checks it and its 422 faults appear
+// beside their fields.
+import { useState, type FormEvent } from 'react';
+import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import type { ConfigEditorCreateMutation } from '../__generated__/ConfigEditorCreateMutation.graphql.ts';
+import type { ConfigEditorEditQuery } from '../__generated__/ConfigEditorEditQuery.graphql.ts';
+import type { ConfigEditorNewQuery } from '../__generated__/ConfigEditorNewQuery.graphql.ts';
+import type { ConfigEditorUpdateMutation } from '../__generated__/ConfigEditorUpdateMutation.graphql.ts';
+import { FieldIssues, invalidProps, otherIssues } from '../evaluations/FieldIssues.tsx';
+import { issuesByField } from '../evaluations/results.ts';
+import { globalIdOf } from '../ids.ts';
+import { ApiError } from '../relay.ts';
+import { Link, paths, useRouter } from '../router.tsx';
+import { Empty, ErrorMessage } from '../ui.tsx';
+import { initialDraft, settingsValues, type Draft, type Setting } from './settings.ts';
+import { SettingsForm } from './SettingsForm.tsx';
+import '../evaluations/evaluations.css';
+
+const newQuery = graphql`
+  query ConfigEditorNewQuery($appId: ID!) {
+    app(id: $appId) {
+      databaseId
+      name
+    }
+    evaluators {
+      key
+      name
+      description
+      requiresLlmApiKeys
+      settingsTemplate {
+        name
+        label
+        description
+        type
+        required
+        default
+        min
+        max
+        options
+      }
+    }
+  }
+`;
+
+const editQuery = graphql`
+  query ConfigEditorEditQuery($id: ID!) {
+    evaluatorConfig(id: $id) {
+      id
+      name
+      evaluatorKey
+      settingsValues
+      app {
+        databaseId
+        name
+      }
+      evaluator {
+        key
+        name
+        description
+        requiresLlmApiKeys
+        settingsTemplate {
+          name
+          label
+          description
+          type
+          required
+          default
+          min
+          max
+          options
+        }
+      }
+    }
+  }
+`;
+
+const createMutation = graphql`
+  mutation ConfigEditorCreateMutation($input: CreateEvaluatorConfigInput!) {
+    createEvaluatorConfig(input: $input) {
+      id
+      databaseId
+    }
+  }
+`;
+
+const updateMutation = graphql`
+  mutation ConfigEditorUpdateMutation($id: ID!, $input: UpdateEvaluatorConfigInput!) {
+    updateEvaluatorConfig(id: $id, input: $input) {
+      id
+      name
+      settingsValues
+      updatedAt
+    }
+  }
+`;
+
+interface Evaluator {
+  key: string;
+  name: string;
+  description: string;
+  requiresLlmApiKeys: boolean;
+  settingsTemplate: readonly Setting[];
+}
+
+function useIssues() {
+  const [issues, setIssues] = useState<Map<string, string[]>>(new Map());
+  const [failure, setFailure] = useState<unknown>(null);
+  const onError = (error: Error) => {
+    if (error instanceof ApiError && error.detail.length > 0) setIssues(issuesByField(error.detail));
+    else setFailure(error);
+  };
+  const reset = () => {
+    setIssues(new Map());
+    setFailure(null);
+  };
+  return { issues, failure, onError, reset };
+}
+
+function ConfigForm({
+  evaluators,
+  initial,
+  saving,
+  issues,
+  failure,
+  saved,
+  onSubmit,
+}: {
+  evaluators: readonly Evaluator[];
+  initial: { name: string; evaluatorKey: string; values: Record<string, unknown> } | null;
+  saving: boolean;
+  issues: Map<string, string[]>;
+  failure: unknown;
+  saved: boolean;
+  onSubmit: (name: string, evaluatorKey: string, values: Record<string, unknown>) => void;
+}) {
+  const [name, setName] = useState(initial?.name ?? '');
+  const [evaluatorKey, setEvaluatorKey] = useState(initial?.evaluatorKey ?? '');
+  const evaluator = evaluators.find((candidate) => candidate.key === evaluatorKey);
+  const [draft, setDraft] = useState<Draft>(() => initialDraft(evaluator?.settingsTemplate ?? [], initial?.values));
+  const choose = (key: string) => {
+    setEvaluatorKey(key);
+    setDraft(initialDraft(evaluators.find((candidate) => candidate.key === key)?.settingsTemplate ?? []));
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit(name, evaluatorKey, settingsValues(evaluator?.settingsTemplate ?? [], draft));
+  };
+  const fields = ['name', 'evaluator_key', ...(evaluator?.settingsTemplate.map((setting) => `settings_values.${setting.name}`) ?? [])];
+  const unplaced = otherIssues(issues, fields);
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-label="Evaluator config">
+      <label>
+        Name
+        <input value={name} {...invalidProps(issues, 'name')} onChange={(event) => setName(event.target.value)} />
+        <FieldIssues issues={issues} field="name" />
+      </label>
+      <label>
+        Evaluator
+        <select value={evaluatorKey} disabled={initial !== null} {...invalidProps(issues, 'evaluator_key')} onChange={(event) => choose(event.target.value)}>
+          <option value="">Choose an evaluator</option>
+          {evaluators.map((candidate) => (
+            <option key={candidate.key} value={candidate.key}>
+              {candidate.name}
+            </option>
+          ))}
+        </select>
+        {evaluator && (
+          <span className="muted small">
+            {evaluator.description}
+            {evaluator.requiresLlmApiKeys ? ' Calls a model provider: evaluations need its key.' : ''}
+          </span>
+        )}
+        <FieldIssues issues={issues} field="evaluator_key" />
+      </label>
+      {evaluator && (
+        <fieldset>
+          <legend>Settings</legend>
+          {evaluator.settingsTemplate.length === 0 && <p className="muted">This evaluator has no settings.</p>}
+          <SettingsForm template={evaluator.settingsTemplate} draft={draft} onChange={setDraft} issues={issues} />
+        </fieldset>
+      )}
+      {unplaced.length > 0 && (
+        <div className="state error" role="alert">
+          {unplaced.map((text) => (
+            <p key={text}>{text}</p>
+          ))}
+        </div>
+      )}
+      {issues.size > 0 && unplaced.length === 0 && (
+        <p className="error-text" role="alert">
+          Not saved: see the fields marked.
+        </p>
+      )}
+      {failure !== null && <ErrorMessage error={failure} />}
+      {saved && issues.size === 0 && failure === null && (
+        <p role="status" className="muted">
+          Saved.
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" disabled={saving}>
+          {saving ? 'Saving…' : 'Save'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function NewConfig({ projectId, appId }: { projectId: string; appId: string }) {
+  const { navigate } = useRouter();
+  const data = useLazyLoadQuery<ConfigEditorNewQuery>(newQuery, { appId: globalIdOf('App', appId) });
+  const [commit, saving] = useMutation<ConfigEditorCreateMutation>(createMutation);
+  const { issues, failure, onError, reset } = useIssues();
+  if (!data.app) return <Empty title="No such app" />;
+  return (
+    <section aria-labelledby="config-title">
+      <p className="breadcrumb">
+        <Link to={paths.apps(projectId)}>Apps</Link> / <Link to={paths.app(projectId, appId)}>{data.app.name}</Link> / new evaluator config
+      </p>
+      <h1 id="config-title">New evaluator config</h1>
+      <ConfigForm
+        evaluators={data.evaluators}
+        initial={null}
+        saving={saving}
+        issues={issues}
+        failure={failure}
+        saved={false}
+        onSubmit={(name, evaluatorKey, values) => {
+          reset();
+          commit({
+            variables: { input: { appId: globalIdOf('App', appId), name, evaluatorKey, settingsValues: values } },
+            onCompleted: (response) => navigate(paths.config(projectId, appId, response.createEvaluatorConfig.databaseId)),
+            onError,
+          });
+        }}
+      />
+    </section>
+  );
+}
+
+export function EditConfig({ projectId, appId, configId }: { projectId: string; appId: string; configId: string }) {
+  const data = useLazyLoadQuery<ConfigEditorEditQuery>(editQuery, { id: globalIdOf('EvaluatorConfig', configId) }, { fetchPolicy: 'store-and-network' });
+  const [commit, saving] = useMutation<ConfigEditorUpdateMutation>(updateMutation);
+  const [saved, setSaved] = useState(false);
+  const { issues, failure, onError, reset } = useIssues();
+  const config = data.evaluatorConfig;
+  if (!config) return <Empty title="No such evaluator config" />;
+  return (
+    <section aria-labelledby="config-title">
+      <p className="breadcrumb">
+        <Link to={paths.apps(projectId)}>Apps</Link> / <Link to={paths.app(projectId, appId)}>{config.app.name}</Link> / {config.name}
+      </p>
+      <h1 id="config-title">Evaluator config {config.name}</h1>
+      <ConfigForm
+        evaluators={config.evaluator ? [config.evaluator] : []}
+        initial={{ name: config.name, evaluatorKey: config.evaluatorKey, values: (config.settingsValues ?? {}) as Record<string, unknown> }}
+        saving={saving}
+        issues={issues}
+        failure={failure}
+        saved={saved}
+        onSubmit={(name, _key, values) => {
+          reset();
+          setSaved(false);
+          commit({ variables: { id: config.id, input: { name, settingsValues: values } }, onCompleted: () => setSaved(true), onError });
+        }}
+      />
+    </section>
+  );
+}

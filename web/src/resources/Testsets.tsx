@@ -1,0 +1,247 @@
+// Test sets (docs/ui.md#test-sets): the list with an upload by drag and drop (or a file picker),
+// CSV or JSON through the API's upload route, and a test set as a table, 100 rows a page.
+import { useState, type DragEvent, type FormEvent } from 'react';
+import { graphql, useLazyLoadQuery } from 'react-relay';
+import type { TestsetsListQuery } from '../__generated__/TestsetsListQuery.graphql.ts';
+import type { TestsetsPageQuery } from '../__generated__/TestsetsPageQuery.graphql.ts';
+import { FieldIssues, otherIssues } from '../evaluations/FieldIssues.tsx';
+import { issuesByField } from '../evaluations/results.ts';
+import { formatTime } from '../format.ts';
+import { globalIdOf } from '../ids.ts';
+import { ApiError } from '../relay.ts';
+import { Link, paths, useRouter } from '../router.tsx';
+import { Empty, ErrorMessage } from '../ui.tsx';
+import { uploadTestset, uploadType } from './upload.ts';
+import '../evaluations/evaluations.css';
+
+const listQuery = graphql`
+  query TestsetsListQuery {
+    testsets(first: 100) {
+      edges {
+        node {
+          id
+          databaseId
+          name
+          rowCount
+          columns
+          createdAt
+          app {
+            name
+          }
+        }
+      }
+    }
+  }
+`;
+
+const pageQuery = graphql`
+  query TestsetsPageQuery($id: ID!, $after: String) {
+    testset(id: $id) {
+      name
+      columns
+      rowCount
+      updatedAt
+      rows(first: 100, after: $after) {
+        edges {
+          node {
+            id
+            position
+            data
+          }
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+`;
+
+function Upload({ projectId }: { projectId: string }) {
+  const { navigate } = useRouter();
+  const [file, setFile] = useState<File | null>(null);
+  const [name, setName] = useState('');
+  // The name follows the file dropped until the user types one.
+  const [named, setNamed] = useState(false);
+  const [over, setOver] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [issues, setIssues] = useState<Map<string, string[]>>(new Map());
+  const [failure, setFailure] = useState<unknown>(null);
+  const choose = (chosen: File | undefined) => {
+    if (!chosen) return;
+    setIssues(uploadType(chosen) ? new Map() : new Map([['file', ['Choose a .csv or .json file']]]));
+    setFile(chosen);
+    if (!named) setName(chosen.name.replace(/\.(csv|json)$/i, ''));
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setOver(false);
+    choose(event.dataTransfer.files[0]);
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const type = file && uploadType(file);
+    if (!file || !type) {
+      setIssues(new Map([['file', [file ? 'Choose a .csv or .json file' : 'Drop a file here or choose one']]]));
+      return;
+    }
+    setBusy(true);
+    setFailure(null);
+    try {
+      const created = await uploadTestset(projectId, file, name, type);
+      navigate(paths.testset(projectId, created.id));
+    } catch (error) {
+      if (error instanceof ApiError && error.detail.length > 0) setIssues(issuesByField(error.detail));
+      else setFailure(error);
+      setBusy(false);
+    }
+  };
+  const unplaced = otherIssues(issues, ['file', 'testset_name', 'upload_type']);
+  return (
+    <form className="form" onSubmit={(event) => void submit(event)} noValidate aria-label="Upload a test set">
+      <h2>Upload a test set</h2>
+      <div
+        className={`dropzone${over ? ' over' : ''}`}
+        onDragOver={(event) => {
+          event.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={onDrop}
+      >
+        <p>{file ? `${file.name} (${uploadType(file) ?? 'unknown type'}, ${file.size.toLocaleString('en-US')} bytes)` : 'Drop a CSV or JSON file here, or'}</p>
+        <label>
+          Choose a file
+          <input type="file" accept=".csv,.json,text/csv,application/json" onChange={(event) => choose(event.target.files?.[0])} />
+        </label>
+        <FieldIssues issues={issues} field="file" />
+        <FieldIssues issues={issues} field="upload_type" />
+      </div>
+      <label>
+        Name
+        <input
+          value={name}
+          onChange={(event) => {
+            setName(event.target.value);
+            setNamed(true);
+          }}
+        />
+        <FieldIssues issues={issues} field="testset_name" />
+      </label>
+      {unplaced.length > 0 && (
+        <div className="state error" role="alert">
+          {unplaced.map((text) => (
+            <p key={text}>{text}</p>
+          ))}
+        </div>
+      )}
+      {failure !== null && <ErrorMessage error={failure} />}
+      <div className="form-actions">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Uploading…' : 'Upload'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function TestsetList({ projectId }: { projectId: string }) {
+  const data = useLazyLoadQuery<TestsetsListQuery>(listQuery, {}, { fetchPolicy: 'store-and-network' });
+  const testsets = data.testsets.edges.map((edge) => edge.node);
+  return (
+    <section aria-labelledby="testsets-title">
+      <h1 id="testsets-title">Test sets</h1>
+      {testsets.length === 0 ? (
+        <Empty title="No test set yet">Upload a CSV or JSON file below.</Empty>
+      ) : (
+        <table className="traces">
+          <caption className="visually-hidden">Test sets</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col" className="numeric">
+                Cases
+              </th>
+              <th scope="col">Columns</th>
+              <th scope="col">App</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {testsets.map((testset) => (
+              <tr key={testset.id}>
+                <td>
+                  <Link to={paths.testset(projectId, testset.databaseId)}>{testset.name}</Link>
+                </td>
+                <td className="numeric">{testset.rowCount.toLocaleString('en-US')}</td>
+                <td className="small">{testset.columns.join(', ')}</td>
+                <td>{testset.app?.name ?? '–'}</td>
+                <td>{formatTime(testset.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Upload projectId={projectId} />
+    </section>
+  );
+}
+
+function cell(value: unknown): string {
+  return typeof value === 'string' ? value : value == null ? '' : JSON.stringify(value);
+}
+
+export function TestsetPage({ projectId, testsetId, after }: { projectId: string; testsetId: string; after: string | null }) {
+  const data = useLazyLoadQuery<TestsetsPageQuery>(pageQuery, { id: globalIdOf('Testset', testsetId), after }, { fetchPolicy: 'store-and-network' });
+  const testset = data.testset;
+  if (!testset)
+    return (
+      <Empty title="No such test set">
+        <Link to={paths.testsets(projectId)}>See the test sets</Link>
+      </Empty>
+    );
+  const rows = testset.rows.edges.map((edge) => edge.node);
+  return (
+    <section aria-labelledby="testset-title">
+      <p className="breadcrumb">
+        <Link to={paths.testsets(projectId)}>Test sets</Link> / {testset.name}
+      </p>
+      <h1 id="testset-title">{testset.name}</h1>
+      <p className="muted">
+        {testset.rowCount.toLocaleString('en-US')} cases, changed {formatTime(testset.updatedAt)}
+      </p>
+      <div className="table-scroll">
+        <table className="traces testset-rows">
+          <caption className="visually-hidden">Test cases {rows.length > 0 ? `${rows[0].position + 1} to ${rows.at(-1)!.position + 1}` : ''}</caption>
+          <thead>
+            <tr>
+              <th scope="col" className="numeric">
+                #
+              </th>
+              {testset.columns.map((column) => (
+                <th scope="col" key={column}>
+                  {column}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.id}>
+                <td className="numeric">{row.position + 1}</td>
+                {testset.columns.map((column) => (
+                  <td key={column}>{cell((row.data as Record<string, unknown>)[column])}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <nav className="pager" aria-label="Pages of test cases">
+        {after && <Link to={paths.testset(projectId, testsetId)}>First page</Link>}
+        {testset.rows.pageInfo.hasNextPage && <Link to={paths.testset(projectId, testsetId, testset.rows.pageInfo.endCursor)}>Next 100</Link>}
+      </nav>
+    </section>
+  );
+}

@@ -1,0 +1,214 @@
+// A variant (docs/ui.md#apps-variants-and-evaluator-configs): its revisions, the diff of parameters
+// (and endpoint) between two of them, chosen in the URL (?from=&to=), and a form for a new revision.
+import { useMemo, useState, type FormEvent } from 'react';
+import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import type { VariantPageMutation } from '../__generated__/VariantPageMutation.graphql.ts';
+import type { VariantPageQuery } from '../__generated__/VariantPageQuery.graphql.ts';
+import { FieldIssues, invalidProps, otherIssues } from '../evaluations/FieldIssues.tsx';
+import { issuesByField } from '../evaluations/results.ts';
+import { formatTime } from '../format.ts';
+import { globalIdOf } from '../ids.ts';
+import { ApiError } from '../relay.ts';
+import { Link, paths, useRouter } from '../router.tsx';
+import { Empty, ErrorMessage } from '../ui.tsx';
+import { DiffParts } from '../evaluations/TextDiff.tsx';
+import { revisionDiff } from './revisions.ts';
+import '../evaluations/evaluations.css';
+
+const query = graphql`
+  query VariantPageQuery($id: ID!) {
+    variant(id: $id) {
+      id
+      name
+      kind
+      revision
+      app {
+        name
+      }
+      revisions {
+        id
+        revision
+        parameters
+        uri
+        createdAt
+      }
+    }
+  }
+`;
+
+const mutation = graphql`
+  mutation VariantPageMutation($id: ID!, $input: UpdateVariantParametersInput!) {
+    updateVariantParameters(id: $id, input: $input) {
+      id
+      revision
+      parameters
+      uri
+      revisions {
+        id
+        revision
+        parameters
+        uri
+        createdAt
+      }
+    }
+  }
+`;
+
+function RevisionDiff({
+  before,
+  after,
+}: {
+  before: { revision: number; parameters: unknown; uri?: string | null };
+  after: { revision: number; parameters: unknown; uri?: string | null };
+}) {
+  const parts = useMemo(() => revisionDiff(before, after), [before, after]);
+  const changed = parts.some((part) => part.added || part.removed);
+  return (
+    <div>
+      {!changed && <p className="muted">The two revisions have the same parameters and endpoint.</p>}
+      <pre className="json-diff" aria-label={`Changes from revision ${before.revision} to ${after.revision}`}>
+        <DiffParts parts={parts} />
+      </pre>
+    </div>
+  );
+}
+
+export function VariantPage({
+  projectId,
+  appId,
+  variantId,
+  from,
+  to,
+}: {
+  projectId: string;
+  appId: string;
+  variantId: string;
+  from: number | null;
+  to: number | null;
+}) {
+  const { navigate } = useRouter();
+  const data = useLazyLoadQuery<VariantPageQuery>(query, { id: globalIdOf('Variant', variantId) }, { fetchPolicy: 'store-and-network' });
+  const variant = data.variant;
+  const latest = variant?.revisions.at(-1);
+  const [parameters, setParameters] = useState(() => JSON.stringify(latest?.parameters ?? {}, null, 2));
+  const [uri, setUri] = useState(latest?.uri ?? '');
+  const [issues, setIssues] = useState<Map<string, string[]>>(new Map());
+  const [failure, setFailure] = useState<unknown>(null);
+  const [commit, saving] = useMutation<VariantPageMutation>(mutation);
+  if (!variant || !latest)
+    return (
+      <Empty title="No such variant">
+        <Link to={paths.app(projectId, appId)}>See the app</Link>
+      </Empty>
+    );
+  const revisions = variant.revisions;
+  const toRevision = revisions.find((revision) => revision.revision === to) ?? latest;
+  const fromRevision = revisions.find((revision) => revision.revision === from) ?? revisions.at(-2) ?? latest;
+  const pick = (nextFrom: number, nextTo: number) => navigate(paths.variant(projectId, appId, variantId, nextFrom, nextTo), { replace: true });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(parameters);
+    } catch (error) {
+      setIssues(new Map([['parameters', [`Not valid JSON: ${(error as Error).message}`]]]));
+      return;
+    }
+    setIssues(new Map());
+    commit({
+      variables: { id: variant.id, input: { parameters: parsed, ...(variant.kind === 'ENDPOINT' && uri ? { uri } : {}) } },
+      onCompleted: (response) => pick(latest.revision, response.updateVariantParameters.revision),
+      onError: (error) => (error instanceof ApiError && error.detail.length > 0 ? setIssues(issuesByField(error.detail)) : setFailure(error)),
+    });
+  };
+  const unplaced = otherIssues(issues, ['parameters', 'uri']);
+  return (
+    <section aria-labelledby="variant-title">
+      <p className="breadcrumb">
+        <Link to={paths.apps(projectId)}>Apps</Link> / <Link to={paths.app(projectId, appId)}>{variant.app.name}</Link> / {variant.name}
+      </p>
+      <h1 id="variant-title">
+        {variant.name} <span className="badge">{variant.kind.toLowerCase()}</span>
+      </h1>
+      <table className="traces">
+        <caption className="visually-hidden">Revisions</caption>
+        <thead>
+          <tr>
+            <th scope="col">Revision</th>
+            <th scope="col">Endpoint</th>
+            <th scope="col">Made</th>
+          </tr>
+        </thead>
+        <tbody>
+          {[...revisions].reverse().map((revision) => (
+            <tr key={revision.id}>
+              <td>v{revision.revision}</td>
+              <td className="small">{revision.uri ?? '–'}</td>
+              <td>{formatTime(revision.createdAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2>Changes between two revisions</h2>
+      <div className="form-row">
+        <label>
+          From
+          <select value={fromRevision.revision} onChange={(event) => pick(Number(event.target.value), toRevision.revision)}>
+            {revisions.map((revision) => (
+              <option key={revision.id} value={revision.revision}>
+                v{revision.revision}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          To
+          <select value={toRevision.revision} onChange={(event) => pick(fromRevision.revision, Number(event.target.value))}>
+            {revisions.map((revision) => (
+              <option key={revision.id} value={revision.revision}>
+                v{revision.revision}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <RevisionDiff before={fromRevision} after={toRevision} />
+      <h2>New revision</h2>
+      <form className="form" onSubmit={submit} noValidate aria-label="New revision">
+        {variant.kind === 'ENDPOINT' && (
+          <label>
+            Endpoint URL
+            <input type="url" value={uri} {...invalidProps(issues, 'uri')} onChange={(event) => setUri(event.target.value)} />
+            <FieldIssues issues={issues} field="uri" />
+          </label>
+        )}
+        <label>
+          Parameters (JSON)
+          <textarea
+            className="code"
+            rows={10}
+            spellCheck={false}
+            value={parameters}
+            {...invalidProps(issues, 'parameters')}
+            onChange={(event) => setParameters(event.target.value)}
+          />
+          <FieldIssues issues={issues} field="parameters" />
+        </label>
+        {unplaced.length > 0 && (
+          <div className="state error" role="alert">
+            {unplaced.map((text) => (
+              <p key={text}>{text}</p>
+            ))}
+          </div>
+        )}
+        {failure !== null && <ErrorMessage error={failure} />}
+        <div className="form-actions">
+          <button type="submit" disabled={saving}>
+            Save as v{variant.revision + 1}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
