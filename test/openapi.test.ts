@@ -28,6 +28,8 @@ const NOT_IN_REFERENCE = [
   /^\/openapi\.json$/,
   // The web UI's page and assets (docs/ui.md), not API.
   /^\/$/,
+  /^\/login$/,
+  /^\/set-password$/,
   /^\/p\/\*$/,
   /^\/assets\/\*$/,
 ];
