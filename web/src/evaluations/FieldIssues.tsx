@@ -1,6 +1,9 @@
 // A refused input's faults beside their fields (docs/ui.md#forms): the API's 422 `loc`s, keyed as
 // issuesByField keys them, shown under the field whose key they are or start with.
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { ApiError } from '../relay.ts';
+import { ErrorMessage } from '../ui.tsx';
+import { issuesByField } from './results.ts';
 
 /** The messages for `field` and anything under it (`variant_ids` takes `variant_ids.0`). */
 export function issuesFor(issues: ReadonlyMap<string, string[]>, field: string): string[] {
@@ -28,5 +31,58 @@ export function FieldIssues({ issues, field }: { issues: ReadonlyMap<string, str
     <span className="field-issue" id={issueId(field)}>
       {messages.join('; ')}
     </span>
+  );
+}
+
+/**
+ * A form's faults by field and its other failure, with `onError`, which puts a refusal that names
+ * fields (a 422) beside them and anything else in `failure`.
+ */
+export function useFormIssues() {
+  const [issues, setIssues] = useState<Map<string, string[]>>(new Map());
+  const [failure, setFailure] = useState<unknown>(null);
+  const onError = (error: unknown) => {
+    if (error instanceof ApiError && error.detail.length > 0) setIssues(issuesByField(error.detail));
+    else setFailure(error);
+  };
+  const reset = () => {
+    setIssues(new Map());
+    setFailure(null);
+  };
+  return { issues, setIssues, failure, setFailure, onError, reset };
+}
+
+/**
+ * What a form shows below its fields: the faults none of `fields` shows, then `notice` (where the
+ * faults are all beside their fields), then a failure that is not a refusal.
+ */
+export function FormIssues({
+  issues,
+  fields,
+  failure,
+  notice,
+}: {
+  issues: ReadonlyMap<string, string[]>;
+  fields: readonly string[];
+  failure: unknown;
+  notice?: string;
+}): ReactNode {
+  const unplaced = otherIssues(issues, fields);
+  return (
+    <>
+      {unplaced.length > 0 && (
+        <div className="state error" role="alert">
+          {unplaced.map((text) => (
+            <p key={text}>{text}</p>
+          ))}
+        </div>
+      )}
+      {notice && issues.size > 0 && unplaced.length === 0 && (
+        <p className="error-text" role="alert">
+          {notice}
+        </p>
+      )}
+      {failure !== null && <ErrorMessage error={failure} />}
+    </>
   );
 }

@@ -6,11 +6,9 @@ import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import type { NewEvaluationAppQuery } from '../__generated__/NewEvaluationAppQuery.graphql.ts';
 import type { NewEvaluationMutation } from '../__generated__/NewEvaluationMutation.graphql.ts';
 import type { NewEvaluationQuery } from '../__generated__/NewEvaluationQuery.graphql.ts';
-import { ApiError } from '../relay.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, ErrorBoundary, ErrorMessage, Loading } from '../ui.tsx';
-import { FieldIssues, invalidProps, otherIssues } from './FieldIssues.tsx';
-import { issuesByField } from './results.ts';
+import { Empty, ErrorBoundary, Loading } from '../ui.tsx';
+import { FieldIssues, FormIssues, invalidProps, useFormIssues } from './FieldIssues.tsx';
 import './evaluations.css';
 
 const query = graphql`
@@ -151,8 +149,7 @@ export function NewEvaluation({ projectId }: { projectId: string }) {
   const [choices, setChoices] = useState<Choices>({ variantIds: [], configIds: [] });
   const [rateLimit, setRateLimit] = useState(defaultRateLimit);
   const [correctAnswerColumn, setCorrectAnswerColumn] = useState('');
-  const [issues, setIssues] = useState<Map<string, string[]>>(new Map());
-  const [failure, setFailure] = useState<unknown>(null);
+  const { issues, setIssues, failure, setFailure, onError } = useFormIssues();
   const [commit, inFlight] = useMutation<NewEvaluationMutation>(mutation);
   const testset = testsets.find((candidate) => candidate.id === testsetId);
 
@@ -189,13 +186,9 @@ export function NewEvaluation({ projectId }: { projectId: string }) {
         const created = response.createEvaluations;
         navigate(created.length === 1 ? paths.evaluation(projectId, created[0].databaseId) : paths.evaluations(projectId));
       },
-      onError: (error) => {
-        if (error instanceof ApiError && error.detail.length > 0) setIssues(issuesByField(error.detail));
-        else setFailure(error);
-      },
+      onError,
     });
   };
-  const unplaced = otherIssues(issues, formFields);
 
   return (
     <section aria-labelledby="new-evaluation-title">
@@ -273,19 +266,7 @@ export function NewEvaluation({ projectId }: { projectId: string }) {
             </label>
           ))}
         </fieldset>
-        {unplaced.length > 0 && (
-          <div className="state error" role="alert">
-            {unplaced.map((text) => (
-              <p key={text}>{text}</p>
-            ))}
-          </div>
-        )}
-        {issues.size > 0 && unplaced.length === 0 && (
-          <p className="error-text" role="alert">
-            The evaluation was not started: see the fields marked.
-          </p>
-        )}
-        {failure !== null && <ErrorMessage error={failure} />}
+        <FormIssues issues={issues} fields={formFields} failure={failure} notice="The evaluation was not started: see the fields marked." />
         <div className="form-actions">
           <button type="submit" disabled={inFlight}>
             {inFlight ? 'Starting…' : 'Start evaluation'}

@@ -6,12 +6,11 @@ import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import type { HumanEvaluationsAppQuery } from '../__generated__/HumanEvaluationsAppQuery.graphql.ts';
 import type { HumanEvaluationsCreateMutation } from '../__generated__/HumanEvaluationsCreateMutation.graphql.ts';
 import type { HumanEvaluationsListQuery } from '../__generated__/HumanEvaluationsListQuery.graphql.ts';
-import { FieldIssues, invalidProps, otherIssues } from '../evaluations/FieldIssues.tsx';
-import { issuesByField, statusLabel } from '../evaluations/results.ts';
+import { FieldIssues, FormIssues, invalidProps, useFormIssues } from '../evaluations/FieldIssues.tsx';
+import { statusLabel } from '../evaluations/results.ts';
 import { formatTime } from '../format.ts';
-import { ApiError } from '../relay.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, ErrorMessage, Loading } from '../ui.tsx';
+import { Empty, Loading } from '../ui.tsx';
 import '../evaluations/evaluations.css';
 
 const listQuery = graphql`
@@ -133,8 +132,7 @@ function CreateForm({
   const [variantIds, setVariantIds] = useState<string[]>([]);
   const [testsetId, setTestsetId] = useState('');
   const [inputs, setInputs] = useState<string[]>([]);
-  const [issues, setIssues] = useState<Map<string, string[]>>(new Map());
-  const [failure, setFailure] = useState<unknown>(null);
+  const { issues, setIssues, failure, setFailure, onError } = useFormIssues();
   const [commit, saving] = useMutation<HumanEvaluationsCreateMutation>(createMutation);
   const testset = testsets.find((candidate) => candidate.id === testsetId);
   const submit = (event: FormEvent) => {
@@ -149,10 +147,9 @@ function CreateForm({
     commit({
       variables: { input: { appId, testsetId, variantIds, inputs, evaluationType: type } },
       onCompleted: (response) => navigate(paths.humanEvaluation(projectId, response.createHumanEvaluation.databaseId)),
-      onError: (error) => (error instanceof ApiError && error.detail.length > 0 ? setIssues(issuesByField(error.detail)) : setFailure(error)),
+      onError,
     });
   };
-  const unplaced = otherIssues(issues, ['app_id', 'variant_ids', 'testset_id', 'inputs', 'evaluation_type']);
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="New human evaluation">
       <h2>New human evaluation</h2>
@@ -227,14 +224,7 @@ function CreateForm({
           <FieldIssues issues={issues} field="inputs" />
         </fieldset>
       )}
-      {unplaced.length > 0 && (
-        <div className="state error" role="alert">
-          {unplaced.map((text) => (
-            <p key={text}>{text}</p>
-          ))}
-        </div>
-      )}
-      {failure !== null && <ErrorMessage error={failure} />}
+      <FormIssues issues={issues} fields={['app_id', 'variant_ids', 'testset_id', 'inputs', 'evaluation_type']} failure={failure} />
       <div className="form-actions">
         <button type="submit" disabled={saving}>
           Create the human evaluation

@@ -5,11 +5,9 @@ import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import type { AppsCreateMutation } from '../__generated__/AppsCreateMutation.graphql.ts';
 import type { AppsListQuery } from '../__generated__/AppsListQuery.graphql.ts';
 import type { AppsPageQuery } from '../__generated__/AppsPageQuery.graphql.ts';
-import { FieldIssues, invalidProps } from '../evaluations/FieldIssues.tsx';
-import { issuesByField } from '../evaluations/results.ts';
+import { FieldIssues, invalidProps, useFormIssues } from '../evaluations/FieldIssues.tsx';
 import { formatTime } from '../format.ts';
 import { globalIdOf } from '../ids.ts';
-import { ApiError } from '../relay.ts';
 import { Link, paths, useRouter } from '../router.tsx';
 import { Empty, ErrorMessage } from '../ui.tsx';
 import '../evaluations/evaluations.css';
@@ -94,17 +92,15 @@ export function AppList({ projectId }: { projectId: string }) {
   const data = useLazyLoadQuery<AppsListQuery>(listQuery, {}, { fetchPolicy: 'store-and-network' });
   const apps = data.apps.edges.map((edge) => edge.node);
   const [name, setName] = useState('');
-  const [issues, setIssues] = useState<Map<string, string[]>>(new Map());
-  const [failure, setFailure] = useState<unknown>(null);
+  const { issues, failure, onError, reset } = useFormIssues();
   const [commit, saving] = useMutation<AppsCreateMutation>(createMutation);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setIssues(new Map());
-    setFailure(null);
+    reset();
     commit({
       variables: { input: { appName: name } },
       onCompleted: (response) => navigate(paths.app(projectId, response.createApp.databaseId)),
-      onError: (error) => (error instanceof ApiError && error.detail.length > 0 ? setIssues(issuesByField(error.detail)) : setFailure(error)),
+      onError,
     });
   };
   return (
