@@ -11,7 +11,7 @@ import type { MembersRemoveMutation } from '../__generated__/MembersRemoveMutati
 import { formatTime } from '../format.ts';
 import { Field, formText, FormError } from '../forms.tsx';
 import { Empty } from '../ui.tsx';
-import { ConfirmButton, CopyOnce, refusalOf, useCommit } from './parts.tsx';
+import { ConfirmButton, CopyOnce, useActions, useCommit } from './parts.tsx';
 
 const query = graphql`
   query MembersQuery {
@@ -70,25 +70,13 @@ const roleOptions = roles.map((role) => (
 ));
 
 export function Members() {
-  const [fetchKey, setFetchKey] = useState(0);
+  const { fetchKey, error, act } = useActions();
   const { members } = useLazyLoadQuery<MembersQuery>(query, {}, { fetchKey, fetchPolicy: 'store-and-network' });
   const [commitAdd, adding] = useCommit<MembersAddMutation>(add);
   const [commitChange] = useCommit<MembersChangeRoleMutation>(changeRole);
   const [commitRemove] = useCommit<MembersRemoveMutation>(remove);
   const [commitLink] = useCommit<MembersLinkMutation>(link);
-  const [error, setError] = useState<ReturnType<typeof refusalOf> | null>(null);
   const [passwordLink, setPasswordLink] = useState<{ email: string; url: string; expiresAt: string } | null>(null);
-
-  /** Runs a change, then reads the list anew; a refusal (the last admin, a 403) is shown. */
-  const act = async (change: () => Promise<unknown>) => {
-    try {
-      await change();
-      setError(null);
-      setFetchKey((key) => key + 1);
-    } catch (caught) {
-      setError(refusalOf(caught));
-    }
-  };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -8,7 +8,7 @@ import type { PricesUpsertMutation } from '../__generated__/PricesUpsertMutation
 import { Field, formText, FormError } from '../forms.tsx';
 import { Empty } from '../ui.tsx';
 import { effectiveText, optionalNumber } from './format.ts';
-import { ConfirmButton, refusalOf, useCommit } from './parts.tsx';
+import { ConfirmButton, useActions, useCommit } from './parts.tsx';
 
 const query = graphql`
   query PricesQuery($first: Int!) {
@@ -48,22 +48,11 @@ const remove = graphql`
 const usd = (value: number | null | undefined) => (value == null ? '–' : `$${value}`);
 
 export function Prices() {
-  const [fetchKey, setFetchKey] = useState(0);
+  const { fetchKey, error, act } = useActions();
   const [first, setFirst] = useState(100);
   const { modelPrices } = useLazyLoadQuery<PricesQuery>(query, { first }, { fetchKey, fetchPolicy: 'store-and-network' });
   const [commitUpsert, saving] = useCommit<PricesUpsertMutation>(upsert);
   const [commitRemove] = useCommit<PricesDeleteMutation>(remove);
-  const [error, setError] = useState<ReturnType<typeof refusalOf> | null>(null);
-
-  const act = async (change: () => Promise<unknown>) => {
-    try {
-      await change();
-      setError(null);
-      setFetchKey((key) => key + 1);
-    } catch (caught) {
-      setError(refusalOf(caught));
-    }
-  };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
