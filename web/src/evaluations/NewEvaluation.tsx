@@ -13,6 +13,14 @@ import './evaluations.css';
 
 const query = graphql`
   query NewEvaluationQuery {
+    ...NewEvaluation_choices @relay(mask: false)
+  }
+`;
+
+// The apps and test sets a new evaluation (or a human one, HumanEvaluations.tsx) chooses from;
+// spread unmasked (`@relay(mask: false)`), so no component reads it as a fragment.
+export const choicesFragment = graphql`
+  fragment NewEvaluation_choices on Query {
     apps(first: 100) {
       edges {
         node {

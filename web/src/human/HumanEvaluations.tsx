@@ -37,24 +37,7 @@ const listQuery = graphql`
         }
       }
     }
-    apps(first: 100) {
-      edges {
-        node {
-          id
-          name
-        }
-      }
-    }
-    testsets(first: 100) {
-      edges {
-        node {
-          id
-          name
-          rowCount
-          columns
-        }
-      }
-    }
+    ...NewEvaluation_choices @relay(mask: false)
   }
 `;
 

@@ -15,6 +15,28 @@ import { initialDraft, settingsValues, type Draft, type Setting } from './settin
 import { SettingsForm } from './SettingsForm.tsx';
 import '../evaluations/evaluations.css';
 
+// An evaluator with the template its settings form is built from, for a new config and an edited
+// one alike; spread unmasked (`@relay(mask: false)`), so no component reads it as a fragment.
+export const evaluatorFragment = graphql`
+  fragment ConfigEditor_evaluator on Evaluator {
+    key
+    name
+    description
+    requiresLlmApiKeys
+    settingsTemplate {
+      name
+      label
+      description
+      type
+      required
+      default
+      min
+      max
+      options
+    }
+  }
+`;
+
 const newQuery = graphql`
   query ConfigEditorNewQuery($appId: ID!) {
     app(id: $appId) {
@@ -22,21 +44,7 @@ const newQuery = graphql`
       name
     }
     evaluators {
-      key
-      name
-      description
-      requiresLlmApiKeys
-      settingsTemplate {
-        name
-        label
-        description
-        type
-        required
-        default
-        min
-        max
-        options
-      }
+      ...ConfigEditor_evaluator @relay(mask: false)
     }
   }
 `;
@@ -53,21 +61,7 @@ const editQuery = graphql`
         name
       }
       evaluator {
-        key
-        name
-        description
-        requiresLlmApiKeys
-        settingsTemplate {
-          name
-          label
-          description
-          type
-          required
-          default
-          min
-          max
-          options
-        }
+        ...ConfigEditor_evaluator @relay(mask: false)
       }
     }
   }
