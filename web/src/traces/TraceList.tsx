@@ -71,21 +71,8 @@ const query = graphql`
     ) {
       edges {
         node {
-          id
-          traceId
-          name
-          startTime
-          latency
-          spanCount
-          errorCount
-          cost
-          status
+          ...traceSummaryFields @relay(mask: false)
           spanKind
-          userId
-          environment
-          tokens {
-            totalTokens
-          }
         }
       }
       pageInfo {
@@ -146,6 +133,27 @@ const query = graphql`
   }
 `;
 
+// A trace's figures, as a row of the list and the head of its page (TracePage.tsx) show them;
+// spread unmasked (`@relay(mask: false)`), so no component reads it as a fragment.
+export const traceSummaryFields = graphql`
+  fragment traceSummaryFields on Trace {
+    id
+    traceId
+    name
+    startTime
+    latency
+    spanCount
+    errorCount
+    cost
+    status
+    userId
+    environment
+    tokens {
+      totalTokens
+    }
+  }
+`;
+
 const subscription = graphql`
   subscription TraceListSubscription {
     tracesStored
@@ -164,6 +172,34 @@ const columns: { field: SortField | null; label: string; numeric?: boolean }[] =
   { field: 'TOKENS', label: 'Tokens', numeric: true },
   { field: 'COST', label: 'Cost', numeric: true },
 ];
+
+function Checks<T extends string>({
+  legend,
+  options,
+  chosen,
+  onChange,
+}: {
+  legend: string;
+  options: readonly T[];
+  chosen: readonly T[];
+  onChange: (next: T[]) => void;
+}) {
+  return (
+    <fieldset className="checks">
+      <legend>{legend}</legend>
+      {options.map((option) => (
+        <label key={option}>
+          <input
+            type="checkbox"
+            checked={chosen.includes(option)}
+            onChange={() => onChange(chosen.includes(option) ? chosen.filter((other) => other !== option) : [...chosen, option])}
+          />
+          {option}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
 
 function Filters({ state, apply }: { state: TraceListState; apply: (next: TraceListState) => void }) {
   const [draft, setDraft] = useState(state);
@@ -191,7 +227,6 @@ function Filters({ state, apply }: { state: TraceListState; apply: (next: TraceL
   // Ranges, statuses and kinds stay folded unless the URL sets one.
   const moreSet =
     [state.minCost, state.maxCost, state.minLatency, state.maxLatency].some((value) => value !== '') || state.statuses.length > 0 || state.kinds.length > 0;
-  const toggle = <T extends string>(list: T[], item: T) => (list.includes(item) ? list.filter((other) => other !== item) : [...list, item]);
   return (
     <form className="filters" onSubmit={submit} aria-label="Filter traces">
       <fieldset>
@@ -235,24 +270,8 @@ function Filters({ state, apply }: { state: TraceListState; apply: (next: TraceL
             {number('minLatency', 'Latency from (s)')}
             {number('maxLatency', 'Latency to (s)')}
           </fieldset>
-          <fieldset className="checks">
-            <legend>Status</legend>
-            {statuses.map((status) => (
-              <label key={status}>
-                <input type="checkbox" checked={draft.statuses.includes(status)} onChange={() => set('statuses', toggle(draft.statuses, status))} />
-                {status}
-              </label>
-            ))}
-          </fieldset>
-          <fieldset className="checks">
-            <legend>Kind of the root span</legend>
-            {spanKinds.map((kind) => (
-              <label key={kind}>
-                <input type="checkbox" checked={draft.kinds.includes(kind)} onChange={() => set('kinds', toggle(draft.kinds, kind))} />
-                {kind}
-              </label>
-            ))}
-          </fieldset>
+          <Checks legend="Status" options={statuses} chosen={draft.statuses} onChange={(next) => set('statuses', next)} />
+          <Checks legend="Kind of the root span" options={spanKinds} chosen={draft.kinds} onChange={(next) => set('kinds', next)} />
         </div>
       </details>
       <div className="filter-actions">

@@ -13,21 +13,8 @@ import { SpanTree } from './SpanTree.tsx';
 const query = graphql`
   query TracePageQuery($traceId: String!) {
     trace(traceId: $traceId) {
-      id
-      traceId
-      name
-      startTime
-      latency
-      spanCount
-      errorCount
-      cost
-      status
-      environment
-      userId
+      ...traceSummaryFields @relay(mask: false)
       sessionId
-      tokens {
-        totalTokens
-      }
       outline {
         spanIds
         parents
