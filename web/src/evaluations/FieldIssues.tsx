@@ -86,3 +86,45 @@ export function FormIssues({
     </>
   );
 }
+
+/**
+ * A labelled select of `options` after a first, empty choice (`placeholder`), tied to the faults of
+ * `field`; `children` go between the select and the faults (a note on the choice).
+ */
+export function SelectField({
+  label,
+  field,
+  issues,
+  value,
+  onChange,
+  placeholder,
+  options,
+  disabled,
+  children,
+}: {
+  label: string;
+  field: string;
+  issues: ReadonlyMap<string, string[]>;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder: string;
+  options: readonly { value: string; label: string }[];
+  disabled?: boolean;
+  children?: ReactNode;
+}) {
+  return (
+    <label>
+      {label}
+      <select value={value} disabled={disabled} {...invalidProps(issues, field)} onChange={(event) => onChange(event.target.value)}>
+        <option value="">{placeholder}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      {children}
+      <FieldIssues issues={issues} field={field} />
+    </label>
+  );
+}

@@ -8,7 +8,7 @@ import type { NewEvaluationMutation } from '../__generated__/NewEvaluationMutati
 import type { NewEvaluationQuery } from '../__generated__/NewEvaluationQuery.graphql.ts';
 import { Link, paths, useRouter } from '../router.tsx';
 import { Empty, ErrorBoundary, Loading } from '../ui.tsx';
-import { FieldIssues, FormIssues, invalidProps, useFormIssues } from './FieldIssues.tsx';
+import { FieldIssues, FormIssues, invalidProps, SelectField, useFormIssues } from './FieldIssues.tsx';
 import './evaluations.css';
 
 const query = graphql`
@@ -41,6 +41,10 @@ export const choicesFragment = graphql`
     }
   }
 `;
+
+export const appOptions = (apps: readonly { id: string; name: string }[]) => apps.map((app) => ({ value: app.id, label: app.name }));
+export const testsetOptions = (testsets: readonly { id: string; name: string; rowCount: number }[]) =>
+  testsets.map((testset) => ({ value: testset.id, label: `${testset.name} (${testset.rowCount} cases)` }));
 
 const appQuery = graphql`
   query NewEvaluationAppQuery($appId: ID!) {
@@ -205,25 +209,18 @@ export function NewEvaluation({ projectId }: { projectId: string }) {
       </p>
       <h1 id="new-evaluation-title">New evaluation</h1>
       <form className="form" onSubmit={submit} noValidate aria-label="New evaluation">
-        <label>
-          App
-          <select
-            value={appId}
-            {...invalidProps(issues, 'app_id')}
-            onChange={(event) => {
-              setAppId(event.target.value);
-              setChoices({ variantIds: [], configIds: [] });
-            }}
-          >
-            <option value="">Choose an app</option>
-            {apps.map((app) => (
-              <option key={app.id} value={app.id}>
-                {app.name}
-              </option>
-            ))}
-          </select>
-          <FieldIssues issues={issues} field="app_id" />
-        </label>
+        <SelectField
+          label="App"
+          field="app_id"
+          issues={issues}
+          value={appId}
+          onChange={(value) => {
+            setAppId(value);
+            setChoices({ variantIds: [], configIds: [] });
+          }}
+          placeholder="Choose an app"
+          options={appOptions(apps)}
+        />
         {appId && (
           <ErrorBoundary resetKey={appId}>
             <Suspense fallback={<Loading label="Loading the app's variants and configs…" />}>
@@ -231,34 +228,24 @@ export function NewEvaluation({ projectId }: { projectId: string }) {
             </Suspense>
           </ErrorBoundary>
         )}
-        <label>
-          Test set
-          <select value={testsetId} {...invalidProps(issues, 'testset_id')} onChange={(event) => setTestsetId(event.target.value)}>
-            <option value="">Choose a test set</option>
-            {testsets.map((candidate) => (
-              <option key={candidate.id} value={candidate.id}>
-                {candidate.name} ({candidate.rowCount} cases)
-              </option>
-            ))}
-          </select>
-          <FieldIssues issues={issues} field="testset_id" />
-        </label>
-        <label>
-          Ground-truth column
-          <select
-            value={correctAnswerColumn}
-            {...invalidProps(issues, 'correct_answer_column')}
-            onChange={(event) => setCorrectAnswerColumn(event.target.value)}
-          >
-            <option value="">correct_answer (the default)</option>
-            {(testset?.columns ?? []).map((column) => (
-              <option key={column} value={column}>
-                {column}
-              </option>
-            ))}
-          </select>
-          <FieldIssues issues={issues} field="correct_answer_column" />
-        </label>
+        <SelectField
+          label="Test set"
+          field="testset_id"
+          issues={issues}
+          value={testsetId}
+          onChange={setTestsetId}
+          placeholder="Choose a test set"
+          options={testsetOptions(testsets)}
+        />
+        <SelectField
+          label="Ground-truth column"
+          field="correct_answer_column"
+          issues={issues}
+          value={correctAnswerColumn}
+          onChange={setCorrectAnswerColumn}
+          placeholder="correct_answer (the default)"
+          options={(testset?.columns ?? []).map((column) => ({ value: column, label: column }))}
+        />
         <fieldset>
           <legend>Rate limit</legend>
           {rateFields.map((field) => (

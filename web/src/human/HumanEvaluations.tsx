@@ -6,8 +6,9 @@ import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import type { HumanEvaluationsAppQuery } from '../__generated__/HumanEvaluationsAppQuery.graphql.ts';
 import type { HumanEvaluationsCreateMutation } from '../__generated__/HumanEvaluationsCreateMutation.graphql.ts';
 import type { HumanEvaluationsListQuery } from '../__generated__/HumanEvaluationsListQuery.graphql.ts';
-import { FieldIssues, FormIssues, invalidProps, useFormIssues } from '../evaluations/FieldIssues.tsx';
+import { FieldIssues, FormIssues, invalidProps, SelectField, useFormIssues } from '../evaluations/FieldIssues.tsx';
 import { statusLabel } from '../evaluations/results.ts';
+import { appOptions, testsetOptions } from '../evaluations/NewEvaluation.tsx';
 import { formatTime } from '../format.ts';
 import { Link, paths, useRouter } from '../router.tsx';
 import { Empty, Loading } from '../ui.tsx';
@@ -147,50 +148,36 @@ function CreateForm({
           Single model: judges score each output from 0 to 100
         </label>
       </fieldset>
-      <label>
-        App
-        <select
-          value={appId}
-          {...invalidProps(issues, 'app_id')}
-          onChange={(event) => {
-            setAppId(event.target.value);
-            setVariantIds([]);
-          }}
-        >
-          <option value="">Choose an app</option>
-          {apps.map((app) => (
-            <option key={app.id} value={app.id}>
-              {app.name}
-            </option>
-          ))}
-        </select>
-        <FieldIssues issues={issues} field="app_id" />
-      </label>
+      <SelectField
+        label="App"
+        field="app_id"
+        issues={issues}
+        value={appId}
+        onChange={(value) => {
+          setAppId(value);
+          setVariantIds([]);
+        }}
+        placeholder="Choose an app"
+        options={appOptions(apps)}
+      />
       {appId && (
         <Suspense fallback={<Loading label="Loading the app's variants…" />}>
           <Variants appId={appId} chosen={variantIds} setChosen={setVariantIds} issues={issues} />
         </Suspense>
       )}
-      <label>
-        Test set
-        <select
-          value={testsetId}
-          {...invalidProps(issues, 'testset_id')}
-          onChange={(event) => {
-            setTestsetId(event.target.value);
-            const columns = testsets.find((candidate) => candidate.id === event.target.value)?.columns ?? [];
-            setInputs(columns.filter((column) => column !== 'correct_answer'));
-          }}
-        >
-          <option value="">Choose a test set</option>
-          {testsets.map((candidate) => (
-            <option key={candidate.id} value={candidate.id}>
-              {candidate.name} ({candidate.rowCount} cases)
-            </option>
-          ))}
-        </select>
-        <FieldIssues issues={issues} field="testset_id" />
-      </label>
+      <SelectField
+        label="Test set"
+        field="testset_id"
+        issues={issues}
+        value={testsetId}
+        onChange={(value) => {
+          setTestsetId(value);
+          const columns = testsets.find((candidate) => candidate.id === value)?.columns ?? [];
+          setInputs(columns.filter((column) => column !== 'correct_answer'));
+        }}
+        placeholder="Choose a test set"
+        options={testsetOptions(testsets)}
+      />
       {testset && (
         <fieldset className="checks" {...invalidProps(issues, 'inputs')}>
           <legend>Columns judges see (and the variants are sent)</legend>

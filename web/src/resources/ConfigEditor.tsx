@@ -7,7 +7,7 @@ import type { ConfigEditorCreateMutation } from '../__generated__/ConfigEditorCr
 import type { ConfigEditorEditQuery } from '../__generated__/ConfigEditorEditQuery.graphql.ts';
 import type { ConfigEditorNewQuery } from '../__generated__/ConfigEditorNewQuery.graphql.ts';
 import type { ConfigEditorUpdateMutation } from '../__generated__/ConfigEditorUpdateMutation.graphql.ts';
-import { FieldIssues, FormIssues, invalidProps, useFormIssues } from '../evaluations/FieldIssues.tsx';
+import { FieldIssues, FormIssues, invalidProps, SelectField, useFormIssues } from '../evaluations/FieldIssues.tsx';
 import { globalIdOf } from '../ids.ts';
 import { Link, paths, useRouter } from '../router.tsx';
 import { Empty } from '../ui.tsx';
@@ -132,24 +132,23 @@ function ConfigForm({
         <input value={name} {...invalidProps(issues, 'name')} onChange={(event) => setName(event.target.value)} />
         <FieldIssues issues={issues} field="name" />
       </label>
-      <label>
-        Evaluator
-        <select value={evaluatorKey} disabled={initial !== null} {...invalidProps(issues, 'evaluator_key')} onChange={(event) => choose(event.target.value)}>
-          <option value="">Choose an evaluator</option>
-          {evaluators.map((candidate) => (
-            <option key={candidate.key} value={candidate.key}>
-              {candidate.name}
-            </option>
-          ))}
-        </select>
+      <SelectField
+        label="Evaluator"
+        field="evaluator_key"
+        issues={issues}
+        value={evaluatorKey}
+        disabled={initial !== null}
+        onChange={choose}
+        placeholder="Choose an evaluator"
+        options={evaluators.map((candidate) => ({ value: candidate.key, label: candidate.name }))}
+      >
         {evaluator && (
           <span className="muted small">
             {evaluator.description}
             {evaluator.requiresLlmApiKeys ? ' Calls a model provider: evaluations need its key.' : ''}
           </span>
         )}
-        <FieldIssues issues={issues} field="evaluator_key" />
-      </label>
+      </SelectField>
       {evaluator && (
         <fieldset>
           <legend>Settings</legend>
