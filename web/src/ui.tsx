@@ -81,3 +81,18 @@ export class ErrorBoundary extends Component<BoundaryProps, { error: unknown; ke
     return this.props.children;
   }
 }
+
+/** A table's head row: a header cell per column, `numeric` ones aligned as their figures. */
+export function HeadRow({ columns, numeric = [] }: { columns: readonly string[]; numeric?: readonly string[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) => (
+          <th key={column} scope="col" className={numeric.includes(column) ? 'numeric' : undefined}>
+            {column}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}

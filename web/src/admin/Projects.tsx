@@ -7,7 +7,7 @@ import type { ProjectsQuery } from '../__generated__/ProjectsQuery.graphql.ts';
 import { formatTime } from '../format.ts';
 import { Field, formText, FormError } from '../forms.tsx';
 import { Link, paths } from '../router.tsx';
-import { Empty } from '../ui.tsx';
+import { Empty, HeadRow } from '../ui.tsx';
 import { CopyOnce, useActions, useCommit } from './parts.tsx';
 
 const query = graphql`
@@ -80,13 +80,7 @@ export function Projects({ projectId }: { projectId: string }) {
       ) : (
         <table className="admin-table">
           <caption className="visually-hidden">Your projects</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Id</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Name', 'Id', 'Created']} />
           <tbody>
             {projects.map((project) => (
               <tr key={project.id}>

@@ -7,7 +7,7 @@ import { statusLabel } from '../evaluations/results.ts';
 import { formatPercent, formatTime } from '../format.ts';
 import { globalIdOf } from '../ids.ts';
 import { Link, paths } from '../router.tsx';
-import { Empty } from '../ui.tsx';
+import { Empty, HeadRow } from '../ui.tsx';
 import { judgeProgress } from './judging.ts';
 import { useHumanScenarios } from './scenarios.ts';
 import '../evaluations/evaluations.css';
@@ -253,20 +253,7 @@ export function HumanEvaluationPage({ projectId, evaluationId }: { projectId: st
       {agreement.pairs.length > 0 && (
         <table className="traces aggregates">
           <caption>Agreement per pair of judges</caption>
-          <thead>
-            <tr>
-              <th scope="col">Judges</th>
-              <th scope="col" className="numeric">
-                Cases in common
-              </th>
-              <th scope="col" className="numeric">
-                Agreed
-              </th>
-              <th scope="col" className="numeric">
-                Cohen's kappa
-              </th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Judges', 'Cases in common', 'Agreed', "Cohen's kappa"]} numeric={['Cases in common', 'Agreed', "Cohen's kappa"]} />
           <tbody>
             {agreement.pairs.map((pair) => (
               <tr key={`${pair.judgeA}|${pair.judgeB}`}>

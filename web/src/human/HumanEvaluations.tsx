@@ -11,7 +11,7 @@ import { statusLabel } from '../evaluations/results.ts';
 import { appOptions, testsetOptions } from '../evaluations/NewEvaluation.tsx';
 import { formatTime } from '../format.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, Loading } from '../ui.tsx';
+import { Empty, HeadRow, Loading } from '../ui.tsx';
 import '../evaluations/evaluations.css';
 
 const listQuery = graphql`
@@ -215,16 +215,7 @@ export function HumanEvaluationList({ projectId }: { projectId: string }) {
       ) : (
         <table className="traces">
           <caption className="visually-hidden">Human evaluations, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Variants</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Test set</th>
-              <th scope="col">Outputs</th>
-              <th scope="col">Judged</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Variants', 'Kind', 'Test set', 'Outputs', 'Judged', 'Created']} />
           <tbody>
             {evaluations.map((evaluation) => (
               <tr key={evaluation.id}>

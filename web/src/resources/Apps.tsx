@@ -9,7 +9,7 @@ import { FieldIssues, invalidProps, useFormIssues } from '../evaluations/FieldIs
 import { formatTime } from '../format.ts';
 import { globalIdOf } from '../ids.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, ErrorMessage } from '../ui.tsx';
+import { Empty, ErrorMessage, HeadRow } from '../ui.tsx';
 import '../evaluations/evaluations.css';
 
 const listQuery = graphql`
@@ -111,15 +111,7 @@ export function AppList({ projectId }: { projectId: string }) {
       ) : (
         <table className="traces">
           <caption className="visually-hidden">Apps</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col" className="numeric">
-                Variants
-              </th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Name', 'Variants', 'Created']} numeric={['Variants']} />
           <tbody>
             {apps.map((app) => (
               <tr key={app.id}>
@@ -174,17 +166,7 @@ export function AppPage({ projectId, appId }: { projectId: string; appId: string
       ) : (
         <table className="traces">
           <caption className="visually-hidden">Variants</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Kind</th>
-              <th scope="col" className="numeric">
-                Revision
-              </th>
-              <th scope="col">Endpoint</th>
-              <th scope="col">Changed</th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Name', 'Kind', 'Revision', 'Endpoint', 'Changed']} numeric={['Revision']} />
           <tbody>
             {variants.map((variant) => (
               <tr key={variant.id}>

@@ -8,7 +8,7 @@ import { FieldIssues, FormIssues, useFormIssues } from '../evaluations/FieldIssu
 import { formatTime } from '../format.ts';
 import { globalIdOf } from '../ids.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty } from '../ui.tsx';
+import { Empty, HeadRow } from '../ui.tsx';
 import { uploadTestset, uploadType } from './upload.ts';
 import '../evaluations/evaluations.css';
 
@@ -145,17 +145,7 @@ export function TestsetList({ projectId }: { projectId: string }) {
       ) : (
         <table className="traces">
           <caption className="visually-hidden">Test sets</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col" className="numeric">
-                Cases
-              </th>
-              <th scope="col">Columns</th>
-              <th scope="col">App</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Name', 'Cases', 'Columns', 'App', 'Created']} numeric={['Cases']} />
           <tbody>
             {testsets.map((testset) => (
               <tr key={testset.id}>

@@ -8,7 +8,7 @@ import { FieldIssues, FormIssues, invalidProps, useFormIssues } from '../evaluat
 import { formatTime } from '../format.ts';
 import { globalIdOf } from '../ids.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty } from '../ui.tsx';
+import { Empty, HeadRow } from '../ui.tsx';
 import { DiffParts } from '../evaluations/TextDiff.tsx';
 import { revisionDiff } from './revisions.ts';
 import '../evaluations/evaluations.css';
@@ -129,13 +129,7 @@ export function VariantPage({
       </h1>
       <table className="traces">
         <caption className="visually-hidden">Revisions</caption>
-        <thead>
-          <tr>
-            <th scope="col">Revision</th>
-            <th scope="col">Endpoint</th>
-            <th scope="col">Made</th>
-          </tr>
-        </thead>
+        <HeadRow columns={['Revision', 'Endpoint', 'Made']} />
         <tbody>
           {[...revisions].reverse().map((revision) => (
             <tr key={revision.id}>
