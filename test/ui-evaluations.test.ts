@@ -46,7 +46,10 @@ beforeAll(async () => {
       suite.server,
       appId,
       'auto_custom_code_run',
-      { code: "function evaluate(app_params, inputs, output) { if (output.includes('Lima')) throw new Error('no Lima here'); return output.length / 100 }" },
+      {
+        runtime: 'javascript',
+        code: "function evaluate(app_params, inputs, output) { if (output.includes('Lima')) throw new Error('no Lima here'); return output.length / 100 }",
+      },
       'length',
     )
   ).id;
