@@ -128,3 +128,43 @@ export function SelectField({
     </label>
   );
 }
+
+/**
+ * A group of checkboxes, one per option, whose checked values are `chosen`; with `field`, tied to
+ * its faults; `empty` says why there is nothing to check.
+ */
+export function ChecksField<T extends string>({
+  legend,
+  options,
+  chosen,
+  onChange,
+  empty,
+  issues,
+  field,
+}: {
+  legend: string;
+  options: readonly { value: T; label: ReactNode }[];
+  chosen: readonly T[];
+  onChange: (next: T[]) => void;
+  empty?: string;
+  issues?: ReadonlyMap<string, string[]>;
+  field?: string;
+}) {
+  return (
+    <fieldset className="checks" {...(issues && field ? invalidProps(issues, field) : {})}>
+      <legend>{legend}</legend>
+      {empty && options.length === 0 && <p className="muted">{empty}</p>}
+      {options.map(({ value, label }) => (
+        <label key={value}>
+          <input
+            type="checkbox"
+            checked={chosen.includes(value)}
+            onChange={() => onChange(chosen.includes(value) ? chosen.filter((other) => other !== value) : [...chosen, value])}
+          />
+          {label}
+        </label>
+      ))}
+      {issues && field && <FieldIssues issues={issues} field={field} />}
+    </fieldset>
+  );
+}

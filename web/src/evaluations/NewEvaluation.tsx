@@ -8,7 +8,7 @@ import type { NewEvaluationMutation } from '../__generated__/NewEvaluationMutati
 import type { NewEvaluationQuery } from '../__generated__/NewEvaluationQuery.graphql.ts';
 import { Link, paths, useRouter } from '../router.tsx';
 import { Empty, ErrorBoundary, Loading } from '../ui.tsx';
-import { FieldIssues, FormIssues, invalidProps, SelectField, useFormIssues } from './FieldIssues.tsx';
+import { ChecksField, FieldIssues, FormIssues, invalidProps, SelectField, useFormIssues } from './FieldIssues.tsx';
 import './evaluations.css';
 
 const query = graphql`
@@ -111,42 +111,43 @@ function AppChoices({
   const data = useLazyLoadQuery<NewEvaluationAppQuery>(appQuery, { appId }, { fetchPolicy: 'store-and-network' });
   const variants = data.app?.variants.edges.map((edge) => edge.node) ?? [];
   const configs = data.evaluatorConfigs.edges.map((edge) => edge.node);
-  const toggle = (list: string[], id: string) => (list.includes(id) ? list.filter((other) => other !== id) : [...list, id]);
   return (
     <>
-      <fieldset className="checks" {...invalidProps(issues, 'variant_ids')}>
-        <legend>Variants (one evaluation each)</legend>
-        {variants.length === 0 && <p className="muted">The app has no variant yet.</p>}
-        {variants.map((variant) => (
-          <label key={variant.id}>
-            <input
-              type="checkbox"
-              checked={choices.variantIds.includes(variant.id)}
-              onChange={() => setChoices({ ...choices, variantIds: toggle(choices.variantIds, variant.id) })}
-            />
-            {variant.name}{' '}
-            <span className="muted">
-              v{variant.revision}, {variant.kind.toLowerCase()}
-            </span>
-          </label>
-        ))}
-        <FieldIssues issues={issues} field="variant_ids" />
-      </fieldset>
-      <fieldset className="checks" {...invalidProps(issues, 'evaluators_configs')}>
-        <legend>Evaluator configs</legend>
-        {configs.length === 0 && <p className="muted">The app has no evaluator config yet.</p>}
-        {configs.map((config) => (
-          <label key={config.id}>
-            <input
-              type="checkbox"
-              checked={choices.configIds.includes(config.id)}
-              onChange={() => setChoices({ ...choices, configIds: toggle(choices.configIds, config.id) })}
-            />
-            {config.name} <span className="muted">{config.evaluatorKey}</span>
-          </label>
-        ))}
-        <FieldIssues issues={issues} field="evaluators_configs" />
-      </fieldset>
+      <ChecksField
+        legend="Variants (one evaluation each)"
+        field="variant_ids"
+        issues={issues}
+        empty="The app has no variant yet."
+        options={variants.map((variant) => ({
+          value: variant.id,
+          label: (
+            <>
+              {variant.name}{' '}
+              <span className="muted">
+                v{variant.revision}, {variant.kind.toLowerCase()}
+              </span>
+            </>
+          ),
+        }))}
+        chosen={choices.variantIds}
+        onChange={(variantIds) => setChoices({ ...choices, variantIds })}
+      />
+      <ChecksField
+        legend="Evaluator configs"
+        field="evaluators_configs"
+        issues={issues}
+        empty="The app has no evaluator config yet."
+        options={configs.map((config) => ({
+          value: config.id,
+          label: (
+            <>
+              {config.name} <span className="muted">{config.evaluatorKey}</span>
+            </>
+          ),
+        }))}
+        chosen={choices.configIds}
+        onChange={(configIds) => setChoices({ ...choices, configIds })}
+      />
     </>
   );
 }

@@ -6,7 +6,7 @@ import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import type { HumanEvaluationsAppQuery } from '../__generated__/HumanEvaluationsAppQuery.graphql.ts';
 import type { HumanEvaluationsCreateMutation } from '../__generated__/HumanEvaluationsCreateMutation.graphql.ts';
 import type { HumanEvaluationsListQuery } from '../__generated__/HumanEvaluationsListQuery.graphql.ts';
-import { FieldIssues, FormIssues, invalidProps, SelectField, useFormIssues } from '../evaluations/FieldIssues.tsx';
+import { ChecksField, FormIssues, SelectField, useFormIssues } from '../evaluations/FieldIssues.tsx';
 import { statusLabel } from '../evaluations/results.ts';
 import { appOptions, testsetOptions } from '../evaluations/NewEvaluation.tsx';
 import { formatTime } from '../format.ts';
@@ -83,21 +83,22 @@ function Variants({
   const data = useLazyLoadQuery<HumanEvaluationsAppQuery>(appQuery, { appId });
   const variants = data.app?.variants.edges.map((edge) => edge.node) ?? [];
   return (
-    <fieldset className="checks" {...invalidProps(issues, 'variant_ids')}>
-      <legend>Variants (two for an A/B test, one for a single model test)</legend>
-      {variants.length === 0 && <p className="muted">The app has no variant yet.</p>}
-      {variants.map((variant) => (
-        <label key={variant.id}>
-          <input
-            type="checkbox"
-            checked={chosen.includes(variant.id)}
-            onChange={() => setChosen(chosen.includes(variant.id) ? chosen.filter((id) => id !== variant.id) : [...chosen, variant.id])}
-          />
-          {variant.name} <span className="muted">v{variant.revision}</span>
-        </label>
-      ))}
-      <FieldIssues issues={issues} field="variant_ids" />
-    </fieldset>
+    <ChecksField
+      legend="Variants (two for an A/B test, one for a single model test)"
+      field="variant_ids"
+      issues={issues}
+      empty="The app has no variant yet."
+      options={variants.map((variant) => ({
+        value: variant.id,
+        label: (
+          <>
+            {variant.name} <span className="muted">v{variant.revision}</span>
+          </>
+        ),
+      }))}
+      chosen={chosen}
+      onChange={setChosen}
+    />
   );
 }
 
@@ -179,20 +180,14 @@ function CreateForm({
         options={testsetOptions(testsets)}
       />
       {testset && (
-        <fieldset className="checks" {...invalidProps(issues, 'inputs')}>
-          <legend>Columns judges see (and the variants are sent)</legend>
-          {testset.columns.map((column) => (
-            <label key={column}>
-              <input
-                type="checkbox"
-                checked={inputs.includes(column)}
-                onChange={() => setInputs(inputs.includes(column) ? inputs.filter((other) => other !== column) : [...inputs, column])}
-              />
-              {column}
-            </label>
-          ))}
-          <FieldIssues issues={issues} field="inputs" />
-        </fieldset>
+        <ChecksField
+          legend="Columns judges see (and the variants are sent)"
+          field="inputs"
+          issues={issues}
+          options={testset.columns.map((column) => ({ value: column, label: column }))}
+          chosen={inputs}
+          onChange={setInputs}
+        />
       )}
       <FormIssues issues={issues} fields={['app_id', 'variant_ids', 'testset_id', 'inputs', 'evaluation_type']} failure={failure} />
       <div className="form-actions">

@@ -6,6 +6,7 @@ import type { GraphQLSubscriptionConfig } from 'relay-runtime';
 import type { TraceListQuery } from '../__generated__/TraceListQuery.graphql.ts';
 import type { TraceListSubscription } from '../__generated__/TraceListSubscription.graphql.ts';
 import { formatCost, formatCount, formatDuration, formatPercent, formatTime } from '../format.ts';
+import { ChecksField } from '../evaluations/FieldIssues.tsx';
 import { Link, paths, useRouter } from '../router.tsx';
 import { Empty, ErrorBoundary, Loading } from '../ui.tsx';
 import {
@@ -173,34 +174,6 @@ const columns: { field: SortField | null; label: string; numeric?: boolean }[] =
   { field: 'COST', label: 'Cost', numeric: true },
 ];
 
-function Checks<T extends string>({
-  legend,
-  options,
-  chosen,
-  onChange,
-}: {
-  legend: string;
-  options: readonly T[];
-  chosen: readonly T[];
-  onChange: (next: T[]) => void;
-}) {
-  return (
-    <fieldset className="checks">
-      <legend>{legend}</legend>
-      {options.map((option) => (
-        <label key={option}>
-          <input
-            type="checkbox"
-            checked={chosen.includes(option)}
-            onChange={() => onChange(chosen.includes(option) ? chosen.filter((other) => other !== option) : [...chosen, option])}
-          />
-          {option}
-        </label>
-      ))}
-    </fieldset>
-  );
-}
-
 function Filters({ state, apply }: { state: TraceListState; apply: (next: TraceListState) => void }) {
   const [draft, setDraft] = useState(state);
   useEffect(() => setDraft(state), [state]);
@@ -270,8 +243,18 @@ function Filters({ state, apply }: { state: TraceListState; apply: (next: TraceL
             {number('minLatency', 'Latency from (s)')}
             {number('maxLatency', 'Latency to (s)')}
           </fieldset>
-          <Checks legend="Status" options={statuses} chosen={draft.statuses} onChange={(next) => set('statuses', next)} />
-          <Checks legend="Kind of the root span" options={spanKinds} chosen={draft.kinds} onChange={(next) => set('kinds', next)} />
+          <ChecksField
+            legend="Status"
+            options={statuses.map((status) => ({ value: status, label: status }))}
+            chosen={draft.statuses}
+            onChange={(next) => set('statuses', next)}
+          />
+          <ChecksField
+            legend="Kind of the root span"
+            options={spanKinds.map((kind) => ({ value: kind, label: kind }))}
+            chosen={draft.kinds}
+            onChange={(next) => set('kinds', next)}
+          />
         </div>
       </details>
       <div className="filter-actions">
