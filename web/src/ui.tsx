@@ -82,8 +82,11 @@ export class ErrorBoundary extends Component<BoundaryProps, { error: unknown; ke
   }
 }
 
-/** A table's head row: a header cell per column, `numeric` ones aligned as their figures. */
-export function HeadRow({ columns, numeric = [] }: { columns: readonly string[]; numeric?: readonly string[] }) {
+/**
+ * A table's head row: a header cell per column, `numeric` ones aligned as their figures; with
+ * `actions`, a last column for each row's buttons, named for screen readers only.
+ */
+export function HeadRow({ columns, numeric = [], actions = false }: { columns: readonly string[]; numeric?: readonly string[]; actions?: boolean }) {
   return (
     <thead>
       <tr>
@@ -92,7 +95,26 @@ export function HeadRow({ columns, numeric = [] }: { columns: readonly string[];
             {column}
           </th>
         ))}
+        {actions && (
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        )}
       </tr>
     </thead>
+  );
+}
+
+/** Figures as a description list: each label over its value. */
+export function Figures({ figures, label }: { figures: readonly (readonly [string, string])[]; label?: string }) {
+  return (
+    <dl className="metrics" aria-label={label}>
+      {figures.map(([name, value]) => (
+        <div key={name}>
+          <dt>{name}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }

@@ -7,7 +7,7 @@ import type { ApiKeysQuery } from '../__generated__/ApiKeysQuery.graphql.ts';
 import type { ApiKeysRevokeMutation } from '../__generated__/ApiKeysRevokeMutation.graphql.ts';
 import { formatTime } from '../format.ts';
 import { Field, formText, FormError } from '../forms.tsx';
-import { Empty } from '../ui.tsx';
+import { Empty, HeadRow } from '../ui.tsx';
 import { ConfirmButton, CopyOnce, useActions, useCommit } from './parts.tsx';
 
 const query = graphql`
@@ -99,18 +99,7 @@ export function ApiKeys() {
       ) : (
         <table className="admin-table">
           <caption className="visually-hidden">The project's API keys</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Name', 'Prefix', 'Scopes', 'Created', 'Last used']} actions />
           <tbody>
             {apiKeys.map((key) => (
               <tr key={key.id}>

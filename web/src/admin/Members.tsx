@@ -10,7 +10,7 @@ import type { MembersQuery, Role } from '../__generated__/MembersQuery.graphql.t
 import type { MembersRemoveMutation } from '../__generated__/MembersRemoveMutation.graphql.ts';
 import { formatTime } from '../format.ts';
 import { Field, formText, FormError } from '../forms.tsx';
-import { Empty } from '../ui.tsx';
+import { Empty, HeadRow } from '../ui.tsx';
 import { ConfirmButton, CopyOnce, useActions, useCommit } from './parts.tsx';
 
 const query = graphql`
@@ -126,17 +126,7 @@ export function Members() {
       ) : (
         <table className="admin-table">
           <caption className="visually-hidden">The project's members</caption>
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Password</th>
-              <th scope="col">Member since</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Email', 'Role', 'Password', 'Member since']} actions />
           <tbody>
             {members.map((member) => (
               <tr key={member.user.id}>

@@ -6,7 +6,7 @@ import type { PricesDeleteMutation } from '../__generated__/PricesDeleteMutation
 import type { PricesQuery } from '../__generated__/PricesQuery.graphql.ts';
 import type { PricesUpsertMutation } from '../__generated__/PricesUpsertMutation.graphql.ts';
 import { Field, formText, FormError } from '../forms.tsx';
-import { Empty } from '../ui.tsx';
+import { Empty, HeadRow } from '../ui.tsx';
 import { effectiveText, optionalNumber } from './format.ts';
 import { ConfirmButton, useActions, useCommit } from './parts.tsx';
 
@@ -97,25 +97,7 @@ export function Prices() {
       ) : (
         <table className="admin-table">
           <caption className="visually-hidden">Model prices, the project's own first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Model</th>
-              <th scope="col" className="numeric">
-                Input
-              </th>
-              <th scope="col" className="numeric">
-                Output
-              </th>
-              <th scope="col" className="numeric">
-                Cached input
-              </th>
-              <th scope="col">From</th>
-              <th scope="col">Source</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Model', 'Input', 'Output', 'Cached input', 'From', 'Source']} numeric={['Input', 'Output', 'Cached input']} actions />
           <tbody>
             {modelPrices.edges.map(({ node: price }) => (
               <tr key={price.id}>

@@ -8,7 +8,7 @@ import type { TraceListSubscription } from '../__generated__/TraceListSubscripti
 import { formatCost, formatCount, formatDuration, formatPercent, formatTime } from '../format.ts';
 import { ChecksField } from '../evaluations/FieldIssues.tsx';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, ErrorBoundary, Loading } from '../ui.tsx';
+import { Empty, ErrorBoundary, Figures, Loading } from '../ui.tsx';
 import {
   filterVariables,
   pageVariables,
@@ -286,14 +286,7 @@ function Results({ projectId, state, fetchKey, apply }: { projectId: string; sta
   ];
   return (
     <>
-      <dl className="metrics" aria-label="Over the filter">
-        {figures.map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <Figures figures={figures} label="Over the filter" />
       <SeriesChart buckets={traceSeries} />
       {traces.edges.length === 0 ? (
         <Empty title="No traces match">
