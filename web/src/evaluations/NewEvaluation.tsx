@@ -46,19 +46,27 @@ export const appOptions = (apps: readonly { id: string; name: string }[]) => app
 export const testsetOptions = (testsets: readonly { id: string; name: string; rowCount: number }[]) =>
   testsets.map((testset) => ({ value: testset.id, label: `${testset.name} (${testset.rowCount} cases)` }));
 
+// An app's variants to choose from, here and for a human evaluation (HumanEvaluations.tsx); spread
+// unmasked like the choices above.
+export const variantsFragment = graphql`
+  fragment NewEvaluation_variants on App {
+    variants(first: 100) {
+      edges {
+        node {
+          id
+          name
+          kind
+          revision
+        }
+      }
+    }
+  }
+`;
+
 const appQuery = graphql`
   query NewEvaluationAppQuery($appId: ID!) {
     app(id: $appId) {
-      variants(first: 100) {
-        edges {
-          node {
-            id
-            name
-            kind
-            revision
-          }
-        }
-      }
+      ...NewEvaluation_variants @relay(mask: false)
     }
     evaluatorConfigs(appId: $appId, first: 100) {
       edges {

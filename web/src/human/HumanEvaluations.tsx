@@ -45,15 +45,7 @@ const listQuery = graphql`
 const appQuery = graphql`
   query HumanEvaluationsAppQuery($appId: ID!) {
     app(id: $appId) {
-      variants(first: 100) {
-        edges {
-          node {
-            id
-            name
-            revision
-          }
-        }
-      }
+      ...NewEvaluation_variants @relay(mask: false)
     }
   }
 `;

@@ -102,6 +102,18 @@ export function VariantPage({
   const toRevision = revisions.find((revision) => revision.revision === to) ?? latest;
   const fromRevision = revisions.find((revision) => revision.revision === from) ?? revisions.at(-2) ?? latest;
   const pick = (nextFrom: number, nextTo: number) => navigate(paths.variant(projectId, appId, variantId, nextFrom, nextTo), { replace: true });
+  const revisionPicker = (label: string, value: number, onPick: (revision: number) => void) => (
+    <label>
+      {label}
+      <select value={value} onChange={(event) => onPick(Number(event.target.value))}>
+        {revisions.map((revision) => (
+          <option key={revision.id} value={revision.revision}>
+            v{revision.revision}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
@@ -142,26 +154,8 @@ export function VariantPage({
       </table>
       <h2>Changes between two revisions</h2>
       <div className="form-row">
-        <label>
-          From
-          <select value={fromRevision.revision} onChange={(event) => pick(Number(event.target.value), toRevision.revision)}>
-            {revisions.map((revision) => (
-              <option key={revision.id} value={revision.revision}>
-                v{revision.revision}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          To
-          <select value={toRevision.revision} onChange={(event) => pick(fromRevision.revision, Number(event.target.value))}>
-            {revisions.map((revision) => (
-              <option key={revision.id} value={revision.revision}>
-                v{revision.revision}
-              </option>
-            ))}
-          </select>
-        </label>
+        {revisionPicker('From', fromRevision.revision, (revision) => pick(revision, toRevision.revision))}
+        {revisionPicker('To', toRevision.revision, (revision) => pick(fromRevision.revision, revision))}
       </div>
       <RevisionDiff before={fromRevision} after={toRevision} />
       <h2>New revision</h2>
