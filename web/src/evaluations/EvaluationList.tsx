@@ -14,12 +14,7 @@ const query = graphql`
     evaluations(last: 100) {
       edges {
         node {
-          id
-          databaseId
-          variantNames
-          revisions
-          testsetName
-          createdAt
+          ...evaluationSummaryFields @relay(mask: false)
           status {
             value
           }

@@ -17,15 +17,23 @@ import { ResultsTable } from './ResultsTable.tsx';
 import { useScenarioRows } from './scenarios.ts';
 import './evaluations.css';
 
+// What names an evaluation, in the list and on its page (EvaluationList.tsx); spread unmasked
+// (`@relay(mask: false)`), so no component reads it as a fragment.
+export const evaluationSummaryFields = graphql`
+  fragment evaluationSummaryFields on Evaluation {
+    id
+    databaseId
+    variantNames
+    revisions
+    testsetName
+    createdAt
+  }
+`;
+
 const query = graphql`
   query EvaluationPageQuery($id: ID!) {
     evaluation(id: $id) {
-      id
-      databaseId
-      variantNames
-      revisions
-      testsetName
-      createdAt
+      ...evaluationSummaryFields @relay(mask: false)
       status {
         value
         error {

@@ -12,14 +12,22 @@ import { judgeProgress } from './judging.ts';
 import { useHumanScenarios } from './scenarios.ts';
 import '../evaluations/evaluations.css';
 
+// What names a human evaluation, on its page and on the judging screen (JudgeScreen.tsx); spread
+// unmasked (`@relay(mask: false)`), so no component reads it as a fragment.
+export const humanEvaluationSummaryFields = graphql`
+  fragment humanEvaluationSummaryFields on HumanEvaluation {
+    id
+    databaseId
+    evaluationType
+    variantNames
+    testsetName
+  }
+`;
+
 const query = graphql`
   query HumanEvaluationPageQuery($id: ID!) {
     humanEvaluation(id: $id) {
-      id
-      databaseId
-      evaluationType
-      variantNames
-      testsetName
+      ...humanEvaluationSummaryFields @relay(mask: false)
       status
       statusError
       createdAt
