@@ -168,3 +168,15 @@ export function ChecksField<T extends string>({
     </fieldset>
   );
 }
+
+/** Checkbox options for things with an id and a name, each with a muted note after its name. */
+export function namedOptions<T extends { id: string; name: string }>(items: readonly T[], note: (item: T) => string) {
+  return items.map((item) => ({
+    value: item.id,
+    label: (
+      <>
+        {item.name} <span className="muted">{note(item)}</span>
+      </>
+    ),
+  }));
+}

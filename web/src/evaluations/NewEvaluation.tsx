@@ -8,7 +8,7 @@ import type { NewEvaluationMutation } from '../__generated__/NewEvaluationMutati
 import type { NewEvaluationQuery } from '../__generated__/NewEvaluationQuery.graphql.ts';
 import { Link, paths, useRouter } from '../router.tsx';
 import { Empty, ErrorBoundary, Loading } from '../ui.tsx';
-import { ChecksField, FieldIssues, FormIssues, invalidProps, SelectField, useFormIssues } from './FieldIssues.tsx';
+import { ChecksField, FieldIssues, FormIssues, invalidProps, namedOptions, SelectField, useFormIssues } from './FieldIssues.tsx';
 import './evaluations.css';
 
 const query = graphql`
@@ -126,17 +126,7 @@ function AppChoices({
         field="variant_ids"
         issues={issues}
         empty="The app has no variant yet."
-        options={variants.map((variant) => ({
-          value: variant.id,
-          label: (
-            <>
-              {variant.name}{' '}
-              <span className="muted">
-                v{variant.revision}, {variant.kind.toLowerCase()}
-              </span>
-            </>
-          ),
-        }))}
+        options={namedOptions(variants, (variant) => `v${variant.revision}, ${variant.kind.toLowerCase()}`)}
         chosen={choices.variantIds}
         onChange={(variantIds) => setChoices({ ...choices, variantIds })}
       />
@@ -145,14 +135,7 @@ function AppChoices({
         field="evaluators_configs"
         issues={issues}
         empty="The app has no evaluator config yet."
-        options={configs.map((config) => ({
-          value: config.id,
-          label: (
-            <>
-              {config.name} <span className="muted">{config.evaluatorKey}</span>
-            </>
-          ),
-        }))}
+        options={namedOptions(configs, (config) => config.evaluatorKey)}
         chosen={choices.configIds}
         onChange={(configIds) => setChoices({ ...choices, configIds })}
       />

@@ -6,7 +6,7 @@ import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import type { HumanEvaluationsAppQuery } from '../__generated__/HumanEvaluationsAppQuery.graphql.ts';
 import type { HumanEvaluationsCreateMutation } from '../__generated__/HumanEvaluationsCreateMutation.graphql.ts';
 import type { HumanEvaluationsListQuery } from '../__generated__/HumanEvaluationsListQuery.graphql.ts';
-import { ChecksField, FormIssues, SelectField, useFormIssues } from '../evaluations/FieldIssues.tsx';
+import { ChecksField, FormIssues, namedOptions, SelectField, useFormIssues } from '../evaluations/FieldIssues.tsx';
 import { statusLabel } from '../evaluations/results.ts';
 import { appOptions, testsetOptions } from '../evaluations/NewEvaluation.tsx';
 import { formatTime } from '../format.ts';
@@ -80,14 +80,7 @@ function Variants({
       field="variant_ids"
       issues={issues}
       empty="The app has no variant yet."
-      options={variants.map((variant) => ({
-        value: variant.id,
-        label: (
-          <>
-            {variant.name} <span className="muted">v{variant.revision}</span>
-          </>
-        ),
-      }))}
+      options={namedOptions(variants, (variant) => `v${variant.revision}`)}
       chosen={chosen}
       onChange={setChosen}
     />
