@@ -3,20 +3,16 @@
 // limit shown beside its field), followed live to its end, its aggregates and results table read,
 // and a comparison of two read with its regressions first and a diff of outputs. Every request off
 // the server is refused and counted (none may happen); axe finds no serious violation; each
-// screen is saved to docs/screenshots/. Skipped, and reported so, where chromium is absent.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// screen is saved to docs/screenshots/ with UPDATE_SCREENSHOTS=1. Skipped, and reported so, where chromium is absent.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { browserSuite, chromiumAvailable as available, onlyFrom } from './helpers/browser.js';
+import { browserSuite, chromiumAvailable as available, screenshot, seriousViolations, watchedPage } from './helpers/browser.js';
 import { createGate, startEndpoint, type FakeEndpoint, type Gate } from './helpers/endpoints.js';
 import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluation, waitForStatus } from './helpers/evaluations.js';
 import { createHumanEvaluation, waitForHumanStatus } from './helpers/human-evaluations.js';
 import { globalId } from '../src/shared/graphql/ids.js';
 
 const suite = browserSuite();
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const screenshots = new URL('../docs/screenshots/', import.meta.url).pathname;
 
 // "good" answers every capital; "bad" gets Chile and Kenya wrong; Atlantis fails for both.
 const capitals: Record<string, string> = { France: 'Paris', Peru: 'Lima', Chile: 'Santiago', Japan: 'Tokyo', Kenya: 'Nairobi', Atlantis: '?' };
@@ -60,32 +56,11 @@ beforeAll(async () => {
 });
 afterAll(() => endpoint?.close());
 
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  const results = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    return (await axe.run()).violations;
-  });
-  return results
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(screenshots, { recursive: true });
-  await page.screenshot({ path: `${screenshots}${name}.png`, fullPage: true, animations: 'disabled' });
-}
-
 it.skipIf(!available)(
   'starts an evaluation in the form, follows it live, reads its table and compares two, from the server alone, accessibly',
   async () => {
     const projectId = ((await suite.server.request('GET', '/projects')).body as { id: string; name: string }[]).find((p) => p.name === 'default')!.id;
-    const context = await suite.browser!.newContext({ viewport: { width: 1280, height: 900 } });
-    const traffic = await onlyFrom(context, suite.server.baseUrl);
-    const page = await context.newPage();
-    const consoleErrors: string[] = [];
-    page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
-    page.on('pageerror', (error) => consoleErrors.push(error.message));
+    const { context, page, traffic, consoleErrors } = await watchedPage(suite);
     const base = `${suite.server.baseUrl}/p/${projectId}`;
 
     // No evaluation yet: the list says so and offers the form.
@@ -107,7 +82,7 @@ it.skipIf(!available)(
     await expect.poll(() => batch.getAttribute('aria-invalid')).toBe('true');
     const issue = await page.locator(`#${await batch.getAttribute('aria-describedby')}`).innerText();
     expect(issue).toMatch(/greater than or equal to 1/i);
-    await shoot(page, 'evaluation-new');
+    await screenshot(page, 'evaluation-new', { fullPage: true });
 
     // Started: the page follows the run over the subscription while the endpoint holds the calls.
     await batch.fill('2');
@@ -137,10 +112,10 @@ it.skipIf(!available)(
     await page.keyboard.press('ArrowDown');
     const details = page.getByRole('region', { name: 'Test case 2' });
     await details.getByText('no Lima here').waitFor();
-    await shoot(page, 'evaluation');
+    await screenshot(page, 'evaluation', { fullPage: true });
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await seriousViolations(page)).toEqual([]);
-    await shoot(page, 'evaluation-dark');
+    await screenshot(page, 'evaluation-dark', { fullPage: true });
     await page.emulateMedia({ colorScheme: 'light' });
     await details.getByRole('link', { name: 'Open the trace' }).click();
     await page.waitForURL(/\/traces\/[0-9a-f]{32}$/);
@@ -152,7 +127,7 @@ it.skipIf(!available)(
     await page.goto(`${base}/evaluations`);
     await page.getByRole('checkbox', { name: /^Compare good/ }).check();
     await page.getByRole('checkbox', { name: /^Compare bad/ }).check();
-    await shoot(page, 'evaluations');
+    await screenshot(page, 'evaluations', { fullPage: true });
     await page.getByRole('button', { name: /Compare 2 selected/ }).click();
     await page.waitForURL(/\/evaluations\/compare\?ids=/);
     const cases = page.locator('.compare-case');
@@ -169,7 +144,7 @@ it.skipIf(!available)(
     await expect.poll(() => cases.count()).toBe(4);
     await page.getByRole('radio', { name: /^All/ }).check();
     expect(await seriousViolations(page)).toEqual([]);
-    await shoot(page, 'evaluation-compare');
+    await screenshot(page, 'evaluation-compare', { fullPage: true });
 
     // Unknown evaluations say so.
     await page.goto(`${base}/evaluations/00000000-0000-0000-0000-000000000000`);
@@ -203,12 +178,7 @@ it.skipIf(!available)(
     const projectId = ((await suite.server.request('GET', '/projects')).body as { id: string; name: string }[]).find((p) => p.name === 'default')!.id;
     const variant = (await suite.server.request('GET', `/apps/${appId}/variants`)).body.find((v: { variant_name: string }) => v.variant_name === 'bad');
     await suite.server.request('PUT', `/variants/${variant.variant_id}/parameters`, { parameters: { flavour: 'bad', temperature: 0.7 } });
-    const context = await suite.browser!.newContext({ viewport: { width: 1280, height: 900 } });
-    const traffic = await onlyFrom(context, suite.server.baseUrl);
-    const page = await context.newPage();
-    const consoleErrors: string[] = [];
-    page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
-    page.on('pageerror', (error) => consoleErrors.push(error.message));
+    const { context, page, traffic, consoleErrors } = await watchedPage(suite);
 
     // Apps → the app: its variants, configs and test sets.
     await page.goto(`${suite.server.baseUrl}/p/${projectId}/apps`);
@@ -224,7 +194,7 @@ it.skipIf(!available)(
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => substring.getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('.field-issue').allInnerTexts()).toEqual(['Field required']);
-    await shoot(page, 'evaluator-config');
+    await screenshot(page, 'evaluator-config', { fullPage: true });
     await substring.fill('capital');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/\/configs\/[0-9a-f-]{36}$/);
@@ -236,7 +206,7 @@ it.skipIf(!available)(
     const diff = page.getByLabel('Changes from revision 1 to 2');
     await diff.waitFor();
     expect(await diff.locator('ins').innerText()).toMatch(/"temperature": 0.7/);
-    await shoot(page, 'variant');
+    await screenshot(page, 'variant', { fullPage: true });
 
     // A test set dropped as a CSV file; a JSON file that is not a list is refused beside the drop zone.
     await page.goto(`${suite.server.baseUrl}/p/${projectId}/testsets`);
@@ -248,12 +218,12 @@ it.skipIf(!available)(
       .waitFor();
     await dropFile(page, 'europe.csv', 'text/csv', 'country,correct_answer\nItaly,Rome\nSpain,Madrid\n');
     expect(await page.getByLabel('Name').inputValue()).toBe('europe');
-    await shoot(page, 'testsets');
+    await screenshot(page, 'testsets', { fullPage: true });
     await page.getByRole('button', { name: 'Upload' }).click();
     await page.getByRole('heading', { name: 'europe' }).waitFor();
     const rows = page.getByRole('table', { name: /Test cases 1 to 2/ }).getByRole('row');
     expect(await rows.allInnerTexts()).toEqual(['#\tcountry\tcorrect_answer', '1\tItaly\tRome', '2\tSpain\tMadrid']);
-    await shoot(page, 'testset');
+    await screenshot(page, 'testset', { fullPage: true });
 
     expect(traffic.offHost).toEqual([]);
     // Chromium logs every 4xx response; the refused upload's 422 is the one expected.
@@ -283,19 +253,14 @@ it.skipIf(!available)(
       { id: globalId('HumanEvaluation', created.id) },
     );
     const order = shown.data.humanEvaluation.scenarios.edges.map(({ node }: any) => node.shownOutputs as { variantId: string; variantOutput: string }[]);
-    const context = await suite.browser!.newContext({ viewport: { width: 1280, height: 900 } });
-    const traffic = await onlyFrom(context, suite.server.baseUrl);
-    const page = await context.newPage();
-    const consoleErrors: string[] = [];
-    page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
-    page.on('pageerror', (error) => consoleErrors.push(error.message));
+    const { context, page, traffic, consoleErrors } = await watchedPage(suite);
 
     await page.goto(`${suite.server.baseUrl}/p/${projectId}/human-evaluations/${created.id}`);
     await page.getByRole('link', { name: 'Judge' }).click();
     await page.getByLabel('Your name as a judge').fill('ada');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Case 1 of 3' }).waitFor();
-    await shoot(page, 'human-judge');
+    await screenshot(page, 'human-judge', { fullPage: true });
     // ← the left is better, → the right, 3 both good; each saves and moves on; P goes back.
     await page.keyboard.press('ArrowLeft');
     await page.getByRole('heading', { name: 'Case 2 of 3' }).waitFor();
@@ -323,7 +288,7 @@ it.skipIf(!available)(
     await page.getByText('ada: 3 of 3').waitFor();
     expect(await page.getByLabel('Position bias').innerText()).toMatch(/of 2 decisive verdicts/);
     expect(await seriousViolations(page)).toEqual([]);
-    await shoot(page, 'human-results');
+    await screenshot(page, 'human-results', { fullPage: true });
 
     expect(traffic.offHost).toEqual([]);
     expect(consoleErrors).toEqual([]);

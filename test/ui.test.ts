@@ -5,7 +5,7 @@
 // light or dark. Needs Debian's chromium; skipped, and reported so, where it is absent.
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { browserSuite, chromiumAvailable as available, onlyFrom, seriousViolations } from './helpers/browser.js';
+import { browserSuite, chromiumAvailable as available, seriousViolations, watchedPage } from './helpers/browser.js';
 import { testTracer, type TestTracer } from './helpers/otel.js';
 
 const suite = browserSuite();
@@ -59,12 +59,7 @@ it.skipIf(!available)(
   'lists traces live, opens one, shows a span selected by mouse or keyboard, from the server alone, accessibly',
   async () => {
     await sendTrace('capital question', 'Capital of France?');
-    const context = await suite.browser!.newContext({ viewport: { width: 1280, height: 900 } });
-    const traffic = await onlyFrom(context, suite.server.baseUrl);
-    const page = await context.newPage();
-    const consoleErrors: string[] = [];
-    page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
-    page.on('pageerror', (error) => consoleErrors.push(error.message));
+    const { context, page, traffic, consoleErrors } = await watchedPage(suite);
     const projectHeaders: (string | undefined)[] = [];
     page.on('request', (request) => request.url().endsWith('/graphql') && projectHeaders.push(request.headers()['x-assay-project']));
 

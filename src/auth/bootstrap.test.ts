@@ -1,18 +1,14 @@
 // The first key from the shell (`npm run assay -- keys create`, docs/access.md#the-first-key) and
 // the real service, as a process, using it: with auth on it starts once a key exists, and no key
 // (nor ASSAY_INIT_API_KEY) ever appears in its log, whatever requests carry or answer them.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../test/helpers/endpoints.js';
-import { startAssayProcess, type AssayProcess } from '../../test/helpers/process.js';
+import { runCli, startAssayProcess, type AssayProcess } from '../../test/helpers/process.js';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/server.js';
 
-const run = promisify(execFile);
-const root = new URL('../..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'assay-bootstrap-'));
 let database: TestDatabase;
 let env: NodeJS.ProcessEnv;
@@ -29,15 +25,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function assay(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('npm', ['run', '-s', 'assay', '--', ...args], { cwd: root, env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const assay = (...args: string[]) => runCli(env, ...args);
 
 describe('npm run assay -- keys create', () => {
   it('prints a new key of the project, alone on stdout; refuses unknown projects and scopes', async () => {

@@ -2,16 +2,12 @@
 // real service as a process (docs/access.md#the-first-administrator): with auth on and no key it
 // starts, since an administrator is a way in; the link the command prints sets a password; and no
 // session token, link token or password ever appears in the service's log.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startAssayProcess, type AssayProcess } from '../../test/helpers/process.js';
+import { runCli, startAssayProcess, type AssayProcess } from '../../test/helpers/process.js';
 
-const run = promisify(execFile);
-const root = new URL('../..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'assay-users-'));
 const env = { ...process.env, DATABASE_URL: `file:${join(dir, 'assay.db')}` };
 const ADMIN_PASSWORD = 'first admin password never logged';
@@ -22,15 +18,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function assay(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('npm', ['run', '-s', 'assay', '--', ...args], { cwd: root, env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const assay = (...args: string[]) => runCli(env, ...args);
 
 const cookieOf = (setCookie: string | null) => /^assay_session=[^;]+/.exec(setCookie ?? '')![0];
 

@@ -71,6 +71,28 @@ export function browserSuite(env: Record<string, string> = {}): BrowserSuite {
   return suite;
 }
 
+export interface WatchedPage {
+  context: BrowserContext;
+  page: Page;
+  traffic: Traffic;
+  /** Console errors and uncaught exceptions on the page, which a test expects to stay empty. */
+  consoleErrors: string[];
+}
+
+/**
+ * A page in a new 1280×900 context of `suite`'s browser, its requests routed by onlyFrom and its
+ * console errors collected.
+ */
+export async function watchedPage(suite: BrowserSuite): Promise<WatchedPage> {
+  const context = await suite.browser!.newContext({ viewport: { width: 1280, height: 900 } });
+  const traffic = await onlyFrom(context, suite.server.baseUrl);
+  const page = await context.newPage();
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  return { context, page, traffic, consoleErrors };
+}
+
 /** Serious or critical axe violations on the page as it is now, as `rule: targets`. */
 export async function seriousViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol: the page's CSP rightly refuses an injected <script>.
@@ -91,8 +113,8 @@ const screenshots = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'd
  * the README shows (`UPDATE_SCREENSHOTS=1 npm test -- test/ui`). Other runs leave the committed
  * pictures alone: they show times and ids, so every run would change them.
  */
-export async function screenshot(page: Page, name: string): Promise<void> {
+export async function screenshot(page: Page, name: string, { fullPage = false } = {}): Promise<void> {
   if (process.env.UPDATE_SCREENSHOTS !== '1') return;
   mkdirSync(screenshots, { recursive: true });
-  await page.screenshot({ path: join(screenshots, `${name}.png`), animations: 'disabled', caret: 'hide' });
+  await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage, animations: 'disabled', caret: 'hide' });
 }

@@ -2,11 +2,12 @@
 // (`src/main.ts` under tsx), since tests test the source and need no build; `npm start` runs the
 // compiled dist/main.js, which test/start.test.ts covers. Its log goes to stdout as JSON lines; it
 // is ready once it logs its address.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { requester, type TestResponse } from './server.js';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -90,4 +91,23 @@ export function startAssayProcess(cwd: string, env: Record<string, string>, time
       });
     });
   });
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const run = promisify(execFile);
+
+/** `npm run assay -- <args>` (src/cli.ts) with `env`: its exit code and output, a failure included. */
+export async function runCli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await run('npm', ['run', '-s', 'assay', '--', ...args], { cwd: root, env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as CliResult;
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
 }

@@ -81,3 +81,40 @@ export class ErrorBoundary extends Component<BoundaryProps, { error: unknown; ke
     return this.props.children;
   }
 }
+
+/**
+ * A table's head row: a header cell per column, `numeric` ones aligned as their figures; with
+ * `actions`, a last column for each row's buttons, named for screen readers only.
+ */
+export function HeadRow({ columns, numeric = [], actions = false }: { columns: readonly string[]; numeric?: readonly string[]; actions?: boolean }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) => (
+          <th key={column} scope="col" className={numeric.includes(column) ? 'numeric' : undefined}>
+            {column}
+          </th>
+        ))}
+        {actions && (
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        )}
+      </tr>
+    </thead>
+  );
+}
+
+/** Figures as a description list: each label over its value. */
+export function Figures({ figures, label }: { figures: readonly (readonly [string, string])[]; label?: string }) {
+  return (
+    <dl className="metrics" aria-label={label}>
+      {figures.map(([name, value]) => (
+        <div key={name}>
+          <dt>{name}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -7,8 +7,8 @@ import type { ApiKeysQuery } from '../__generated__/ApiKeysQuery.graphql.ts';
 import type { ApiKeysRevokeMutation } from '../__generated__/ApiKeysRevokeMutation.graphql.ts';
 import { formatTime } from '../format.ts';
 import { Field, formText, FormError } from '../forms.tsx';
-import { Empty } from '../ui.tsx';
-import { ConfirmButton, CopyOnce, refusalOf, useCommit } from './parts.tsx';
+import { Empty, HeadRow } from '../ui.tsx';
+import { ConfirmButton, CopyOnce, useActions, useCommit } from './parts.tsx';
 
 const query = graphql`
   query ApiKeysQuery {
@@ -50,36 +50,24 @@ const scopeHints: Record<(typeof scopes)[number], string> = {
 };
 
 export function ApiKeys() {
-  const [fetchKey, setFetchKey] = useState(0);
+  const { fetchKey, error, act } = useActions();
   const { apiKeys } = useLazyLoadQuery<ApiKeysQuery>(query, {}, { fetchKey, fetchPolicy: 'store-and-network' });
   const [commitCreate, creating] = useCommit<ApiKeysCreateMutation>(create);
   const [commitRevoke] = useCommit<ApiKeysRevokeMutation>(revoke);
   const [secret, setSecret] = useState<{ key: string; prefix: string } | null>(null);
-  const [error, setError] = useState<ReturnType<typeof refusalOf> | null>(null);
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
-    try {
+    void act(async () => {
       const answer = await commitCreate({ input: { name: formText(form, 'name'), scopes: form.getAll('scope') as (typeof scopes)[number][] } });
       setSecret({ key: answer.createApiKey.key, prefix: answer.createApiKey.apiKey.prefix });
-      setError(null);
       formElement.reset();
-      setFetchKey((key) => key + 1);
-    } catch (caught) {
-      setError(refusalOf(caught));
-    }
+    });
   };
 
-  const onRevoke = async (id: string) => {
-    try {
-      await commitRevoke({ id });
-      setFetchKey((key) => key + 1);
-    } catch (caught) {
-      setError(refusalOf(caught));
-    }
-  };
+  const onRevoke = (id: string) => act(() => commitRevoke({ id }));
 
   return (
     <>
@@ -111,18 +99,7 @@ export function ApiKeys() {
       ) : (
         <table className="admin-table">
           <caption className="visually-hidden">The project's API keys</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Name', 'Prefix', 'Scopes', 'Created', 'Last used']} actions />
           <tbody>
             {apiKeys.map((key) => (
               <tr key={key.id}>

@@ -4,7 +4,7 @@ import { graphql, useLazyLoadQuery } from 'react-relay';
 import type { AuditLogQuery } from '../__generated__/AuditLogQuery.graphql.ts';
 import { formatTime } from '../format.ts';
 import { paths, useRouter } from '../router.tsx';
-import { Empty } from '../ui.tsx';
+import { Empty, HeadRow } from '../ui.tsx';
 import { actionName, auditActions, auditVariables, detailsText } from './format.ts';
 
 const query = graphql`
@@ -68,16 +68,7 @@ export function AuditLog({ projectId }: { projectId: string }) {
       ) : (
         <table className="admin-table audit">
           <caption className="visually-hidden">Audit events, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Action</th>
-              <th scope="col">Who</th>
-              <th scope="col">On</th>
-              <th scope="col">Details</th>
-              <th scope="col">From</th>
-            </tr>
-          </thead>
+          <HeadRow columns={['When', 'Action', 'Who', 'On', 'Details', 'From']} />
           <tbody>
             {auditEvents.edges.map(({ node: event }) => (
               <tr key={event.id}>

@@ -10,8 +10,8 @@ import type { MembersQuery, Role } from '../__generated__/MembersQuery.graphql.t
 import type { MembersRemoveMutation } from '../__generated__/MembersRemoveMutation.graphql.ts';
 import { formatTime } from '../format.ts';
 import { Field, formText, FormError } from '../forms.tsx';
-import { Empty } from '../ui.tsx';
-import { ConfirmButton, CopyOnce, refusalOf, useCommit } from './parts.tsx';
+import { Empty, HeadRow } from '../ui.tsx';
+import { ConfirmButton, CopyOnce, useActions, useCommit } from './parts.tsx';
 
 const query = graphql`
   query MembersQuery {
@@ -70,25 +70,13 @@ const roleOptions = roles.map((role) => (
 ));
 
 export function Members() {
-  const [fetchKey, setFetchKey] = useState(0);
+  const { fetchKey, error, act } = useActions();
   const { members } = useLazyLoadQuery<MembersQuery>(query, {}, { fetchKey, fetchPolicy: 'store-and-network' });
   const [commitAdd, adding] = useCommit<MembersAddMutation>(add);
   const [commitChange] = useCommit<MembersChangeRoleMutation>(changeRole);
   const [commitRemove] = useCommit<MembersRemoveMutation>(remove);
   const [commitLink] = useCommit<MembersLinkMutation>(link);
-  const [error, setError] = useState<ReturnType<typeof refusalOf> | null>(null);
   const [passwordLink, setPasswordLink] = useState<{ email: string; url: string; expiresAt: string } | null>(null);
-
-  /** Runs a change, then reads the list anew; a refusal (the last admin, a 403) is shown. */
-  const act = async (change: () => Promise<unknown>) => {
-    try {
-      await change();
-      setError(null);
-      setFetchKey((key) => key + 1);
-    } catch (caught) {
-      setError(refusalOf(caught));
-    }
-  };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -138,17 +126,7 @@ export function Members() {
       ) : (
         <table className="admin-table">
           <caption className="visually-hidden">The project's members</caption>
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Password</th>
-              <th scope="col">Member since</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Email', 'Role', 'Password', 'Member since']} actions />
           <tbody>
             {members.map((member) => (
               <tr key={member.user.id}>

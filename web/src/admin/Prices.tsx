@@ -6,9 +6,9 @@ import type { PricesDeleteMutation } from '../__generated__/PricesDeleteMutation
 import type { PricesQuery } from '../__generated__/PricesQuery.graphql.ts';
 import type { PricesUpsertMutation } from '../__generated__/PricesUpsertMutation.graphql.ts';
 import { Field, formText, FormError } from '../forms.tsx';
-import { Empty } from '../ui.tsx';
+import { Empty, HeadRow } from '../ui.tsx';
 import { effectiveText, optionalNumber } from './format.ts';
-import { ConfirmButton, refusalOf, useCommit } from './parts.tsx';
+import { ConfirmButton, useActions, useCommit } from './parts.tsx';
 
 const query = graphql`
   query PricesQuery($first: Int!) {
@@ -48,22 +48,11 @@ const remove = graphql`
 const usd = (value: number | null | undefined) => (value == null ? '–' : `$${value}`);
 
 export function Prices() {
-  const [fetchKey, setFetchKey] = useState(0);
+  const { fetchKey, error, act } = useActions();
   const [first, setFirst] = useState(100);
   const { modelPrices } = useLazyLoadQuery<PricesQuery>(query, { first }, { fetchKey, fetchPolicy: 'store-and-network' });
   const [commitUpsert, saving] = useCommit<PricesUpsertMutation>(upsert);
   const [commitRemove] = useCommit<PricesDeleteMutation>(remove);
-  const [error, setError] = useState<ReturnType<typeof refusalOf> | null>(null);
-
-  const act = async (change: () => Promise<unknown>) => {
-    try {
-      await change();
-      setError(null);
-      setFetchKey((key) => key + 1);
-    } catch (caught) {
-      setError(refusalOf(caught));
-    }
-  };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -108,25 +97,7 @@ export function Prices() {
       ) : (
         <table className="admin-table">
           <caption className="visually-hidden">Model prices, the project's own first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Model</th>
-              <th scope="col" className="numeric">
-                Input
-              </th>
-              <th scope="col" className="numeric">
-                Output
-              </th>
-              <th scope="col" className="numeric">
-                Cached input
-              </th>
-              <th scope="col">From</th>
-              <th scope="col">Source</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Model', 'Input', 'Output', 'Cached input', 'From', 'Source']} numeric={['Input', 'Output', 'Cached input']} actions />
           <tbody>
             {modelPrices.edges.map(({ node: price }) => (
               <tr key={price.id}>

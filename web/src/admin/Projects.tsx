@@ -7,8 +7,8 @@ import type { ProjectsQuery } from '../__generated__/ProjectsQuery.graphql.ts';
 import { formatTime } from '../format.ts';
 import { Field, formText, FormError } from '../forms.tsx';
 import { Link, paths } from '../router.tsx';
-import { Empty } from '../ui.tsx';
-import { CopyOnce, refusalOf, useCommit } from './parts.tsx';
+import { Empty, HeadRow } from '../ui.tsx';
+import { CopyOnce, useActions, useCommit } from './parts.tsx';
 
 const query = graphql`
   query ProjectsQuery {
@@ -41,26 +41,21 @@ const create = graphql`
 `;
 
 export function Projects({ projectId }: { projectId: string }) {
-  const [fetchKey, setFetchKey] = useState(0);
+  const { fetchKey, error, act } = useActions();
   const { projects, me } = useLazyLoadQuery<ProjectsQuery>(query, {}, { fetchKey, fetchPolicy: 'store-and-network' });
   const [commitCreate, creating] = useCommit<ProjectsCreateMutation>(create);
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
-  const [error, setError] = useState<ReturnType<typeof refusalOf> | null>(null);
   // Only an instance administrator may create projects (docs/access.md#roles); `me` is null with auth off.
   const mayCreate = !me || me.user.isAdmin;
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formElement = event.currentTarget;
-    try {
+    void act(async () => {
       const answer = await commitCreate({ input: { name: formText(new FormData(formElement), 'name') } });
       setCreated({ name: answer.createProject.project.name, key: answer.createProject.apiKey.key });
-      setError(null);
       formElement.reset();
-      setFetchKey((key) => key + 1);
-    } catch (caught) {
-      setError(refusalOf(caught));
-    }
+    });
   };
 
   return (
@@ -85,13 +80,7 @@ export function Projects({ projectId }: { projectId: string }) {
       ) : (
         <table className="admin-table">
           <caption className="visually-hidden">Your projects</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Id</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Name', 'Id', 'Created']} />
           <tbody>
             {projects.map((project) => (
               <tr key={project.id}>

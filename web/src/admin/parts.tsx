@@ -57,6 +57,25 @@ export function refusalOf(error: unknown): { message: string; fields: Record<str
   return { message: error instanceof Error ? error.message : String(error), fields: {} };
 }
 
+/**
+ * A screen's changes: `act` runs one, then has the list read anew (`fetchKey` changes) and clears
+ * the last refusal; a refusal (the last admin, a 403) is kept in `error` for the form to show.
+ */
+export function useActions() {
+  const [fetchKey, setFetchKey] = useState(0);
+  const [error, setError] = useState<ReturnType<typeof refusalOf> | null>(null);
+  const act = useCallback(async (change: () => Promise<unknown>) => {
+    try {
+      await change();
+      setError(null);
+      setFetchKey((key) => key + 1);
+    } catch (caught) {
+      setError(refusalOf(caught));
+    }
+  }, []);
+  return { fetchKey, error, act };
+}
+
 /** A secret the API shows once (a new key): selectable, copyable, gone once dismissed. */
 export function CopyOnce({
   label,

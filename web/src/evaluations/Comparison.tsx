@@ -53,29 +53,7 @@ const query = graphql`
       inputs
       correctAnswers
       scenarios {
-        id
-        traceId
-        outputs {
-          cost
-          latency
-          result {
-            type
-            value
-            error {
-              message
-            }
-          }
-        }
-        results {
-          evaluatorConfigId
-          result {
-            type
-            value
-            error {
-              message
-            }
-          }
-        }
+        ...evaluationScenarioFields @relay(mask: false)
       }
     }
   }

@@ -5,7 +5,7 @@ import { graphql, useLazyLoadQuery } from 'react-relay';
 import type { EvaluationListQuery } from '../__generated__/EvaluationListQuery.graphql.ts';
 import { formatTime } from '../format.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty } from '../ui.tsx';
+import { Empty, HeadRow } from '../ui.tsx';
 import { scoreText, statusLabel } from './results.ts';
 import './evaluations.css';
 
@@ -14,12 +14,7 @@ const query = graphql`
     evaluations(last: 100) {
       edges {
         node {
-          id
-          databaseId
-          variantNames
-          revisions
-          testsetName
-          createdAt
+          ...evaluationSummaryFields @relay(mask: false)
           status {
             value
           }
@@ -70,19 +65,7 @@ export function EvaluationList({ projectId }: { projectId: string }) {
       ) : (
         <table className="traces evaluations">
           <caption className="visually-hidden">Evaluations, newest first; tick two or more to compare them</caption>
-          <thead>
-            <tr>
-              <th scope="col">Compare</th>
-              <th scope="col">Variant</th>
-              <th scope="col">Test set</th>
-              <th scope="col">Status</th>
-              <th scope="col" className="numeric">
-                Cases
-              </th>
-              <th scope="col">Scores</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Compare', 'Variant', 'Test set', 'Status', 'Cases', 'Scores', 'Created']} numeric={['Cases']} />
           <tbody>
             {evaluations.map((evaluation) => {
               const name = `${evaluation.variantNames[0] ?? '?'} v${evaluation.revisions[0] ?? '?'}`;

@@ -11,21 +11,29 @@ import type { EvaluationPageSubscription, EvaluationPageSubscription$data } from
 import { formatCost, formatDuration, formatPercent, formatTime } from '../format.ts';
 import { globalIdOf } from '../ids.ts';
 import { Link, paths } from '../router.tsx';
-import { Empty, ErrorMessage, Loading } from '../ui.tsx';
+import { Empty, ErrorMessage, HeadRow, Loading } from '../ui.tsx';
 import { finalStatuses, resultText, statusLabel } from './results.ts';
 import { ResultsTable } from './ResultsTable.tsx';
 import { useScenarioRows } from './scenarios.ts';
 import './evaluations.css';
 
+// What names an evaluation, in the list and on its page (EvaluationList.tsx); spread unmasked
+// (`@relay(mask: false)`), so no component reads it as a fragment.
+export const evaluationSummaryFields = graphql`
+  fragment evaluationSummaryFields on Evaluation {
+    id
+    databaseId
+    variantNames
+    revisions
+    testsetName
+    createdAt
+  }
+`;
+
 const query = graphql`
   query EvaluationPageQuery($id: ID!) {
     evaluation(id: $id) {
-      id
-      databaseId
-      variantNames
-      revisions
-      testsetName
-      createdAt
+      ...evaluationSummaryFields @relay(mask: false)
       status {
         value
         error {
@@ -149,24 +157,7 @@ function Aggregates({ aggregates }: { aggregates: readonly Aggregate[] }) {
   return (
     <table className="traces aggregates">
       <caption>Scores over every case</caption>
-      <thead>
-        <tr>
-          <th scope="col">Evaluator config</th>
-          <th scope="col" className="numeric">
-            Mean
-          </th>
-          <th scope="col">95% interval</th>
-          <th scope="col" className="numeric">
-            Std. dev.
-          </th>
-          <th scope="col" className="numeric">
-            Scored
-          </th>
-          <th scope="col" className="numeric">
-            Errors
-          </th>
-        </tr>
-      </thead>
+      <HeadRow columns={['Evaluator config', 'Mean', '95% interval', 'Std. dev.', 'Scored', 'Errors']} numeric={['Mean', 'Std. dev.', 'Scored', 'Errors']} />
       <tbody>
         {aggregates.map((aggregate) => {
           const { mean, interval } = meanText(aggregate);

@@ -6,15 +6,21 @@ import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import type { NewEvaluationAppQuery } from '../__generated__/NewEvaluationAppQuery.graphql.ts';
 import type { NewEvaluationMutation } from '../__generated__/NewEvaluationMutation.graphql.ts';
 import type { NewEvaluationQuery } from '../__generated__/NewEvaluationQuery.graphql.ts';
-import { ApiError } from '../relay.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, ErrorBoundary, ErrorMessage, Loading } from '../ui.tsx';
-import { FieldIssues, invalidProps, otherIssues } from './FieldIssues.tsx';
-import { issuesByField } from './results.ts';
+import { Empty, ErrorBoundary, Loading } from '../ui.tsx';
+import { ChecksField, FieldIssues, FormIssues, invalidProps, namedOptions, SelectField, useFormIssues } from './FieldIssues.tsx';
 import './evaluations.css';
 
 const query = graphql`
   query NewEvaluationQuery {
+    ...NewEvaluation_choices @relay(mask: false)
+  }
+`;
+
+// The apps and test sets a new evaluation (or a human one, HumanEvaluations.tsx) chooses from;
+// spread unmasked (`@relay(mask: false)`), so no component reads it as a fragment.
+export const choicesFragment = graphql`
+  fragment NewEvaluation_choices on Query {
     apps(first: 100) {
       edges {
         node {
@@ -36,19 +42,31 @@ const query = graphql`
   }
 `;
 
+export const appOptions = (apps: readonly { id: string; name: string }[]) => apps.map((app) => ({ value: app.id, label: app.name }));
+export const testsetOptions = (testsets: readonly { id: string; name: string; rowCount: number }[]) =>
+  testsets.map((testset) => ({ value: testset.id, label: `${testset.name} (${testset.rowCount} cases)` }));
+
+// An app's variants to choose from, here and for a human evaluation (HumanEvaluations.tsx); spread
+// unmasked like the choices above.
+export const variantsFragment = graphql`
+  fragment NewEvaluation_variants on App {
+    variants(first: 100) {
+      edges {
+        node {
+          id
+          name
+          kind
+          revision
+        }
+      }
+    }
+  }
+`;
+
 const appQuery = graphql`
   query NewEvaluationAppQuery($appId: ID!) {
     app(id: $appId) {
-      variants(first: 100) {
-        edges {
-          node {
-            id
-            name
-            kind
-            revision
-          }
-        }
-      }
+      ...NewEvaluation_variants @relay(mask: false)
     }
     evaluatorConfigs(appId: $appId, first: 100) {
       edges {
@@ -101,42 +119,26 @@ function AppChoices({
   const data = useLazyLoadQuery<NewEvaluationAppQuery>(appQuery, { appId }, { fetchPolicy: 'store-and-network' });
   const variants = data.app?.variants.edges.map((edge) => edge.node) ?? [];
   const configs = data.evaluatorConfigs.edges.map((edge) => edge.node);
-  const toggle = (list: string[], id: string) => (list.includes(id) ? list.filter((other) => other !== id) : [...list, id]);
   return (
     <>
-      <fieldset className="checks" {...invalidProps(issues, 'variant_ids')}>
-        <legend>Variants (one evaluation each)</legend>
-        {variants.length === 0 && <p className="muted">The app has no variant yet.</p>}
-        {variants.map((variant) => (
-          <label key={variant.id}>
-            <input
-              type="checkbox"
-              checked={choices.variantIds.includes(variant.id)}
-              onChange={() => setChoices({ ...choices, variantIds: toggle(choices.variantIds, variant.id) })}
-            />
-            {variant.name}{' '}
-            <span className="muted">
-              v{variant.revision}, {variant.kind.toLowerCase()}
-            </span>
-          </label>
-        ))}
-        <FieldIssues issues={issues} field="variant_ids" />
-      </fieldset>
-      <fieldset className="checks" {...invalidProps(issues, 'evaluators_configs')}>
-        <legend>Evaluator configs</legend>
-        {configs.length === 0 && <p className="muted">The app has no evaluator config yet.</p>}
-        {configs.map((config) => (
-          <label key={config.id}>
-            <input
-              type="checkbox"
-              checked={choices.configIds.includes(config.id)}
-              onChange={() => setChoices({ ...choices, configIds: toggle(choices.configIds, config.id) })}
-            />
-            {config.name} <span className="muted">{config.evaluatorKey}</span>
-          </label>
-        ))}
-        <FieldIssues issues={issues} field="evaluators_configs" />
-      </fieldset>
+      <ChecksField
+        legend="Variants (one evaluation each)"
+        field="variant_ids"
+        issues={issues}
+        empty="The app has no variant yet."
+        options={namedOptions(variants, (variant) => `v${variant.revision}, ${variant.kind.toLowerCase()}`)}
+        chosen={choices.variantIds}
+        onChange={(variantIds) => setChoices({ ...choices, variantIds })}
+      />
+      <ChecksField
+        legend="Evaluator configs"
+        field="evaluators_configs"
+        issues={issues}
+        empty="The app has no evaluator config yet."
+        options={namedOptions(configs, (config) => config.evaluatorKey)}
+        chosen={choices.configIds}
+        onChange={(configIds) => setChoices({ ...choices, configIds })}
+      />
     </>
   );
 }
@@ -151,8 +153,7 @@ export function NewEvaluation({ projectId }: { projectId: string }) {
   const [choices, setChoices] = useState<Choices>({ variantIds: [], configIds: [] });
   const [rateLimit, setRateLimit] = useState(defaultRateLimit);
   const [correctAnswerColumn, setCorrectAnswerColumn] = useState('');
-  const [issues, setIssues] = useState<Map<string, string[]>>(new Map());
-  const [failure, setFailure] = useState<unknown>(null);
+  const { issues, setIssues, failure, setFailure, onError } = useFormIssues();
   const [commit, inFlight] = useMutation<NewEvaluationMutation>(mutation);
   const testset = testsets.find((candidate) => candidate.id === testsetId);
 
@@ -189,13 +190,9 @@ export function NewEvaluation({ projectId }: { projectId: string }) {
         const created = response.createEvaluations;
         navigate(created.length === 1 ? paths.evaluation(projectId, created[0].databaseId) : paths.evaluations(projectId));
       },
-      onError: (error) => {
-        if (error instanceof ApiError && error.detail.length > 0) setIssues(issuesByField(error.detail));
-        else setFailure(error);
-      },
+      onError,
     });
   };
-  const unplaced = otherIssues(issues, formFields);
 
   return (
     <section aria-labelledby="new-evaluation-title">
@@ -204,25 +201,18 @@ export function NewEvaluation({ projectId }: { projectId: string }) {
       </p>
       <h1 id="new-evaluation-title">New evaluation</h1>
       <form className="form" onSubmit={submit} noValidate aria-label="New evaluation">
-        <label>
-          App
-          <select
-            value={appId}
-            {...invalidProps(issues, 'app_id')}
-            onChange={(event) => {
-              setAppId(event.target.value);
-              setChoices({ variantIds: [], configIds: [] });
-            }}
-          >
-            <option value="">Choose an app</option>
-            {apps.map((app) => (
-              <option key={app.id} value={app.id}>
-                {app.name}
-              </option>
-            ))}
-          </select>
-          <FieldIssues issues={issues} field="app_id" />
-        </label>
+        <SelectField
+          label="App"
+          field="app_id"
+          issues={issues}
+          value={appId}
+          onChange={(value) => {
+            setAppId(value);
+            setChoices({ variantIds: [], configIds: [] });
+          }}
+          placeholder="Choose an app"
+          options={appOptions(apps)}
+        />
         {appId && (
           <ErrorBoundary resetKey={appId}>
             <Suspense fallback={<Loading label="Loading the app's variants and configs…" />}>
@@ -230,34 +220,24 @@ export function NewEvaluation({ projectId }: { projectId: string }) {
             </Suspense>
           </ErrorBoundary>
         )}
-        <label>
-          Test set
-          <select value={testsetId} {...invalidProps(issues, 'testset_id')} onChange={(event) => setTestsetId(event.target.value)}>
-            <option value="">Choose a test set</option>
-            {testsets.map((candidate) => (
-              <option key={candidate.id} value={candidate.id}>
-                {candidate.name} ({candidate.rowCount} cases)
-              </option>
-            ))}
-          </select>
-          <FieldIssues issues={issues} field="testset_id" />
-        </label>
-        <label>
-          Ground-truth column
-          <select
-            value={correctAnswerColumn}
-            {...invalidProps(issues, 'correct_answer_column')}
-            onChange={(event) => setCorrectAnswerColumn(event.target.value)}
-          >
-            <option value="">correct_answer (the default)</option>
-            {(testset?.columns ?? []).map((column) => (
-              <option key={column} value={column}>
-                {column}
-              </option>
-            ))}
-          </select>
-          <FieldIssues issues={issues} field="correct_answer_column" />
-        </label>
+        <SelectField
+          label="Test set"
+          field="testset_id"
+          issues={issues}
+          value={testsetId}
+          onChange={setTestsetId}
+          placeholder="Choose a test set"
+          options={testsetOptions(testsets)}
+        />
+        <SelectField
+          label="Ground-truth column"
+          field="correct_answer_column"
+          issues={issues}
+          value={correctAnswerColumn}
+          onChange={setCorrectAnswerColumn}
+          placeholder="correct_answer (the default)"
+          options={(testset?.columns ?? []).map((column) => ({ value: column, label: column }))}
+        />
         <fieldset>
           <legend>Rate limit</legend>
           {rateFields.map((field) => (
@@ -273,19 +253,7 @@ export function NewEvaluation({ projectId }: { projectId: string }) {
             </label>
           ))}
         </fieldset>
-        {unplaced.length > 0 && (
-          <div className="state error" role="alert">
-            {unplaced.map((text) => (
-              <p key={text}>{text}</p>
-            ))}
-          </div>
-        )}
-        {issues.size > 0 && unplaced.length === 0 && (
-          <p className="error-text" role="alert">
-            The evaluation was not started: see the fields marked.
-          </p>
-        )}
-        {failure !== null && <ErrorMessage error={failure} />}
+        <FormIssues issues={issues} fields={formFields} failure={failure} notice="The evaluation was not started: see the fields marked." />
         <div className="form-actions">
           <button type="submit" disabled={inFlight}>
             {inFlight ? 'Starting…' : 'Start evaluation'}

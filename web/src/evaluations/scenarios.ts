@@ -9,37 +9,45 @@ const pageQuery = graphql`
       scenarios(first: 100, after: $after) {
         edges {
           node {
-            id
             position
             inputs
             correctAnswers
-            traceId
-            outputs {
-              cost
-              latency
-              result {
-                type
-                value
-                error {
-                  message
-                }
-              }
-            }
-            results {
-              evaluatorConfigId
-              result {
-                type
-                value
-                error {
-                  message
-                }
-              }
-            }
+            ...evaluationScenarioFields @relay(mask: false)
           }
         }
         pageInfo {
           hasNextPage
           endCursor
+        }
+      }
+    }
+  }
+`;
+
+// A scenario's outputs and scores, as the results table and the comparison both read them; spread
+// unmasked (`@relay(mask: false)`), so no component reads it as a fragment.
+export const evaluationScenarioFields = graphql`
+  fragment evaluationScenarioFields on EvaluationScenario {
+    id
+    traceId
+    outputs {
+      cost
+      latency
+      result {
+        type
+        value
+        error {
+          message
+        }
+      }
+    }
+    results {
+      evaluatorConfigId
+      result {
+        type
+        value
+        error {
+          message
         }
       }
     }

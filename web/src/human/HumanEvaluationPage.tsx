@@ -7,19 +7,27 @@ import { statusLabel } from '../evaluations/results.ts';
 import { formatPercent, formatTime } from '../format.ts';
 import { globalIdOf } from '../ids.ts';
 import { Link, paths } from '../router.tsx';
-import { Empty } from '../ui.tsx';
+import { Empty, HeadRow } from '../ui.tsx';
 import { judgeProgress } from './judging.ts';
 import { useHumanScenarios } from './scenarios.ts';
 import '../evaluations/evaluations.css';
 
+// What names a human evaluation, on its page and on the judging screen (JudgeScreen.tsx); spread
+// unmasked (`@relay(mask: false)`), so no component reads it as a fragment.
+export const humanEvaluationSummaryFields = graphql`
+  fragment humanEvaluationSummaryFields on HumanEvaluation {
+    id
+    databaseId
+    evaluationType
+    variantNames
+    testsetName
+  }
+`;
+
 const query = graphql`
   query HumanEvaluationPageQuery($id: ID!) {
     humanEvaluation(id: $id) {
-      id
-      databaseId
-      evaluationType
-      variantNames
-      testsetName
+      ...humanEvaluationSummaryFields @relay(mask: false)
       status
       statusError
       createdAt
@@ -253,20 +261,7 @@ export function HumanEvaluationPage({ projectId, evaluationId }: { projectId: st
       {agreement.pairs.length > 0 && (
         <table className="traces aggregates">
           <caption>Agreement per pair of judges</caption>
-          <thead>
-            <tr>
-              <th scope="col">Judges</th>
-              <th scope="col" className="numeric">
-                Cases in common
-              </th>
-              <th scope="col" className="numeric">
-                Agreed
-              </th>
-              <th scope="col" className="numeric">
-                Cohen's kappa
-              </th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Judges', 'Cases in common', 'Agreed', "Cohen's kappa"]} numeric={['Cases in common', 'Agreed', "Cohen's kappa"]} />
           <tbody>
             {agreement.pairs.map((pair) => (
               <tr key={`${pair.judgeA}|${pair.judgeB}`}>

@@ -6,12 +6,12 @@ import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import type { HumanEvaluationsAppQuery } from '../__generated__/HumanEvaluationsAppQuery.graphql.ts';
 import type { HumanEvaluationsCreateMutation } from '../__generated__/HumanEvaluationsCreateMutation.graphql.ts';
 import type { HumanEvaluationsListQuery } from '../__generated__/HumanEvaluationsListQuery.graphql.ts';
-import { FieldIssues, invalidProps, otherIssues } from '../evaluations/FieldIssues.tsx';
-import { issuesByField, statusLabel } from '../evaluations/results.ts';
+import { ChecksField, FormIssues, namedOptions, SelectField, useFormIssues } from '../evaluations/FieldIssues.tsx';
+import { statusLabel } from '../evaluations/results.ts';
+import { appOptions, testsetOptions } from '../evaluations/NewEvaluation.tsx';
 import { formatTime } from '../format.ts';
-import { ApiError } from '../relay.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, ErrorMessage, Loading } from '../ui.tsx';
+import { Empty, HeadRow, Loading } from '../ui.tsx';
 import '../evaluations/evaluations.css';
 
 const listQuery = graphql`
@@ -38,39 +38,14 @@ const listQuery = graphql`
         }
       }
     }
-    apps(first: 100) {
-      edges {
-        node {
-          id
-          name
-        }
-      }
-    }
-    testsets(first: 100) {
-      edges {
-        node {
-          id
-          name
-          rowCount
-          columns
-        }
-      }
-    }
+    ...NewEvaluation_choices @relay(mask: false)
   }
 `;
 
 const appQuery = graphql`
   query HumanEvaluationsAppQuery($appId: ID!) {
     app(id: $appId) {
-      variants(first: 100) {
-        edges {
-          node {
-            id
-            name
-            revision
-          }
-        }
-      }
+      ...NewEvaluation_variants @relay(mask: false)
     }
   }
 `;
@@ -100,21 +75,15 @@ function Variants({
   const data = useLazyLoadQuery<HumanEvaluationsAppQuery>(appQuery, { appId });
   const variants = data.app?.variants.edges.map((edge) => edge.node) ?? [];
   return (
-    <fieldset className="checks" {...invalidProps(issues, 'variant_ids')}>
-      <legend>Variants (two for an A/B test, one for a single model test)</legend>
-      {variants.length === 0 && <p className="muted">The app has no variant yet.</p>}
-      {variants.map((variant) => (
-        <label key={variant.id}>
-          <input
-            type="checkbox"
-            checked={chosen.includes(variant.id)}
-            onChange={() => setChosen(chosen.includes(variant.id) ? chosen.filter((id) => id !== variant.id) : [...chosen, variant.id])}
-          />
-          {variant.name} <span className="muted">v{variant.revision}</span>
-        </label>
-      ))}
-      <FieldIssues issues={issues} field="variant_ids" />
-    </fieldset>
+    <ChecksField
+      legend="Variants (two for an A/B test, one for a single model test)"
+      field="variant_ids"
+      issues={issues}
+      empty="The app has no variant yet."
+      options={namedOptions(variants, (variant) => `v${variant.revision}`)}
+      chosen={chosen}
+      onChange={setChosen}
+    />
   );
 }
 
@@ -133,8 +102,7 @@ function CreateForm({
   const [variantIds, setVariantIds] = useState<string[]>([]);
   const [testsetId, setTestsetId] = useState('');
   const [inputs, setInputs] = useState<string[]>([]);
-  const [issues, setIssues] = useState<Map<string, string[]>>(new Map());
-  const [failure, setFailure] = useState<unknown>(null);
+  const { issues, setIssues, failure, setFailure, onError } = useFormIssues();
   const [commit, saving] = useMutation<HumanEvaluationsCreateMutation>(createMutation);
   const testset = testsets.find((candidate) => candidate.id === testsetId);
   const submit = (event: FormEvent) => {
@@ -149,10 +117,9 @@ function CreateForm({
     commit({
       variables: { input: { appId, testsetId, variantIds, inputs, evaluationType: type } },
       onCompleted: (response) => navigate(paths.humanEvaluation(projectId, response.createHumanEvaluation.databaseId)),
-      onError: (error) => (error instanceof ApiError && error.detail.length > 0 ? setIssues(issuesByField(error.detail)) : setFailure(error)),
+      onError,
     });
   };
-  const unplaced = otherIssues(issues, ['app_id', 'variant_ids', 'testset_id', 'inputs', 'evaluation_type']);
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="New human evaluation">
       <h2>New human evaluation</h2>
@@ -167,74 +134,47 @@ function CreateForm({
           Single model: judges score each output from 0 to 100
         </label>
       </fieldset>
-      <label>
-        App
-        <select
-          value={appId}
-          {...invalidProps(issues, 'app_id')}
-          onChange={(event) => {
-            setAppId(event.target.value);
-            setVariantIds([]);
-          }}
-        >
-          <option value="">Choose an app</option>
-          {apps.map((app) => (
-            <option key={app.id} value={app.id}>
-              {app.name}
-            </option>
-          ))}
-        </select>
-        <FieldIssues issues={issues} field="app_id" />
-      </label>
+      <SelectField
+        label="App"
+        field="app_id"
+        issues={issues}
+        value={appId}
+        onChange={(value) => {
+          setAppId(value);
+          setVariantIds([]);
+        }}
+        placeholder="Choose an app"
+        options={appOptions(apps)}
+      />
       {appId && (
         <Suspense fallback={<Loading label="Loading the app's variants…" />}>
           <Variants appId={appId} chosen={variantIds} setChosen={setVariantIds} issues={issues} />
         </Suspense>
       )}
-      <label>
-        Test set
-        <select
-          value={testsetId}
-          {...invalidProps(issues, 'testset_id')}
-          onChange={(event) => {
-            setTestsetId(event.target.value);
-            const columns = testsets.find((candidate) => candidate.id === event.target.value)?.columns ?? [];
-            setInputs(columns.filter((column) => column !== 'correct_answer'));
-          }}
-        >
-          <option value="">Choose a test set</option>
-          {testsets.map((candidate) => (
-            <option key={candidate.id} value={candidate.id}>
-              {candidate.name} ({candidate.rowCount} cases)
-            </option>
-          ))}
-        </select>
-        <FieldIssues issues={issues} field="testset_id" />
-      </label>
+      <SelectField
+        label="Test set"
+        field="testset_id"
+        issues={issues}
+        value={testsetId}
+        onChange={(value) => {
+          setTestsetId(value);
+          const columns = testsets.find((candidate) => candidate.id === value)?.columns ?? [];
+          setInputs(columns.filter((column) => column !== 'correct_answer'));
+        }}
+        placeholder="Choose a test set"
+        options={testsetOptions(testsets)}
+      />
       {testset && (
-        <fieldset className="checks" {...invalidProps(issues, 'inputs')}>
-          <legend>Columns judges see (and the variants are sent)</legend>
-          {testset.columns.map((column) => (
-            <label key={column}>
-              <input
-                type="checkbox"
-                checked={inputs.includes(column)}
-                onChange={() => setInputs(inputs.includes(column) ? inputs.filter((other) => other !== column) : [...inputs, column])}
-              />
-              {column}
-            </label>
-          ))}
-          <FieldIssues issues={issues} field="inputs" />
-        </fieldset>
+        <ChecksField
+          legend="Columns judges see (and the variants are sent)"
+          field="inputs"
+          issues={issues}
+          options={testset.columns.map((column) => ({ value: column, label: column }))}
+          chosen={inputs}
+          onChange={setInputs}
+        />
       )}
-      {unplaced.length > 0 && (
-        <div className="state error" role="alert">
-          {unplaced.map((text) => (
-            <p key={text}>{text}</p>
-          ))}
-        </div>
-      )}
-      {failure !== null && <ErrorMessage error={failure} />}
+      <FormIssues issues={issues} fields={['app_id', 'variant_ids', 'testset_id', 'inputs', 'evaluation_type']} failure={failure} />
       <div className="form-actions">
         <button type="submit" disabled={saving}>
           Create the human evaluation
@@ -255,16 +195,7 @@ export function HumanEvaluationList({ projectId }: { projectId: string }) {
       ) : (
         <table className="traces">
           <caption className="visually-hidden">Human evaluations, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Variants</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Test set</th>
-              <th scope="col">Outputs</th>
-              <th scope="col">Judged</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Variants', 'Kind', 'Test set', 'Outputs', 'Judged', 'Created']} />
           <tbody>
             {evaluations.map((evaluation) => (
               <tr key={evaluation.id}>

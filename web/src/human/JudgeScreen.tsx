@@ -15,11 +15,7 @@ import '../evaluations/evaluations.css';
 const query = graphql`
   query JudgeScreenQuery($id: ID!) {
     humanEvaluation(id: $id) {
-      id
-      databaseId
-      evaluationType
-      variantNames
-      testsetName
+      ...humanEvaluationSummaryFields @relay(mask: false)
     }
   }
 `;

@@ -5,13 +5,11 @@ import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import type { AppsCreateMutation } from '../__generated__/AppsCreateMutation.graphql.ts';
 import type { AppsListQuery } from '../__generated__/AppsListQuery.graphql.ts';
 import type { AppsPageQuery } from '../__generated__/AppsPageQuery.graphql.ts';
-import { FieldIssues, invalidProps } from '../evaluations/FieldIssues.tsx';
-import { issuesByField } from '../evaluations/results.ts';
+import { FieldIssues, invalidProps, useFormIssues } from '../evaluations/FieldIssues.tsx';
 import { formatTime } from '../format.ts';
 import { globalIdOf } from '../ids.ts';
-import { ApiError } from '../relay.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, ErrorMessage } from '../ui.tsx';
+import { Empty, ErrorMessage, HeadRow } from '../ui.tsx';
 import '../evaluations/evaluations.css';
 
 const listQuery = graphql`
@@ -94,17 +92,15 @@ export function AppList({ projectId }: { projectId: string }) {
   const data = useLazyLoadQuery<AppsListQuery>(listQuery, {}, { fetchPolicy: 'store-and-network' });
   const apps = data.apps.edges.map((edge) => edge.node);
   const [name, setName] = useState('');
-  const [issues, setIssues] = useState<Map<string, string[]>>(new Map());
-  const [failure, setFailure] = useState<unknown>(null);
+  const { issues, failure, onError, reset } = useFormIssues();
   const [commit, saving] = useMutation<AppsCreateMutation>(createMutation);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setIssues(new Map());
-    setFailure(null);
+    reset();
     commit({
       variables: { input: { appName: name } },
       onCompleted: (response) => navigate(paths.app(projectId, response.createApp.databaseId)),
-      onError: (error) => (error instanceof ApiError && error.detail.length > 0 ? setIssues(issuesByField(error.detail)) : setFailure(error)),
+      onError,
     });
   };
   return (
@@ -115,15 +111,7 @@ export function AppList({ projectId }: { projectId: string }) {
       ) : (
         <table className="traces">
           <caption className="visually-hidden">Apps</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col" className="numeric">
-                Variants
-              </th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Name', 'Variants', 'Created']} numeric={['Variants']} />
           <tbody>
             {apps.map((app) => (
               <tr key={app.id}>
@@ -178,17 +166,7 @@ export function AppPage({ projectId, appId }: { projectId: string; appId: string
       ) : (
         <table className="traces">
           <caption className="visually-hidden">Variants</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Kind</th>
-              <th scope="col" className="numeric">
-                Revision
-              </th>
-              <th scope="col">Endpoint</th>
-              <th scope="col">Changed</th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Name', 'Kind', 'Revision', 'Endpoint', 'Changed']} numeric={['Revision']} />
           <tbody>
             {variants.map((variant) => (
               <tr key={variant.id}>

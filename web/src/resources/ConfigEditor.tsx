@@ -7,15 +7,35 @@ import type { ConfigEditorCreateMutation } from '../__generated__/ConfigEditorCr
 import type { ConfigEditorEditQuery } from '../__generated__/ConfigEditorEditQuery.graphql.ts';
 import type { ConfigEditorNewQuery } from '../__generated__/ConfigEditorNewQuery.graphql.ts';
 import type { ConfigEditorUpdateMutation } from '../__generated__/ConfigEditorUpdateMutation.graphql.ts';
-import { FieldIssues, invalidProps, otherIssues } from '../evaluations/FieldIssues.tsx';
-import { issuesByField } from '../evaluations/results.ts';
+import { FieldIssues, FormIssues, invalidProps, SelectField, useFormIssues } from '../evaluations/FieldIssues.tsx';
 import { globalIdOf } from '../ids.ts';
-import { ApiError } from '../relay.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, ErrorMessage } from '../ui.tsx';
+import { Empty } from '../ui.tsx';
 import { initialDraft, settingsValues, type Draft, type Setting } from './settings.ts';
 import { SettingsForm } from './SettingsForm.tsx';
 import '../evaluations/evaluations.css';
+
+// An evaluator with the template its settings form is built from, for a new config and an edited
+// one alike; spread unmasked (`@relay(mask: false)`), so no component reads it as a fragment.
+export const evaluatorFragment = graphql`
+  fragment ConfigEditor_evaluator on Evaluator {
+    key
+    name
+    description
+    requiresLlmApiKeys
+    settingsTemplate {
+      name
+      label
+      description
+      type
+      required
+      default
+      min
+      max
+      options
+    }
+  }
+`;
 
 const newQuery = graphql`
   query ConfigEditorNewQuery($appId: ID!) {
@@ -24,21 +44,7 @@ const newQuery = graphql`
       name
     }
     evaluators {
-      key
-      name
-      description
-      requiresLlmApiKeys
-      settingsTemplate {
-        name
-        label
-        description
-        type
-        required
-        default
-        min
-        max
-        options
-      }
+      ...ConfigEditor_evaluator @relay(mask: false)
     }
   }
 `;
@@ -55,21 +61,7 @@ const editQuery = graphql`
         name
       }
       evaluator {
-        key
-        name
-        description
-        requiresLlmApiKeys
-        settingsTemplate {
-          name
-          label
-          description
-          type
-          required
-          default
-          min
-          max
-          options
-        }
+        ...ConfigEditor_evaluator @relay(mask: false)
       }
     }
   }
@@ -103,20 +95,6 @@ interface Evaluator {
   settingsTemplate: readonly Setting[];
 }
 
-function useIssues() {
-  const [issues, setIssues] = useState<Map<string, string[]>>(new Map());
-  const [failure, setFailure] = useState<unknown>(null);
-  const onError = (error: Error) => {
-    if (error instanceof ApiError && error.detail.length > 0) setIssues(issuesByField(error.detail));
-    else setFailure(error);
-  };
-  const reset = () => {
-    setIssues(new Map());
-    setFailure(null);
-  };
-  return { issues, failure, onError, reset };
-}
-
 function ConfigForm({
   evaluators,
   initial,
@@ -147,7 +125,6 @@ function ConfigForm({
     onSubmit(name, evaluatorKey, settingsValues(evaluator?.settingsTemplate ?? [], draft));
   };
   const fields = ['name', 'evaluator_key', ...(evaluator?.settingsTemplate.map((setting) => `settings_values.${setting.name}`) ?? [])];
-  const unplaced = otherIssues(issues, fields);
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Evaluator config">
       <label>
@@ -155,24 +132,23 @@ function ConfigForm({
         <input value={name} {...invalidProps(issues, 'name')} onChange={(event) => setName(event.target.value)} />
         <FieldIssues issues={issues} field="name" />
       </label>
-      <label>
-        Evaluator
-        <select value={evaluatorKey} disabled={initial !== null} {...invalidProps(issues, 'evaluator_key')} onChange={(event) => choose(event.target.value)}>
-          <option value="">Choose an evaluator</option>
-          {evaluators.map((candidate) => (
-            <option key={candidate.key} value={candidate.key}>
-              {candidate.name}
-            </option>
-          ))}
-        </select>
+      <SelectField
+        label="Evaluator"
+        field="evaluator_key"
+        issues={issues}
+        value={evaluatorKey}
+        disabled={initial !== null}
+        onChange={choose}
+        placeholder="Choose an evaluator"
+        options={evaluators.map((candidate) => ({ value: candidate.key, label: candidate.name }))}
+      >
         {evaluator && (
           <span className="muted small">
             {evaluator.description}
             {evaluator.requiresLlmApiKeys ? ' Calls a model provider: evaluations need its key.' : ''}
           </span>
         )}
-        <FieldIssues issues={issues} field="evaluator_key" />
-      </label>
+      </SelectField>
       {evaluator && (
         <fieldset>
           <legend>Settings</legend>
@@ -180,19 +156,7 @@ function ConfigForm({
           <SettingsForm template={evaluator.settingsTemplate} draft={draft} onChange={setDraft} issues={issues} />
         </fieldset>
       )}
-      {unplaced.length > 0 && (
-        <div className="state error" role="alert">
-          {unplaced.map((text) => (
-            <p key={text}>{text}</p>
-          ))}
-        </div>
-      )}
-      {issues.size > 0 && unplaced.length === 0 && (
-        <p className="error-text" role="alert">
-          Not saved: see the fields marked.
-        </p>
-      )}
-      {failure !== null && <ErrorMessage error={failure} />}
+      <FormIssues issues={issues} fields={fields} failure={failure} notice="Not saved: see the fields marked." />
       {saved && issues.size === 0 && failure === null && (
         <p role="status" className="muted">
           Saved.
@@ -211,7 +175,7 @@ export function NewConfig({ projectId, appId }: { projectId: string; appId: stri
   const { navigate } = useRouter();
   const data = useLazyLoadQuery<ConfigEditorNewQuery>(newQuery, { appId: globalIdOf('App', appId) });
   const [commit, saving] = useMutation<ConfigEditorCreateMutation>(createMutation);
-  const { issues, failure, onError, reset } = useIssues();
+  const { issues, failure, onError, reset } = useFormIssues();
   if (!data.app) return <Empty title="No such app" />;
   return (
     <section aria-labelledby="config-title">
@@ -243,7 +207,7 @@ export function EditConfig({ projectId, appId, configId }: { projectId: string; 
   const data = useLazyLoadQuery<ConfigEditorEditQuery>(editQuery, { id: globalIdOf('EvaluatorConfig', configId) }, { fetchPolicy: 'store-and-network' });
   const [commit, saving] = useMutation<ConfigEditorUpdateMutation>(updateMutation);
   const [saved, setSaved] = useState(false);
-  const { issues, failure, onError, reset } = useIssues();
+  const { issues, failure, onError, reset } = useFormIssues();
   const config = data.evaluatorConfig;
   if (!config) return <Empty title="No such evaluator config" />;
   return (

@@ -4,13 +4,11 @@ import { useState, type DragEvent, type FormEvent } from 'react';
 import { graphql, useLazyLoadQuery } from 'react-relay';
 import type { TestsetsListQuery } from '../__generated__/TestsetsListQuery.graphql.ts';
 import type { TestsetsPageQuery } from '../__generated__/TestsetsPageQuery.graphql.ts';
-import { FieldIssues, otherIssues } from '../evaluations/FieldIssues.tsx';
-import { issuesByField } from '../evaluations/results.ts';
+import { FieldIssues, FormIssues, useFormIssues } from '../evaluations/FieldIssues.tsx';
 import { formatTime } from '../format.ts';
 import { globalIdOf } from '../ids.ts';
-import { ApiError } from '../relay.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, ErrorMessage } from '../ui.tsx';
+import { Empty, HeadRow } from '../ui.tsx';
 import { uploadTestset, uploadType } from './upload.ts';
 import '../evaluations/evaluations.css';
 
@@ -66,8 +64,7 @@ function Upload({ projectId }: { projectId: string }) {
   const [named, setNamed] = useState(false);
   const [over, setOver] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [issues, setIssues] = useState<Map<string, string[]>>(new Map());
-  const [failure, setFailure] = useState<unknown>(null);
+  const { issues, setIssues, failure, setFailure, onError } = useFormIssues();
   const choose = (chosen: File | undefined) => {
     if (!chosen) return;
     setIssues(uploadType(chosen) ? new Map() : new Map([['file', ['Choose a .csv or .json file']]]));
@@ -92,12 +89,10 @@ function Upload({ projectId }: { projectId: string }) {
       const created = await uploadTestset(projectId, file, name, type);
       navigate(paths.testset(projectId, created.id));
     } catch (error) {
-      if (error instanceof ApiError && error.detail.length > 0) setIssues(issuesByField(error.detail));
-      else setFailure(error);
+      onError(error);
       setBusy(false);
     }
   };
-  const unplaced = otherIssues(issues, ['file', 'testset_name', 'upload_type']);
   return (
     <form className="form" onSubmit={(event) => void submit(event)} noValidate aria-label="Upload a test set">
       <h2>Upload a test set</h2>
@@ -129,14 +124,7 @@ function Upload({ projectId }: { projectId: string }) {
         />
         <FieldIssues issues={issues} field="testset_name" />
       </label>
-      {unplaced.length > 0 && (
-        <div className="state error" role="alert">
-          {unplaced.map((text) => (
-            <p key={text}>{text}</p>
-          ))}
-        </div>
-      )}
-      {failure !== null && <ErrorMessage error={failure} />}
+      <FormIssues issues={issues} fields={['file', 'testset_name', 'upload_type']} failure={failure} />
       <div className="form-actions">
         <button type="submit" disabled={busy}>
           {busy ? 'Uploading…' : 'Upload'}
@@ -157,17 +145,7 @@ export function TestsetList({ projectId }: { projectId: string }) {
       ) : (
         <table className="traces">
           <caption className="visually-hidden">Test sets</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col" className="numeric">
-                Cases
-              </th>
-              <th scope="col">Columns</th>
-              <th scope="col">App</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Name', 'Cases', 'Columns', 'App', 'Created']} numeric={['Cases']} />
           <tbody>
             {testsets.map((testset) => (
               <tr key={testset.id}>

@@ -4,13 +4,11 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import type { VariantPageMutation } from '../__generated__/VariantPageMutation.graphql.ts';
 import type { VariantPageQuery } from '../__generated__/VariantPageQuery.graphql.ts';
-import { FieldIssues, invalidProps, otherIssues } from '../evaluations/FieldIssues.tsx';
-import { issuesByField } from '../evaluations/results.ts';
+import { FieldIssues, FormIssues, invalidProps, useFormIssues } from '../evaluations/FieldIssues.tsx';
 import { formatTime } from '../format.ts';
 import { globalIdOf } from '../ids.ts';
-import { ApiError } from '../relay.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, ErrorMessage } from '../ui.tsx';
+import { Empty, HeadRow } from '../ui.tsx';
 import { DiffParts } from '../evaluations/TextDiff.tsx';
 import { revisionDiff } from './revisions.ts';
 import '../evaluations/evaluations.css';
@@ -92,8 +90,7 @@ export function VariantPage({
   const latest = variant?.revisions.at(-1);
   const [parameters, setParameters] = useState(() => JSON.stringify(latest?.parameters ?? {}, null, 2));
   const [uri, setUri] = useState(latest?.uri ?? '');
-  const [issues, setIssues] = useState<Map<string, string[]>>(new Map());
-  const [failure, setFailure] = useState<unknown>(null);
+  const { issues, setIssues, failure, setFailure, onError } = useFormIssues();
   const [commit, saving] = useMutation<VariantPageMutation>(mutation);
   if (!variant || !latest)
     return (
@@ -105,6 +102,18 @@ export function VariantPage({
   const toRevision = revisions.find((revision) => revision.revision === to) ?? latest;
   const fromRevision = revisions.find((revision) => revision.revision === from) ?? revisions.at(-2) ?? latest;
   const pick = (nextFrom: number, nextTo: number) => navigate(paths.variant(projectId, appId, variantId, nextFrom, nextTo), { replace: true });
+  const revisionPicker = (label: string, value: number, onPick: (revision: number) => void) => (
+    <label>
+      {label}
+      <select value={value} onChange={(event) => onPick(Number(event.target.value))}>
+        {revisions.map((revision) => (
+          <option key={revision.id} value={revision.revision}>
+            v{revision.revision}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
@@ -119,10 +128,9 @@ export function VariantPage({
     commit({
       variables: { id: variant.id, input: { parameters: parsed, ...(variant.kind === 'ENDPOINT' && uri ? { uri } : {}) } },
       onCompleted: (response) => pick(latest.revision, response.updateVariantParameters.revision),
-      onError: (error) => (error instanceof ApiError && error.detail.length > 0 ? setIssues(issuesByField(error.detail)) : setFailure(error)),
+      onError,
     });
   };
-  const unplaced = otherIssues(issues, ['parameters', 'uri']);
   return (
     <section aria-labelledby="variant-title">
       <p className="breadcrumb">
@@ -133,13 +141,7 @@ export function VariantPage({
       </h1>
       <table className="traces">
         <caption className="visually-hidden">Revisions</caption>
-        <thead>
-          <tr>
-            <th scope="col">Revision</th>
-            <th scope="col">Endpoint</th>
-            <th scope="col">Made</th>
-          </tr>
-        </thead>
+        <HeadRow columns={['Revision', 'Endpoint', 'Made']} />
         <tbody>
           {[...revisions].reverse().map((revision) => (
             <tr key={revision.id}>
@@ -152,26 +154,8 @@ export function VariantPage({
       </table>
       <h2>Changes between two revisions</h2>
       <div className="form-row">
-        <label>
-          From
-          <select value={fromRevision.revision} onChange={(event) => pick(Number(event.target.value), toRevision.revision)}>
-            {revisions.map((revision) => (
-              <option key={revision.id} value={revision.revision}>
-                v{revision.revision}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          To
-          <select value={toRevision.revision} onChange={(event) => pick(fromRevision.revision, Number(event.target.value))}>
-            {revisions.map((revision) => (
-              <option key={revision.id} value={revision.revision}>
-                v{revision.revision}
-              </option>
-            ))}
-          </select>
-        </label>
+        {revisionPicker('From', fromRevision.revision, (revision) => pick(revision, toRevision.revision))}
+        {revisionPicker('To', toRevision.revision, (revision) => pick(fromRevision.revision, revision))}
       </div>
       <RevisionDiff before={fromRevision} after={toRevision} />
       <h2>New revision</h2>
@@ -195,14 +179,7 @@ export function VariantPage({
           />
           <FieldIssues issues={issues} field="parameters" />
         </label>
-        {unplaced.length > 0 && (
-          <div className="state error" role="alert">
-            {unplaced.map((text) => (
-              <p key={text}>{text}</p>
-            ))}
-          </div>
-        )}
-        {failure !== null && <ErrorMessage error={failure} />}
+        <FormIssues issues={issues} fields={['parameters', 'uri']} failure={failure} />
         <div className="form-actions">
           <button type="submit" disabled={saving}>
             Save as v{variant.revision + 1}

@@ -6,8 +6,9 @@ import type { GraphQLSubscriptionConfig } from 'relay-runtime';
 import type { TraceListQuery } from '../__generated__/TraceListQuery.graphql.ts';
 import type { TraceListSubscription } from '../__generated__/TraceListSubscription.graphql.ts';
 import { formatCost, formatCount, formatDuration, formatPercent, formatTime } from '../format.ts';
+import { ChecksField } from '../evaluations/FieldIssues.tsx';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, ErrorBoundary, Loading } from '../ui.tsx';
+import { Empty, ErrorBoundary, Figures, Loading } from '../ui.tsx';
 import {
   filterVariables,
   pageVariables,
@@ -71,21 +72,8 @@ const query = graphql`
     ) {
       edges {
         node {
-          id
-          traceId
-          name
-          startTime
-          latency
-          spanCount
-          errorCount
-          cost
-          status
+          ...traceSummaryFields @relay(mask: false)
           spanKind
-          userId
-          environment
-          tokens {
-            totalTokens
-          }
         }
       }
       pageInfo {
@@ -146,6 +134,27 @@ const query = graphql`
   }
 `;
 
+// A trace's figures, as a row of the list and the head of its page (TracePage.tsx) show them;
+// spread unmasked (`@relay(mask: false)`), so no component reads it as a fragment.
+export const traceSummaryFields = graphql`
+  fragment traceSummaryFields on Trace {
+    id
+    traceId
+    name
+    startTime
+    latency
+    spanCount
+    errorCount
+    cost
+    status
+    userId
+    environment
+    tokens {
+      totalTokens
+    }
+  }
+`;
+
 const subscription = graphql`
   subscription TraceListSubscription {
     tracesStored
@@ -191,7 +200,6 @@ function Filters({ state, apply }: { state: TraceListState; apply: (next: TraceL
   // Ranges, statuses and kinds stay folded unless the URL sets one.
   const moreSet =
     [state.minCost, state.maxCost, state.minLatency, state.maxLatency].some((value) => value !== '') || state.statuses.length > 0 || state.kinds.length > 0;
-  const toggle = <T extends string>(list: T[], item: T) => (list.includes(item) ? list.filter((other) => other !== item) : [...list, item]);
   return (
     <form className="filters" onSubmit={submit} aria-label="Filter traces">
       <fieldset>
@@ -235,24 +243,18 @@ function Filters({ state, apply }: { state: TraceListState; apply: (next: TraceL
             {number('minLatency', 'Latency from (s)')}
             {number('maxLatency', 'Latency to (s)')}
           </fieldset>
-          <fieldset className="checks">
-            <legend>Status</legend>
-            {statuses.map((status) => (
-              <label key={status}>
-                <input type="checkbox" checked={draft.statuses.includes(status)} onChange={() => set('statuses', toggle(draft.statuses, status))} />
-                {status}
-              </label>
-            ))}
-          </fieldset>
-          <fieldset className="checks">
-            <legend>Kind of the root span</legend>
-            {spanKinds.map((kind) => (
-              <label key={kind}>
-                <input type="checkbox" checked={draft.kinds.includes(kind)} onChange={() => set('kinds', toggle(draft.kinds, kind))} />
-                {kind}
-              </label>
-            ))}
-          </fieldset>
+          <ChecksField
+            legend="Status"
+            options={statuses.map((status) => ({ value: status, label: status }))}
+            chosen={draft.statuses}
+            onChange={(next) => set('statuses', next)}
+          />
+          <ChecksField
+            legend="Kind of the root span"
+            options={spanKinds.map((kind) => ({ value: kind, label: kind }))}
+            chosen={draft.kinds}
+            onChange={(next) => set('kinds', next)}
+          />
         </div>
       </details>
       <div className="filter-actions">
@@ -284,14 +286,7 @@ function Results({ projectId, state, fetchKey, apply }: { projectId: string; sta
   ];
   return (
     <>
-      <dl className="metrics" aria-label="Over the filter">
-        {figures.map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <Figures figures={figures} label="Over the filter" />
       <SeriesChart buckets={traceSeries} />
       {traces.edges.length === 0 ? (
         <Empty title="No traces match">

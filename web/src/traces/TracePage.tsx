@@ -5,7 +5,7 @@ import { graphql, useLazyLoadQuery } from 'react-relay';
 import type { TracePageQuery } from '../__generated__/TracePageQuery.graphql.ts';
 import { formatCost, formatCount, formatDuration, formatTime } from '../format.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, ErrorBoundary, Loading } from '../ui.tsx';
+import { Empty, ErrorBoundary, Figures, Loading } from '../ui.tsx';
 import { buildTree } from './outline.ts';
 import { SpanDetails } from './SpanDetails.tsx';
 import { SpanTree } from './SpanTree.tsx';
@@ -13,21 +13,8 @@ import { SpanTree } from './SpanTree.tsx';
 const query = graphql`
   query TracePageQuery($traceId: String!) {
     trace(traceId: $traceId) {
-      id
-      traceId
-      name
-      startTime
-      latency
-      spanCount
-      errorCount
-      cost
-      status
-      environment
-      userId
+      ...traceSummaryFields @relay(mask: false)
       sessionId
-      tokens {
-        totalTokens
-      }
       outline {
         spanIds
         parents
@@ -86,14 +73,7 @@ export function TracePage({ projectId, traceId, spanId }: Props) {
         {trace.name ?? trace.traceId}
         {trace.status === 'ERROR' && <span className="badge error">failed</span>}
       </h1>
-      <dl className="metrics">
-        {figures.map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <Figures figures={figures} />
       <div className="trace-body">
         <SpanTree outline={trace.outline} tree={tree} selected={selected} onSelect={select} />
         <section className="details-pane" aria-label="Selected span">
