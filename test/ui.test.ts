@@ -5,7 +5,7 @@
 // light or dark. Needs Debian's chromium; skipped, and reported so, where it is absent.
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { browserSuite, chromiumAvailable as available, seriousViolations, watchedPage } from './helpers/browser.js';
+import { browserSuite, chromiumAvailable as available, screenshot, seriousViolations, watchedPage } from './helpers/browser.js';
 import { testTracer, type TestTracer } from './helpers/otel.js';
 
 const suite = browserSuite();
@@ -74,6 +74,7 @@ it.skipIf(!available)(
     await expect.poll(() => page.locator('.metrics').innerText()).toMatch(/Error rate\s+100%/);
     await page.getByText('Live', { exact: true }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'traces');
 
     // A trace stored while the list is open appears without a reload.
     await sendTrace('second question', 'Capital of Peru?');
@@ -96,6 +97,7 @@ it.skipIf(!available)(
     await page.waitForURL(/\?span=[0-9a-f]{16}$/);
     const details = page.locator('.span-details');
     await details.locator('.conversation').getByText('Capital of France?').waitFor();
+    await screenshot(page, 'trace');
     expect(await details.locator('.message-role').allInnerTexts()).toEqual(['SYSTEM', 'USER', 'ASSISTANT']);
     const figures = await details.locator('.figures').innerText();
     expect(figures).toContain('gpt-4o-mini');

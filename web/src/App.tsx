@@ -168,11 +168,6 @@ function Screens() {
             <Link to={paths.traces(projectId)} aria-current={route?.screen === 'traces' ? 'page' : undefined}>
               Traces
             </Link>
-            <Suspense fallback={null}>
-              <ErrorBoundary>
-                <AdminLink projectId={projectId} current={route?.screen === 'admin'} />
-              </ErrorBoundary>
-            </Suspense>
             <Link to={paths.evaluations(projectId)} aria-current={route?.screen.startsWith('evaluation') ? 'page' : undefined}>
               Evaluations
             </Link>
@@ -188,6 +183,11 @@ function Screens() {
             <Link to={paths.testsets(projectId)} aria-current={route?.screen.startsWith('testset') ? 'page' : undefined}>
               Test sets
             </Link>
+            <Suspense fallback={null}>
+              <ErrorBoundary>
+                <AdminLink projectId={projectId} current={route?.screen === 'admin'} />
+              </ErrorBoundary>
+            </Suspense>
           </nav>
         )}
         <div className="top-end">
