@@ -190,6 +190,8 @@ const expected: Record<string, Access> = {
   'GET /observability/metrics': 'read',
   'POST /observability/trace': 'ingest',
   'GET /observability/traces/:trace_id': 'read',
+  'DELETE /observability/traces/:trace_id': 'write',
+  'DELETE /observability/users/:user_id': 'write',
   'GET /observability/spans/:span_id': 'read',
   'POST /evaluations': 'write',
   'GET /evaluations': 'read',
@@ -308,7 +310,9 @@ const idsInBody = [
   'DELETE /human-evaluations',
 ];
 /** Routes with a path parameter that names nothing of a project. */
-const notProjectScoped = ['GET /evaluators/:evaluator_key', 'GET /variants/:variant_id/revisions/:revision'];
+// A user id names no object of a project: deleting a user's spans answers what went in the
+// caller's project (0 for an id only another project's spans carry), never another's.
+const notProjectScoped = ['GET /evaluators/:evaluator_key', 'GET /variants/:variant_id/revisions/:revision', 'DELETE /observability/users/:user_id'];
 
 function send(route: string, url: string, headers: Record<string, string>, ids: Record<string, string>): Promise<TestResponse> {
   const method = route.split(' ')[0];

@@ -321,6 +321,8 @@ describe('real answers match the document', () => {
     await call('POST', '/public/otel/v1/traces', { resourceSpans: [] });
     await call('GET', `/observability/traces/${traceId}`);
     await call('GET', '/observability/traces/ffffffffffffffffffffffffffffffff', undefined, 404);
+    await call('DELETE', '/observability/traces/ffffffffffffffffffffffffffffffff', undefined, 404);
+    await call('DELETE', '/observability/users/nobody');
     await call('GET', '/observability/spans/00f067aa0ba902b8?type=span');
     await call('GET', '/observability/traces?limit=1');
     await call('GET', '/observability/traces?limit=none', undefined, 422);

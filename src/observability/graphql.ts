@@ -10,6 +10,8 @@ import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { EVALUATION_ENVIRONMENT, spanKinds, spanStatuses } from './ingest.js';
 import { ingestLegacyTraceBody, type LegacyIngestAnswer } from './legacy.js';
 import * as read from './read.js';
+import { deleteTrace, deleteUserSpans } from './deletion.js';
+import type { DeletedSpans as DeletedSpansRow } from './ingest.js';
 import { searchFilter } from './search-input.js';
 import * as search from './search.js';
 import {
@@ -479,6 +481,29 @@ builder.mutationField('ingestTrace', (t) =>
     resolve: (_root, args, ctx) => ingestLegacyTraceBody(ctx, args.input),
   }),
 );
+
+const DeletedSpans = builder.objectRef<DeletedSpansRow>('DeletedSpans').implement({
+  description: 'What a deletion took away (docs/observability.md#deleting).',
+  fields: (t) => ({
+    spans: t.exposeInt('spans', { description: 'Spans deleted.' }),
+    traces: t.exposeInt('traces', { description: 'Traces deleted, having no span left.' }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  deleteTrace: t.field({
+    type: DeletedSpans,
+    description: 'Deletes a trace, every span and its summary, by the trace id the client sent; NOT_FOUND when there is none.',
+    args: { traceId: t.arg.string({ required: true, description: 'The trace id the client sent.' }) },
+    resolve: (_root, args, ctx) => deleteTrace(ctx, args.traceId),
+  }),
+  deleteUserSpans: t.field({
+    type: DeletedSpans,
+    description: 'Deletes every span a user sent (a privacy request): traces left empty go, the others are summed again.',
+    args: { userId: t.arg.string({ required: true, description: 'The `user_id` the spans carry.' }) },
+    resolve: (_root, args, ctx) => deleteUserSpans(ctx, args.userId),
+  }),
+}));
 
 /** An empty list once listening, then the ids of the traces of each commit of ingested spans. */
 async function* storedTraces(ctx: RequestContext): AsyncGenerator<string[]> {

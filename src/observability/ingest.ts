@@ -328,6 +328,43 @@ ON CONFLICT ("projectId", "traceId") DO UPDATE SET
   "environment" = excluded."environment", "userId" = excluded."userId", "sessionId" = excluded."sessionId",
   "appId" = excluded."appId", "variantId" = excluded."variantId", "updatedAt" = excluded."updatedAt"`;
 
+/** What a deletion took away: spans, and the traces left without any. */
+export interface DeletedSpans {
+  spans: number;
+  traces: number;
+}
+
+/**
+ * Deletes the spans matching `where` (SQL over "Span", with `params`) among `traceIds` of the
+ * caller's project, in one transaction under the traces' locks: the traces left without spans go,
+ * the others are rolled up again from their remaining spans (docs/observability.md#deleting).
+ */
+export async function deleteSpans(ctx: RequestContext, traceIds: readonly string[], where: string, params: readonly SqlValue[]): Promise<DeletedSpans> {
+  if (traceIds.length === 0) return { spans: 0, traces: 0 };
+  const { sql, projectId } = ctx;
+  const ids = JSON.stringify(traceIds);
+  return sql.transaction(async (tx) => {
+    await sql.lockKeys(
+      tx,
+      traceIds.map((traceId) => `trace:${projectId}:${traceId}`),
+    );
+    const spans = await sql.run(tx, `DELETE FROM "Span" WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')}) AND ${where}`, [
+      projectId,
+      ids,
+      ...params,
+    ]);
+    const traces = await sql.run(
+      tx,
+      `DELETE FROM "Trace" WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')})
+         AND NOT EXISTS (SELECT 1 FROM "Span" AS s WHERE s."projectId" = "Trace"."projectId" AND s."traceId" = "Trace"."traceId")`,
+      [projectId, ids],
+    );
+    const now = new Date();
+    await sql.run(tx, rollUpTracesSql(sql), [projectId, ids, now, now]);
+    return { spans, traces };
+  });
+}
+
 /** Stores spans inside the caller's `db.$transaction` (`tx` is its client): what `spanWriter` answers. */
 export type SpanStore = (tx: Tx, records: readonly AnySpanRecord[]) => Promise<WriteSummary>;
 

@@ -81,3 +81,7 @@ export const metricsResponse = z
   .meta({ id: 'Metrics' });
 
 export const legacyIngestResponse = z.object({ trace_id: z.string(), spans: z.int().describe('Spans stored by this request') });
+
+export const deletedSpansResponse = z
+  .object({ spans: z.int().describe('Spans deleted'), traces: z.int().describe('Traces deleted, having no span left') })
+  .meta({ id: 'DeletedSpans' });

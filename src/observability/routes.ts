@@ -9,7 +9,8 @@ import { searchSpans, searchTraces, spanMetrics, spanSortFields, traceMetrics, t
 import { z } from 'zod';
 import { countRejectedLegacy, ingestLegacyTrace } from './legacy.js';
 import { getSpanJsonText, getTraceTreeText, spanJsons } from './read.js';
-import { legacyIngestResponse, metricsResponse, spanListResponse, spanResponse, traceListResponse } from './responses.js';
+import { deleteTrace, deleteUserSpans } from './deletion.js';
+import { deletedSpansResponse, legacyIngestResponse, metricsResponse, spanListResponse, spanResponse, traceListResponse } from './responses.js';
 
 /** A trace in listings: its roll-up, without spans (GET /observability/traces/{id} has the tree). */
 export function traceJson(trace: TraceRow) {
@@ -130,5 +131,24 @@ export function observabilityRoutes(app: FastifyInstance): void {
       errors: [404],
     },
     async (req, { params, query }, reply) => sendJsonText(reply, await getSpanJsonText(req.ctx, params.span_id, query.type, query.trace_id)),
+  );
+
+  rest.delete(
+    '/observability/traces/:trace_id',
+    { tag, summary: 'Delete a trace: every span and its summary', noContent: true, errors: [404] },
+    async (req, { params }) => {
+      await deleteTrace(req.ctx, params.trace_id);
+    },
+  );
+
+  rest.delete(
+    '/observability/users/:user_id',
+    {
+      tag,
+      summary: 'Delete every span of a user (a privacy request): traces left empty go, the others are summed again',
+      description: 'Answers what was deleted; a user who sent nothing is no error (0 and 0).',
+      response: deletedSpansResponse,
+    },
+    (req, { params }) => deleteUserSpans(req.ctx, params.user_id),
   );
 }

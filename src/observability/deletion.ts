@@ -1,0 +1,31 @@
+// Deleting traces (docs/observability.md#deleting): one trace by its id, and every span one
+// `user_id` sent (a privacy request). Spans still waiting in the write queue are not reached: a
+// deletion covers what was stored when it ran.
+import type { RequestContext } from '../shared/context.js';
+import { NotFoundError } from '../shared/errors.js';
+import { deleteSpans, type DeletedSpans } from './ingest.js';
+
+/** Deletes a trace, every span and its summary; 404 when the project has no such trace. */
+export async function deleteTrace(ctx: RequestContext, traceId: string): Promise<DeletedSpans> {
+  const deleted = await deleteSpans(ctx, [traceId], 'true', []);
+  if (deleted.spans === 0 && deleted.traces === 0) throw new NotFoundError('Trace', traceId);
+  return deleted;
+}
+
+/**
+ * Deletes every span whose `user_id` is `userId`: the traces left without spans go, the others
+ * keep their other spans and are summed again. Answers what went (none is no error: the user may
+ * have sent nothing).
+ */
+export async function deleteUserSpans(ctx: RequestContext, userId: string): Promise<DeletedSpans> {
+  const rows = await ctx.sql.query<{ traceId: string }>(ctx.db, 'SELECT DISTINCT "traceId" AS "traceId" FROM "Span" WHERE "projectId" = ? AND "userId" = ?', [
+    ctx.projectId,
+    userId,
+  ]);
+  return deleteSpans(
+    ctx,
+    rows.map((row) => row.traceId),
+    '"userId" = ?',
+    [userId],
+  );
+}
