@@ -322,7 +322,7 @@ describe('real answers match the document', () => {
     await call('GET', `/observability/traces/${traceId}`);
     await call('GET', '/observability/traces/ffffffffffffffffffffffffffffffff', undefined, 404);
     await call('DELETE', '/observability/traces/ffffffffffffffffffffffffffffffff', undefined, 404);
-    await call('DELETE', '/observability/users/nobody');
+    await call('DELETE', '/observability/users/nobody', undefined, 404);
     await call('GET', '/observability/spans/00f067aa0ba902b8?type=span');
     await call('GET', '/observability/traces?limit=1');
     await call('GET', '/observability/traces?limit=none', undefined, 422);

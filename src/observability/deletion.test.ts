@@ -77,9 +77,11 @@ describe('deleting', () => {
     expect(spans.body.spans).toEqual([]);
     expect(await server.assay.db.span.count({ where: { projectId: other, userId: 'ada' } })).toBe(1);
 
-    // Nothing left of ada: nothing to delete, and no error.
-    expect((await server.request('DELETE', '/observability/users/ada')).body).toEqual({ spans: 0, traces: 0 });
+    // Nothing left of ada: as unknown as any id.
+    expect((await server.request('DELETE', '/observability/users/ada')).body).toEqual({ detail: 'User with id ada not found' });
     const viaGraphql = await server.graphql('mutation { deleteUserSpans(userId: "bob") { spans traces } }');
     expect(viaGraphql.data.deleteUserSpans).toEqual({ spans: 3, traces: 2 });
+    const none = await server.graphql('mutation { deleteUserSpans(userId: "bob") { spans } }');
+    expect(none.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 });

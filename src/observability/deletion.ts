@@ -14,18 +14,20 @@ export async function deleteTrace(ctx: RequestContext, traceId: string): Promise
 
 /**
  * Deletes every span whose `user_id` is `userId`: the traces left without spans go, the others
- * keep their other spans and are summed again. Answers what went (none is no error: the user may
- * have sent nothing).
+ * keep their other spans and are summed again. Answers what went; 404 when the project holds no
+ * span of that user (none, or none left), as for any id it does not know.
  */
 export async function deleteUserSpans(ctx: RequestContext, userId: string): Promise<DeletedSpans> {
   const rows = await ctx.sql.query<{ traceId: string }>(ctx.db, 'SELECT DISTINCT "traceId" AS "traceId" FROM "Span" WHERE "projectId" = ? AND "userId" = ?', [
     ctx.projectId,
     userId,
   ]);
-  return deleteSpans(
+  const deleted = await deleteSpans(
     ctx,
     rows.map((row) => row.traceId),
     '"userId" = ?',
     [userId],
   );
+  if (deleted.spans === 0) throw new NotFoundError('User', userId);
+  return deleted;
 }

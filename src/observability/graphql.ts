@@ -499,7 +499,7 @@ builder.mutationFields((t) => ({
   }),
   deleteUserSpans: t.field({
     type: DeletedSpans,
-    description: 'Deletes every span a user sent (a privacy request): traces left empty go, the others are summed again.',
+    description: 'Deletes every span a user sent (a privacy request): traces left empty go, the others are summed again; NOT_FOUND when there is none.',
     args: { userId: t.arg.string({ required: true, description: 'The `user_id` the spans carry.' }) },
     resolve: (_root, args, ctx) => deleteUserSpans(ctx, args.userId),
   }),

@@ -146,8 +146,9 @@ export function observabilityRoutes(app: FastifyInstance): void {
     {
       tag,
       summary: 'Delete every span of a user (a privacy request): traces left empty go, the others are summed again',
-      description: 'Answers what was deleted; a user who sent nothing is no error (0 and 0).',
+      description: 'Answers what was deleted; 404 when the project holds no span of that user.',
       response: deletedSpansResponse,
+      errors: [404],
     },
     (req, { params }) => deleteUserSpans(req.ctx, params.user_id),
   );
