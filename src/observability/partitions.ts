@@ -1,0 +1,129 @@
+// The day partitions of "Span" on PostgreSQL (docs/database.md#span-partitions). The service
+// creates them: a few days ahead at start and on every retention sweep, and on demand for a span
+// that starts on a day none covers (an old import, a skewed clock), so ingestion never fails for
+// want of one. There is no DEFAULT partition: a row in it would make creating the partition its
+// day belongs to fail, and it forbids detaching partitions concurrently.
+//
+// A partition is made as a table of its own and then attached, which locks "Span" in SHARE UPDATE
+// EXCLUSIVE mode, a lock inserts and reads do not wait for (`CREATE TABLE … PARTITION OF` would
+// take ACCESS EXCLUSIVE); it is dropped after `DETACH PARTITION … CONCURRENTLY`, for the same
+// reason. On SQLite every method does nothing.
+import type { Db } from '../shared/db.js';
+import type { BulkSql } from '../shared/sql.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** One partition: spans starting in [from, to). */
+export interface SpanPartition {
+  name: string;
+  from: Date;
+  to: Date;
+  /** A `DETACH … CONCURRENTLY` was interrupted: it is finished before the drop. */
+  detachPending: boolean;
+}
+
+/** The partition of the UTC day `day` (YYYY-MM-DD): its table name and bounds. */
+export function dayPartition(day: string): { name: string; from: string; to: string } {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new Error(`no span partition for the day ${JSON.stringify(day)}`);
+  const next = new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+  return { name: `Span_p${day.replaceAll('-', '')}`, from: day, to: next };
+}
+
+/** The UTC day (YYYY-MM-DD) of a time, or of a DateTime column's SQL text. */
+export function dayOf(time: Date | string): string {
+  return (typeof time === 'string' ? time : time.toISOString()).slice(0, 10);
+}
+
+/** The advisory lock key creating partitions takes, so instances starting at once make each once. */
+const CREATE_LOCK = 'span-partitions';
+
+export class SpanPartitions {
+  /** The days known to have a partition: checked before every span batch, so it costs no query. */
+  private readonly known = new Set<string>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly sql: BulkSql,
+  ) {}
+
+  get enabled(): boolean {
+    return this.sql.provider === 'postgresql';
+  }
+
+  /** Makes sure a partition exists for each of these start times (DateTime SQL text). */
+  async ensureFor(startTimes: Iterable<string>): Promise<void> {
+    if (!this.enabled) return;
+    let missing: Set<string> | null = null;
+    for (const time of startTimes) {
+      const day = dayOf(time);
+      if (!this.known.has(day)) (missing ??= new Set()).add(day);
+    }
+    if (missing) await this.create([...missing]);
+  }
+
+  /** Makes sure partitions exist for the day of `now` and the `days` after it. */
+  async ensureAhead(now: Date, days: number): Promise<void> {
+    if (!this.enabled) return;
+    const wanted = Array.from({ length: days + 1 }, (_, i) => dayOf(new Date(now.getTime() + i * DAY_MS)));
+    await this.create(wanted.filter((day) => !this.known.has(day)));
+  }
+
+  /** Every partition, oldest first. */
+  async list(): Promise<SpanPartition[]> {
+    if (!this.enabled) return [];
+    const rows = await this.sql.query<{ name: string; detachPending: boolean }>(
+      this.db,
+      `SELECT c.relname AS "name", i.inhdetachpending AS "detachPending" FROM pg_inherits AS i JOIN pg_class AS c ON c.oid = i.inhrelid
+       WHERE i.inhparent = '"Span"'::regclass`,
+      [],
+    );
+    return rows
+      .filter((row) => /^Span_p\d{8}$/.test(row.name))
+      .map((row) => {
+        const digits = row.name.slice('Span_p'.length);
+        const bounds = dayPartition(`${digits.slice(0, 4)}-${digits.slice(4, 6)}-${digits.slice(6)}`);
+        return { name: row.name, from: new Date(`${bounds.from}T00:00:00Z`), to: new Date(`${bounds.to}T00:00:00Z`), detachPending: row.detachPending };
+      })
+      .sort((a, b) => a.from.getTime() - b.from.getTime());
+  }
+
+  private async create(days: string[]): Promise<void> {
+    if (days.length === 0) return;
+    await this.sql.transaction(async (tx) => {
+      // Waits briefly at most: only another attach or detach holds a lock this one waits for.
+      await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '10s'`);
+      await this.sql.lockKeys(tx, [CREATE_LOCK]);
+      for (const day of days) {
+        const { name, from, to } = dayPartition(day);
+        const exists = await this.sql.query<{ found: string | null }>(tx, 'SELECT to_regclass(?)::text AS "found"', [`"${name}"`]);
+        if (exists[0]?.found) continue;
+        await tx.$executeRawUnsafe(`CREATE TABLE "${name}" (LIKE "Span" INCLUDING DEFAULTS)`);
+        await tx.$executeRawUnsafe(`ALTER TABLE "Span" ATTACH PARTITION "${name}" FOR VALUES FROM ('${from}') TO ('${to}')`);
+      }
+    });
+    for (const day of days) this.known.add(day);
+  }
+
+  /**
+   * Detaches and drops a partition, its spans with it. Another instance may be dropping it too:
+   * what it finished already is not done again.
+   */
+  async drop(partition: SpanPartition): Promise<void> {
+    if (!this.enabled) return;
+    // Outside a transaction, as CONCURRENTLY requires: it waits for the queries that use the
+    // partition to end, and blocks none.
+    const mode = partition.detachPending ? 'FINALIZE' : 'CONCURRENTLY';
+    await this.db.$executeRawUnsafe(`ALTER TABLE "Span" DETACH PARTITION "${partition.name}" ${mode}`).catch(async (error: unknown) => {
+      if ((await this.list()).some((p) => p.name === partition.name)) throw error;
+    });
+    await this.db.$executeRawUnsafe(`DROP TABLE IF EXISTS "${partition.name}"`);
+    this.known.delete(dayOf(partition.from));
+  }
+}
+
+declare module '../shared/context.js' {
+  interface Services {
+    /** The day partitions of "Span" on PostgreSQL (created by server.ts). */
+    spanPartitions: SpanPartitions;
+  }
+}
