@@ -29,6 +29,8 @@ export interface RetentionSettings {
 export interface SweepResult {
   /** Traces deleted. */
   traces: number;
+  /** Transactions that deleted traces or their rows (each over `batchSize` traces at most). */
+  batches: number;
   /** Partitions dropped (PostgreSQL), oldest first. */
   partitionsDropped: string[];
 }
@@ -84,17 +86,17 @@ export class RetentionSweeper {
       const days = retentionDays ?? this.settings.defaultDays;
       return { projectId: id, before: days === null ? null : new Date(now.getTime() - days * DAY_MS) };
     });
-    const result: SweepResult = { traces: 0, partitionsDropped: [] };
+    const result: SweepResult = { traces: 0, batches: 0, partitionsDropped: [] };
     if (spanPartitions.enabled) await this.dropPartitions(now, cutoffs, result);
     for (const { projectId, before } of cutoffs) {
-      if (before) result.traces += await this.deleteExpired(projectId, before);
+      if (before) result.traces += await this.deleteExpired(projectId, before, result);
     }
     if (result.traces > 0 || result.partitionsDropped.length > 0) this.log.info(result, 'retention sweep deleted traces');
     return result;
   }
 
   /** Deletes, a batch at a time, a project's traces that ended before `time`, spans and all. Answers how many went. */
-  private async deleteExpired(projectId: string, time: Date): Promise<number> {
+  private async deleteExpired(projectId: string, time: Date, result: SweepResult): Promise<number> {
     const ctx = requestContext(this.services, projectId);
     let deleted = 0;
     // Traces chosen but kept (one received a span since) are not chosen again.
@@ -117,6 +119,7 @@ export class RetentionSweeper {
           time,
         )
       ).traces;
+      result.batches++;
       if (rows.length < this.settings.batchSize) break;
       const last = rows.at(-1)!;
       after = [last.startTime, last.traceId];
@@ -149,8 +152,8 @@ export class RetentionSweeper {
     // Every trace that started before `end` has a span in a partition about to go: it goes whole.
     const end = droppable.at(-1)!.to;
     for (const { projectId } of cutoffs) {
-      result.traces += await this.deleteStraddling(projectId, end);
-      result.traces += await this.deleteTraceRows(projectId, end);
+      result.traces += await this.deleteStraddling(projectId, end, result);
+      result.traces += await this.deleteTraceRows(projectId, end, result);
     }
     for (const partition of droppable) {
       if (this.stopped) return;
@@ -160,7 +163,7 @@ export class RetentionSweeper {
   }
 
   /** The traces that started before `end` but have spans after it: by rows, whole. */
-  private async deleteStraddling(projectId: string, end: Date): Promise<number> {
+  private async deleteStraddling(projectId: string, end: Date, result: SweepResult): Promise<number> {
     const ctx = requestContext(this.services, projectId);
     let deleted = 0;
     while (!this.stopped) {
@@ -178,13 +181,14 @@ export class RetentionSweeper {
           end,
         )
       ).traces;
+      result.batches++;
       await yieldToOthers();
     }
     return deleted;
   }
 
   /** The Trace rows of traces that ended before `end`, a batch at a time: their spans go with their partitions. */
-  private async deleteTraceRows(projectId: string, end: Date): Promise<number> {
+  private async deleteTraceRows(projectId: string, end: Date, result: SweepResult): Promise<number> {
     const { sql, db } = this.services;
     let deleted = 0;
     while (!this.stopped) {
@@ -207,6 +211,7 @@ export class RetentionSweeper {
           end,
         ]);
       });
+      result.batches++;
       await yieldToOthers();
     }
     return deleted;
