@@ -198,7 +198,7 @@ function spanKey(sql: BulkSql): string {
 
 /** The earliest and latest start time of a batch (DateTime SQL text, which sorts as time). */
 function batchTimes(spans: readonly SerializedSpanRecord[]): { first: string; last: string } {
-  let first = spans[0]!.startTime;
+  let first = spans[0].startTime;
   let last = first;
   for (const span of spans) {
     if (span.startTime < first) first = span.startTime;
