@@ -38,7 +38,11 @@ export function dayOf(time: Date | string): string {
 const CREATE_LOCK = 'span-partitions';
 
 export class SpanPartitions {
-  /** The days known to have a partition: checked before every span batch, so it costs no query. */
+  /**
+   * The days known to have a partition: checked before every span batch, so it costs no query.
+   * Only from yesterday on: an older partition may be dropped by another instance's retention
+   * sweep, so a span of an older day has its partition checked (and made again) each time.
+   */
   private readonly known = new Set<string>();
 
   constructor(
@@ -101,7 +105,8 @@ export class SpanPartitions {
         await tx.$executeRawUnsafe(`ALTER TABLE "Span" ATTACH PARTITION "${name}" FOR VALUES FROM ('${from}') TO ('${to}')`);
       }
     });
-    for (const day of days) this.known.add(day);
+    const yesterday = dayOf(new Date(Date.now() - DAY_MS));
+    for (const day of days) if (day >= yesterday) this.known.add(day);
   }
 
   /**

@@ -142,6 +142,12 @@ describe('retention', () => {
     expect(await stored(server, project)).toEqual({ traces: ['future', 'past'], spans: 3 });
     const summary = await server.assay.db.trace.findUnique({ where: { projectId_traceId: { projectId: project, traceId: 'future' } } });
     expect(summary?.startTime.getTime()).toBe(future);
+
+    // Another instance's sweep dropped an old day's partition: a late span of that day makes it again.
+    await server.assay.db.$executeRawUnsafe('DROP TABLE "Span_p20010102"');
+    await write(server, project, [span('late', 'root', past)]);
+    expect(await partitions(server)).toContain('Span_p20010102');
+    expect(await stored(server, project)).toEqual({ traces: ['future', 'late', 'past'], spans: 3 });
   });
 });
 

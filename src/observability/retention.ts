@@ -11,7 +11,8 @@
 import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { projectRetentions } from '../projects/operations.js';
-import { requestContext, type Services } from '../shared/context.js';
+import { requestContext, type RequestContext, type Services } from '../shared/context.js';
+import type { SqlValue } from '../shared/sql.js';
 import { deleteTracesBefore } from './deletion.js';
 import type { SpanPartition } from './partitions.js';
 
@@ -95,37 +96,48 @@ export class RetentionSweeper {
     return result;
   }
 
-  /** Deletes, a batch at a time, a project's traces that ended before `time`, spans and all. Answers how many went. */
-  private async deleteExpired(projectId: string, time: Date, result: SweepResult): Promise<number> {
+  /**
+   * Removes a project's traces matching `condition` (SQL over "Trace", with `params`) a batch at a
+   * time, `remove` answering how many of a batch went; yields between batches. Answers the total.
+   */
+  private async inBatches(
+    projectId: string,
+    condition: string,
+    params: SqlValue[],
+    remove: (ctx: RequestContext, traceIds: string[]) => Promise<number>,
+    result: SweepResult,
+  ): Promise<number> {
     const ctx = requestContext(this.services, projectId);
-    let deleted = 0;
-    // Traces chosen but kept (one received a span since) are not chosen again.
-    let after: [Date | string, string] | null = null;
+    let removed = 0;
+    // Past the last batch: a trace chosen but kept (it received a span since) is not chosen again.
+    let after: SqlValue[] = [];
     while (!this.stopped) {
       // Ordered by the start time's index: a trace ends after it starts, so the old ones come first.
-      const rows: { traceId: string; startTime: Date | string }[] = await ctx.sql.query(
+      const rows = await ctx.sql.query<{ traceId: string; startTime: Date }>(
         ctx.db,
         `SELECT "traceId" AS "traceId", "startTime" AS "startTime" FROM "Trace"
-         WHERE "projectId" = ? AND "startTime" < ? AND "endTime" < ?${after ? ' AND ("startTime", "traceId") > (?, ?)' : ''}
+         WHERE "projectId" = ? AND ${condition}${after.length ? ' AND ("startTime", "traceId") > (?, ?)' : ''}
          ORDER BY "startTime", "traceId" LIMIT ?`,
-        [projectId, time, time, ...(after ?? []), this.settings.batchSize],
+        [projectId, ...params, ...after, this.settings.batchSize],
       );
       if (rows.length === 0) break;
-      deleted += (
-        await deleteTracesBefore(
-          ctx,
-          rows.map((row) => row.traceId),
-          'endTime',
-          time,
-        )
-      ).traces;
+      removed += await remove(
+        ctx,
+        rows.map((row) => row.traceId),
+      );
       result.batches++;
       if (rows.length < this.settings.batchSize) break;
       const last = rows.at(-1)!;
       after = [last.startTime, last.traceId];
       await yieldToOthers();
     }
-    return deleted;
+    return removed;
+  }
+
+  /** A project's traces that ended before `time`, spans and all. */
+  private deleteExpired(projectId: string, time: Date, result: SweepResult): Promise<number> {
+    const remove = async (ctx: RequestContext, ids: string[]) => (await deleteTracesBefore(ctx, ids, 'endTime', time)).traces;
+    return this.inBatches(projectId, '"startTime" < ? AND "endTime" < ?', [time, time], remove, result);
   }
 
   /**
@@ -163,43 +175,16 @@ export class RetentionSweeper {
   }
 
   /** The traces that started before `end` but have spans after it: by rows, whole. */
-  private async deleteStraddling(projectId: string, end: Date, result: SweepResult): Promise<number> {
-    const ctx = requestContext(this.services, projectId);
-    let deleted = 0;
-    while (!this.stopped) {
-      const rows = await ctx.sql.query<{ traceId: string }>(
-        ctx.db,
-        `SELECT "traceId" AS "traceId" FROM "Trace" WHERE "projectId" = ? AND "startTime" < ? AND "endTime" >= ? ORDER BY "startTime" LIMIT ?`,
-        [projectId, end, end, this.settings.batchSize],
-      );
-      if (rows.length === 0) break;
-      deleted += (
-        await deleteTracesBefore(
-          ctx,
-          rows.map((row) => row.traceId),
-          'startTime',
-          end,
-        )
-      ).traces;
-      result.batches++;
-      await yieldToOthers();
-    }
-    return deleted;
+  private deleteStraddling(projectId: string, end: Date, result: SweepResult): Promise<number> {
+    const remove = async (ctx: RequestContext, ids: string[]) => (await deleteTracesBefore(ctx, ids, 'startTime', end)).traces;
+    return this.inBatches(projectId, '"startTime" < ? AND "endTime" >= ?', [end, end], remove, result);
   }
 
-  /** The Trace rows of traces that ended before `end`, a batch at a time: their spans go with their partitions. */
-  private async deleteTraceRows(projectId: string, end: Date, result: SweepResult): Promise<number> {
-    const { sql, db } = this.services;
-    let deleted = 0;
-    while (!this.stopped) {
-      const rows = await sql.query<{ traceId: string }>(
-        db,
-        `SELECT "traceId" AS "traceId" FROM "Trace" WHERE "projectId" = ? AND "startTime" < ? AND "endTime" < ? ORDER BY "startTime" LIMIT ?`,
-        [projectId, end, end, this.settings.batchSize],
-      );
-      if (rows.length === 0) break;
-      const ids = rows.map((row) => row.traceId);
-      deleted += await sql.transaction(async (tx) => {
+  /** The Trace rows of traces that ended before `end`: their spans go with their partitions. */
+  private deleteTraceRows(projectId: string, end: Date, result: SweepResult): Promise<number> {
+    const { sql } = this.services;
+    const remove = (_ctx: RequestContext, ids: string[]) =>
+      sql.transaction(async (tx) => {
         // Under the ingestion locks, so a span arriving now either finds its trace or starts it anew.
         await sql.lockKeys(
           tx,
@@ -211,9 +196,6 @@ export class RetentionSweeper {
           end,
         ]);
       });
-      result.batches++;
-      await yieldToOthers();
-    }
-    return deleted;
+    return this.inBatches(projectId, '"startTime" < ? AND "endTime" < ?', [end, end], remove, result);
   }
 }
