@@ -470,7 +470,10 @@ async function storeSpans(ctx: RequestContext, tx: Tx, records: readonly AnySpan
   if (spans.length === 0) return { spans: 0, traceIds: [] };
 
   // PostgreSQL: every span's day must have its partition before the insert (partitions.ts).
-  await ctx.spanPartitions.ensureFor(spans.map((span) => span.startTime));
+  await ctx.spanPartitions.ensureFor(
+    tx,
+    spans.map((span) => span.startTime),
+  );
   // A batch's roll-up must see every other batch of its traces (PostgreSQL runs them at once).
   await ctx.sql.lockKeys(
     tx,

@@ -9,7 +9,7 @@
 // take ACCESS EXCLUSIVE); it is dropped after `DETACH PARTITION … CONCURRENTLY`, for the same
 // reason. On SQLite every method does nothing.
 import type { Db } from '../shared/db.js';
-import type { BulkSql } from '../shared/sql.js';
+import type { BulkSql, Tx } from '../shared/sql.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -54,22 +54,36 @@ export class SpanPartitions {
     return this.sql.provider === 'postgresql';
   }
 
-  /** Makes sure a partition exists for each of these start times (DateTime SQL text). */
-  async ensureFor(startTimes: Iterable<string>): Promise<void> {
+  /**
+   * Makes sure a partition exists for each of these start times (DateTime SQL text), inside the
+   * caller's transaction `tx` (a batch of spans about to be inserted there). On the batch's own
+   * connection: a second one per batch could exhaust the pool under many concurrent batches. A
+   * partition made here commits with the batch; until then other batches of its day wait.
+   */
+  async ensureFor(tx: Tx, startTimes: Iterable<string>): Promise<void> {
     if (!this.enabled) return;
     let missing: Set<string> | null = null;
     for (const time of startTimes) {
       const day = dayOf(time);
       if (!this.known.has(day)) (missing ??= new Set()).add(day);
     }
-    if (missing) await this.create([...missing]);
+    if (!missing) return;
+    const unknown = [];
+    for (const day of missing) {
+      // Seen committed: remembered (made here, it is not yet, and might roll back).
+      if (await this.exists(tx, day)) this.remember(day);
+      else unknown.push(day);
+    }
+    if (unknown.length > 0) await this.create(tx, unknown);
   }
 
   /** Makes sure partitions exist for the day of `now` and the `days` after it. */
   async ensureAhead(now: Date, days: number): Promise<void> {
     if (!this.enabled) return;
-    const wanted = Array.from({ length: days + 1 }, (_, i) => dayOf(new Date(now.getTime() + i * DAY_MS)));
-    await this.create(wanted.filter((day) => !this.known.has(day)));
+    const wanted = Array.from({ length: days + 1 }, (_, i) => dayOf(new Date(now.getTime() + i * DAY_MS))).filter((day) => !this.known.has(day));
+    if (wanted.length === 0) return;
+    await this.sql.transaction((tx) => this.create(tx, wanted));
+    for (const day of wanted) this.remember(day);
   }
 
   /** Every partition, oldest first. */
@@ -91,22 +105,25 @@ export class SpanPartitions {
       .sort((a, b) => a.from.getTime() - b.from.getTime());
   }
 
-  private async create(days: string[]): Promise<void> {
-    if (days.length === 0) return;
-    await this.sql.transaction(async (tx) => {
-      // Waits briefly at most: only another attach or detach holds a lock this one waits for.
-      await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '10s'`);
-      await this.sql.lockKeys(tx, [CREATE_LOCK]);
-      for (const day of days) {
-        const { name, from, to } = dayPartition(day);
-        const exists = await this.sql.query<{ found: string | null }>(tx, 'SELECT to_regclass(?)::text AS "found"', [`"${name}"`]);
-        if (exists[0]?.found) continue;
-        await tx.$executeRawUnsafe(`CREATE TABLE "${name}" (LIKE "Span" INCLUDING DEFAULTS)`);
-        await tx.$executeRawUnsafe(`ALTER TABLE "Span" ATTACH PARTITION "${name}" FOR VALUES FROM ('${from}') TO ('${to}')`);
-      }
-    });
-    const yesterday = dayOf(new Date(Date.now() - DAY_MS));
-    for (const day of days) if (day >= yesterday) this.known.add(day);
+  private async exists(tx: Tx, day: string): Promise<boolean> {
+    const [row] = await this.sql.query<{ found: string | null }>(tx, 'SELECT to_regclass(?)::text AS "found"', [`"${dayPartition(day).name}"`]);
+    return Boolean(row?.found);
+  }
+
+  private remember(day: string): void {
+    if (day >= dayOf(new Date(Date.now() - DAY_MS))) this.known.add(day);
+  }
+
+  /** Makes the partitions of `days` that do not exist, in `tx`, one maker at a time. */
+  private async create(tx: Tx, days: string[]): Promise<void> {
+    await this.sql.lockKeys(tx, [CREATE_LOCK]);
+    for (const day of days) {
+      // Again under the lock: another maker may have committed it meanwhile.
+      if (await this.exists(tx, day)) continue;
+      const { name, from, to } = dayPartition(day);
+      await tx.$executeRawUnsafe(`CREATE TABLE "${name}" (LIKE "Span" INCLUDING DEFAULTS)`);
+      await tx.$executeRawUnsafe(`ALTER TABLE "Span" ATTACH PARTITION "${name}" FOR VALUES FROM ('${from}') TO ('${to}')`);
+    }
   }
 
   /**
