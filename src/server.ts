@@ -36,6 +36,8 @@ import { routeAccess } from './shared/http/access.js';
 import { registerBrowserGuards } from './shared/http/browser.js';
 import { OutboundPolicy, outboundDispatcher } from './shared/http/outbound.js';
 import { SpanWriteQueue } from './observability/queue.js';
+import { SpanPartitions } from './observability/partitions.js';
+import { defaultRetentionSettings, RetentionSweeper } from './observability/retention.js';
 import { loggingOptions } from './shared/http/logging.js';
 import { registerApiDocs } from './shared/http/openapi.js';
 import { pageFallback, registerWebUi } from './shared/http/web-ui.js';
@@ -58,6 +60,8 @@ export interface Assay {
   routes: { method: string; url: string }[];
   /** Whether requests need credentials (docs/access.md#modes). */
   authEnabled: boolean;
+  /** Deletes traces past their project's retention (observability/retention.ts); tests call `sweep()`. */
+  retention: RetentionSweeper;
   /** The bound OTLP/gRPC port, or null when gRPC is off. */
   grpcPort: number | null;
   close(): Promise<void>;
@@ -108,6 +112,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     rateLimits: new RateLimits(config.ASSAY_RATE_LIMIT_PER_MINUTE),
     outbound: outboundDispatcher(new OutboundPolicy({ authEnabled: authenticator.enabled, allow: config.ASSAY_OUTBOUND_ALLOW })),
     spanQueue: new SpanWriteQueue(),
+    spanPartitions: new SpanPartitions(db, sql),
     authenticator,
   };
   services.metrics.watchWriteQueue(services.spanQueue);
@@ -198,12 +203,18 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     },
     server.log.child({ component: 'human-evaluation-runner' }),
   );
+  const retention = new RetentionSweeper(
+    services,
+    { ...defaultRetentionSettings, defaultDays: config.ASSAY_RETENTION_DAYS ?? null },
+    server.log.child({ component: 'retention' }),
+  );
   services.metrics.watchRunningJobs('evaluation', () => runner.runningJobs);
   services.metrics.watchRunningJobs('human-evaluation', () => humanRunner.runningJobs);
   server.addHook('onClose', async () => {
     await otlp.close();
     await runner.stop();
     await humanRunner.stop();
+    await retention.stop();
     await walSync.close();
     await database.close();
     await checkpointer?.close();
@@ -213,6 +224,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   await server.ready();
   runner.start();
   humanRunner.start();
+  await retention.start(config.ASSAY_RETENTION_INTERVAL_SECONDS * 1000);
   return {
     server,
     db,
@@ -221,6 +233,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     migrationsApplied: applied,
     routes,
     authEnabled: authenticator.enabled,
+    retention,
     grpcPort: otlp.grpcPort,
     close: () => server.close(),
   };

@@ -214,6 +214,7 @@ const expected: Record<string, Access> = {
   'GET /human-evaluations/:evaluation_id/results': 'read',
   'POST /projects': 'admin',
   'GET /projects': 'read',
+  'PATCH /projects/:project_id': 'admin',
   'POST /projects/:project_id/api-keys': 'admin',
   'GET /projects/:project_id/api-keys': 'admin',
   'DELETE /api-keys/:api_key_id': 'admin',
@@ -292,6 +293,7 @@ function bodyFor(route: string, ids: Record<string, string>): unknown {
     'DELETE /human-evaluations': { evaluations_ids: [ids.human_evaluation_id] },
     'PUT /human-evaluations/:evaluation_id/evaluation_scenario/:scenario_id/:evaluation_type': { score: 50 },
     'POST /projects': { name: 'walk' },
+    'PATCH /projects/:project_id': { retention_days: 30 },
     'POST /projects/:project_id/api-keys': { name: 'walk', scopes: ['read'] },
     'POST /projects/:project_id/members': { email: 'walk@example.com', role: 'viewer' },
     'PATCH /projects/:project_id/members/:user_id': { role: 'member' },
@@ -480,6 +482,7 @@ const fieldScopes: Record<string, Scope> = {
   apiKeys: 'admin',
   auditEvents: 'admin',
   createProject: 'admin',
+  updateProject: 'admin',
   createApiKey: 'admin',
   revokeApiKey: 'admin',
   members: 'admin',
@@ -641,11 +644,11 @@ describe('GraphQL', () => {
 describe('REST projects and keys', () => {
   it('creates a project with a first key of every scope; the key acts there only', async () => {
     const created = await ok(server.request('POST', '/projects', { name: 'rest-project' }, bearer(keys.A.admin)));
-    expect(Object.keys(created).sort()).toEqual(['api_key', 'created_at', 'id', 'name']);
+    expect(Object.keys(created).sort()).toEqual(['api_key', 'created_at', 'id', 'name', 'retention_days']);
     expect(Object.keys(created.api_key).sort()).toEqual(['id', 'key', 'name', 'scopes']);
     expect(created.api_key.scopes).toEqual(scopes);
     expect(await ok(server.request('GET', '/projects', undefined, bearer(created.api_key.key)))).toEqual([
-      { id: created.id, name: 'rest-project', created_at: created.created_at },
+      { id: created.id, name: 'rest-project', created_at: created.created_at, retention_days: null },
     ]);
     expect(await ok(server.request('GET', '/apps', undefined, bearer(created.api_key.key)))).toEqual([]);
     const taken = await server.request('POST', '/projects', { name: 'rest-project' }, bearer(keys.A.admin));

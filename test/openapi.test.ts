@@ -345,6 +345,9 @@ describe('real answers match the document', () => {
     await call('POST', `/projects/${created.id}/api-keys`, { name: 'ci', scopes: ['read'] }, 404);
     await call('GET', `/projects/${own.id}/api-keys`);
     await call('GET', `/projects/${created.id}/api-keys`, undefined, 404);
+    await call('PATCH', `/projects/${own.id}`, { retention_days: 30 });
+    await call('PATCH', `/projects/${own.id}`, { retention_days: 0 }, 422);
+    await call('PATCH', `/projects/${created.id}`, { retention_days: 30 }, 404);
     await call('DELETE', `/api-keys/${key.id}`, undefined, 204);
     await call('DELETE', `/api-keys/${key.id}`, undefined, 404);
     await call('GET', `/projects/${own.id}/audit-events?limit=1`);

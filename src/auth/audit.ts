@@ -6,6 +6,7 @@ import type { Prisma } from '../shared/db.js';
 
 export const auditActions = [
   'project.created',
+  'project.updated',
   'api_key.created',
   'api_key.revoked',
   'user.created',

@@ -9,7 +9,7 @@ import { builder } from '../shared/graphql/builder.js';
 import { upperCaseValues } from '../shared/graphql/names.js';
 import { parseInput } from '../shared/validation.js';
 import { auditActions, auditDetails, listAuditEvents, type AuditEventRow } from './audit.js';
-import { createApiKeyInput, createProjectInput } from './inputs.js';
+import { createApiKeyInput, createProjectInput, updateProjectInput } from './inputs.js';
 import * as keys from './operations.js';
 
 type ProjectRow = Awaited<ReturnType<typeof keys.callerProjects>>[number];
@@ -33,6 +33,10 @@ export const Project = builder.objectRef<ProjectRow>('Project').implement({
     databaseId: t.exposeString('id', { description: 'The id REST uses, and the value of the `X-Assay-Project` header that names the project.' }),
     name: t.exposeString('name', { description: "The project's name." }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the project was created.' }),
+    retentionDays: t.exposeInt('retentionDays', {
+      nullable: true,
+      description: "Days a trace is kept after its latest span ends; null: the instance's ASSAY_RETENTION_DAYS, or forever (docs/observability.md#retention).",
+    }),
   }),
 });
 
@@ -73,6 +77,16 @@ const CreateProjectInput = builder.inputType('CreateProjectInput', {
   fields: (t) => ({ name: t.string({ required: true, description: "The project's name." }) }),
 });
 
+const UpdateProjectInput = builder.inputType('UpdateProjectInput', {
+  description: "A project's settings (REST: the body of `PATCH /projects/{project_id}`); a field left out is left as it is.",
+  fields: (t) => ({
+    id: t.globalID({ required: true, description: "The global id of the caller's project." }),
+    retentionDays: t.int({
+      description: "Days a trace is kept after its latest span ends (1 to 3650); null: the instance's ASSAY_RETENTION_DAYS, or forever.",
+    }),
+  }),
+});
+
 const CreateApiKeyInput = builder.inputType('CreateApiKeyInput', {
   description: 'A new API key (REST: the body of `POST /projects/{project_id}/api-keys`).',
   fields: (t) => ({
@@ -85,6 +99,7 @@ const AuditAction = builder.enumType('AuditAction', {
   description: 'What an audit event records (docs/access.md#audit).',
   values: upperCaseValues(auditActions, {
     'project.created': 'A project was created.',
+    'project.updated': "A project's settings changed (its retention).",
     'api_key.created': 'An API key was created.',
     'api_key.revoked': 'An API key was revoked.',
     'user.created': 'A user was created.',
@@ -191,6 +206,17 @@ builder.mutationFields((t) => ({
     extensions: admin,
     args: { input: t.arg({ type: CreateProjectInput, required: true, description: 'The project.' }) },
     resolve: (_root, args, ctx) => keys.createProjectWithKey(ctx, parseInput(createProjectInput, args.input, 'body')),
+  }),
+  updateProject: t.field({
+    type: Project,
+    description: "Changes the caller's project's settings, its retention (needs the admin scope).",
+    extensions: admin,
+    args: { input: t.arg({ type: UpdateProjectInput, required: true, description: 'The project and what changes.' }) },
+    resolve: (_root, { input }, ctx) => {
+      if (input.id.typename !== 'Project') throw new NotFoundError('project', input.id.id);
+      const body = input.retentionDays === undefined ? {} : { retention_days: input.retentionDays };
+      return keys.updateProject(ctx, input.id.id, parseInput(updateProjectInput, body, 'body'));
+    },
   }),
   createApiKey: t.field({
     type: CreatedApiKey,

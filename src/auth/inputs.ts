@@ -1,5 +1,6 @@
 // Inputs of projects and API keys (docs/access.md). REST and GraphQL validate with these.
 import { z } from 'zod';
+import { MAX_RETENTION_DAYS } from '../shared/config.js';
 import { scopes } from '../shared/context.js';
 import { name } from '../shared/validation.js';
 import { pageLimit } from '../shared/http/params.js';
@@ -11,6 +12,18 @@ export const scopeList = z
   .transform((list) => scopes.filter((scope) => list.includes(scope)));
 
 export const createProjectInput = z.object({ name: name().max(255) });
+
+/** A project's settings (`PATCH /projects/{project_id}`): an absent field is left as it is. */
+export const updateProjectInput = z.object({
+  retention_days: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_RETENTION_DAYS)
+    .nullable()
+    .optional()
+    .describe("Days a trace is kept after its latest span ends (1 to 3650); null: the instance's ASSAY_RETENTION_DAYS, or forever"),
+});
 
 export const createApiKeyInput = z.object({ name: name().max(255), scopes: scopeList });
 

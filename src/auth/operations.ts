@@ -1,7 +1,7 @@
 // Projects' API keys (docs/access.md): issued, listed without their secret, revoked at once. A
 // caller reaches only its own project's keys; another project's id answers 404 like an unknown one.
 import type { z } from 'zod';
-import { createProject, listProjects } from '../projects/operations.js';
+import { createProject, listProjects, setProjectRetention } from '../projects/operations.js';
 import {
   ownProject,
   requireScope,
@@ -16,7 +16,7 @@ import type { Db, Prisma } from '../shared/db.js';
 import type { BulkSql } from '../shared/sql.js';
 import { ForbiddenError, NotFoundError } from '../shared/errors.js';
 import { auditByCaller, recordAudit } from './audit.js';
-import type { createApiKeyInput, createProjectInput } from './inputs.js';
+import type { createApiKeyInput, createProjectInput, updateProjectInput } from './inputs.js';
 import { generateKey, KeyHasher, keyPrefix } from './keys.js';
 
 const keyFields = { id: true, projectId: true, name: true, prefix: true, scopes: true, createdAt: true, lastUsedAt: true } as const;
@@ -116,6 +116,28 @@ export function createProjectWithKey(ctx: RequestContext, input: z.output<typeof
       );
     }
     return { project, apiKey: row, key };
+  });
+}
+
+/**
+ * Changes a project's settings (its retention, docs/observability.md#retention); the audit log
+ * records them before and after. 404 for a project the caller does not act in.
+ */
+export function updateProject(ctx: RequestContext, projectId: string, input: z.output<typeof updateProjectInput>) {
+  requireScope(ctx.principal, 'admin');
+  const id = ownProject(ctx, projectId);
+  return ctx.db.$transaction(async (tx) => {
+    const { before, after } = await setProjectRetention(tx, id, input.retention_days);
+    if (before.retentionDays !== after.retentionDays) {
+      await recordAudit(
+        tx,
+        auditByCaller(ctx, 'project.updated', {
+          target: { type: 'project', id },
+          details: { retention_days: { before: before.retentionDays, after: after.retentionDays } },
+        }),
+      );
+    }
+    return after;
   });
 }
 

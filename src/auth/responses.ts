@@ -28,7 +28,18 @@ export const createdApiKeyResponse = z
   })
   .meta({ id: 'CreatedApiKey' });
 
-export const projectResponse = z.object({ id: z.string(), name: z.string(), created_at: timestamp() }).meta({ id: 'Project' });
+export const projectResponse = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    created_at: timestamp(),
+    retention_days: z
+      .number()
+      .int()
+      .nullable()
+      .describe("Days a trace is kept after its latest span ends; null: the instance's ASSAY_RETENTION_DAYS, or forever (docs/observability.md#retention)"),
+  })
+  .meta({ id: 'Project' });
 
 export const createdProjectResponse = projectResponse
   .extend({ api_key: createdApiKeyResponse.pick({ id: true, name: true, scopes: true, key: true }) })

@@ -4,14 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { restRoutes } from '../shared/http/route.js';
 import { auditDetails, listAuditEvents, type AuditEventRow } from './audit.js';
-import { auditQuery, createApiKeyInput, createProjectInput } from './inputs.js';
+import { auditQuery, createApiKeyInput, createProjectInput, updateProjectInput } from './inputs.js';
 import * as keys from './operations.js';
 import { apiKeyResponse, auditPageResponse, createdApiKeyResponse, createdProjectResponse, projectResponse } from './responses.js';
 
 type ProjectRow = Awaited<ReturnType<typeof keys.callerProjects>>[number];
 
 function projectJson(project: ProjectRow) {
-  return { id: project.id, name: project.name, created_at: project.createdAt };
+  return { id: project.id, name: project.name, created_at: project.createdAt, retention_days: project.retentionDays };
 }
 
 function apiKeyJson(row: keys.ApiKeyRow) {
@@ -60,6 +60,21 @@ export function authRoutes(app: FastifyInstance): void {
   );
   rest.get('/projects', { tag, summary: "The caller's projects", response: z.array(projectResponse) }, async (req) =>
     (await keys.callerProjects(req.ctx)).map(projectJson),
+  );
+  rest.patch(
+    '/projects/:project_id',
+    {
+      tag,
+      scope: 'admin',
+      summary: "Change a project's settings",
+      description:
+        'Only the fields sent change. `retention_days`: traces whose latest span ended longer ago are deleted in the background (docs/observability.md#retention).',
+      body: updateProjectInput,
+      response: projectResponse,
+      errors: [404],
+      examples: { month: { retention_days: 30 }, forever: { retention_days: null } },
+    },
+    async (req, { params, body }) => projectJson(await keys.updateProject(req.ctx, params.project_id, body)),
   );
   rest.post(
     '/projects/:project_id/api-keys',

@@ -28,7 +28,10 @@ async function signedInJson(ctx: RequestContext, userId: string) {
   if (!found) throw new UnauthorizedError('Not signed in: POST /auth/login first', 'session');
   return {
     user: userJson(found.user),
-    memberships: found.memberships.map(({ project, role }) => ({ project: { id: project.id, name: project.name, created_at: project.createdAt }, role })),
+    memberships: found.memberships.map(({ project, role }) => ({
+      project: { id: project.id, name: project.name, created_at: project.createdAt, retention_days: project.retentionDays },
+      role,
+    })),
   };
 }
 

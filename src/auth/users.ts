@@ -34,7 +34,7 @@ export type UserRow = Prisma.UserGetPayload<{ select: typeof userFields }>;
 const memberFields = { role: true, createdAt: true, user: { select: userFields } } as const;
 export type MemberRow = Prisma.MembershipGetPayload<{ select: typeof memberFields }>;
 
-const membershipFields = { role: true, project: { select: { id: true, name: true, createdAt: true } } } as const;
+const membershipFields = { role: true, project: { select: { id: true, name: true, createdAt: true, retentionDays: true } } } as const;
 export type MembershipRow = Prisma.MembershipGetPayload<{ select: typeof membershipFields }>;
 
 /** A user as the audit log names them. */

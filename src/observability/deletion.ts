@@ -31,3 +31,17 @@ export async function deleteUserSpans(ctx: RequestContext, userId: string): Prom
   if (deleted.spans === 0) throw new NotFoundError('User', userId);
   return deleted;
 }
+
+/**
+ * Deletes, whole, the traces among `traceIds` whose `column` ("endTime": the end of their latest
+ * span; "startTime") is still before `time` once their locks are held: a trace that received a
+ * span since it was chosen stays (retention, docs/observability.md#retention).
+ */
+export function deleteTracesBefore(ctx: RequestContext, traceIds: readonly string[], column: 'startTime' | 'endTime', time: Date): Promise<DeletedSpans> {
+  return deleteSpans(
+    ctx,
+    traceIds,
+    `EXISTS (SELECT 1 FROM "Trace" AS t WHERE t."projectId" = "Span"."projectId" AND t."traceId" = "Span"."traceId" AND t."${column}" < ?)`,
+    [time],
+  );
+}

@@ -191,6 +191,22 @@ export const spanColumns = [
 /** Columns an upsert leaves alone: the key, and when the span was first stored. */
 const keptOnConflict: readonly string[] = ['projectId', 'traceId', 'spanId', 'createdAt'];
 
+/** The span's key: PostgreSQL's holds the partition column too (docs/database.md#span-partitions). */
+function spanKey(sql: BulkSql): string {
+  return sql.provider === 'postgresql' ? '"projectId", "traceId", "spanId", "startTime"' : '"projectId", "traceId", "spanId"';
+}
+
+/** The earliest and latest start time of a batch (DateTime SQL text, which sorts as time). */
+function batchTimes(spans: readonly SerializedSpanRecord[]): { first: string; last: string } {
+  let first = spans[0].startTime;
+  let last = first;
+  for (const span of spans) {
+    if (span.startTime < first) first = span.startTime;
+    if (span.startTime > last) last = span.startTime;
+  }
+  return { first, last };
+}
+
 /** The span's cost and where it came from: reported, computed from usage and prices, or none. */
 function spanCost(span: SerializedSpanRecord, prices: PriceList): [number | null, 'reported' | 'computed' | null] {
   // A reported cost is kept to the pico-dollar like every other (docs/costs.md#exact-sums).
@@ -267,8 +283,19 @@ export function spanRow(projectId: string, span: SerializedSpanRecord, now: stri
  */
 function parentMissing(sql: BulkSql): string {
   return sql.provider === 'postgresql'
-    ? `s."parentSpanId" NOT IN (SELECT p."spanId" FROM "Span" AS p WHERE p."projectId" = agg."projectId" AND p."traceId" = agg."traceId")`
+    ? `s."parentSpanId" NOT IN (SELECT p."spanId" FROM "Span" AS p WHERE p."projectId" = agg."projectId" AND p."traceId" = agg."traceId"${spansWithin(sql, 'p.', 'agg')})`
     : `NOT EXISTS (SELECT 1 FROM "Span" AS p WHERE p."projectId" = s."projectId" AND p."traceId" = s."traceId" AND p."spanId" = s."parentSpanId")`;
+}
+
+/**
+ * On PostgreSQL, where "Span" is partitioned by start time (docs/database.md#span-partitions): the
+ * bounds that keep a read of these traces' spans to the partitions holding them. `agg` bounds the
+ * spans of its trace; `null` takes them from two `?` parameters (`spanRange`).
+ */
+function spansWithin(sql: BulkSql, alias: string, agg: string | null): string {
+  if (sql.provider !== 'postgresql') return '';
+  const [from, to] = agg ? [`${agg}."startTime"`, `${agg}."endTime"`] : ['?::timestamp(3)', '?::timestamp(3)'];
+  return ` AND ${alias}"startTime" >= ${from} AND ${alias}"startTime" <= ${to}`;
 }
 
 const rollUpTracesSql = (sql: BulkSql) => `
@@ -282,14 +309,14 @@ WITH agg AS MATERIALIZED (
     SUM("totalTokens") AS "totalTokens", ${costSumSql('"cost"', sql)} AS "cost",
     MIN(CASE WHEN "parentSpanId" IS NULL THEN "startTimeUnixNano" END) AS "firstParentless"
   FROM "Span"
-  WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')})
+  WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')})${spansWithin(sql, '', null)}
   GROUP BY "projectId", "traceId"
 ),
 rooted AS MATERIALIZED (
   SELECT agg.*, COALESCE(
     (
       SELECT s."spanId" FROM "Span" AS s
-      WHERE s."projectId" = agg."projectId" AND s."traceId" = agg."traceId" AND (
+      WHERE s."projectId" = agg."projectId" AND s."traceId" = agg."traceId"${spansWithin(sql, 's.', 'agg')} AND (
         s."parentSpanId" IS NULL OR (
           s."startTimeUnixNano" <= COALESCE(agg."firstParentless", s."startTimeUnixNano")
           AND (s."parentSpanId" = s."spanId" OR ${parentMissing(sql)})
@@ -300,7 +327,7 @@ rooted AS MATERIALIZED (
     ),
     (
       SELECT s."spanId" FROM "Span" AS s
-      WHERE s."projectId" = agg."projectId" AND s."traceId" = agg."traceId"
+      WHERE s."projectId" = agg."projectId" AND s."traceId" = agg."traceId"${spansWithin(sql, 's.', 'agg')}
       ORDER BY s."startTimeUnixNano", s."spanId"
       LIMIT 1
     )
@@ -316,7 +343,7 @@ SELECT agg."projectId", agg."traceId", root."spanId", root."name", agg."startTim
   root."spanKind", CASE WHEN agg."errorCount" > 0 THEN 'ERROR' ELSE root."statusCode" END,
   root."environment", root."userId", root."sessionId", root."appId", root."variantId", root."variantName", ${sql.timestamp('?')}, ${sql.timestamp('?')}
 FROM rooted AS agg
-LEFT JOIN "Span" AS root ON root."projectId" = agg."projectId" AND root."traceId" = agg."traceId" AND root."spanId" = agg."rootId"
+LEFT JOIN "Span" AS root ON root."projectId" = agg."projectId" AND root."traceId" = agg."traceId" AND root."spanId" = agg."rootId"${spansWithin(sql, 'root.', 'agg')}
 WHERE true
 ON CONFLICT ("projectId", "traceId") DO UPDATE SET
   "rootSpanId" = excluded."rootSpanId", "name" = excluded."name",
@@ -327,6 +354,44 @@ ON CONFLICT ("projectId", "traceId") DO UPDATE SET
   "spanKind" = excluded."spanKind", "statusCode" = excluded."statusCode", "variantName" = excluded."variantName",
   "environment" = excluded."environment", "userId" = excluded."userId", "sessionId" = excluded."sessionId",
   "appId" = excluded."appId", "variantId" = excluded."variantId", "updatedAt" = excluded."updatedAt"`;
+
+/**
+ * PostgreSQL: where the spans of `ids` (a JSON array) lie in "Span", from their traces' roll-ups
+ * (`stored`), widened to the start times of spans about to be written (`range`: the parameters
+ * of `spansWithin`). Nothing on SQLite, whose table is not partitioned.
+ */
+async function spanRange(
+  ctx: RequestContext,
+  tx: Tx,
+  ids: string,
+  batch: { first: string; last: string } | null,
+): Promise<{ stored: [string, string] | null; range: SqlValue[] }> {
+  if (ctx.sql.provider !== 'postgresql') return { stored: null, range: [] };
+  const [row] = await ctx.sql.query<{ from: string | null; to: string | null; first: string | null; last: string | null }>(
+    tx,
+    `SELECT MIN("startTime")::text AS "from", MAX("endTime")::text AS "to",
+       LEAST(MIN("startTime"), ?::timestamp(3))::text AS "first", GREATEST(MAX("endTime"), ?::timestamp(3))::text AS "last"
+     FROM "Trace" WHERE "projectId" = ? AND "traceId" IN (${ctx.sql.jsonValues('?')})`,
+    [batch?.first ?? null, batch?.last ?? null, ctx.projectId, ids],
+  );
+  return { stored: row?.from && row.to ? [row.from, row.to] : null, range: [row?.first ?? null, row?.last ?? null] };
+}
+
+/**
+ * PostgreSQL: a span sent again with another start time would land beside its first copy (the
+ * key holds "startTime", docs/database.md#span-partitions), so the first copy goes first. Only
+ * the partitions of the traces' stored spans (`stored`) are looked into.
+ */
+async function deleteMovedSpans(ctx: RequestContext, tx: Tx, spans: readonly SerializedSpanRecord[], stored: [string, string]): Promise<void> {
+  const keys = JSON.stringify(spans.map((span) => [span.traceId, span.spanId, span.startTime]));
+  await ctx.sql.run(
+    tx,
+    `DELETE FROM "Span" AS s USING jsonb_array_elements(?::jsonb) AS u(k)
+     WHERE s."projectId" = ? AND s."traceId" = u.k->>0 AND s."spanId" = u.k->>1 AND s."startTime" <> (u.k->>2)::timestamp(3)
+       AND s."startTime" >= ?::timestamp(3) AND s."startTime" <= ?::timestamp(3)`,
+    [keys, ctx.projectId, ...stored],
+  );
+}
 
 /** What a deletion took away: spans, and the traces left without any. */
 export interface DeletedSpans {
@@ -348,6 +413,7 @@ export async function deleteSpans(ctx: RequestContext, traceIds: readonly string
       tx,
       traceIds.map((traceId) => `trace:${projectId}:${traceId}`),
     );
+    const { range } = await spanRange(ctx, tx, ids, null);
     const spans = await sql.run(tx, `DELETE FROM "Span" WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')}) AND ${where}`, [
       projectId,
       ids,
@@ -360,7 +426,7 @@ export async function deleteSpans(ctx: RequestContext, traceIds: readonly string
       [projectId, ids],
     );
     const now = new Date();
-    await sql.run(tx, rollUpTracesSql(sql), [projectId, ids, now, now]);
+    await sql.run(tx, rollUpTracesSql(sql), [projectId, ids, ...range, now, now]);
     return { spans, traces };
   });
 }
@@ -403,11 +469,19 @@ async function storeSpans(ctx: RequestContext, tx: Tx, records: readonly AnySpan
   const traceIds = [...new Set(spans.map((span) => span.traceId))];
   if (spans.length === 0) return { spans: 0, traceIds: [] };
 
+  // PostgreSQL: every span's day must have its partition before the insert (partitions.ts).
+  await ctx.spanPartitions.ensureFor(
+    tx,
+    spans.map((span) => span.startTime),
+  );
   // A batch's roll-up must see every other batch of its traces (PostgreSQL runs them at once).
   await ctx.sql.lockKeys(
     tx,
     traceIds.map((traceId) => `trace:${ctx.projectId}:${traceId}`),
   );
+  const ids = JSON.stringify(traceIds);
+  const { stored, range } = await spanRange(ctx, tx, ids, batchTimes(spans));
+  if (stored) await deleteMovedSpans(ctx, tx, spans, stored);
   const now = new Date();
   const nowText = sqlDate(now);
   await ctx.sql.insertRows(
@@ -415,8 +489,8 @@ async function storeSpans(ctx: RequestContext, tx: Tx, records: readonly AnySpan
     'Span',
     spanColumns,
     spans.map((span) => spanRow(ctx.projectId, span, nowText, prices)),
-    `ON CONFLICT ("projectId", "traceId", "spanId") DO UPDATE SET ${updateFromExcluded(spanColumns, keptOnConflict)}`,
+    `ON CONFLICT (${spanKey(ctx.sql)}) DO UPDATE SET ${updateFromExcluded(spanColumns, keptOnConflict)}`,
   );
-  await ctx.sql.run(tx, rollUpTracesSql(ctx.sql), [ctx.projectId, JSON.stringify(traceIds), now, now]);
+  await ctx.sql.run(tx, rollUpTracesSql(ctx.sql), [ctx.projectId, ids, ...range, now, now]);
   return { spans: spans.length, traceIds };
 }

@@ -25,9 +25,26 @@ export type SpanRow = Prisma.SpanGetPayload<object>;
 /** Start order, the span id breaking ties, so every read lists spans the same way. */
 const spanOrder = [{ startTimeUnixNano: 'asc' }, { spanId: 'asc' }] satisfies Prisma.SpanOrderByWithRelationInput[];
 
-/** All spans of one trace in the caller's project, in start order; one query. */
+/**
+ * PostgreSQL: the start times the spans of these traces lie between, from their roll-ups, so that
+ * a read of their spans looks into their partitions only (docs/database.md#span-partitions).
+ * Nothing on SQLite, nor for traces without a roll-up.
+ */
+async function spanTimes(ctx: RequestContext, traceIds: readonly string[]): Promise<Prisma.SpanWhereInput> {
+  if (ctx.sql.provider !== 'postgresql') return {};
+  const range = await ctx.db.trace.aggregate({
+    where: { projectId: ctx.projectId, traceId: { in: [...traceIds] } },
+    _min: { startTime: true },
+    _max: { endTime: true },
+  });
+  const from = range._min.startTime;
+  const to = range._max.endTime;
+  return from && to ? { startTime: { gte: from, lte: to } } : {};
+}
+
+/** All spans of one trace in the caller's project, in start order. */
 async function traceSpans<S extends Prisma.SpanSelect>(ctx: RequestContext, traceId: string, select: S) {
-  return ctx.db.span.findMany({ select, where: { projectId: ctx.projectId, traceId }, orderBy: spanOrder });
+  return ctx.db.span.findMany({ select, where: { projectId: ctx.projectId, traceId, ...(await spanTimes(ctx, [traceId])) }, orderBy: spanOrder });
 }
 
 /**
@@ -133,7 +150,7 @@ export function traceSpansLoader(ctx: RequestContext): DataLoader<string, SpanIn
       new DataLoader<string, SpanIndex<SpanRow>>(
         async (traceIds) => {
           const rows = await ctx.db.span.findMany({
-            where: { projectId: ctx.projectId, traceId: { in: [...traceIds] } },
+            where: { projectId: ctx.projectId, traceId: { in: [...traceIds] }, ...(await spanTimes(ctx, traceIds)) },
             orderBy: spanOrder,
           });
           const byTrace = new Map<string, SpanRow[]>();
@@ -177,7 +194,7 @@ export async function getTrace<Q extends TraceQuery>(ctx: RequestContext, traceI
 
 /** A trace's spans, flat in start order (a page of them when `query` carries cursor and take). */
 export async function listTraceSpans<Q extends Omit<Prisma.SpanFindManyArgs, 'where' | 'orderBy'>>(ctx: RequestContext, traceId: string, query?: Q) {
-  return ctx.db.span.findMany({ ...query, where: { projectId: ctx.projectId, traceId }, orderBy: spanOrder });
+  return ctx.db.span.findMany({ ...query, where: { projectId: ctx.projectId, traceId, ...(await spanTimes(ctx, [traceId])) }, orderBy: spanOrder });
 }
 
 /** A span's direct children, in start order (a page of them when `query` carries cursor and take). */

@@ -140,6 +140,8 @@ function traceWhere(ctx: RequestContext, filter: SearchFilter): Where {
   if (filter.model !== undefined || filter.text !== undefined) {
     const inner = new Where();
     inner.add('s."projectId" = t."projectId" AND s."traceId" = t."traceId"');
+    // PostgreSQL: only the partitions of the trace's time (docs/database.md#span-partitions).
+    if (ctx.sql.provider === 'postgresql') inner.add('s."startTime" >= t."startTime" AND s."startTime" <= t."endTime"');
     if (filter.model !== undefined) modelCondition(ctx.sql, 's."model"', filter.model, inner);
     if (filter.text !== undefined) textCondition(ctx.sql, 's', filter.text, inner);
     where.add(`EXISTS (SELECT 1 FROM "Span" AS s WHERE ${inner.sql})`, ...inner.params);

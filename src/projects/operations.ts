@@ -1,7 +1,7 @@
 // Projects are the tenants (docs/resources.md#projects-and-access): every other row belongs to
 // one. The default project is made at the first start; API keys (src/auth) choose the one a
 // request acts in.
-import { ConflictError } from '../shared/errors.js';
+import { ConflictError, NotFoundError } from '../shared/errors.js';
 import { isUniqueViolation, type Db, type Prisma } from '../shared/db.js';
 import type { BulkSql } from '../shared/sql.js';
 
@@ -18,7 +18,7 @@ export async function ensureDefaultProject(db: Db): Promise<string> {
   return project.id;
 }
 
-const projectFields = { id: true, name: true, createdAt: true } as const;
+const projectFields = { id: true, name: true, createdAt: true, retentionDays: true } as const;
 
 /** A new project; 409 when the name is taken. `db` may be a transaction. */
 export async function createProject(db: Prisma.TransactionClient, name: string) {
@@ -44,4 +44,20 @@ export async function projectExists(sql: BulkSql, id: string): Promise<boolean> 
 
 export function findProjectByName(db: Db, name: string) {
   return db.project.findUnique({ where: { name }, select: projectFields });
+}
+
+/**
+ * Sets how many days a project keeps its traces (null: the instance's ASSAY_RETENTION_DAYS, or
+ * forever; undefined: unchanged); answers the project before and after. `db` is a transaction, for the audit record.
+ */
+export async function setProjectRetention(db: Prisma.TransactionClient, id: string, retentionDays: number | null | undefined) {
+  const before = await db.project.findUnique({ where: { id }, select: projectFields });
+  if (!before) throw new NotFoundError('project', id);
+  const after = await db.project.update({ where: { id }, data: { retentionDays }, select: projectFields });
+  return { before, after };
+}
+
+/** Every project's own retention in days (null: none set), for the retention sweeper (src/observability/retention.ts). */
+export function projectRetentions(db: Db): Promise<{ id: string; retentionDays: number | null }[]> {
+  return db.project.findMany({ select: { id: true, retentionDays: true }, orderBy: { id: 'asc' } });
 }

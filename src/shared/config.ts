@@ -67,6 +67,9 @@ const trustProxy = z
     return entries;
   });
 
+/** The longest retention a project or the instance may set: ten years. */
+export const MAX_RETENTION_DAYS = 3650;
+
 const configSchema = z.object({
   PORT: port.default(8000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -123,6 +126,10 @@ const configSchema = z.object({
   PYTHON_SANDBOX_PROCESSES: z.coerce.number().int().min(1).max(64).default(2),
   /** A running evaluation whose worker stops renewing this lease is resumed by another start. */
   EVALUATION_LEASE_SECONDS: z.coerce.number().positive().default(30),
+  /** Days a project's traces are kept when the project sets none; unset: forever (docs/observability.md#retention). */
+  ASSAY_RETENTION_DAYS: z.coerce.number().int().min(1).max(MAX_RETENTION_DAYS).optional(),
+  /** Seconds between two retention sweeps (docs/observability.md#retention). */
+  ASSAY_RETENTION_INTERVAL_SECONDS: z.coerce.number().positive().default(300),
   /** Seals provider keys kept during a run (secrets.ts); unset, a key is kept beside the database. */
   ASSAY_SECRET_KEY: z
     .string()

@@ -4,11 +4,14 @@ import { useState, type FormEvent } from 'react';
 import { graphql, useLazyLoadQuery } from 'react-relay';
 import type { ProjectsCreateMutation } from '../__generated__/ProjectsCreateMutation.graphql.ts';
 import type { ProjectsQuery } from '../__generated__/ProjectsQuery.graphql.ts';
+import type { ProjectsRetentionMutation } from '../__generated__/ProjectsRetentionMutation.graphql.ts';
 import { formatTime } from '../format.ts';
 import { Field, formText, FormError } from '../forms.tsx';
 import { Link, paths } from '../router.tsx';
 import { Empty, HeadRow } from '../ui.tsx';
+import { retentionText } from './format.ts';
 import { CopyOnce, useActions, useCommit } from './parts.tsx';
+import { RetentionForm } from './RetentionForm.tsx';
 
 const query = graphql`
   query ProjectsQuery {
@@ -17,11 +20,21 @@ const query = graphql`
       databaseId
       name
       createdAt
+      retentionDays
     }
     me {
       user {
         isAdmin
       }
+    }
+  }
+`;
+
+const update = graphql`
+  mutation ProjectsRetentionMutation($input: UpdateProjectInput!) {
+    updateProject(input: $input) {
+      id
+      retentionDays
     }
   }
 `;
@@ -44,6 +57,7 @@ export function Projects({ projectId }: { projectId: string }) {
   const { fetchKey, error, act } = useActions();
   const { projects, me } = useLazyLoadQuery<ProjectsQuery>(query, {}, { fetchKey, fetchPolicy: 'store-and-network' });
   const [commitCreate, creating] = useCommit<ProjectsCreateMutation>(create);
+  const [commitUpdate, updating] = useCommit<ProjectsRetentionMutation>(update);
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
   // Only an instance administrator may create projects (docs/access.md#roles); `me` is null with auth off.
   const mayCreate = !me || me.user.isAdmin;
@@ -80,7 +94,7 @@ export function Projects({ projectId }: { projectId: string }) {
       ) : (
         <table className="admin-table">
           <caption className="visually-hidden">Your projects</caption>
-          <HeadRow columns={['Name', 'Id', 'Created']} />
+          <HeadRow columns={['Name', 'Id', 'Created', 'Keeps traces']} />
           <tbody>
             {projects.map((project) => (
               <tr key={project.id}>
@@ -93,6 +107,19 @@ export function Projects({ projectId }: { projectId: string }) {
                   <code>{project.databaseId}</code>
                 </td>
                 <td>{formatTime(project.createdAt)}</td>
+                <td>
+                  {/* Settings change in the project the caller acts in (docs/access.md). */}
+                  {project.databaseId === projectId ? (
+                    <RetentionForm
+                      days={project.retentionDays ?? null}
+                      saving={updating}
+                      error={error?.fields.retention_days ?? null}
+                      onSave={(days) => act(() => commitUpdate({ input: { id: project.id, retentionDays: days } }))}
+                    />
+                  ) : (
+                    retentionText(project.retentionDays ?? null)
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

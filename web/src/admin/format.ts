@@ -16,6 +16,7 @@ export const auditActions: AuditAction[] = [
   'PASSWORD_LINK_ISSUED',
   'PASSWORD_SET',
   'PROJECT_CREATED',
+  'PROJECT_UPDATED',
   'USER_CREATED',
   'USER_UPDATED',
 ];
@@ -50,6 +51,17 @@ export function auditVariables(search: string): AuditLogQuery['variables'] {
 /** A number field's value, or undefined when left empty (the API then applies its default). */
 export function optionalNumber(value: string): number | undefined {
   return value.trim() === '' ? undefined : Number(value);
+}
+
+/** A retention field's value: days, or null (keep forever) when left empty. */
+export function retentionDays(value: string): number | null {
+  return value.trim() === '' ? null : Number(value);
+}
+
+/** How long a project keeps its traces, for people. */
+export function retentionText(days: number | null): string {
+  if (days === null) return 'forever (or the instance default)';
+  return days === 1 ? '1 day' : `${days} days`;
 }
 
 /** When a price starts: "always" for the epoch, the UTC day for a date (prices start at midnight UTC). */
