@@ -19,7 +19,7 @@ import { HumanEvaluationRunner } from './human-evaluations/runner.js';
 import { ensureDefaultProject } from './projects/operations.js';
 import type { Config } from './shared/config.js';
 import { type Principal, type RequestContext, type Services, requestContext, requireScope, systemActor } from './shared/context.js';
-import { createAssayEvents } from './shared/events.js';
+import { createAssayEvents, PostgresEventTarget } from './shared/events.js';
 import { type Database, type Db, openDatabase, secretKeyPath, sqlitePath } from './shared/db.js';
 import { startCheckpointer } from './shared/checkpointer.js';
 import { committedOnReturn, WalSync } from './shared/wal-sync.js';
@@ -87,10 +87,18 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   // Errors of the background "last use" writes; the server's log exists only below.
   let logError: (error: unknown) => void = () => {};
   const onError = (error: unknown) => logError(error);
-  const authenticator = new Authenticator(db, sql, secrets, authEnabled(config), projectId, onError, new Sessions(db, sql, secrets, config, onError));
+  let logEventError: (error: unknown, message: string) => void = () => {};
+  // On PostgreSQL, events reach the other instances (docs/operations.md#several-instances).
+  const transport = database.provider === 'postgresql' ? new PostgresEventTarget(config.DATABASE_URL, database.pool, (...args) => logEventError(...args)) : undefined;
+  await transport?.start();
+  const events = createAssayEvents(transport);
+  // Rate limits and login throttles count in a table every instance shares on PostgreSQL.
+  const limiterStore = database.provider === 'postgresql' ? database.pool : null;
+  const authenticator = new Authenticator(db, sql, secrets, authEnabled(config), projectId, onError, new Sessions(db, sql, secrets, config, onError, limiterStore));
   try {
     await authenticator.prepare(config);
   } catch (error) {
+    await transport?.close();
     await database.close();
     throw error;
   }
@@ -99,13 +107,13 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   const services: Services = {
     db,
     sql,
-    events: createAssayEvents(),
+    events,
     walSync,
     secrets,
     providerEnv: config.providerEnv,
     metrics: new Metrics(),
     priceLists: new Map(),
-    rateLimits: new RateLimits(config.ASSAY_RATE_LIMIT_PER_MINUTE),
+    rateLimits: new RateLimits(config.ASSAY_RATE_LIMIT_PER_MINUTE, limiterStore),
     outbound: outboundDispatcher(new OutboundPolicy({ authEnabled: authenticator.enabled, allow: config.ASSAY_OUTBOUND_ALLOW })),
     spanQueue: new SpanWriteQueue(),
     authenticator,
@@ -136,6 +144,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   // Public routes (health, the API description) read no project's data: no scope at all.
   const publicPrincipal: Principal = { projectId, scopes: [], actor: systemActor };
   logError = (error) => server.log.error({ err: error }, "noting an API key's or a session's last use failed");
+  logEventError = (error, message) => server.log.warn({ err: error }, message);
   // Every request's principal, from its credentials, checked against what its route requires
   // (docs/access.md). A refusal is answered by the route's own error handler (REST, GraphQL and
   // OTLP each answer in their shape). Ingest routes count their spans against the rate limit
@@ -204,6 +213,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     await otlp.close();
     await runner.stop();
     await humanRunner.stop();
+    await transport?.close();
     await walSync.close();
     await database.close();
     await checkpointer?.close();
