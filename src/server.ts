@@ -17,6 +17,7 @@ import { graphqlRoutes } from './graphql/yoga.js';
 import { humanEvaluationRoutes } from './human-evaluations/routes.js';
 import { HumanEvaluationRunner } from './human-evaluations/runner.js';
 import { ensureDefaultProject } from './projects/operations.js';
+import { followPriceChanges } from './pricing/operations.js';
 import type { Config } from './shared/config.js';
 import { type Principal, type RequestContext, type Services, requestContext, requireScope, systemActor } from './shared/context.js';
 import { createAssayEvents, PostgresEventTarget } from './shared/events.js';
@@ -89,12 +90,22 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   const onError = (error: unknown) => logError(error);
   let logEventError: (error: unknown, message: string) => void = () => {};
   // On PostgreSQL, events reach the other instances (docs/operations.md#several-instances).
-  const transport = database.provider === 'postgresql' ? new PostgresEventTarget(config.DATABASE_URL, database.pool, (...args) => logEventError(...args)) : undefined;
+  const transport =
+    database.provider === 'postgresql' ? new PostgresEventTarget(config.DATABASE_URL, database.pool, (...args) => logEventError(...args)) : undefined;
   await transport?.start();
   const events = createAssayEvents(transport);
   // Rate limits and login throttles count in a table every instance shares on PostgreSQL.
   const limiterStore = database.provider === 'postgresql' ? database.pool : null;
-  const authenticator = new Authenticator(db, sql, secrets, authEnabled(config), projectId, onError, new Sessions(db, sql, secrets, config, onError, limiterStore));
+  const authenticator = new Authenticator(
+    db,
+    sql,
+    secrets,
+    authEnabled(config),
+    projectId,
+    onError,
+    new Sessions(db, sql, secrets, config, onError, limiterStore),
+    events,
+  );
   try {
     await authenticator.prepare(config);
   } catch (error) {
@@ -119,6 +130,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     authenticator,
   };
   services.metrics.watchWriteQueue(services.spanQueue);
+  followPriceChanges(services);
 
   const server = Fastify({
     ...loggingOptions(config),

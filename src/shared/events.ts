@@ -49,6 +49,27 @@ export function createAssayEvents(transport?: PostgresEventTarget) {
   };
 }
 
+/** Topics whose events carry one value (those a `follow` can take). */
+type SingleTopic = { [K in keyof Topics]: Topics[K] extends [unknown] ? K : never }[keyof Topics];
+
+/** Calls `handle` with every event of `topic` from now on, until the answer (a stop) is called. */
+export function follow<T extends SingleTopic>(events: AssayEvents, topic: T, handle: (value: Topics[T][0]) => void): () => void {
+  // Any one-value topic subscribes this way; the cast names one for the type checker.
+  const iterator = events.subscribe(topic as 'job:stopped')[Symbol.asyncIterator]();
+  let open = true;
+  void (async () => {
+    while (open) {
+      const next = await iterator.next();
+      if (next.done) return;
+      handle(next.value);
+    }
+  })();
+  return () => {
+    open = false;
+    void iterator.return?.();
+  };
+}
+
 /** The channel every instance of one database LISTENs on. */
 const CHANNEL = 'assay_events';
 /** NOTIFY refuses payloads of 8000 bytes or more; a message over this is split. */
@@ -57,12 +78,17 @@ const RECONNECT_MIN_MS = 100;
 const RECONNECT_MAX_MS = 5000;
 
 interface Message {
-  /** The instance that published it (its own copies come back and are skipped). */
+  /** The instance that published it (its own copies come back: they tell what was delivered). */
   o: string;
+  /** Its number among the instance's messages. */
+  n: number;
   /** The topic, with its id (`evaluation:progress:<id>`). */
   t: string;
   d: unknown;
 }
+
+/** How long `flush` waits for its messages to come back before it answers anyway. */
+const ECHO_WAIT_MS = 1000;
 
 /**
  * An EventTarget whose events also go to every other instance on the same PostgreSQL: a dispatch
@@ -70,6 +96,10 @@ interface Message {
  * `pg_notify` (in order, batched while one send is under way); one dedicated connection LISTENs and
  * dispatches the other instances' events here. A lost connection is opened again with backoff, and
  * `events:missed` is raised here once it is back, since what was sent meanwhile is gone.
+ *
+ * `flush` answers once this instance's own messages came back to its listener: PostgreSQL has then
+ * handed them to every listening instance, so a request that follows (a key used after its revoke)
+ * finds them applied wherever it goes.
  */
 export class PostgresEventTarget extends EventTarget {
   private readonly origin = randomUUID();
@@ -80,6 +110,11 @@ export class PostgresEventTarget extends EventTarget {
   private closed = false;
   private outbox: string[] = [];
   private sending: Promise<void> = Promise.resolve();
+  private listening = false;
+  /** The number of the last message dispatched, and of the last one come back (or given up on). */
+  private sent = 0;
+  private echoed = 0;
+  private readonly waiting: { upTo: number; resolve: () => void }[] = [];
 
   constructor(
     private readonly url: string,
@@ -97,7 +132,8 @@ export class PostgresEventTarget extends EventTarget {
   override dispatchEvent(event: Event): boolean {
     const delivered = super.dispatchEvent(event);
     try {
-      this.outbox.push(...payloads({ o: this.origin, t: event.type, d: (event as CustomEvent).detail }));
+      this.outbox.push(...payloads({ o: this.origin, n: this.sent + 1, t: event.type, d: (event as CustomEvent).detail }));
+      this.sent += 1;
     } catch (error) {
       this.onError(error, 'an event could not be sent to the other instances');
       return delivered;
@@ -106,9 +142,23 @@ export class PostgresEventTarget extends EventTarget {
     return delivered;
   }
 
-  /** Resolves once every event dispatched so far was sent (or failed to be). */
-  flush(): Promise<void> {
-    return this.sending;
+  /** Resolves once every event dispatched so far came back to this instance's listener (or could not). */
+  async flush(): Promise<void> {
+    const upTo = this.sent;
+    await this.sending;
+    if (this.echoed >= upTo || !this.listening) return;
+    await new Promise<void>((resolve) => {
+      this.waiting.push({ upTo, resolve });
+      setTimeout(resolve, ECHO_WAIT_MS).unref();
+    });
+  }
+
+  private echo(upTo: number): void {
+    this.echoed = Math.max(this.echoed, upTo);
+    for (const waiter of this.waiting.filter((entry) => entry.upTo <= this.echoed)) {
+      this.waiting.splice(this.waiting.indexOf(waiter), 1);
+      waiter.resolve();
+    }
   }
 
   async close(): Promise<void> {
@@ -121,6 +171,7 @@ export class PostgresEventTarget extends EventTarget {
   private async send(): Promise<void> {
     if (this.outbox.length === 0) return;
     const batch = this.outbox;
+    const upTo = this.sent;
     this.outbox = [];
     try {
       // One statement, one transaction: delivered together, in this order.
@@ -128,6 +179,7 @@ export class PostgresEventTarget extends EventTarget {
     } catch (error) {
       // Events are hints (leases are polled, caches expire): a lost one delays, never corrupts.
       this.onError(error, 'sending events to the other instances failed');
+      this.echo(upTo);
     }
   }
 
@@ -149,12 +201,15 @@ export class PostgresEventTarget extends EventTarget {
       return;
     }
     this.reconnectMs = RECONNECT_MIN_MS;
+    this.listening = true;
     if (reconnecting) super.dispatchEvent(new CustomEvent('events:missed', { detail: Date.now() }));
   }
 
   private lost(client: pg.Client, error: unknown): void {
     // Both 'error' and 'end' may come, and from a connection already replaced: act once, for the current one.
     if (this.closed || client !== this.current || this.reconnectTimer) return;
+    this.listening = false;
+    this.echo(this.sent);
     this.onError(error ?? new Error('connection ended'), 'the connection listening for other instances’ events was lost; reconnecting');
     client.end().catch(() => undefined);
     const delay = this.reconnectMs;
@@ -174,8 +229,8 @@ export class PostgresEventTarget extends EventTarget {
     } catch {
       return;
     }
-    if (message.o === this.origin || typeof message.t !== 'string') return;
-    super.dispatchEvent(new CustomEvent(message.t, { detail: message.d }));
+    if (message.o === this.origin) this.echo(message.n);
+    else if (typeof message.t === 'string') super.dispatchEvent(new CustomEvent(message.t, { detail: message.d }));
   }
 }
 

@@ -7,7 +7,7 @@
 import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from './context.js';
-import type { JobKind } from './events.js';
+import { follow, type JobKind } from './events.js';
 import { type LeaseDelegate, LeaseLost, Leases } from './leases.js';
 
 export interface JobRunnerSettings {
@@ -62,12 +62,14 @@ export abstract class LeasedJobRunner {
   protected abstract fail(id: string, error: JobError): Promise<void>;
 
   start(): void {
-    this.listen('jobs:created', (kind) => {
-      if (kind === this.kind) this.wake();
-    });
-    this.listen('job:stopped', (id) => this.abort(id));
-    // Other instances' events may have been lost: look for work now rather than at the next poll.
-    this.listen('events:missed', () => this.wake());
+    this.unsubscribes.push(
+      follow(this.events, 'jobs:created', (kind) => {
+        if (kind === this.kind) this.wake();
+      }),
+      follow(this.events, 'job:stopped', (id) => this.abort(id)),
+      // Other instances' events may have been lost: look for work now rather than at the next poll.
+      follow(this.events, 'events:missed', () => this.wake()),
+    );
     // Picks up jobs whose worker died (expired leases), here or in another process.
     this.pollTimer = setInterval(() => void this.scan(), Math.max(250, this.settings.leaseMs / 2));
     this.pollTimer.unref();
@@ -90,22 +92,6 @@ export abstract class LeasedJobRunner {
 
   private abort(id: string): void {
     this.running.get(id)?.controller.abort();
-  }
-
-  private listen<T extends 'jobs:created' | 'job:stopped' | 'events:missed'>(topic: T, handle: (value: string) => void): void {
-    const iterator = this.events.subscribe(topic as 'job:stopped')[Symbol.asyncIterator]();
-    let open = true;
-    this.unsubscribes.push(() => {
-      open = false;
-      void iterator.return?.();
-    });
-    void (async () => {
-      while (open) {
-        const next = await iterator.next();
-        if (next.done) return;
-        handle(next.value);
-      }
-    })();
   }
 
   private async scan(): Promise<void> {

@@ -20,7 +20,14 @@ export function windowLimiter(store: LimiterStore, options: { keyPrefix: string;
   const sweep = !sweeping;
   sweeping = true;
   // The table comes from the migrations (prisma/schema.prisma, model RateLimit), not from the library.
-  return new RateLimiterPostgres({ ...options, storeClient: store, storeType: 'pool', tableName: 'RateLimit', tableCreated: true, clearExpiredByTimeout: sweep });
+  return new RateLimiterPostgres({
+    ...options,
+    storeClient: store,
+    storeType: 'pool',
+    tableName: 'RateLimit',
+    tableCreated: true,
+    clearExpiredByTimeout: sweep,
+  });
 }
 
 export class RateLimits {
