@@ -121,7 +121,7 @@ const configSchema = z.object({
   VARIANT_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
   /** Child processes running Python code evaluators, each with a ready interpreter (docs/evaluators.md#python-sandbox). */
   PYTHON_SANDBOX_PROCESSES: z.coerce.number().int().min(1).max(64).default(2),
-  /** A running evaluation whose worker stops renewing this lease is resumed by another start. */
+  /** A running evaluation whose worker stops renewing this lease is resumed by another instance or start (docs/operations.md#several-instances). */
   EVALUATION_LEASE_SECONDS: z.coerce.number().positive().default(30),
   /** Seals provider keys kept during a run (secrets.ts); unset, a key is kept beside the database. */
   ASSAY_SECRET_KEY: z
