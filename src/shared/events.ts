@@ -78,17 +78,21 @@ const RECONNECT_MIN_MS = 100;
 const RECONNECT_MAX_MS = 5000;
 
 interface Message {
-  /** The instance that published it (its own copies come back: they tell what was delivered). */
+  /** The instance that sent it (its own messages come back to it too, and are skipped). */
   o: string;
-  /** Its number among the instance's messages. */
-  n: number;
-  /** The topic, with its id (`evaluation:progress:<id>`). */
-  t: string;
-  d: unknown;
+  /** An event: its topic, with its id (`evaluation:progress:<id>`), and its value. */
+  t?: string;
+  d?: unknown;
+  /** A sync: every other instance answers with an ack once it has dispatched what came before. */
+  s?: number;
+  /** An ack of the sync `s` of the instance `to`. */
+  a?: { to: string; s: number };
 }
 
-/** How long `flush` waits for its messages to come back before it answers anyway. */
-const ECHO_WAIT_MS = 1000;
+/** The listening connections' application_name, with the instance's id: an instance counts the others by it. */
+const LISTENER_NAME = 'assay-events:';
+/** How long `flush` waits for the other instances' acks before it answers anyway (one may be dead). */
+const SYNC_WAIT_MS = 1000;
 
 /**
  * An EventTarget whose events also go to every other instance on the same PostgreSQL: a dispatch
@@ -97,9 +101,9 @@ const ECHO_WAIT_MS = 1000;
  * dispatches the other instances' events here. A lost connection is opened again with backoff, and
  * `events:missed` is raised here once it is back, since what was sent meanwhile is gone.
  *
- * `flush` answers once this instance's own messages came back to its listener: PostgreSQL has then
- * handed them to every listening instance, so a request that follows (a key used after its revoke)
- * finds them applied wherever it goes.
+ * `flush` sends a sync after the events and waits until every other listening instance answered
+ * it: each has then dispatched the events (a revoked key is out of its cache), so a request that
+ * follows finds them applied wherever it goes.
  */
 export class PostgresEventTarget extends EventTarget {
   private readonly origin = randomUUID();
@@ -108,13 +112,12 @@ export class PostgresEventTarget extends EventTarget {
   private reconnectMs = RECONNECT_MIN_MS;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  private listening = false;
   private outbox: string[] = [];
   private sending: Promise<void> = Promise.resolve();
-  private listening = false;
-  /** The number of the last message dispatched, and of the last one come back (or given up on). */
-  private sent = 0;
-  private echoed = 0;
-  private readonly waiting: { upTo: number; resolve: () => void }[] = [];
+  private syncs = 0;
+  /** Syncs waiting for acks: how many are still to come, and what ends the wait. */
+  private readonly awaited = new Map<number, { left: number; done: () => void }>();
 
   constructor(
     private readonly url: string,
@@ -132,46 +135,59 @@ export class PostgresEventTarget extends EventTarget {
   override dispatchEvent(event: Event): boolean {
     const delivered = super.dispatchEvent(event);
     try {
-      this.outbox.push(...payloads({ o: this.origin, n: this.sent + 1, t: event.type, d: (event as CustomEvent).detail }));
-      this.sent += 1;
+      this.enqueue(payloads({ o: this.origin, t: event.type, d: (event as CustomEvent).detail }));
     } catch (error) {
       this.onError(error, 'an event could not be sent to the other instances');
-      return delivered;
     }
-    this.sending = this.sending.then(() => this.send());
     return delivered;
   }
 
-  /** Resolves once every event dispatched so far came back to this instance's listener (or could not). */
+  /** Resolves once every other listening instance has dispatched the events sent so far (or after SYNC_WAIT_MS). */
   async flush(): Promise<void> {
-    const upTo = this.sent;
-    await this.sending;
-    if (this.echoed >= upTo || !this.listening) return;
-    await new Promise<void>((resolve) => {
-      this.waiting.push({ upTo, resolve });
-      setTimeout(resolve, ECHO_WAIT_MS).unref();
-    });
-  }
-
-  private echo(upTo: number): void {
-    this.echoed = Math.max(this.echoed, upTo);
-    for (const waiter of this.waiting.filter((entry) => entry.upTo <= this.echoed)) {
-      this.waiting.splice(this.waiting.indexOf(waiter), 1);
-      waiter.resolve();
+    if (!this.listening) return this.sending;
+    const s = ++this.syncs;
+    let others: number;
+    try {
+      const counted = await this.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND starts_with(application_name, $1) AND application_name <> $2`,
+        [LISTENER_NAME, LISTENER_NAME + this.origin],
+      );
+      others = counted.rows[0].n;
+    } catch (error) {
+      this.onError(error, 'counting the other instances failed');
+      return this.sending;
     }
+    if (others === 0) return this.sending;
+    const acked = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => done(), SYNC_WAIT_MS);
+      timer.unref();
+      const done = () => {
+        clearTimeout(timer);
+        this.awaited.delete(s);
+        resolve();
+      };
+      this.awaited.set(s, { left: others, done });
+    });
+    this.enqueue([JSON.stringify({ o: this.origin, s } satisfies Message)]);
+    await acked;
   }
 
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.reconnectTimer);
+    for (const wait of [...this.awaited.values()]) wait.done();
     await this.sending;
     await this.current?.end().catch(() => undefined);
+  }
+
+  private enqueue(messages: string[]): void {
+    this.outbox.push(...messages);
+    this.sending = this.sending.then(() => this.send());
   }
 
   private async send(): Promise<void> {
     if (this.outbox.length === 0) return;
     const batch = this.outbox;
-    const upTo = this.sent;
     this.outbox = [];
     try {
       // One statement, one transaction: delivered together, in this order.
@@ -179,12 +195,11 @@ export class PostgresEventTarget extends EventTarget {
     } catch (error) {
       // Events are hints (leases are polled, caches expire): a lost one delays, never corrupts.
       this.onError(error, 'sending events to the other instances failed');
-      this.echo(upTo);
     }
   }
 
   private async connect(reconnecting: boolean): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, keepAlive: true });
+    const client = new pg.Client({ connectionString: this.url, keepAlive: true, application_name: LISTENER_NAME + this.origin });
     this.current = client;
     client.on('notification', (notification) => this.receive(notification.payload));
     client.on('error', (error) => this.lost(client, error));
@@ -209,7 +224,6 @@ export class PostgresEventTarget extends EventTarget {
     // Both 'error' and 'end' may come, and from a connection already replaced: act once, for the current one.
     if (this.closed || client !== this.current || this.reconnectTimer) return;
     this.listening = false;
-    this.echo(this.sent);
     this.onError(error ?? new Error('connection ended'), 'the connection listening for other instances’ events was lost; reconnecting');
     client.end().catch(() => undefined);
     const delay = this.reconnectMs;
@@ -229,8 +243,17 @@ export class PostgresEventTarget extends EventTarget {
     } catch {
       return;
     }
-    if (message.o === this.origin) this.echo(message.n);
-    else if (typeof message.t === 'string') super.dispatchEvent(new CustomEvent(message.t, { detail: message.d }));
+    if (message.o === this.origin) return;
+    if (message.a) {
+      const wait = message.a.to === this.origin ? this.awaited.get(message.a.s) : undefined;
+      if (wait && --wait.left === 0) wait.done();
+    } else if (message.s !== undefined) {
+      // Answered after this turn's microtasks, where subscribers act on the events dispatched before it.
+      const ack: Message = { o: this.origin, a: { to: message.o, s: message.s } };
+      setImmediate(() => this.enqueue([JSON.stringify(ack)]));
+    } else if (typeof message.t === 'string') {
+      super.dispatchEvent(new CustomEvent(message.t, { detail: message.d }));
+    }
   }
 }
 
