@@ -17,9 +17,10 @@ import { graphqlRoutes } from './graphql/yoga.js';
 import { humanEvaluationRoutes } from './human-evaluations/routes.js';
 import { HumanEvaluationRunner } from './human-evaluations/runner.js';
 import { ensureDefaultProject } from './projects/operations.js';
+import { followPriceChanges } from './pricing/operations.js';
 import type { Config } from './shared/config.js';
 import { type Principal, type RequestContext, type Services, requestContext, requireScope, systemActor } from './shared/context.js';
-import { createAssayEvents } from './shared/events.js';
+import { createAssayEvents, PostgresEventTarget } from './shared/events.js';
 import { type Database, type Db, openDatabase, secretKeyPath, sqlitePath } from './shared/db.js';
 import { startCheckpointer } from './shared/checkpointer.js';
 import { committedOnReturn, WalSync } from './shared/wal-sync.js';
@@ -91,10 +92,28 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   // Errors of the background "last use" writes; the server's log exists only below.
   let logError: (error: unknown) => void = () => {};
   const onError = (error: unknown) => logError(error);
-  const authenticator = new Authenticator(db, sql, secrets, authEnabled(config), projectId, onError, new Sessions(db, sql, secrets, config, onError));
+  let logEventError: (error: unknown, message: string) => void = () => {};
+  // On PostgreSQL, events reach the other instances (docs/operations.md#several-instances).
+  const transport =
+    database.provider === 'postgresql' ? new PostgresEventTarget(config.DATABASE_URL, database.pool, (...args) => logEventError(...args)) : undefined;
+  await transport?.start();
+  const events = createAssayEvents(transport);
+  // Rate limits and login throttles count in a table every instance shares on PostgreSQL.
+  const limiterStore = database.provider === 'postgresql' ? database.pool : null;
+  const authenticator = new Authenticator(
+    db,
+    sql,
+    secrets,
+    authEnabled(config),
+    projectId,
+    onError,
+    new Sessions(db, sql, secrets, config, onError, limiterStore),
+    events,
+  );
   try {
     await authenticator.prepare(config);
   } catch (error) {
+    await transport?.close();
     await database.close();
     throw error;
   }
@@ -103,19 +122,20 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   const services: Services = {
     db,
     sql,
-    events: createAssayEvents(),
+    events,
     walSync,
     secrets,
     providerEnv: config.providerEnv,
     metrics: new Metrics(),
     priceLists: new Map(),
-    rateLimits: new RateLimits(config.ASSAY_RATE_LIMIT_PER_MINUTE),
+    rateLimits: new RateLimits(config.ASSAY_RATE_LIMIT_PER_MINUTE, limiterStore),
     outbound: outboundDispatcher(new OutboundPolicy({ authEnabled: authenticator.enabled, allow: config.ASSAY_OUTBOUND_ALLOW })),
     spanQueue: new SpanWriteQueue(),
     spanPartitions: new SpanPartitions(db, sql),
     authenticator,
   };
   services.metrics.watchWriteQueue(services.spanQueue);
+  followPriceChanges(services);
 
   const server = Fastify({
     ...loggingOptions(config),
@@ -141,6 +161,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   // Public routes (health, the API description) read no project's data: no scope at all.
   const publicPrincipal: Principal = { projectId, scopes: [], actor: systemActor };
   logError = (error) => server.log.error({ err: error }, "noting an API key's or a session's last use failed");
+  logEventError = (error, message) => server.log.warn({ err: error }, message);
   // Every request's principal, from its credentials, checked against what its route requires
   // (docs/access.md). A refusal is answered by the route's own error handler (REST, GraphQL and
   // OTLP each answer in their shape). Ingest routes count their spans against the rate limit
@@ -215,6 +236,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     await runner.stop();
     await humanRunner.stop();
     await retention.stop();
+    await transport?.close();
     await walSync.close();
     await database.close();
     await checkpointer?.close();

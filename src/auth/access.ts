@@ -4,7 +4,9 @@
 // its scopes. `Authenticator.principal` is the one place credentials are read, for HTTP and gRPC
 // alike: an API key (`Authorization`), or else a session cookie with the project it names
 // (`X-Assay-Project`, docs/access.md#the-project-of-a-session).
+import { LRUCache } from 'lru-cache';
 import { isLoopbackName } from '../shared/http/browser.js';
+import { type AssayEvents, follow } from '../shared/events.js';
 import type { Config } from '../shared/config.js';
 import { ConfigError } from '../shared/config.js';
 import { projectExists } from '../projects/operations.js';
@@ -15,7 +17,7 @@ import { NotFoundError, UnauthorizedError, ValidationError } from '../shared/err
 import type { SecretBox } from '../shared/secrets.js';
 import type { BulkSql } from '../shared/sql.js';
 import { KeyHasher, keyFromAuthorization } from './keys.js';
-import { anyApiKeyExists, ensureApiKey, findApiKey, noteKeyUse, scopesOf } from './operations.js';
+import { anyApiKeyExists, ensureApiKey, findApiKey, noteKeyUse, scopesOf, type StoredKey } from './operations.js';
 import { Sessions, type SignedIn } from './sessions.js';
 import { anyUserCanSignIn, ensureInitAdmin, findMembership, scopesOfRole, soleMembership, userActor } from './users.js';
 
@@ -46,12 +48,26 @@ export interface Credentials {
 
 /** `lastUsedAt` is written at most this often per key, not on every request (docs/access.md#decisions). */
 const LAST_USE_RESOLUTION_MS = 60_000;
+/**
+ * How long a key found is trusted without reading it again: the safety net behind the invalidation
+ * by events, should one be missed (docs/access.md#the-key-cache).
+ */
+const KEY_CACHE_TTL_MS = 30_000;
+const KEY_CACHE_ENTRIES = 10_000;
 
 export class Authenticator {
   private readonly hasher: KeyHasher;
   private readonly anonymous: Principal;
   /** Keys whose last use is being written, so a burst of requests writes it once. */
   private readonly noting = new Set<string>();
+  /**
+   * Keys by hash, as their lookup's promise: cached when the lookup starts, so a revoke that drops
+   * it meanwhile also drops the answer under way. Keys not found are not kept.
+   */
+  private readonly keys = new LRUCache<string, Promise<(StoredKey & { lastUsedAt: Date | null }) | undefined>>({
+    max: KEY_CACHE_ENTRIES,
+    ttl: KEY_CACHE_TTL_MS,
+  });
 
   constructor(
     private readonly db: Db,
@@ -61,9 +77,13 @@ export class Authenticator {
     defaultProjectId: string,
     private readonly onError: (error: unknown) => void,
     readonly sessions: Sessions,
+    private readonly events: AssayEvents,
   ) {
     this.hasher = new KeyHasher(secrets);
     this.anonymous = servicePrincipal(defaultProjectId);
+    // A key revoked or changed in any instance, or events missed: every key is read again (lookups
+    // under way too, as their promises go with the cache). Changes are rare; reads are one each.
+    for (const topic of ['apiKeys:changed', 'events:missed'] as const) follow(events, topic, () => this.keys.clear());
   }
 
   /**
@@ -72,7 +92,10 @@ export class Authenticator {
    * with a password) refuses to start, saying how to make the first key or administrator.
    */
   async prepare(config: Pick<Config, 'HOST' | 'ASSAY_AUTH' | 'ASSAY_INIT_API_KEY' | 'ASSAY_INIT_ADMIN_EMAIL' | 'ASSAY_INIT_ADMIN_PASSWORD'>): Promise<void> {
-    if (config.ASSAY_INIT_API_KEY) await ensureApiKey(this.db, this.hasher, this.anonymous.projectId, config.ASSAY_INIT_API_KEY);
+    if (config.ASSAY_INIT_API_KEY) {
+      // Its scopes or project may have changed: instances already running read it again.
+      this.events.publish('apiKeys:changed', await ensureApiKey(this.db, this.hasher, this.anonymous.projectId, config.ASSAY_INIT_API_KEY));
+    }
     if (config.ASSAY_INIT_ADMIN_EMAIL && config.ASSAY_INIT_ADMIN_PASSWORD) {
       await ensureInitAdmin(this.db, config.ASSAY_INIT_ADMIN_EMAIL, config.ASSAY_INIT_ADMIN_PASSWORD, this.anonymous.projectId);
     }
@@ -104,9 +127,9 @@ export class Authenticator {
     const key = keyFromAuthorization(credentials.authorization);
     if (!key) throw new UnauthorizedError('An API key or a session is required: send Authorization: Bearer <key>, or sign in (docs/access.md)');
     const hash = this.hasher.hash(key);
-    const row = await findApiKey(this.sql, hash);
+    const row = await this.lookUp(hash);
     if (!row || !KeyHasher.same(row.hash, hash)) throw new UnauthorizedError('The API key is not valid');
-    this.noteUse(row.id, row.lastUsedAt);
+    this.noteUse(row);
     return { projectId: row.projectId, scopes: scopesOf(row), actor: { type: 'api_key', id: row.id, label: `${row.name} (${row.prefix}…)` } };
   }
 
@@ -142,10 +165,32 @@ export class Authenticator {
     return { projectId: sole.projectId, scopes: instanceAdmin ? allScopes : scopesOfRole(sole.role), actor, instanceAdmin };
   }
 
+  /** The key stored under `hash`: from the cache, or read (one indexed read) and kept if found. */
+  private lookUp(hash: string) {
+    let found = this.keys.get(hash);
+    if (!found) {
+      const lookup = findApiKey(this.sql, hash);
+      found = lookup;
+      this.keys.set(hash, lookup);
+      lookup.then(
+        (row) => {
+          if (!row && this.keys.get(hash) === lookup) this.keys.delete(hash);
+        },
+        () => {
+          if (this.keys.get(hash) === lookup) this.keys.delete(hash);
+        },
+      );
+    }
+    return found;
+  }
+
   /** Writes the key's last use when the stored one is over a minute old; never delays the request. */
-  private noteUse(id: string, lastUsedAt: Date | null): void {
+  private noteUse(row: { id: string; lastUsedAt: Date | null }): void {
+    const { id, lastUsedAt } = row;
     const now = new Date();
     if ((lastUsedAt && now.getTime() - lastUsedAt.getTime() < LAST_USE_RESOLUTION_MS) || this.noting.has(id)) return;
+    // The cached row holds the use now written, so the next requests do not write it again.
+    row.lastUsedAt = now;
     this.noting.add(id);
     noteKeyUse(this.db, id, now)
       .catch(this.onError)

@@ -81,7 +81,10 @@ export function listApiKeys(ctx: RequestContext, projectId: string): Promise<Api
   return ctx.db.apiKey.findMany({ where: { projectId: ownProject(ctx, projectId) }, select: keyFields, orderBy: { id: 'asc' } });
 }
 
-/** Deletes the key: the next request that presents it is refused (its row was the only way in). */
+/**
+ * Deletes the key: the next request that presents it, to any instance, is refused (its row was the
+ * only way in; instances drop their cached keys on `apiKeys:changed`, sent before this answers).
+ */
 export async function revokeApiKey(ctx: RequestContext, id: string): Promise<void> {
   requireScope(ctx.principal, 'admin');
   await ctx.db.$transaction(async (tx) => {
@@ -90,6 +93,8 @@ export async function revokeApiKey(ctx: RequestContext, id: string): Promise<voi
     if (!row || count === 0) throw new NotFoundError('API key', id);
     await recordAudit(tx, auditByCaller(ctx, 'api_key.revoked', { target: { type: 'api_key', id }, details: { name: row.name, prefix: row.prefix } }));
   });
+  ctx.events.publish('apiKeys:changed', id);
+  await ctx.events.flush();
 }
 
 /**
@@ -161,16 +166,17 @@ export async function callerProjects(ctx: RequestContext) {
 
 /**
  * ASSAY_INIT_API_KEY: makes sure a key with exactly this value and every scope is in `projectId`;
- * the audit log records its first creation.
+ * the audit log records its first creation. Answers the key's id.
  */
-export async function ensureApiKey(db: Db, hasher: KeyHasher, projectId: string, key: string): Promise<void> {
+export async function ensureApiKey(db: Db, hasher: KeyHasher, projectId: string, key: string): Promise<string> {
   const hash = hasher.hash(key);
   const fields = { projectId, scopes: allScopes.join(',') };
-  await db.$transaction(async (tx) => {
-    const updated = await tx.apiKey.updateMany({ where: { hash }, data: fields });
-    if (updated.count > 0) return;
+  return db.$transaction(async (tx) => {
+    const [updated] = await tx.apiKey.updateManyAndReturn({ where: { hash }, data: fields, select: { id: true } });
+    if (updated) return updated.id;
     const row = await tx.apiKey.create({ data: { ...fields, name: 'ASSAY_INIT_API_KEY', prefix: keyPrefix(key), hash }, select: keyFields });
     await recordApiKeyCreated(tx, row, issuedBySystem('ASSAY_INIT_API_KEY'));
+    return row.id;
   });
 }
 
@@ -178,7 +184,7 @@ export async function anyApiKeyExists(db: Db): Promise<boolean> {
   return (await db.apiKey.findFirst({ select: { id: true } })) !== null;
 }
 
-interface StoredKey {
+export interface StoredKey {
   id: string;
   projectId: string;
   name: string;

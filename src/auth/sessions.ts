@@ -2,12 +2,13 @@
 // per address, and opens a session whose random token rides in the `assay_session` cookie. Only
 // the token's keyed hash is stored, as for API keys, so a copy of the database opens no session.
 // The Authenticator (access.ts) turns a request's cookie into its principal through `signedIn`.
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { z } from 'zod';
 import type { Config } from '../shared/config.js';
 import type { RequestOrigin } from '../shared/context.js';
 import type { Db } from '../shared/db.js';
 import { TooManyRequestsError, UnauthorizedError } from '../shared/errors.js';
+import { type LimiterStore, windowLimiter, type WindowLimiter } from '../shared/rate-limits.js';
 import type { SecretBox } from '../shared/secrets.js';
 import type { BulkSql } from '../shared/sql.js';
 import { recordAudit } from './audit.js';
@@ -52,7 +53,7 @@ interface StoredSession {
 }
 
 interface Throttle {
-  limiter: RateLimiterMemory;
+  limiter: WindowLimiter;
   max: number;
   blockSeconds: number;
 }
@@ -75,16 +76,18 @@ export class Sessions {
     secrets: SecretBox,
     settings: SessionSettings,
     private readonly onError: (error: unknown) => void,
+    /** Where failures are counted: shared by every instance on PostgreSQL (docs/operations.md#several-instances). */
+    store: LimiterStore = null,
   ) {
     this.hasher = new KeyHasher(secrets, 'session-hash');
     this.lifetimeSeconds = Math.round(settings.ASSAY_SESSION_HOURS * 3600);
-    const throttle = (max: number, blockSeconds: number): Throttle => ({
-      limiter: new RateLimiterMemory({ points: max, duration: FAILURE_WINDOW_SECONDS }),
+    const throttle = (keyPrefix: string, max: number, blockSeconds: number): Throttle => ({
+      limiter: windowLimiter(store, { keyPrefix, points: max, duration: FAILURE_WINDOW_SECONDS }),
       max,
       blockSeconds,
     });
-    this.byEmail = throttle(settings.ASSAY_LOGIN_FAILURES_PER_EMAIL, EMAIL_BLOCK_SECONDS);
-    this.byIp = throttle(settings.ASSAY_LOGIN_FAILURES_PER_IP, IP_BLOCK_SECONDS);
+    this.byEmail = throttle('login-email', settings.ASSAY_LOGIN_FAILURES_PER_EMAIL, EMAIL_BLOCK_SECONDS);
+    this.byIp = throttle('login-ip', settings.ASSAY_LOGIN_FAILURES_PER_IP, IP_BLOCK_SECONDS);
   }
 
   /** The session token a `Cookie` header carries, or null. */

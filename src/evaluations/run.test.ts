@@ -525,3 +525,50 @@ describe('a case stored meanwhile by another worker', () => {
     expect(await evaluationTraceIds(id)).toEqual([stored[0].traceId, stored[2].traceId].sort());
   });
 });
+
+describe('a worker whose lease another worker took over', () => {
+  it('writes nothing more and does not fail the run, which goes on once the lease is free again', async () => {
+    // Its cases are held until the lease has moved to "another worker" (as after a long pause of
+    // this one, docs/operations.md#several-instances); the renewal, every 10 s here, comes later.
+    const gate = createGate();
+    const user = await endpoint(async () => {
+      await gate.wait();
+      return { body: { data: 'ok' } };
+    });
+    const variant = await createEndpointVariant(server, appId, user.url);
+    const testset = await createTestset(
+      server,
+      ['a', 'b'].map((q) => ({ q, correct_answer: 'ok' })),
+    );
+    const exact = await createConfig(server, appId, 'auto_exact_match');
+    const { id } = await startEvaluation(server, {
+      app_id: appId,
+      variant_ids: [variant.variant_id],
+      evaluators_configs: [exact.id],
+      testset_id: testset.id,
+      rate_limit: { batch_size: 2 },
+    });
+    await user.waitForRequests(2);
+    const db = server.assay.db;
+    await db.evaluation.update({ where: { id }, data: { leaseOwner: 'another worker', leaseExpiresAt: new Date(Date.now() + 60_000) } });
+    gate.open();
+    const runningNow = async () => Number(/^assay_evaluations_running\{kind="evaluation"\} (\d+)$/m.exec((await server.request('GET', '/metrics')).text)?.[1]);
+    while ((await runningNow()) > 0) await sleep(20);
+    // Its batch was refused whole: no scenario, no count, and the run is not failed.
+    expect(await db.evaluationScenario.count({ where: { evaluationId: id } })).toBe(0);
+    expect(await db.evaluation.findUniqueOrThrow({ where: { id }, select: { status: true, done: true, leaseOwner: true } })).toEqual({
+      status: 'EVALUATION_STARTED',
+      done: 0,
+      leaseOwner: 'another worker',
+    });
+
+    // The other worker is gone: the lease is free, and the run is taken again and finished.
+    await db.evaluation.update({ where: { id }, data: { leaseOwner: null, leaseExpiresAt: null } });
+    server.assay.services.events.publish('jobs:created', 'evaluation');
+    expect(await waitForStatus(server, id)).toEqual({
+      status: { type: 'status', value: 'EVALUATION_FINISHED', error: null },
+      progress: { total: 2, done: 2, errors: 0 },
+    });
+    expect(await db.evaluationScenario.count({ where: { evaluationId: id } })).toBe(2);
+  });
+});

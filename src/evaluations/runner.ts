@@ -106,7 +106,7 @@ export class EvaluationRunner extends LeasedJobRunner {
     settings: RunnerSettings,
     log: FastifyBaseLogger,
   ) {
-    super('evaluation', services.events, services.db.evaluation, { status: { in: UNFINISHED } }, randomUUID(), settings, log);
+    super('evaluation', services, services.db.evaluation, 'Evaluation', UNFINISHED, randomUUID(), settings, log);
     this.timeoutMs = settings.timeoutMs;
   }
 
@@ -331,6 +331,8 @@ export class EvaluationRunner extends LeasedJobRunner {
     const storeSpans = await spanWriter(ctx);
     const { truthColumns } = plan;
     const { written, errors, progress } = await ctx.db.$transaction(async (tx) => {
+      // Only while this worker holds the run (a worker paused past its lease writes nothing).
+      await this.leases.fence(tx.evaluation, plan.evaluationId);
       const now = new Date();
       // Another worker may have stored some of these cases (a lease taken over): never twice. The
       // unique (evaluationId, position) skips those, row by row, and only what is written here
@@ -440,14 +442,14 @@ export class EvaluationRunner extends LeasedJobRunner {
     await this.end(plan.evaluationId, hasErrors ? 'EVALUATION_FINISHED_WITH_ERRORS' : 'EVALUATION_FINISHED', null);
   }
 
-  /** Ends a started run, unless it was cancelled meanwhile (a cancel wins). */
+  /** Ends a started run, unless it was cancelled meanwhile (a cancel wins) or another worker holds it now. */
   private async end(
     evaluationId: string,
     status: 'EVALUATION_FINISHED' | 'EVALUATION_FINISHED_WITH_ERRORS' | 'EVALUATION_FAILED' | 'EVALUATION_AGGREGATION_FAILED',
     error: Result['error'],
   ): Promise<void> {
     await this.services.db.evaluation.updateMany({
-      where: { id: evaluationId, status: { in: UNFINISHED } },
+      where: { id: evaluationId, status: { in: UNFINISHED }, leaseOwner: this.leases.owner },
       // The provider keys were kept only so a restart could resume the run.
       data: { status, statusError: error ? toJson(error) : Prisma.JsonNull, finishedAt: new Date(), providerKeys: Prisma.DbNull },
     });

@@ -61,7 +61,7 @@ export class HumanEvaluationRunner extends LeasedJobRunner {
     private readonly options: HumanRunnerSettings,
     log: FastifyBaseLogger,
   ) {
-    super('human-evaluation', services.events, services.db.humanEvaluation, { status: { in: UNFINISHED } }, randomUUID(), options, log);
+    super('human-evaluation', services, services.db.humanEvaluation, 'HumanEvaluation', UNFINISHED, randomUUID(), options, log);
   }
 
   protected async work(evaluationId: string, signal: AbortSignal): Promise<void> {
@@ -190,6 +190,8 @@ export class HumanEvaluationRunner extends LeasedJobRunner {
     const { ctx } = plan;
     const storeSpans = await spanWriter(ctx);
     const { written, errors } = await ctx.db.$transaction(async (tx) => {
+      // Only while this worker holds the run (a worker paused past its lease writes nothing).
+      await this.leases.fence(tx.humanEvaluation, plan.evaluationId);
       let written = 0;
       let errors = 0;
       const spans: SpanRecord[] = [];
@@ -213,18 +215,18 @@ export class HumanEvaluationRunner extends LeasedJobRunner {
   /** Counts what is stored and ends the run. */
   private async finish(plan: RunPlan): Promise<void> {
     const { done, errors } = await outputProgress(plan.ctx, plan.evaluationId);
-    await this.services.db.humanEvaluation.updateMany({ where: { id: plan.evaluationId }, data: { done, errors } });
+    await this.services.db.humanEvaluation.updateMany({ where: { id: plan.evaluationId, leaseOwner: this.leases.owner }, data: { done, errors } });
     await this.end(plan.evaluationId, errors > 0 ? 'EVALUATION_FINISHED_WITH_ERRORS' : 'EVALUATION_FINISHED', null);
   }
 
-  /** Ends a started run, unless its status was changed meanwhile (a user's status wins). */
+  /** Ends a started run, unless its status was changed meanwhile (a user's status wins) or another worker holds it now. */
   private async end(
     evaluationId: string,
     status: 'EVALUATION_FINISHED' | 'EVALUATION_FINISHED_WITH_ERRORS' | 'EVALUATION_FAILED',
     error: { message: string; stacktrace: string | null } | null,
   ): Promise<void> {
     await this.services.db.humanEvaluation.updateMany({
-      where: { id: evaluationId, status: { in: UNFINISHED } },
+      where: { id: evaluationId, status: { in: UNFINISHED }, leaseOwner: this.leases.owner },
       data: { status, statusError: error ? toJson(error) : Prisma.JsonNull },
     });
   }

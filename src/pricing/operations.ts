@@ -1,9 +1,10 @@
 // Users' own model prices (docs/observability.md#prices): stored per project in ModelPrice,
 // merged with the built-in table. A user's entry for a model and date wins over the built-in one;
 // a user's entry for a longer (more specific) model name wins over a shorter one.
-import type { RequestContext } from '../shared/context.js';
+import type { RequestContext, Services } from '../shared/context.js';
 import type { Db } from '../shared/db.js';
 import { NotFoundError } from '../shared/errors.js';
+import { follow } from '../shared/events.js';
 import { builtinPrices, PriceList, type PriceEntry } from './prices.js';
 
 export interface PriceInput {
@@ -52,8 +53,8 @@ function userEntry(row: UserPriceRow): PriceEntry {
 }
 
 // A project's price list is read on every span write and evaluation batch: kept in
-// `Services.priceLists` (one per project) and dropped when a price of the project changes in this
-// process, the only writer of ModelPrice.
+// `Services.priceLists` (one per project) and dropped when a price of the project changes, here or
+// in another instance (`prices:changed`, docs/operations.md#several-instances).
 declare module '../shared/context.js' {
   interface Services {
     /** Each project's price list, by project id (`priceList`). */
@@ -61,8 +62,20 @@ declare module '../shared/context.js' {
   }
 }
 
-function dropPriceList(ctx: RequestContext): void {
+/** Drops the project's list here at once, and in the other instances through the event. */
+async function dropPriceList(ctx: RequestContext): Promise<void> {
   ctx.priceLists.delete(ctx.projectId);
+  ctx.events.publish('prices:changed', ctx.projectId);
+  await ctx.events.flush();
+}
+
+/**
+ * Drops the price lists other instances change (a list being read is dropped with its promise, so
+ * no answer read before the change stays), and every list once events may have been missed.
+ */
+export function followPriceChanges(services: Pick<Services, 'events' | 'priceLists'>): void {
+  follow(services.events, 'prices:changed', (projectId) => services.priceLists.delete(projectId));
+  follow(services.events, 'events:missed', () => services.priceLists.clear());
 }
 
 /**
@@ -119,12 +132,12 @@ export async function upsertPrice(ctx: RequestContext, input: PriceInput): Promi
     create: { projectId: ctx.projectId, model, effectiveFrom, ...values },
     update: values,
   });
-  dropPriceList(ctx);
+  await dropPriceList(ctx);
   return userEntry(row);
 }
 
 export async function deletePrice(ctx: RequestContext, id: string): Promise<void> {
   const { count } = await ctx.db.modelPrice.deleteMany({ where: { id, projectId: ctx.projectId } });
-  dropPriceList(ctx);
+  await dropPriceList(ctx);
   if (count === 0) throw new NotFoundError('Price', id);
 }

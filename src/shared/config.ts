@@ -124,7 +124,7 @@ const configSchema = z.object({
   VARIANT_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
   /** Child processes running Python code evaluators, each with a ready interpreter (docs/evaluators.md#python-sandbox). */
   PYTHON_SANDBOX_PROCESSES: z.coerce.number().int().min(1).max(64).default(2),
-  /** A running evaluation whose worker stops renewing this lease is resumed by another start. */
+  /** A running evaluation whose worker stops renewing this lease is resumed by another instance or start (docs/operations.md#several-instances). */
   EVALUATION_LEASE_SECONDS: z.coerce.number().positive().default(30),
   /** Days a project's traces are kept when the project sets none; unset: forever (docs/observability.md#retention). */
   ASSAY_RETENTION_DAYS: z.coerce.number().int().min(1).max(MAX_RETENTION_DAYS).optional(),

@@ -1,12 +1,14 @@
 // The loop every durable background job shares (automatic and human evaluations): scan for rows
 // that need work and nobody holds, take them with a lease (leases.ts), run up to `concurrency` at
 // once, keep the lease while working, give it back after. A run aborts when its lease is lost or
-// its row stops being runnable (a cancel), and when the process stops; either way the row is
-// resumed by the next scan that finds its lease expired, here or after a restart.
+// its row stops being runnable (a cancel, sent to any instance), and when the process stops;
+// either way the row is resumed by the next scan that finds its lease expired, here, in another
+// instance or after a restart.
 import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AssayEvents, JobKind } from './events.js';
-import { type LeaseDelegate, Leases } from './leases.js';
+import type { Services } from './context.js';
+import { follow, type JobKind } from './events.js';
+import { type LeaseDelegate, LeaseLost, Leases } from './leases.js';
 
 export interface JobRunnerSettings {
   leaseMs: number;
@@ -31,16 +33,21 @@ export abstract class LeasedJobRunner {
   private rescan = false;
   private stopped = false;
 
+  private readonly events: Services['events'];
+
+  /** `delegate` and `table`: the jobs' model (`db.evaluation`, "Evaluation"); `statuses`: those of jobs that still need work. */
   constructor(
     private readonly kind: JobKind,
-    private readonly events: AssayEvents,
-    table: LeaseDelegate,
-    runnable: Record<string, unknown>,
+    services: Pick<Services, 'events' | 'db' | 'sql'>,
+    delegate: LeaseDelegate,
+    table: string,
+    statuses: readonly string[],
     owner: string,
     protected readonly settings: JobRunnerSettings,
     protected readonly log: FastifyBaseLogger,
   ) {
-    this.leases = new Leases(table, { owner, leaseMs: settings.leaseMs, runnable });
+    this.events = services.events;
+    this.leases = new Leases(delegate, services.db, services.sql, { owner, leaseMs: settings.leaseMs, table, statuses });
   }
 
   /** Jobs this process is working on now. */
@@ -55,10 +62,14 @@ export abstract class LeasedJobRunner {
   protected abstract fail(id: string, error: JobError): Promise<void>;
 
   start(): void {
-    this.listen('jobs:created', (kind) => {
-      if (kind === this.kind) this.wake();
-    });
-    this.listen('job:stopped', (id) => this.abort(id));
+    this.unsubscribes.push(
+      follow(this.events, 'jobs:created', (kind) => {
+        if (kind === this.kind) this.wake();
+      }),
+      follow(this.events, 'job:stopped', (id) => this.abort(id)),
+      // Other instances' events may have been lost: look for work now rather than at the next poll.
+      follow(this.events, 'events:missed', () => this.wake()),
+    );
     // Picks up jobs whose worker died (expired leases), here or in another process.
     this.pollTimer = setInterval(() => void this.scan(), Math.max(250, this.settings.leaseMs / 2));
     this.pollTimer.unref();
@@ -83,22 +94,6 @@ export abstract class LeasedJobRunner {
     this.running.get(id)?.controller.abort();
   }
 
-  private listen<T extends 'jobs:created' | 'job:stopped'>(topic: T, handle: (value: string) => void): void {
-    const iterator = this.events.subscribe(topic as 'job:stopped')[Symbol.asyncIterator]();
-    let open = true;
-    this.unsubscribes.push(() => {
-      open = false;
-      void iterator.return?.();
-    });
-    void (async () => {
-      while (open) {
-        const next = await iterator.next();
-        if (next.done) return;
-        handle(next.value);
-      }
-    })();
-  }
-
   private async scan(): Promise<void> {
     if (this.stopped) return;
     if (this.scanning) {
@@ -109,10 +104,10 @@ export abstract class LeasedJobRunner {
     try {
       do {
         this.rescan = false;
-        const ids = await this.leases.claimable(this.settings.concurrency - this.running.size, [...this.running.keys()]);
+        const ids = await this.leases.claim(this.settings.concurrency - this.running.size, [...this.running.keys()]);
         for (const id of ids) {
-          if (this.stopped) break;
-          if (await this.leases.claim(id)) this.launch(id);
+          if (this.stopped) await this.leases.release(id);
+          else this.launch(id);
         }
       } while (this.rescan && !this.stopped);
     } catch (error) {
@@ -141,6 +136,11 @@ export abstract class LeasedJobRunner {
       await this.work(id, controller.signal);
     } catch (error) {
       if (controller.signal.aborted) return;
+      if (error instanceof LeaseLost) {
+        // Another worker runs it now (this one paused past its lease): nothing of this run was kept.
+        this.log.warn({ id }, error.message);
+        return;
+      }
       const failure = error instanceof JobFailure;
       await this.fail(id, {
         message: failure ? error.message : `The job stopped on an internal error: ${(error as Error).message}`,

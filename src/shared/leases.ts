@@ -1,16 +1,20 @@
 // Durable background jobs kept in their own rows (docs/evaluations.md#durability): a worker takes a
 // row by writing a lease (owner + expiry) on it and renews the lease while it works; a row whose
-// lease expired (its process died) belongs to nobody and is taken again by the next scan, here or
-// after a restart. The claim is a conditional UPDATE, so two workers never take the same row.
+// lease expired (its process died) belongs to nobody and is taken again by the next scan, here, in
+// another instance or after a restart. The claim is one UPDATE of the free rows: on PostgreSQL they
+// are chosen `FOR UPDATE SKIP LOCKED`, so instances scanning at once take different rows and never
+// wait on each other; SQLite has a single writer. Every write a worker makes for its job is fenced
+// by its lease (`fence`), so a worker that lost it (a long pause) writes nothing more.
+// (docs/operations.md#several-instances)
 //
-// Works on any Prisma model with `id`, `leaseOwner` and `leaseExpiresAt` columns: pass its
-// delegate (`db.evaluation`, `db.humanEvaluation`) and the filter of the rows that still need work.
+// Works on any Prisma model with `id`, `status`, `leaseOwner` and `leaseExpiresAt` columns: pass
+// its delegate (`db.evaluation`, `db.humanEvaluation`), its table name and the statuses of rows
+// that still need work.
+import { type BulkSql, sqlDate, type Tx } from './sql.js';
 
 /** The part of a Prisma model delegate leases use. */
 export interface LeaseDelegate {
   // Prisma's delegate methods are generic over their arguments; `any` lets any model's fit.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Prisma's generic delegate signatures accept no narrower parameter type
-  findMany(args: any): PromiseLike<{ id: string }[]>;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Prisma's generic delegate signatures accept no narrower parameter type
   updateMany(args: any): PromiseLike<{ count: number }>;
 }
@@ -19,15 +23,40 @@ export interface LeaseOptions {
   /** This worker's id (one per process and runner). */
   owner: string;
   leaseMs: number;
-  /** The `where` of rows that still need work (e.g. `{status: {in: […]}}`). */
-  runnable: Record<string, unknown>;
+  /** The model's table, e.g. "Evaluation". */
+  table: string;
+  /** The statuses of rows that still need work. */
+  statuses: readonly string[];
+}
+
+/** Thrown by `fence` when another worker holds the row now: the work stops, and what it was writing is rolled back. */
+export class LeaseLost extends Error {
+  constructor(id: string) {
+    super(`the lease on ${id} was lost to another worker`);
+  }
 }
 
 export class Leases {
+  /** The `where` of rows that still need work. */
+  readonly runnable: Record<string, unknown>;
+  private readonly claimSql: string;
+
   constructor(
-    private readonly table: LeaseDelegate,
+    private readonly delegate: LeaseDelegate,
+    private readonly db: Tx,
+    private readonly sql: BulkSql,
     private readonly options: LeaseOptions,
-  ) {}
+  ) {
+    this.runnable = { status: { in: [...options.statuses] } };
+    const table = `"${options.table}"`;
+    // Statuses are constants of the code, written as literals: PostgreSQL types them as the enum.
+    const statuses = options.statuses.map((status) => `'${status.replace(/'/g, "''")}'`).join(', ');
+    this.claimSql =
+      `UPDATE ${table} SET "leaseOwner" = ?, "leaseExpiresAt" = ${sql.timestamp('?')} WHERE "id" IN (` +
+      `SELECT "id" FROM ${table} WHERE "status" IN (${statuses}) ` +
+      `AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${sql.timestamp('?')}) AND "id" NOT IN (${sql.jsonValues('?')}) ` +
+      `ORDER BY "id" LIMIT ?${sql.skipLocked}) RETURNING "id"`;
+  }
 
   get owner(): string {
     return this.options.owner;
@@ -37,34 +66,35 @@ export class Leases {
     return new Date(Date.now() + this.options.leaseMs);
   }
 
-  private free() {
-    return { OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: new Date() } }] };
-  }
-
-  /** Ids of runnable rows nobody holds, oldest first, leaving out `busy` (rows this worker runs). */
-  async claimable(take: number, busy: readonly string[] = []): Promise<string[]> {
+  /**
+   * Takes up to `take` runnable rows nobody holds (oldest first, leaving out `busy`: rows this
+   * worker runs already) in one statement; answers the ids this worker now holds.
+   */
+  async claim(take: number, busy: readonly string[] = []): Promise<string[]> {
     if (take <= 0) return [];
-    const rows = await this.table.findMany({
-      where: { ...this.options.runnable, id: { notIn: [...busy] }, ...this.free() },
-      orderBy: { id: 'asc' },
+    const rows = await this.sql.query<{ id: string }>(this.db, this.claimSql, [
+      this.options.owner,
+      sqlDate(this.expiry()),
+      sqlDate(new Date()),
+      JSON.stringify(busy),
       take,
-      select: { id: true },
-    });
-    return rows.map((row) => row.id);
+    ]);
+    return rows.map((row) => row.id).sort();
   }
 
-  /** Takes the row if it is still runnable and free; true when this worker now holds it. */
-  async claim(id: string): Promise<boolean> {
-    const { count } = await this.table.updateMany({
-      where: { id, ...this.options.runnable, ...this.free() },
-      data: { leaseOwner: this.options.owner, leaseExpiresAt: this.expiry() },
-    });
-    return count === 1;
+  /**
+   * Inside a transaction that writes the job's results: renews the lease if this worker still
+   * holds it, else throws LeaseLost, rolling the transaction back. On PostgreSQL it also locks the
+   * row until the transaction ends, so no other worker can take it in between.
+   */
+  async fence(tx: { updateMany: LeaseDelegate['updateMany'] }, id: string): Promise<void> {
+    const { count } = await tx.updateMany({ where: { id, leaseOwner: this.options.owner }, data: { leaseExpiresAt: this.expiry() } });
+    if (count !== 1) throw new LeaseLost(id);
   }
 
   /** Extends the lease; false when this worker lost it or the row no longer matches `still`. */
-  async renew(id: string, still: Record<string, unknown> = this.options.runnable): Promise<boolean> {
-    const { count } = await this.table.updateMany({
+  async renew(id: string, still: Record<string, unknown> = this.runnable): Promise<boolean> {
+    const { count } = await this.delegate.updateMany({
       where: { id, leaseOwner: this.options.owner, ...still },
       data: { leaseExpiresAt: this.expiry() },
     });
@@ -73,14 +103,14 @@ export class Leases {
 
   /** Gives the row up (its work is done, or stopped to be resumed later). */
   async release(id: string): Promise<void> {
-    await this.table.updateMany({ where: { id, leaseOwner: this.options.owner }, data: { leaseOwner: null, leaseExpiresAt: null } });
+    await this.delegate.updateMany({ where: { id, leaseOwner: this.options.owner }, data: { leaseOwner: null, leaseExpiresAt: null } });
   }
 
   /**
    * Renews the lease every third of its length while the work runs; aborts `controller` when the
    * lease is lost or the row stops matching `still` (cancelled, deleted). Returns the stopper.
    */
-  keep(id: string, controller: AbortController, still: Record<string, unknown> = this.options.runnable): () => void {
+  keep(id: string, controller: AbortController, still: Record<string, unknown> = this.runnable): () => void {
     const timer = setInterval(() => {
       this.renew(id, still)
         .then((held) => {

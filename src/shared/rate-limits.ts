@@ -1,15 +1,44 @@
 // Requests per minute per API key (ASSAY_RATE_LIMIT_PER_MINUTE, docs/access.md#rate-limits):
-// rate-limiter-flexible's fixed one-minute window per key. Its store lives here, in Services, so
-// another store (PostgreSQL's, shared by several processes) can replace the in-memory one later.
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+// rate-limiter-flexible's fixed one-minute window per key. Its counters, and the login throttles'
+// (auth/sessions.ts), live in this process on SQLite, and in the table "RateLimit" on PostgreSQL,
+// where every instance counts against the same window (docs/operations.md#several-instances).
+import type pg from 'pg';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
 import { TooManyRequestsError } from './errors.js';
 
+/** Where limiters keep their counters: this process (null), or a PostgreSQL pool every instance shares. */
+export type LimiterStore = pg.Pool | null;
+
+export type WindowLimiter = RateLimiterMemory | RateLimiterStoreAbstract;
+
+/** Only one limiter of a process sweeps the shared table of expired windows. */
+let sweeping = false;
+
+/** A limiter of `points` per `duration` seconds for keys under `keyPrefix`, in `store`. */
+export function windowLimiter(store: LimiterStore, options: { keyPrefix: string; points: number; duration: number }): WindowLimiter {
+  if (!store) return new RateLimiterMemory(options);
+  const sweep = !sweeping;
+  sweeping = true;
+  // The table comes from the migrations (prisma/schema.prisma, model RateLimit), not from the library.
+  return new RateLimiterPostgres({
+    ...options,
+    storeClient: store,
+    storeType: 'pool',
+    tableName: 'RateLimit',
+    tableCreated: true,
+    clearExpiredByTimeout: sweep,
+  });
+}
+
 export class RateLimits {
-  private readonly limiter: RateLimiterAbstract | null;
+  private readonly limiter: WindowLimiter | null;
 
   /** `perMinute` 0: no limit. */
-  constructor(readonly perMinute: number) {
-    this.limiter = perMinute > 0 ? new RateLimiterMemory({ points: perMinute, duration: 60 }) : null;
+  constructor(
+    readonly perMinute: number,
+    store: LimiterStore = null,
+  ) {
+    this.limiter = perMinute > 0 ? windowLimiter(store, { keyPrefix: 'requests', points: perMinute, duration: 60 }) : null;
   }
 
   /**

@@ -73,6 +73,11 @@ export interface BulkSql {
   first<Row>(sql: string, params: readonly SqlValue[]): Promise<Row | undefined>;
   /** LIKE that ignores the case of ASCII letters (SQLite's LIKE does). */
   readonly like: string;
+  /**
+   * Ends a SELECT whose rows a worker takes (leases.ts): on PostgreSQL `FOR UPDATE SKIP LOCKED`,
+   * so concurrent takers pass over each other's rows; nothing on SQLite, which has one writer.
+   */
+  readonly skipLocked: string;
   /** `a IS NOT b` that is true when exactly one is NULL. */
   readonly isNot: string;
   /** The elements of a JSON array parameter (`?`, given as JSON text) as rows of one text column, "value". */
@@ -121,6 +126,7 @@ function answered<T>(compute: () => T): Promise<T> {
 export class SqliteSql implements BulkSql {
   readonly provider = 'sqlite';
   readonly like = 'LIKE';
+  readonly skipLocked = '';
   readonly isNot = 'IS NOT';
   private readonly statements = new Map<string, Statement>();
   private readonly reads = new Map<string, Statement>();
@@ -254,6 +260,7 @@ const TIMESTAMP_OID = 1114;
 export class PostgresSql implements BulkSql {
   readonly provider = 'postgresql';
   readonly like = 'ILIKE';
+  readonly skipLocked = ' FOR UPDATE SKIP LOCKED';
   readonly isNot = 'IS DISTINCT FROM';
   /** Column types by table, from the catalog, at the first write to each. */
   private readonly types = new Map<string, Promise<Map<string, string>>>();
