@@ -72,9 +72,16 @@ const traceTotalsColumns = Object.keys(traceTotalsSelect)
  * conversion of every value was half of a 1,000-span read (docs/database.md#trace-reads).
  */
 async function postgresTraceSpans(ctx: RequestContext, traceId: string): Promise<[SpanIndex<SpanJsonSource>, TraceTotals | null]> {
-  type Raw = Omit<SpanJsonSource, 'startTimeUnixNano' | 'startTime' | 'endTime'> & { startTimeUnixNano: string | bigint; startTime: string | Date; endTime: string | Date };
+  type Raw = Omit<SpanJsonSource, 'startTimeUnixNano' | 'startTime' | 'endTime'> & {
+    startTimeUnixNano: string | bigint;
+    startTime: string | Date;
+    endTime: string | Date;
+  };
   const [rows, totals] = await Promise.all([
-    ctx.sql.all<Raw>(`SELECT ${spanJsonColumns} FROM "Span" WHERE "projectId" = ? AND "traceId" = ? ORDER BY "startTimeUnixNano", "spanId"`, [ctx.projectId, traceId]),
+    ctx.sql.all<Raw>(`SELECT ${spanJsonColumns} FROM "Span" WHERE "projectId" = ? AND "traceId" = ? ORDER BY "startTimeUnixNano", "spanId"`, [
+      ctx.projectId,
+      traceId,
+    ]),
     ctx.sql.first<TraceTotals>(`SELECT ${traceTotalsColumns} FROM "Trace" WHERE "projectId" = ? AND "traceId" = ?`, [ctx.projectId, traceId]),
   ]);
   // Rows as Prisma reads them: int8 as BigInt, DateTimes (ISO text from `all`) as Dates.

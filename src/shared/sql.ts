@@ -283,7 +283,13 @@ export const COPY_MIN_ROWS = 64;
 const TIMESTAMP_OID = 1114;
 
 /** `rows` COPYed into `table`; undefined when `guarded` and a key was taken (nothing written then). */
-async function copyRows(client: pg.PoolClient, table: string, columns: readonly string[], rows: readonly SqlValue[][], guarded: boolean): Promise<number | undefined> {
+async function copyRows(
+  client: pg.PoolClient,
+  table: string,
+  columns: readonly string[],
+  rows: readonly SqlValue[][],
+  guarded: boolean,
+): Promise<number | undefined> {
   const lines = rows.map((row) => `${row.map(copyText).join('\t')}\n`);
   if (guarded) await client.query('SAVEPOINT copy_rows');
   const copy = client.query(copyFrom(`COPY ${quoted(table)} (${columns.map(quoted).join(', ')}) FROM STDIN`));
