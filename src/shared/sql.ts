@@ -251,8 +251,8 @@ function pgText(value: SqlValue): string | null {
   return String(value);
 }
 
-/** A value in COPY's text format: \N for NULL, backslash escapes for the separators. */
-function copyText(value: SqlValue): string {
+/** A value in COPY's text format: \N for NULL, backslash escapes for the separators (bench/ingest's baseline uses it too). */
+export function copyText(value: SqlValue): string {
   const text = pgText(value);
   if (text === null) return '\\N';
   return /[\\\n\r\t]/.test(text) ? text.replace(/[\\\n\r\t]/g, (char) => copyEscapes[char]) : text;
