@@ -13,7 +13,7 @@ import { spanColumns, spanRow } from '../src/observability/ingest.js';
 import { prepareOtlp } from '../src/observability/otlp/prepare.js';
 import { dayOf, dayPartition } from '../src/observability/partitions.js';
 import { builtinPriceList } from '../src/pricing/prices.js';
-import { sqlDate, sqlParam } from '../src/shared/sql.js';
+import { copyText, sqlDate, sqlParam } from '../src/shared/sql.js';
 import { cpuSeconds, onPostgres, rawDatabase, rawPostgres, runOtlpClient, seconds, startService } from './support/measure.js';
 import { otlpBodies } from './support/otlp-spans.js';
 
@@ -43,10 +43,6 @@ for (const body of otlpBodies(SPANS, BATCH, TRACE)) {
 }
 const columnList = spanColumns.map((column) => `"${column}"`).join(',');
 const addProject = `INSERT INTO "Project" ("id", "name", "updatedAt") VALUES ('p', 'p', '2024-01-01')`;
-
-/** A value in COPY's text format: \N for NULL, backslash escapes for the separators. */
-const copyText = (value: ReturnType<typeof sqlParam>) =>
-  value === null ? '\\N' : String(value).replace(/[\\\n\r\t]/g, (char) => ({ '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' })[char]!);
 
 async function postgresBaseline(): Promise<number> {
   const { client, close } = await rawPostgres();

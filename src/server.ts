@@ -130,7 +130,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     priceLists: new Map(),
     rateLimits: new RateLimits(config.ASSAY_RATE_LIMIT_PER_MINUTE, limiterStore),
     outbound: outboundDispatcher(new OutboundPolicy({ authEnabled: authenticator.enabled, allow: config.ASSAY_OUTBOUND_ALLOW })),
-    spanQueue: new SpanWriteQueue(),
+    spanQueue: new SpanWriteQueue({ writers: database.provider === 'postgresql' ? 2 : 1 }),
     spanPartitions: new SpanPartitions(db, sql),
     authenticator,
   };

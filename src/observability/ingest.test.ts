@@ -108,6 +108,17 @@ describe('POST /observability/trace', () => {
     expect(await storedTrace(traceId)).toMatchObject({ spanCount: 4, errorCount: 0, cost: 1.5 });
   });
 
+  it('stores a large batch, then overwrites it when re-sent with changes and a new span (PostgreSQL: COPY, then its upsert fallback)', async () => {
+    const spans = (name: string, count: number) =>
+      Array.from({ length: count }, (_, i) => legacySpan(`big-${i}`, i === 0 ? null : 'big-0', i, i + 1, { name: `${name}\t${i}\\` }));
+    expect((await ingest({ trace: 'big', spans: spans('first', 100) })).body).toEqual({ trace_id: 'big', spans: 100 });
+    expect(await storedSpan('big', 'big-7')).toMatchObject({ name: 'first\t7\\' }); // COPY's separators escaped
+    expect((await ingest({ trace: 'big', spans: spans('again', 101) })).body).toEqual({ trace_id: 'big', spans: 101 });
+    expect(await server.assay.db.span.count({ where: { traceId: 'big' } })).toBe(101);
+    expect(await storedSpan('big', 'big-7')).toMatchObject({ name: 'again\t7\\' });
+    expect(await storedTrace('big')).toMatchObject({ spanCount: 101, rootSpanId: 'big-0', name: 'again\t0\\' });
+  });
+
   it('counts every span when batches of one trace arrive concurrently', async () => {
     const batches = Array.from({ length: 12 }, (_, b) =>
       Array.from({ length: 25 }, (_, i) => legacySpan(`b${b}-s${i}`, b === 0 && i === 0 ? null : 'b0-s0', b * 25 + i, b * 25 + i + 1, { cost: 0.01 })),

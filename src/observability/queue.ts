@@ -1,8 +1,10 @@
 // The write queue of span ingestion (OTLP over HTTP and gRPC). Requests hand their SpanRecords to
-// the queue and wait: one writer takes the waiting requests of a project together, up to
+// the queue and wait: a writer takes the waiting requests of a project together, up to
 // `maxBatchSpans`, and stores them with one `writeSpans` call (one transaction), then answers each
-// request. A request is answered 2xx only after the transaction holding its spans committed, so
-// nothing acknowledged can be lost by a crash. When more than `maxQueuedSpans` wait, new requests
+// request. One writer on SQLite (its writes are serialised anyway); on PostgreSQL two, so that one
+// batch is built on this thread while the server stores the other (docs/database.md#raw-sql). A
+// request is answered 2xx only after the transaction holding its spans committed, so nothing
+// acknowledged can be lost by a crash. When more than `maxQueuedSpans` wait, new requests
 // are refused at once with 503 and Retry-After (OTLP exporters retry those), bounding memory.
 import type { RequestContext } from '../shared/context.js';
 import { OverloadedError } from '../shared/errors.js';
@@ -15,9 +17,11 @@ export interface QueueLimits {
   maxBatchSpans: number;
   /** Seconds sent in Retry-After when the queue is full. */
   retryAfterSeconds: number;
+  /** Batches written at once, each in its own transaction. */
+  writers: number;
 }
 
-export const defaultQueueLimits: QueueLimits = { maxQueuedSpans: 100_000, maxBatchSpans: 5_000, retryAfterSeconds: 1 };
+export const defaultQueueLimits: QueueLimits = { maxQueuedSpans: 100_000, maxBatchSpans: 5_000, retryAfterSeconds: 1, writers: 1 };
 
 interface Job {
   ctx: RequestContext;
@@ -31,7 +35,7 @@ export type SpanWriter = (ctx: RequestContext, records: readonly AnySpanRecord[]
 export class SpanWriteQueue {
   private readonly jobs: Job[] = [];
   private queued = 0;
-  private running: Promise<void> | null = null;
+  private readonly running = new Set<Promise<void>>();
   private closed = false;
   private resumed: Promise<void> | null = null;
   private resume_: (() => void) | null = null;
@@ -63,9 +67,10 @@ export class SpanWriteQueue {
     return new Promise<WriteSummary>((resolve, reject) => {
       this.jobs.push({ ctx, records, resolve, reject });
       this.queued += records.length;
-      this.running ??= this.drain().finally(() => {
-        this.running = null;
-      });
+      if (this.running.size < this.limits.writers) {
+        const drained: Promise<void> = this.drain().finally(() => this.running.delete(drained));
+        this.running.add(drained);
+      }
     });
   }
 
@@ -87,7 +92,7 @@ export class SpanWriteQueue {
   async close(): Promise<void> {
     this.closed = true;
     this.resume();
-    while (this.running) await this.running;
+    while (this.running.size > 0) await Promise.all(this.running);
   }
 
   private async drain(): Promise<void> {

@@ -77,6 +77,44 @@ export async function spanJsons(ctx: RequestContext, spans: readonly SpanJsonSou
   return spans.map((span) => spanJson(span, null, totals.get(span.traceId)));
 }
 
+const spanJsonColumns = Object.keys(spanJsonSelect)
+  .map((column) => `"${column}"`)
+  .join(', ');
+const traceTotalsColumns = Object.keys(traceTotalsSelect)
+  .map((column) => `"${column}"`)
+  .join(', ');
+
+/**
+ * A trace's spans and totals on PostgreSQL, read on the pool (BulkSql.all): Prisma's conversion
+ * of every value was half of a 1,000-span read (docs/database.md#trace-reads). The totals come
+ * first because their time range bounds the span read to the trace's own day partitions
+ * (docs/database.md#span-partitions); a bound PostgreSQL only learns at execution would still
+ * plan every partition.
+ */
+async function postgresTraceSpans(ctx: RequestContext, traceId: string): Promise<[SpanIndex<SpanJsonSource>, TraceTotals | null]> {
+  type Raw = Omit<SpanJsonSource, 'startTimeUnixNano' | 'startTime' | 'endTime'> & {
+    startTimeUnixNano: string | bigint;
+    startTime: string | Date;
+    endTime: string | Date;
+  };
+  const trace = await ctx.sql.first<TraceTotals & { startTime: string; endTime: string }>(
+    `SELECT ${traceTotalsColumns}, "startTime", "endTime" FROM "Trace" WHERE "projectId" = ? AND "traceId" = ?`,
+    [ctx.projectId, traceId],
+  );
+  const bounded = trace ? ` AND "startTime" >= ${ctx.sql.timestamp('?')} AND "startTime" <= ${ctx.sql.timestamp('?')}` : '';
+  const rows = await ctx.sql.all<Raw>(
+    `SELECT ${spanJsonColumns} FROM "Span" WHERE "projectId" = ? AND "traceId" = ?${bounded} ORDER BY "startTimeUnixNano", "spanId"`,
+    trace ? [ctx.projectId, traceId, trace.startTime, trace.endTime] : [ctx.projectId, traceId],
+  );
+  // Rows as Prisma reads them: int8 as BigInt, DateTimes (ISO text from `all`) as Dates.
+  for (const row of rows) {
+    row.startTimeUnixNano = BigInt(row.startTimeUnixNano);
+    row.startTime = new Date(row.startTime);
+    row.endTime = new Date(row.endTime);
+  }
+  return [indexSpans(rows as SpanJsonSource[]), trace ?? null];
+}
+
 /** GET /observability/traces/{id}: the root span with all descendants nested. */
 export async function getTraceTree(ctx: RequestContext, traceId: string): Promise<SpanJson> {
   const index = indexSpans(await traceSpans(ctx, traceId, spanJsonSelect));
@@ -93,7 +131,12 @@ export async function getTraceTree(ctx: RequestContext, traceId: string): Promis
 export async function getTraceTreeText(ctx: RequestContext, traceId: string): Promise<string> {
   // PostgreSQL writes JSON with its own spacing, and jsonb in its own key order: there the text
   // is written from the spans (docs/database.md#trace-reads).
-  if (ctx.sql.provider === 'postgresql') return stringifySpanTree(await getTraceTree(ctx, traceId));
+  if (ctx.sql.provider === 'postgresql') {
+    const [index, totals] = await postgresTraceSpans(ctx, traceId);
+    const root = index.roots[0];
+    if (!root) throw new NotFoundError('Trace', traceId);
+    return stringifySpanTree(spanTreeJson(index, root, totals));
+  }
   const rows = await ctx.db.$queryRaw<SpanTextRow[]>`
     SELECT ${spanTextColumns} FROM "Span" AS s
     WHERE s."projectId" = ${ctx.projectId} AND s."traceId" = ${traceId}

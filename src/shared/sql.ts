@@ -11,9 +11,13 @@
 //
 // PostgreSQL: a bulk write is one statement in one round trip, `INSERT … SELECT … FROM unnest(…)`
 // with one text array per column, cast to the column's type, through the transaction's own
-// Prisma client; the key lookup goes straight to the pool.
+// Prisma client; a large one in a transaction of `PostgresSql.transaction` (span batches) is a
+// `COPY … FROM STDIN` instead, the upsert being its fallback; the key lookup goes straight to the pool.
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Database as SqliteConnection, Statement } from 'better-sqlite3';
 import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 
 export type SqlValue = string | number | bigint | boolean | Date | null;
 export type Provider = 'sqlite' | 'postgresql';
@@ -71,6 +75,8 @@ export interface BulkSql {
    * DateTime columns come back as ISO text on both databases.
    */
   first<Row>(sql: string, params: readonly SqlValue[]): Promise<Row | undefined>;
+  /** Every row of such a read: a trace's spans on PostgreSQL (observability/read.ts), where Prisma's per-value conversion was half the read. */
+  all<Row>(sql: string, params: readonly SqlValue[]): Promise<Row[]>;
   /** LIKE that ignores the case of ASCII letters (SQLite's LIKE does). */
   readonly like: string;
   /**
@@ -182,16 +188,22 @@ export class SqliteSql implements BulkSql {
     return tx.$queryRawUnsafe<Row[]>(sql, ...params);
   }
 
+  private read(sql: string): Statement {
+    let statement = this.reads.get(sql);
+    if (!statement) {
+      statement = this.connection().prepare(sql);
+      this.reads.set(sql, statement);
+    }
+    return statement;
+  }
+
   /** Synchronous underneath: a prepared statement, no transaction needed. */
   first<Row>(sql: string, params: readonly SqlValue[]): Promise<Row | undefined> {
-    return answered(() => {
-      let statement = this.reads.get(sql);
-      if (!statement) {
-        statement = this.connection().prepare(sql);
-        this.reads.set(sql, statement);
-      }
-      return statement.get(...params.map(sqlParam)) as Row | undefined;
-    });
+    return answered(() => this.read(sql).get(...params.map(sqlParam)) as Row | undefined);
+  }
+
+  all<Row>(sql: string, params: readonly SqlValue[]): Promise<Row[]> {
+    return answered(() => this.read(sql).all(...params.map(sqlParam)) as Row[]);
   }
 
   jsonValues(param: string): string {
@@ -245,17 +257,60 @@ function pgText(value: SqlValue): string | null {
   return String(value);
 }
 
+/** A value in COPY's text format: \N for NULL, backslash escapes for the separators (bench/ingest's baseline uses it too). */
+export function copyText(value: SqlValue): string {
+  const text = pgText(value);
+  if (text === null) return '\\N';
+  return /[\\\n\r\t]/.test(text) ? text.replace(/[\\\n\r\t]/g, (char) => copyEscapes[char]) : text;
+}
+const copyEscapes: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** The pool connection under each `clientTx`, for COPY. */
+const txClients = new WeakMap<Tx, pg.PoolClient>();
+
 /** A pool connection in a transaction, as the part of a Prisma client raw SQL uses (`PostgresSql.transaction`). */
 function clientTx(client: pg.PoolClient): Tx {
   const values = (params: unknown[]) => params.map((value) => (Array.isArray(value) ? value : pgText(value as SqlValue)));
-  return {
+  const tx = {
     $executeRawUnsafe: async (sql: string, ...params: unknown[]) => (await client.query(sql, values(params))).rowCount ?? 0,
     $queryRawUnsafe: async (sql: string, ...params: unknown[]) => (await client.query<Record<string, unknown>>(sql, values(params))).rows,
   } as unknown as Tx;
+  txClients.set(tx, client);
+  return tx;
 }
+
+/**
+ * Rows from which `insertRows` COPYs: below, the savepoint and COPY's own messages cost more
+ * round trips than the one INSERT (docs/database.md#raw-sql).
+ */
+export const COPY_MIN_ROWS = 64;
 
 // DateTime columns are `timestamp(3)` (OID 1114) holding UTC: read back as ISO text, like SQLite's.
 const TIMESTAMP_OID = 1114;
+
+/** `rows` COPYed into `table`; undefined when `guarded` and a key was taken (nothing written then). */
+async function copyRows(
+  client: pg.PoolClient,
+  table: string,
+  columns: readonly string[],
+  rows: readonly SqlValue[][],
+  guarded: boolean,
+): Promise<number | undefined> {
+  const lines = rows.map((row) => `${row.map(copyText).join('\t')}\n`);
+  if (guarded) await client.query('SAVEPOINT copy_rows');
+  const copy = client.query(copyFrom(`COPY ${quoted(table)} (${columns.map(quoted).join(', ')}) FROM STDIN`));
+  try {
+    await pipeline(Readable.from([lines.join('')]), copy);
+  } catch (error) {
+    if (!guarded || (error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+    await client.query('ROLLBACK TO SAVEPOINT copy_rows');
+    return undefined;
+  }
+  if (guarded) await client.query('RELEASE SAVEPOINT copy_rows');
+  return copy.rowCount;
+}
+
+const UNIQUE_VIOLATION = '23505';
 
 export class PostgresSql implements BulkSql {
   readonly provider = 'postgresql';
@@ -294,9 +349,21 @@ export class PostgresSql implements BulkSql {
     return types;
   }
 
-  /** One statement whatever the number of rows: each column travels as one text array. */
+  /**
+   * One statement whatever the number of rows: each column travels as one text array. In a
+   * transaction of `transaction`, `COPY_MIN_ROWS` rows or more are COPYed instead, a third faster
+   * for PostgreSQL (no arrays to parse and cast, no speculative insertion) and for this thread (no
+   * arrays to escape). COPY has no ON CONFLICT: with a `suffix`, it runs under a savepoint, and
+   * when a row's key is taken (a span sent again) the savepoint is rolled back and the INSERT with
+   * the suffix runs instead. Without a conflict both write the same rows.
+   */
   async insertRows(tx: Tx, table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix = ''): Promise<number> {
     if (rows.length === 0) return 0;
+    const client = txClients.get(tx);
+    if (client && rows.length >= COPY_MIN_ROWS) {
+      const copied = await copyRows(client, table, columns, rows, suffix !== '');
+      if (copied !== undefined) return copied;
+    }
     const types = await this.columnTypes(table);
     const casts = columns.map((column) => {
       const type = types.get(column);
@@ -344,8 +411,12 @@ export class PostgresSql implements BulkSql {
   }
 
   async first<Row>(sql: string, params: readonly SqlValue[]): Promise<Row | undefined> {
+    return (await this.all<Row>(sql, params))[0];
+  }
+
+  async all<Row>(sql: string, params: readonly SqlValue[]): Promise<Row[]> {
     const result = await this.pool.query({ text: numberedPlaceholders(sql), values: params.map(pgText), types: this.textTypes });
-    return result.rows[0] as Row | undefined;
+    return result.rows as Row[];
   }
 
   jsonValues(param: string): string {

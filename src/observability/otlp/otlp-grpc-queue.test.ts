@@ -156,6 +156,34 @@ describe('write queue', () => {
     await expect(queue.submit(ctx, [record('e', 1)])).rejects.toMatchObject({ status: 503 });
   });
 
+  it('writes as many batches at once as it has writers (PostgreSQL two), each request answered after its own write', async () => {
+    const releases: (() => void)[] = [];
+    let writing = 0;
+    let most = 0;
+    const queue = new SpanWriteQueue({ writers: 2 }, async (_ctx, records) => {
+      most = Math.max(most, ++writing);
+      await new Promise<void>((resolve) => releases.push(resolve));
+      writing--;
+      return { spans: records.length, traceIds: [] };
+    });
+    const ctx = requestContext(server.assay.services, 'p');
+    const answered: string[] = [];
+    const submit = (trace: string) => queue.submit(ctx, [record(trace, 1)]).then(() => answered.push(trace));
+    const all = [submit('a'), submit('b'), submit('c')];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(most).toBe(2); // a and b written at once; c waits for a writer
+    expect(releases).toHaveLength(2);
+    releases[1]();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(answered).toEqual(['b']); // b's commit answers b alone
+    expect(releases).toHaveLength(3); // and its writer took c
+    releases[0]();
+    releases[2]();
+    await Promise.all(all);
+    expect(answered.sort()).toEqual(['a', 'b', 'c']);
+    await queue.close();
+  });
+
   it('fails only the request whose spans cannot be written when a combined batch fails', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
