@@ -34,9 +34,6 @@ export function dayOf(time: Date | string): string {
   return (typeof time === 'string' ? time : time.toISOString()).slice(0, 10);
 }
 
-/** The advisory lock key creating partitions takes, so instances starting at once make each once. */
-const CREATE_LOCK = 'span-partitions';
-
 export class SpanPartitions {
   /**
    * The days known to have a partition: checked before every span batch, so it costs no query.
@@ -116,7 +113,12 @@ export class SpanPartitions {
 
   /** Makes the partitions of `days` that do not exist, in `tx`, one maker at a time. */
   private async create(tx: Tx, days: string[]): Promise<void> {
-    await this.sql.lockKeys(tx, [CREATE_LOCK]);
+    // One maker at a time, across batches and instances: SHARE UPDATE EXCLUSIVE conflicts with
+    // itself (and is what ATTACH takes anyway) but not with inserts and reads. A lock on a
+    // relation, unlike an advisory lock, also makes this transaction take in the catalog changes
+    // committed meanwhile, so the check below sees a partition another maker just committed
+    // (after an advisory lock it could still miss it and fail on "already exists").
+    await tx.$executeRawUnsafe('LOCK TABLE "Span" IN SHARE UPDATE EXCLUSIVE MODE');
     for (const day of days) {
       // Again under the lock: another maker may have committed it meanwhile.
       if (await this.exists(tx, day)) continue;

@@ -99,7 +99,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   const dir = mkdtempSync(join(tmpdir(), 'assay-test-'));
   const database = await createTestDatabase(dir);
   // OTLP/gRPC stays off unless a test asks for it: parallel test servers would fight over 4317.
-  const config: Config = loadConfig({ ...database.env, LOG_LEVEL: 'silent', PORT: '0', OTLP_GRPC_PORT: '0', ...env });
+  // Silent unless TEST_LOG_LEVEL asks (e.g. `error`, to see what a 500 hid).
+  const config: Config = loadConfig({ ...database.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', PORT: '0', OTLP_GRPC_PORT: '0', ...env });
   const queries: string[] = [];
   let assay: Assay;
   try {
