@@ -23,7 +23,7 @@ import { ExportTraceServiceRequest } from '../src/observability/otlp/proto.js';
 import { sqlitePath } from '../src/shared/db.js';
 import { numberedPlaceholders, sqlDate } from '../src/shared/sql.js';
 import { postgresServerUrl } from '../test/helpers/server.js';
-import { onPostgres, seconds, startService } from './support/measure.js';
+import { onPostgres, percentile, seconds, startService, timed } from './support/measure.js';
 
 // Dates node-postgres reads from and writes to `timestamp` columns are local time: UTC here, as stored.
 process.env.TZ = 'UTC';
@@ -371,20 +371,6 @@ const uiQuery = `query TraceList($first: Int, $after: String, $sortBy: TraceSort
     start end count errorCount
   }
 }`;
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
-}
-
-async function timed(runs: number, once: () => Promise<unknown>): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await once();
-    times.push(performance.now() - t);
-  }
-  return times.sort((a, b) => a - b);
-}
 
 // ---------------------------------------------------------------------------------------------
 

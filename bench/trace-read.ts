@@ -16,7 +16,7 @@ import pg from 'pg';
 import { sqlitePath } from '../src/shared/db.js';
 import { numberedPlaceholders } from '../src/shared/sql.js';
 import { agentTrace, chunks, endOrder, hexId, otlpProtobufBody, postOtlpBodies, type AgentTraceShape } from '../test/helpers/otlp-trace.js';
-import { onPostgres, startService } from './support/measure.js';
+import { onPostgres, percentile, startService, timed } from './support/measure.js';
 
 const READS = Number(process.argv[2] ?? 50);
 const WARMUP = 5;
@@ -57,20 +57,6 @@ async function rawReader(): Promise<RawReader> {
       return Promise.resolve();
     },
   };
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
-}
-
-async function timed(runs: number, once: () => unknown): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await once();
-    times.push(performance.now() - t);
-  }
-  return times.sort((a, b) => a - b);
 }
 
 try {

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { agentTrace, chunks, endOrder, hexId, otlpProtobufBody, postOtlpBodies } from '../test/helpers/otlp-trace.js';
 import { launchChromium } from '../test/helpers/browser.js';
-import { startProcess, startService } from './support/measure.js';
+import { percentile, startProcess, startService } from './support/measure.js';
 
 const LOADS = Number(process.argv[2] ?? 5);
 const PARTS = process.argv[3] ? [process.argv[3]] : ['trace', 'evaluation'];
@@ -25,7 +25,6 @@ const SPANS = 50_000;
 const CASES = 10_000;
 const FRAMES = 300;
 
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 

@@ -174,3 +174,19 @@ export async function rawPostgres(): Promise<{ client: pg.Client; close: () => P
     },
   };
 }
+
+/** The nearest-rank percentile `p` (0–1) of ascending `sorted` times. */
+export function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
+}
+
+/** Milliseconds of each of `runs` calls of `once`, one at a time, ascending. */
+export async function timed(runs: number, once: () => unknown): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await once();
+    times.push(performance.now() - t);
+  }
+  return times.sort((a, b) => a - b);
+}
