@@ -14,6 +14,7 @@ const domainRanks = [
   ['testsets'],
   ['evaluators'],
   ['invocation'],
+  ['evaluation-engine'],
   ['evaluations', 'human-evaluations'],
 ];
 

@@ -3,7 +3,8 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { appRoutes } from './apps/routes.js';
 import { evaluationRoutes } from './evaluations/routes.js';
-import { EvaluationRunner } from './evaluations/runner.js';
+import { EvaluationJobs } from './evaluations/runner.js';
+import { EvaluationEngine } from './evaluation-engine/engine.js';
 import { evaluatorRoutes } from './evaluators/routes.js';
 import { setPythonPoolSize } from './evaluators/sandbox/python.js';
 import { observabilityRoutes } from './observability/routes.js';
@@ -15,7 +16,7 @@ import { Sessions } from './auth/sessions.js';
 import { userRoutes } from './auth/user-routes.js';
 import { graphqlRoutes } from './graphql/yoga.js';
 import { humanEvaluationRoutes } from './human-evaluations/routes.js';
-import { HumanEvaluationRunner } from './human-evaluations/runner.js';
+import { HumanEvaluationJobs } from './human-evaluations/runner.js';
 import { ensureDefaultProject } from './projects/operations.js';
 import { followPriceChanges } from './pricing/operations.js';
 import type { Config } from './shared/config.js';
@@ -207,34 +208,30 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     userRoutes(rest);
   });
   const otlp = await registerOtlp(server, config, services, (credentials) => authenticator.principal(credentials));
-  const runner = new EvaluationRunner(
-    services,
-    { timeoutMs: config.VARIANT_TIMEOUT_SECONDS * 1000, leaseMs: config.EVALUATION_LEASE_SECONDS * 1000, concurrency: 4 },
-    server.log.child({ component: 'evaluation-runner' }),
-  );
-  const humanRunner = new HumanEvaluationRunner(
-    services,
-    {
-      timeoutMs: config.VARIANT_TIMEOUT_SECONDS * 1000,
-      leaseMs: config.EVALUATION_LEASE_SECONDS * 1000,
-      concurrency: 2,
-      batchSize: 10,
-      retries: 2,
-      retryDelayMs: 1000,
-    },
-    server.log.child({ component: 'human-evaluation-runner' }),
-  );
+  const timeoutMs = config.VARIANT_TIMEOUT_SECONDS * 1000;
+  const leaseMs = config.EVALUATION_LEASE_SECONDS * 1000;
+  const engines = [
+    new EvaluationEngine(
+      services,
+      new EvaluationJobs(services, { timeoutMs }),
+      { leaseMs, concurrency: 4 },
+      server.log.child({ component: 'evaluation-runner' }),
+    ),
+    new EvaluationEngine(
+      services,
+      new HumanEvaluationJobs(services, { timeoutMs, batchSize: 10, retries: 2, retryDelayMs: 1000 }),
+      { leaseMs, concurrency: 2 },
+      server.log.child({ component: 'human-evaluation-runner' }),
+    ),
+  ];
   const retention = new RetentionSweeper(
     services,
     { ...defaultRetentionSettings, defaultDays: config.ASSAY_RETENTION_DAYS ?? null },
     server.log.child({ component: 'retention' }),
   );
-  services.metrics.watchRunningJobs('evaluation', () => runner.runningJobs);
-  services.metrics.watchRunningJobs('human-evaluation', () => humanRunner.runningJobs);
   server.addHook('onClose', async () => {
     await otlp.close();
-    await runner.stop();
-    await humanRunner.stop();
+    for (const engine of engines) await engine.stop();
     await retention.stop();
     await transport?.close();
     await walSync.close();
@@ -244,8 +241,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   });
 
   await server.ready();
-  runner.start();
-  humanRunner.start();
+  for (const engine of engines) engine.start();
   await retention.start(config.ASSAY_RETENTION_INTERVAL_SECONDS * 1000);
   return {
     server,

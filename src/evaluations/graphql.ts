@@ -8,7 +8,7 @@ import { databaseIds, globalId } from '../shared/graphql/ids.js';
 import { ConfidenceInterval } from '../shared/graphql/interval.js';
 import { restFields } from '../shared/graphql/names.js';
 import { asArray } from '../shared/json.js';
-import type { EvaluationProgress } from '../shared/events.js';
+import { type EvaluationProgress, progressOf } from '../evaluation-engine/events.js';
 import { parseInput } from '../shared/validation.js';
 import { createEvaluationInput, deleteEvaluationsInput } from './inputs.js';
 import * as evaluations from './operations.js';
@@ -162,7 +162,7 @@ const EvaluationRef = builder.prismaNode('Evaluation', {
       description: 'The mean latency per case, a Result of type latency in seconds (error when none was measured); null while the run is under way.',
       resolve: (e) => evaluationTotals(e).average_latency,
     }),
-    progress: t.field({ type: Progress, description: 'Its status and the cases run so far.', resolve: (e) => evaluations.progressOf(e) }),
+    progress: t.field({ type: Progress, description: 'Its status and the cases run so far.', resolve: (e) => progressOf(e) }),
     evaluatorCost: t.field({
       type: EvaluatorCostRef,
       description: "The evaluators' own provider cost (judges, embeddings), kept apart from averageCost/totalCost, which are the app's.",

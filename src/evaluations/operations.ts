@@ -7,10 +7,10 @@ import { RESERVED_PLACEHOLDERS } from '../evaluators/template.js';
 import { sumCosts } from '../shared/money.js';
 import { missingKeysMessage, missingProviderKey } from '../providers/access.js';
 import type { RequestContext } from '../shared/context.js';
-import type { EvaluationProgress } from '../shared/events.js';
 import { Prisma } from '../shared/db.js';
 import { ConflictError, NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.js';
-import { UNFINISHED } from '../shared/job-states.js';
+import { progressOf } from '../evaluation-engine/events.js';
+import { UNFINISHED } from '../evaluation-engine/states.js';
 import { asObject, toJson } from '../shared/json.js';
 import { spanCostsByAttribute } from '../observability/read.js';
 import { getTestset } from '../testsets/operations.js';
@@ -216,10 +216,6 @@ export async function deleteEvaluations(ctx: RequestContext, evaluationIds: read
   if (unknown !== undefined) throw new NotFoundError('Evaluation', unknown);
   await ctx.db.evaluation.deleteMany({ where: { id: { in: [...known] } } });
   for (const id of known) ctx.events.publish('job:stopped', id);
-}
-
-export function progressOf(evaluation: Pick<EvaluationWithConfigs, 'id' | 'status' | 'total' | 'done' | 'errors'>): EvaluationProgress {
-  return { evaluation_id: evaluation.id, status: evaluation.status, total: evaluation.total, done: evaluation.done, errors: evaluation.errors };
 }
 
 /**

@@ -1,9 +1,9 @@
 // A stream of an evaluation's progress for GraphQL subscriptions: its current state first, then
 // every change, ending once the evaluation has ended.
 import type { RequestContext } from '../shared/context.js';
-import type { EvaluationProgress } from '../shared/events.js';
-import { isUnfinished } from '../shared/job-states.js';
-import { getEvaluation, progressOf } from './operations.js';
+import { type EvaluationProgress, progressOf } from '../evaluation-engine/events.js';
+import { isUnfinished } from '../evaluation-engine/states.js';
+import { getEvaluation } from './operations.js';
 
 function ended(progress: EvaluationProgress): boolean {
   return !isUnfinished(progress.status);

@@ -3,7 +3,7 @@
 // (docs/evaluations.md#totals-and-aggregates) and an error Result when the finished run measured
 // nothing.
 import type { Evaluation, EvaluationScenarioResult } from '../generated/prisma/client.js';
-import { isUnfinished } from '../shared/job-states.js';
+import { isUnfinished } from '../evaluation-engine/states.js';
 import { asArray } from '../shared/json.js';
 import { errorResult, result, storedError, type Result } from '../evaluators/results.js';
 import type { ScenarioWithResults } from './operations.js';

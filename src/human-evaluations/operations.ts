@@ -12,7 +12,7 @@ import { missingProviderKey } from '../providers/access.js';
 import type { RequestContext } from '../shared/context.js';
 import type { Prisma } from '../shared/db.js';
 import { NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.js';
-import { isUnfinished } from '../shared/job-states.js';
+import { isUnfinished } from '../evaluation-engine/states.js';
 import { asArray, asObject, toJson } from '../shared/json.js';
 import { jsonText } from '../shared/sql.js';
 import { getTestset, readTestsetRows } from '../testsets/operations.js';

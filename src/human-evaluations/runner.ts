@@ -1,37 +1,39 @@
-// Generates the outputs of human evaluations in the background (docs/human-evaluations.md), durably
-// like automatic evaluations (docs/evaluations.md#durability): the job is the HumanEvaluation row,
-// run by src/shared/job-runner.ts with a lease renewed while the work runs; a row whose lease
-// expired is taken again by the next scan, here or after a restart. Scenarios exist from the start
-// (one per test case, unique per position); the runner fills the `outputs` of those still empty,
-// and a fill only writes a scenario still empty, so a resumed run neither repeats a stored case nor
-// writes one twice.
+// Generating the outputs of human evaluations (docs/human-evaluations.md) as a kind of job of the
+// evaluation engine (docs/evaluation-engine.md), durably like automatic evaluations: the job is the
+// HumanEvaluation row. Scenarios exist from the start (one per test case, unique per position);
+// a case is a scenario whose `outputs` are still empty, and a fill only writes a scenario still
+// empty, so a resumed run neither repeats a stored case nor writes one twice.
 //
 // Each test case is sent to every variant of the evaluation with the invocation code of automatic
 // evaluations (invokeVariant): the case's input columns as `inputs`, the pinned revision's
 // parameters. A call that fails once its retries are spent stores "Error: <message>" as the
 // output text, with the message in the output's `error` (the scenario is flagged, the evaluation
 // counts it in `errors` and ends EVALUATION_FINISHED_WITH_ERRORS); the run goes on.
-import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
 import { getRevisionById } from '../apps/operations.js';
 import { priceList } from '../pricing/operations.js';
 import { invocationSpans, invokeVariant, newCallSpan, type Invocation, type VariantTarget } from '../invocation/invocation.js';
 import { type SpanRecord, spanWriter } from '../observability/ingest.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
-import { Prisma } from '../shared/db.js';
-import { asArray, asObject, toJson } from '../shared/json.js';
-import { JobFailure, type JobError, type JobRunnerSettings, LeasedJobRunner } from '../shared/job-runner.js';
-import { UNFINISHED } from '../shared/job-states.js';
+import type { HumanEvaluation } from '../generated/prisma/client.js';
+import type { Prisma } from '../shared/db.js';
+import { asArray, asObject } from '../shared/json.js';
+import {
+  type CaseRun,
+  type Ending,
+  type FencedWrite,
+  JobFailure,
+  type JobDb,
+  type JobKind,
+  type Planned,
+  type RunLimits,
+} from '../evaluation-engine/job-kind.js';
+import { UNFINISHED } from '../evaluation-engine/states.js';
 import { outputProgress, type ScenarioInput, type StoredOutput } from './operations.js';
 
-export interface HumanRunnerSettings extends JobRunnerSettings {
+/** The same limits for every run (a human evaluation is created without a rate limit), and the time limit of a call. */
+export interface HumanEvaluationJobSettings extends Pick<RunLimits, 'batchSize' | 'retries' | 'retryDelayMs'> {
   /** How long one call of a variant may take. */
   timeoutMs: number;
-  /** Test cases of one evaluation run at once. */
-  batchSize: number;
-  /** Retries of a call that failed for a transient reason, `retryDelayMs` apart (Retry-After wins). */
-  retries: number;
-  retryDelayMs: number;
 }
 
 interface VariantPlan {
@@ -46,7 +48,12 @@ interface RunPlan {
   evaluationId: string;
   appId: string;
   variants: VariantPlan[];
-  signal: AbortSignal;
+}
+
+interface PendingScenario {
+  id: string;
+  position: number;
+  inputs: Prisma.JsonValue;
 }
 
 interface CaseOutcome {
@@ -55,31 +62,28 @@ interface CaseOutcome {
   spans: SpanRecord[];
 }
 
-export class HumanEvaluationRunner extends LeasedJobRunner {
+export class HumanEvaluationJobs implements JobKind<HumanEvaluation, RunPlan, PendingScenario, CaseOutcome> {
+  readonly name = 'human-evaluation';
+  readonly table = 'HumanEvaluation';
+  readonly runnable = UNFINISHED;
+  readonly statuses = { started: 'EVALUATION_STARTED', failed: 'EVALUATION_FAILED' } as const;
+  // Counted in `done` and `errors`; no subscription follows them.
+  readonly progress = { publish: false };
+
   constructor(
     private readonly services: Services,
-    private readonly options: HumanRunnerSettings,
-    log: FastifyBaseLogger,
-  ) {
-    super('human-evaluation', services, services.db.humanEvaluation, 'HumanEvaluation', UNFINISHED, randomUUID(), options, log);
+    private readonly settings: HumanEvaluationJobSettings,
+  ) {}
+
+  model(db: JobDb) {
+    return db.humanEvaluation;
   }
 
-  protected async work(evaluationId: string, signal: AbortSignal): Promise<void> {
-    const plan = await this.plan(evaluationId, signal);
-    if (!plan) return;
-    await this.runCases(plan);
-    await this.finish(plan);
+  load(evaluationId: string): Promise<HumanEvaluation | null> {
+    return this.services.db.humanEvaluation.findUnique({ where: { id: evaluationId } });
   }
 
-  protected fail(evaluationId: string, error: JobError): Promise<void> {
-    return this.end(evaluationId, 'EVALUATION_FAILED', error);
-  }
-
-  /** Loads what the run needs and marks it started; null when it is no longer ours to run. */
-  private async plan(evaluationId: string, signal: AbortSignal): Promise<RunPlan | null> {
-    const db = this.services.db;
-    const evaluation = await db.humanEvaluation.findUnique({ where: { id: evaluationId } });
-    if (!evaluation || evaluation.leaseOwner !== this.leases.owner) return null;
+  async plan(evaluation: HumanEvaluation): Promise<Planned<RunPlan>> {
     const ctx = requestContext(this.services, evaluation.projectId);
     const names = asArray<string>(evaluation.variantNames);
     const variants: VariantPlan[] = [];
@@ -94,38 +98,34 @@ export class HumanEvaluationRunner extends LeasedJobRunner {
         target: { kind: revision.variant.kind, uri: revision.uri, parameters: asObject(revision.parameters) },
       });
     }
-    const started = await db.humanEvaluation.updateMany({
-      where: { id: evaluationId, leaseOwner: this.leases.owner, status: { in: UNFINISHED } },
-      data: { status: 'EVALUATION_STARTED', statusError: Prisma.JsonNull },
-    });
-    if (started.count === 0) return null;
-    return { ctx, evaluationId, appId: evaluation.appId, variants, signal };
+    const { batchSize, retries, retryDelayMs } = this.settings;
+    return {
+      plan: { ctx, evaluationId: evaluation.id, appId: evaluation.appId, variants },
+      limits: { batchSize, delayMs: 0, retries, retryDelayMs },
+      start: {},
+    };
   }
 
-  /** Scenarios whose outputs are still empty, in test set order, a batch at a time. */
-  private async runCases(plan: RunPlan): Promise<void> {
+  /** Scenarios whose outputs are still empty, in test set order, read a batch at a time. */
+  async *pending(plan: RunPlan): AsyncGenerator<PendingScenario> {
     const db = plan.ctx.db;
     let afterPosition = -1;
     for (;;) {
-      plan.signal.throwIfAborted();
-      const pending = await db.$queryRaw<{ id: string; position: number | bigint }[]>`
+      const page = await db.$queryRaw<{ id: string; position: number | bigint }[]>`
         SELECT "id", "position" FROM "HumanEvaluationScenario"
         WHERE "humanEvaluationId" = ${plan.evaluationId} AND "outputs" = '[]' AND "position" > ${afterPosition}
-        ORDER BY "position" LIMIT ${this.options.batchSize}`;
-      if (pending.length === 0) return;
-      afterPosition = Number(pending[pending.length - 1].position);
-      const scenarios = await db.humanEvaluationScenario.findMany({
-        where: { id: { in: pending.map((row) => row.id) } },
+        ORDER BY "position" LIMIT ${this.settings.batchSize}`;
+      if (page.length === 0) return;
+      afterPosition = Number(page[page.length - 1].position);
+      yield* await db.humanEvaluationScenario.findMany({
+        where: { id: { in: page.map((row) => row.id) } },
         orderBy: { position: 'asc' },
         select: { id: true, position: true, inputs: true },
       });
-      const outcomes = await Promise.all(scenarios.map((scenario) => this.runCase(plan, scenario)));
-      plan.signal.throwIfAborted();
-      await this.store(plan, outcomes);
     }
   }
 
-  private async runCase(plan: RunPlan, scenario: { id: string; position: number; inputs: Prisma.JsonValue }): Promise<CaseOutcome> {
+  async runCase(plan: RunPlan, scenario: PendingScenario, run: CaseRun): Promise<CaseOutcome> {
     const testcase = Object.fromEntries(asArray<ScenarioInput>(scenario.inputs).map((input) => [input.input_name, input.input_value]));
     // The project's prices (kept in Services until they change) cost each call.
     const prices = await priceList(plan.ctx);
@@ -136,10 +136,10 @@ export class HumanEvaluationRunner extends LeasedJobRunner {
         try {
           const invocation = await invokeVariant(variant.target, testcase, {
             prices,
-            signal: plan.signal,
-            timeoutMs: this.options.timeoutMs,
-            retries: this.options.retries,
-            retryDelayMs: this.options.retryDelayMs,
+            signal: run.signal,
+            timeoutMs: this.settings.timeoutMs,
+            retries: run.limits.retries,
+            retryDelayMs: run.limits.retryDelayMs,
             providerKeys: null,
             providerEnv: this.services.providerEnv,
             dispatcher: this.services.outbound,
@@ -147,7 +147,7 @@ export class HumanEvaluationRunner extends LeasedJobRunner {
           });
           return { variant, startedNs, span, invocation, error: null };
         } catch (error) {
-          plan.signal.throwIfAborted();
+          run.signal.throwIfAborted();
           return { variant, startedNs, span, invocation: null, error: (error as Error).message };
         }
       }),
@@ -183,15 +183,13 @@ export class HumanEvaluationRunner extends LeasedJobRunner {
   }
 
   /**
-   * Stores a batch's outputs with their traces in one transaction. A scenario filled meanwhile (by
-   * a client, another worker) keeps its outputs, and the traces of the calls made for it are dropped.
+   * Stores a batch's outputs with their traces in one fenced transaction. A scenario filled
+   * meanwhile (by a client, another worker) keeps its outputs, and the traces of the calls made for
+   * it are dropped.
    */
-  private async store(plan: RunPlan, outcomes: CaseOutcome[]): Promise<void> {
-    const { ctx } = plan;
-    const storeSpans = await spanWriter(ctx);
-    const { written, errors } = await ctx.db.$transaction(async (tx) => {
-      // Only while this worker holds the run (a worker paused past its lease writes nothing).
-      await this.leases.fence(tx.humanEvaluation, plan.evaluationId);
+  async store(plan: RunPlan, outcomes: CaseOutcome[], fenced: FencedWrite): Promise<void> {
+    const storeSpans = await spanWriter(plan.ctx);
+    await fenced(async (tx) => {
       let written = 0;
       let errors = 0;
       const spans: SpanRecord[] = [];
@@ -204,31 +202,14 @@ export class HumanEvaluationRunner extends LeasedJobRunner {
         if (count > 0 && outcome.outputs.some((output) => output.error)) errors += 1;
       }
       await storeSpans(tx, spans);
-      if (written > 0) {
-        await tx.humanEvaluation.update({ where: { id: plan.evaluationId }, data: { done: { increment: written }, errors: { increment: errors } } });
-      }
       return { written, errors };
     });
-    ctx.metrics.countCases('human-evaluation', written, errors);
   }
 
-  /** Counts what is stored and ends the run. */
-  private async finish(plan: RunPlan): Promise<void> {
-    const { done, errors } = await outputProgress(plan.ctx, plan.evaluationId);
-    await this.services.db.humanEvaluation.updateMany({ where: { id: plan.evaluationId, leaseOwner: this.leases.owner }, data: { done, errors } });
-    await this.end(plan.evaluationId, errors > 0 ? 'EVALUATION_FINISHED_WITH_ERRORS' : 'EVALUATION_FINISHED', null);
-  }
-
-  /** Ends a started run, unless its status was changed meanwhile (a user's status wins) or another worker holds it now. */
-  private async end(
-    evaluationId: string,
-    status: 'EVALUATION_FINISHED' | 'EVALUATION_FINISHED_WITH_ERRORS' | 'EVALUATION_FAILED',
-    error: { message: string; stacktrace: string | null } | null,
-  ): Promise<void> {
-    await this.services.db.humanEvaluation.updateMany({
-      where: { id: evaluationId, status: { in: UNFINISHED }, leaseOwner: this.leases.owner },
-      data: { status, statusError: error ? toJson(error) : Prisma.JsonNull },
-    });
+  /** Counts what is stored (clients may have filled outputs too): the run ends with errors if one has one. */
+  async finish(plan: RunPlan): Promise<Ending> {
+    const counts = await outputProgress(plan.ctx, plan.evaluationId);
+    return { status: counts.errors > 0 ? 'EVALUATION_FINISHED_WITH_ERRORS' : 'EVALUATION_FINISHED', error: null, counts };
   }
 }
 

@@ -1,4 +1,4 @@
-// Events: operations wake the job runners through them, GraphQL subscriptions stream them to
+// Events: operations wake the evaluation engine through them, GraphQL subscriptions stream them to
 // clients (Yoga's pub/sub, which speaks SSE), and caches of database state drop what changed. On
 // SQLite (one process) they stay in the process; on PostgreSQL every instance's events reach the
 // others through LISTEN/NOTIFY (PostgresEventTarget, docs/operations.md#several-instances).
@@ -6,24 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { createPubSub, type PubSubEventTarget } from 'graphql-yoga';
 import pg from 'pg';
 
-export interface EvaluationProgress {
-  evaluation_id: string;
-  status: string;
-  total: number;
-  done: number;
-  errors: number;
-}
-
-/** The kinds of durable background jobs (see job-runner.ts). */
-export type JobKind = 'evaluation' | 'human-evaluation';
-
-// A type, not an interface: Yoga's pub/sub needs its index signature.
-type Topics = {
-  /** New jobs of this kind wait to be run (or were set to run again). */
-  'jobs:created': [kind: JobKind];
-  /** This job was cancelled, stopped or deleted: stop its work now. */
-  'job:stopped': [id: string];
-  'evaluation:progress': [evaluationId: string, progress: EvaluationProgress];
+/**
+ * The topics and what each event carries. A domain declares topics of its own by augmenting this
+ * interface beside the code that publishes them (evaluation-engine/events.ts), as `Services` is
+ * augmented (docs/architecture.md#state-lives-in-services): plumbing does not import the domain.
+ */
+export interface AssayTopics {
   /** Spans of these traces were committed in this project (the trace list's live updates). */
   'traces:stored': [projectId: string, traceIds: string[]];
   /** This API key was revoked or changed: forget what was cached of it. */
@@ -35,7 +23,10 @@ type Topics = {
    * drop every cache of database state. Raised by the transport, in this process only.
    */
   'events:missed': [at: number];
-};
+}
+
+// Yoga's pub/sub needs an index signature, which an interface has not: this mapped copy has one.
+type Topics = { [Topic in keyof AssayTopics]: AssayTopics[Topic] };
 
 export type AssayEvents = ReturnType<typeof createAssayEvents>;
 
@@ -55,7 +46,7 @@ type SingleTopic = { [K in keyof Topics]: Topics[K] extends [unknown] ? K : neve
 /** Calls `handle` with every event of `topic` from now on, until the answer (a stop) is called. */
 export function follow<T extends SingleTopic>(events: AssayEvents, topic: T, handle: (value: Topics[T][0]) => void): () => void {
   // Any one-value topic subscribes this way; the cast names one for the type checker.
-  const iterator = events.subscribe(topic as 'job:stopped')[Symbol.asyncIterator]();
+  const iterator = events.subscribe(topic as 'apiKeys:changed')[Symbol.asyncIterator]();
   let open = true;
   void (async () => {
     while (open) {

@@ -4,7 +4,6 @@
 // (never per span: ingestion runs at tens of thousands of spans a second); gauges of state another
 // part owns (the write queue, running jobs) read it at scrape time through the probes given here.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { JobKind } from './events.js';
 
 const spanTransports = ['otlp_http', 'otlp_grpc', 'legacy'] as const;
 /** How a span reached the service. */
@@ -14,8 +13,8 @@ const spanRejections = ['invalid', 'overloaded'] as const;
 /** Why spans were not stored: invalid (partial success, or a refused legacy body), or the write queue was full. */
 export type SpanRejection = (typeof spanRejections)[number];
 
-const evaluationKinds = ['evaluation', 'human-evaluation'] as const satisfies readonly JobKind[];
-/** Background evaluation jobs, named as `JobKind` (events.ts) names them. */
+const evaluationKinds = ['evaluation', 'human-evaluation'] as const;
+/** The kinds of job the evaluation engine runs, as each names itself (evaluation-engine/job-kind.ts). */
 export type EvaluationKind = (typeof evaluationKinds)[number];
 
 /** What the span write queue tells readiness and the depth gauge (observability/queue.ts). */

@@ -1,31 +1,31 @@
-// The loop every durable background job shares (automatic and human evaluations): scan for rows
-// that need work and nobody holds, take them with a lease (leases.ts), run up to `concurrency` at
-// once, keep the lease while working, give it back after. A run aborts when its lease is lost or
-// its row stops being runnable (a cancel, sent to any instance), and when the process stops;
-// either way the row is resumed by the next scan that finds its lease expired, here, in another
-// instance or after a restart.
+// Which jobs of a kind run, and when (docs/evaluation-engine.md): scan for rows that need work and
+// nobody holds, take them with a lease (leases.ts), run up to `concurrency` at once, keep the lease
+// while working, give it back after. A run aborts when its lease is lost or its row stops being
+// runnable (a cancel, sent to any instance), and when the process stops; either way the row is
+// resumed by the next scan that finds its lease expired, here, in another instance or after a
+// restart. What a run does is the engine's (engine.ts).
 import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Services } from './context.js';
-import { follow, type JobKind } from './events.js';
-import { type LeaseDelegate, LeaseLost, Leases } from './leases.js';
+import type { Services } from '../shared/context.js';
+import { follow } from '../shared/events.js';
+import type { EvaluationKind } from '../shared/metrics.js';
+import { JobFailure, type JobError } from './job-kind.js';
+import { LeaseLost, type Leases } from './leases.js';
 
-export interface JobRunnerSettings {
+export interface SchedulerSettings {
   leaseMs: number;
   /** Jobs run at once by this process. */
   concurrency: number;
 }
 
-/** A failure a user can act on: the job ends failed with this message and no stack. */
-export class JobFailure extends Error {}
-
-export interface JobError {
-  message: string;
-  stacktrace: string | null;
+/** What the scheduler runs: the work of one job, and how a job that threw is marked failed. */
+export interface ScheduledWork {
+  /** Throws to fail the job (a JobFailure for a fault the user can act on). */
+  work(id: string, signal: AbortSignal): Promise<void>;
+  fail(id: string, error: JobError): Promise<void>;
 }
 
-export abstract class LeasedJobRunner {
-  protected readonly leases: Leases;
+export class JobScheduler {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private readonly unsubscribes: (() => void)[] = [];
   private pollTimer: NodeJS.Timeout | undefined;
@@ -33,33 +33,19 @@ export abstract class LeasedJobRunner {
   private rescan = false;
   private stopped = false;
 
-  private readonly events: Services['events'];
-
-  /** `delegate` and `table`: the jobs' model (`db.evaluation`, "Evaluation"); `statuses`: those of jobs that still need work. */
   constructor(
-    private readonly kind: JobKind,
-    services: Pick<Services, 'events' | 'db' | 'sql'>,
-    delegate: LeaseDelegate,
-    table: string,
-    statuses: readonly string[],
-    owner: string,
-    protected readonly settings: JobRunnerSettings,
-    protected readonly log: FastifyBaseLogger,
-  ) {
-    this.events = services.events;
-    this.leases = new Leases(delegate, services.db, services.sql, { owner, leaseMs: settings.leaseMs, table, statuses });
-  }
+    private readonly kind: EvaluationKind,
+    private readonly events: Services['events'],
+    private readonly leases: Leases,
+    private readonly settings: SchedulerSettings,
+    private readonly log: FastifyBaseLogger,
+    private readonly jobs: ScheduledWork,
+  ) {}
 
   /** Jobs this process is working on now. */
   get runningJobs(): number {
     return this.running.size;
   }
-
-  /** The work of one job; throws to fail it (a JobFailure for a fault the user can act on). */
-  protected abstract work(id: string, signal: AbortSignal): Promise<void>;
-
-  /** Marks the job failed with `error`. */
-  protected abstract fail(id: string, error: JobError): Promise<void>;
 
   start(): void {
     this.unsubscribes.push(
@@ -133,7 +119,7 @@ export abstract class LeasedJobRunner {
   private async run(id: string, controller: AbortController): Promise<void> {
     const stopKeeping = this.leases.keep(id, controller);
     try {
-      await this.work(id, controller.signal);
+      await this.jobs.work(id, controller.signal);
     } catch (error) {
       if (controller.signal.aborted) return;
       if (error instanceof LeaseLost) {
@@ -142,7 +128,7 @@ export abstract class LeasedJobRunner {
         return;
       }
       const failure = error instanceof JobFailure;
-      await this.fail(id, {
+      await this.jobs.fail(id, {
         message: failure ? error.message : `The job stopped on an internal error: ${(error as Error).message}`,
         stacktrace: failure ? null : ((error as Error).stack ?? null),
       });

@@ -1,6 +1,6 @@
 // The states both kinds of evaluation share (docs/evaluations.md#status-and-its-transitions,
 // docs/human-evaluations.md#output-generation-and-status): one column type, one list of the states
-// a job runner, a cancel or a restart acts on.
+// the engine (as a job kind's runnable statuses), a cancel or a restart acts on.
 import type { EvaluationStatus } from '../generated/prisma/client.js';
 
 /** Still to run or running. */

@@ -10,7 +10,7 @@
 // Works on any Prisma model with `id`, `status`, `leaseOwner` and `leaseExpiresAt` columns: pass
 // its delegate (`db.evaluation`, `db.humanEvaluation`), its table name and the statuses of rows
 // that still need work.
-import { type BulkSql, sqlDate, type Tx } from './sql.js';
+import { type BulkSql, sqlDate, type Tx } from '../shared/sql.js';
 
 /** The part of a Prisma model delegate leases use. */
 export interface LeaseDelegate {
