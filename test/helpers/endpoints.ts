@@ -130,6 +130,21 @@ export async function startEndpoint(handler: Handler, path = '/'): Promise<FakeE
   return endpoint;
 }
 
+/** Endpoints a test file starts as it goes (`endpoint`), all closed by `closeAll` in its afterAll. */
+export function endpointsOfFile(): { endpoint: (handler: Handler) => Promise<FakeEndpoint>; closeAll: () => Promise<void> } {
+  const started: FakeEndpoint[] = [];
+  return {
+    endpoint: async (handler) => {
+      const one = await startEndpoint(handler);
+      started.push(one);
+      return one;
+    },
+    closeAll: async () => {
+      for (const one of started) await one.close();
+    },
+  };
+}
+
 /** A latch: `wait()` resolves once `open()` was called (immediately after). */
 export interface Gate {
   wait(): Promise<void>;

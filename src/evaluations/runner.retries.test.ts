@@ -4,7 +4,7 @@
 // and the run goes on to end FINISHED_WITH_ERRORS. The server's per-call timeout is 0.5 s here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { closedPortUrl, type FakeEndpoint, type RecordedRequest, type Reply, startEndpoint } from '../../test/helpers/endpoints.js';
+import { closedPortUrl, endpointsOfFile, type FakeEndpoint, type RecordedRequest, type Reply } from '../../test/helpers/endpoints.js';
 import {
   createApp,
   createConfig,
@@ -19,13 +19,7 @@ import {
 
 let server: TestServer;
 let appId: string;
-const endpoints: FakeEndpoint[] = [];
-
-async function endpoint(handler: Parameters<typeof startEndpoint>[0]): Promise<FakeEndpoint> {
-  const started = await startEndpoint(handler);
-  endpoints.push(started);
-  return started;
-}
+const { endpoint, closeAll } = endpointsOfFile();
 
 beforeAll(async () => {
   server = await startServer({ VARIANT_TIMEOUT_SECONDS: '0.5' });
@@ -34,7 +28,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  for (const started of endpoints) await started.close();
+  await closeAll();
 });
 
 /** Requests that carried test case `name` (column `case`). */

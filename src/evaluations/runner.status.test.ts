@@ -4,7 +4,7 @@
 // hold their requests until the test releases them, so each state is observed deterministically.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { createGate, type FakeEndpoint, type Gate, sleep, startEndpoint } from '../../test/helpers/endpoints.js';
+import { createGate, endpointsOfFile, type FakeEndpoint, type Gate, sleep } from '../../test/helpers/endpoints.js';
 import {
   createApp,
   createConfig,
@@ -19,16 +19,14 @@ import {
 let server: TestServer;
 let appId: string;
 let configId: string;
-const endpoints: FakeEndpoint[] = [];
+const { endpoint, closeAll } = endpointsOfFile();
 
 /** An endpoint answering `{data: "ok"}`, each request held until `gate` opens. */
-async function gatedEndpoint(gate: Gate): Promise<FakeEndpoint> {
-  const started = await startEndpoint(async () => {
+function gatedEndpoint(gate: Gate): Promise<FakeEndpoint> {
+  return endpoint(async () => {
     await gate.wait();
     return { body: { data: 'ok', trace: { cost: 0.001, latency: 0.01 } } };
   });
-  endpoints.push(started);
-  return started;
 }
 
 beforeAll(async () => {
@@ -39,7 +37,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  for (const started of endpoints) await started.close();
+  await closeAll();
 });
 
 const rows = (count: number) => Array.from({ length: count }, (_, n) => ({ n, correct_answer: 'ok' }));

@@ -1,11 +1,10 @@
 // Automatic evaluations run end to end against endpoint variants played by local HTTP servers:
 // every answer form of docs/evaluations.md#what-a-variant-is-sent, the stored scenarios
-// (docs/contract.md 2.3) in test set order, the trace of each invocation, the aggregates and totals
-// of docs/evaluations.md (all expected values worked out by hand below), the ground-truth column
-// rules, and the batching of rate_limit.
+// (docs/contract.md 2.3) in test set order, the trace of each invocation, and the ground-truth
+// column rules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { createGate, type FakeEndpoint, type Reply, sleep, startEndpoint } from '../../test/helpers/endpoints.js';
+import { endpointsOfFile, type FakeEndpoint, type Reply, sleep } from '../../test/helpers/endpoints.js';
 import {
   createApp,
   createConfig,
@@ -19,14 +18,8 @@ import {
 } from '../../test/helpers/evaluations.js';
 
 let server: TestServer;
-const endpoints: FakeEndpoint[] = [];
+const { endpoint, closeAll } = endpointsOfFile();
 let appId: string;
-
-async function endpoint(handler: Parameters<typeof startEndpoint>[0]): Promise<FakeEndpoint> {
-  const started = await startEndpoint(handler);
-  endpoints.push(started);
-  return started;
-}
 
 beforeAll(async () => {
   server = await startServer();
@@ -35,16 +28,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  for (const started of endpoints) await started.close();
+  await closeAll();
 });
-
-/** An endpoint answering every case with the Agenta v2 form `{data, trace:{cost, latency}}` from `answers[q]`. */
-function agentaAnswers(answers: Record<string, [data: unknown, cost: number, latency: number]>) {
-  return (request: { body: any }): Reply => {
-    const [data, cost, latency] = answers[request.body.inputs.q];
-    return { body: { data, trace: { cost, latency } } };
-  };
-}
 
 describe('a run over every answer form of an endpoint', () => {
   // Test cases and what the endpoint answers for each (one form per case); each answer waits a
@@ -276,101 +261,6 @@ describe('Agenta v2 answers without a full trace', () => {
   });
 });
 
-describe('aggregates and totals', () => {
-  it('computes means over the cases, and exact cost and latency totals', async () => {
-    // q → [output, cost, latency]
-    const user = await endpoint(agentaAnswers({ a: ['x', 0.01, 1], b: ['zz', 0.02, 2], c: ['w', 0.03, 0.5], d: ['vvv', 0.04, 0.5] }));
-    const variant = await createEndpointVariant(server, appId, user.url);
-    const testset = await createTestset(server, [
-      { q: 'a', correct_answer: 'x' },
-      { q: 'b', correct_answer: 'y' },
-      { q: 'c', correct_answer: 'w' },
-      { q: 'd', correct_answer: 'v' },
-    ]);
-    const configs = [
-      await createConfig(server, appId, 'auto_exact_match'),
-      await createConfig(server, appId, 'auto_regex_test', { regex_pattern: '^(x|zz|vvv)$' }),
-      await createConfig(server, appId, 'auto_levenshtein_distance'),
-    ];
-    const { id } = await startEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluators_configs: configs.map((c) => c.id),
-      testset_id: testset.id,
-      rate_limit: { batch_size: 2 },
-    });
-    expect(await waitForStatus(server, id)).toEqual({
-      status: { type: 'status', value: 'EVALUATION_FINISHED', error: null },
-      progress: { total: 4, done: 4, errors: 0 },
-    });
-    const evaluation = await getEvaluation(server, id);
-    // exact: x=x, zz≠y, w=w, vvv≠v → 2/4; regex: x, zz, vvv match, w not → 3/4;
-    // levenshtein: 0, 2, 0, 2 → 1.
-    const results = [0.5, 0.75, 1];
-    expect(evaluation.aggregated_results).toEqual(
-      configs.map((config, index) => ({ evaluator_config: config, result: { type: 'number', value: results[index], error: null } })),
-    );
-    expect((await server.request('GET', `/evaluations/${id}/results`)).body).toEqual({ id, results: evaluation.aggregated_results });
-    // Costs 0.01 + 0.02 + 0.03 + 0.04 = 0.1, mean 0.025; latencies (1 + 2 + 0.5 + 0.5) / 4 = 1.
-    expect(evaluation.total_cost.type).toBe('cost');
-    expect(evaluation.total_cost.value).toBeCloseTo(0.1, 12);
-    expect(evaluation.average_cost.type).toBe('cost');
-    expect(evaluation.average_cost.value).toBeCloseTo(0.025, 12);
-    expect(evaluation.average_latency).toEqual({ type: 'latency', value: 1, error: null });
-  });
-
-  it('leaves evaluator errors out of the means, ends FINISHED_WITH_ERRORS, and gives an error aggregate when no case was scored', async () => {
-    const user = await endpoint(agentaAnswers({ a: ['x', 0.001, 0.1], b: ['y', 0.001, 0.1], c: ['w', 0.001, 0.1] }));
-    const variant = await createEndpointVariant(server, appId, user.url);
-    const testset = await createTestset(server, [{ q: 'a', correct_answer: 'x' }, { q: 'b' }, { q: 'c', correct_answer: 'no' }]);
-    const exact = await createConfig(server, appId, 'auto_exact_match');
-    const contains = await createConfig(server, appId, 'auto_contains', { substring: 'x' });
-    const { id } = await startEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluators_configs: [exact.id, contains.id],
-      testset_id: testset.id,
-    });
-    // Only case b has an error (no ground truth column).
-    expect(await waitForStatus(server, id)).toEqual({
-      status: { type: 'status', value: 'EVALUATION_FINISHED_WITH_ERRORS', error: null },
-      progress: { total: 3, done: 3, errors: 1 },
-    });
-    const scenarios = await getScenarios(server, id);
-    expect(scenarios[1].results[0]).toEqual({
-      evaluator_config: exact.id,
-      result: { type: 'error', value: null, error: { message: 'The test case has no column "correct_answer" (columns: q)', stacktrace: null } },
-    });
-    expect(scenarios[1].results[1]).toEqual({ evaluator_config: contains.id, result: { type: 'bool', value: false, error: null } });
-    expect(scenarios[1].correct_answers).toEqual([]);
-    const evaluation = await getEvaluation(server, id);
-    // exact: true, (error), false → 1/2 over the two scored cases; contains "x": x yes, y no, w no → 1/3.
-    expect(evaluation.aggregated_results.map((a: any) => a.result)).toEqual([
-      { type: 'number', value: 0.5, error: null },
-      { type: 'number', value: 1 / 3, error: null },
-    ]);
-
-    // A config that could score no case at all: its aggregate is an error.
-    const nowhere = await createConfig(server, appId, 'auto_exact_match', { correct_answer_key: 'testcase.expected' });
-    const second = await startEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluators_configs: [nowhere.id, contains.id],
-      testset_id: testset.id,
-    });
-    expect((await waitForStatus(server, second.id)).progress).toEqual({ total: 3, done: 3, errors: 3 });
-    const failed = await getEvaluation(server, second.id);
-    expect(failed.status.value).toBe('EVALUATION_FINISHED_WITH_ERRORS');
-    expect(failed.aggregated_results).toEqual([
-      {
-        evaluator_config: nowhere,
-        result: { type: 'error', value: null, error: { message: 'No test case could be scored by Exact match', stacktrace: null } },
-      },
-      { evaluator_config: contains, result: { type: 'number', value: 1 / 3, error: null } },
-    ]);
-  });
-});
-
 describe('ground truth columns', () => {
   it('reads correct_answer_key, else the evaluation correct_answer_column; both columns are left out of the inputs', async () => {
     const user = await endpoint((request) => ({ body: { data: String(request.body.inputs.q).toUpperCase() } }));
@@ -420,155 +310,5 @@ describe('ground truth columns', () => {
     expect(evaluation.total_cost).toEqual({ type: 'error', value: null, error: { message: 'No cost was measured for this evaluation', stacktrace: null } });
     expect(evaluation.average_cost).toEqual(evaluation.total_cost);
     expect(evaluation.average_latency.type).toBe('latency');
-  });
-});
-
-describe('rate limit batches', () => {
-  it('runs batch_size cases at once and waits delay_between_batches seconds between batches', async () => {
-    const user = await endpoint(async (request) => {
-      await sleep(100);
-      return { body: { data: `answer ${request.body.inputs.n}` } };
-    });
-    const variant = await createEndpointVariant(server, appId, user.url);
-    const rows = Array.from({ length: 6 }, (_, n) => ({ n, correct_answer: `answer ${n}` }));
-    const testset = await createTestset(server, rows);
-    const exact = await createConfig(server, appId, 'auto_exact_match');
-    const started = Date.now();
-    const { id } = await startEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluators_configs: [exact.id],
-      testset_id: testset.id,
-      rate_limit: { batch_size: 2, delay_between_batches: 1 },
-    });
-    const end = await waitForStatus(server, id);
-    const elapsed = Date.now() - started;
-    expect(end.status.value).toBe('EVALUATION_FINISHED');
-    expect(user.requests).toHaveLength(6);
-    expect(user.maxConcurrent).toBe(2);
-    // Batches [0,1], [2,3], [4,5] in test set order, 1 s apart (after each 100 ms batch).
-    const arrivals = user.requests.map((r) => ({ n: r.body.inputs.n as number, at: r.at }));
-    const batches = [0, 1, 2].map((b) => arrivals.filter((a) => Math.floor(a.n / 2) === b));
-    for (const [b, batch] of batches.entries()) {
-      expect(batch.map((a) => a.n).sort()).toEqual([2 * b, 2 * b + 1]);
-      expect(Math.abs(batch[0].at - batch[1].at)).toBeLessThan(300);
-    }
-    for (const b of [1, 2]) {
-      const gap = Math.min(...batches[b].map((a) => a.at)) - Math.max(...batches[b - 1].map((a) => a.at));
-      expect(gap).toBeGreaterThanOrEqual(1000);
-    }
-    expect(elapsed).toBeGreaterThanOrEqual(2000);
-    expect((await getScenarios(server, id)).map((s) => s.inputs[0].value)).toEqual([0, 1, 2, 3, 4, 5]);
-  });
-});
-
-/** The ids of the traces the runner stored for an evaluation's calls. */
-async function evaluationTraceIds(evaluationId: string): Promise<string[]> {
-  const { db, sql } = server.assay.services;
-  const rows = await sql.query<{ traceId: string }>(
-    db,
-    `SELECT DISTINCT "traceId" FROM "Span" WHERE ${sql.jsonMember('"attributes"', 'assay.evaluation_id')} = ? ORDER BY "traceId"`,
-    [evaluationId],
-  );
-  return rows.map((row) => row.traceId);
-}
-
-describe('a case stored meanwhile by another worker', () => {
-  it('is neither stored again nor counted twice, and the rest of its batch is stored', async () => {
-    // Case "b" is held until a scenario for it has been written behind the runner's back, as a
-    // worker that took the lease over would have written it (with its count).
-    const gate = createGate();
-    const user = await endpoint(async (request) => {
-      if (request.body.inputs.q === 'b') await gate.wait();
-      return { body: { data: 'ok' } };
-    });
-    const variant = await createEndpointVariant(server, appId, user.url);
-    const testset = await createTestset(
-      server,
-      ['a', 'b', 'c'].map((q) => ({ q, correct_answer: 'ok' })),
-    );
-    const exact = await createConfig(server, appId, 'auto_exact_match');
-    const { id } = await startEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluators_configs: [exact.id],
-      testset_id: testset.id,
-      rate_limit: { batch_size: 3 },
-    });
-    await user.waitForRequests(3);
-    const db = server.assay.db;
-    const evaluation = await db.evaluation.findUniqueOrThrow({ where: { id } });
-    const row = await db.testsetRow.findFirstOrThrow({ where: { testsetId: testset.id, data: { equals: { q: 'b', correct_answer: 'ok' } } } });
-    const other = await db.evaluationScenario.create({
-      data: {
-        projectId: evaluation.projectId,
-        evaluationId: id,
-        position: row.position,
-        testsetRowId: row.id,
-        inputs: [],
-        output: { type: 'text', value: 'by the other worker', error: null },
-        correctAnswers: [],
-      },
-    });
-    await db.evaluation.update({ where: { id }, data: { done: { increment: 1 } } });
-    gate.open();
-    expect(await waitForStatus(server, id)).toEqual({
-      status: { type: 'status', value: 'EVALUATION_FINISHED', error: null },
-      progress: { total: 3, done: 3, errors: 0 },
-    });
-    const scenarios = await getScenarios(server, id);
-    expect(scenarios.map((s) => s.outputs[0].result.value)).toEqual(['ok', 'by the other worker', 'ok']);
-    expect(scenarios[1].id).toBe(other.id);
-    expect(scenarios[1].results).toEqual([]);
-    // The call made here for "b" left no trace: traces are stored with their scenarios, or not at all.
-    const stored = await db.evaluationScenario.findMany({ where: { evaluationId: id }, orderBy: { position: 'asc' } });
-    expect(await evaluationTraceIds(id)).toEqual([stored[0].traceId, stored[2].traceId].sort());
-  });
-});
-
-describe('a worker whose lease another worker took over', () => {
-  it('writes nothing more and does not fail the run, which goes on once the lease is free again', async () => {
-    // Its cases are held until the lease has moved to "another worker" (as after a long pause of
-    // this one, docs/operations.md#several-instances); the renewal, every 10 s here, comes later.
-    const gate = createGate();
-    const user = await endpoint(async () => {
-      await gate.wait();
-      return { body: { data: 'ok' } };
-    });
-    const variant = await createEndpointVariant(server, appId, user.url);
-    const testset = await createTestset(
-      server,
-      ['a', 'b'].map((q) => ({ q, correct_answer: 'ok' })),
-    );
-    const exact = await createConfig(server, appId, 'auto_exact_match');
-    const { id } = await startEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluators_configs: [exact.id],
-      testset_id: testset.id,
-      rate_limit: { batch_size: 2 },
-    });
-    await user.waitForRequests(2);
-    const db = server.assay.db;
-    await db.evaluation.update({ where: { id }, data: { leaseOwner: 'another worker', leaseExpiresAt: new Date(Date.now() + 60_000) } });
-    gate.open();
-    const runningNow = async () => Number(/^assay_evaluations_running\{kind="evaluation"\} (\d+)$/m.exec((await server.request('GET', '/metrics')).text)?.[1]);
-    while ((await runningNow()) > 0) await sleep(20);
-    // Its batch was refused whole: no scenario, no count, and the run is not failed.
-    expect(await db.evaluationScenario.count({ where: { evaluationId: id } })).toBe(0);
-    expect(await db.evaluation.findUniqueOrThrow({ where: { id }, select: { status: true, done: true, leaseOwner: true } })).toEqual({
-      status: 'EVALUATION_STARTED',
-      done: 0,
-      leaseOwner: 'another worker',
-    });
-
-    // The other worker is gone: the lease is free, and the run is taken again and finished.
-    await db.evaluation.update({ where: { id }, data: { leaseOwner: null, leaseExpiresAt: null } });
-    server.assay.services.events.publish('jobs:created', 'evaluation');
-    expect(await waitForStatus(server, id)).toEqual({
-      status: { type: 'status', value: 'EVALUATION_FINISHED', error: null },
-      progress: { total: 2, done: 2, errors: 0 },
-    });
-    expect(await db.evaluationScenario.count({ where: { evaluationId: id } })).toBe(2);
   });
 });
