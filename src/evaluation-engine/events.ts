@@ -1,7 +1,8 @@
-// The engine's events (docs/evaluation-engine.md#events), declared here on the service's event bus
-// (shared/events.ts) as `Services` is augmented (docs/architecture.md#state-lives-in-services):
-// operations wake the engine with `jobs:created` and stop a run with `job:stopped`; the engine
-// streams a run's progress as `evaluation:progress` to GraphQL subscriptions.
+// The engine's events (docs/evaluation-engine.md#progress-and-events), declared here on the
+// service's event bus (shared/events.ts) as `Services` is augmented
+// (docs/architecture.md#state-lives-in-services): operations wake the engine with `jobs:created`
+// and stop a run with `job:stopped`; the engine streams a run's progress as `evaluation:progress`
+// to GraphQL subscriptions.
 import type { EvaluationKind } from '../shared/metrics.js';
 
 /** A run's status and counts, as `evaluation:progress` events and GraphQL's `EvaluationProgress` carry them. */
