@@ -17,7 +17,7 @@ import { Metrics } from '../shared/metrics.js';
 import { EvaluationEngine } from './engine.js';
 import type { EvaluationProgress } from './events.js';
 import { type CaseRun, type Ending, type FencedWrite, JobFailure, type JobDb, type JobKind, type Planned, type RunLimits } from './job-kind.js';
-import { UNFINISHED } from './states.js';
+import { EVALUATION_JOB_STATES, UNFINISHED } from './states.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'assay-engine-'));
 let testDatabase: TestDatabase;
@@ -61,8 +61,7 @@ function countingJobs(behaviour: Behaviour = {}): JobKind<Evaluation, Evaluation
   return {
     name: 'evaluation',
     table: 'Evaluation',
-    runnable: UNFINISHED,
-    statuses: { started: 'EVALUATION_STARTED', failed: 'EVALUATION_FAILED' },
+    states: EVALUATION_JOB_STATES,
     progress: 'progress' in behaviour ? behaviour.progress : { publish: true },
     model: (db: JobDb) => db.evaluation,
     load: (id) => database.db.evaluation.findUnique({ where: { id } }),

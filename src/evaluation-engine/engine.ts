@@ -31,11 +31,11 @@ export class EvaluationEngine<Row extends { leaseOwner: string | null }, Plan, C
       owner: randomUUID(),
       leaseMs: settings.leaseMs,
       table: kind.table,
-      statuses: kind.runnable,
+      statuses: kind.states.runnable,
     });
     this.scheduler = new JobScheduler(kind.name, services.events, this.leases, settings, log, {
       work: (id, signal) => this.work(id, signal),
-      fail: (id, error) => this.end(id, { status: kind.statuses.failed, error }),
+      fail: (id, error) => this.end(id, { status: kind.states.failed, error }),
     });
     services.metrics.watchRunningJobs(kind.name, () => this.scheduler.runningJobs);
   }
@@ -55,8 +55,8 @@ export class EvaluationEngine<Row extends { leaseOwner: string | null }, Plan, C
     if (!row || row.leaseOwner !== this.leases.owner) return;
     const { plan, limits, start } = await this.kind.plan(row);
     const started = await this.kind.model(this.services.db).updateMany({
-      where: { id, leaseOwner: this.leases.owner, status: { in: [...this.kind.runnable] } },
-      data: { status: this.kind.statuses.started, statusError: Prisma.JsonNull, ...start },
+      where: { id, leaseOwner: this.leases.owner, status: { in: [...this.kind.states.runnable] } },
+      data: { status: this.kind.states.started, statusError: Prisma.JsonNull, ...start },
     });
     if (started.count === 0) return;
     this.publish(id);
@@ -123,7 +123,7 @@ export class EvaluationEngine<Row extends { leaseOwner: string | null }, Plan, C
     const model = this.kind.model(this.services.db);
     if (ending.counts) await model.updateMany({ where: { id, leaseOwner: this.leases.owner }, data: ending.counts });
     await model.updateMany({
-      where: { id, status: { in: [...this.kind.runnable] }, leaseOwner: this.leases.owner },
+      where: { id, status: { in: [...this.kind.states.runnable] }, leaseOwner: this.leases.owner },
       data: { status: ending.status, statusError: ending.error ? toJson(ending.error) : Prisma.JsonNull, ...this.kind.ended?.() },
     });
     this.publish(id);

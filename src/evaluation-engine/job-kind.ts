@@ -1,5 +1,5 @@
 // What a kind of evaluation job gives the evaluation engine (docs/evaluation-engine.md): its table,
-// its statuses, and five steps (load, plan, pending, run a case, store a batch, finish). The engine
+// its statuses, and six steps (load, plan, pending, run a case, store a batch, finish). The engine
 // does the rest: leases and fencing, batches and delays, progress and its events, ending the job.
 import type { Prisma } from '../shared/db.js';
 import type { EvaluationKind } from '../shared/metrics.js';
@@ -15,6 +15,16 @@ export interface JobModel extends LeaseDelegate {
   update(args: any): PromiseLike<unknown>;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
   findUnique(args: any): PromiseLike<unknown>;
+}
+
+/** The statuses of a kind's jobs the engine acts on. */
+export interface JobStates {
+  /** Of jobs that still need work: scans take them, and a run ends only a job still in one. */
+  readonly runnable: readonly string[];
+  /** Of a run under way. */
+  readonly started: string;
+  /** Of a run that failed. */
+  readonly failed: string;
 }
 
 /** How fast a run's cases go out: one batch at a time, retries within each call. */
@@ -77,10 +87,7 @@ export interface JobKind<Row extends { leaseOwner: string | null }, Plan, Case, 
   readonly table: string;
   /** The table's delegate in `db`, which is the service's client or a transaction. */
   model(db: JobDb): JobModel;
-  /** Statuses of jobs that still need work: scans take them, and a run ends only a job still in one. */
-  readonly runnable: readonly string[];
-  /** The status of a run under way, and that of a run that failed. */
-  readonly statuses: { readonly started: string; readonly failed: string };
+  readonly states: JobStates;
   /**
    * Present for jobs that count their cases in `total`, `done` and `errors`: each stored batch adds
    * to them; with `publish`, each change is an `evaluation:progress` event too.

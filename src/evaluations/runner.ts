@@ -7,7 +7,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { getRevisionById } from '../apps/operations.js';
 import { type CaseRun, type Ending, type FencedWrite, JobFailure, type JobDb, type JobKind, type Planned } from '../evaluation-engine/job-kind.js';
-import { UNFINISHED } from '../evaluation-engine/states.js';
+import { EVALUATION_JOB_STATES } from '../evaluation-engine/states.js';
 import { priceList } from '../pricing/operations.js';
 import { getScorer, groundTruthColumn, isTransientError } from '../evaluators/scoring.js';
 import type { EvaluatorConfig } from '../generated/prisma/client.js';
@@ -90,8 +90,7 @@ const SCENARIO_COLUMNS = [
 export class EvaluationJobs implements JobKind<EvaluationWithConfigs, RunPlan, TestsetRowRecord, CaseOutcome> {
   readonly name = 'evaluation';
   readonly table = 'Evaluation';
-  readonly runnable = UNFINISHED;
-  readonly statuses = { started: 'EVALUATION_STARTED', failed: 'EVALUATION_FAILED' } as const;
+  readonly states = EVALUATION_JOB_STATES;
   readonly progress = { publish: true };
 
   constructor(

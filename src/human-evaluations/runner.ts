@@ -27,7 +27,7 @@ import {
   type Planned,
   type RunLimits,
 } from '../evaluation-engine/job-kind.js';
-import { UNFINISHED } from '../evaluation-engine/states.js';
+import { EVALUATION_JOB_STATES } from '../evaluation-engine/states.js';
 import { outputProgress, type ScenarioInput, type StoredOutput } from './operations.js';
 
 /** The same limits for every run (a human evaluation is created without a rate limit), and the time limit of a call. */
@@ -65,8 +65,7 @@ interface CaseOutcome {
 export class HumanEvaluationJobs implements JobKind<HumanEvaluation, RunPlan, PendingScenario, CaseOutcome> {
   readonly name = 'human-evaluation';
   readonly table = 'HumanEvaluation';
-  readonly runnable = UNFINISHED;
-  readonly statuses = { started: 'EVALUATION_STARTED', failed: 'EVALUATION_FAILED' } as const;
+  readonly states = EVALUATION_JOB_STATES;
   // Counted in `done` and `errors`; no subscription follows them.
   readonly progress = { publish: false };
 
