@@ -4,20 +4,15 @@
 // adapted here, with nothing to preload.
 import type { AdminSection, Route, RouteOf } from './router.tsx';
 import { entryPoint, noQueries, type EntryPoint } from './entrypoint.ts';
+import { traceList, tracePage } from './observability/entrypoints.ts';
 
 type Screen = Exclude<Route['screen'], 'home' | 'admin'>;
 
 const screens: { [S in Screen]: EntryPoint<RouteOf<S>> } = {
   login: entryPoint(async () => (await import('./auth/LoginPage.tsx')).LoginPage, noQueries),
   'set-password': entryPoint(async () => (await import('./auth/SetPasswordPage.tsx')).SetPasswordPage, noQueries),
-  traces: entryPoint(async () => {
-    const { TraceList } = await import('./observability/TraceList.tsx');
-    return ({ route }) => <TraceList projectId={route.projectId} />;
-  }, noQueries),
-  trace: entryPoint(async () => {
-    const { TracePage } = await import('./observability/TracePage.tsx');
-    return ({ route }) => <TracePage projectId={route.projectId} traceId={route.traceId} spanId={route.spanId} />;
-  }, noQueries),
+  traces: traceList,
+  trace: tracePage,
   evaluations: entryPoint(async () => {
     const { EvaluationList } = await import('./evaluations/EvaluationList.tsx');
     return ({ route }) => <EvaluationList projectId={route.projectId} />;
