@@ -3,11 +3,11 @@
 // shows the policy's 422 beside the field, and then signs in with the email asked alongside (the
 // link does not carry it; a password manager also wants it in the same form).
 import { useState, type FormEvent } from 'react';
-import { Field, formText, FormError } from '../forms.tsx';
+import { Field, formText, FormError } from '../components/forms.tsx';
 import { ApiError } from '../relay.ts';
 import { useRouter } from '../router.tsx';
 import { fieldErrors, logIn, setPassword, useSession } from '../session.tsx';
-import { landing } from './LoginPage.tsx';
+import { landing } from '../session.tsx';
 
 /** The token in a fragment such as `#token=abc`; null when there is none. */
 export function tokenFromHash(hash: string): string | null {

@@ -9,7 +9,7 @@ import type { ComparisonQuery, ComparisonQuery$data } from '../__generated__/Com
 import { formatCost, formatDuration, formatPercent } from '../format.ts';
 import { globalIdOf } from '../ids.ts';
 import { Link, paths } from '../router.tsx';
-import { Empty } from '../ui.tsx';
+import { Empty } from '../components/states.tsx';
 import { changeOrder, countChanges, orderComparison, outputOf, type Change, type Classified } from './compare.ts';
 import { answerText, pairsText, scoreText } from './results.ts';
 import { TextDiff } from './TextDiff.tsx';

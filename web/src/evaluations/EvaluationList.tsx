@@ -5,7 +5,7 @@ import { graphql, useLazyLoadQuery } from 'react-relay';
 import type { EvaluationListQuery } from '../__generated__/EvaluationListQuery.graphql.ts';
 import { formatTime } from '../format.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, HeadRow } from '../ui.tsx';
+import { Empty, HeadRow } from '../components/states.tsx';
 import { scoreText, statusLabel } from './results.ts';
 import './evaluations.css';
 

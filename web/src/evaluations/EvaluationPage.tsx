@@ -11,7 +11,7 @@ import type { EvaluationPageSubscription, EvaluationPageSubscription$data } from
 import { formatCost, formatDuration, formatPercent, formatTime } from '../format.ts';
 import { globalIdOf } from '../ids.ts';
 import { Link, paths } from '../router.tsx';
-import { Empty, ErrorMessage, HeadRow, Loading } from '../ui.tsx';
+import { Empty, ErrorMessage, HeadRow, Loading } from '../components/states.tsx';
 import { finalStatuses, resultText, statusLabel } from './results.ts';
 import { ResultsTable } from './ResultsTable.tsx';
 import { useScenarioRows } from './scenarios.ts';

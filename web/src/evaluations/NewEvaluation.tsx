@@ -7,8 +7,8 @@ import type { NewEvaluationAppQuery } from '../__generated__/NewEvaluationAppQue
 import type { NewEvaluationMutation } from '../__generated__/NewEvaluationMutation.graphql.ts';
 import type { NewEvaluationQuery } from '../__generated__/NewEvaluationQuery.graphql.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, ErrorBoundary, Loading } from '../ui.tsx';
-import { ChecksField, FieldIssues, FormIssues, invalidProps, namedOptions, SelectField, useFormIssues } from './FieldIssues.tsx';
+import { Empty, ErrorBoundary, Loading } from '../components/states.tsx';
+import { ChecksField, FieldIssues, FormIssues, invalidProps, namedOptions, SelectField, useFormIssues } from '../components/forms.tsx';
 import './evaluations.css';
 
 const query = graphql`

@@ -7,7 +7,7 @@ import { statusLabel } from '../evaluations/results.ts';
 import { formatPercent, formatTime } from '../format.ts';
 import { globalIdOf } from '../ids.ts';
 import { Link, paths } from '../router.tsx';
-import { Empty, HeadRow } from '../ui.tsx';
+import { Empty, HeadRow } from '../components/states.tsx';
 import { judgeProgress } from './judging.ts';
 import { useHumanScenarios } from './scenarios.ts';
 import '../evaluations/evaluations.css';

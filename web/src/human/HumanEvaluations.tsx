@@ -6,12 +6,12 @@ import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import type { HumanEvaluationsAppQuery } from '../__generated__/HumanEvaluationsAppQuery.graphql.ts';
 import type { HumanEvaluationsCreateMutation } from '../__generated__/HumanEvaluationsCreateMutation.graphql.ts';
 import type { HumanEvaluationsListQuery } from '../__generated__/HumanEvaluationsListQuery.graphql.ts';
-import { ChecksField, FormIssues, namedOptions, SelectField, useFormIssues } from '../evaluations/FieldIssues.tsx';
+import { ChecksField, FormIssues, namedOptions, SelectField, useFormIssues } from '../components/forms.tsx';
 import { statusLabel } from '../evaluations/results.ts';
 import { appOptions, testsetOptions } from '../evaluations/NewEvaluation.tsx';
 import { formatTime } from '../format.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, HeadRow, Loading } from '../ui.tsx';
+import { Empty, HeadRow, Loading } from '../components/states.tsx';
 import '../evaluations/evaluations.css';
 
 const listQuery = graphql`

@@ -7,7 +7,7 @@ import type { JudgeScreenMutation } from '../__generated__/JudgeScreenMutation.g
 import type { JudgeScreenQuery } from '../__generated__/JudgeScreenQuery.graphql.ts';
 import { globalIdOf } from '../ids.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, ErrorMessage, Loading } from '../ui.tsx';
+import { Empty, ErrorMessage, Loading } from '../components/states.tsx';
 import { JudgePanel, type Verdict } from './JudgePanel.tsx';
 import { useHumanScenarios } from './scenarios.ts';
 import '../evaluations/evaluations.css';

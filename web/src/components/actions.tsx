@@ -1,42 +1,11 @@
-// What the administration screens share (docs/ui.md#administration): their section links, a
-// secret shown once with a copy button, a confirmation before a destructive act, and a mutation
-// as a promise whose refusal the screen shows.
-import { Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+// Acting on the API from a screen (docs/ui.md#forms): a mutation as a promise whose refusal the
+// screen shows, a list read anew after each change, a secret shown once with a copy button, and a
+// confirmation before a destructive act.
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { useMutation, type GraphQLTaggedNode } from 'react-relay';
 import type { MutationParameters } from 'relay-runtime';
 import { ApiError } from '../relay.ts';
-import { Link, paths, type AdminSection } from '../router.tsx';
 import { fieldErrors } from '../session.tsx';
-import { ErrorBoundary, Loading } from '../ui.tsx';
-
-const sectionNames: Record<AdminSection, string> = {
-  keys: 'API keys',
-  members: 'Members',
-  audit: 'Audit log',
-  prices: 'Prices',
-  projects: 'Projects',
-};
-
-export function AdminLayout({ projectId, section, children }: { projectId: string; section: AdminSection; children: ReactNode }) {
-  return (
-    <div className="admin">
-      <nav aria-label="Administration" className="admin-nav">
-        {(Object.keys(sectionNames) as AdminSection[]).map((name) => (
-          <Link key={name} to={paths.admin(projectId, name)} aria-current={name === section ? 'page' : undefined}>
-            {sectionNames[name]}
-          </Link>
-        ))}
-      </nav>
-      <section className="admin-body" aria-labelledby="admin-title">
-        <h1 id="admin-title">{sectionNames[section]}</h1>
-        {/* Here, not around the layout: the sections stay on screen while one loads or fails. */}
-        <ErrorBoundary resetKey={section}>
-          <Suspense fallback={<Loading label={`Loading ${sectionNames[section].toLowerCase()}…`} />}>{children}</Suspense>
-        </ErrorBoundary>
-      </section>
-    </div>
-  );
-}
 
 /** A mutation as a promise: resolves with its answer, rejects with the API's refusal. */
 export function useCommit<T extends MutationParameters>(mutation: GraphQLTaggedNode) {
@@ -58,22 +27,26 @@ export function refusalOf(error: unknown): { message: string; fields: Record<str
 }
 
 /**
- * A screen's changes: `act` runs one, then has the list read anew (`fetchKey` changes) and clears
- * the last refusal; a refusal (the last admin, a 403) is kept in `error` for the form to show.
+ * A screen's changes: `act` runs one, then clears the last refusal and has the list read anew
+ * (`reload`: a refetchable fragment's refetch, in a transition so the table stays on
+ * screen); a refusal (the last admin, a 403) is kept in `error`
+ * for the form to show.
  */
-export function useActions() {
-  const [fetchKey, setFetchKey] = useState(0);
+export function useActions(reload: () => void) {
   const [error, setError] = useState<ReturnType<typeof refusalOf> | null>(null);
-  const act = useCallback(async (change: () => Promise<unknown>) => {
-    try {
-      await change();
-      setError(null);
-      setFetchKey((key) => key + 1);
-    } catch (caught) {
-      setError(refusalOf(caught));
-    }
-  }, []);
-  return { fetchKey, error, act };
+  const act = useCallback(
+    async (change: () => Promise<unknown>) => {
+      try {
+        await change();
+        setError(null);
+        startTransition(reload);
+      } catch (caught) {
+        setError(refusalOf(caught));
+      }
+    },
+    [reload],
+  );
+  return { error, act };
 }
 
 /** A secret the API shows once (a new key): selectable, copyable, gone once dismissed. */
