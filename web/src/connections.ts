@@ -1,6 +1,9 @@
 // Lists read through Relay's pagination fragments (docs/ui.md#lists): the API's pages hold at most
 // 100 items, so a list a screen shows whole asks for the next page until there is none.
 import { useCallback, useEffect, useState } from 'react';
+import { usePaginationFragment } from 'react-relay';
+import type { KeyType, KeyTypeData } from 'react-relay/relay-hooks/helpers';
+import type { GraphQLTaggedNode, OperationType } from 'relay-runtime';
 
 /** The API's largest page. */
 export const PAGE_SIZE = 100;
@@ -27,4 +30,13 @@ export function useEveryPage(hasMore: boolean, isLoading: boolean, load: LoadPag
   }, [hasMore, isLoading, load, error]);
   const retry = useCallback(() => setError(null), []);
   return { complete: !hasMore, error, retry };
+}
+
+/** A pagination fragment read whole: its data, growing page by page until the connection's end. */
+export function useWholeConnection<TQuery extends OperationType, TKey extends KeyType>(
+  fragment: GraphQLTaggedNode,
+  key: TKey,
+): { data: KeyTypeData<TKey>; pages: EveryPage } {
+  const { data, hasNext, isLoadingNext, loadNext } = usePaginationFragment<TQuery, TKey>(fragment, key);
+  return { data, pages: useEveryPage(hasNext, isLoadingNext, loadNext) };
 }

@@ -5,39 +5,105 @@ import { useState } from 'react';
 import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import type { JudgeScreenMutation } from '../__generated__/JudgeScreenMutation.graphql.ts';
 import type { JudgeScreenQuery } from '../__generated__/JudgeScreenQuery.graphql.ts';
+import type { scenariosJudging_evaluation$key } from '../__generated__/scenariosJudging_evaluation.graphql.ts';
 import { globalIdOf } from '../ids.ts';
 import { Link, paths, useRouter } from '../router.tsx';
 import { Empty, ErrorMessage, Loading } from '../ui.tsx';
 import { JudgePanel, type Verdict } from './JudgePanel.tsx';
-import { useHumanScenarios } from './scenarios.ts';
+import { useJudgingScenarios, type HumanScenario } from './scenarios.ts';
 import '../evaluations/evaluations.css';
 
 const query = graphql`
   query JudgeScreenQuery($id: ID!) {
     humanEvaluation(id: $id) {
-      ...humanEvaluationSummaryFields @relay(mask: false)
+      evaluationType
+      variantNames
+      ...scenariosJudging_evaluation
     }
   }
 `;
 
+// The verdicts answered replace the scenario's in the store, so the screen shows them at once.
 const mutation = graphql`
   mutation JudgeScreenMutation($evaluationId: ID!, $scenarioId: ID!, $input: JudgeHumanScenarioInput!) {
     judgeHumanScenario(evaluationId: $evaluationId, scenarioId: $scenarioId, input: $input) {
-      ...humanScenarioFields @relay(mask: false)
+      id
+      judgements {
+        judge
+        vote
+        score
+      }
     }
   }
 `;
 
 const JUDGE_KEY = 'assay-judge';
 
-export function JudgeScreen({ projectId, evaluationId, judge, at }: { projectId: string; evaluationId: string; judge: string | null; at: number | null }) {
-  const { navigate } = useRouter();
-  const id = globalIdOf('HumanEvaluation', evaluationId);
-  const data = useLazyLoadQuery<JudgeScreenQuery>(query, { id });
-  const scenarios = useHumanScenarios(id, 0);
-  const [name, setName] = useState(judge ?? localStorage.getItem(JUDGE_KEY) ?? '');
+function Judging({
+  projectId,
+  evaluationId,
+  evaluation: key,
+  type,
+  judge,
+  at,
+  go,
+}: {
+  projectId: string;
+  evaluationId: string;
+  evaluation: scenariosJudging_evaluation$key;
+  type: string;
+  judge: string;
+  at: number | null;
+  go: (judge: string, index: number | null) => void;
+}) {
+  const { rows, pages } = useJudgingScenarios(key);
   const [commit, busy] = useMutation<JudgeScreenMutation>(mutation);
   const [failure, setFailure] = useState<unknown>(null);
+  if (rows.length === 0) return pages.complete ? <Empty title="This evaluation has no case" /> : <Loading label="Loading the cases…" />;
+  const judgedBy = (row: HumanScenario) => row.judgements.some((judgement) => judgement.judge === judge && (judgement.vote != null || judgement.score != null));
+  const unjudged = rows.findIndex((row) => !judgedBy(row));
+  const index = at !== null ? Math.min(Math.max(at - 1, 0), rows.length - 1) : Math.max(unjudged, 0);
+  const scenario = rows[index];
+  const move = (step: 1 | -1) => {
+    const next = index + step;
+    if (next >= 0 && next < rows.length) go(judge, next + 1);
+  };
+  const onVerdict = (verdict: Verdict) => {
+    setFailure(null);
+    commit({
+      variables: { evaluationId: globalIdOf('HumanEvaluation', evaluationId), scenarioId: scenario.id, input: { judge, ...verdict } },
+      onCompleted: () => {
+        if (index < rows.length - 1) go(judge, index + 2);
+      },
+      onError: setFailure,
+    });
+  };
+  const judged = rows.filter(judgedBy).length;
+  return (
+    <>
+      <p>
+        Judging as <strong>{judge}</strong> ({judged} of {rows.length} judged
+        {!pages.complete ? ', more cases loading' : ''}).{' '}
+        <Link to={paths.humanJudge(projectId, evaluationId)} onClick={() => localStorage.removeItem(JUDGE_KEY)}>
+          Not {judge}?
+        </Link>
+      </p>
+      <p className="muted small" id="judge-keys">
+        {type === 'HUMAN_A_B_TESTING'
+          ? 'Keys: ← or 1 left is better, → or 2 right is better, 3 or G both good, 4 or B both bad, N next, P previous.'
+          : 'Keys: type a score and Enter; N next, P previous (outside the score field).'}
+      </p>
+      {failure !== null && <ErrorMessage error={failure} />}
+      {pages.error && <ErrorMessage error={pages.error} retry={pages.retry} />}
+      <JudgePanel type={type} scenario={scenario} judge={judge} index={index} count={rows.length} busy={busy} onVerdict={onVerdict} onMove={move} />
+    </>
+  );
+}
+
+export function JudgeScreen({ projectId, evaluationId, judge, at }: { projectId: string; evaluationId: string; judge: string | null; at: number | null }) {
+  const { navigate } = useRouter();
+  const data = useLazyLoadQuery<JudgeScreenQuery>(query, { id: globalIdOf('HumanEvaluation', evaluationId) }, { fetchPolicy: 'store-and-network' });
+  const [name, setName] = useState(judge ?? localStorage.getItem(JUDGE_KEY) ?? '');
   const evaluation = data.humanEvaluation;
   if (!evaluation)
     return (
@@ -46,19 +112,16 @@ export function JudgeScreen({ projectId, evaluationId, judge, at }: { projectId:
       </Empty>
     );
   const go = (nextJudge: string, index: number | null) => navigate(paths.humanJudge(projectId, evaluationId, nextJudge, index), { replace: true });
-  const header = (
-    <>
+  return (
+    <section>
       <p className="breadcrumb">
         <Link to={paths.humanEvaluations(projectId)}>Human evaluations</Link> /{' '}
         <Link to={paths.humanEvaluation(projectId, evaluationId)}>{evaluation.variantNames.join(' vs ')}</Link> / judging
       </p>
       <h1>Judging {evaluation.variantNames.join(' vs ')}</h1>
-    </>
-  );
-  if (!judge)
-    return (
-      <section>
-        {header}
+      {judge ? (
+        <Judging projectId={projectId} evaluationId={evaluationId} evaluation={evaluation} type={evaluation.evaluationType} judge={judge} at={at} go={go} />
+      ) : (
         <form
           className="form"
           aria-label="Who judges"
@@ -77,59 +140,7 @@ export function JudgeScreen({ projectId, evaluationId, judge, at }: { projectId:
             <button type="submit">Start judging</button>
           </div>
         </form>
-      </section>
-    );
-  if (scenarios.rows.length === 0) return scenarios.complete ? <Empty title="This evaluation has no case" /> : <Loading label="Loading the cases…" />;
-  const rows = scenarios.rows;
-  const unjudged = rows.findIndex(
-    (row) => !row.judgements.some((judgement) => judgement.judge === judge && (judgement.vote != null || judgement.score != null)),
-  );
-  const index = at !== null ? Math.min(Math.max(at - 1, 0), rows.length - 1) : Math.max(unjudged, 0);
-  const scenario = rows[index];
-  const move = (step: 1 | -1) => {
-    const next = index + step;
-    if (next >= 0 && next < rows.length) go(judge, next + 1);
-  };
-  const onVerdict = (verdict: Verdict) => {
-    setFailure(null);
-    commit({
-      variables: { evaluationId: id, scenarioId: scenario.id, input: { judge, ...verdict } },
-      onCompleted: (response) => {
-        scenarios.replace(index, response.judgeHumanScenario);
-        if (index < rows.length - 1) go(judge, index + 2);
-      },
-      onError: setFailure,
-    });
-  };
-  const judged = rows.filter((row) =>
-    row.judgements.some((judgement) => judgement.judge === judge && (judgement.vote != null || judgement.score != null)),
-  ).length;
-  return (
-    <section>
-      {header}
-      <p>
-        Judging as <strong>{judge}</strong> ({judged} of {rows.length} judged
-        {!scenarios.complete ? ', more cases loading' : ''}).{' '}
-        <Link to={paths.humanJudge(projectId, evaluationId)} onClick={() => localStorage.removeItem(JUDGE_KEY)}>
-          Not {judge}?
-        </Link>
-      </p>
-      <p className="muted small" id="judge-keys">
-        {evaluation.evaluationType === 'HUMAN_A_B_TESTING'
-          ? 'Keys: ← or 1 left is better, → or 2 right is better, 3 or G both good, 4 or B both bad, N next, P previous.'
-          : 'Keys: type a score and Enter; N next, P previous (outside the score field).'}
-      </p>
-      {failure !== null && <ErrorMessage error={failure} />}
-      <JudgePanel
-        type={evaluation.evaluationType}
-        scenario={scenario}
-        judge={judge}
-        index={index}
-        count={rows.length}
-        busy={busy}
-        onVerdict={onVerdict}
-        onMove={move}
-      />
+      )}
     </section>
   );
 }

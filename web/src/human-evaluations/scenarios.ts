@@ -1,62 +1,46 @@
-// A human evaluation's scenarios with every judgement, every page of them (paging.ts): what the
-// judging screen shows and what progress per judge counts.
-import { fetchQuery, graphql, useRelayEnvironment } from 'react-relay';
-import type { humanScenariosPageQuery, humanScenariosPageQuery$data } from '../__generated__/humanScenariosPageQuery.graphql.ts';
-import { usePagedRows, type Paged } from '../paging.ts';
+// A human evaluation's scenarios with every judgement, read whole (connections.ts): the judging
+// screen opens the first case the judge has not judged and counts what they have.
+import { graphql } from 'react-relay';
+import type { scenariosJudging_evaluation$data, scenariosJudging_evaluation$key } from '../__generated__/scenariosJudging_evaluation.graphql.ts';
+import type { scenariosJudgingPaginationQuery } from '../__generated__/scenariosJudgingPaginationQuery.graphql.ts';
+import { useWholeConnection } from '../connections.ts';
 
-const pageQuery = graphql`
-  query humanScenariosPageQuery($id: ID!, $after: String) {
-    humanEvaluation(id: $id) {
-      scenarios(first: 100, after: $after) {
-        edges {
-          node {
-            ...humanScenarioFields @relay(mask: false)
+const fragment = graphql`
+  fragment scenariosJudging_evaluation on HumanEvaluation
+  @refetchable(queryName: "scenariosJudgingPaginationQuery")
+  @argumentDefinitions(count: { type: "Int", defaultValue: 100 }, cursor: { type: "String" }) {
+    scenarios(first: $count, after: $cursor) @connection(key: "scenariosJudging_scenarios") {
+      edges {
+        node {
+          id
+          position
+          correctAnswer
+          hasError
+          inputs {
+            inputName
+            inputValue
           }
-        }
-        pageInfo {
-          hasNextPage
-          endCursor
+          shownOutputs {
+            variantId
+            variantOutput
+            error
+          }
+          judgements {
+            judge
+            vote
+            score
+          }
         }
       }
     }
   }
 `;
 
-// The fields the judging mutation answers too, so a judged scenario replaces its row; spread
-// unmasked (`@relay(mask: false)`), so no component reads it as a fragment.
-export const humanScenarioFields = graphql`
-  fragment humanScenarioFields on HumanEvaluationScenario {
-    id
-    position
-    correctAnswer
-    hasError
-    inputs {
-      inputName
-      inputValue
-    }
-    shownOutputs {
-      variantId
-      variantOutput
-      error
-    }
-    judgements {
-      judge
-      vote
-      score
-    }
-  }
-`;
+/** A case as the judging screen shows it. */
+export type HumanScenario = scenariosJudging_evaluation$data['scenarios']['edges'][number]['node'];
 
-export type HumanScenario = NonNullable<humanScenariosPageQuery$data['humanEvaluation']>['scenarios']['edges'][number]['node'];
-
-export function useHumanScenarios(id: string, version: number): Paged<HumanScenario> {
-  const environment = useRelayEnvironment();
-  return usePagedRows(
-    async (after) => {
-      const data = await fetchQuery<humanScenariosPageQuery>(environment, pageQuery, { id, after }, { fetchPolicy: 'network-only' }).toPromise();
-      const page = data?.humanEvaluation?.scenarios;
-      return page ? { items: page.edges.map((edge) => edge.node), hasNextPage: page.pageInfo.hasNextPage, endCursor: page.pageInfo.endCursor } : null;
-    },
-    [environment, id, version],
-  );
+/** Every scenario of the human evaluation, page after page. */
+export function useJudgingScenarios(evaluation: scenariosJudging_evaluation$key) {
+  const { data, pages } = useWholeConnection<scenariosJudgingPaginationQuery, scenariosJudging_evaluation$key>(fragment, evaluation);
+  return { rows: data.scenarios.edges.map((edge) => edge.node), pages };
 }
