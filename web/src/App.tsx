@@ -4,7 +4,7 @@ import { Suspense, useEffect, useMemo } from 'react';
 import { graphql, RelayEnvironmentProvider, useLazyLoadQuery } from 'react-relay';
 import type { AppMeQuery } from './__generated__/AppMeQuery.graphql.ts';
 import type { AppProjectsQuery } from './__generated__/AppProjectsQuery.graphql.ts';
-import { AdminScreen } from './admin/AdminScreen.tsx';
+import { AdminScreen } from './AdminScreen.tsx';
 import { landing, LoginPage } from './auth/LoginPage.tsx';
 import { SetPasswordPage } from './auth/SetPasswordPage.tsx';
 import { ApiError, createEnvironment } from './relay.ts';
@@ -21,9 +21,9 @@ import { AppList, AppPage } from './apps/Apps.tsx';
 import { EditConfig, NewConfig } from './evaluators/ConfigEditor.tsx';
 import { TestsetList, TestsetPage } from './testsets/Testsets.tsx';
 import { VariantPage } from './apps/VariantPage.tsx';
-import { TraceList } from './traces/TraceList.tsx';
-import { TracePage } from './traces/TracePage.tsx';
-import { Empty, ErrorBoundary, Loading } from './ui.tsx';
+import { TraceList } from './observability/TraceList.tsx';
+import { TracePage } from './observability/TracePage.tsx';
+import { Empty, ErrorBoundary, Loading } from './components/states.tsx';
 
 const projectsQuery = graphql`
   query AppProjectsQuery {

@@ -5,11 +5,11 @@ import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
 import type { AppsCreateMutation } from '../__generated__/AppsCreateMutation.graphql.ts';
 import type { AppsListQuery } from '../__generated__/AppsListQuery.graphql.ts';
 import type { AppsPageQuery } from '../__generated__/AppsPageQuery.graphql.ts';
-import { FieldIssues, invalidProps, useFormIssues } from '../evaluations/FieldIssues.tsx';
+import { FieldIssues, invalidProps, useFormIssues } from '../components/forms.tsx';
 import { formatTime } from '../format.ts';
 import { globalIdOf } from '../ids.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, ErrorMessage, HeadRow } from '../ui.tsx';
+import { Empty, ErrorMessage, HeadRow } from '../components/states.tsx';
 import '../evaluations/evaluations.css';
 
 const listQuery = graphql`

@@ -1,7 +1,7 @@
 // The sign-in page (docs/ui.md#signing-in): email and password to `POST /auth/login`, which sets
 // the session cookie; then back to the page that asked (`?next=`) or the user's project.
 import { useState, type FormEvent } from 'react';
-import { Field, formText, FormError } from '../forms.tsx';
+import { Field, formText, FormError } from '../components/forms.tsx';
 import { ApiError } from '../relay.ts';
 import { localPath, paths, useRouter } from '../router.tsx';
 import { fieldErrors, logIn, useSession, type SignedIn } from '../session.tsx';

@@ -3,7 +3,7 @@
 // shows the policy's 422 beside the field, and then signs in with the email asked alongside (the
 // link does not carry it; a password manager also wants it in the same form).
 import { useState, type FormEvent } from 'react';
-import { Field, formText, FormError } from '../forms.tsx';
+import { Field, formText, FormError } from '../components/forms.tsx';
 import { ApiError } from '../relay.ts';
 import { useRouter } from '../router.tsx';
 import { fieldErrors, logIn, setPassword, useSession } from '../session.tsx';

@@ -10,7 +10,7 @@ import type { ComparisonQuery } from '../__generated__/ComparisonQuery.graphql.t
 import { formatCost, formatDuration, formatPercent } from '../format.ts';
 import { globalIdOf } from '../ids.ts';
 import { Link, paths } from '../router.tsx';
-import { Empty } from '../ui.tsx';
+import { Empty } from '../components/states.tsx';
 import { changeOrder, countChanges, orderComparison, outputOf, type Change, type Classified } from './compare.ts';
 import { answerText, pairsText, scoreText } from './results.ts';
 import { TextDiff } from './TextDiff.tsx';

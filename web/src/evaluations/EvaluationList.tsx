@@ -9,7 +9,7 @@ import type { EvaluationListRow_evaluation$key } from '../__generated__/Evaluati
 import { useEveryPage } from '../connections.ts';
 import { formatTime } from '../format.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, ErrorMessage, HeadRow } from '../ui.tsx';
+import { Empty, ErrorMessage, HeadRow } from '../components/states.tsx';
 import { scoreText, statusLabel } from './results.ts';
 import './evaluations.css';
 

@@ -18,7 +18,7 @@ import type { EvaluationPageSubscription, EvaluationPageSubscription$data } from
 import { formatCost, formatDuration, formatPercent, formatTime } from '../format.ts';
 import { globalIdOf } from '../ids.ts';
 import { Link, paths } from '../router.tsx';
-import { Empty, HeadRow } from '../ui.tsx';
+import { Empty, HeadRow } from '../components/states.tsx';
 import { EvaluationResults } from './EvaluationResults.tsx';
 import { finalStatuses, resultText, statusLabel } from './results.ts';
 import './evaluations.css';

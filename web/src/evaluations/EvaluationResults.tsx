@@ -6,7 +6,7 @@ import { graphql, usePaginationFragment } from 'react-relay';
 import type { EvaluationResults_evaluation$data, EvaluationResults_evaluation$key } from '../__generated__/EvaluationResults_evaluation.graphql.ts';
 import type { EvaluationResultsPaginationQuery } from '../__generated__/EvaluationResultsPaginationQuery.graphql.ts';
 import { PAGE_SIZE } from '../connections.ts';
-import { Empty, ErrorMessage } from '../ui.tsx';
+import { Empty, ErrorMessage } from '../components/states.tsx';
 import { ResultsTable, type ConfigColumn } from './ResultsTable.tsx';
 
 const fragment = graphql`

@@ -12,8 +12,8 @@ import { appOptions, useAppChoices, useVariantChoices } from '../apps/choices.ts
 import { useConfigChoices } from '../evaluators/choices.ts';
 import { Link, paths, useRouter } from '../router.tsx';
 import { testsetOptions, useTestsetChoices } from '../testsets/choices.ts';
-import { Empty, ErrorBoundary, Loading } from '../ui.tsx';
-import { ChecksField, FieldIssues, FormIssues, invalidProps, namedOptions, SelectField, useFormIssues } from './FieldIssues.tsx';
+import { Empty, ErrorBoundary, Loading } from '../components/states.tsx';
+import { ChecksField, FieldIssues, FormIssues, invalidProps, namedOptions, SelectField, useFormIssues } from '../components/forms.tsx';
 import './evaluations.css';
 
 const query = graphql`

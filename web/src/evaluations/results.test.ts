@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { issuesFor, otherIssues } from './FieldIssues.tsx';
-import { answerText, issuesByField, pairsText, resultText, scoreOf, scoreText } from './results.ts';
+import { issuesByField, issuesFor, otherIssues } from '../components/forms.tsx';
+import { answerText, pairsText, resultText, scoreOf, scoreText } from './results.ts';
 
 describe('issuesByField', () => {
   it("keys the API's 422 faults by their REST field, without the leading body", () => {

@@ -1,6 +1,5 @@
 // How an evaluation's typed Results read on screen (docs/contract.md 2.2: status, text, json,
 // bool, number, cost, latency or error), and where a refused input's faults go in a form.
-import type { InputIssue } from '../relay.ts';
 
 /** A Result as the evaluation queries select it. */
 export interface ResultValue {
@@ -52,20 +51,6 @@ export function pairsText(pairs: unknown): string {
 export function answerText(pairs: unknown): string {
   if (Array.isArray(pairs) && pairs.length === 1) return pairsText(pairs).replace(/^[^:]*: /, '');
   return pairsText(pairs);
-}
-
-/**
- * A 422's faults by field: `loc` without its leading `body` (or `args`/`input`) joined with dots,
- * as REST names the field (`rate_limit.batch_size`, `variant_ids`); a form shows each beside its field.
- */
-export function issuesByField(issues: readonly InputIssue[]): Map<string, string[]> {
-  const byField = new Map<string, string[]>();
-  for (const issue of issues) {
-    const loc = ['body', 'args', 'input'].includes(String(issue.loc[0])) ? issue.loc.slice(1) : issue.loc;
-    const field = loc.join('.');
-    byField.set(field, [...(byField.get(field) ?? []), issue.msg]);
-  }
-  return byField;
 }
 
 /** Statuses after which a run changes no more (docs/evaluations.md#status-and-its-transitions). */

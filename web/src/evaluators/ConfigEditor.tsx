@@ -7,10 +7,10 @@ import type { ConfigEditorCreateMutation } from '../__generated__/ConfigEditorCr
 import type { ConfigEditorEditQuery } from '../__generated__/ConfigEditorEditQuery.graphql.ts';
 import type { ConfigEditorNewQuery } from '../__generated__/ConfigEditorNewQuery.graphql.ts';
 import type { ConfigEditorUpdateMutation } from '../__generated__/ConfigEditorUpdateMutation.graphql.ts';
-import { FieldIssues, FormIssues, invalidProps, SelectField, useFormIssues } from '../evaluations/FieldIssues.tsx';
+import { FieldIssues, FormIssues, invalidProps, SelectField, useFormIssues } from '../components/forms.tsx';
 import { globalIdOf } from '../ids.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty } from '../ui.tsx';
+import { Empty } from '../components/states.tsx';
 import { initialDraft, settingsValues, type Draft, type Setting } from './settings.ts';
 import { SettingsForm } from './SettingsForm.tsx';
 import '../evaluations/evaluations.css';

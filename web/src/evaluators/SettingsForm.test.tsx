@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { issuesByField } from '../evaluations/results.ts';
+import { issuesByField } from '../components/forms.tsx';
 import { initialDraft, settingsValues, type Draft, type Setting } from './settings.ts';
 import { SettingsForm } from './SettingsForm.tsx';
 import { uploadType } from '../testsets/upload.ts';

@@ -1,6 +1,6 @@
 // The fields of an evaluator's settings form, built from its template (settings.ts): one control
 // per type, labelled, with its description and the API's faults beside it (docs/ui.md#evaluator-configs).
-import { FieldIssues, invalidProps, issueId } from '../evaluations/FieldIssues.tsx';
+import { FieldIssues, invalidProps, issueId } from '../components/forms.tsx';
 import type { Draft, Message, Setting } from './settings.ts';
 
 const roles = ['system', 'user', 'assistant'];

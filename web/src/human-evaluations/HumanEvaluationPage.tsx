@@ -10,7 +10,7 @@ import { formatPercent, formatTime } from '../format.ts';
 import { globalIdOf } from '../ids.ts';
 import { useWholeConnection } from '../connections.ts';
 import { Link, paths } from '../router.tsx';
-import { Empty, ErrorMessage, HeadRow } from '../ui.tsx';
+import { Empty, ErrorMessage, HeadRow } from '../components/states.tsx';
 import { judgeProgress } from './judging.ts';
 import '../evaluations/evaluations.css';
 

@@ -23,12 +23,12 @@ import type { TestsetChoices_query$key } from '../__generated__/TestsetChoices_q
 import type { VariantChoices_app$key } from '../__generated__/VariantChoices_app.graphql.ts';
 import { appOptions, useAppChoices, useVariantChoices } from '../apps/choices.ts';
 import { useEveryPage } from '../connections.ts';
-import { ChecksField, FormIssues, namedOptions, SelectField, useFormIssues } from '../evaluations/FieldIssues.tsx';
+import { ChecksField, FormIssues, namedOptions, SelectField, useFormIssues } from '../components/forms.tsx';
 import { statusLabel } from '../evaluations/results.ts';
 import { formatTime } from '../format.ts';
 import { Link, paths, useRouter } from '../router.tsx';
 import { testsetOptions, useTestsetChoices } from '../testsets/choices.ts';
-import { Empty, ErrorMessage, HeadRow, Loading } from '../ui.tsx';
+import { Empty, ErrorMessage, HeadRow, Loading } from '../components/states.tsx';
 import '../evaluations/evaluations.css';
 
 const listQuery = graphql`

@@ -8,7 +8,7 @@ import type { JudgeScreenQuery } from '../__generated__/JudgeScreenQuery.graphql
 import type { scenariosJudging_evaluation$key } from '../__generated__/scenariosJudging_evaluation.graphql.ts';
 import { globalIdOf } from '../ids.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, ErrorMessage, Loading } from '../ui.tsx';
+import { Empty, ErrorMessage, Loading } from '../components/states.tsx';
 import { JudgePanel, type Verdict } from './JudgePanel.tsx';
 import { useJudgingScenarios, type HumanScenario } from './scenarios.ts';
 import '../evaluations/evaluations.css';

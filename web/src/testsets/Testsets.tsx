@@ -4,11 +4,11 @@ import { useState, type DragEvent, type FormEvent } from 'react';
 import { graphql, useLazyLoadQuery } from 'react-relay';
 import type { TestsetsListQuery } from '../__generated__/TestsetsListQuery.graphql.ts';
 import type { TestsetsPageQuery } from '../__generated__/TestsetsPageQuery.graphql.ts';
-import { FieldIssues, FormIssues, useFormIssues } from '../evaluations/FieldIssues.tsx';
+import { FieldIssues, FormIssues, useFormIssues } from '../components/forms.tsx';
 import { formatTime } from '../format.ts';
 import { globalIdOf } from '../ids.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, HeadRow } from '../ui.tsx';
+import { Empty, HeadRow } from '../components/states.tsx';
 import { uploadTestset, uploadType } from './upload.ts';
 import '../evaluations/evaluations.css';
 

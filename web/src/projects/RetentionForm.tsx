@@ -1,8 +1,8 @@
 // A project's retention in the projects screen (docs/ui.md#administration), apart from the
 // screen's queries so it renders in a test without Relay.
 import type { FormEvent } from 'react';
-import { Field, formText } from '../forms.tsx';
-import { retentionDays } from './format.ts';
+import { Field, formText } from '../components/forms.tsx';
+import { retentionDays } from './retention.ts';
 
 /**
  * A project's retention (docs/observability.md#retention): days a trace is kept after its latest

@@ -6,11 +6,11 @@ import type { ProjectsCreateMutation } from '../__generated__/ProjectsCreateMuta
 import type { ProjectsQuery } from '../__generated__/ProjectsQuery.graphql.ts';
 import type { ProjectsRetentionMutation } from '../__generated__/ProjectsRetentionMutation.graphql.ts';
 import { formatTime } from '../format.ts';
-import { Field, formText, FormError } from '../forms.tsx';
+import { Field, formText, FormError } from '../components/forms.tsx';
 import { Link, paths } from '../router.tsx';
-import { Empty, HeadRow } from '../ui.tsx';
-import { retentionText } from './format.ts';
-import { CopyOnce, useActions, useCommit } from './parts.tsx';
+import { Empty, HeadRow } from '../components/states.tsx';
+import { retentionText } from './retention.ts';
+import { CopyOnce, useActions, useCommit } from '../components/actions.tsx';
 import { RetentionForm } from './RetentionForm.tsx';
 
 const query = graphql`

@@ -1,9 +1,66 @@
-// A refused input's faults beside their fields (docs/ui.md#forms): the API's 422 `loc`s, keyed as
-// issuesByField keys them, shown under the field whose key they are or start with.
-import { useState, type ReactNode } from 'react';
-import { ApiError } from '../relay.ts';
-import { ErrorMessage } from '../ui.tsx';
-import { issuesByField } from './results.ts';
+// The form kit every screen uses (docs/ui.md#forms): labelled fields, a refused input's faults
+// beside the field its 422 `loc` names (with aria-invalid and aria-describedby), the faults no
+// field shows and the failures that are not refusals, selects and groups of checkboxes.
+import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { ApiError, type InputIssue } from '../relay.ts';
+import { ErrorMessage } from './states.tsx';
+import './forms.css';
+
+interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
+  label: string;
+  error?: string | undefined;
+  hint?: string;
+}
+
+export function Field({ label, error, hint, ...input }: FieldProps) {
+  const id = useId();
+  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={described || undefined} {...input} />
+      {hint && (
+        <span id={`${id}-hint`} className="muted small">
+          {hint}
+        </span>
+      )}
+      {error && (
+        <span id={`${id}-error`} className="error-text">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** A form's error that names no field. */
+export function FormError({ message }: { message: string | null }) {
+  return message ? (
+    <p className="form-error" role="alert">
+      {message}
+    </p>
+  ) : null;
+}
+
+/** A text field's value in a submitted form ('' when absent). */
+export function formText(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * A 422's faults by field: `loc` without its leading `body` (or `args`/`input`) joined with dots,
+ * as REST names the field (`rate_limit.batch_size`, `variant_ids`); a form shows each beside its field.
+ */
+export function issuesByField(issues: readonly InputIssue[]): Map<string, string[]> {
+  const byField = new Map<string, string[]>();
+  for (const issue of issues) {
+    const loc = ['body', 'args', 'input'].includes(String(issue.loc[0])) ? issue.loc.slice(1) : issue.loc;
+    const field = loc.join('.');
+    byField.set(field, [...(byField.get(field) ?? []), issue.msg]);
+  }
+  return byField;
+}
 
 /** The messages for `field` and anything under it (`variant_ids` takes `variant_ids.0`). */
 export function issuesFor(issues: ReadonlyMap<string, string[]>, field: string): string[] {

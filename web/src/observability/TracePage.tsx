@@ -5,7 +5,7 @@ import { graphql, useLazyLoadQuery } from 'react-relay';
 import type { TracePageQuery } from '../__generated__/TracePageQuery.graphql.ts';
 import { formatCost, formatCount, formatDuration, formatTime } from '../format.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, ErrorBoundary, Figures, Loading } from '../ui.tsx';
+import { Empty, ErrorBoundary, Figures, Loading } from '../components/states.tsx';
 import { buildTree } from './outline.ts';
 import { SpanDetails } from './SpanDetails.tsx';
 import { SpanTree } from './SpanTree.tsx';

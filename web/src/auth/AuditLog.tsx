@@ -4,8 +4,8 @@ import { graphql, useLazyLoadQuery } from 'react-relay';
 import type { AuditLogQuery } from '../__generated__/AuditLogQuery.graphql.ts';
 import { formatTime } from '../format.ts';
 import { paths, useRouter } from '../router.tsx';
-import { Empty, HeadRow } from '../ui.tsx';
-import { actionName, auditActions, auditVariables, detailsText } from './format.ts';
+import { Empty, HeadRow } from '../components/states.tsx';
+import { actionName, auditActions, auditVariables, detailsText } from './audit.ts';
 
 const query = graphql`
   query AuditLogQuery($action: AuditAction, $first: Int, $after: String, $last: Int, $before: String) {

@@ -2,9 +2,9 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from './relay.ts';
-import { Router } from './router.tsx';
-import { ErrorBoundary } from './ui.tsx';
+import { ApiError } from '../relay.ts';
+import { Router } from '../router.tsx';
+import { ErrorBoundary } from './states.tsx';
 
 // React reports each error a boundary catches on the console; here they are the point.
 beforeEach(() => {

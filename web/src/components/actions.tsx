@@ -1,42 +1,11 @@
-// What the administration screens share (docs/ui.md#administration): their section links, a
-// secret shown once with a copy button, a confirmation before a destructive act, and a mutation
-// as a promise whose refusal the screen shows.
-import { Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+// Acting on the API from a screen (docs/ui.md#forms): a mutation as a promise whose refusal the
+// screen shows, a list read anew after each change, a secret shown once with a copy button, and a
+// confirmation before a destructive act.
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useMutation, type GraphQLTaggedNode } from 'react-relay';
 import type { MutationParameters } from 'relay-runtime';
 import { ApiError } from '../relay.ts';
-import { Link, paths, type AdminSection } from '../router.tsx';
 import { fieldErrors } from '../session.tsx';
-import { ErrorBoundary, Loading } from '../ui.tsx';
-
-const sectionNames: Record<AdminSection, string> = {
-  keys: 'API keys',
-  members: 'Members',
-  audit: 'Audit log',
-  prices: 'Prices',
-  projects: 'Projects',
-};
-
-export function AdminLayout({ projectId, section, children }: { projectId: string; section: AdminSection; children: ReactNode }) {
-  return (
-    <div className="admin">
-      <nav aria-label="Administration" className="admin-nav">
-        {(Object.keys(sectionNames) as AdminSection[]).map((name) => (
-          <Link key={name} to={paths.admin(projectId, name)} aria-current={name === section ? 'page' : undefined}>
-            {sectionNames[name]}
-          </Link>
-        ))}
-      </nav>
-      <section className="admin-body" aria-labelledby="admin-title">
-        <h1 id="admin-title">{sectionNames[section]}</h1>
-        {/* Here, not around the layout: the sections stay on screen while one loads or fails. */}
-        <ErrorBoundary resetKey={section}>
-          <Suspense fallback={<Loading label={`Loading ${sectionNames[section].toLowerCase()}…`} />}>{children}</Suspense>
-        </ErrorBoundary>
-      </section>
-    </div>
-  );
-}
 
 /** A mutation as a promise: resolves with its answer, rejects with the API's refusal. */
 export function useCommit<T extends MutationParameters>(mutation: GraphQLTaggedNode) {

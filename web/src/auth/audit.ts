@@ -1,5 +1,5 @@
-// What the administration screens compute without the API (docs/ui.md#administration): the audit
-// log's names, details and page, and how prices read.
+// What the audit log computes without the API (docs/ui.md#administration): the actions' names as
+// REST gives them, details for people and the page the URL names.
 import type { AuditAction, AuditLogQuery } from '../__generated__/AuditLogQuery.graphql.ts';
 
 const PAGE = 50;
@@ -46,29 +46,4 @@ export function auditVariables(search: string): AuditLogQuery['variables'] {
   const known = auditActions.find((candidate) => candidate === action) ?? null;
   const before = params.get('before');
   return before ? { action: known, last: PAGE, before } : { action: known, first: PAGE, after: params.get('after') };
-}
-
-/** A number field's value, or undefined when left empty (the API then applies its default). */
-export function optionalNumber(value: string): number | undefined {
-  return value.trim() === '' ? undefined : Number(value);
-}
-
-/** A retention field's value: days, or null (keep forever) when left empty. */
-export function retentionDays(value: string): number | null {
-  return value.trim() === '' ? null : Number(value);
-}
-
-/** How long a project keeps its traces, for people. */
-export function retentionText(days: number | null): string {
-  if (days === null) return 'forever (or the instance default)';
-  return days === 1 ? '1 day' : `${days} days`;
-}
-
-/** When a price starts: "always" for the epoch, the UTC day for a date (prices start at midnight UTC). */
-export function effectiveText(iso: string): string {
-  const at = new Date(iso);
-  if (at.getTime() <= 0) return 'always';
-  const midnight = at.getUTCHours() === 0 && at.getUTCMinutes() === 0 && at.getUTCSeconds() === 0;
-  if (midnight) return at.toLocaleDateString(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
-  return `${at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`;
 }

@@ -1,7 +1,7 @@
 // The states every screen shares: loading, empty, error (docs/ui.md#quality).
 import { Component, useEffect, type ReactNode } from 'react';
-import { ApiError } from './relay.ts';
-import { paths, useRouter } from './router.tsx';
+import { ApiError } from '../relay.ts';
+import { paths, useRouter } from '../router.tsx';
 
 export function Loading({ label }: { label: string }) {
   return (

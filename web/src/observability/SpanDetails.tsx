@@ -4,7 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { graphql, useLazyLoadQuery } from 'react-relay';
 import type { SpanDetailsQuery } from '../__generated__/SpanDetailsQuery.graphql.ts';
 import { formatCost, formatCount, formatDuration, formatTime } from '../format.ts';
-import { Empty } from '../ui.tsx';
+import { Empty } from '../components/states.tsx';
 import { ContentView, JsonView, LongText } from './content.tsx';
 import { exceptionsOf } from './messages.ts';
 

@@ -1,12 +1,11 @@
 // The administration screens (docs/ui.md#administration), one per section of the URL.
-import type { AdminSection } from '../router.tsx';
-import { ApiKeys } from './ApiKeys.tsx';
-import { AuditLog } from './AuditLog.tsx';
-import { Members } from './Members.tsx';
-import { AdminLayout } from './parts.tsx';
-import { Prices } from './Prices.tsx';
-import { Projects } from './Projects.tsx';
-import './admin.css';
+import { AdminLayout } from './components/AdminLayout.tsx';
+import type { AdminSection } from './router.tsx';
+import { ApiKeys } from './auth/ApiKeys.tsx';
+import { AuditLog } from './auth/AuditLog.tsx';
+import { Members } from './auth/Members.tsx';
+import { Prices } from './pricing/Prices.tsx';
+import { Projects } from './projects/Projects.tsx';
 
 export function AdminScreen({ projectId, section }: { projectId: string; section: AdminSection }) {
   return (

@@ -5,10 +5,10 @@ import { graphql, useLazyLoadQuery } from 'react-relay';
 import type { PricesDeleteMutation } from '../__generated__/PricesDeleteMutation.graphql.ts';
 import type { PricesQuery } from '../__generated__/PricesQuery.graphql.ts';
 import type { PricesUpsertMutation } from '../__generated__/PricesUpsertMutation.graphql.ts';
-import { Field, formText, FormError } from '../forms.tsx';
-import { Empty, HeadRow } from '../ui.tsx';
-import { effectiveText, optionalNumber } from './format.ts';
-import { ConfirmButton, useActions, useCommit } from './parts.tsx';
+import { Field, formText, FormError } from '../components/forms.tsx';
+import { Empty, HeadRow } from '../components/states.tsx';
+import { effectiveText, optionalNumber } from './prices.ts';
+import { ConfirmButton, useActions, useCommit } from '../components/actions.tsx';
 
 const query = graphql`
   query PricesQuery($first: Int!) {

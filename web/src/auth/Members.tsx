@@ -9,9 +9,9 @@ import type { MembersLinkMutation } from '../__generated__/MembersLinkMutation.g
 import type { MembersQuery, Role } from '../__generated__/MembersQuery.graphql.ts';
 import type { MembersRemoveMutation } from '../__generated__/MembersRemoveMutation.graphql.ts';
 import { formatTime } from '../format.ts';
-import { Field, formText, FormError } from '../forms.tsx';
-import { Empty, HeadRow } from '../ui.tsx';
-import { ConfirmButton, CopyOnce, useActions, useCommit } from './parts.tsx';
+import { Field, formText, FormError } from '../components/forms.tsx';
+import { Empty, HeadRow } from '../components/states.tsx';
+import { ConfirmButton, CopyOnce, useActions, useCommit } from '../components/actions.tsx';
 
 const query = graphql`
   query MembersQuery {

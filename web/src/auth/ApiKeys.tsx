@@ -6,9 +6,9 @@ import type { ApiKeysCreateMutation } from '../__generated__/ApiKeysCreateMutati
 import type { ApiKeysQuery } from '../__generated__/ApiKeysQuery.graphql.ts';
 import type { ApiKeysRevokeMutation } from '../__generated__/ApiKeysRevokeMutation.graphql.ts';
 import { formatTime } from '../format.ts';
-import { Field, formText, FormError } from '../forms.tsx';
-import { Empty, HeadRow } from '../ui.tsx';
-import { ConfirmButton, CopyOnce, useActions, useCommit } from './parts.tsx';
+import { Field, formText, FormError } from '../components/forms.tsx';
+import { Empty, HeadRow } from '../components/states.tsx';
+import { ConfirmButton, CopyOnce, useActions, useCommit } from '../components/actions.tsx';
 
 const query = graphql`
   query ApiKeysQuery {

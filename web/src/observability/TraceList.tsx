@@ -6,9 +6,9 @@ import type { GraphQLSubscriptionConfig } from 'relay-runtime';
 import type { TraceListQuery } from '../__generated__/TraceListQuery.graphql.ts';
 import type { TraceListSubscription } from '../__generated__/TraceListSubscription.graphql.ts';
 import { formatCost, formatCount, formatDuration, formatPercent, formatTime } from '../format.ts';
-import { ChecksField } from '../evaluations/FieldIssues.tsx';
+import { ChecksField } from '../components/forms.tsx';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, ErrorBoundary, Figures, Loading } from '../ui.tsx';
+import { Empty, ErrorBoundary, Figures, Loading } from '../components/states.tsx';
 import {
   filterVariables,
   pageVariables,
