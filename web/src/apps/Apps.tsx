@@ -1,34 +1,62 @@
 // Apps (docs/ui.md#apps-variants-and-evaluator-configs): the list with a form to create one, and an
 // app's page: its variants (each with its revisions), its evaluator configs and its test sets.
 import { useState, type FormEvent } from 'react';
-import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import { graphql, useFragment, useLazyLoadQuery, useMutation } from 'react-relay';
+import type { AppsConfigs_query$key } from '../__generated__/AppsConfigs_query.graphql.ts';
+import type { AppsConfigsPaginationQuery } from '../__generated__/AppsConfigsPaginationQuery.graphql.ts';
 import type { AppsCreateMutation } from '../__generated__/AppsCreateMutation.graphql.ts';
+import type { AppsList_query$key } from '../__generated__/AppsList_query.graphql.ts';
+import type { AppsListPaginationQuery } from '../__generated__/AppsListPaginationQuery.graphql.ts';
 import type { AppsListQuery } from '../__generated__/AppsListQuery.graphql.ts';
 import type { AppsPageQuery } from '../__generated__/AppsPageQuery.graphql.ts';
+import type { AppsRow_app$key } from '../__generated__/AppsRow_app.graphql.ts';
+import type { AppsTestsets_query$key } from '../__generated__/AppsTestsets_query.graphql.ts';
+import type { AppsTestsetsPaginationQuery } from '../__generated__/AppsTestsetsPaginationQuery.graphql.ts';
+import type { AppsVariants_app$key } from '../__generated__/AppsVariants_app.graphql.ts';
+import type { AppsVariantsPaginationQuery } from '../__generated__/AppsVariantsPaginationQuery.graphql.ts';
 import { FieldIssues, invalidProps, useFormIssues } from '../components/forms.tsx';
+import { Empty, ErrorMessage, HeadRow } from '../components/states.tsx';
+import { useWholeConnection } from '../connections.ts';
 import { formatTime } from '../format.ts';
 import { globalIdOf } from '../ids.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, ErrorMessage, HeadRow } from '../components/states.tsx';
 import '../evaluations/evaluations.css';
 
 const listQuery = graphql`
   query AppsListQuery {
-    apps(first: 100) {
+    ...AppsList_query
+  }
+`;
+
+const listFragment = graphql`
+  fragment AppsList_query on Query
+  @refetchable(queryName: "AppsListPaginationQuery")
+  @argumentDefinitions(count: { type: "Int", defaultValue: 100 }, cursor: { type: "String" }) {
+    apps(first: $count, after: $cursor) @connection(key: "AppsList_apps") {
       edges {
         node {
           id
-          databaseId
-          name
-          createdAt
-          variants(first: 100) {
-            edges {
-              node {
-                id
-              }
-            }
-          }
+          ...AppsRow_app
         }
+      }
+    }
+  }
+`;
+
+// The variants are counted on the first page (the API gives no count): "100+" past it.
+const rowFragment = graphql`
+  fragment AppsRow_app on App {
+    databaseId
+    name
+    createdAt
+    variants(first: 100) {
+      edges {
+        node {
+          id
+        }
+      }
+      pageInfo {
+        hasNextPage
       }
     }
   }
@@ -37,35 +65,57 @@ const listQuery = graphql`
 const pageQuery = graphql`
   query AppsPageQuery($id: ID!) {
     app(id: $id) {
-      databaseId
       name
-      createdAt
-      variants(first: 100) {
-        edges {
-          node {
-            id
-            databaseId
-            name
-            kind
-            revision
-            uri
-            updatedAt
-          }
+      ...AppsVariants_app
+    }
+    ...AppsConfigs_query @arguments(appId: $id)
+    ...AppsTestsets_query @arguments(appId: $id)
+  }
+`;
+
+const variantsFragment = graphql`
+  fragment AppsVariants_app on App
+  @refetchable(queryName: "AppsVariantsPaginationQuery")
+  @argumentDefinitions(count: { type: "Int", defaultValue: 100 }, cursor: { type: "String" }) {
+    databaseId
+    variants(first: $count, after: $cursor) @connection(key: "AppsVariants_variants") {
+      edges {
+        node {
+          id
+          databaseId
+          name
+          kind
+          revision
+          uri
+          updatedAt
         }
       }
     }
-    evaluatorConfigs(appId: $id, first: 100) {
+  }
+`;
+
+const configsFragment = graphql`
+  fragment AppsConfigs_query on Query
+  @refetchable(queryName: "AppsConfigsPaginationQuery")
+  @argumentDefinitions(appId: { type: "ID!" }, count: { type: "Int", defaultValue: 100 }, cursor: { type: "String" }) {
+    evaluatorConfigs(appId: $appId, first: $count, after: $cursor) @connection(key: "AppsConfigs_evaluatorConfigs") {
       edges {
         node {
           id
           databaseId
           name
           evaluatorKey
-          updatedAt
         }
       }
     }
-    testsets(appId: $id, first: 100) {
+  }
+`;
+
+const testsetsFragment = graphql`
+  fragment AppsTestsets_query on Query
+  @refetchable(queryName: "AppsTestsetsPaginationQuery")
+  @argumentDefinitions(appId: { type: "ID!" }, count: { type: "Int", defaultValue: 100 }, cursor: { type: "String" }) {
+    testsets(appId: $appId, first: $count, after: $cursor) @connection(key: "AppsTestsets_testsets") {
       edges {
         node {
           id
@@ -87,9 +137,26 @@ const createMutation = graphql`
   }
 `;
 
+function AppRow({ projectId, app: key }: { projectId: string; app: AppsRow_app$key }) {
+  const app = useFragment(rowFragment, key);
+  return (
+    <tr>
+      <td>
+        <Link to={paths.app(projectId, app.databaseId)}>{app.name}</Link>
+      </td>
+      <td className="numeric">
+        {app.variants.edges.length}
+        {app.variants.pageInfo.hasNextPage ? '+' : ''}
+      </td>
+      <td>{formatTime(app.createdAt)}</td>
+    </tr>
+  );
+}
+
 export function AppList({ projectId }: { projectId: string }) {
   const { navigate } = useRouter();
-  const data = useLazyLoadQuery<AppsListQuery>(listQuery, {}, { fetchPolicy: 'store-and-network' });
+  const root = useLazyLoadQuery<AppsListQuery>(listQuery, {}, { fetchPolicy: 'store-and-network' });
+  const { data, pages } = useWholeConnection<AppsListPaginationQuery, AppsList_query$key>(listFragment, root);
   const apps = data.apps.edges.map((edge) => edge.node);
   const [name, setName] = useState('');
   const { issues, failure, onError, reset } = useFormIssues();
@@ -114,17 +181,12 @@ export function AppList({ projectId }: { projectId: string }) {
           <HeadRow columns={['Name', 'Variants', 'Created']} numeric={['Variants']} />
           <tbody>
             {apps.map((app) => (
-              <tr key={app.id}>
-                <td>
-                  <Link to={paths.app(projectId, app.databaseId)}>{app.name}</Link>
-                </td>
-                <td className="numeric">{app.variants.edges.length}</td>
-                <td>{formatTime(app.createdAt)}</td>
-              </tr>
+              <AppRow key={app.id} projectId={projectId} app={app} />
             ))}
           </tbody>
         </table>
       )}
+      {pages.error && <ErrorMessage error={pages.error} retry={pages.retry} />}
       <form className="form inline-form" onSubmit={submit} noValidate aria-label="New app">
         <label>
           New app's name
@@ -142,27 +204,14 @@ export function AppList({ projectId }: { projectId: string }) {
   );
 }
 
-export function AppPage({ projectId, appId }: { projectId: string; appId: string }) {
-  const data = useLazyLoadQuery<AppsPageQuery>(pageQuery, { id: globalIdOf('App', appId) }, { fetchPolicy: 'store-and-network' });
-  const app = data.app;
-  if (!app)
-    return (
-      <Empty title="No such app">
-        <Link to={paths.apps(projectId)}>See the apps</Link>
-      </Empty>
-    );
-  const variants = app.variants.edges.map((edge) => edge.node);
-  const configs = data.evaluatorConfigs.edges.map((edge) => edge.node);
-  const testsets = data.testsets.edges.map((edge) => edge.node);
+function Variants({ projectId, appId, app }: { projectId: string; appId: string; app: AppsVariants_app$key }) {
+  const { data, pages } = useWholeConnection<AppsVariantsPaginationQuery, AppsVariants_app$key>(variantsFragment, app);
+  const variants = data.variants.edges.map((edge) => edge.node);
   return (
-    <section aria-labelledby="app-title">
-      <p className="breadcrumb">
-        <Link to={paths.apps(projectId)}>Apps</Link> / {app.name}
-      </p>
-      <h1 id="app-title">{app.name}</h1>
+    <>
       <h2>Variants</h2>
       {variants.length === 0 ? (
-        <p className="muted">No variant yet: create one with POST /apps/{app.databaseId}/variants or the createVariant mutation.</p>
+        <p className="muted">No variant yet: create one with POST /apps/{data.databaseId}/variants or the createVariant mutation.</p>
       ) : (
         <table className="traces">
           <caption className="visually-hidden">Variants</caption>
@@ -182,6 +231,16 @@ export function AppPage({ projectId, appId }: { projectId: string; appId: string
           </tbody>
         </table>
       )}
+      {pages.error && <ErrorMessage error={pages.error} retry={pages.retry} />}
+    </>
+  );
+}
+
+function Configs({ projectId, appId, query }: { projectId: string; appId: string; query: AppsConfigs_query$key }) {
+  const { data, pages } = useWholeConnection<AppsConfigsPaginationQuery, AppsConfigs_query$key>(configsFragment, query);
+  const configs = data.evaluatorConfigs.edges.map((edge) => edge.node);
+  return (
+    <>
       <div className="screen-head">
         <h2>Evaluator configs</h2>
         <Link className="button-link" to={paths.newConfig(projectId, appId)}>
@@ -199,6 +258,16 @@ export function AppPage({ projectId, appId }: { projectId: string; appId: string
           ))}
         </ul>
       )}
+      {pages.error && <ErrorMessage error={pages.error} retry={pages.retry} />}
+    </>
+  );
+}
+
+function Testsets({ projectId, query }: { projectId: string; query: AppsTestsets_query$key }) {
+  const { data, pages } = useWholeConnection<AppsTestsetsPaginationQuery, AppsTestsets_query$key>(testsetsFragment, query);
+  const testsets = data.testsets.edges.map((edge) => edge.node);
+  return (
+    <>
       <h2>Test sets filed under it</h2>
       {testsets.length === 0 ? (
         <p className="muted">
@@ -213,6 +282,29 @@ export function AppPage({ projectId, appId }: { projectId: string; appId: string
           ))}
         </ul>
       )}
+      {pages.error && <ErrorMessage error={pages.error} retry={pages.retry} />}
+    </>
+  );
+}
+
+export function AppPage({ projectId, appId }: { projectId: string; appId: string }) {
+  const data = useLazyLoadQuery<AppsPageQuery>(pageQuery, { id: globalIdOf('App', appId) }, { fetchPolicy: 'store-and-network' });
+  const app = data.app;
+  if (!app)
+    return (
+      <Empty title="No such app">
+        <Link to={paths.apps(projectId)}>See the apps</Link>
+      </Empty>
+    );
+  return (
+    <section aria-labelledby="app-title">
+      <p className="breadcrumb">
+        <Link to={paths.apps(projectId)}>Apps</Link> / {app.name}
+      </p>
+      <h1 id="app-title">{app.name}</h1>
+      <Variants projectId={projectId} appId={appId} app={app} />
+      <Configs projectId={projectId} appId={appId} query={data} />
+      <Testsets projectId={projectId} query={data} />
     </section>
   );
 }

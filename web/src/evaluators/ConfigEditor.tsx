@@ -2,7 +2,8 @@
 // settings form built from the evaluator's template; the API checks it and its 422 faults appear
 // beside their fields.
 import { useState, type FormEvent } from 'react';
-import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import { graphql, useFragment, useLazyLoadQuery, useMutation } from 'react-relay';
+import type { ConfigEditor_evaluators$key } from '../__generated__/ConfigEditor_evaluators.graphql.ts';
 import type { ConfigEditorCreateMutation } from '../__generated__/ConfigEditorCreateMutation.graphql.ts';
 import type { ConfigEditorEditQuery } from '../__generated__/ConfigEditorEditQuery.graphql.ts';
 import type { ConfigEditorNewQuery } from '../__generated__/ConfigEditorNewQuery.graphql.ts';
@@ -11,14 +12,14 @@ import { FieldIssues, FormIssues, invalidProps, SelectField, useFormIssues } fro
 import { globalIdOf } from '../ids.ts';
 import { Link, paths, useRouter } from '../router.tsx';
 import { Empty } from '../components/states.tsx';
-import { initialDraft, settingsValues, type Draft, type Setting } from './settings.ts';
+import { initialDraft, settingsValues, type Draft } from './settings.ts';
 import { SettingsForm } from './SettingsForm.tsx';
 import '../evaluations/evaluations.css';
 
-// An evaluator with the template its settings form is built from, for a new config and an edited
-// one alike; spread unmasked (`@relay(mask: false)`), so no component reads it as a fragment.
-export const evaluatorFragment = graphql`
-  fragment ConfigEditor_evaluator on Evaluator {
+// The evaluators a config's form offers (every one for a new config, its own for a saved one), each
+// with the template its settings form is built from.
+const evaluatorsFragment = graphql`
+  fragment ConfigEditor_evaluators on Evaluator @relay(plural: true) {
     key
     name
     description
@@ -44,7 +45,7 @@ const newQuery = graphql`
       name
     }
     evaluators {
-      ...ConfigEditor_evaluator @relay(mask: false)
+      ...ConfigEditor_evaluators
     }
   }
 `;
@@ -61,7 +62,7 @@ const editQuery = graphql`
         name
       }
       evaluator {
-        ...ConfigEditor_evaluator @relay(mask: false)
+        ...ConfigEditor_evaluators
       }
     }
   }
@@ -87,16 +88,8 @@ const updateMutation = graphql`
   }
 `;
 
-interface Evaluator {
-  key: string;
-  name: string;
-  description: string;
-  requiresLlmApiKeys: boolean;
-  settingsTemplate: readonly Setting[];
-}
-
 function ConfigForm({
-  evaluators,
+  evaluators: key,
   initial,
   saving,
   issues,
@@ -104,7 +97,7 @@ function ConfigForm({
   saved,
   onSubmit,
 }: {
-  evaluators: readonly Evaluator[];
+  evaluators: ConfigEditor_evaluators$key;
   initial: { name: string; evaluatorKey: string; values: Record<string, unknown> } | null;
   saving: boolean;
   issues: Map<string, string[]>;
@@ -112,6 +105,7 @@ function ConfigForm({
   saved: boolean;
   onSubmit: (name: string, evaluatorKey: string, values: Record<string, unknown>) => void;
 }) {
+  const evaluators = useFragment(evaluatorsFragment, key);
   const [name, setName] = useState(initial?.name ?? '');
   const [evaluatorKey, setEvaluatorKey] = useState(initial?.evaluatorKey ?? '');
   const evaluator = evaluators.find((candidate) => candidate.key === evaluatorKey);
