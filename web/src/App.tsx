@@ -1,32 +1,35 @@
 // The shell: the project from the URL picks the Relay environment (one per project, so no cache
-// mixes two projects' data), a header, and the screen the path names (docs/ui.md#urls).
-import { Suspense, useEffect, useMemo } from 'react';
-import { graphql, RelayEnvironmentProvider, useLazyLoadQuery } from 'react-relay';
+// mixes two projects' data), a header, and the screen the path names, whose entry point
+// (routes.tsx) loads its code and starts its queries as the URL changes (docs/ui.md#routes-and-preloading).
+import { Suspense, useEffect, useMemo, useState } from 'react';
+import { graphql, loadQuery, RelayEnvironmentProvider, useFragment, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
+import type { IEnvironment } from 'relay-runtime';
+import type { AppAccount_query$key } from './__generated__/AppAccount_query.graphql.ts';
 import type { AppMeQuery } from './__generated__/AppMeQuery.graphql.ts';
+import type { AppProjects_query$key } from './__generated__/AppProjects_query.graphql.ts';
 import type { AppProjectsQuery } from './__generated__/AppProjectsQuery.graphql.ts';
-import { AdminScreen } from './AdminScreen.tsx';
-import { landing, LoginPage } from './auth/LoginPage.tsx';
-import { SetPasswordPage } from './auth/SetPasswordPage.tsx';
-import { ApiError, createEnvironment } from './relay.ts';
-import { Link, matchRoute, paths, Router, useRouter } from './router.tsx';
-import { logOut, SessionProvider, useSession, type SignedIn } from './session.tsx';
-import { Comparison } from './evaluations/Comparison.tsx';
-import { EvaluationList } from './evaluations/EvaluationList.tsx';
-import { EvaluationPage } from './evaluations/EvaluationPage.tsx';
-import { NewEvaluation } from './evaluations/NewEvaluation.tsx';
-import { HumanEvaluationPage } from './human-evaluations/HumanEvaluationPage.tsx';
-import { HumanEvaluationList } from './human-evaluations/HumanEvaluations.tsx';
-import { JudgeScreen } from './human-evaluations/JudgeScreen.tsx';
-import { AppList, AppPage } from './apps/Apps.tsx';
-import { EditConfig, NewConfig } from './evaluators/ConfigEditor.tsx';
-import { TestsetList, TestsetPage } from './testsets/Testsets.tsx';
-import { VariantPage } from './apps/VariantPage.tsx';
-import { TraceList } from './observability/TraceList.tsx';
-import { TracePage } from './observability/TracePage.tsx';
+import { AdminLayout } from './components/AdminLayout.tsx';
 import { Empty, ErrorBoundary, Loading } from './components/states.tsx';
+import { useLoadedQueries } from './entrypoint.ts';
+import { ApiError, createEnvironment } from './relay.ts';
+import { Link, matchRoute, paths, Router, useRouter, type Route } from './router.tsx';
+import { entryPointOf } from './routes.tsx';
+import { landing, logOut, SessionProvider, useSession, type SignedIn } from './session.tsx';
 
 const projectsQuery = graphql`
   query AppProjectsQuery {
+    ...AppProjects_query
+  }
+`;
+
+const meQuery = graphql`
+  query AppMeQuery {
+    ...AppAccount_query
+  }
+`;
+
+const projectsFragment = graphql`
+  fragment AppProjects_query on Query {
     projects {
       id
       databaseId
@@ -35,8 +38,8 @@ const projectsQuery = graphql`
   }
 `;
 
-const meQuery = graphql`
-  query AppMeQuery {
+const accountFragment = graphql`
+  fragment AppAccount_query on Query {
     me {
       user {
         email
@@ -52,15 +55,36 @@ const meQuery = graphql`
   }
 `;
 
+/**
+ * The shell's queries, started with the project's environment: where a project is on screen, the
+ * header's `projects` and `me`; at `/`, `projects` alone (to open one); elsewhere none.
+ */
+interface ShellQueries {
+  [name: string]: PreloadedQuery<AppProjectsQuery> | PreloadedQuery<AppMeQuery> | null;
+  projects: PreloadedQuery<AppProjectsQuery> | null;
+  me: PreloadedQuery<AppMeQuery> | null;
+}
+
+function loadShell(environment: IEnvironment, projectId: string | null, home: boolean): ShellQueries {
+  return {
+    projects: projectId || home ? loadQuery<AppProjectsQuery>(environment, projectsQuery, {}) : null,
+    me: projectId ? loadQuery<AppMeQuery>(environment, meQuery, {}) : null,
+  };
+}
+
+function useProjects(query: PreloadedQuery<AppProjectsQuery>) {
+  return useFragment<AppProjects_query$key>(projectsFragment, usePreloadedQuery<AppProjectsQuery>(projectsQuery, query)).projects;
+}
+
 /** Whether the screen's user administers the project: with auth off or a key (`me` null), the API decides. */
-function useIsAdmin(projectId: string): { me: AppMeQuery['response']['me']; admin: boolean } {
-  const { me } = useLazyLoadQuery<AppMeQuery>(meQuery, {});
+function useIsAdmin(query: PreloadedQuery<AppMeQuery>, projectId: string) {
+  const { me } = useFragment<AppAccount_query$key>(accountFragment, usePreloadedQuery<AppMeQuery>(meQuery, query));
   const admin = !me || me.user.isAdmin || me.memberships.some((membership) => membership.project.databaseId === projectId && membership.role === 'ADMIN');
   return { me, admin };
 }
 
-function AdminLink({ projectId, current }: { projectId: string; current: boolean }) {
-  const { admin } = useIsAdmin(projectId);
+function AdminLink({ query, projectId, current }: { query: PreloadedQuery<AppMeQuery>; projectId: string; current: boolean }) {
+  const { admin } = useIsAdmin(query, projectId);
   return admin ? (
     <Link to={paths.admin(projectId, 'keys')} aria-current={current ? 'page' : undefined}>
       Admin
@@ -69,8 +93,8 @@ function AdminLink({ projectId, current }: { projectId: string; current: boolean
 }
 
 /** The signed-in user and "Sign out"; nothing with auth off. */
-function Account({ projectId }: { projectId: string }) {
-  const { me } = useIsAdmin(projectId);
+function Account({ query, projectId }: { query: PreloadedQuery<AppMeQuery>; projectId: string }) {
+  const { me } = useIsAdmin(query, projectId);
   const { navigate } = useRouter();
   const { changed } = useSession();
   if (!me) return null;
@@ -103,9 +127,9 @@ function ChooseProject() {
 const namesNoProject = (error: unknown) => error instanceof ApiError && error.detail.some((issue) => issue.loc.includes('x-assay-project'));
 
 /** `/`: the default project's traces (the first project when none is called "default"). */
-function Home() {
+function Home({ query }: { query: PreloadedQuery<AppProjectsQuery> }) {
   const { navigate } = useRouter();
-  const { projects } = useLazyLoadQuery<AppProjectsQuery>(projectsQuery, {});
+  const projects = useProjects(query);
   const project = projects.find((candidate) => candidate.name === 'default') ?? projects[0];
   useEffect(() => {
     if (project) navigate(paths.traces(project.databaseId), { replace: true });
@@ -113,17 +137,17 @@ function Home() {
   return project ? <Loading label="Opening the project…" /> : <Empty title="No project yet">Create one with POST /projects.</Empty>;
 }
 
-function HomeOrChoice() {
+function HomeOrChoice({ query }: { query: PreloadedQuery<AppProjectsQuery> }) {
   return (
     <ErrorBoundary fallback={(error) => (namesNoProject(error) ? <ChooseProject /> : null)}>
-      <Home />
+      <Home query={query} />
     </ErrorBoundary>
   );
 }
 
-function ProjectPicker({ projectId }: { projectId: string }) {
+function ProjectPicker({ query, projectId }: { query: PreloadedQuery<AppProjectsQuery>; projectId: string }) {
   const { navigate } = useRouter();
-  const { projects } = useLazyLoadQuery<AppProjectsQuery>(projectsQuery, {});
+  const projects = useProjects(query);
   if (projects.length < 2) return <span className="project-name">{projects[0]?.name ?? ''}</span>;
   return (
     <label className="project-picker">
@@ -139,6 +163,52 @@ function ProjectPicker({ projectId }: { projectId: string }) {
   );
 }
 
+function Sections({ projectId, route, me }: { projectId: string; route: Route | null; me: PreloadedQuery<AppMeQuery> }) {
+  return (
+    <nav aria-label="Sections">
+      <Link to={paths.traces(projectId)} aria-current={route?.screen === 'traces' ? 'page' : undefined}>
+        Traces
+      </Link>
+      <Link to={paths.evaluations(projectId)} aria-current={route?.screen.startsWith('evaluation') ? 'page' : undefined}>
+        Evaluations
+      </Link>
+      <Link to={paths.humanEvaluations(projectId)} aria-current={route?.screen.startsWith('human') ? 'page' : undefined}>
+        Human evaluation
+      </Link>
+      <Link to={paths.apps(projectId)} aria-current={route && ['apps', 'app', 'config', 'config-new', 'variant'].includes(route.screen) ? 'page' : undefined}>
+        Apps
+      </Link>
+      <Link to={paths.testsets(projectId)} aria-current={route?.screen.startsWith('testset') ? 'page' : undefined}>
+        Test sets
+      </Link>
+      <Suspense fallback={null}>
+        <ErrorBoundary>
+          <AdminLink query={me} projectId={projectId} current={route?.screen === 'admin'} />
+        </ErrorBoundary>
+      </Suspense>
+    </nav>
+  );
+}
+
+/**
+ * The screen `route` names: its entry point's code and queries, started together when the URL (or
+ * the environment) changes, and again at "Try again" (a failed query stays failed).
+ */
+function RouteScreen({ route, environment }: { route: Exclude<Route, { screen: 'home' }>; environment: IEnvironment }) {
+  const { location } = useRouter();
+  const [attempt, setAttempt] = useState(0);
+  const entry = entryPointOf(route);
+  const queries = useLoadedQueries(() => entry.load(environment, route, location.search), [environment, location.pathname, location.search, attempt]);
+  const Screen = entry.screen;
+  return (
+    <ErrorBoundary resetKey={location.pathname} onRetry={() => setAttempt((count) => count + 1)}>
+      <Suspense fallback={<Loading label="Loading…" />}>
+        <Screen key={location.pathname} route={route} queries={queries} />
+      </Suspense>
+    </ErrorBoundary>
+  );
+}
+
 function Screens() {
   const { location } = useRouter();
   const route = matchRoute(location.pathname, location.search);
@@ -146,11 +216,13 @@ function Screens() {
   const { epoch } = useSession();
   // A new environment per project and per sign-in: no cache outlives the user it was read for.
   const environment = useMemo(() => createEnvironment(projectId), [projectId, epoch]);
+  const home = route?.screen === 'home';
+  const shell = useLoadedQueries(() => loadShell(environment, projectId, home), [environment, home]);
   if (route?.screen === 'login' || route?.screen === 'set-password') {
     return (
       <main id="main" className="auth-main">
         <p className="brand">Assay</p>
-        {route.screen === 'login' ? <LoginPage /> : <SetPasswordPage />}
+        <RouteScreen route={route} environment={environment} />
       </main>
     );
   }
@@ -163,76 +235,35 @@ function Screens() {
         <Link to="/" className="brand">
           Assay
         </Link>
-        {projectId && (
-          <nav aria-label="Sections">
-            <Link to={paths.traces(projectId)} aria-current={route?.screen === 'traces' ? 'page' : undefined}>
-              Traces
-            </Link>
-            <Link to={paths.evaluations(projectId)} aria-current={route?.screen.startsWith('evaluation') ? 'page' : undefined}>
-              Evaluations
-            </Link>
-            <Link to={paths.humanEvaluations(projectId)} aria-current={route?.screen.startsWith('human') ? 'page' : undefined}>
-              Human evaluation
-            </Link>
-            <Link
-              to={paths.apps(projectId)}
-              aria-current={route && ['apps', 'app', 'config', 'config-new', 'variant'].includes(route.screen) ? 'page' : undefined}
-            >
-              Apps
-            </Link>
-            <Link to={paths.testsets(projectId)} aria-current={route?.screen.startsWith('testset') ? 'page' : undefined}>
-              Test sets
-            </Link>
-            <Suspense fallback={null}>
-              <ErrorBoundary>
-                <AdminLink projectId={projectId} current={route?.screen === 'admin'} />
-              </ErrorBoundary>
-            </Suspense>
-          </nav>
-        )}
+        {projectId && shell.me && <Sections projectId={projectId} route={route} me={shell.me} />}
         <div className="top-end">
-          {projectId && (
+          {projectId && shell.me && shell.projects && (
             <Suspense fallback={null}>
               <ErrorBoundary>
-                <ProjectPicker projectId={projectId} />
-                <Account projectId={projectId} />
+                <ProjectPicker query={shell.projects} projectId={projectId} />
+                <Account query={shell.me} projectId={projectId} />
               </ErrorBoundary>
             </Suspense>
           )}
         </div>
       </header>
       <main id="main" tabIndex={-1}>
-        <ErrorBoundary resetKey={location.pathname}>
+        {route === null && (
+          <Empty title="No such page">
+            <Link to="/">Go to the start page</Link>
+          </Empty>
+        )}
+        {route?.screen === 'home' && shell.projects && (
           <Suspense fallback={<Loading label="Loading…" />}>
-            {route === null && (
-              <Empty title="No such page">
-                <Link to="/">Go to the start page</Link>
-              </Empty>
-            )}
-            {route?.screen === 'home' && <HomeOrChoice />}
-            {route?.screen === 'traces' && <TraceList projectId={route.projectId} />}
-            {route?.screen === 'trace' && <TracePage projectId={route.projectId} traceId={route.traceId} spanId={route.spanId} />}
-            {route?.screen === 'admin' && <AdminScreen projectId={route.projectId} section={route.section} />}
-            {route?.screen === 'evaluations' && <EvaluationList projectId={route.projectId} />}
-            {route?.screen === 'evaluation-new' && <NewEvaluation projectId={route.projectId} />}
-            {route?.screen === 'evaluation' && <EvaluationPage key={route.evaluationId} projectId={route.projectId} evaluationId={route.evaluationId} />}
-            {route?.screen === 'evaluation-compare' && <Comparison projectId={route.projectId} evaluationIds={route.evaluationIds} />}
-            {route?.screen === 'human-evaluations' && <HumanEvaluationList projectId={route.projectId} />}
-            {route?.screen === 'human-evaluation' && (
-              <HumanEvaluationPage key={route.evaluationId} projectId={route.projectId} evaluationId={route.evaluationId} />
-            )}
-            {route?.screen === 'human-judge' && <JudgeScreen projectId={route.projectId} evaluationId={route.evaluationId} judge={route.judge} at={route.at} />}
-            {route?.screen === 'apps' && <AppList projectId={route.projectId} />}
-            {route?.screen === 'app' && <AppPage projectId={route.projectId} appId={route.appId} />}
-            {route?.screen === 'config-new' && <NewConfig projectId={route.projectId} appId={route.appId} />}
-            {route?.screen === 'config' && <EditConfig key={route.configId} projectId={route.projectId} appId={route.appId} configId={route.configId} />}
-            {route?.screen === 'variant' && (
-              <VariantPage key={route.variantId} projectId={route.projectId} appId={route.appId} variantId={route.variantId} from={route.from} to={route.to} />
-            )}
-            {route?.screen === 'testsets' && <TestsetList projectId={route.projectId} />}
-            {route?.screen === 'testset' && <TestsetPage projectId={route.projectId} testsetId={route.testsetId} after={route.after} />}
+            <HomeOrChoice query={shell.projects} />
           </Suspense>
-        </ErrorBoundary>
+        )}
+        {route?.screen === 'admin' && (
+          <AdminLayout projectId={route.projectId} section={route.section}>
+            <RouteScreen route={route} environment={environment} />
+          </AdminLayout>
+        )}
+        {route && route.screen !== 'home' && route.screen !== 'admin' && <RouteScreen route={route} environment={environment} />}
       </main>
     </RelayEnvironmentProvider>
   );

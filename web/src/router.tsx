@@ -49,6 +49,9 @@ export type Route =
   | ResourceRoute
   | HumanRoute;
 
+/** The route of one kind of screen: `RouteOf<'trace'>` has its `traceId` and `spanId`. */
+export type RouteOf<S extends Route['screen']> = Extract<Route, { screen: S }>;
+
 /** The administration screens, each at `/p/<project>/admin/<section>` (docs/ui.md#administration). */
 export const adminSections = ['projects', 'keys', 'members', 'audit', 'prices'] as const;
 export type AdminSection = (typeof adminSections)[number];

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { landing } from './auth/LoginPage.tsx';
 import { tokenFromHash } from './auth/SetPasswordPage.tsx';
-import { fieldErrors, retryAfterWords, type SignedIn } from './session.tsx';
+import { fieldErrors, landing, retryAfterWords, type SignedIn } from './session.tsx';
 
 describe('retryAfterWords', () => {
   it("says a 429's Retry-After in words, rounded up", () => {

@@ -4,6 +4,7 @@
 // user is shown to the next.
 import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
 import { ApiError, type InputIssue } from './relay.ts';
+import { paths } from './router.tsx';
 
 export interface Membership {
   project: { id: string; name: string };
@@ -14,6 +15,12 @@ export interface Membership {
 export interface SignedIn {
   user: { id: string; email: string; name: string | null; is_admin: boolean };
   memberships: Membership[];
+}
+
+/** Where a user lands without a `next`: the project called "default" (else their first) or `/`. */
+export function landing({ memberships }: SignedIn): string {
+  const project = memberships.find((membership) => membership.project.name === 'default') ?? memberships[0];
+  return project ? paths.traces(project.project.id) : '/';
 }
 
 /** "15 minutes" for a `Retry-After` of 900: how long to wait, in words, rounded up. */

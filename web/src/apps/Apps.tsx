@@ -1,7 +1,10 @@
 // Apps (docs/ui.md#apps-variants-and-evaluator-configs): the list with a form to create one, and an
 // app's page: its variants (each with its revisions), its evaluator configs and its test sets.
 import { useState, type FormEvent } from 'react';
-import { graphql, useFragment, useLazyLoadQuery, useMutation } from 'react-relay';
+import { graphql, useFragment, useMutation, usePreloadedQuery } from 'react-relay';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { AppListQueries, AppPageQueries } from './entrypoints.ts';
 import type { AppsConfigs_query$key } from '../__generated__/AppsConfigs_query.graphql.ts';
 import type { AppsConfigsPaginationQuery } from '../__generated__/AppsConfigsPaginationQuery.graphql.ts';
 import type { AppsCreateMutation } from '../__generated__/AppsCreateMutation.graphql.ts';
@@ -18,7 +21,6 @@ import { FieldIssues, invalidProps, useFormIssues } from '../components/forms.ts
 import { Empty, ErrorMessage, HeadRow } from '../components/states.tsx';
 import { useWholeConnection } from '../connections.ts';
 import { formatTime } from '../format.ts';
-import { globalIdOf } from '../ids.ts';
 import { Link, paths, useRouter } from '../router.tsx';
 import '../evaluations/evaluations.css';
 
@@ -153,9 +155,9 @@ function AppRow({ projectId, app: key }: { projectId: string; app: AppsRow_app$k
   );
 }
 
-export function AppList({ projectId }: { projectId: string }) {
+export function AppList({ route: { projectId }, queries }: ScreenProps<RouteOf<'apps'>, AppListQueries>) {
   const { navigate } = useRouter();
-  const root = useLazyLoadQuery<AppsListQuery>(listQuery, {}, { fetchPolicy: 'store-and-network' });
+  const root = usePreloadedQuery<AppsListQuery>(listQuery, queries.list);
   const { data, pages } = useWholeConnection<AppsListPaginationQuery, AppsList_query$key>(listFragment, root);
   const apps = data.apps.edges.map((edge) => edge.node);
   const [name, setName] = useState('');
@@ -287,8 +289,8 @@ function Testsets({ projectId, query }: { projectId: string; query: AppsTestsets
   );
 }
 
-export function AppPage({ projectId, appId }: { projectId: string; appId: string }) {
-  const data = useLazyLoadQuery<AppsPageQuery>(pageQuery, { id: globalIdOf('App', appId) }, { fetchPolicy: 'store-and-network' });
+export function AppPage({ route: { projectId, appId }, queries }: ScreenProps<RouteOf<'app'>, AppPageQueries>) {
+  const data = usePreloadedQuery<AppsPageQuery>(pageQuery, queries.app);
   const app = data.app;
   if (!app)
     return (

@@ -3,14 +3,8 @@
 import { useState, type FormEvent } from 'react';
 import { Field, formText, FormError } from '../components/forms.tsx';
 import { ApiError } from '../relay.ts';
-import { localPath, paths, useRouter } from '../router.tsx';
-import { fieldErrors, logIn, useSession, type SignedIn } from '../session.tsx';
-
-/** Where a user lands without a `next`: the project called "default" (else their first) or `/`. */
-export function landing({ memberships }: SignedIn): string {
-  const project = memberships.find((membership) => membership.project.name === 'default') ?? memberships[0];
-  return project ? paths.traces(project.project.id) : '/';
-}
+import { localPath, useRouter } from '../router.tsx';
+import { fieldErrors, landing, logIn, useSession } from '../session.tsx';
 
 export function LoginPage() {
   const { location, navigate } = useRouter();

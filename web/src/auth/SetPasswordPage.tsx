@@ -7,7 +7,7 @@ import { Field, formText, FormError } from '../components/forms.tsx';
 import { ApiError } from '../relay.ts';
 import { useRouter } from '../router.tsx';
 import { fieldErrors, logIn, setPassword, useSession } from '../session.tsx';
-import { landing } from './LoginPage.tsx';
+import { landing } from '../session.tsx';
 
 /** The token in a fragment such as `#token=abc`; null when there is none. */
 export function tokenFromHash(hash: string): string | null {

@@ -4,11 +4,13 @@
 // with how they moved. Rows are virtualised with measured heights, so a long test set stays light.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
-import { graphql, useFragment, useLazyLoadQuery } from 'react-relay';
+import { graphql, useFragment, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { ComparisonQueries } from './entrypoints.ts';
 import type { ComparisonCases_query$data, ComparisonCases_query$key } from '../__generated__/ComparisonCases_query.graphql.ts';
 import type { ComparisonQuery } from '../__generated__/ComparisonQuery.graphql.ts';
 import { formatCost, formatDuration, formatPercent } from '../format.ts';
-import { globalIdOf } from '../ids.ts';
 import { Link, paths } from '../router.tsx';
 import { Empty } from '../components/states.tsx';
 import { changeOrder, countChanges, orderComparison, outputOf, type Change, type Classified } from './compare.ts';
@@ -232,9 +234,17 @@ function ComparisonCases({
   );
 }
 
-function ComparisonScreen({ projectId, evaluationIds }: { projectId: string; evaluationIds: string[] }) {
-  const ids = useMemo(() => evaluationIds.map((id) => globalIdOf('Evaluation', id)), [evaluationIds]);
-  const data = useLazyLoadQuery<ComparisonQuery>(query, { ids }, { fetchPolicy: 'store-and-network' });
+function ComparisonScreen({
+  projectId,
+  evaluationIds,
+  comparison,
+}: {
+  projectId: string;
+  evaluationIds: string[];
+  comparison: PreloadedQuery<ComparisonQuery>;
+}) {
+  const data = usePreloadedQuery<ComparisonQuery>(query, comparison);
+  const ids = comparison.variables.ids;
   const evaluations = data.nodes.map((node, index) => ({
     id: node?.id ?? ids[index],
     label: node?.variantNames ? `${index === 0 ? 'Baseline: ' : ''}${node.variantNames[0]} v${node.revisions?.[0]}` : 'unknown',
@@ -305,13 +315,13 @@ function ComparisonScreen({ projectId, evaluationIds }: { projectId: string; eva
   );
 }
 
-export function Comparison({ projectId, evaluationIds }: { projectId: string; evaluationIds: string[] }) {
-  if (evaluationIds.length < 2) {
+export function Comparison({ route: { projectId, evaluationIds }, queries }: ScreenProps<RouteOf<'evaluation-compare'>, ComparisonQueries>) {
+  if (!queries.comparison) {
     return (
       <Empty title="Choose two evaluations or more">
         <Link to={paths.evaluations(projectId)}>Tick them in the list of evaluations</Link>.
       </Empty>
     );
   }
-  return <ComparisonScreen projectId={projectId} evaluationIds={evaluationIds} />;
+  return <ComparisonScreen projectId={projectId} evaluationIds={evaluationIds} comparison={queries.comparison} />;
 }

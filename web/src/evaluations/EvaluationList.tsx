@@ -1,7 +1,10 @@
 // The project's evaluations (docs/ui.md#evaluations): the newest first, each with its variant, test
 // set, status and progress; two or more ticked open the comparison.
 import { useState } from 'react';
-import { graphql, useFragment, useLazyLoadQuery, usePaginationFragment } from 'react-relay';
+import { graphql, useFragment, usePaginationFragment, usePreloadedQuery } from 'react-relay';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { EvaluationListQueries } from './entrypoints.ts';
 import type { EvaluationList_query$key } from '../__generated__/EvaluationList_query.graphql.ts';
 import type { EvaluationListPaginationQuery } from '../__generated__/EvaluationListPaginationQuery.graphql.ts';
 import type { EvaluationListQuery } from '../__generated__/EvaluationListQuery.graphql.ts';
@@ -106,9 +109,9 @@ function EvaluationRow({
   );
 }
 
-export function EvaluationList({ projectId }: { projectId: string }) {
+export function EvaluationList({ route: { projectId }, queries }: ScreenProps<RouteOf<'evaluations'>, EvaluationListQueries>) {
   const { navigate } = useRouter();
-  const root = useLazyLoadQuery<EvaluationListQuery>(query, {}, { fetchPolicy: 'store-and-network' });
+  const root = usePreloadedQuery<EvaluationListQuery>(query, queries.list);
   const { data, hasPrevious, isLoadingPrevious, loadPrevious } = usePaginationFragment<EvaluationListPaginationQuery, EvaluationList_query$key>(
     listFragment,
     root,

@@ -2,7 +2,10 @@
 // `evaluationProgress` subscription (SSE on /graphql/stream); once it ends, the aggregates with
 // their 95% intervals as the API computes them, costs and latency; and the results table.
 import { startTransition, useMemo, useRef, useState, type ReactNode } from 'react';
-import { graphql, useFragment, useLazyLoadQuery, useMutation, useRefetchableFragment, useSubscription } from 'react-relay';
+import { graphql, useFragment, useLazyLoadQuery, useMutation, usePreloadedQuery, useRefetchableFragment, useSubscription } from 'react-relay';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { EvaluationPageQueries } from './entrypoints.ts';
 import type { GraphQLSubscriptionConfig } from 'relay-runtime';
 import type { EvaluationResults_evaluation$key } from '../__generated__/EvaluationResults_evaluation.graphql.ts';
 import type { EvaluationPage_evaluation$key } from '../__generated__/EvaluationPage_evaluation.graphql.ts';
@@ -16,7 +19,6 @@ import type { EvaluationPageQuery } from '../__generated__/EvaluationPageQuery.g
 import type { EvaluationPageRefetchQuery } from '../__generated__/EvaluationPageRefetchQuery.graphql.ts';
 import type { EvaluationPageSubscription, EvaluationPageSubscription$data } from '../__generated__/EvaluationPageSubscription.graphql.ts';
 import { formatCost, formatDuration, formatPercent, formatTime } from '../format.ts';
-import { globalIdOf } from '../ids.ts';
 import { Link, paths } from '../router.tsx';
 import { Empty, HeadRow } from '../components/states.tsx';
 import { EvaluationResults } from './EvaluationResults.tsx';
@@ -301,8 +303,8 @@ function EvaluationView({ projectId, evaluation: key }: { projectId: string; eva
   );
 }
 
-export function EvaluationPage({ projectId, evaluationId }: { projectId: string; evaluationId: string }) {
-  const data = useLazyLoadQuery<EvaluationPageQuery>(query, { id: globalIdOf('Evaluation', evaluationId) }, { fetchPolicy: 'store-and-network' });
+export function EvaluationPage({ route: { projectId }, queries }: ScreenProps<RouteOf<'evaluation'>, EvaluationPageQueries>) {
+  const data = usePreloadedQuery<EvaluationPageQuery>(query, queries.evaluation);
   const evaluation = data.evaluation;
   if (!evaluation) {
     return (

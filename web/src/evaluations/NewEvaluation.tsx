@@ -2,7 +2,10 @@
 // set, the app's evaluator configs and a rate limit, sent as `createEvaluations`; the API checks
 // everything and a refusal's faults appear beside their fields.
 import { Suspense, useState, type FormEvent } from 'react';
-import { graphql, useLazyLoadQuery, useMutation, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
+import { graphql, useMutation, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { NewEvaluationQueries } from './entrypoints.ts';
 import type { NewEvaluationAppQuery } from '../__generated__/NewEvaluationAppQuery.graphql.ts';
 import type { NewEvaluationMutation } from '../__generated__/NewEvaluationMutation.graphql.ts';
 import type { NewEvaluationQuery } from '../__generated__/NewEvaluationQuery.graphql.ts';
@@ -100,9 +103,9 @@ function AppChoices({ queryRef, ...props }: ChoiceProps & { queryRef: PreloadedQ
   );
 }
 
-export function NewEvaluation({ projectId }: { projectId: string }) {
+export function NewEvaluation({ route: { projectId }, queries }: ScreenProps<RouteOf<'evaluation-new'>, NewEvaluationQueries>) {
   const { navigate } = useRouter();
-  const data = useLazyLoadQuery<NewEvaluationQuery>(query, {}, { fetchPolicy: 'store-and-network' });
+  const data = usePreloadedQuery<NewEvaluationQuery>(query, queries.choices);
   const { apps } = useAppChoices(data);
   const { testsets } = useTestsetChoices(data);
   const [appQueryRef, loadAppQuery] = useQueryLoader<NewEvaluationAppQuery>(appQuery);

@@ -2,7 +2,10 @@
 // settings form built from the evaluator's template; the API checks it and its 422 faults appear
 // beside their fields.
 import { useState, type FormEvent } from 'react';
-import { graphql, useFragment, useLazyLoadQuery, useMutation } from 'react-relay';
+import { graphql, useFragment, useMutation, usePreloadedQuery } from 'react-relay';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { EditConfigQueries, NewConfigQueries } from './entrypoints.ts';
 import type { ConfigEditor_evaluators$key } from '../__generated__/ConfigEditor_evaluators.graphql.ts';
 import type { ConfigEditorCreateMutation } from '../__generated__/ConfigEditorCreateMutation.graphql.ts';
 import type { ConfigEditorEditQuery } from '../__generated__/ConfigEditorEditQuery.graphql.ts';
@@ -165,9 +168,9 @@ function ConfigForm({
   );
 }
 
-export function NewConfig({ projectId, appId }: { projectId: string; appId: string }) {
+export function NewConfig({ route: { projectId, appId }, queries }: ScreenProps<RouteOf<'config-new'>, NewConfigQueries>) {
   const { navigate } = useRouter();
-  const data = useLazyLoadQuery<ConfigEditorNewQuery>(newQuery, { appId: globalIdOf('App', appId) });
+  const data = usePreloadedQuery<ConfigEditorNewQuery>(newQuery, queries.form);
   const [commit, saving] = useMutation<ConfigEditorCreateMutation>(createMutation);
   const { issues, failure, onError, reset } = useFormIssues();
   if (!data.app) return <Empty title="No such app" />;
@@ -197,8 +200,8 @@ export function NewConfig({ projectId, appId }: { projectId: string; appId: stri
   );
 }
 
-export function EditConfig({ projectId, appId, configId }: { projectId: string; appId: string; configId: string }) {
-  const data = useLazyLoadQuery<ConfigEditorEditQuery>(editQuery, { id: globalIdOf('EvaluatorConfig', configId) }, { fetchPolicy: 'store-and-network' });
+export function EditConfig({ route: { projectId, appId }, queries }: ScreenProps<RouteOf<'config'>, EditConfigQueries>) {
+  const data = usePreloadedQuery<ConfigEditorEditQuery>(editQuery, queries.form);
   const [commit, saving] = useMutation<ConfigEditorUpdateMutation>(updateMutation);
   const [saved, setSaved] = useState(false);
   const { issues, failure, onError, reset } = useFormIssues();

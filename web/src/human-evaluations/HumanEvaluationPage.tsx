@@ -1,13 +1,15 @@
 // A human evaluation's results (docs/ui.md#human-evaluation): how far output generation and each
 // judge have got, then the statistics as the API computes them: win rates (A/B) or mean scores
 // (single model) with 95% intervals, position bias and agreement between judges (kappa).
-import { graphql, useLazyLoadQuery } from 'react-relay';
+import { graphql, usePreloadedQuery } from 'react-relay';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { HumanEvaluationPageQueries } from './entrypoints.ts';
 import type { HumanEvaluationPageJudges_evaluation$key } from '../__generated__/HumanEvaluationPageJudges_evaluation.graphql.ts';
 import type { HumanEvaluationPageJudgesPaginationQuery } from '../__generated__/HumanEvaluationPageJudgesPaginationQuery.graphql.ts';
 import type { HumanEvaluationPageQuery, HumanEvaluationPageQuery$data } from '../__generated__/HumanEvaluationPageQuery.graphql.ts';
 import { statusLabel } from '../evaluations/results.ts';
 import { formatPercent, formatTime } from '../format.ts';
-import { globalIdOf } from '../ids.ts';
 import { useWholeConnection } from '../connections.ts';
 import { Link, paths } from '../router.tsx';
 import { Empty, ErrorMessage, HeadRow } from '../components/states.tsx';
@@ -195,8 +197,8 @@ function JudgesProgress({ evaluation, total }: { evaluation: HumanEvaluationPage
   );
 }
 
-export function HumanEvaluationPage({ projectId, evaluationId }: { projectId: string; evaluationId: string }) {
-  const data = useLazyLoadQuery<HumanEvaluationPageQuery>(query, { id: globalIdOf('HumanEvaluation', evaluationId) }, { fetchPolicy: 'network-only' });
+export function HumanEvaluationPage({ route: { projectId, evaluationId }, queries }: ScreenProps<RouteOf<'human-evaluation'>, HumanEvaluationPageQueries>) {
+  const data = usePreloadedQuery<HumanEvaluationPageQuery>(query, queries.evaluation);
   const evaluation = data.humanEvaluation;
   if (!evaluation)
     return (

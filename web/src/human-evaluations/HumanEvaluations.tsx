@@ -2,16 +2,10 @@
 // of two variants or a single model test, over a test set, with the columns judges see); the API
 // checks it and its 422 faults appear beside their fields.
 import { Suspense, useState, type FormEvent } from 'react';
-import {
-  graphql,
-  useFragment,
-  useLazyLoadQuery,
-  useMutation,
-  usePaginationFragment,
-  usePreloadedQuery,
-  useQueryLoader,
-  type PreloadedQuery,
-} from 'react-relay';
+import { graphql, useFragment, useMutation, usePaginationFragment, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { HumanEvaluationListQueries } from './entrypoints.ts';
 import type { AppChoices_query$key } from '../__generated__/AppChoices_query.graphql.ts';
 import type { HumanEvaluationsAppQuery } from '../__generated__/HumanEvaluationsAppQuery.graphql.ts';
 import type { HumanEvaluationsCreateMutation } from '../__generated__/HumanEvaluationsCreateMutation.graphql.ts';
@@ -230,8 +224,8 @@ function HumanEvaluationRow({ projectId, evaluation: key }: { projectId: string;
   );
 }
 
-export function HumanEvaluationList({ projectId }: { projectId: string }) {
-  const root = useLazyLoadQuery<HumanEvaluationsListQuery>(listQuery, {}, { fetchPolicy: 'store-and-network' });
+export function HumanEvaluationList({ route: { projectId }, queries }: ScreenProps<RouteOf<'human-evaluations'>, HumanEvaluationListQueries>) {
+  const root = usePreloadedQuery<HumanEvaluationsListQuery>(listQuery, queries.list);
   const { data, hasPrevious, isLoadingPrevious, loadPrevious } = usePaginationFragment<HumanEvaluationsListPaginationQuery, HumanEvaluationsList_query$key>(
     listFragment,
     root,

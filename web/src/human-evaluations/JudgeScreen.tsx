@@ -2,7 +2,10 @@
 // (?judge=&case=), the case's outputs in their recorded order, verdicts by button or key; a verdict
 // is saved (judgeHumanScenario) and the next case shown.
 import { useState } from 'react';
-import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import { graphql, useMutation, usePreloadedQuery } from 'react-relay';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { JudgeScreenQueries } from './entrypoints.ts';
 import type { JudgeScreenMutation } from '../__generated__/JudgeScreenMutation.graphql.ts';
 import type { JudgeScreenQuery } from '../__generated__/JudgeScreenQuery.graphql.ts';
 import type { scenariosJudging_evaluation$key } from '../__generated__/scenariosJudging_evaluation.graphql.ts';
@@ -100,9 +103,9 @@ function Judging({
   );
 }
 
-export function JudgeScreen({ projectId, evaluationId, judge, at }: { projectId: string; evaluationId: string; judge: string | null; at: number | null }) {
+export function JudgeScreen({ route: { projectId, evaluationId, judge, at }, queries }: ScreenProps<RouteOf<'human-judge'>, JudgeScreenQueries>) {
   const { navigate } = useRouter();
-  const data = useLazyLoadQuery<JudgeScreenQuery>(query, { id: globalIdOf('HumanEvaluation', evaluationId) }, { fetchPolicy: 'store-and-network' });
+  const data = usePreloadedQuery<JudgeScreenQuery>(query, queries.evaluation);
   const [name, setName] = useState(judge ?? localStorage.getItem(JUDGE_KEY) ?? '');
   const evaluation = data.humanEvaluation;
   if (!evaluation)

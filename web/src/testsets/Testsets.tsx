@@ -1,7 +1,10 @@
 // Test sets (docs/ui.md#test-sets): the list with an upload by drag and drop (or a file picker),
 // CSV or JSON through the API's upload route, and a test set as a table, 100 rows a page.
 import { useState, type DragEvent, type FormEvent } from 'react';
-import { graphql, useFragment, useLazyLoadQuery } from 'react-relay';
+import { graphql, useFragment, usePreloadedQuery } from 'react-relay';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { TestsetListQueries, TestsetPageQueries } from './entrypoints.ts';
 import type { TestsetsList_query$key } from '../__generated__/TestsetsList_query.graphql.ts';
 import type { TestsetsListPaginationQuery } from '../__generated__/TestsetsListPaginationQuery.graphql.ts';
 import type { TestsetsRow_testset$key } from '../__generated__/TestsetsRow_testset.graphql.ts';
@@ -11,7 +14,6 @@ import type { TestsetsPageQuery } from '../__generated__/TestsetsPageQuery.graph
 import { FieldIssues, FormIssues, useFormIssues } from '../components/forms.tsx';
 import { useWholeConnection } from '../connections.ts';
 import { formatTime } from '../format.ts';
-import { globalIdOf } from '../ids.ts';
 import { Link, paths, useRouter } from '../router.tsx';
 import { Empty, ErrorMessage, HeadRow } from '../components/states.tsx';
 import { uploadTestset, uploadType } from './upload.ts';
@@ -175,8 +177,8 @@ function TestsetRow({ projectId, testset: key }: { projectId: string; testset: T
   );
 }
 
-export function TestsetList({ projectId }: { projectId: string }) {
-  const root = useLazyLoadQuery<TestsetsListQuery>(listQuery, {}, { fetchPolicy: 'store-and-network' });
+export function TestsetList({ route: { projectId }, queries }: ScreenProps<RouteOf<'testsets'>, TestsetListQueries>) {
+  const root = usePreloadedQuery<TestsetsListQuery>(listQuery, queries.list);
   const { data, pages } = useWholeConnection<TestsetsListPaginationQuery, TestsetsList_query$key>(listFragment, root);
   const testsets = data.testsets.edges.map((edge) => edge.node);
   return (
@@ -255,8 +257,8 @@ function TestsetRows({
   );
 }
 
-export function TestsetPage({ projectId, testsetId, after }: { projectId: string; testsetId: string; after: string | null }) {
-  const data = useLazyLoadQuery<TestsetsPageQuery>(pageQuery, { id: globalIdOf('Testset', testsetId), after }, { fetchPolicy: 'store-and-network' });
+export function TestsetPage({ route: { projectId, testsetId, after }, queries }: ScreenProps<RouteOf<'testset'>, TestsetPageQueries>) {
+  const data = usePreloadedQuery<TestsetsPageQuery>(pageQuery, queries.testset);
   const testset = data.testset;
   if (!testset)
     return (

@@ -1,0 +1,71 @@
+// The route table (docs/ui.md#routes-and-preloading): the entry point of every screen a URL names
+// (router.tsx), each in its own chunk with the queries it preloads. A domain's screens have theirs
+// in the domain's `entrypoints.ts`; a screen that still starts its own queries on render is
+// adapted here, with nothing to preload.
+import type { AdminSection, Route, RouteOf } from './router.tsx';
+import { appList, appPage, variantPage } from './apps/entrypoints.ts';
+import { entryPoint, noQueries, type EntryPoint } from './entrypoint.ts';
+import { comparison, evaluationList, evaluationPage, newEvaluation } from './evaluations/entrypoints.ts';
+import { editConfig, newConfig } from './evaluators/entrypoints.ts';
+import { humanEvaluationList, humanEvaluationPage, judgeScreen } from './human-evaluations/entrypoints.ts';
+import { testsetList, testsetPage } from './testsets/entrypoints.ts';
+
+type Screen = Exclude<Route['screen'], 'home' | 'admin'>;
+
+const screens: { [S in Screen]: EntryPoint<RouteOf<S>> } = {
+  login: entryPoint(async () => (await import('./auth/LoginPage.tsx')).LoginPage, noQueries),
+  'set-password': entryPoint(async () => (await import('./auth/SetPasswordPage.tsx')).SetPasswordPage, noQueries),
+  traces: entryPoint(async () => {
+    const { TraceList } = await import('./observability/TraceList.tsx');
+    return ({ route }) => <TraceList projectId={route.projectId} />;
+  }, noQueries),
+  trace: entryPoint(async () => {
+    const { TracePage } = await import('./observability/TracePage.tsx');
+    return ({ route }) => <TracePage projectId={route.projectId} traceId={route.traceId} spanId={route.spanId} />;
+  }, noQueries),
+  evaluations: evaluationList,
+  'evaluation-new': newEvaluation,
+  evaluation: evaluationPage,
+  'evaluation-compare': comparison,
+  'human-evaluations': humanEvaluationList,
+  'human-evaluation': humanEvaluationPage,
+  'human-judge': judgeScreen,
+  apps: appList,
+  app: appPage,
+  'config-new': newConfig,
+  config: editConfig,
+  variant: variantPage,
+  testsets: testsetList,
+  testset: testsetPage,
+};
+
+/** The administration sections, each its own entry point within the administration's frame. */
+const adminSections: Record<AdminSection, EntryPoint<RouteOf<'admin'>>> = {
+  keys: entryPoint(async () => {
+    const { ApiKeys } = await import('./auth/ApiKeys.tsx');
+    return () => <ApiKeys />;
+  }, noQueries),
+  members: entryPoint(async () => {
+    const { Members } = await import('./auth/Members.tsx');
+    return () => <Members />;
+  }, noQueries),
+  audit: entryPoint(async () => {
+    const { AuditLog } = await import('./auth/AuditLog.tsx');
+    return ({ route }) => <AuditLog projectId={route.projectId} />;
+  }, noQueries),
+  prices: entryPoint(async () => {
+    const { Prices } = await import('./pricing/Prices.tsx');
+    return () => <Prices />;
+  }, noQueries),
+  projects: entryPoint(async () => {
+    const { Projects } = await import('./projects/Projects.tsx');
+    return ({ route }) => <Projects projectId={route.projectId} />;
+  }, noQueries),
+};
+
+/** The entry point of the screen `route` names (`/` is the shell's own: it opens a project). */
+export function entryPointOf(route: Exclude<Route, { screen: 'home' }>): EntryPoint<Route> {
+  // Each key of the tables holds the entry point of its own kind of route.
+  const entry = route.screen === 'admin' ? adminSections[route.section] : screens[route.screen];
+  return entry as unknown as EntryPoint<Route>;
+}
