@@ -8,6 +8,7 @@ import { entryPoint, noQueries, type EntryPoint } from './entrypoint.ts';
 import { comparison, evaluationList, evaluationPage, newEvaluation } from './evaluations/entrypoints.ts';
 import { editConfig, newConfig } from './evaluators/entrypoints.ts';
 import { humanEvaluationList, humanEvaluationPage, judgeScreen } from './human-evaluations/entrypoints.ts';
+import { traceList, tracePage } from './observability/entrypoints.ts';
 import { testsetList, testsetPage } from './testsets/entrypoints.ts';
 
 type Screen = Exclude<Route['screen'], 'home' | 'admin'>;
@@ -15,14 +16,8 @@ type Screen = Exclude<Route['screen'], 'home' | 'admin'>;
 const screens: { [S in Screen]: EntryPoint<RouteOf<S>> } = {
   login: entryPoint(async () => (await import('./auth/LoginPage.tsx')).LoginPage, noQueries),
   'set-password': entryPoint(async () => (await import('./auth/SetPasswordPage.tsx')).SetPasswordPage, noQueries),
-  traces: entryPoint(async () => {
-    const { TraceList } = await import('./observability/TraceList.tsx');
-    return ({ route }) => <TraceList projectId={route.projectId} />;
-  }, noQueries),
-  trace: entryPoint(async () => {
-    const { TracePage } = await import('./observability/TracePage.tsx');
-    return ({ route }) => <TracePage projectId={route.projectId} traceId={route.traceId} spanId={route.spanId} />;
-  }, noQueries),
+  traces: traceList,
+  trace: tracePage,
   evaluations: evaluationList,
   'evaluation-new': newEvaluation,
   evaluation: evaluationPage,

@@ -68,6 +68,13 @@ export async function registerWebUi(server: FastifyInstance): Promise<void> {
       prefix: '/assets/',
       // The build names every asset by its content's hash: a name never changes meaning.
       immutable: true,
+      // The build wrote each script and style also as `.br` and `.gz` (scripts/build-web.mjs):
+      // sent with Content-Encoding to a browser whose Accept-Encoding takes them, else as built.
+      preCompressed: true,
+      // …so a shared cache keeps one copy per encoding.
+      setHeaders: (response) => {
+        response.setHeader('vary', 'accept-encoding');
+      },
       maxAge: '365d',
       index: false,
       decorateReply: false,

@@ -1,18 +1,23 @@
 // Traces over time as plain SVG bars (docs/ui.md#decisions: no chart library for one bar chart):
 // errors stacked on the rest, an accessible summary and a table for screen readers.
+import { graphql, useFragment } from 'react-relay';
+import type { SeriesChart_buckets$key } from '../__generated__/SeriesChart_buckets.graphql.ts';
 import { formatCount, formatTime } from '../format.ts';
 
-export interface Bucket {
-  readonly start: string;
-  readonly end: string;
-  readonly count: number;
-  readonly errorCount: number;
-}
+const bucketsFragment = graphql`
+  fragment SeriesChart_buckets on TraceSeriesBucket @relay(plural: true) {
+    start
+    end
+    count
+    errorCount
+  }
+`;
 
 const WIDTH = 600;
 const HEIGHT = 120;
 
-export function SeriesChart({ buckets }: { buckets: readonly Bucket[] }) {
+export function SeriesChart({ buckets: bucketsRef }: { buckets: SeriesChart_buckets$key }) {
+  const buckets = useFragment(bucketsFragment, bucketsRef);
   if (buckets.length === 0) return null;
   const max = Math.max(1, ...buckets.map((bucket) => bucket.count));
   const barWidth = WIDTH / buckets.length;

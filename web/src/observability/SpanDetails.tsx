@@ -1,7 +1,8 @@
 // One span's details, loaded when it is selected (docs/ui.md#span-details): figures, inputs and
 // outputs for people, exceptions, and the raw attributes, events, resource and scope.
 import { useState, type ReactNode } from 'react';
-import { graphql, useLazyLoadQuery } from 'react-relay';
+import { graphql, useFragment, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
+import type { SpanDetails_span$key } from '../__generated__/SpanDetails_span.graphql.ts';
 import type { SpanDetailsQuery } from '../__generated__/SpanDetailsQuery.graphql.ts';
 import { formatCost, formatCount, formatDuration, formatTime } from '../format.ts';
 import { Empty } from '../components/states.tsx';
@@ -11,46 +12,52 @@ import { exceptionsOf } from './messages.ts';
 const query = graphql`
   query SpanDetailsQuery($traceId: String!, $spanId: String!) {
     span(traceId: $traceId, spanId: $spanId) {
-      id
-      spanId
-      parentSpanId
-      name
-      spanKind
-      status
-      statusMessage
-      startTime
-      endTime
-      latency
-      model
-      costSource
-      cachedTokens
-      environment
-      userId
-      sessionId
-      metadata {
-        cost
-        usage {
-          promptTokens
-          completionTokens
-          totalTokens
-        }
-      }
-      variant {
-        variantName
-        revision
-      }
-      content {
-        inputs
-        outputs
-        internals
-      }
-      config
-      events
-      links
-      attributes
-      resource
-      scope
+      ...SpanDetails_span
     }
+  }
+`;
+
+const spanFragment = graphql`
+  fragment SpanDetails_span on Span {
+    id
+    spanId
+    parentSpanId
+    name
+    spanKind
+    status
+    statusMessage
+    startTime
+    endTime
+    latency
+    model
+    costSource
+    cachedTokens
+    environment
+    userId
+    sessionId
+    metadata {
+      cost
+      usage {
+        promptTokens
+        completionTokens
+        totalTokens
+      }
+    }
+    variant {
+      variantName
+      revision
+    }
+    content {
+      inputs
+      outputs
+      internals
+    }
+    config
+    events
+    links
+    attributes
+    resource
+    scope
   }
 `;
 
@@ -67,9 +74,15 @@ function Section({ title, children, open: initiallyOpen = true }: { title: strin
   );
 }
 
-export function SpanDetails({ traceId, spanId }: { traceId: string; spanId: string }) {
-  const { span } = useLazyLoadQuery<SpanDetailsQuery>(query, { traceId, spanId });
+/** The selected span, from the query its route preloaded. */
+export function SpanDetails({ query: queryRef }: { query: PreloadedQuery<SpanDetailsQuery> }) {
+  const { span } = usePreloadedQuery<SpanDetailsQuery>(query, queryRef);
   if (!span) return <Empty title="This span is not there any more" />;
+  return <SpanDetailsView span={span} />;
+}
+
+function SpanDetailsView({ span: spanRef }: { span: SpanDetails_span$key }) {
+  const span = useFragment(spanFragment, spanRef);
   const usage = span.metadata.usage;
   const exceptions = exceptionsOf(span.events);
   const figures: [string, string][] = [

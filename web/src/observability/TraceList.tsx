@@ -1,28 +1,20 @@
 // The trace list (docs/ui.md#the-trace-list): the API's filters in a form, metrics and a chart over
 // the filter, a sortable table a page at a time, refreshed live as ingestion stores traces.
-import { startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { graphql, useLazyLoadQuery, useSubscription } from 'react-relay';
+import { startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { graphql, useFragment, usePreloadedQuery, useQueryLoader, useSubscription, type PreloadedQuery } from 'react-relay';
 import type { GraphQLSubscriptionConfig } from 'relay-runtime';
+import type { TraceListFigures_query$key } from '../__generated__/TraceListFigures_query.graphql.ts';
 import type { TraceListQuery } from '../__generated__/TraceListQuery.graphql.ts';
+import type { TraceListRow_trace$key } from '../__generated__/TraceListRow_trace.graphql.ts';
 import type { TraceListSubscription } from '../__generated__/TraceListSubscription.graphql.ts';
-import { formatCost, formatCount, formatDuration, formatPercent, formatTime } from '../format.ts';
-import { ChecksField } from '../components/forms.tsx';
-import { Link, paths, useRouter } from '../router.tsx';
+import type { TraceListTable_query$key } from '../__generated__/TraceListTable_query.graphql.ts';
 import { Empty, ErrorBoundary, Figures, Loading } from '../components/states.tsx';
-import {
-  filterVariables,
-  pageVariables,
-  parseState,
-  ranges,
-  sortedBy,
-  spanKinds,
-  stateSearch,
-  statuses,
-  numberOf,
-  type Range,
-  type SortField,
-  type TraceListState,
-} from './filters.ts';
+import type { ScreenProps } from '../entrypoint.ts';
+import { formatCost, formatCount, formatDuration, formatPercent, formatTime } from '../format.ts';
+import { Link, paths, useRouter, type RouteOf } from '../router.tsx';
+import type { TraceListQueries } from './entrypoints.ts';
+import { parseState, sortedBy, stateSearch, type SortField, type TraceListState } from './filters.ts';
+import { TraceFilters } from './TraceFilters.tsx';
 import { SeriesChart } from './SeriesChart.tsx';
 
 const query = graphql`
@@ -48,41 +40,14 @@ const query = graphql`
     $minLatency: Float
     $maxLatency: Float
   ) {
-    traces(
-      first: $first
-      after: $after
-      last: $last
-      before: $before
-      sortBy: $sortBy
-      sortDirection: $sortDirection
-      startedAfter: $startedAfter
-      startedBefore: $startedBefore
-      nameContains: $nameContains
-      spanKind: $spanKind
-      status: $status
-      userId: $userId
-      sessionId: $sessionId
-      environment: $environment
-      model: $model
-      text: $text
-      minCost: $minCost
-      maxCost: $maxCost
-      minLatency: $minLatency
-      maxLatency: $maxLatency
-    ) {
-      edges {
-        node {
-          ...traceSummaryFields @relay(mask: false)
-          spanKind
-        }
-      }
-      pageInfo {
-        hasNextPage
-        hasPreviousPage
-        startCursor
-        endCursor
-      }
-    }
+    ...TraceListFigures_query
+    ...TraceListTable_query
+  }
+`;
+
+// The metrics and the chart over the filter (the query's filter variables).
+const figuresFragment = graphql`
+  fragment TraceListFigures_query on Query {
     traceMetrics(
       startedAfter: $startedAfter
       startedBefore: $startedBefore
@@ -126,19 +91,72 @@ const query = graphql`
       minLatency: $minLatency
       maxLatency: $maxLatency
     ) {
-      start
-      end
-      count
-      errorCount
+      ...SeriesChart_buckets
     }
   }
 `;
 
-// A trace's figures, as a row of the list and the head of its page (TracePage.tsx) show them;
-// spread unmasked (`@relay(mask: false)`), so no component reads it as a fragment.
-export const traceSummaryFields = graphql`
-  fragment traceSummaryFields on Trace {
-    id
+// A page of the table, by cursor, with the count that tells an empty project from an empty filter.
+const tableFragment = graphql`
+  fragment TraceListTable_query on Query {
+    traces(
+      first: $first
+      after: $after
+      last: $last
+      before: $before
+      sortBy: $sortBy
+      sortDirection: $sortDirection
+      startedAfter: $startedAfter
+      startedBefore: $startedBefore
+      nameContains: $nameContains
+      spanKind: $spanKind
+      status: $status
+      userId: $userId
+      sessionId: $sessionId
+      environment: $environment
+      model: $model
+      text: $text
+      minCost: $minCost
+      maxCost: $maxCost
+      minLatency: $minLatency
+      maxLatency: $maxLatency
+    ) {
+      edges {
+        node {
+          id
+          ...TraceListRow_trace
+        }
+      }
+      pageInfo {
+        hasNextPage
+        hasPreviousPage
+        startCursor
+        endCursor
+      }
+    }
+    traceMetrics(
+      startedAfter: $startedAfter
+      startedBefore: $startedBefore
+      nameContains: $nameContains
+      spanKind: $spanKind
+      status: $status
+      userId: $userId
+      sessionId: $sessionId
+      environment: $environment
+      model: $model
+      text: $text
+      minCost: $minCost
+      maxCost: $maxCost
+      minLatency: $minLatency
+      maxLatency: $maxLatency
+    ) {
+      count
+    }
+  }
+`;
+
+const rowFragment = graphql`
+  fragment TraceListRow_trace on Trace {
     traceId
     name
     startTime
@@ -146,9 +164,9 @@ export const traceSummaryFields = graphql`
     spanCount
     errorCount
     cost
-    status
     userId
     environment
+    spanKind
     tokens {
       totalTokens
     }
@@ -174,107 +192,9 @@ const columns: { field: SortField | null; label: string; numeric?: boolean }[] =
   { field: 'COST', label: 'Cost', numeric: true },
 ];
 
-function Filters({ state, apply }: { state: TraceListState; apply: (next: TraceListState) => void }) {
-  const [draft, setDraft] = useState(state);
-  useEffect(() => setDraft(state), [state]);
-  const set = <K extends keyof TraceListState>(key: K, value: TraceListState[K]) => setDraft((current) => ({ ...current, [key]: value }));
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    apply({ ...draft, after: null, before: null });
-  };
-  const text = (key: 'name' | 'user' | 'session' | 'environment' | 'model' | 'text', label: string) => (
-    <label>
-      {label}
-      <input type="search" value={draft[key]} onChange={(event) => set(key, event.target.value)} />
-    </label>
-  );
-  const number = (key: 'minCost' | 'maxCost' | 'minLatency' | 'maxLatency', label: string) => {
-    const invalid = draft[key].trim() !== '' && (numberOf(draft[key]) === undefined || numberOf(draft[key])! < 0);
-    return (
-      <label>
-        {label}
-        <input inputMode="decimal" value={draft[key]} aria-invalid={invalid || undefined} onChange={(event) => set(key, event.target.value)} />
-      </label>
-    );
-  };
-  // Ranges, statuses and kinds stay folded unless the URL sets one.
-  const moreSet =
-    [state.minCost, state.maxCost, state.minLatency, state.maxLatency].some((value) => value !== '') || state.statuses.length > 0 || state.kinds.length > 0;
-  return (
-    <form className="filters" onSubmit={submit} aria-label="Filter traces">
-      <fieldset>
-        <legend>Time</legend>
-        <label>
-          Range
-          <select value={draft.range ?? ''} onChange={(event) => set('range', (event.target.value || null) as Range | null)}>
-            <option value="">All time or custom</option>
-            {Object.keys(ranges).map((range) => (
-              <option key={range} value={range}>
-                Last {range}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          From
-          <input type="datetime-local" value={draft.from} disabled={draft.range !== null} onChange={(event) => set('from', event.target.value)} />
-        </label>
-        <label>
-          To
-          <input type="datetime-local" value={draft.to} disabled={draft.range !== null} onChange={(event) => set('to', event.target.value)} />
-        </label>
-      </fieldset>
-      <fieldset>
-        <legend>Trace</legend>
-        {text('name', 'Name contains')}
-        {text('text', 'Text in inputs or outputs')}
-        {text('model', 'Model')}
-        {text('user', 'User id')}
-        {text('session', 'Session id')}
-        {text('environment', 'Environment')}
-      </fieldset>
-      <details className="more-filters" open={moreSet || undefined}>
-        <summary>More filters{moreSet ? ' (some set)' : ''}</summary>
-        <div className="more-filters-body">
-          <fieldset>
-            <legend>Ranges</legend>
-            {number('minCost', 'Cost from (USD)')}
-            {number('maxCost', 'Cost to (USD)')}
-            {number('minLatency', 'Latency from (s)')}
-            {number('maxLatency', 'Latency to (s)')}
-          </fieldset>
-          <ChecksField
-            legend="Status"
-            options={statuses.map((status) => ({ value: status, label: status }))}
-            chosen={draft.statuses}
-            onChange={(next) => set('statuses', next)}
-          />
-          <ChecksField
-            legend="Kind of the root span"
-            options={spanKinds.map((kind) => ({ value: kind, label: kind }))}
-            chosen={draft.kinds}
-            onChange={(next) => set('kinds', next)}
-          />
-        </div>
-      </details>
-      <div className="filter-actions">
-        <button type="submit">Apply filters</button>
-        <button type="button" className="secondary" onClick={() => apply(parseState(''))}>
-          Clear
-        </button>
-      </div>
-    </form>
-  );
-}
-
-function Results({ projectId, state, fetchKey, apply }: { projectId: string; state: TraceListState; fetchKey: number; apply: (next: TraceListState) => void }) {
-  // `now` is fixed per state, so a relative range does not move (and refetch) at every render.
-  const variables = useMemo(
-    () => ({ ...filterVariables(state, Date.now()), ...pageVariables(state), sortBy: state.sort, sortDirection: state.direction }),
-    [state],
-  );
-  const data = useLazyLoadQuery<TraceListQuery>(query, variables, { fetchKey, fetchPolicy: fetchKey > 0 ? 'store-and-network' : 'store-or-network' });
-  const { traces, traceMetrics: metrics, traceSeries } = data;
+/** The metrics over the filter and traces over time. */
+function TraceFigures({ query: queryRef }: { query: TraceListFigures_query$key }) {
+  const { traceMetrics: metrics, traceSeries } = useFragment(figuresFragment, queryRef);
   const figures: [string, string][] = [
     ['Traces', formatCount(metrics.count)],
     ['Error rate', formatPercent(metrics.errorRate)],
@@ -288,6 +208,43 @@ function Results({ projectId, state, fetchKey, apply }: { projectId: string; sta
     <>
       <Figures figures={figures} label="Over the filter" />
       <SeriesChart buckets={traceSeries} />
+    </>
+  );
+}
+
+function TraceRow({ projectId, trace: traceRef }: { projectId: string; trace: TraceListRow_trace$key }) {
+  const node = useFragment(rowFragment, traceRef);
+  return (
+    <tr className={node.errorCount > 0 ? 'failed' : undefined}>
+      <td>
+        <Link to={paths.trace(projectId, node.traceId)}>{node.name ?? node.traceId}</Link>
+        <span className="muted small">
+          {' '}
+          {node.spanKind ?? ''} {node.environment ? `· ${node.environment}` : ''} {node.userId ? `· ${node.userId}` : ''}
+        </span>
+      </td>
+      <td>{formatTime(node.startTime)}</td>
+      <td className="numeric">{formatDuration(node.latency)}</td>
+      <td className="numeric">{formatCount(node.spanCount)}</td>
+      <td className="numeric">{node.errorCount > 0 ? <span className="badge error">{node.errorCount}</span> : '0'}</td>
+      <td className="numeric">{formatCount(node.tokens.totalTokens)}</td>
+      <td className="numeric">{formatCost(node.cost)}</td>
+    </tr>
+  );
+}
+
+interface TableProps {
+  projectId: string;
+  state: TraceListState;
+  apply: (next: TraceListState) => void;
+  query: TraceListTable_query$key;
+}
+
+/** The sortable table, a page at a time by cursor (the cursors in the URL). */
+function TraceTable({ projectId, state, apply, query: queryRef }: TableProps) {
+  const { traces, traceMetrics: metrics } = useFragment(tableFragment, queryRef);
+  return (
+    <>
       {traces.edges.length === 0 ? (
         <Empty title="No traces match">
           {metrics.count === 0 && stateSearch(state) === '' ? 'Send traces with OpenTelemetry to /v1/traces (docs/observability.md).' : 'Try other filters.'}
@@ -318,21 +275,7 @@ function Results({ projectId, state, fetchKey, apply }: { projectId: string; sta
           </thead>
           <tbody>
             {traces.edges.map(({ node }) => (
-              <tr key={node.id} className={node.errorCount > 0 ? 'failed' : undefined}>
-                <td>
-                  <Link to={paths.trace(projectId, node.traceId)}>{node.name ?? node.traceId}</Link>
-                  <span className="muted small">
-                    {' '}
-                    {node.spanKind ?? ''} {node.environment ? `· ${node.environment}` : ''} {node.userId ? `· ${node.userId}` : ''}
-                  </span>
-                </td>
-                <td>{formatTime(node.startTime)}</td>
-                <td className="numeric">{formatDuration(node.latency)}</td>
-                <td className="numeric">{formatCount(node.spanCount)}</td>
-                <td className="numeric">{node.errorCount > 0 ? <span className="badge error">{node.errorCount}</span> : '0'}</td>
-                <td className="numeric">{formatCount(node.tokens.totalTokens)}</td>
-                <td className="numeric">{formatCost(node.cost)}</td>
-              </tr>
+              <TraceRow key={node.id} projectId={projectId} trace={node} />
             ))}
           </tbody>
         </table>
@@ -353,6 +296,17 @@ function Results({ projectId, state, fetchKey, apply }: { projectId: string; sta
           Next page
         </button>
       </nav>
+    </>
+  );
+}
+
+/** The list's data: read from the query the route preloaded (or its live reload). */
+function Results({ list, ...table }: Omit<TableProps, 'query'> & { list: PreloadedQuery<TraceListQuery> }) {
+  const data = usePreloadedQuery<TraceListQuery>(query, list);
+  return (
+    <>
+      <TraceFigures query={data} />
+      <TraceTable {...table} query={data} />
     </>
   );
 }
@@ -383,17 +337,21 @@ function useLiveRefresh(onStored: () => void): boolean {
   return live;
 }
 
-export function TraceList({ projectId }: { projectId: string }) {
+export function TraceList({ route: { projectId }, queries }: ScreenProps<RouteOf<'traces'>, TraceListQueries>) {
   const { location, navigate } = useRouter();
   const state = useMemo(() => parseState(location.search), [location.search]);
-  const [fetchKey, setFetchKey] = useState(0);
+  const [list, loadList] = useQueryLoader(query, queries.list);
+  // The same variables (a relative range keeps its start), from the API rather than the store.
+  const reload = () => {
+    if (list) loadList(list.variables, { fetchPolicy: 'network-only' });
+  };
   const apply = (next: TraceListState) => navigate(paths.traces(projectId, stateSearch(next)));
   const [newTraces, setNewTraces] = useState(false);
   // The first page follows ingestion; on a later page a notice offers to reload instead, so rows
   // do not move under the reader.
   const onFirstPage = !state.after && !state.before;
   const live = useLiveRefresh(() => {
-    if (onFirstPage) startTransition(() => setFetchKey((key) => key + 1));
+    if (onFirstPage) startTransition(reload);
     else setNewTraces(true);
   });
   useEffect(() => setNewTraces(false), [location.search]);
@@ -405,7 +363,7 @@ export function TraceList({ projectId }: { projectId: string }) {
           {live ? 'Live' : 'Not live'}
         </span>
       </div>
-      <Filters state={state} apply={apply} />
+      <TraceFilters state={state} apply={apply} />
       {newTraces && (
         <p className="notice" role="status">
           New traces arrived.{' '}
@@ -414,10 +372,8 @@ export function TraceList({ projectId }: { projectId: string }) {
           </button>
         </p>
       )}
-      <ErrorBoundary resetKey={location.search} onRetry={() => setFetchKey((key) => key + 1)}>
-        <Suspense fallback={<Loading label="Loading traces…" />}>
-          <Results projectId={projectId} state={state} fetchKey={fetchKey} apply={apply} />
-        </Suspense>
+      <ErrorBoundary resetKey={location.search} onRetry={reload}>
+        <Suspense fallback={<Loading label="Loading traces…" />}>{list && <Results projectId={projectId} state={state} apply={apply} list={list} />}</Suspense>
       </ErrorBoundary>
     </div>
   );

@@ -1,11 +1,15 @@
 // A trace (docs/ui.md#the-trace-page): its sums, the span tree with its waterfall from the light
-// `outline`, and the selected span's details, loaded on demand. The selection is in the URL.
+// `outline`, and the selected span's details, loaded on demand. The selection is in the URL, and
+// the route preloads the selected span's details with the trace (entrypoints.ts).
 import { Suspense, useCallback, useMemo } from 'react';
-import { graphql, useLazyLoadQuery } from 'react-relay';
+import { graphql, useFragment, usePreloadedQuery } from 'react-relay';
+import type { TracePageHead_trace$key } from '../__generated__/TracePageHead_trace.graphql.ts';
 import type { TracePageQuery } from '../__generated__/TracePageQuery.graphql.ts';
-import { formatCost, formatCount, formatDuration, formatTime } from '../format.ts';
-import { Link, paths, useRouter } from '../router.tsx';
 import { Empty, ErrorBoundary, Figures, Loading } from '../components/states.tsx';
+import type { ScreenProps } from '../entrypoint.ts';
+import { formatCost, formatCount, formatDuration, formatTime } from '../format.ts';
+import { Link, paths, useRouter, type RouteOf } from '../router.tsx';
+import type { TracePageQueries } from './entrypoints.ts';
 import { buildTree } from './outline.ts';
 import { SpanDetails } from './SpanDetails.tsx';
 import { SpanTree } from './SpanTree.tsx';
@@ -13,8 +17,8 @@ import { SpanTree } from './SpanTree.tsx';
 const query = graphql`
   query TracePageQuery($traceId: String!) {
     trace(traceId: $traceId) {
-      ...traceSummaryFields @relay(mask: false)
-      sessionId
+      traceId
+      ...TracePageHead_trace
       outline {
         spanIds
         parents
@@ -28,15 +32,53 @@ const query = graphql`
   }
 `;
 
-interface Props {
-  projectId: string;
-  traceId: string;
-  spanId: string | null;
+// The trace's name and sums above its tree.
+const headFragment = graphql`
+  fragment TracePageHead_trace on Trace {
+    traceId
+    name
+    status
+    startTime
+    latency
+    spanCount
+    errorCount
+    cost
+    userId
+    sessionId
+    environment
+    tokens {
+      totalTokens
+    }
+  }
+`;
+
+function TraceHead({ trace: traceRef }: { trace: TracePageHead_trace$key }) {
+  const trace = useFragment(headFragment, traceRef);
+  const figures: [string, string][] = [
+    ['Started', formatTime(trace.startTime)],
+    ['Latency', formatDuration(trace.latency)],
+    ['Spans', formatCount(trace.spanCount)],
+    ['Errors', formatCount(trace.errorCount)],
+    ['Tokens', formatCount(trace.tokens.totalTokens)],
+    ['Cost', formatCost(trace.cost)],
+    ...(trace.environment ? ([['Environment', trace.environment]] as [string, string][]) : []),
+    ...(trace.userId ? ([['User', trace.userId]] as [string, string][]) : []),
+    ...(trace.sessionId ? ([['Session', trace.sessionId]] as [string, string][]) : []),
+  ];
+  return (
+    <>
+      <h1>
+        {trace.name ?? trace.traceId}
+        {trace.status === 'ERROR' && <span className="badge error">failed</span>}
+      </h1>
+      <Figures figures={figures} />
+    </>
+  );
 }
 
-export function TracePage({ projectId, traceId, spanId }: Props) {
+export function TracePage({ route: { projectId, traceId, spanId }, queries }: ScreenProps<RouteOf<'trace'>, TracePageQueries>) {
   const { navigate } = useRouter();
-  const { trace } = useLazyLoadQuery<TracePageQuery>(query, { traceId });
+  const { trace } = usePreloadedQuery<TracePageQuery>(query, queries.trace);
   const tree = useMemo(() => (trace ? buildTree(trace.outline) : null), [trace]);
   const selected = tree && spanId !== null ? (tree.indexOf.get(spanId) ?? null) : null;
   const select = useCallback(
@@ -52,37 +94,22 @@ export function TracePage({ projectId, traceId, spanId }: Props) {
       </Empty>
     );
   }
-  const figures: [string, string][] = [
-    ['Started', formatTime(trace.startTime)],
-    ['Latency', formatDuration(trace.latency)],
-    ['Spans', formatCount(trace.spanCount)],
-    ['Errors', formatCount(trace.errorCount)],
-    ['Tokens', formatCount(trace.tokens.totalTokens)],
-    ['Cost', formatCost(trace.cost)],
-    ...(trace.environment ? ([['Environment', trace.environment]] as [string, string][]) : []),
-    ...(trace.userId ? ([['User', trace.userId]] as [string, string][]) : []),
-    ...(trace.sessionId ? ([['Session', trace.sessionId]] as [string, string][]) : []),
-  ];
   const selectedId = selected !== null ? trace.outline.spanIds[selected] : null;
   return (
     <div className="trace-page">
       <nav aria-label="Breadcrumb" className="breadcrumb">
         <Link to={paths.traces(projectId)}>Traces</Link> / <span aria-current="page">{trace.traceId}</span>
       </nav>
-      <h1>
-        {trace.name ?? trace.traceId}
-        {trace.status === 'ERROR' && <span className="badge error">failed</span>}
-      </h1>
-      <Figures figures={figures} />
+      <TraceHead trace={trace} />
       <div className="trace-body">
         <SpanTree outline={trace.outline} tree={tree} selected={selected} onSelect={select} />
         <section className="details-pane" aria-label="Selected span">
-          {selectedId === null ? (
+          {selectedId === null || !queries.span ? (
             <Empty title="Select a span">Its inputs, outputs and attributes show here.</Empty>
           ) : (
             <ErrorBoundary resetKey={selectedId}>
               <Suspense fallback={<Loading label="Loading the span…" />}>
-                <SpanDetails traceId={trace.traceId} spanId={selectedId} />
+                <SpanDetails query={queries.span} />
               </Suspense>
             </ErrorBoundary>
           )}

@@ -121,3 +121,8 @@ export function sortedBy(state: TraceListState, field: SortField): TraceListStat
   const direction = state.sort === field && state.direction === 'DESC' ? 'ASC' : 'DESC';
   return { ...state, sort: field, direction, after: null, before: null };
 }
+
+/** The trace list query's variables for the URL's state, relative ranges counted back from `now`. */
+export function listVariables(state: TraceListState, now: number) {
+  return { ...filterVariables(state, now), ...pageVariables(state), sortBy: state.sort, sortDirection: state.direction };
+}
