@@ -8,7 +8,7 @@
 // assay_bench_search) and reused by the next run; `--refill` fills it again.
 // Then, against the service as `npm start` runs it, each query below is asked ITERATIONS times:
 //   - list: `GET /observability/traces` (first page of 50, or the second through its cursor);
-//   - ui: the trace list page's GraphQL query (web/src/traces/TraceList.tsx: the `traces` page,
+//   - ui: the trace list page's GraphQL query (web/src/observability/TraceList.tsx: the `traces` page,
 //     `traceMetrics` and a 40-bucket `traceSeries` over the same filter);
 //   - raw: the list's SQL written by hand, run on a connection of its own (better-sqlite3 or
 //     node-postgres), rows to JSON: the floor the list's ratio is measured against.

@@ -68,7 +68,7 @@ async function tracePage(browser: Browser): Promise<void> {
     const projects = (await (await fetch(`${service.baseUrl}/projects`)).json()) as { id: string; name: string }[];
     const projectId = projects.find((project) => project.name === 'default')!.id;
 
-    // The API alone: the trace page's query (web/src/traces/TracePage.tsx), read whole.
+    // The API alone: the trace page's query (web/src/observability/TracePage.tsx), read whole.
     const query = `query ($traceId: String!) { trace(traceId: $traceId) { id traceId name startTime latency spanCount errorCount cost status
       environment userId sessionId tokens { totalTokens } outline { spanIds parents names kinds statuses offsets latencies } } }`;
     const api = async () => {

@@ -1,21 +1,23 @@
 // The route table (docs/ui.md#routes-and-preloading): the entry point of every screen a URL names
 // (router.tsx), each in its own chunk with the queries it preloads. A domain's screens have theirs
-// in the domain's `entrypoints.ts`; a screen that still starts its own queries on render is
-// adapted here, with nothing to preload.
+// in the domain's `entrypoints.ts`.
 import type { AdminSection, Route, RouteOf } from './router.tsx';
 import { appList, appPage, variantPage } from './apps/entrypoints.ts';
-import { entryPoint, noQueries, type EntryPoint } from './entrypoint.ts';
+import type { EntryPoint } from './entrypoint.ts';
+import { apiKeys, auditLog, loginPage, members, setPasswordPage } from './auth/entrypoints.ts';
 import { comparison, evaluationList, evaluationPage, newEvaluation } from './evaluations/entrypoints.ts';
 import { editConfig, newConfig } from './evaluators/entrypoints.ts';
 import { humanEvaluationList, humanEvaluationPage, judgeScreen } from './human-evaluations/entrypoints.ts';
 import { traceList, tracePage } from './observability/entrypoints.ts';
+import { prices } from './pricing/entrypoints.ts';
+import { projects } from './projects/entrypoints.ts';
 import { testsetList, testsetPage } from './testsets/entrypoints.ts';
 
 type Screen = Exclude<Route['screen'], 'home' | 'admin'>;
 
 const screens: { [S in Screen]: EntryPoint<RouteOf<S>> } = {
-  login: entryPoint(async () => (await import('./auth/LoginPage.tsx')).LoginPage, noQueries),
-  'set-password': entryPoint(async () => (await import('./auth/SetPasswordPage.tsx')).SetPasswordPage, noQueries),
+  login: loginPage,
+  'set-password': setPasswordPage,
   traces: traceList,
   trace: tracePage,
   evaluations: evaluationList,
@@ -35,28 +37,7 @@ const screens: { [S in Screen]: EntryPoint<RouteOf<S>> } = {
 };
 
 /** The administration sections, each its own entry point within the administration's frame. */
-const adminSections: Record<AdminSection, EntryPoint<RouteOf<'admin'>>> = {
-  keys: entryPoint(async () => {
-    const { ApiKeys } = await import('./auth/ApiKeys.tsx');
-    return () => <ApiKeys />;
-  }, noQueries),
-  members: entryPoint(async () => {
-    const { Members } = await import('./auth/Members.tsx');
-    return () => <Members />;
-  }, noQueries),
-  audit: entryPoint(async () => {
-    const { AuditLog } = await import('./auth/AuditLog.tsx');
-    return ({ route }) => <AuditLog projectId={route.projectId} />;
-  }, noQueries),
-  prices: entryPoint(async () => {
-    const { Prices } = await import('./pricing/Prices.tsx');
-    return () => <Prices />;
-  }, noQueries),
-  projects: entryPoint(async () => {
-    const { Projects } = await import('./projects/Projects.tsx');
-    return ({ route }) => <Projects projectId={route.projectId} />;
-  }, noQueries),
-};
+const adminSections: Record<AdminSection, EntryPoint<RouteOf<'admin'>>> = { keys: apiKeys, members, audit: auditLog, prices, projects };
 
 /** The entry point of the screen `route` names (`/` is the shell's own: it opens a project). */
 export function entryPointOf(route: Exclude<Route, { screen: 'home' }>): EntryPoint<Route> {

@@ -1,25 +1,44 @@
 // API keys (docs/ui.md#administration): the project's keys by prefix and last use; a new key's
 // secret is shown once (the API never shows it again); revoking asks first.
 import { useState, type FormEvent } from 'react';
-import { graphql, useLazyLoadQuery } from 'react-relay';
+import { graphql, useFragment, usePreloadedQuery, useRefetchableFragment } from 'react-relay';
+import type { ApiKeys_query$key } from '../__generated__/ApiKeys_query.graphql.ts';
 import type { ApiKeysCreateMutation } from '../__generated__/ApiKeysCreateMutation.graphql.ts';
 import type { ApiKeysQuery } from '../__generated__/ApiKeysQuery.graphql.ts';
+import type { ApiKeysRow_apiKey$key } from '../__generated__/ApiKeysRow_apiKey.graphql.ts';
 import type { ApiKeysRevokeMutation } from '../__generated__/ApiKeysRevokeMutation.graphql.ts';
 import { formatTime } from '../format.ts';
 import { Field, formText, FormError } from '../components/forms.tsx';
 import { Empty, HeadRow } from '../components/states.tsx';
 import { ConfirmButton, CopyOnce, useActions, useCommit } from '../components/actions.tsx';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { ApiKeysQueries } from './entrypoints.ts';
 
 const query = graphql`
   query ApiKeysQuery {
+    ...ApiKeys_query
+  }
+`;
+
+// A list, not a connection: the API answers every key at once. Read anew after each change.
+const listFragment = graphql`
+  fragment ApiKeys_query on Query @refetchable(queryName: "ApiKeysRefetchQuery") {
     apiKeys {
       id
-      name
-      prefix
-      scopes
-      createdAt
-      lastUsedAt
+      ...ApiKeysRow_apiKey
     }
+  }
+`;
+
+const rowFragment = graphql`
+  fragment ApiKeysRow_apiKey on ApiKey {
+    id
+    name
+    prefix
+    scopes
+    createdAt
+    lastUsedAt
   }
 `;
 
@@ -49,9 +68,32 @@ const scopeHints: Record<(typeof scopes)[number], string> = {
   ADMIN: 'keys and members',
 };
 
-export function ApiKeys() {
-  const { fetchKey, error, act } = useActions();
-  const { apiKeys } = useLazyLoadQuery<ApiKeysQuery>(query, {}, { fetchKey, fetchPolicy: 'store-and-network' });
+function ApiKeyRow({ apiKey, onRevoke }: { apiKey: ApiKeysRow_apiKey$key; onRevoke: (id: string) => void }) {
+  const key = useFragment(rowFragment, apiKey);
+  return (
+    <tr>
+      <td>{key.name}</td>
+      <td>
+        <code>{key.prefix}…</code>
+      </td>
+      <td>{key.scopes.map((scope) => scope.toLowerCase()).join(', ')}</td>
+      <td>{formatTime(key.createdAt)}</td>
+      <td>{key.lastUsedAt ? formatTime(key.lastUsedAt) : <span className="muted">never</span>}</td>
+      <td>
+        <ConfirmButton
+          label="Revoke"
+          question={`Revoke ${key.name} (${key.prefix}…)? Programs using it stop at once.`}
+          confirm="Revoke key"
+          onConfirm={() => onRevoke(key.id)}
+        />
+      </td>
+    </tr>
+  );
+}
+
+export function ApiKeys({ queries }: ScreenProps<RouteOf<'admin'>, ApiKeysQueries>) {
+  const [{ apiKeys }, refetch] = useRefetchableFragment(listFragment, usePreloadedQuery<ApiKeysQuery>(query, queries.keys) as ApiKeys_query$key);
+  const { error, act } = useActions(() => refetch({}, { fetchPolicy: 'store-and-network' }));
   const [commitCreate, creating] = useCommit<ApiKeysCreateMutation>(create);
   const [commitRevoke] = useCommit<ApiKeysRevokeMutation>(revoke);
   const [secret, setSecret] = useState<{ key: string; prefix: string } | null>(null);
@@ -102,23 +144,7 @@ export function ApiKeys() {
           <HeadRow columns={['Name', 'Prefix', 'Scopes', 'Created', 'Last used']} actions />
           <tbody>
             {apiKeys.map((key) => (
-              <tr key={key.id}>
-                <td>{key.name}</td>
-                <td>
-                  <code>{key.prefix}…</code>
-                </td>
-                <td>{key.scopes.map((scope) => scope.toLowerCase()).join(', ')}</td>
-                <td>{formatTime(key.createdAt)}</td>
-                <td>{key.lastUsedAt ? formatTime(key.lastUsedAt) : <span className="muted">never</span>}</td>
-                <td>
-                  <ConfirmButton
-                    label="Revoke"
-                    question={`Revoke ${key.name} (${key.prefix}…)? Programs using it stop at once.`}
-                    confirm="Revoke key"
-                    onConfirm={() => void onRevoke(key.id)}
-                  />
-                </td>
-              </tr>
+              <ApiKeyRow key={key.id} apiKey={key} onRevoke={(id) => void onRevoke(id)} />
             ))}
           </tbody>
         </table>

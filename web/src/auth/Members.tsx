@@ -2,29 +2,50 @@
 // remove a member, and issue a one-time link for someone to set their password (no mail server:
 // the admin hands it over, docs/access.md#password-links).
 import { useState, type FormEvent } from 'react';
-import { graphql, useLazyLoadQuery } from 'react-relay';
+import { graphql, useFragment, usePreloadedQuery, useRefetchableFragment } from 'react-relay';
+import type { Members_query$key } from '../__generated__/Members_query.graphql.ts';
+import type { MembersRow_member$key, Role } from '../__generated__/MembersRow_member.graphql.ts';
 import type { MembersAddMutation } from '../__generated__/MembersAddMutation.graphql.ts';
 import type { MembersChangeRoleMutation } from '../__generated__/MembersChangeRoleMutation.graphql.ts';
 import type { MembersLinkMutation } from '../__generated__/MembersLinkMutation.graphql.ts';
-import type { MembersQuery, Role } from '../__generated__/MembersQuery.graphql.ts';
+import type { MembersQuery } from '../__generated__/MembersQuery.graphql.ts';
 import type { MembersRemoveMutation } from '../__generated__/MembersRemoveMutation.graphql.ts';
 import { formatTime } from '../format.ts';
 import { Field, formText, FormError } from '../components/forms.tsx';
 import { Empty, HeadRow } from '../components/states.tsx';
 import { ConfirmButton, CopyOnce, useActions, useCommit } from '../components/actions.tsx';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { MembersQueries } from './entrypoints.ts';
 
 const query = graphql`
   query MembersQuery {
+    ...Members_query
+  }
+`;
+
+// A list, not a connection: the API answers every member at once. Read anew after each change.
+const listFragment = graphql`
+  fragment Members_query on Query @refetchable(queryName: "MembersRefetchQuery") {
     members {
-      role
-      createdAt
       user {
         id
-        email
-        name
-        hasPassword
-        isAdmin
       }
+      ...MembersRow_member
+    }
+  }
+`;
+
+const rowFragment = graphql`
+  fragment MembersRow_member on Member {
+    role
+    createdAt
+    user {
+      id
+      email
+      name
+      hasPassword
+      isAdmin
     }
   }
 `;
@@ -69,9 +90,46 @@ const roleOptions = roles.map((role) => (
   </option>
 ));
 
-export function Members() {
-  const { fetchKey, error, act } = useActions();
-  const { members } = useLazyLoadQuery<MembersQuery>(query, {}, { fetchKey, fetchPolicy: 'store-and-network' });
+interface MemberActions {
+  onRole: (userId: string, role: Role) => void;
+  onLink: (userId: string, email: string) => void;
+  onRemove: (userId: string) => void;
+}
+
+function MemberRow({ member: memberRef, onRole, onLink, onRemove }: MemberActions & { member: MembersRow_member$key }) {
+  const member = useFragment(rowFragment, memberRef);
+  return (
+    <tr>
+      <td>
+        {member.user.email}
+        {member.user.name && <span className="muted"> ({member.user.name})</span>}
+        {member.user.isAdmin && <span className="badge">instance admin</span>}
+      </td>
+      <td>
+        <select aria-label={`Role of ${member.user.email}`} value={member.role} onChange={(event) => onRole(member.user.id, event.target.value as Role)}>
+          {roleOptions}
+        </select>
+      </td>
+      <td>{member.user.hasPassword ? 'set' : <span className="muted">not yet</span>}</td>
+      <td>{formatTime(member.createdAt)}</td>
+      <td className="actions">
+        <button type="button" className="secondary" onClick={() => onLink(member.user.id, member.user.email)}>
+          Password link
+        </button>
+        <ConfirmButton
+          label="Remove"
+          question={`Remove ${member.user.email} from the project?`}
+          confirm="Remove member"
+          onConfirm={() => onRemove(member.user.id)}
+        />
+      </td>
+    </tr>
+  );
+}
+
+export function Members({ queries }: ScreenProps<RouteOf<'admin'>, MembersQueries>) {
+  const [{ members }, refetch] = useRefetchableFragment(listFragment, usePreloadedQuery<MembersQuery>(query, queries.members) as Members_query$key);
+  const { error, act } = useActions(() => refetch({}, { fetchPolicy: 'store-and-network' }));
   const [commitAdd, adding] = useCommit<MembersAddMutation>(add);
   const [commitChange] = useCommit<MembersChangeRoleMutation>(changeRole);
   const [commitRemove] = useCommit<MembersRemoveMutation>(remove);
@@ -129,35 +187,13 @@ export function Members() {
           <HeadRow columns={['Email', 'Role', 'Password', 'Member since']} actions />
           <tbody>
             {members.map((member) => (
-              <tr key={member.user.id}>
-                <td>
-                  {member.user.email}
-                  {member.user.name && <span className="muted"> ({member.user.name})</span>}
-                  {member.user.isAdmin && <span className="badge">instance admin</span>}
-                </td>
-                <td>
-                  <select
-                    aria-label={`Role of ${member.user.email}`}
-                    value={member.role}
-                    onChange={(event) => void act(() => commitChange({ input: { userId: member.user.id, role: event.target.value as Role } }))}
-                  >
-                    {roleOptions}
-                  </select>
-                </td>
-                <td>{member.user.hasPassword ? 'set' : <span className="muted">not yet</span>}</td>
-                <td>{formatTime(member.createdAt)}</td>
-                <td className="actions">
-                  <button type="button" className="secondary" onClick={() => void issueLink(member.user.id, member.user.email)}>
-                    Password link
-                  </button>
-                  <ConfirmButton
-                    label="Remove"
-                    question={`Remove ${member.user.email} from the project?`}
-                    confirm="Remove member"
-                    onConfirm={() => void act(() => commitRemove({ userId: member.user.id }))}
-                  />
-                </td>
-              </tr>
+              <MemberRow
+                key={member.user.id}
+                member={member}
+                onRole={(userId, role) => void act(() => commitChange({ input: { userId, role } }))}
+                onLink={(userId, email) => void issueLink(userId, email)}
+                onRemove={(userId) => void act(() => commitRemove({ userId }))}
+              />
             ))}
           </tbody>
         </table>

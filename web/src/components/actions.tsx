@@ -1,7 +1,7 @@
 // Acting on the API from a screen (docs/ui.md#forms): a mutation as a promise whose refusal the
 // screen shows, a list read anew after each change, a secret shown once with a copy button, and a
 // confirmation before a destructive act.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { useMutation, type GraphQLTaggedNode } from 'react-relay';
 import type { MutationParameters } from 'relay-runtime';
 import { ApiError } from '../relay.ts';
@@ -27,22 +27,26 @@ export function refusalOf(error: unknown): { message: string; fields: Record<str
 }
 
 /**
- * A screen's changes: `act` runs one, then has the list read anew (`fetchKey` changes) and clears
- * the last refusal; a refusal (the last admin, a 403) is kept in `error` for the form to show.
+ * A screen's changes: `act` runs one, then clears the last refusal and has the list read anew
+ * (`reload`: a refetchable fragment's refetch, in a transition so the table stays on
+ * screen); a refusal (the last admin, a 403) is kept in `error`
+ * for the form to show.
  */
-export function useActions() {
-  const [fetchKey, setFetchKey] = useState(0);
+export function useActions(reload: () => void) {
   const [error, setError] = useState<ReturnType<typeof refusalOf> | null>(null);
-  const act = useCallback(async (change: () => Promise<unknown>) => {
-    try {
-      await change();
-      setError(null);
-      setFetchKey((key) => key + 1);
-    } catch (caught) {
-      setError(refusalOf(caught));
-    }
-  }, []);
-  return { fetchKey, error, act };
+  const act = useCallback(
+    async (change: () => Promise<unknown>) => {
+      try {
+        await change();
+        setError(null);
+        startTransition(reload);
+      } catch (caught) {
+        setError(refusalOf(caught));
+      }
+    },
+    [reload],
+  );
+  return { error, act };
 }
 
 /** A secret the API shows once (a new key): selectable, copyable, gone once dismissed. */

@@ -1,33 +1,51 @@
 // Prices (docs/ui.md#administration, docs/observability.md): what a million tokens of a model
 // cost, the project's own before the built-in table; add or correct one, delete the project's own.
-import { useState, type FormEvent } from 'react';
-import { graphql, useLazyLoadQuery } from 'react-relay';
+import { type FormEvent } from 'react';
+import { graphql, useFragment, usePaginationFragment, usePreloadedQuery } from 'react-relay';
+import type { Prices_query$key } from '../__generated__/Prices_query.graphql.ts';
 import type { PricesDeleteMutation } from '../__generated__/PricesDeleteMutation.graphql.ts';
 import type { PricesQuery } from '../__generated__/PricesQuery.graphql.ts';
+import type { PricesRow_price$key } from '../__generated__/PricesRow_price.graphql.ts';
 import type { PricesUpsertMutation } from '../__generated__/PricesUpsertMutation.graphql.ts';
 import { Field, formText, FormError } from '../components/forms.tsx';
 import { Empty, HeadRow } from '../components/states.tsx';
 import { effectiveText, optionalNumber } from './prices.ts';
 import { ConfirmButton, useActions, useCommit } from '../components/actions.tsx';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { PricesQueries } from './entrypoints.ts';
 
 const query = graphql`
-  query PricesQuery($first: Int!) {
-    modelPrices(first: $first) {
+  query PricesQuery {
+    ...Prices_query
+  }
+`;
+
+// The project's own prices, then the built-in table: 100 a page, "Show more" for the next.
+const listFragment = graphql`
+  fragment Prices_query on Query
+  @refetchable(queryName: "PricesPaginationQuery")
+  @argumentDefinitions(count: { type: "Int", defaultValue: 100 }, cursor: { type: "String" }) {
+    modelPrices(first: $count, after: $cursor) @connection(key: "Prices_modelPrices") {
       edges {
         node {
           id
-          model
-          input
-          output
-          cachedInput
-          effectiveFrom
-          source
+          ...PricesRow_price
         }
       }
-      pageInfo {
-        hasNextPage
-      }
     }
+  }
+`;
+
+const rowFragment = graphql`
+  fragment PricesRow_price on ModelPrice {
+    id
+    model
+    input
+    output
+    cachedInput
+    effectiveFrom
+    source
   }
 `;
 
@@ -45,12 +63,40 @@ const remove = graphql`
   }
 `;
 
+/** Prices asked at a time. */
+const PAGE = 100;
+
 const usd = (value: number | null | undefined) => (value == null ? '–' : `$${value}`);
 
-export function Prices() {
-  const { fetchKey, error, act } = useActions();
-  const [first, setFirst] = useState(100);
-  const { modelPrices } = useLazyLoadQuery<PricesQuery>(query, { first }, { fetchKey, fetchPolicy: 'store-and-network' });
+function PriceRow({ price: priceRef, onDelete }: { price: PricesRow_price$key; onDelete: (id: string) => void }) {
+  const price = useFragment(rowFragment, priceRef);
+  return (
+    <tr>
+      <td>
+        <code>{price.model}</code>
+      </td>
+      <td className="numeric">{usd(price.input)}</td>
+      <td className="numeric">{usd(price.output)}</td>
+      <td className="numeric">{usd(price.cachedInput)}</td>
+      <td>{effectiveText(price.effectiveFrom)}</td>
+      <td>{price.source === 'USER' ? 'project' : 'built-in'}</td>
+      <td>
+        {price.source === 'USER' && (
+          <ConfirmButton label="Delete" question={`Delete the price of ${price.model}?`} confirm="Delete price" onConfirm={() => onDelete(price.id)} />
+        )}
+      </td>
+    </tr>
+  );
+}
+
+export function Prices({ queries }: ScreenProps<RouteOf<'admin'>, PricesQueries>) {
+  const { data, hasNext, loadNext, isLoadingNext, refetch } = usePaginationFragment(
+    listFragment,
+    usePreloadedQuery<PricesQuery>(query, queries.prices) as Prices_query$key,
+  );
+  const { modelPrices } = data;
+  // After a change, every price shown so far is read again (not only the first page).
+  const { error, act } = useActions(() => refetch({ count: Math.max(PAGE, modelPrices.edges.length) }, { fetchPolicy: 'store-and-network' }));
   const [commitUpsert, saving] = useCommit<PricesUpsertMutation>(upsert);
   const [commitRemove] = useCommit<PricesDeleteMutation>(remove);
 
@@ -100,32 +146,13 @@ export function Prices() {
           <HeadRow columns={['Model', 'Input', 'Output', 'Cached input', 'From', 'Source']} numeric={['Input', 'Output', 'Cached input']} actions />
           <tbody>
             {modelPrices.edges.map(({ node: price }) => (
-              <tr key={price.id}>
-                <td>
-                  <code>{price.model}</code>
-                </td>
-                <td className="numeric">{usd(price.input)}</td>
-                <td className="numeric">{usd(price.output)}</td>
-                <td className="numeric">{usd(price.cachedInput)}</td>
-                <td>{effectiveText(price.effectiveFrom)}</td>
-                <td>{price.source === 'USER' ? 'project' : 'built-in'}</td>
-                <td>
-                  {price.source === 'USER' && (
-                    <ConfirmButton
-                      label="Delete"
-                      question={`Delete the price of ${price.model}?`}
-                      confirm="Delete price"
-                      onConfirm={() => void act(() => commitRemove({ id: price.id }))}
-                    />
-                  )}
-                </td>
-              </tr>
+              <PriceRow key={price.id} price={price} onDelete={(id) => void act(() => commitRemove({ id }))} />
             ))}
           </tbody>
         </table>
       )}
-      {modelPrices.pageInfo.hasNextPage && (
-        <button type="button" className="secondary" onClick={() => setFirst((count) => count + 100)}>
+      {hasNext && (
+        <button type="button" className="secondary" disabled={isLoadingNext} onClick={() => loadNext(PAGE)}>
           Show more
         </button>
       )}
