@@ -243,7 +243,7 @@ function EvaluationView({ projectId, evaluation: key }: { projectId: string; eva
   const configIds = evaluation.evaluatorCost.evaluators.map((item) => item.evaluatorConfigId);
   const aggregateNames = evaluation.aggregatedResults.map((aggregate) => ({ id: aggregate.evaluatorConfig.id, name: aggregate.evaluatorConfig.name }));
   const table = (configs: { id: string; name: string }[]) => (
-    <EvaluationResults evaluation={key} total={progress.total} configs={configs} projectId={projectId} version={tableVersion} />
+    <EvaluationResults evaluation={key} total={progress.total} configs={configs} projectId={projectId} version={tableVersion} running={running} />
   );
   return (
     <section aria-labelledby="evaluation-title" className="evaluation">
