@@ -9,7 +9,8 @@ import { Empty } from '../components/states.tsx';
 import { ContentView, JsonView, LongText } from './content.tsx';
 import { exceptionsOf } from './messages.ts';
 
-const query = graphql`
+/** The selected span's query, which the route preloads (entrypoints.ts) and "Try again" loads anew. */
+export const spanDetailsQuery = graphql`
   query SpanDetailsQuery($traceId: String!, $spanId: String!) {
     span(traceId: $traceId, spanId: $spanId) {
       ...SpanDetails_span
@@ -76,7 +77,7 @@ function Section({ title, children, open: initiallyOpen = true }: { title: strin
 
 /** The selected span, from the query its route preloaded. */
 export function SpanDetails({ query: queryRef }: { query: PreloadedQuery<SpanDetailsQuery> }) {
-  const { span } = usePreloadedQuery<SpanDetailsQuery>(query, queryRef);
+  const { span } = usePreloadedQuery<SpanDetailsQuery>(spanDetailsQuery, queryRef);
   if (!span) return <Empty title="This span is not there any more" />;
   return <SpanDetailsView span={span} />;
 }

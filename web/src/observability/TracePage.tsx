@@ -2,7 +2,8 @@
 // `outline`, and the selected span's details, loaded on demand. The selection is in the URL, and
 // the route preloads the selected span's details with the trace (entrypoints.ts).
 import { Suspense, useCallback, useMemo } from 'react';
-import { graphql, useFragment, usePreloadedQuery } from 'react-relay';
+import { graphql, useFragment, usePreloadedQuery, useQueryLoader } from 'react-relay';
+import type { SpanDetailsQuery } from '../__generated__/SpanDetailsQuery.graphql.ts';
 import type { TracePageHead_trace$key } from '../__generated__/TracePageHead_trace.graphql.ts';
 import type { TracePageQuery } from '../__generated__/TracePageQuery.graphql.ts';
 import { Empty, ErrorBoundary, Figures, Loading } from '../components/states.tsx';
@@ -11,7 +12,7 @@ import { formatCost, formatCount, formatDuration, formatTime } from '../format.t
 import { Link, paths, useRouter, type RouteOf } from '../router.tsx';
 import type { TracePageQueries } from './entrypoints.ts';
 import { buildTree } from './outline.ts';
-import { SpanDetails } from './SpanDetails.tsx';
+import { SpanDetails, spanDetailsQuery } from './SpanDetails.tsx';
 import { SpanTree } from './SpanTree.tsx';
 
 const query = graphql`
@@ -79,6 +80,8 @@ function TraceHead({ trace: traceRef }: { trace: TracePageHead_trace$key }) {
 export function TracePage({ route: { projectId, traceId, spanId }, queries }: ScreenProps<RouteOf<'trace'>, TracePageQueries>) {
   const { navigate } = useRouter();
   const { trace } = usePreloadedQuery<TracePageQuery>(query, queries.trace);
+  // The span the route preloaded; "Try again" asks the API anew (a failed query stays failed).
+  const [span, loadSpan] = useQueryLoader<SpanDetailsQuery>(spanDetailsQuery, queries.span);
   const tree = useMemo(() => (trace ? buildTree(trace.outline) : null), [trace]);
   const selected = tree && spanId !== null ? (tree.indexOf.get(spanId) ?? null) : null;
   const select = useCallback(
@@ -104,12 +107,12 @@ export function TracePage({ route: { projectId, traceId, spanId }, queries }: Sc
       <div className="trace-body">
         <SpanTree outline={trace.outline} tree={tree} selected={selected} onSelect={select} />
         <section className="details-pane" aria-label="Selected span">
-          {selectedId === null || !queries.span ? (
+          {selectedId === null || !span ? (
             <Empty title="Select a span">Its inputs, outputs and attributes show here.</Empty>
           ) : (
-            <ErrorBoundary resetKey={selectedId}>
+            <ErrorBoundary resetKey={selectedId} onRetry={() => loadSpan(span.variables, { fetchPolicy: 'network-only' })}>
               <Suspense fallback={<Loading label="Loading the span…" />}>
-                <SpanDetails query={queries.span} />
+                <SpanDetails query={span} />
               </Suspense>
             </ErrorBoundary>
           )}
