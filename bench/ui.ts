@@ -10,7 +10,8 @@
 //   fixed distance each frame): steady (10 rows a frame) and flinging (400 rows a frame).
 // Then an evaluation's results table over 10,000 test cases (docs/ui.md#measurements): the API's own
 // time for the same data (the table's pages of scenarios over HTTP, read whole, one after another
-// as the page asks them), navigation to the first rows and to every row loaded, frames while
+// as the page asks them), navigation to the first rows, End pressed until every row is loaded (a
+// page comes as the reader nears the last row), frames while
 // scrolling the table.
 // Run: npx tsx bench/ui.ts [loads] [trace|evaluation]   (both parts when the second is absent)
 import { fileURLToPath } from 'node:url';
@@ -199,9 +200,9 @@ async function evaluationTable(browser: Browser): Promise<void> {
     const projects = await call<{ id: string; name: string }[]>('GET', '/projects');
     const projectId = projects.find((project) => project.name === 'default')!.id;
 
-    // The API alone: the table's query (web/src/evaluations/scenarios.ts), page after page as the page asks.
-    // The artifact exists once the build (startService) has run relay-compiler.
-    const artifactUrl = new URL('../web/src/__generated__/scenariosPageQuery.graphql.ts', import.meta.url).href;
+    // The API alone: the table's next-page query (web/src/evaluations/EvaluationResults.tsx), page
+    // after page as the page asks. The artifact exists once the build (startService) has run relay-compiler.
+    const artifactUrl = new URL('../web/src/__generated__/EvaluationResultsPaginationQuery.graphql.ts', import.meta.url).href;
     const artifact = ((await import(artifactUrl)) as { default: { params: { text: string } } }).default;
     const id = Buffer.from(`Evaluation:${evaluation.id}`).toString('base64');
     const allPages = async () => {
@@ -214,15 +215,14 @@ async function evaluationTable(browser: Browser): Promise<void> {
         const response: Response = await fetch(`${service.baseUrl}/graphql`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ query: artifact.params.text, variables: { id, after } }),
+          body: JSON.stringify({ query: artifact.params.text, variables: { id, count: 100, cursor: after } }),
         });
         const text: string = await response.text();
         bytes += text.length;
         if (!firstPage) firstPage = performance.now() - started;
         type Page = { edges: unknown[]; pageInfo: { hasNextPage: boolean; endCursor: string } };
-        const page: Page = (
-          JSON.parse(text) as { data: { evaluation: { scenarios: { edges: unknown[]; pageInfo: { hasNextPage: boolean; endCursor: string } } } } }
-        ).data.evaluation.scenarios;
+        const page: Page = (JSON.parse(text) as { data: { node: { scenarios: { edges: unknown[]; pageInfo: { hasNextPage: boolean; endCursor: string } } } } })
+          .data.node.scenarios;
         count += page.edges.length;
         if (!page.pageInfo.hasNextPage) break;
         after = page.pageInfo.endCursor;
@@ -255,7 +255,13 @@ async function evaluationTable(browser: Browser): Promise<void> {
       await page?.close();
       page = await context.newPage();
       await page.goto(url);
-      await page.waitForFunction(() => (window as unknown as { allRows?: number }).allRows !== undefined, undefined, { timeout: 120_000 });
+      await page.waitForFunction(() => (window as unknown as { firstRows?: number }).firstRows !== undefined, undefined, { timeout: 120_000 });
+      // The reader goes to the end, again and again: each time near the last row loaded, the next page.
+      await page.locator('.results-scroller').focus();
+      while (!(await page.evaluate(() => (window as unknown as { allRows?: number }).allRows !== undefined))) {
+        await page.keyboard.press('End');
+        await page.waitForTimeout(20);
+      }
       loads.push(
         await page.evaluate(() => {
           const marks = window as unknown as { firstRows: number; allRows: number };
@@ -279,7 +285,7 @@ async function evaluationTable(browser: Browser): Promise<void> {
         .map((load) => ms(load.firstRows))
         .join(', ')}`,
     );
-    console.log(`  navigation → every row loaded: ${loads.map((load) => ms(load.allRows)).join(', ')}`);
+    console.log(`  navigation → every row loaded, End pressed every 20 ms: ${loads.map((load) => ms(load.allRows)).join(', ')}`);
     console.log(`  rows in the DOM: ${rendered} (of ${CASES.toLocaleString('en-US')})`);
     printFrames('steady scroll, 10 rows a frame', steady);
     printFrames('fling, 400 rows a frame', fling);

@@ -4,10 +4,13 @@
 // with how they moved. Rows are virtualised with measured heights, so a long test set stays light.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
-import { graphql, useLazyLoadQuery } from 'react-relay';
-import type { ComparisonQuery, ComparisonQuery$data } from '../__generated__/ComparisonQuery.graphql.ts';
+import { graphql, useFragment, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { ComparisonQueries } from './entrypoints.ts';
+import type { ComparisonCases_query$data, ComparisonCases_query$key } from '../__generated__/ComparisonCases_query.graphql.ts';
+import type { ComparisonQuery } from '../__generated__/ComparisonQuery.graphql.ts';
 import { formatCost, formatDuration, formatPercent } from '../format.ts';
-import { globalIdOf } from '../ids.ts';
 import { Link, paths } from '../router.tsx';
 import { Empty } from '../components/states.tsx';
 import { changeOrder, countChanges, orderComparison, outputOf, type Change, type Classified } from './compare.ts';
@@ -48,18 +51,48 @@ const query = graphql`
         }
       }
     }
+    ...ComparisonCases_query @arguments(ids: $ids)
+  }
+`;
+
+// Every case with each evaluation's scenario: the comparison orders them all, so it reads them whole.
+const casesFragment = graphql`
+  fragment ComparisonCases_query on Query @argumentDefinitions(ids: { type: "[ID!]!" }) {
     evaluationComparison(ids: $ids) {
       position
       inputs
       correctAnswers
       scenarios {
-        ...evaluationScenarioFields @relay(mask: false)
+        id
+        traceId
+        outputs {
+          cost
+          latency
+          result {
+            type
+            value
+            error {
+              message
+            }
+          }
+        }
+        results {
+          evaluatorConfigId
+          result {
+            type
+            value
+            error {
+              message
+            }
+          }
+        }
       }
     }
   }
 `;
 
-type Row = ComparisonQuery$data['evaluationComparison'][number];
+type Row = ComparisonCases_query$data['evaluationComparison'][number];
+type Column = { id: string; name: string };
 
 const changeLabels: Record<Change, string> = { regression: 'Regressions', improvement: 'Improvements', changed: 'Output changed', same: 'The same' };
 const changeBadge: Record<Change, string> = { regression: 'regression', improvement: 'improvement', changed: 'output changed', same: 'same' };
@@ -77,7 +110,7 @@ function CaseRow({
 }: {
   item: Classified<Row>;
   evaluations: readonly { id: string; label: string }[];
-  configs: readonly { id: string; name: string }[];
+  configs: readonly Column[];
   projectId: string;
 }) {
   const { row } = item;
@@ -138,10 +171,80 @@ function CaseRow({
   );
 }
 
-function ComparisonScreen({ projectId, evaluationIds }: { projectId: string; evaluationIds: string[] }) {
-  const ids = useMemo(() => evaluationIds.map((id) => globalIdOf('Evaluation', id)), [evaluationIds]);
-  const data = useLazyLoadQuery<ComparisonQuery>(query, { ids }, { fetchPolicy: 'store-and-network' });
+function ComparisonCases({
+  query: key,
+  evaluations,
+  configs,
+  projectId,
+}: {
+  query: ComparisonCases_query$key;
+  evaluations: readonly { id: string; label: string }[];
+  configs: readonly Column[];
+  projectId: string;
+}) {
+  const rows = useFragment(casesFragment, key).evaluationComparison;
   const [shown, setShown] = useState<Change | 'all'>('all');
+  const ordered = useMemo(
+    () =>
+      orderComparison<Row>(
+        rows,
+        configs.map((config) => config.id),
+      ),
+    [rows, configs],
+  );
+  const counts = countChanges(ordered);
+  const visible = shown === 'all' ? ordered : ordered.filter((item) => item.change === shown);
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: visible.length, getScrollElement: () => scroller.current, estimateSize: () => 220, overscan: 4 });
+
+  return (
+    <>
+      <div className="compare-summary" role="group" aria-label="Show cases">
+        <label>
+          <input type="radio" name="shown" checked={shown === 'all'} onChange={() => setShown('all')} />
+          All {ordered.length}
+        </label>
+        {changeOrder.map((change) => (
+          <label key={change} className={`change-label-${change}`}>
+            <input type="radio" name="shown" checked={shown === change} onChange={() => setShown(change)} />
+            {changeLabels[change]} {counts[change]}
+          </label>
+        ))}
+      </div>
+      {visible.length === 0 ? (
+        <Empty title="No case of this kind" />
+      ) : (
+        <div className="compare-scroller" ref={scroller} tabIndex={0} aria-label="Cases, regressions first">
+          <div role="presentation" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {virtualizer.getVirtualItems().map((virtual) => (
+              <div
+                key={visible[virtual.index].row.position}
+                data-index={virtual.index}
+                ref={virtualizer.measureElement}
+                className="compare-item"
+                style={{ transform: `translateY(${virtual.start}px)` }}
+              >
+                <CaseRow item={visible[virtual.index]} evaluations={evaluations} configs={configs} projectId={projectId} />
+              </div>
+            ))}
+          </div>
+        </div>
+      )}
+    </>
+  );
+}
+
+function ComparisonScreen({
+  projectId,
+  evaluationIds,
+  comparison,
+}: {
+  projectId: string;
+  evaluationIds: string[];
+  comparison: PreloadedQuery<ComparisonQuery>;
+}) {
+  const data = usePreloadedQuery<ComparisonQuery>(query, comparison);
+  const ids = comparison.variables.ids;
   const evaluations = data.nodes.map((node, index) => ({
     id: node?.id ?? ids[index],
     label: node?.variantNames ? `${index === 0 ? 'Baseline: ' : ''}${node.variantNames[0]} v${node.revisions?.[0]}` : 'unknown',
@@ -154,19 +257,6 @@ function ComparisonScreen({ projectId, evaluationIds }: { projectId: string; eva
     );
     return (lists[0] ?? []).filter((id) => lists.every((list) => list.includes(id))).map((id) => ({ id, name: names.get(id) ?? 'evaluator' }));
   }, [data.nodes]);
-  const ordered = useMemo(
-    () =>
-      orderComparison<Row>(
-        data.evaluationComparison,
-        configs.map((config) => config.id),
-      ),
-    [data.evaluationComparison, configs],
-  );
-  const counts = countChanges(ordered);
-  const visible = shown === 'all' ? ordered : ordered.filter((item) => item.change === shown);
-  const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: visible.length, getScrollElement: () => scroller.current, estimateSize: () => 220, overscan: 4 });
-
   if (data.nodes.some((node) => !node?.id)) {
     return (
       <Empty title="No such evaluation">
@@ -220,48 +310,18 @@ function ComparisonScreen({ projectId, evaluationIds }: { projectId: string; eva
           ))}
         </tbody>
       </table>
-      <div className="compare-summary" role="group" aria-label="Show cases">
-        <label>
-          <input type="radio" name="shown" checked={shown === 'all'} onChange={() => setShown('all')} />
-          All {ordered.length}
-        </label>
-        {changeOrder.map((change) => (
-          <label key={change} className={`change-label-${change}`}>
-            <input type="radio" name="shown" checked={shown === change} onChange={() => setShown(change)} />
-            {changeLabels[change]} {counts[change]}
-          </label>
-        ))}
-      </div>
-      {visible.length === 0 ? (
-        <Empty title="No case of this kind" />
-      ) : (
-        <div className="compare-scroller" ref={scroller} tabIndex={0} aria-label="Cases, regressions first">
-          <div role="presentation" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {virtualizer.getVirtualItems().map((virtual) => (
-              <div
-                key={visible[virtual.index].row.position}
-                data-index={virtual.index}
-                ref={virtualizer.measureElement}
-                className="compare-item"
-                style={{ transform: `translateY(${virtual.start}px)` }}
-              >
-                <CaseRow item={visible[virtual.index]} evaluations={evaluations} configs={configs} projectId={projectId} />
-              </div>
-            ))}
-          </div>
-        </div>
-      )}
+      <ComparisonCases query={data} evaluations={evaluations} configs={configs} projectId={projectId} />
     </section>
   );
 }
 
-export function Comparison({ projectId, evaluationIds }: { projectId: string; evaluationIds: string[] }) {
-  if (evaluationIds.length < 2) {
+export function Comparison({ route: { projectId, evaluationIds }, queries }: ScreenProps<RouteOf<'evaluation-compare'>, ComparisonQueries>) {
+  if (!queries.comparison) {
     return (
       <Empty title="Choose two evaluations or more">
         <Link to={paths.evaluations(projectId)}>Tick them in the list of evaluations</Link>.
       </Empty>
     );
   }
-  return <ComparisonScreen projectId={projectId} evaluationIds={evaluationIds} />;
+  return <ComparisonScreen projectId={projectId} evaluationIds={evaluationIds} comparison={queries.comparison} />;
 }

@@ -2,102 +2,113 @@
 // `evaluationProgress` subscription (SSE on /graphql/stream); once it ends, the aggregates with
 // their 95% intervals as the API computes them, costs and latency; and the results table.
 import { startTransition, useMemo, useRef, useState, type ReactNode } from 'react';
-import { graphql, useLazyLoadQuery, useMutation, useSubscription } from 'react-relay';
+import { graphql, useFragment, useLazyLoadQuery, useMutation, usePreloadedQuery, useRefetchableFragment, useSubscription } from 'react-relay';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { EvaluationPageQueries } from './entrypoints.ts';
 import type { GraphQLSubscriptionConfig } from 'relay-runtime';
+import type { EvaluationResults_evaluation$key } from '../__generated__/EvaluationResults_evaluation.graphql.ts';
+import type { EvaluationPage_evaluation$key } from '../__generated__/EvaluationPage_evaluation.graphql.ts';
+import type {
+  EvaluationPageAggregates_evaluation$data,
+  EvaluationPageAggregates_evaluation$key,
+} from '../__generated__/EvaluationPageAggregates_evaluation.graphql.ts';
 import type { EvaluationPageCancelMutation } from '../__generated__/EvaluationPageCancelMutation.graphql.ts';
 import type { EvaluationPageConfigsQuery } from '../__generated__/EvaluationPageConfigsQuery.graphql.ts';
 import type { EvaluationPageQuery } from '../__generated__/EvaluationPageQuery.graphql.ts';
+import type { EvaluationPageRefetchQuery } from '../__generated__/EvaluationPageRefetchQuery.graphql.ts';
 import type { EvaluationPageSubscription, EvaluationPageSubscription$data } from '../__generated__/EvaluationPageSubscription.graphql.ts';
 import { formatCost, formatDuration, formatPercent, formatTime } from '../format.ts';
-import { globalIdOf } from '../ids.ts';
 import { Link, paths } from '../router.tsx';
-import { Empty, ErrorMessage, HeadRow, Loading } from '../components/states.tsx';
+import { Empty, HeadRow } from '../components/states.tsx';
+import { EvaluationResults } from './EvaluationResults.tsx';
 import { finalStatuses, resultText, statusLabel } from './results.ts';
-import { ResultsTable } from './ResultsTable.tsx';
-import { useScenarioRows } from './scenarios.ts';
 import './evaluations.css';
 
-// What names an evaluation, in the list and on its page (EvaluationList.tsx); spread unmasked
-// (`@relay(mask: false)`), so no component reads it as a fragment.
-export const evaluationSummaryFields = graphql`
-  fragment evaluationSummaryFields on Evaluation {
+const query = graphql`
+  query EvaluationPageQuery($id: ID!) {
+    evaluation(id: $id) {
+      ...EvaluationPage_evaluation
+      ...EvaluationResults_evaluation
+    }
+  }
+`;
+
+// What the page shows above the table; read anew (refetched by its id) when the run ends.
+const evaluationFragment = graphql`
+  fragment EvaluationPage_evaluation on Evaluation @refetchable(queryName: "EvaluationPageRefetchQuery") {
     id
     databaseId
     variantNames
     revisions
     testsetName
     createdAt
+    status {
+      value
+      error {
+        message
+      }
+    }
+    progress {
+      done
+      total
+      errors
+      status
+    }
+    averageCost {
+      type
+      value
+    }
+    totalCost {
+      type
+      value
+    }
+    averageLatency {
+      type
+      value
+    }
+    evaluatorCost {
+      calls
+      totalCost
+      evaluators {
+        evaluatorConfigId
+      }
+    }
+    aggregatedResults {
+      evaluatorConfig {
+        id
+        name
+      }
+    }
+    ...EvaluationPageAggregates_evaluation
   }
 `;
 
-const query = graphql`
-  query EvaluationPageQuery($id: ID!) {
-    evaluation(id: $id) {
-      ...evaluationSummaryFields @relay(mask: false)
-      status {
-        value
-        error {
-          message
+const aggregatesFragment = graphql`
+  fragment EvaluationPageAggregates_evaluation on Evaluation {
+    aggregatedResults {
+      evaluatorConfig {
+        id
+        name
+        evaluatorKey
+        evaluator {
+          resultType
         }
       }
-      progress {
-        done
-        total
-        errors
-        status
-      }
-      averageCost {
+      result {
         type
         value
         error {
           message
         }
       }
-      totalCost {
-        type
-        value
-        error {
-          message
-        }
+      confidenceInterval {
+        low
+        high
       }
-      averageLatency {
-        type
-        value
-        error {
-          message
-        }
-      }
-      evaluatorCost {
-        calls
-        totalCost
-        evaluators {
-          evaluatorConfigId
-        }
-      }
-      aggregatedResults {
-        evaluatorConfig {
-          id
-          name
-          evaluatorKey
-          evaluator {
-            resultType
-          }
-        }
-        result {
-          type
-          value
-          error {
-            message
-          }
-        }
-        confidenceInterval {
-          low
-          high
-        }
-        count
-        errors
-        stddev
-      }
+      count
+      errors
+      stddev
     }
   }
 `;
@@ -139,7 +150,7 @@ const cancelMutation = graphql`
 const RELOAD_MS = 1500;
 
 type Progress = EvaluationPageSubscription$data['evaluationProgress'];
-type Aggregate = NonNullable<EvaluationPageQuery['response']['evaluation']>['aggregatedResults'][number];
+type Aggregate = EvaluationPageAggregates_evaluation$data['aggregatedResults'][number];
 
 /** A mean as a pass rate (BOOL evaluators) or a number, with its interval in the same unit. */
 function meanText(aggregate: Aggregate): { mean: string; interval: string } {
@@ -153,7 +164,9 @@ function meanText(aggregate: Aggregate): { mean: string; interval: string } {
   };
 }
 
-function Aggregates({ aggregates }: { aggregates: readonly Aggregate[] }) {
+function Aggregates({ evaluation }: { evaluation: EvaluationPageAggregates_evaluation$key }) {
+  const aggregates = useFragment(aggregatesFragment, evaluation).aggregatedResults;
+  if (aggregates.length === 0) return <p className="muted">The scores over every case appear when the run ends.</p>;
   return (
     <table className="traces aggregates">
       <caption>Scores over every case</caption>
@@ -185,6 +198,7 @@ function Follow({ config }: { config: GraphQLSubscriptionConfig<EvaluationPageSu
   return null;
 }
 
+/** Column names before the aggregates name them (while the run goes on): the configs, by their ids. */
 function ConfigNames({ ids, children }: { ids: readonly string[]; children: (configs: { id: string; name: string }[]) => ReactNode }) {
   const data = useLazyLoadQuery<EvaluationPageConfigsQuery>(configsQuery, { ids: [...ids] });
   const configs = data.nodes.flatMap((node, index) =>
@@ -193,15 +207,13 @@ function ConfigNames({ ids, children }: { ids: readonly string[]; children: (con
   return <>{children(configs)}</>;
 }
 
-export function EvaluationPage({ projectId, evaluationId }: { projectId: string; evaluationId: string }) {
-  const id = globalIdOf('Evaluation', evaluationId);
-  const [fetchKey, setFetchKey] = useState(0);
-  const data = useLazyLoadQuery<EvaluationPageQuery>(query, { id }, { fetchKey, fetchPolicy: fetchKey ? 'network-only' : 'store-and-network' });
-  const evaluation = data.evaluation;
+function EvaluationView({ projectId, evaluation: key }: { projectId: string; evaluation: EvaluationPage_evaluation$key & EvaluationResults_evaluation$key }) {
+  const [evaluation, refetch] = useRefetchableFragment<EvaluationPageRefetchQuery, EvaluationPage_evaluation$key>(evaluationFragment, key);
+  const id = evaluation.id;
   const [live, setLive] = useState<Progress | null>(null);
   const [tableVersion, setTableVersion] = useState(0);
   const lastReload = useRef(0);
-  const running = evaluation != null && !finalStatuses.has(live?.status ?? String(evaluation.status.value));
+  const running = !finalStatuses.has(live?.status ?? String(evaluation.status.value));
 
   const config = useMemo<GraphQLSubscriptionConfig<EvaluationPageSubscription>>(
     () => ({
@@ -211,9 +223,9 @@ export function EvaluationPage({ projectId, evaluationId }: { projectId: string;
         const progress = response?.evaluationProgress;
         if (!progress) return;
         setLive(progress);
-        // The end: the aggregates, costs and every row, read anew.
+        // The end: the aggregates, costs and the table, read anew.
         if (finalStatuses.has(progress.status)) {
-          startTransition(() => setFetchKey((key) => key + 1));
+          startTransition(() => void refetch({}, { fetchPolicy: 'network-only' }));
           setTableVersion((version) => version + 1);
         } else if (Date.now() - lastReload.current > RELOAD_MS) {
           lastReload.current = Date.now();
@@ -222,30 +234,17 @@ export function EvaluationPage({ projectId, evaluationId }: { projectId: string;
       },
       onError: () => setLive(null),
     }),
-    [id],
+    [id, refetch],
   );
-  const scenarios = useScenarioRows(id, tableVersion);
   const [cancel, cancelling] = useMutation<EvaluationPageCancelMutation>(cancelMutation);
 
-  if (!evaluation) {
-    return (
-      <Empty title="No such evaluation">
-        <Link to={paths.evaluations(projectId)}>See the evaluations</Link>
-      </Empty>
-    );
-  }
   const progress = live ?? evaluation.progress;
   const status = live?.status ?? String(evaluation.status.value);
   const configIds = evaluation.evaluatorCost.evaluators.map((item) => item.evaluatorConfigId);
   const aggregateNames = evaluation.aggregatedResults.map((aggregate) => ({ id: aggregate.evaluatorConfig.id, name: aggregate.evaluatorConfig.name }));
-  const table = (configs: { id: string; name: string }[]) =>
-    scenarios.rows.length === 0 && !scenarios.complete ? (
-      <Loading label="Loading the results…" />
-    ) : scenarios.rows.length === 0 ? (
-      <Empty title="No case stored yet">Results appear here as the run stores them.</Empty>
-    ) : (
-      <ResultsTable rows={scenarios.rows} total={Math.max(progress.total, scenarios.rows.length)} configs={configs} projectId={projectId} />
-    );
+  const table = (configs: { id: string; name: string }[]) => (
+    <EvaluationResults evaluation={key} total={progress.total} configs={configs} projectId={projectId} version={tableVersion} running={running} />
+  );
   return (
     <section aria-labelledby="evaluation-title" className="evaluation">
       {running && <Follow config={config} />}
@@ -297,14 +296,22 @@ export function EvaluationPage({ projectId, evaluationId }: { projectId: string;
           </dd>
         </div>
       </dl>
-      {evaluation.aggregatedResults.length > 0 ? (
-        <Aggregates aggregates={evaluation.aggregatedResults} />
-      ) : (
-        <p className="muted">The scores over every case appear when the run ends.</p>
-      )}
+      <Aggregates evaluation={evaluation} />
       <h2>Results</h2>
-      {scenarios.error !== null && <ErrorMessage error={scenarios.error} retry={() => setTableVersion((version) => version + 1)} />}
       {aggregateNames.length > 0 ? table(aggregateNames) : configIds.length > 0 ? <ConfigNames ids={configIds}>{table}</ConfigNames> : table([])}
     </section>
   );
+}
+
+export function EvaluationPage({ route: { projectId }, queries }: ScreenProps<RouteOf<'evaluation'>, EvaluationPageQueries>) {
+  const data = usePreloadedQuery<EvaluationPageQuery>(query, queries.evaluation);
+  const evaluation = data.evaluation;
+  if (!evaluation) {
+    return (
+      <Empty title="No such evaluation">
+        <Link to={paths.evaluations(projectId)}>See the evaluations</Link>
+      </Empty>
+    );
+  }
+  return <EvaluationView projectId={projectId} evaluation={evaluation} />;
 }

@@ -2,81 +2,37 @@
 // set, the app's evaluator configs and a rate limit, sent as `createEvaluations`; the API checks
 // everything and a refusal's faults appear beside their fields.
 import { Suspense, useState, type FormEvent } from 'react';
-import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import { graphql, useMutation, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { NewEvaluationQueries } from './entrypoints.ts';
 import type { NewEvaluationAppQuery } from '../__generated__/NewEvaluationAppQuery.graphql.ts';
 import type { NewEvaluationMutation } from '../__generated__/NewEvaluationMutation.graphql.ts';
 import type { NewEvaluationQuery } from '../__generated__/NewEvaluationQuery.graphql.ts';
+import type { VariantChoices_app$key } from '../__generated__/VariantChoices_app.graphql.ts';
+import type { ConfigChoices_query$key } from '../__generated__/ConfigChoices_query.graphql.ts';
+import { appOptions, useAppChoices, useVariantChoices } from '../apps/choices.ts';
+import { useConfigChoices } from '../evaluators/choices.ts';
 import { Link, paths, useRouter } from '../router.tsx';
+import { testsetOptions, useTestsetChoices } from '../testsets/choices.ts';
 import { Empty, ErrorBoundary, Loading } from '../components/states.tsx';
 import { ChecksField, FieldIssues, FormIssues, invalidProps, namedOptions, SelectField, useFormIssues } from '../components/forms.tsx';
 import './evaluations.css';
 
 const query = graphql`
   query NewEvaluationQuery {
-    ...NewEvaluation_choices @relay(mask: false)
+    ...AppChoices_query
+    ...TestsetChoices_query
   }
 `;
 
-// The apps and test sets a new evaluation (or a human one, HumanEvaluations.tsx) chooses from;
-// spread unmasked (`@relay(mask: false)`), so no component reads it as a fragment.
-export const choicesFragment = graphql`
-  fragment NewEvaluation_choices on Query {
-    apps(first: 100) {
-      edges {
-        node {
-          id
-          name
-        }
-      }
-    }
-    testsets(first: 100) {
-      edges {
-        node {
-          id
-          name
-          rowCount
-          columns
-        }
-      }
-    }
-  }
-`;
-
-export const appOptions = (apps: readonly { id: string; name: string }[]) => apps.map((app) => ({ value: app.id, label: app.name }));
-export const testsetOptions = (testsets: readonly { id: string; name: string; rowCount: number }[]) =>
-  testsets.map((testset) => ({ value: testset.id, label: `${testset.name} (${testset.rowCount} cases)` }));
-
-// An app's variants to choose from, here and for a human evaluation (HumanEvaluations.tsx); spread
-// unmasked like the choices above.
-export const variantsFragment = graphql`
-  fragment NewEvaluation_variants on App {
-    variants(first: 100) {
-      edges {
-        node {
-          id
-          name
-          kind
-          revision
-        }
-      }
-    }
-  }
-`;
-
+// Asked when an app is chosen: its variants and evaluator configs.
 const appQuery = graphql`
   query NewEvaluationAppQuery($appId: ID!) {
     app(id: $appId) {
-      ...NewEvaluation_variants @relay(mask: false)
+      ...VariantChoices_app
     }
-    evaluatorConfigs(appId: $appId, first: 100) {
-      edges {
-        node {
-          id
-          name
-          evaluatorKey
-        }
-      }
-    }
+    ...ConfigChoices_query @arguments(appId: $appId)
   }
 `;
 
@@ -105,49 +61,54 @@ interface Choices {
   configIds: string[];
 }
 
-function AppChoices({
-  appId,
-  choices,
-  setChoices,
-  issues,
-}: {
-  appId: string;
-  choices: Choices;
-  setChoices: (next: Choices) => void;
-  issues: Map<string, string[]>;
-}) {
-  const data = useLazyLoadQuery<NewEvaluationAppQuery>(appQuery, { appId }, { fetchPolicy: 'store-and-network' });
-  const variants = data.app?.variants.edges.map((edge) => edge.node) ?? [];
-  const configs = data.evaluatorConfigs.edges.map((edge) => edge.node);
+type ChoiceProps = { choices: Choices; setChoices: (next: Choices) => void; issues: Map<string, string[]> };
+
+function VariantChecks({ app, choices, setChoices, issues }: ChoiceProps & { app: VariantChoices_app$key }) {
+  const { variants } = useVariantChoices(app);
+  return (
+    <ChecksField
+      legend="Variants (one evaluation each)"
+      field="variant_ids"
+      issues={issues}
+      empty="The app has no variant yet."
+      options={namedOptions(variants, (variant) => `v${variant.revision}, ${variant.kind.toLowerCase()}`)}
+      chosen={choices.variantIds}
+      onChange={(variantIds) => setChoices({ ...choices, variantIds })}
+    />
+  );
+}
+
+function ConfigChecks({ query: key, choices, setChoices, issues }: ChoiceProps & { query: ConfigChoices_query$key }) {
+  const { configs } = useConfigChoices(key);
+  return (
+    <ChecksField
+      legend="Evaluator configs"
+      field="evaluators_configs"
+      issues={issues}
+      empty="The app has no evaluator config yet."
+      options={namedOptions(configs, (config) => config.evaluatorKey)}
+      chosen={choices.configIds}
+      onChange={(configIds) => setChoices({ ...choices, configIds })}
+    />
+  );
+}
+
+function AppChoices({ queryRef, ...props }: ChoiceProps & { queryRef: PreloadedQuery<NewEvaluationAppQuery> }) {
+  const data = usePreloadedQuery<NewEvaluationAppQuery>(appQuery, queryRef);
   return (
     <>
-      <ChecksField
-        legend="Variants (one evaluation each)"
-        field="variant_ids"
-        issues={issues}
-        empty="The app has no variant yet."
-        options={namedOptions(variants, (variant) => `v${variant.revision}, ${variant.kind.toLowerCase()}`)}
-        chosen={choices.variantIds}
-        onChange={(variantIds) => setChoices({ ...choices, variantIds })}
-      />
-      <ChecksField
-        legend="Evaluator configs"
-        field="evaluators_configs"
-        issues={issues}
-        empty="The app has no evaluator config yet."
-        options={namedOptions(configs, (config) => config.evaluatorKey)}
-        chosen={choices.configIds}
-        onChange={(configIds) => setChoices({ ...choices, configIds })}
-      />
+      {data.app ? <VariantChecks app={data.app} {...props} /> : <p className="muted">The app has no variant yet.</p>}
+      <ConfigChecks query={data} {...props} />
     </>
   );
 }
 
-export function NewEvaluation({ projectId }: { projectId: string }) {
+export function NewEvaluation({ route: { projectId }, queries }: ScreenProps<RouteOf<'evaluation-new'>, NewEvaluationQueries>) {
   const { navigate } = useRouter();
-  const data = useLazyLoadQuery<NewEvaluationQuery>(query, {}, { fetchPolicy: 'store-and-network' });
-  const apps = data.apps.edges.map((edge) => edge.node);
-  const testsets = data.testsets.edges.map((edge) => edge.node);
+  const data = usePreloadedQuery<NewEvaluationQuery>(query, queries.choices);
+  const { apps } = useAppChoices(data);
+  const { testsets } = useTestsetChoices(data);
+  const [appQueryRef, loadAppQuery] = useQueryLoader<NewEvaluationAppQuery>(appQuery);
   const [appId, setAppId] = useState('');
   const [testsetId, setTestsetId] = useState('');
   const [choices, setChoices] = useState<Choices>({ variantIds: [], configIds: [] });
@@ -209,14 +170,15 @@ export function NewEvaluation({ projectId }: { projectId: string }) {
           onChange={(value) => {
             setAppId(value);
             setChoices({ variantIds: [], configIds: [] });
+            if (value) loadAppQuery({ appId: value }, { fetchPolicy: 'store-and-network' });
           }}
           placeholder="Choose an app"
           options={appOptions(apps)}
         />
-        {appId && (
+        {appId && appQueryRef && (
           <ErrorBoundary resetKey={appId}>
             <Suspense fallback={<Loading label="Loading the app's variants and configs…" />}>
-              <AppChoices appId={appId} choices={choices} setChoices={setChoices} issues={issues} />
+              <AppChoices queryRef={appQueryRef} choices={choices} setChoices={setChoices} issues={issues} />
             </Suspense>
           </ErrorBoundary>
         )}

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { afterEach, describe, expect, it } from 'vitest';
 import { Router } from '../router.tsx';
 import { ResultsTable } from './ResultsTable.tsx';
-import type { Scenario } from './scenarios.ts';
+import type { Scenario } from './EvaluationResults.tsx';
 
 afterEach(cleanup);
 

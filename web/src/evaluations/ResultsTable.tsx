@@ -3,13 +3,15 @@
 // link to the case's trace. Only the rows in view are in the DOM (TanStack Virtual, fixed 52 px
 // rows), so 10,000 cases scroll like 10; ↑ ↓ Home End move the selection, whose case is shown whole.
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { formatCost, formatDuration } from '../format.ts';
 import { Link, paths } from '../router.tsx';
 import { answerText, pairsText, resultText, scoreText } from './results.ts';
-import type { Scenario } from './scenarios.ts';
+import type { Scenario } from './EvaluationResults.tsx';
 
 const ROW_HEIGHT = 52;
+/** Rows from the last loaded one at which the next page is asked for. */
+const NEAR_END = 20;
 /** Before the first layout, and without one (the component tests' DOM), a screenful of rows. */
 const SCREENFUL = { width: 1200, height: 600 };
 
@@ -128,12 +130,15 @@ export function ResultsTable({
   total,
   configs,
   projectId,
+  onNearEnd,
 }: {
   rows: readonly Scenario[];
   /** Cases in the evaluation, loaded or not. */
   total: number;
   configs: readonly ConfigColumn[];
   projectId: string;
+  /** Called when the rows in view come near the last loaded one: time for the next page. */
+  onNearEnd?: () => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const [selected, setSelected] = useState<number | null>(null);
@@ -145,6 +150,10 @@ export function ResultsTable({
     initialRect: SCREENFUL,
     observeElementRect: (instance, report) => observeElementRect(instance, (rect) => report(rect.height > 0 ? rect : SCREENFUL)),
   });
+  const lastInView = virtualizer.getVirtualItems().at(-1)?.index ?? 0;
+  useEffect(() => {
+    if (onNearEnd && lastInView >= rows.length - NEAR_END) onNearEnd();
+  }, [onNearEnd, lastInView, rows.length]);
   const columns = `3.5rem minmax(9rem, 2fr) minmax(6rem, 1fr) minmax(9rem, 2fr) ${configs.map(() => 'minmax(5.5rem, 1fr)').join(' ')} 5rem 5rem 4rem`;
   const select = (index: number) => {
     const clamped = Math.max(0, Math.min(rows.length - 1, index));

@@ -2,7 +2,11 @@
 // settings form built from the evaluator's template; the API checks it and its 422 faults appear
 // beside their fields.
 import { useState, type FormEvent } from 'react';
-import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import { graphql, useFragment, useMutation, usePreloadedQuery } from 'react-relay';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { EditConfigQueries, NewConfigQueries } from './entrypoints.ts';
+import type { ConfigEditor_evaluators$key } from '../__generated__/ConfigEditor_evaluators.graphql.ts';
 import type { ConfigEditorCreateMutation } from '../__generated__/ConfigEditorCreateMutation.graphql.ts';
 import type { ConfigEditorEditQuery } from '../__generated__/ConfigEditorEditQuery.graphql.ts';
 import type { ConfigEditorNewQuery } from '../__generated__/ConfigEditorNewQuery.graphql.ts';
@@ -11,14 +15,14 @@ import { FieldIssues, FormIssues, invalidProps, SelectField, useFormIssues } fro
 import { globalIdOf } from '../ids.ts';
 import { Link, paths, useRouter } from '../router.tsx';
 import { Empty } from '../components/states.tsx';
-import { initialDraft, settingsValues, type Draft, type Setting } from './settings.ts';
+import { initialDraft, settingsValues, type Draft } from './settings.ts';
 import { SettingsForm } from './SettingsForm.tsx';
 import '../evaluations/evaluations.css';
 
-// An evaluator with the template its settings form is built from, for a new config and an edited
-// one alike; spread unmasked (`@relay(mask: false)`), so no component reads it as a fragment.
-export const evaluatorFragment = graphql`
-  fragment ConfigEditor_evaluator on Evaluator {
+// The evaluators a config's form offers (every one for a new config, its own for a saved one), each
+// with the template its settings form is built from.
+const evaluatorsFragment = graphql`
+  fragment ConfigEditor_evaluators on Evaluator @relay(plural: true) {
     key
     name
     description
@@ -44,7 +48,7 @@ const newQuery = graphql`
       name
     }
     evaluators {
-      ...ConfigEditor_evaluator @relay(mask: false)
+      ...ConfigEditor_evaluators
     }
   }
 `;
@@ -61,7 +65,7 @@ const editQuery = graphql`
         name
       }
       evaluator {
-        ...ConfigEditor_evaluator @relay(mask: false)
+        ...ConfigEditor_evaluators
       }
     }
   }
@@ -87,16 +91,8 @@ const updateMutation = graphql`
   }
 `;
 
-interface Evaluator {
-  key: string;
-  name: string;
-  description: string;
-  requiresLlmApiKeys: boolean;
-  settingsTemplate: readonly Setting[];
-}
-
 function ConfigForm({
-  evaluators,
+  evaluators: key,
   initial,
   saving,
   issues,
@@ -104,7 +100,7 @@ function ConfigForm({
   saved,
   onSubmit,
 }: {
-  evaluators: readonly Evaluator[];
+  evaluators: ConfigEditor_evaluators$key;
   initial: { name: string; evaluatorKey: string; values: Record<string, unknown> } | null;
   saving: boolean;
   issues: Map<string, string[]>;
@@ -112,6 +108,7 @@ function ConfigForm({
   saved: boolean;
   onSubmit: (name: string, evaluatorKey: string, values: Record<string, unknown>) => void;
 }) {
+  const evaluators = useFragment(evaluatorsFragment, key);
   const [name, setName] = useState(initial?.name ?? '');
   const [evaluatorKey, setEvaluatorKey] = useState(initial?.evaluatorKey ?? '');
   const evaluator = evaluators.find((candidate) => candidate.key === evaluatorKey);
@@ -171,9 +168,9 @@ function ConfigForm({
   );
 }
 
-export function NewConfig({ projectId, appId }: { projectId: string; appId: string }) {
+export function NewConfig({ route: { projectId, appId }, queries }: ScreenProps<RouteOf<'config-new'>, NewConfigQueries>) {
   const { navigate } = useRouter();
-  const data = useLazyLoadQuery<ConfigEditorNewQuery>(newQuery, { appId: globalIdOf('App', appId) });
+  const data = usePreloadedQuery<ConfigEditorNewQuery>(newQuery, queries.form);
   const [commit, saving] = useMutation<ConfigEditorCreateMutation>(createMutation);
   const { issues, failure, onError, reset } = useFormIssues();
   if (!data.app) return <Empty title="No such app" />;
@@ -203,8 +200,8 @@ export function NewConfig({ projectId, appId }: { projectId: string; appId: stri
   );
 }
 
-export function EditConfig({ projectId, appId, configId }: { projectId: string; appId: string; configId: string }) {
-  const data = useLazyLoadQuery<ConfigEditorEditQuery>(editQuery, { id: globalIdOf('EvaluatorConfig', configId) }, { fetchPolicy: 'store-and-network' });
+export function EditConfig({ route: { projectId, appId }, queries }: ScreenProps<RouteOf<'config'>, EditConfigQueries>) {
+  const data = usePreloadedQuery<ConfigEditorEditQuery>(editQuery, queries.form);
   const [commit, saving] = useMutation<ConfigEditorUpdateMutation>(updateMutation);
   const [saved, setSaved] = useState(false);
   const { issues, failure, onError, reset } = useFormIssues();

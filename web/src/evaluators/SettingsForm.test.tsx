@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { issuesByField } from '../components/forms.tsx';
 import { initialDraft, settingsValues, type Draft, type Setting } from './settings.ts';
 import { SettingsForm } from './SettingsForm.tsx';
-import { uploadType } from './upload.ts';
-import { revisionDiff } from './revisions.ts';
+import { uploadType } from '../testsets/upload.ts';
+import { revisionDiff } from '../apps/revisions.ts';
 
 afterEach(cleanup);
 

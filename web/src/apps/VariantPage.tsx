@@ -1,12 +1,14 @@
 // A variant (docs/ui.md#apps-variants-and-evaluator-configs): its revisions, the diff of parameters
 // (and endpoint) between two of them, chosen in the URL (?from=&to=), and a form for a new revision.
 import { useMemo, useState, type FormEvent } from 'react';
-import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import { graphql, useMutation, usePreloadedQuery } from 'react-relay';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { VariantPageQueries } from './entrypoints.ts';
 import type { VariantPageMutation } from '../__generated__/VariantPageMutation.graphql.ts';
 import type { VariantPageQuery } from '../__generated__/VariantPageQuery.graphql.ts';
 import { FieldIssues, FormIssues, invalidProps, useFormIssues } from '../components/forms.tsx';
 import { formatTime } from '../format.ts';
-import { globalIdOf } from '../ids.ts';
 import { Link, paths, useRouter } from '../router.tsx';
 import { Empty, HeadRow } from '../components/states.tsx';
 import { DiffParts } from '../evaluations/TextDiff.tsx';
@@ -71,21 +73,9 @@ function RevisionDiff({
   );
 }
 
-export function VariantPage({
-  projectId,
-  appId,
-  variantId,
-  from,
-  to,
-}: {
-  projectId: string;
-  appId: string;
-  variantId: string;
-  from: number | null;
-  to: number | null;
-}) {
+export function VariantPage({ route: { projectId, appId, variantId, from, to }, queries }: ScreenProps<RouteOf<'variant'>, VariantPageQueries>) {
   const { navigate } = useRouter();
-  const data = useLazyLoadQuery<VariantPageQuery>(query, { id: globalIdOf('Variant', variantId) }, { fetchPolicy: 'store-and-network' });
+  const data = usePreloadedQuery<VariantPageQuery>(query, queries.variant);
   const variant = data.variant;
   const latest = variant?.revisions.at(-1);
   const [parameters, setParameters] = useState(() => JSON.stringify(latest?.parameters ?? {}, null, 2));

@@ -1,33 +1,54 @@
 // Test sets (docs/ui.md#test-sets): the list with an upload by drag and drop (or a file picker),
 // CSV or JSON through the API's upload route, and a test set as a table, 100 rows a page.
 import { useState, type DragEvent, type FormEvent } from 'react';
-import { graphql, useLazyLoadQuery } from 'react-relay';
+import { graphql, useFragment, usePreloadedQuery } from 'react-relay';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { TestsetListQueries, TestsetPageQueries } from './entrypoints.ts';
+import type { TestsetsList_query$key } from '../__generated__/TestsetsList_query.graphql.ts';
+import type { TestsetsListPaginationQuery } from '../__generated__/TestsetsListPaginationQuery.graphql.ts';
+import type { TestsetsRow_testset$key } from '../__generated__/TestsetsRow_testset.graphql.ts';
+import type { TestsetsRows_testset$key } from '../__generated__/TestsetsRows_testset.graphql.ts';
 import type { TestsetsListQuery } from '../__generated__/TestsetsListQuery.graphql.ts';
 import type { TestsetsPageQuery } from '../__generated__/TestsetsPageQuery.graphql.ts';
 import { FieldIssues, FormIssues, useFormIssues } from '../components/forms.tsx';
+import { useWholeConnection } from '../connections.ts';
 import { formatTime } from '../format.ts';
-import { globalIdOf } from '../ids.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, HeadRow } from '../components/states.tsx';
+import { Empty, ErrorMessage, HeadRow } from '../components/states.tsx';
 import { uploadTestset, uploadType } from './upload.ts';
 import '../evaluations/evaluations.css';
 
 const listQuery = graphql`
   query TestsetsListQuery {
-    testsets(first: 100) {
+    ...TestsetsList_query
+  }
+`;
+
+const listFragment = graphql`
+  fragment TestsetsList_query on Query
+  @refetchable(queryName: "TestsetsListPaginationQuery")
+  @argumentDefinitions(count: { type: "Int", defaultValue: 100 }, cursor: { type: "String" }) {
+    testsets(first: $count, after: $cursor) @connection(key: "TestsetsList_testsets") {
       edges {
         node {
           id
-          databaseId
-          name
-          rowCount
-          columns
-          createdAt
-          app {
-            name
-          }
+          ...TestsetsRow_testset
         }
       }
+    }
+  }
+`;
+
+const rowFragment = graphql`
+  fragment TestsetsRow_testset on Testset {
+    databaseId
+    name
+    rowCount
+    columns
+    createdAt
+    app {
+      name
     }
   }
 `;
@@ -36,21 +57,28 @@ const pageQuery = graphql`
   query TestsetsPageQuery($id: ID!, $after: String) {
     testset(id: $id) {
       name
-      columns
       rowCount
       updatedAt
-      rows(first: 100, after: $after) {
-        edges {
-          node {
-            id
-            position
-            data
-          }
+      ...TestsetsRows_testset @arguments(after: $after)
+    }
+  }
+`;
+
+// One page of a test set's rows, the page's cursor in the URL (docs/ui.md#test-sets).
+const rowsFragment = graphql`
+  fragment TestsetsRows_testset on Testset @argumentDefinitions(after: { type: "String" }) {
+    columns
+    rows(first: 100, after: $after) {
+      edges {
+        node {
+          id
+          position
+          data
         }
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
       }
     }
   }
@@ -134,8 +162,24 @@ function Upload({ projectId }: { projectId: string }) {
   );
 }
 
-export function TestsetList({ projectId }: { projectId: string }) {
-  const data = useLazyLoadQuery<TestsetsListQuery>(listQuery, {}, { fetchPolicy: 'store-and-network' });
+function TestsetRow({ projectId, testset: key }: { projectId: string; testset: TestsetsRow_testset$key }) {
+  const testset = useFragment(rowFragment, key);
+  return (
+    <tr>
+      <td>
+        <Link to={paths.testset(projectId, testset.databaseId)}>{testset.name}</Link>
+      </td>
+      <td className="numeric">{testset.rowCount.toLocaleString('en-US')}</td>
+      <td className="small">{testset.columns.join(', ')}</td>
+      <td>{testset.app?.name ?? '–'}</td>
+      <td>{formatTime(testset.createdAt)}</td>
+    </tr>
+  );
+}
+
+export function TestsetList({ route: { projectId }, queries }: ScreenProps<RouteOf<'testsets'>, TestsetListQueries>) {
+  const root = usePreloadedQuery<TestsetsListQuery>(listQuery, queries.list);
+  const { data, pages } = useWholeConnection<TestsetsListPaginationQuery, TestsetsList_query$key>(listFragment, root);
   const testsets = data.testsets.edges.map((edge) => edge.node);
   return (
     <section aria-labelledby="testsets-title">
@@ -148,19 +192,12 @@ export function TestsetList({ projectId }: { projectId: string }) {
           <HeadRow columns={['Name', 'Cases', 'Columns', 'App', 'Created']} numeric={['Cases']} />
           <tbody>
             {testsets.map((testset) => (
-              <tr key={testset.id}>
-                <td>
-                  <Link to={paths.testset(projectId, testset.databaseId)}>{testset.name}</Link>
-                </td>
-                <td className="numeric">{testset.rowCount.toLocaleString('en-US')}</td>
-                <td className="small">{testset.columns.join(', ')}</td>
-                <td>{testset.app?.name ?? '–'}</td>
-                <td>{formatTime(testset.createdAt)}</td>
-              </tr>
+              <TestsetRow key={testset.id} projectId={projectId} testset={testset} />
             ))}
           </tbody>
         </table>
       )}
+      {pages.error && <ErrorMessage error={pages.error} retry={pages.retry} />}
       <Upload projectId={projectId} />
     </section>
   );
@@ -170,25 +207,21 @@ function cell(value: unknown): string {
   return typeof value === 'string' ? value : value == null ? '' : JSON.stringify(value);
 }
 
-export function TestsetPage({ projectId, testsetId, after }: { projectId: string; testsetId: string; after: string | null }) {
-  const data = useLazyLoadQuery<TestsetsPageQuery>(pageQuery, { id: globalIdOf('Testset', testsetId), after }, { fetchPolicy: 'store-and-network' });
-  const testset = data.testset;
-  if (!testset)
-    return (
-      <Empty title="No such test set">
-        <Link to={paths.testsets(projectId)}>See the test sets</Link>
-      </Empty>
-    );
+function TestsetRows({
+  projectId,
+  testsetId,
+  after,
+  testset: key,
+}: {
+  projectId: string;
+  testsetId: string;
+  after: string | null;
+  testset: TestsetsRows_testset$key;
+}) {
+  const testset = useFragment(rowsFragment, key);
   const rows = testset.rows.edges.map((edge) => edge.node);
   return (
-    <section aria-labelledby="testset-title">
-      <p className="breadcrumb">
-        <Link to={paths.testsets(projectId)}>Test sets</Link> / {testset.name}
-      </p>
-      <h1 id="testset-title">{testset.name}</h1>
-      <p className="muted">
-        {testset.rowCount.toLocaleString('en-US')} cases, changed {formatTime(testset.updatedAt)}
-      </p>
+    <>
       <div className="table-scroll">
         <table className="traces testset-rows">
           <caption className="visually-hidden">Test cases {rows.length > 0 ? `${rows[0].position + 1} to ${rows.at(-1)!.position + 1}` : ''}</caption>
@@ -220,6 +253,29 @@ export function TestsetPage({ projectId, testsetId, after }: { projectId: string
         {after && <Link to={paths.testset(projectId, testsetId)}>First page</Link>}
         {testset.rows.pageInfo.hasNextPage && <Link to={paths.testset(projectId, testsetId, testset.rows.pageInfo.endCursor)}>Next 100</Link>}
       </nav>
+    </>
+  );
+}
+
+export function TestsetPage({ route: { projectId, testsetId, after }, queries }: ScreenProps<RouteOf<'testset'>, TestsetPageQueries>) {
+  const data = usePreloadedQuery<TestsetsPageQuery>(pageQuery, queries.testset);
+  const testset = data.testset;
+  if (!testset)
+    return (
+      <Empty title="No such test set">
+        <Link to={paths.testsets(projectId)}>See the test sets</Link>
+      </Empty>
+    );
+  return (
+    <section aria-labelledby="testset-title">
+      <p className="breadcrumb">
+        <Link to={paths.testsets(projectId)}>Test sets</Link> / {testset.name}
+      </p>
+      <h1 id="testset-title">{testset.name}</h1>
+      <p className="muted">
+        {testset.rowCount.toLocaleString('en-US')} cases, changed {formatTime(testset.updatedAt)}
+      </p>
+      <TestsetRows projectId={projectId} testsetId={testsetId} after={after} testset={testset} />
     </section>
   );
 }

@@ -1,33 +1,28 @@
 // A human evaluation's results (docs/ui.md#human-evaluation): how far output generation and each
 // judge have got, then the statistics as the API computes them: win rates (A/B) or mean scores
 // (single model) with 95% intervals, position bias and agreement between judges (kappa).
-import { graphql, useLazyLoadQuery } from 'react-relay';
+import { graphql, usePreloadedQuery } from 'react-relay';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { HumanEvaluationPageQueries } from './entrypoints.ts';
+import type { HumanEvaluationPageJudges_evaluation$key } from '../__generated__/HumanEvaluationPageJudges_evaluation.graphql.ts';
+import type { HumanEvaluationPageJudgesPaginationQuery } from '../__generated__/HumanEvaluationPageJudgesPaginationQuery.graphql.ts';
 import type { HumanEvaluationPageQuery, HumanEvaluationPageQuery$data } from '../__generated__/HumanEvaluationPageQuery.graphql.ts';
 import { statusLabel } from '../evaluations/results.ts';
 import { formatPercent, formatTime } from '../format.ts';
-import { globalIdOf } from '../ids.ts';
+import { useWholeConnection } from '../connections.ts';
 import { Link, paths } from '../router.tsx';
-import { Empty, HeadRow } from '../components/states.tsx';
+import { Empty, ErrorMessage, HeadRow } from '../components/states.tsx';
 import { judgeProgress } from './judging.ts';
-import { useHumanScenarios } from './scenarios.ts';
 import '../evaluations/evaluations.css';
-
-// What names a human evaluation, on its page and on the judging screen (JudgeScreen.tsx); spread
-// unmasked (`@relay(mask: false)`), so no component reads it as a fragment.
-export const humanEvaluationSummaryFields = graphql`
-  fragment humanEvaluationSummaryFields on HumanEvaluation {
-    id
-    databaseId
-    evaluationType
-    variantNames
-    testsetName
-  }
-`;
 
 const query = graphql`
   query HumanEvaluationPageQuery($id: ID!) {
     humanEvaluation(id: $id) {
-      ...humanEvaluationSummaryFields @relay(mask: false)
+      databaseId
+      evaluationType
+      variantNames
+      testsetName
       status
       statusError
       createdAt
@@ -85,6 +80,26 @@ const query = graphql`
             scenarios
             observedAgreement
             cohenKappa
+          }
+        }
+      }
+      ...HumanEvaluationPageJudges_evaluation
+    }
+  }
+`;
+
+// Each judge's verdicts, counted over every scenario (read whole, connections.ts).
+const judgesFragment = graphql`
+  fragment HumanEvaluationPageJudges_evaluation on HumanEvaluation
+  @refetchable(queryName: "HumanEvaluationPageJudgesPaginationQuery")
+  @argumentDefinitions(count: { type: "Int", defaultValue: 100 }, cursor: { type: "String" }) {
+    scenarios(first: $count, after: $cursor) @connection(key: "HumanEvaluationPageJudges_scenarios") {
+      edges {
+        node {
+          judgements {
+            judge
+            vote
+            score
           }
         }
       }
@@ -162,10 +177,11 @@ function VariantTable({ ab, statistics }: { ab: boolean; statistics: Statistics 
   );
 }
 
-function JudgesProgress({ evaluationId, total }: { evaluationId: string; total: number }) {
-  const scenarios = useHumanScenarios(evaluationId, 0);
-  const progress = judgeProgress(scenarios.rows);
-  if (!scenarios.complete) return <p className="muted">Counting each judge's verdicts…</p>;
+function JudgesProgress({ evaluation, total }: { evaluation: HumanEvaluationPageJudges_evaluation$key; total: number }) {
+  const { data, pages } = useWholeConnection<HumanEvaluationPageJudgesPaginationQuery, HumanEvaluationPageJudges_evaluation$key>(judgesFragment, evaluation);
+  const progress = judgeProgress(data.scenarios.edges.map((edge) => edge.node));
+  if (pages.error) return <ErrorMessage error={pages.error} retry={pages.retry} />;
+  if (!pages.complete) return <p className="muted">Counting each judge's verdicts…</p>;
   if (progress.length === 0) return <p className="muted">No one has judged yet.</p>;
   return (
     <ul className="plain-list judge-progress">
@@ -181,9 +197,8 @@ function JudgesProgress({ evaluationId, total }: { evaluationId: string; total: 
   );
 }
 
-export function HumanEvaluationPage({ projectId, evaluationId }: { projectId: string; evaluationId: string }) {
-  const id = globalIdOf('HumanEvaluation', evaluationId);
-  const data = useLazyLoadQuery<HumanEvaluationPageQuery>(query, { id }, { fetchPolicy: 'network-only' });
+export function HumanEvaluationPage({ route: { projectId, evaluationId }, queries }: ScreenProps<RouteOf<'human-evaluation'>, HumanEvaluationPageQueries>) {
+  const data = usePreloadedQuery<HumanEvaluationPageQuery>(query, queries.evaluation);
   const evaluation = data.humanEvaluation;
   if (!evaluation)
     return (
@@ -219,7 +234,7 @@ export function HumanEvaluationPage({ projectId, evaluationId }: { projectId: st
         {statistics.judgedScenarios} of {statistics.scenarios} cases judged, {statistics.judgements} verdicts
         {ab ? ` (${statistics.positiveVotes} both good, ${statistics.flagVotes} both bad)` : ''}.
       </p>
-      <JudgesProgress evaluationId={id} total={statistics.scenarios} />
+      <JudgesProgress evaluation={evaluation} total={statistics.scenarios} />
       <h2>Results</h2>
       <VariantTable ab={ab} statistics={statistics} />
       {bias && (

@@ -2,50 +2,78 @@
 // of two variants or a single model test, over a test set, with the columns judges see); the API
 // checks it and its 422 faults appear beside their fields.
 import { Suspense, useState, type FormEvent } from 'react';
-import { graphql, useLazyLoadQuery, useMutation } from 'react-relay';
+import { graphql, useFragment, useMutation, usePaginationFragment, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
+import type { ScreenProps } from '../entrypoint.ts';
+import type { RouteOf } from '../router.tsx';
+import type { HumanEvaluationListQueries } from './entrypoints.ts';
+import type { AppChoices_query$key } from '../__generated__/AppChoices_query.graphql.ts';
 import type { HumanEvaluationsAppQuery } from '../__generated__/HumanEvaluationsAppQuery.graphql.ts';
 import type { HumanEvaluationsCreateMutation } from '../__generated__/HumanEvaluationsCreateMutation.graphql.ts';
+import type { HumanEvaluationsList_query$key } from '../__generated__/HumanEvaluationsList_query.graphql.ts';
+import type { HumanEvaluationsListPaginationQuery } from '../__generated__/HumanEvaluationsListPaginationQuery.graphql.ts';
 import type { HumanEvaluationsListQuery } from '../__generated__/HumanEvaluationsListQuery.graphql.ts';
+import type { HumanEvaluationsRow_evaluation$key } from '../__generated__/HumanEvaluationsRow_evaluation.graphql.ts';
+import type { TestsetChoices_query$key } from '../__generated__/TestsetChoices_query.graphql.ts';
+import type { VariantChoices_app$key } from '../__generated__/VariantChoices_app.graphql.ts';
+import { appOptions, useAppChoices, useVariantChoices } from '../apps/choices.ts';
+import { useEveryPage } from '../connections.ts';
 import { ChecksField, FormIssues, namedOptions, SelectField, useFormIssues } from '../components/forms.tsx';
 import { statusLabel } from '../evaluations/results.ts';
-import { appOptions, testsetOptions } from '../evaluations/NewEvaluation.tsx';
 import { formatTime } from '../format.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, HeadRow, Loading } from '../components/states.tsx';
+import { testsetOptions, useTestsetChoices } from '../testsets/choices.ts';
+import { Empty, ErrorMessage, HeadRow, Loading } from '../components/states.tsx';
 import '../evaluations/evaluations.css';
 
 const listQuery = graphql`
   query HumanEvaluationsListQuery {
-    humanEvaluations(last: 100) {
-      edges {
-        node {
-          id
-          databaseId
-          evaluationType
-          variantNames
-          testsetName
-          status
-          createdAt
-          progress {
-            done
-            total
-          }
-          statistics {
-            judgedScenarios
-            scenarios
-            judges
-          }
-        }
-      }
-    }
-    ...NewEvaluation_choices @relay(mask: false)
+    ...HumanEvaluationsList_query
+    ...AppChoices_query
+    ...TestsetChoices_query
   }
 `;
 
+// Every human evaluation, newest first: read backwards from the newest, a page at a time.
+const listFragment = graphql`
+  fragment HumanEvaluationsList_query on Query
+  @refetchable(queryName: "HumanEvaluationsListPaginationQuery")
+  @argumentDefinitions(count: { type: "Int", defaultValue: 100 }, cursor: { type: "String" }) {
+    humanEvaluations(last: $count, before: $cursor) @connection(key: "HumanEvaluationsList_humanEvaluations") {
+      edges {
+        node {
+          id
+          ...HumanEvaluationsRow_evaluation
+        }
+      }
+    }
+  }
+`;
+
+const rowFragment = graphql`
+  fragment HumanEvaluationsRow_evaluation on HumanEvaluation {
+    databaseId
+    evaluationType
+    variantNames
+    testsetName
+    status
+    createdAt
+    progress {
+      done
+      total
+    }
+    statistics {
+      judgedScenarios
+      scenarios
+      judges
+    }
+  }
+`;
+
+// Asked when an app is chosen: its variants.
 const appQuery = graphql`
   query HumanEvaluationsAppQuery($appId: ID!) {
     app(id: $appId) {
-      ...NewEvaluation_variants @relay(mask: false)
+      ...VariantChoices_app
     }
   }
 `;
@@ -61,19 +89,10 @@ const createMutation = graphql`
 
 type EvaluationType = 'HUMAN_A_B_TESTING' | 'SINGLE_MODEL_TEST';
 
-function Variants({
-  appId,
-  chosen,
-  setChosen,
-  issues,
-}: {
-  appId: string;
-  chosen: string[];
-  setChosen: (next: string[]) => void;
-  issues: Map<string, string[]>;
-}) {
-  const data = useLazyLoadQuery<HumanEvaluationsAppQuery>(appQuery, { appId });
-  const variants = data.app?.variants.edges.map((edge) => edge.node) ?? [];
+type VariantProps = { chosen: string[]; setChosen: (next: string[]) => void; issues: Map<string, string[]> };
+
+function VariantChecks({ app, chosen, setChosen, issues }: VariantProps & { app: VariantChoices_app$key }) {
+  const { variants } = useVariantChoices(app);
   return (
     <ChecksField
       legend="Variants (two for an A/B test, one for a single model test)"
@@ -87,16 +106,16 @@ function Variants({
   );
 }
 
-function CreateForm({
-  projectId,
-  apps,
-  testsets,
-}: {
-  projectId: string;
-  apps: readonly { id: string; name: string }[];
-  testsets: readonly { id: string; name: string; rowCount: number; columns: readonly string[] }[];
-}) {
+function Variants({ queryRef, ...props }: VariantProps & { queryRef: PreloadedQuery<HumanEvaluationsAppQuery> }) {
+  const { app } = usePreloadedQuery<HumanEvaluationsAppQuery>(appQuery, queryRef);
+  return app ? <VariantChecks app={app} {...props} /> : <p className="muted">The app has no variant yet.</p>;
+}
+
+function CreateForm({ projectId, query }: { projectId: string; query: AppChoices_query$key & TestsetChoices_query$key }) {
   const { navigate } = useRouter();
+  const { apps } = useAppChoices(query);
+  const { testsets } = useTestsetChoices(query);
+  const [appQueryRef, loadAppQuery] = useQueryLoader<HumanEvaluationsAppQuery>(appQuery);
   const [type, setType] = useState<EvaluationType>('HUMAN_A_B_TESTING');
   const [appId, setAppId] = useState('');
   const [variantIds, setVariantIds] = useState<string[]>([]);
@@ -142,13 +161,14 @@ function CreateForm({
         onChange={(value) => {
           setAppId(value);
           setVariantIds([]);
+          if (value) loadAppQuery({ appId: value }, { fetchPolicy: 'store-and-network' });
         }}
         placeholder="Choose an app"
         options={appOptions(apps)}
       />
-      {appId && (
+      {appId && appQueryRef && (
         <Suspense fallback={<Loading label="Loading the app's variants…" />}>
-          <Variants appId={appId} chosen={variantIds} setChosen={setVariantIds} issues={issues} />
+          <Variants queryRef={appQueryRef} chosen={variantIds} setChosen={setVariantIds} issues={issues} />
         </Suspense>
       )}
       <SelectField
@@ -184,8 +204,33 @@ function CreateForm({
   );
 }
 
-export function HumanEvaluationList({ projectId }: { projectId: string }) {
-  const data = useLazyLoadQuery<HumanEvaluationsListQuery>(listQuery, {}, { fetchPolicy: 'store-and-network' });
+function HumanEvaluationRow({ projectId, evaluation: key }: { projectId: string; evaluation: HumanEvaluationsRow_evaluation$key }) {
+  const evaluation = useFragment(rowFragment, key);
+  return (
+    <tr>
+      <td>
+        <Link to={paths.humanEvaluation(projectId, evaluation.databaseId)}>{evaluation.variantNames.join(' vs ')}</Link>
+      </td>
+      <td>{evaluation.evaluationType === 'HUMAN_A_B_TESTING' ? 'A/B test' : 'single model'}</td>
+      <td>{evaluation.testsetName}</td>
+      <td>
+        {evaluation.progress.done}/{evaluation.progress.total} <span className="muted small">{statusLabel(evaluation.status)}</span>
+      </td>
+      <td>
+        {evaluation.statistics.judgedScenarios}/{evaluation.statistics.scenarios} by {evaluation.statistics.judges.length} judges
+      </td>
+      <td>{formatTime(evaluation.createdAt)}</td>
+    </tr>
+  );
+}
+
+export function HumanEvaluationList({ route: { projectId }, queries }: ScreenProps<RouteOf<'human-evaluations'>, HumanEvaluationListQueries>) {
+  const root = usePreloadedQuery<HumanEvaluationsListQuery>(listQuery, queries.list);
+  const { data, hasPrevious, isLoadingPrevious, loadPrevious } = usePaginationFragment<HumanEvaluationsListPaginationQuery, HumanEvaluationsList_query$key>(
+    listFragment,
+    root,
+  );
+  const pages = useEveryPage(hasPrevious, isLoadingPrevious, loadPrevious);
   const evaluations = [...data.humanEvaluations.edges].reverse().map((edge) => edge.node);
   return (
     <section aria-labelledby="human-title">
@@ -198,25 +243,13 @@ export function HumanEvaluationList({ projectId }: { projectId: string }) {
           <HeadRow columns={['Variants', 'Kind', 'Test set', 'Outputs', 'Judged', 'Created']} />
           <tbody>
             {evaluations.map((evaluation) => (
-              <tr key={evaluation.id}>
-                <td>
-                  <Link to={paths.humanEvaluation(projectId, evaluation.databaseId)}>{evaluation.variantNames.join(' vs ')}</Link>
-                </td>
-                <td>{evaluation.evaluationType === 'HUMAN_A_B_TESTING' ? 'A/B test' : 'single model'}</td>
-                <td>{evaluation.testsetName}</td>
-                <td>
-                  {evaluation.progress.done}/{evaluation.progress.total} <span className="muted small">{statusLabel(evaluation.status)}</span>
-                </td>
-                <td>
-                  {evaluation.statistics.judgedScenarios}/{evaluation.statistics.scenarios} by {evaluation.statistics.judges.length} judges
-                </td>
-                <td>{formatTime(evaluation.createdAt)}</td>
-              </tr>
+              <HumanEvaluationRow key={evaluation.id} projectId={projectId} evaluation={evaluation} />
             ))}
           </tbody>
         </table>
       )}
-      <CreateForm projectId={projectId} apps={data.apps.edges.map((edge) => edge.node)} testsets={data.testsets.edges.map((edge) => edge.node)} />
+      {pages.error && <ErrorMessage error={pages.error} retry={pages.retry} />}
+      <CreateForm projectId={projectId} query={root} />
     </section>
   );
 }
