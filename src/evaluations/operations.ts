@@ -12,7 +12,7 @@ import { Prisma } from '../shared/db.js';
 import { ConflictError, NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.js';
 import { UNFINISHED } from '../shared/job-states.js';
 import { asObject, toJson } from '../shared/json.js';
-import { spanCostsByAttribute } from '../observability/read.js';
+import { spanCostsByAttribute } from '../observability/traces/trace-reads.js';
 import { getTestset } from '../testsets/operations.js';
 import type { CreateEvaluationInput } from './inputs.js';
 
