@@ -13,7 +13,8 @@ import { spanColumns, spanRow } from '../src/observability/ingestion/span-writer
 import { prepareOtlp } from '../src/observability/ingestion/otlp/prepare-spans.js';
 import { dayOf, dayPartition } from '../src/observability/ingestion/span-partitions.js';
 import { builtinPriceList } from '../src/pricing/prices.js';
-import { copyText, sqlDate, sqlParam } from '../src/shared/sql.js';
+import { copyText } from '../src/shared/postgres-sql.js';
+import { sqlDate, sqlParam } from '../src/shared/sql.js';
 import { cpuSeconds, onPostgres, rawDatabase, rawPostgres, runOtlpClient, seconds, startService } from './support/measure.js';
 import { otlpBodies } from './support/otlp-spans.js';
 
