@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { hexId, otlpProtobufBody, T0_NS, type SyntheticSpan } from '../../../test/helpers/otlp-trace.js';
-import { startAssayProcess, type AssayProcess } from '../../../test/helpers/process.js';
-import { createTestDatabase, type TestDatabase } from '../../../test/helpers/server.js';
+import { hexId, otlpProtobufBody, T0_NS, type SyntheticSpan } from '../../../../test/helpers/otlp-trace.js';
+import { startAssayProcess, type AssayProcess } from '../../../../test/helpers/process.js';
+import { createTestDatabase, type TestDatabase } from '../../../../test/helpers/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'assay-durability-'));
 let database: TestDatabase;

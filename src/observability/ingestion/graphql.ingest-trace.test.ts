@@ -1,6 +1,6 @@
 // The legacy ingest through GraphQL: the same operation and validation as POST /observability/trace.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { startServer, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
 beforeAll(async () => {

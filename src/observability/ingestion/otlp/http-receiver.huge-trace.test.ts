@@ -5,9 +5,9 @@
 // the memory the read takes. Its own file, so it runs beside the other test files.
 import { ROOT_CONTEXT, type HrTime, type Span } from '@opentelemetry/api';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { agentTrace, endOrder, startOrder, type SyntheticSpan } from '../../../test/helpers/otlp-trace.js';
-import { startServer, type TestServer } from '../../../test/helpers/server.js';
-import { testTracer } from '../../../test/helpers/otel.js';
+import { agentTrace, endOrder, startOrder, type SyntheticSpan } from '../../../../test/helpers/otlp-trace.js';
+import { startServer, type TestServer } from '../../../../test/helpers/server.js';
+import { testTracer } from '../../../../test/helpers/otel.js';
 
 const TOTAL = 50_000;
 /** 1 + 50 × (1 + 37 × (1 + 20 + 6)) = 50,001 spans, cut to 50,000 (the last agent loses one tool). */

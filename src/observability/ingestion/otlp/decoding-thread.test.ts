@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { OtlpBadRequest } from './decode.js';
-import { OtlpDecoder } from './decoder.js';
-import { ExportTraceServiceRequest } from './proto.js';
+import { OtlpBadRequest } from './decoded-span.js';
+import { OtlpDecoder } from './decoding-thread.js';
+import { ExportTraceServiceRequest } from './messages.js';
 
 const decoder = new OtlpDecoder();
 afterAll(() => decoder.close());

@@ -2,10 +2,10 @@
 // the run's database: what goes, what stays (another user's spans, another project's), and the
 // summaries of the traces that keep spans, summed again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { legacySpan } from '../../test/helpers/spans.js';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { requestContext } from '../shared/context.js';
-import { writeSpans } from './ingest.js';
+import { legacySpan } from '../../../test/helpers/spans.js';
+import { startServer, type TestServer } from '../../../test/helpers/server.js';
+import { requestContext } from '../../shared/context.js';
+import { writeSpans } from '../ingestion/span-writer.js';
 
 let server: TestServer;
 

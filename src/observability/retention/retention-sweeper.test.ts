@@ -3,13 +3,14 @@
 // during a sweep. On PostgreSQL also the day partitions of "Span" (docs/database.md#span-partitions):
 // made ahead and on demand, dropped once every project with spans in them is past them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres, startServer, type TestServer } from '../../test/helpers/server.js';
-import { requestContext } from '../shared/context.js';
-import { NotFoundError } from '../shared/errors.js';
-import { writeSpans, type SpanRecord } from './ingest.js';
-import { getTrace, listTraceSpans } from './read.js';
-import { dayOf, dayPartition } from './partitions.js';
-import { RetentionSweeper } from './retention.js';
+import { onPostgres, startServer, type TestServer } from '../../../test/helpers/server.js';
+import { requestContext } from '../../shared/context.js';
+import { NotFoundError } from '../../shared/errors.js';
+import type { SpanRecord } from '../ingestion/span-record.js';
+import { dayOf, dayPartition } from '../ingestion/span-partitions.js';
+import { writeSpans } from '../ingestion/span-writer.js';
+import { getTrace, listTraceSpans } from '../traces/trace-reads.js';
+import { RetentionSweeper } from './retention-sweeper.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.now();

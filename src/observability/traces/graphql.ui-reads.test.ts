@@ -1,8 +1,9 @@
 // The reads the web UI's trace screens use (docs/ui.md): a trace's light outline (parallel lists,
-// no payloads), the trace list's chart series, and the live `tracesStored` subscription.
+// no payloads; traces/graphql.ts) and the trace list's chart series (search/graphql.ts), over the
+// same two traces. The live `tracesStored` subscription is ingestion/graphql.traces-stored.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { at, legacySpan, threeLevelTree } from '../../test/helpers/spans.js';
+import { startServer, type TestServer } from '../../../test/helpers/server.js';
+import { at, legacySpan, threeLevelTree } from '../../../test/helpers/spans.js';
 
 let server: TestServer;
 
@@ -91,43 +92,6 @@ describe('traceSeries', () => {
       const { errors } = await server.graphql(seriesQuery, { buckets });
       expect(errors[0].extensions.code).toBe('BAD_USER_INPUT');
       expect(errors[0].extensions.detail[0].loc).toEqual(['args', 'buckets']);
-    }
-  });
-});
-
-describe('tracesStored', () => {
-  it('announces itself with an empty list, then the trace ids of each commit of spans', async () => {
-    const controller = new AbortController();
-    const response = await fetch(`${server.baseUrl}/graphql/stream`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ query: 'subscription { tracesStored }' }),
-      signal: controller.signal,
-    });
-    expect(response.status).toBe(200);
-    const reader = response.body!.getReader();
-    let text = '';
-    const nextEvent = async () => {
-      for (;;) {
-        const end = text.indexOf('\n\n');
-        if (end >= 0) {
-          const event = text.slice(0, end);
-          text = text.slice(end + 2);
-          const data = /^data: (.*)$/m.exec(event);
-          if (data) return JSON.parse(data[1]);
-          continue;
-        }
-        const { value, done } = await reader.read();
-        if (done) throw new Error('stream ended');
-        text += new TextDecoder().decode(value);
-      }
-    };
-    try {
-      expect(await nextEvent()).toEqual({ data: { tracesStored: [] } });
-      await ingest('live', [legacySpan('one', null, 0, 1)]);
-      expect(await nextEvent()).toEqual({ data: { tracesStored: ['live'] } });
-    } finally {
-      controller.abort();
     }
   });
 });

@@ -1,9 +1,10 @@
-// GraphQL over traces and spans: trees through `children` at a constant number of SQL statements,
-// `roots` for orphans, flat span pages, and the traces list with its filters.
+// GraphQL over traces and spans (traces/graphql.ts): trees through `children` at a constant number
+// of SQL statements, `roots` for orphans, span fields, and flat span pages. The `traces` search is
+// search/graphql.traces.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres, startServer, type TestServer } from '../../test/helpers/server.js';
-import { at, legacySpan, threeLevelTree } from '../../test/helpers/spans.js';
-import { globalId } from '../shared/graphql/ids.js';
+import { onPostgres, startServer, type TestServer } from '../../../test/helpers/server.js';
+import { at, legacySpan, threeLevelTree } from '../../../test/helpers/spans.js';
+import { globalId } from '../../shared/graphql/ids.js';
 
 let server: TestServer;
 
@@ -232,51 +233,5 @@ describe('Trace.spans', () => {
       after = data.trace.spans.pageInfo.endCursor;
     }
     expect(seen).toEqual(['s-root', 's-c0', 's-c0-g0', 's-c0-g1', 's-c1', 's-c1-g0', 's-c1-g1', 's-c2', 's-c2-g0', 's-c2-g1']);
-  });
-});
-
-describe('traces', () => {
-  const day = (n: number) => n * 86_400;
-  beforeAll(async () => {
-    // Three traces a day apart, ten days after the others, sent oldest first.
-    await ingest('day-1', [legacySpan('d1', null, day(10), day(10) + 1, { name: 'Checkout flow', environment: 'production', user: 'alice' })]);
-    await ingest('day-2', [legacySpan('d2', null, day(11), day(11) + 1, { name: 'checkout retry', environment: 'staging', user: 'bob' })]);
-    await ingest('day-3', [legacySpan('d3', null, day(12), day(12) + 1, { name: 'search', environment: 'production', user: 'alice' })]);
-  });
-
-  const traceIds = async (args: string) => {
-    const { data, errors } = await server.graphql(`{ traces${args} { edges { node { traceId } } } }`);
-    expect(errors).toBeUndefined();
-    return data.traces.edges.map((edge: any) => edge.node.traceId);
-  };
-
-  it('lists traces newest first', async () => {
-    expect(await traceIds('(first: 3)')).toEqual(['day-3', 'day-2', 'day-1']);
-  });
-
-  it('filters by start time range, name, environment and user', async () => {
-    expect(await traceIds(`(startedAfter: "${at(day(11))}")`)).toEqual(['day-3', 'day-2']);
-    expect(await traceIds(`(startedAfter: "${at(day(10) + 1)}", startedBefore: "${at(day(11))}")`)).toEqual(['day-2']);
-    expect(await traceIds(`(startedBefore: "${at(day(10))}", startedAfter: "${at(day(9))}")`)).toEqual(['day-1']);
-    // Case-insensitive for ASCII letters (SQLite LIKE).
-    expect(await traceIds('(nameContains: "checkout")')).toEqual(['day-2', 'day-1']);
-    expect(await traceIds('(environment: "production")')).toEqual(['day-3', 'day-1']);
-    expect(await traceIds('(environment: "production", userId: "alice", nameContains: "search")')).toEqual(['day-3']);
-    expect(await traceIds('(userId: "nobody")')).toEqual([]);
-  });
-
-  it('pages with cursors', async () => {
-    const first = await server.graphql(
-      `{ traces(first: 2, startedAfter: "${at(day(10))}") { edges { cursor node { traceId } } pageInfo { hasNextPage endCursor } } }`,
-    );
-    expect(first.data.traces.edges.map((edge: any) => edge.node.traceId)).toEqual(['day-3', 'day-2']);
-    expect(first.data.traces.pageInfo.hasNextPage).toBe(true);
-    const next = await server.graphql(
-      `query ($after: String) { traces(first: 2, after: $after, startedAfter: "${at(day(10))}") {
-      edges { node { traceId } } pageInfo { hasNextPage } } }`,
-      { after: first.data.traces.pageInfo.endCursor },
-    );
-    expect(next.data.traces.edges.map((edge: any) => edge.node.traceId)).toEqual(['day-1']);
-    expect(next.data.traces.pageInfo.hasNextPage).toBe(false);
   });
 });
