@@ -18,7 +18,7 @@ const evaluationKinds = ['evaluation', 'human-evaluation'] as const satisfies re
 /** Background evaluation jobs, named as `JobKind` (events.ts) names them. */
 export type EvaluationKind = (typeof evaluationKinds)[number];
 
-/** What the span write queue tells readiness and the depth gauge (observability/queue.ts). */
+/** What the span write queue tells readiness and the depth gauge (observability/ingestion/write-queue.ts). */
 export interface WriteQueueProbe {
   readonly waitingSpans: number;
   readonly limits: { readonly maxQueuedSpans: number };

@@ -1,5 +1,5 @@
 // Synthetic OTLP traces for tests and benchmarks: agent-shaped span trees and their OTLP/HTTP
-// protobuf bodies, encoded with the service's own descriptor (src/observability/otlp/proto.ts),
+// protobuf bodies, encoded with the service's own descriptor (src/observability/ingestion/otlp/messages.ts),
 // for tests that need fixed ids and exact control of what each request holds.
 import { ExportTraceServiceRequest } from '../../src/observability/ingestion/otlp/messages.js';
 

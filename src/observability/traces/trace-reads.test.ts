@@ -250,7 +250,7 @@ describe('GET /observability/traces/{trace_id}', () => {
   });
 
   it('writes the same JSON text as the span objects would give, for awkward values', async () => {
-    // The answer's JSON is made by SQLite from the stored columns (read.ts getTraceTreeText);
+    // The answer's JSON is made by SQLite from the stored columns (trace-reads.ts getTraceTreeText);
     // the span objects of getTraceTree, written by JSON.stringify, are the reference.
     const ctx = requestContext(server.assay.services, projectId);
     const base = 1_714_564_800_123_456_789n;
