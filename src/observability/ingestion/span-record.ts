@@ -1,7 +1,7 @@
 // What every source of spans hands to the write path: the SpanRecord, the vocabulary of its
 // kinds and statuses, and the record serialised for its row (JSON fields as text, the time
 // columns as SQL text). The other parts of observability and the domains that write spans
-// (invocation, evaluations) read these types; the writer is span-writer.ts.
+// (invocation and both kinds of evaluation) read these types; the writer is span-writer.ts.
 import { jsonText, sqlDate } from '../../shared/sql.js';
 import { nanosToDate, secondsBetween } from '../../shared/time.js';
 

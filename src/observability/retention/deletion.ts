@@ -1,6 +1,7 @@
-// Deleting traces (docs/observability.md#deleting): one trace by its id, and every span one
-// `user_id` sent (a privacy request). Spans still waiting in the write queue are not reached: a
-// deletion covers what was stored when it ran.
+// Deleting spans (docs/observability.md#deleting) under their traces' locks, the traces that keep
+// spans rolled up again by ingestion's statement (ingestion/trace-rollups.ts): one trace by its id,
+// every span one `user_id` sent (a privacy request), and the traces past a time (retention). Spans
+// still waiting in the write queue are not reached: a deletion covers what was stored when it ran.
 import type { RequestContext } from '../../shared/context.js';
 import { NotFoundError } from '../../shared/errors.js';
 import type { SqlValue } from '../../shared/sql.js';
