@@ -40,7 +40,7 @@ interface OpenedDatabase {
 
 export interface SqliteDatabase extends OpenedDatabase {
   provider: 'sqlite';
-  /** The better-sqlite3 connection Prisma runs on (for bulk writes; see sql.ts). */
+  /** The better-sqlite3 connection Prisma runs on (for bulk writes; see sqlite-sql.ts). */
   connection: () => SqliteConnection;
 }
 

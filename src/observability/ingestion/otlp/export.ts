@@ -1,5 +1,5 @@
 // The OTLP Export operation, shared by OTLP/HTTP and OTLP/gRPC: prepared spans (prepare-spans.ts) are
-// handed to the write queue (write-queue.ts) and answered once committed, with the rejected spans counted and
+// handed to the write queue (../write-queue.ts) and answered once committed, with the rejected spans counted and
 // named in the partial success. Both transports reply only once the commit is on disk (wal-sync.ts).
 import type { RequestContext } from '../../../shared/context.js';
 import { OverloadedError } from '../../../shared/errors.js';
