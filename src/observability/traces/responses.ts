@@ -1,7 +1,7 @@
 // The span JSON of the contract (docs/contract.md 2.1): its schema for the OpenAPI document
 // (docs/api.md; a test checks real answers against it) and the functions that shape Span rows into
-// it, shared by the REST reads, the GraphQL sub-objects and any domain that shows spans. The same
-// JSON written as text without building span objects is span-json-text.ts.
+// it, shared by the REST reads and listings and the GraphQL sub-objects. The same JSON written as
+// text without building span objects is span-json-text.ts.
 import { z } from 'zod';
 import { Prisma } from '../../shared/db.js';
 import { timestamp } from '../../shared/http/openapi.js';

@@ -9,7 +9,7 @@ export type JsonObject = { [key: string]: JsonValue };
 
 export class OtlpBadRequest extends Error {}
 
-/** A fault of one span; `decodeSpan` and the mapper throw it, the request goes on without that span. */
+/** A fault of one span; the decoders and the mapper throw it, the request goes on without that span. */
 export class SpanFault extends Error {}
 
 export interface OtlpEvent {
