@@ -42,6 +42,7 @@ export interface SearchFilter {
 
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
+/** SQL conditions joined by AND, with their parameters in order. */
 export class Where {
   readonly parts: string[] = [];
   readonly params: unknown[] = [];
