@@ -33,6 +33,31 @@ const domainRules = domainRanks.flatMap((rank, index) => {
   }));
 });
 
+/**
+ * Observability's parts (docs/architecture.md#observabilitys-parts), and the other parts each may
+ * import: ingestion stands alone (what it stores is what the others read: its SpanRecord types and
+ * the roll-ups), the trace reads build on it, search on both (it lists spans as the reads shape
+ * them), retention and deletion on ingestion alone (they undo its writes).
+ */
+const observabilityParts = {
+  ingestion: [],
+  traces: ['ingestion'],
+  search: ['ingestion', 'traces'],
+  retention: ['ingestion'],
+};
+
+const observabilityRules = Object.entries(observabilityParts).map(([part, below]) => {
+  const others = Object.keys(observabilityParts).filter((other) => other !== part && !below.includes(other));
+  return {
+    name: `observability-${part}-points-one-way`,
+    comment: `observability/${part} may import ${below.length ? below.join(', ') : 'no other part of observability'}, never ${others.join(', ')}`,
+    severity: 'error',
+    // A part's tests may look through any part to check what it did (retention's read the traces back).
+    from: { path: `^src/observability/${part}/`, pathNot: '\\.test\\.ts$' },
+    to: { path: `^src/observability/(${others.join('|')})/` },
+  };
+});
+
 module.exports = {
   forbidden: [
     {
@@ -50,6 +75,22 @@ module.exports = {
       to: { path: top },
     },
     ...domainRules,
+    ...observabilityRules,
+    {
+      name: 'observability-routes-only-from-the-server',
+      comment: "An observability part's REST routes are registered by src/server.ts and imported by nothing else.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: top },
+      to: { path: '^src/observability/.+/routes\\.ts$' },
+    },
+    {
+      name: 'observability-graphql-only-from-graphql',
+      comment:
+        "An observability part's GraphQL types are imported only by the schema and by another part's GraphQL (search's queries answer traces' Span and Trace); no operation imports them.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: `${top}|^src/observability/.+/graphql\\.ts$` },
+      to: { path: '^src/observability/.+/graphql\\.ts$' },
+    },
     {
       name: 'no-test-code-in-the-build',
       comment: 'Code that ships (src/ but its *.test.ts) imports neither vitest nor the test helpers.',

@@ -9,11 +9,12 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
-import { spanColumns, spanRow } from '../src/observability/ingest.js';
-import { prepareOtlp } from '../src/observability/otlp/prepare.js';
-import { dayOf, dayPartition } from '../src/observability/partitions.js';
+import { spanColumns, spanRow } from '../src/observability/ingestion/span-writer.js';
+import { prepareOtlp } from '../src/observability/ingestion/otlp/prepare-spans.js';
+import { dayOf, dayPartition } from '../src/observability/ingestion/span-partitions.js';
 import { builtinPriceList } from '../src/pricing/prices.js';
-import { copyText, sqlDate, sqlParam } from '../src/shared/sql.js';
+import { copyText } from '../src/shared/postgres-sql.js';
+import { sqlDate, sqlParam } from '../src/shared/sql.js';
 import { cpuSeconds, onPostgres, rawDatabase, rawPostgres, runOtlpClient, seconds, startService } from './support/measure.js';
 import { otlpBodies } from './support/otlp-spans.js';
 

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { ExportTraceServiceRequest } from '../src/observability/otlp/proto.js';
+import { ExportTraceServiceRequest } from '../src/observability/ingestion/otlp/messages.js';
 import { sqlitePath } from '../src/shared/db.js';
 import { numberedPlaceholders, sqlDate } from '../src/shared/sql.js';
 import { postgresServerUrl } from '../test/helpers/server.js';

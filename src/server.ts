@@ -7,8 +7,12 @@ import { EvaluationJobs } from './evaluations/runner.js';
 import { EvaluationEngine } from './evaluation-engine/engine.js';
 import { evaluatorRoutes } from './evaluators/routes.js';
 import { setPythonPoolSize } from './evaluators/sandbox/python.js';
-import { observabilityRoutes } from './observability/routes.js';
-import { registerOtlp } from './observability/otlp/index.js';
+import { ingestionRoutes } from './observability/ingestion/routes.js';
+import { registerOtlp } from './observability/ingestion/otlp/receivers.js';
+import { deletionRoutes } from './observability/retention/routes.js';
+import { searchRoutes } from './observability/search/routes.js';
+import { traceRoutes } from './observability/traces/routes.js';
+import { pricingRoutes } from './pricing/routes.js';
 import { testsetRoutes } from './testsets/routes.js';
 import { Authenticator, authEnabled, PROJECT_HEADER } from './auth/access.js';
 import { authRoutes } from './auth/routes.js';
@@ -37,9 +41,9 @@ import { RateLimits } from './shared/rate-limits.js';
 import { routeAccess } from './shared/http/access.js';
 import { registerBrowserGuards } from './shared/http/browser.js';
 import { OutboundPolicy, outboundDispatcher } from './shared/http/outbound.js';
-import { SpanWriteQueue } from './observability/queue.js';
-import { SpanPartitions } from './observability/partitions.js';
-import { defaultRetentionSettings, RetentionSweeper } from './observability/retention.js';
+import { SpanWriteQueue } from './observability/ingestion/write-queue.js';
+import { SpanPartitions } from './observability/ingestion/span-partitions.js';
+import { defaultRetentionSettings, RetentionSweeper } from './observability/retention/retention-sweeper.js';
 import { loggingOptions } from './shared/http/logging.js';
 import { registerApiDocs } from './shared/http/openapi.js';
 import { pageFallback, registerWebUi } from './shared/http/web-ui.js';
@@ -62,7 +66,7 @@ export interface Assay {
   routes: { method: string; url: string }[];
   /** Whether requests need credentials (docs/access.md#modes). */
   authEnabled: boolean;
-  /** Deletes traces past their project's retention (observability/retention.ts); tests call `sweep()`. */
+  /** Deletes traces past their project's retention (observability/retention/retention-sweeper.ts); tests call `sweep()`. */
   retention: RetentionSweeper;
   /** The bound OTLP/gRPC port, or null when gRPC is off. */
   grpcPort: number | null;
@@ -201,7 +205,11 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     appRoutes(rest);
     testsetRoutes(rest);
     evaluatorRoutes(rest);
-    observabilityRoutes(rest);
+    pricingRoutes(rest);
+    searchRoutes(rest);
+    ingestionRoutes(rest);
+    traceRoutes(rest);
+    deletionRoutes(rest);
     evaluationRoutes(rest);
     humanEvaluationRoutes(rest);
     authRoutes(rest);

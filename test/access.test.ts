@@ -13,7 +13,7 @@ import { FAST, createApp, createConfig, createEndpointVariant, createTestset, st
 import { createHumanEvaluation, waitForHumanStatus } from './helpers/human-evaluations.js';
 import { onPostgres, startServer, type TestResponse, type TestServer } from './helpers/server.js';
 import { schema } from '../src/graphql/schema.js';
-import { ExportTraceServiceRequest, RetryInfo, RpcStatus } from '../src/observability/otlp/proto.js';
+import { ExportTraceServiceRequest, RetryInfo, RpcStatus } from '../src/observability/ingestion/otlp/messages.js';
 import { scopes, type Scope } from '../src/shared/context.js';
 import { KeyHasher } from '../src/auth/keys.js';
 import { webDist } from '../src/shared/http/web-ui.js';

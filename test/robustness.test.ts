@@ -1,7 +1,7 @@
 // No input makes the service answer 5xx: every route, with ids real and made up, gets bodies and
 // query strings of every wrong shape. Routes added later are covered without editing this file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { otlpHttpPaths } from '../src/observability/otlp/http.js';
+import { otlpHttpPaths } from '../src/observability/ingestion/otlp/http-receiver.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;

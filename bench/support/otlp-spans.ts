@@ -1,7 +1,7 @@
 // The spans of bench/ingest, shared by its client (which sends them) and its baseline (which
 // inserts the rows they map to), so both handle exactly the same data: ~1 KB of attributes per
 // span, shaped like an OpenInference LLM span, in traces of `traceSize` spans.
-import { ExportTraceServiceRequest } from '../../src/observability/otlp/proto.js';
+import { ExportTraceServiceRequest } from '../../src/observability/ingestion/otlp/messages.js';
 
 const filler = 'x'.repeat(120);
 const hex = (n: number, bytes: number) => Buffer.from(n.toString(16).padStart(bytes * 2, '0'), 'hex');

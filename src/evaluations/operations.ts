@@ -12,7 +12,7 @@ import { ConflictError, NotFoundError, ValidationError, type ValidationIssue } f
 import { progressOf } from '../evaluation-engine/events.js';
 import { UNFINISHED } from '../evaluation-engine/states.js';
 import { asObject, toJson } from '../shared/json.js';
-import { spanCostsByAttribute } from '../observability/read.js';
+import { spanCostsByAttribute } from '../observability/traces/trace-reads.js';
 import { getTestset } from '../testsets/operations.js';
 import type { CreateEvaluationInput } from './inputs.js';
 

@@ -1,4 +1,4 @@
-// The GraphQL schema: each domain's graphql.ts adds its types to the shared builder.
+// The GraphQL schema: each domain's graphql.ts (observability's, one per part) adds its types to the shared builder.
 import { builder } from '../shared/graphql/builder.js';
 import '../apps/graphql.js';
 import '../auth/graphql.js';
@@ -6,7 +6,10 @@ import '../auth/user-graphql.js';
 import '../evaluations/graphql.js';
 import '../evaluators/graphql.js';
 import '../human-evaluations/graphql.js';
-import '../observability/graphql.js';
+import '../observability/ingestion/graphql.js';
+import '../observability/retention/graphql.js';
+import '../observability/search/graphql.js';
+import '../observability/traces/graphql.js';
 import '../pricing/graphql.js';
 import '../testsets/graphql.js';
 

@@ -12,7 +12,8 @@
 import { getRevisionById } from '../apps/operations.js';
 import { priceList } from '../pricing/operations.js';
 import { invocationSpans, invokeVariant, newCallSpan, type Invocation, type VariantTarget } from '../invocation/invocation.js';
-import { type SpanRecord, spanWriter } from '../observability/ingest.js';
+import type { SpanRecord } from '../observability/ingestion/span-record.js';
+import { spanWriter } from '../observability/ingestion/span-writer.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
 import type { HumanEvaluation } from '../generated/prisma/client.js';
 import type { Prisma } from '../shared/db.js';

@@ -1,7 +1,7 @@
 // Reading the app's own trace from an endpoint's answer (v2 and v3) and placing it beneath the
 // call's span: odd shapes are skipped, never fatal; parents outside the answer fall to the call.
 import { describe, expect, it } from 'vitest';
-import type { SpanRecord } from '../observability/ingest.js';
+import type { SpanRecord } from '../observability/ingestion/span-record.js';
 import { appSpanRecords, MAX_APP_SPANS, readAppSpans } from './app-trace.js';
 
 const call: SpanRecord = {

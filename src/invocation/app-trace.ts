@@ -4,8 +4,8 @@
 // in the case's trace beneath Assay's span of the call, so RAG evaluators find the retriever's
 // contexts there and the trace shows the whole story.
 import type { TraceSpanView } from '../evaluators/scoring.js';
-import type { JsonValue, SpanKind, SpanRecord, SpanStatus } from '../observability/ingest.js';
-import { spanKinds } from '../observability/ingest.js';
+import type { JsonValue, SpanKind, SpanRecord, SpanStatus } from '../observability/ingestion/span-record.js';
+import { spanKinds } from '../observability/ingestion/span-record.js';
 import { parseIsoDateTime } from '../shared/time.js';
 import { randomId } from './ids.js';
 

@@ -6,7 +6,7 @@ import type { Dispatcher } from 'undici';
 import type { CallCost, PriceList } from '../pricing/prices.js';
 import { type ProviderKeys, providerAccess } from '../providers/access.js';
 import { type ChatRequest, type ChatUsage, chatCompletion, completionText, readUsage } from '../providers/chat.js';
-import { EVALUATION_ENVIRONMENT, type SpanRecord } from '../observability/ingest.js';
+import { EVALUATION_ENVIRONMENT, type SpanRecord } from '../observability/ingestion/span-record.js';
 import { postJson } from '../shared/http/client.js';
 import { type CallLimits, type CallSignal, callWithRetries } from '../shared/retry.js';
 import { result, type Result } from '../evaluators/results.js';

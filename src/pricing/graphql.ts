@@ -6,6 +6,7 @@ import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { parseInput } from '../shared/validation.js';
 import { priceInput, priceListQuery } from './inputs.js';
 import * as prices from './operations.js';
+import { priceJson, type PriceJson } from './responses.js';
 
 const PriceSource = builder.enumType('PriceSource', {
   description: 'Where a price comes from.',
@@ -19,15 +20,15 @@ const PriceSource = builder.enumType('PriceSource', {
 // every price has a global id (docs/graphql.md#ids).
 const builtinKey = 'builtin:';
 
-function priceKey(price: prices.PriceJson): string {
+function priceKey(price: PriceJson): string {
   return price.id ?? `${builtinKey}${price.effective_from}:${price.model}`;
 }
 
-const ModelPrice = builder.node(builder.objectRef<prices.PriceJson>('ModelPrice'), {
+const ModelPrice = builder.node(builder.objectRef<PriceJson>('ModelPrice'), {
   description: 'USD per 1M tokens of a model (or a family: a prefix of dated names), from a date on.',
   id: { resolve: priceKey },
   loadMany: async (keys, ctx) => {
-    const byKey = new Map((await prices.listPrices(ctx)).map((entry) => prices.priceJson(entry)).map((price) => [priceKey(price), price]));
+    const byKey = new Map((await prices.listPrices(ctx)).map((entry) => priceJson(entry)).map((price) => [priceKey(price), price]));
     return keys.map((key) => byKey.get(key) ?? null);
   },
   fields: (t) => ({
@@ -71,7 +72,7 @@ builder.queryFields((t) => ({
       },
       resolve: async (_root, args, ctx) => {
         const filter = parseInput(priceListQuery, { model: args.model ?? undefined, source: args.source ?? undefined }, 'query');
-        return resolveArrayConnection({ args }, (await prices.listPrices(ctx, filter)).map(prices.priceJson));
+        return resolveArrayConnection({ args }, (await prices.listPrices(ctx, filter)).map(priceJson));
       },
     },
     ModelPriceConnection,
@@ -84,7 +85,7 @@ builder.queryFields((t) => ({
       model: t.arg.string({ required: true, description: 'A model name as spans report it, e.g. "gpt-4o-2024-08-06".' }),
       at: t.arg({ type: 'DateTime', description: 'The moment the price should apply at; now when absent.' }),
     },
-    resolve: async (_root, args, ctx) => prices.priceJson(await prices.resolvePrice(ctx, args.model, args.at ?? undefined)),
+    resolve: async (_root, args, ctx) => priceJson(await prices.resolvePrice(ctx, args.model, args.at ?? undefined)),
   }),
 }));
 
@@ -93,7 +94,7 @@ builder.mutationFields((t) => ({
     type: ModelPrice,
     description: 'Adds a price, or corrects the project’s price of the same model and effective date.',
     args: { input: t.arg({ type: ModelPriceInput, required: true, description: 'The price.' }) },
-    resolve: async (_root, args, ctx) => prices.priceJson(await prices.upsertPrice(ctx, parseInput(priceInput, restFields(args.input), 'body'))),
+    resolve: async (_root, args, ctx) => priceJson(await prices.upsertPrice(ctx, parseInput(priceInput, restFields(args.input), 'body'))),
   }),
   deleteModelPrice: t.id({
     description: "Deletes one of the project's own prices; answers its global id.",

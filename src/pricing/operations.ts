@@ -17,29 +17,6 @@ export interface PriceInput {
 
 export type UserPriceRow = Awaited<ReturnType<Db['modelPrice']['findFirstOrThrow']>>;
 
-/** The JSON of a price, REST and GraphQL alike. */
-export interface PriceJson {
-  id: string | null;
-  model: string;
-  input: number;
-  output: number;
-  cached_input: number | null;
-  effective_from: string;
-  source: 'builtin' | 'user';
-}
-
-export function priceJson(entry: PriceEntry): PriceJson {
-  return {
-    id: entry.id ?? null,
-    model: entry.model,
-    input: entry.input,
-    output: entry.output,
-    cached_input: entry.cachedInput ?? null,
-    effective_from: entry.effectiveFrom.toISOString(),
-    source: entry.source,
-  };
-}
-
 function userEntry(row: UserPriceRow): PriceEntry {
   return {
     id: row.id,

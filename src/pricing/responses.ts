@@ -1,6 +1,8 @@
-// What the price routes answer, described for the OpenAPI document (docs/api.md).
+// What the price routes answer, described for the OpenAPI document (docs/api.md), and the shaping
+// of a price entry into it (GraphQL's ModelPrice reads the same JSON).
 import { z } from 'zod';
 import { timestamp } from '../shared/http/openapi.js';
+import type { PriceEntry } from './prices.js';
 
 export const priceResponse = z
   .object({
@@ -13,3 +15,26 @@ export const priceResponse = z
     source: z.enum(['builtin', 'user']),
   })
   .meta({ id: 'Price' });
+
+/** The JSON of a price, REST and GraphQL alike. */
+export interface PriceJson {
+  id: string | null;
+  model: string;
+  input: number;
+  output: number;
+  cached_input: number | null;
+  effective_from: string;
+  source: 'builtin' | 'user';
+}
+
+export function priceJson(entry: PriceEntry): PriceJson {
+  return {
+    id: entry.id ?? null,
+    model: entry.model,
+    input: entry.input,
+    output: entry.output,
+    cached_input: entry.cachedInput ?? null,
+    effective_from: entry.effectiveFrom.toISOString(),
+    source: entry.source,
+  };
+}

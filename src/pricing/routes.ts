@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { restRoutes } from '../shared/http/route.js';
 import { priceInput, priceListQuery, priceResolveQuery } from './inputs.js';
 import * as prices from './operations.js';
-import { priceResponse } from './responses.js';
+import { priceJson, priceResponse } from './responses.js';
 
 const tag = 'observability';
 
@@ -14,12 +14,12 @@ export function pricingRoutes(app: FastifyInstance): void {
   rest.get(
     '/observability/prices',
     { tag, summary: 'List model prices (built-in and your own)', query: priceListQuery, response: z.array(priceResponse) },
-    async (req, { query }) => (await prices.listPrices(req.ctx, query)).map(prices.priceJson),
+    async (req, { query }) => (await prices.listPrices(req.ctx, query)).map(priceJson),
   );
   rest.get(
     '/observability/prices/resolve',
     { tag, summary: 'The price that applies to a model at a time', query: priceResolveQuery, response: priceResponse, errors: [404] },
-    async (req, { query }) => prices.priceJson(await prices.resolvePrice(req.ctx, query.model, query.at)),
+    async (req, { query }) => priceJson(await prices.resolvePrice(req.ctx, query.model, query.at)),
   );
   rest.post(
     '/observability/prices',
@@ -30,7 +30,7 @@ export function pricingRoutes(app: FastifyInstance): void {
       response: priceResponse,
       examples: { 'gpt-4o-mini': { model: 'gpt-4o-mini', input: 0.15, output: 0.6, cached_input: 0.075, effective_from: '2024-07-18' } },
     },
-    async (req, { body }) => prices.priceJson(await prices.upsertPrice(req.ctx, body)),
+    async (req, { body }) => priceJson(await prices.upsertPrice(req.ctx, body)),
   );
   rest.delete('/observability/prices/:price_id', { tag, summary: 'Delete one of your prices', noContent: true, errors: [404] }, (req, { params }) =>
     prices.deletePrice(req.ctx, params.price_id),

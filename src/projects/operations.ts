@@ -57,7 +57,7 @@ export async function setProjectRetention(db: Prisma.TransactionClient, id: stri
   return { before, after };
 }
 
-/** Every project's own retention in days (null: none set), for the retention sweeper (src/observability/retention.ts). */
+/** Every project's own retention in days (null: none set), for the retention sweeper (src/observability/retention/retention-sweeper.ts). */
 export function projectRetentions(db: Db): Promise<{ id: string; retentionDays: number | null }[]> {
   return db.project.findMany({ select: { id: true, retentionDays: true }, orderBy: { id: 'asc' } });
 }

@@ -2,7 +2,7 @@
 // service's shared parts. Every query an operation makes is scoped by `projectId`; the caller's
 // credentials (an API key, docs/access.md) only choose it and the scopes it may use. The service's
 // state lives here, not in modules (docs/architecture.md#state-lives-in-services); a domain adds its
-// own part by augmenting `Services` where the part is typed (observability/queue.ts, pricing/operations.ts).
+// own part by augmenting `Services` where the part is typed (observability/ingestion/write-queue.ts, pricing/operations.ts).
 import type { Dispatcher } from 'undici';
 import type { Db } from './db.js';
 import { ForbiddenError, NotFoundError } from './errors.js';

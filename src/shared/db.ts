@@ -11,7 +11,9 @@ import type { Database as SqliteConnection } from 'better-sqlite3';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { migratePostgres, migrateSqlite } from './migrate.js';
-import { type BulkSql, PostgresSql, type Provider, SqliteSql } from './sql.js';
+import { PostgresSql } from './postgres-sql.js';
+import type { BulkSql, Provider } from './sql.js';
+import { SqliteSql } from './sqlite-sql.js';
 
 export type Db = PrismaClient;
 export { Prisma } from '../generated/prisma/client.js';
@@ -38,7 +40,7 @@ interface OpenedDatabase {
 
 export interface SqliteDatabase extends OpenedDatabase {
   provider: 'sqlite';
-  /** The better-sqlite3 connection Prisma runs on (for bulk writes; see sql.ts). */
+  /** The better-sqlite3 connection Prisma runs on (for bulk writes; see sqlite-sql.ts). */
   connection: () => SqliteConnection;
 }
 

@@ -17,7 +17,7 @@ const evaluationKinds = ['evaluation', 'human-evaluation'] as const;
 /** The kinds of job the evaluation engine runs, as each names itself (evaluation-engine/job-kind.ts). */
 export type EvaluationKind = (typeof evaluationKinds)[number];
 
-/** What the span write queue tells readiness and the depth gauge (observability/queue.ts). */
+/** What the span write queue tells readiness and the depth gauge (observability/ingestion/write-queue.ts). */
 export interface WriteQueueProbe {
   readonly waitingSpans: number;
   readonly limits: { readonly maxQueuedSpans: number };

@@ -3,7 +3,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { costSumSql, roundCost, sumCosts } from './money.js';
-import { SqliteSql } from './sql.js';
+import { SqliteSql } from './sqlite-sql.js';
 
 const naive = (values: number[]) => values.reduce((a, b) => a + b, 0);
 

@@ -1,7 +1,7 @@
 // Synthetic OTLP traces for tests and benchmarks: agent-shaped span trees and their OTLP/HTTP
-// protobuf bodies, encoded with the service's own descriptor (src/observability/otlp/proto.ts),
+// protobuf bodies, encoded with the service's own descriptor (src/observability/ingestion/otlp/messages.ts),
 // for tests that need fixed ids and exact control of what each request holds.
-import { ExportTraceServiceRequest } from '../../src/observability/otlp/proto.js';
+import { ExportTraceServiceRequest } from '../../src/observability/ingestion/otlp/messages.js';
 
 /** A span as a test means it; ids are lower-case hex as the service stores them. */
 export interface SyntheticSpan {

@@ -1,0 +1,112 @@
+// OTLP/gRPC (grpc-receiver.ts) with the real SDK gRPC exporter, and raw messages no SDK would send.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../../test/helpers/endpoints.js';
+import { startServer, type TestServer } from '../../../../test/helpers/server.js';
+import { testTracer } from '../../../../test/helpers/otel.js';
+import { WalSync } from '../../../shared/wal-sync.js';
+import { ExportTraceServiceRequest, ExportTraceServiceResponse } from './messages.js';
+
+let server: TestServer;
+let grpcPort: number;
+
+beforeAll(async () => {
+  grpcPort = await freePort();
+  server = await startServer({ OTLP_GRPC_PORT: String(grpcPort) });
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+describe('OTLP/gRPC', () => {
+  it('stores spans sent by the SDK gRPC exporter with the same mapping', async () => {
+    const fsyncs = () => (server.assay.services.walSync instanceof WalSync ? server.assay.services.walSync.completed : null);
+    const fsyncsBefore = fsyncs();
+    const otel = testTracer('grpc', `http://127.0.0.1:${grpcPort}`, { 'deployment.environment.name': 'grpc-env' });
+    const root = otel.tracer.startSpan('workflow', { attributes: { 'ag.type.node': 'workflow', 'user.id': 'u-1' } });
+    const llm = otel.tracer.startSpan(
+      'chat',
+      {
+        attributes: {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.request.model': 'gpt-4.1-mini',
+          'gen_ai.usage.input_tokens': 100,
+          'gen_ai.usage.output_tokens': 10,
+        },
+      },
+      otel.under(root),
+    );
+    llm.end();
+    root.end();
+    await otel.flush();
+    await otel.shutdown();
+    // The export was answered only once its commit was on disk (SQLite: after an fsync of the WAL;
+    // PostgreSQL: its COMMIT waited).
+    if (fsyncsBefore !== null) expect(fsyncs()).toBeGreaterThan(fsyncsBefore);
+    const tree = (await server.request('GET', `/observability/traces/${root.spanContext().traceId}`)).body;
+    expect(tree).toMatchObject({ spankind: 'WORKFLOW', environment: 'grpc-env', user_id: 'u-1' });
+    expect(tree.children[0]).toMatchObject({
+      id: llm.spanContext().spanId,
+      spankind: 'LLM',
+      metadata: { usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 } },
+    });
+    // gpt-4.1-mini: 100 × $0.40/M + 10 × $1.60/M
+    expect(tree.children[0].metadata.cost).toBeCloseTo(0.000056, 12);
+  });
+
+  it('answers INVALID_ARGUMENT to a message that is not an ExportTraceServiceRequest', async () => {
+    const { grpc, call, close } = await rawExport();
+    const bad = await call(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]));
+    expect(bad.error?.code).toBe(grpc.status.INVALID_ARGUMENT);
+    const empty = await call(Buffer.from(ExportTraceServiceRequest.encode(ExportTraceServiceRequest.create({})).finish()));
+    expect(empty.error).toBeNull();
+    close();
+  });
+
+  it('rejects a span without trace_id or span_id in partial_success and stores the others', async () => {
+    const { call, close } = await rawExport();
+    const trace = Buffer.from('0f'.repeat(16), 'hex');
+    const message = ExportTraceServiceRequest.fromObject({
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              scope: { name: 'raw' },
+              spans: [
+                { traceId: trace, spanId: Buffer.from('01'.repeat(8), 'hex'), name: 'ok', startTimeUnixNano: 1, endTimeUnixNano: 2 },
+                { name: 'no ids', startTimeUnixNano: 1, endTimeUnixNano: 2 },
+                { traceId: trace, name: 'no span id', startTimeUnixNano: 1, endTimeUnixNano: 2 },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const answer = await call(Buffer.from(ExportTraceServiceRequest.encode(message).finish()));
+    close();
+    expect(answer.error).toBeNull();
+    const response = ExportTraceServiceResponse.toObject(ExportTraceServiceResponse.decode(answer.response!), { longs: String });
+    expect(response.partialSuccess.rejectedSpans).toBe('2');
+    expect(response.partialSuccess.errorMessage).toContain('span #1 of resource_spans[0].scope_spans[0]: trace_id must be 16 bytes');
+    expect(response.partialSuccess.errorMessage).toContain('span #2 of resource_spans[0].scope_spans[0]: span_id must be 8 bytes');
+    const stored = await server.assay.db.span.findMany({ where: { traceId: trace.toString('hex') } });
+    expect(stored.map((span) => span.spanId)).toEqual(['01'.repeat(8)]);
+  });
+});
+
+/** A client sending raw bytes to Export, to send what no SDK would. */
+async function rawExport() {
+  const grpc = await import('@grpc/grpc-js');
+  const client = new grpc.Client(`127.0.0.1:${grpcPort}`, grpc.credentials.createInsecure());
+  const call = (body: Buffer) =>
+    new Promise<{ error: any; response?: Buffer }>((resolve) =>
+      client.makeUnaryRequest(
+        '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+        (value: Buffer) => value,
+        (value: Buffer) => value,
+        body,
+        (error, response) => resolve({ error, response }),
+      ),
+    );
+  return { grpc, call, close: () => client.close() };
+}

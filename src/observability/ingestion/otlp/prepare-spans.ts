@@ -1,0 +1,67 @@
+// The CPU-heavy half of OTLP ingestion: a request body decoded (protobuf or JSON), its spans mapped
+// to SpanRecords and their JSON turned into text, ready to store. It runs on the decoding thread
+// (decoding-thread.ts), so the serving thread is left with HTTP and the database. Spans that cannot be used are
+// named in `rejections`, and the rest of the request goes on (OTLP partial success).
+import { serializeOwnSpanRecord, sharedJsonText, type SerializedSpanRecord } from '../span-record.js';
+import { OtlpBadRequest, type OtlpGroup } from './decoded-span.js';
+import { decodeJson } from './json-decoding.js';
+import { decodeProtobuf } from './protobuf-decoding.js';
+import { otlpSpanRecord, resourceJson, scopeJson } from './span-mapping.js';
+
+export type OtlpFormat = 'protobuf' | 'json';
+
+export interface PreparedOtlp {
+  records: SerializedSpanRecord[];
+  /** "<span ref>: <reason>" per rejected span. */
+  rejections: string[];
+}
+
+/** A JSON body's value; undefined for an empty body (an export of nothing). */
+function parseJsonBody(body: Uint8Array): unknown {
+  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new OtlpBadRequest(`The body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+export function prepareGroups(groups: readonly OtlpGroup[]): PreparedOtlp {
+  const records: SerializedSpanRecord[] = [];
+  const rejections: string[] = [];
+  const text = sharedJsonText();
+  for (const group of groups) {
+    const resource = resourceJson(group.resource);
+    const scope = scopeJson(group.scope);
+    for (const decoded of group.spans) {
+      if ('rejected' in decoded) {
+        rejections.push(`${decoded.rejected.ref}: ${decoded.rejected.reason}`);
+        continue;
+      }
+      try {
+        records.push(serializeOwnSpanRecord(otlpSpanRecord(decoded.span, group.resource, resource, scope), text));
+      } catch (error) {
+        // The mapper reads whatever a client sent; a span it cannot read is refused, not a 500.
+        rejections.push(`span ${decoded.span.spanId} of trace ${decoded.span.traceId}: could not be mapped (${(error as Error).message})`);
+      }
+    }
+  }
+  return { records, rejections };
+}
+
+/** Decodes and prepares a (decompressed) body; throws OtlpBadRequest when it cannot be read at all. */
+export function prepareOtlp(format: OtlpFormat, body: Uint8Array): PreparedOtlp {
+  return prepareGroups(format === 'protobuf' ? decodeProtobuf(body) : decodeJson(parseJsonBody(body)));
+}
+
+/** What the decoding thread answers for one body (decoding-thread.ts): the spans, or why the body was refused. */
+export type PrepareReply = { prepared: PreparedOtlp } | { error: { message: string; badRequest: boolean } };
+
+export function prepareReply(format: OtlpFormat, body: Uint8Array): PrepareReply {
+  try {
+    return { prepared: prepareOtlp(format, body) };
+  } catch (error) {
+    return { error: { message: (error as Error).message, badRequest: error instanceof OtlpBadRequest } };
+  }
+}

@@ -1,0 +1,87 @@
+// Deleting spans (docs/observability.md#deleting) under their traces' locks, the traces that keep
+// spans rolled up again by ingestion's statement (ingestion/trace-rollups.ts): one trace by its id,
+// every span one `user_id` sent (a privacy request), and the traces past a time (retention). Spans
+// still waiting in the write queue are not reached: a deletion covers what was stored when it ran.
+import type { RequestContext } from '../../shared/context.js';
+import { NotFoundError } from '../../shared/errors.js';
+import type { SqlValue } from '../../shared/sql.js';
+import { rollUpTracesSql, spanRange } from '../ingestion/trace-rollups.js';
+
+/** What a deletion took away: spans, and the traces left without any. */
+export interface DeletedSpans {
+  spans: number;
+  traces: number;
+}
+
+/**
+ * Deletes the spans matching `where` (SQL over "Span", with `params`) among `traceIds` of the
+ * caller's project, in one transaction under the traces' locks: the traces left without spans go,
+ * the others are rolled up again from their remaining spans (docs/observability.md#deleting).
+ */
+async function deleteSpans(ctx: RequestContext, traceIds: readonly string[], where: string, params: readonly SqlValue[]): Promise<DeletedSpans> {
+  if (traceIds.length === 0) return { spans: 0, traces: 0 };
+  const { sql, projectId } = ctx;
+  const ids = JSON.stringify(traceIds);
+  return sql.transaction(async (tx) => {
+    await sql.lockKeys(
+      tx,
+      traceIds.map((traceId) => `trace:${projectId}:${traceId}`),
+    );
+    const { range } = await spanRange(ctx, tx, ids, null);
+    const spans = await sql.run(tx, `DELETE FROM "Span" WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')}) AND ${where}`, [
+      projectId,
+      ids,
+      ...params,
+    ]);
+    const traces = await sql.run(
+      tx,
+      `DELETE FROM "Trace" WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')})
+         AND NOT EXISTS (SELECT 1 FROM "Span" AS s WHERE s."projectId" = "Trace"."projectId" AND s."traceId" = "Trace"."traceId")`,
+      [projectId, ids],
+    );
+    const now = new Date();
+    await sql.run(tx, rollUpTracesSql(sql), [projectId, ids, ...range, now, now]);
+    return { spans, traces };
+  });
+}
+
+/** Deletes a trace, every span and its summary; 404 when the project has no such trace. */
+export async function deleteTrace(ctx: RequestContext, traceId: string): Promise<DeletedSpans> {
+  const deleted = await deleteSpans(ctx, [traceId], 'true', []);
+  if (deleted.spans === 0 && deleted.traces === 0) throw new NotFoundError('Trace', traceId);
+  return deleted;
+}
+
+/**
+ * Deletes every span whose `user_id` is `userId`: the traces left without spans go, the others
+ * keep their other spans and are summed again. Answers what went; 404 when the project holds no
+ * span of that user (none, or none left), as for any id it does not know.
+ */
+export async function deleteUserSpans(ctx: RequestContext, userId: string): Promise<DeletedSpans> {
+  const rows = await ctx.sql.query<{ traceId: string }>(ctx.db, 'SELECT DISTINCT "traceId" AS "traceId" FROM "Span" WHERE "projectId" = ? AND "userId" = ?', [
+    ctx.projectId,
+    userId,
+  ]);
+  const deleted = await deleteSpans(
+    ctx,
+    rows.map((row) => row.traceId),
+    '"userId" = ?',
+    [userId],
+  );
+  if (deleted.spans === 0) throw new NotFoundError('User', userId);
+  return deleted;
+}
+
+/**
+ * Deletes, whole, the traces among `traceIds` whose `column` ("endTime": the end of their latest
+ * span; "startTime") is still before `time` once their locks are held: a trace that received a
+ * span since it was chosen stays (retention, docs/observability.md#retention).
+ */
+export function deleteTracesBefore(ctx: RequestContext, traceIds: readonly string[], column: 'startTime' | 'endTime', time: Date): Promise<DeletedSpans> {
+  return deleteSpans(
+    ctx,
+    traceIds,
+    `EXISTS (SELECT 1 FROM "Trace" AS t WHERE t."projectId" = "Span"."projectId" AND t."traceId" = "Span"."traceId" AND t."${column}" < ?)`,
+    [time],
+  );
+}

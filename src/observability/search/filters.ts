@@ -1,0 +1,117 @@
+// The filters of trace and span search (docs/observability.md#search) as SQL conditions, shared
+// by the listings (listings.ts) and the aggregates (metrics.ts). Trace rows carry their roll-ups
+// (root name, kind, status, user, session, environment, app, variant, cost, tokens, latency), so
+// most trace filters touch only the Trace table; "model" and "text" look into the trace's spans
+// through the span primary key (projectId, traceId, …).
+import type { RequestContext } from '../../shared/context.js';
+import type { BulkSql } from '../../shared/sql.js';
+import { EVALUATION_ENVIRONMENT, type SpanKind, type SpanStatus } from '../ingestion/span-record.js';
+
+export interface SearchFilter {
+  startedAfter?: Date;
+  startedBefore?: Date;
+  /** Part of the name (traces: the root's), ignoring the case of ASCII letters. */
+  nameContains?: string;
+  /** Spans: their kind; traces: the root span's kind. */
+  spanKinds?: SpanKind[];
+  /** Spans: their status; traces: ERROR when any span failed, else the root's status. */
+  statuses?: SpanStatus[];
+  userId?: string;
+  sessionId?: string;
+  environment?: string;
+  appId?: string;
+  variantId?: string;
+  variantName?: string;
+  /** A model name, or a family: "gpt-4o" also matches "gpt-4o-2024-08-06". Traces: any span's. */
+  model?: string;
+  /** Text in the inputs or outputs (traces: of any span), ignoring ASCII case. */
+  text?: string;
+  minCost?: number;
+  maxCost?: number;
+  /** Seconds. */
+  minLatency?: number;
+  maxLatency?: number;
+  /** Spans only: spans of this trace. */
+  traceId?: string;
+  /**
+   * Also the traces (spans) of Assay's own evaluation calls, which are left out unless this is
+   * set or `environment` names theirs (EVALUATION_ENVIRONMENT).
+   */
+  includeEvaluations?: boolean;
+}
+
+const likeEscape = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/** SQL conditions joined by AND, with their parameters in order. */
+export class Where {
+  readonly parts: string[] = [];
+  readonly params: unknown[] = [];
+  add(sql: string, ...params: unknown[]) {
+    this.parts.push(sql);
+    this.params.push(...params);
+  }
+  get sql() {
+    return this.parts.join(' AND ');
+  }
+}
+
+function modelCondition(sql: BulkSql, column: string, model: string, where: Where) {
+  where.add(`(${column} = ? OR ${column} ${sql.like} ? ESCAPE '\\')`, model, `${likeEscape(model)}-%`);
+}
+
+/** Text in a span's inputs or outputs (their JSON text), ignoring ASCII case. */
+function textCondition(sql: BulkSql, alias: string, text: string, where: Where) {
+  const pattern = `%${likeEscape(text)}%`;
+  const matches = (column: string) => `${sql.jsonAsText(`${alias}."${column}"`)} ${sql.like} ? ESCAPE '\\'`;
+  where.add(`(${matches('inputs')} OR ${matches('outputs')})`, pattern, pattern);
+}
+
+function commonConditions(sql: BulkSql, alias: string, filter: SearchFilter, where: Where) {
+  const c = (column: string) => `${alias}."${column}"`;
+  if (filter.startedAfter) where.add(`${c('startTime')} >= ?`, filter.startedAfter);
+  if (filter.startedBefore) where.add(`${c('startTime')} <= ?`, filter.startedBefore);
+  if (filter.nameContains) where.add(`${c('name')} ${sql.like} ? ESCAPE '\\'`, `%${likeEscape(filter.nameContains)}%`);
+  if (filter.spanKinds?.length) where.add(`${c('spanKind')} IN (${filter.spanKinds.map(() => '?').join(', ')})`, ...filter.spanKinds);
+  if (filter.statuses?.length) where.add(`${c('statusCode')} IN (${filter.statuses.map(() => '?').join(', ')})`, ...filter.statuses);
+  for (const [key, column] of [
+    ['userId', 'userId'],
+    ['sessionId', 'sessionId'],
+    ['environment', 'environment'],
+    ['appId', 'appId'],
+    ['variantId', 'variantId'],
+    ['variantName', 'variantName'],
+  ] as const) {
+    if (filter[key] !== undefined) where.add(`${c(column)} = ?`, filter[key]);
+  }
+  if (filter.environment === undefined && !filter.includeEvaluations) where.add(`${c('environment')} ${sql.isNot} ?`, EVALUATION_ENVIRONMENT);
+  if (filter.minCost !== undefined) where.add(`${c('cost')} >= ?`, filter.minCost);
+  if (filter.maxCost !== undefined) where.add(`${c('cost')} <= ?`, filter.maxCost);
+  if (filter.minLatency !== undefined) where.add(`${c('latency')} >= ?`, filter.minLatency);
+  if (filter.maxLatency !== undefined) where.add(`${c('latency')} <= ?`, filter.maxLatency);
+}
+
+export function traceWhere(ctx: RequestContext, filter: SearchFilter): Where {
+  const where = new Where();
+  where.add('t."projectId" = ?', ctx.projectId);
+  commonConditions(ctx.sql, 't', filter, where);
+  if (filter.model !== undefined || filter.text !== undefined) {
+    const inner = new Where();
+    inner.add('s."projectId" = t."projectId" AND s."traceId" = t."traceId"');
+    // PostgreSQL: only the partitions of the trace's time (docs/database.md#span-partitions).
+    if (ctx.sql.provider === 'postgresql') inner.add('s."startTime" >= t."startTime" AND s."startTime" <= t."endTime"');
+    if (filter.model !== undefined) modelCondition(ctx.sql, 's."model"', filter.model, inner);
+    if (filter.text !== undefined) textCondition(ctx.sql, 's', filter.text, inner);
+    where.add(`EXISTS (SELECT 1 FROM "Span" AS s WHERE ${inner.sql})`, ...inner.params);
+  }
+  return where;
+}
+
+export function spanWhere(ctx: RequestContext, filter: SearchFilter): Where {
+  const where = new Where();
+  where.add('s."projectId" = ?', ctx.projectId);
+  if (filter.traceId !== undefined) where.add('s."traceId" = ?', filter.traceId);
+  commonConditions(ctx.sql, 's', filter, where);
+  if (filter.model !== undefined) modelCondition(ctx.sql, 's."model"', filter.model, where);
+  if (filter.text !== undefined) textCondition(ctx.sql, 's', filter.text, where);
+  return where;
+}

@@ -1,0 +1,168 @@
+// GraphQL queries of trace and span search (docs/observability.md#search): `traces` and `spans`
+// with their filters, sorting and paging, `traceMetrics`, `spanMetrics` and `traceSeries`, over the
+// Span and Trace types of traces/graphql.ts.
+import type { ArgBuilder } from '@pothos/core';
+import { builder } from '../../shared/graphql/builder.js';
+import { databaseIdOf } from '../../shared/graphql/ids.js';
+import { restFields, upperCaseValues } from '../../shared/graphql/names.js';
+import { EVALUATION_ENVIRONMENT } from '../ingestion/span-record.js';
+import { Span, SpanConnection, SpanKind, SpanStatusCode, TraceRef } from '../traces/graphql.js';
+import { searchFilter } from './inputs.js';
+import * as listings from './listings.js';
+import * as metrics from './metrics.js';
+
+const sortFieldDescriptions = {
+  start_time: 'By start time.',
+  latency: 'By latency.',
+  cost: 'By cost in USD; an unknown cost sorts below every known one.',
+  tokens: 'By total tokens; an unknown count sorts below every known one.',
+  span_count: 'By number of spans.',
+  error_count: 'By number of failed spans.',
+} as const;
+const TraceSortField = builder.enumType('TraceSortField', {
+  description: 'The order of `traces`.',
+  values: upperCaseValues(listings.traceSortFields, sortFieldDescriptions),
+});
+const SpanSortField = builder.enumType('SpanSortField', {
+  description: 'The order of `spans`.',
+  values: upperCaseValues(listings.spanSortFields, sortFieldDescriptions),
+});
+const SortDirection = builder.enumType('SortDirection', {
+  description: 'Ascending or descending.',
+  values: upperCaseValues(['asc', 'desc'], { asc: 'Smallest or earliest first.', desc: 'Largest or latest first.' }),
+});
+
+const LatencyMetrics = builder.objectRef<metrics.Metrics['latency']>('LatencyMetrics').implement({
+  description: 'Seconds; percentiles are nearest-rank.',
+  fields: (t) => ({
+    avg: t.exposeFloat('avg', { nullable: true, description: 'Mean; null when nothing matched.' }),
+    min: t.exposeFloat('min', { nullable: true, description: 'Shortest; null when nothing matched.' }),
+    max: t.exposeFloat('max', { nullable: true, description: 'Longest; null when nothing matched.' }),
+    p50: t.exposeFloat('p50', { nullable: true, description: 'Median; null when nothing matched.' }),
+    p95: t.exposeFloat('p95', { nullable: true, description: '95th percentile; null when nothing matched.' }),
+    p99: t.exposeFloat('p99', { nullable: true, description: '99th percentile; null when nothing matched.' }),
+  }),
+});
+
+const Metrics = builder.objectRef<metrics.Metrics>('ObservabilityMetrics').implement({
+  description: 'Aggregates over the traces or spans matching a filter (REST: `GET /observability/metrics`).',
+  fields: (t) => ({
+    count: t.exposeInt('count', { description: 'How many matched.' }),
+    errorCount: t.exposeInt('error_count', { description: 'How many of them have status ERROR.' }),
+    errorRate: t.exposeFloat('error_rate', { nullable: true, description: 'The share with status ERROR, 0 to 1; null when count is 0.' }),
+    cost: t.exposeFloat('cost', { nullable: true, description: 'USD summed over those with a known cost; null when none has one.' }),
+    promptTokens: t.exposeInt('prompt_tokens', { nullable: true, description: 'Prompt tokens summed; null when none were reported.' }),
+    completionTokens: t.exposeInt('completion_tokens', { nullable: true, description: 'Completion tokens summed; null when none were reported.' }),
+    totalTokens: t.exposeInt('total_tokens', { nullable: true, description: 'Total tokens summed; null when none were reported.' }),
+    latency: t.expose('latency', { type: LatencyMetrics, description: 'Latency statistics.' }),
+  }),
+});
+
+type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
+
+// The filters of traces, spans and their metrics (SearchFilter in filters.ts).
+function searchArgs(t: { arg: ArgBuilder<BuilderTypes> }) {
+  return {
+    startedAfter: t.arg({ type: 'DateTime', description: 'Started at or after this time.' }),
+    startedBefore: t.arg({ type: 'DateTime', description: 'Started at or before this time.' }),
+    nameContains: t.arg.string({ description: "Part of the name (traces: the root span's), ignoring ASCII case." }),
+    spanKind: t.arg({ type: [SpanKind], description: "Any of these kinds (traces: the root span's)." }),
+    status: t.arg({ type: [SpanStatusCode], description: 'Any of these statuses (traces: ERROR when any span failed).' }),
+    userId: t.arg.string({ description: 'Exactly this end-user id.' }),
+    sessionId: t.arg.string({ description: 'Exactly this session id.' }),
+    environment: t.arg.string({ description: 'Exactly this deployment environment.' }),
+    appId: t.arg.globalID({ description: 'The global id of an App.' }),
+    variantId: t.arg.globalID({ description: 'The global id of a Variant.' }),
+    variantName: t.arg.string({ description: 'Exactly this variant name.' }),
+    model: t.arg.string({ description: 'A model or its family ("gpt-4o" matches "gpt-4o-2024-08-06"); traces: any span.' }),
+    text: t.arg.string({ description: 'Text in the inputs or outputs (traces: of any span), ignoring ASCII case.' }),
+    minCost: t.arg.float({ description: 'Cost at least this many USD.' }),
+    maxCost: t.arg.float({ description: 'Cost at most this many USD.' }),
+    minLatency: t.arg.float({ description: 'Latency at least this many seconds.' }),
+    maxLatency: t.arg.float({ description: 'Latency at most this many seconds.' }),
+    includeEvaluations: t.arg.boolean({
+      description: `Also the traces and spans of Assay's own evaluation calls (environment "${EVALUATION_ENVIRONMENT}"), left out unless this is true or \`environment\` names theirs.`,
+    }),
+  } as const;
+}
+
+const SeriesBucket = builder.objectRef<metrics.SeriesBucket>('TraceSeriesBucket').implement({
+  description: 'The traces that started within one interval of `traceSeries`.',
+  fields: (t) => ({
+    start: t.expose('start', { type: 'DateTime', description: 'Start of the interval (included).' }),
+    end: t.expose('end', { type: 'DateTime', description: 'End of the interval (excluded, but the last includes it).' }),
+    count: t.exposeInt('count', { description: 'Traces that started in it.' }),
+    errorCount: t.exposeInt('error_count', { description: 'Of them, those with a failed span.' }),
+    cost: t.exposeFloat('cost', { nullable: true, description: 'USD summed over them; null when none has a cost.' }),
+    avgLatency: t.exposeFloat('avg_latency', { nullable: true, description: 'Mean latency in seconds; null when none started in it.' }),
+  }),
+});
+
+const TraceConnection = builder.connectionObject(
+  { type: TraceRef, name: 'TraceConnection', description: 'Traces, a page at a time.' },
+  { description: 'A trace and its cursor.' },
+);
+
+/** The filter of GraphQL's arguments, which are REST's (SearchArgs) in camelCase. */
+function filterOf(args: { appId?: { typename: string; id: string } | null; variantId?: { typename: string; id: string } | null }) {
+  return searchFilter({
+    ...restFields(args, { names: { spanKind: 'spankind' } }),
+    app_id: databaseIdOf(args.appId, 'App', 'appId'),
+    variant_id: databaseIdOf(args.variantId, 'Variant', 'variantId'),
+  });
+}
+
+builder.queryFields((t) => ({
+  traces: t.connection(
+    {
+      type: TraceRef,
+      description: 'Traces matching every filter given, newest first unless `sortBy` says otherwise.',
+      args: {
+        ...searchArgs(t),
+        sortBy: t.arg({ type: TraceSortField, description: 'Order by this; START_TIME when absent.' }),
+        sortDirection: t.arg({ type: SortDirection, description: 'DESC when absent.' }),
+      },
+      resolve: (_root, args, ctx) =>
+        listings.searchTraces(ctx, filterOf(args), { field: args.sortBy ?? 'start_time', direction: args.sortDirection ?? 'desc' }, args),
+    },
+    TraceConnection,
+  ),
+  spans: t.connection(
+    {
+      type: Span,
+      description: 'Spans of all traces matching every filter given, newest first unless `sortBy` says otherwise.',
+      args: {
+        ...searchArgs(t),
+        traceId: t.arg.string({ description: 'Only spans of the trace with this id.' }),
+        sortBy: t.arg({ type: SpanSortField, description: 'Order by this; START_TIME when absent.' }),
+        sortDirection: t.arg({ type: SortDirection, description: 'DESC when absent.' }),
+      },
+      resolve: (_root, args, ctx) =>
+        listings.searchSpans(ctx, filterOf(args), { field: args.sortBy ?? 'start_time', direction: args.sortDirection ?? 'desc' }, args),
+    },
+    SpanConnection,
+  ),
+  traceMetrics: t.field({
+    type: Metrics,
+    description: 'Count, errors, cost, tokens and latency percentiles of the traces matching the filters.',
+    args: searchArgs(t),
+    resolve: (_root, args, ctx) => metrics.traceMetrics(ctx, filterOf(args)),
+  }),
+  traceSeries: t.field({
+    type: [SeriesBucket],
+    description:
+      'The traces matching the filters counted over equal intervals (a millisecond at least), from `startedAfter` (else the first match) to `startedBefore` (else the last); empty when none match.',
+    args: {
+      ...searchArgs(t),
+      buckets: t.arg.int({ defaultValue: 30, description: `How many intervals, 1 to ${metrics.MAX_SERIES_BUCKETS}.` }),
+    },
+    complexity: (args) => args.buckets ?? 30,
+    resolve: (_root, args, ctx) => metrics.traceSeries(ctx, filterOf(args), args.buckets ?? 30),
+  }),
+  spanMetrics: t.field({
+    type: Metrics,
+    description: 'Count, errors, cost, tokens and latency percentiles of the spans matching the filters.',
+    args: { ...searchArgs(t), traceId: t.arg.string({ description: 'Only spans of the trace with this id.' }) },
+    resolve: (_root, args, ctx) => metrics.spanMetrics(ctx, filterOf(args)),
+  }),
+}));

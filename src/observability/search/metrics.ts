@@ -1,0 +1,127 @@
+// Aggregates over the traces or spans matching a filter (docs/observability.md#search): counts,
+// errors, cost, tokens and latency percentiles, and the trace counts over time of the trace list's
+// chart. Shared by GraphQL and REST.
+import type { RequestContext } from '../../shared/context.js';
+import { ValidationError } from '../../shared/errors.js';
+import { costSumSql } from '../../shared/money.js';
+import { spanWhere, traceWhere, type SearchFilter, type Where } from './filters.js';
+
+export interface Metrics {
+  count: number;
+  error_count: number;
+  /** Share of the counted traces (spans) with status ERROR; null when none. */
+  error_rate: number | null;
+  /** USD; null when nothing reported or computed a cost. */
+  cost: number | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  total_tokens: number | null;
+  latency: { avg: number | null; min: number | null; max: number | null; p50: number | null; p95: number | null; p99: number | null };
+}
+
+/** Nearest-rank percentiles: the value at position ceil(p·n) of the sorted latencies. */
+const percentiles = [
+  ['p50', 0.5],
+  ['p95', 0.95],
+  ['p99', 0.99],
+] as const;
+
+async function metrics(ctx: RequestContext, table: string, alias: string, where: Where, errorSql: string): Promise<Metrics> {
+  const [totals] = await ctx.sql.query<Record<string, number | bigint | null>>(
+    ctx.db,
+    `SELECT COUNT(*) AS "count", SUM(CASE WHEN ${errorSql} THEN 1 ELSE 0 END) AS "errors",
+       ${costSumSql(`${alias}."cost"`, ctx.sql)} AS "cost", SUM(${alias}."promptTokens") AS "prompt", SUM(${alias}."completionTokens") AS "completion",
+       SUM(${alias}."totalTokens") AS "total", AVG(${alias}."latency") AS "avg", MIN(${alias}."latency") AS "min", MAX(${alias}."latency") AS "max"
+     FROM "${table}" AS ${alias} WHERE ${where.sql}`,
+    where.params,
+  );
+  const num = (value: number | bigint | null | undefined) => (value === null || value === undefined ? null : Number(value));
+  const count = num(totals.count) ?? 0;
+  const errors = num(totals.errors) ?? 0;
+  const latency: Metrics['latency'] = { avg: num(totals.avg), min: num(totals.min), max: num(totals.max), p50: null, p95: null, p99: null };
+  if (count > 0) {
+    for (const [name, p] of percentiles) {
+      const offset = Math.max(0, Math.ceil(p * count) - 1);
+      const [row] = await ctx.sql.query<{ latency: number }>(
+        ctx.db,
+        `SELECT ${alias}."latency" AS "latency" FROM "${table}" AS ${alias} WHERE ${where.sql} ORDER BY ${alias}."latency" LIMIT 1 OFFSET ?`,
+        [...where.params, offset],
+      );
+      latency[name] = row ? Number(row.latency) : null;
+    }
+  }
+  return {
+    count,
+    error_count: errors,
+    error_rate: count > 0 ? errors / count : null,
+    cost: num(totals.cost),
+    prompt_tokens: num(totals.prompt),
+    completion_tokens: num(totals.completion),
+    total_tokens: num(totals.total),
+    latency,
+  };
+}
+
+export function traceMetrics(ctx: RequestContext, filter: SearchFilter): Promise<Metrics> {
+  return metrics(ctx, 'Trace', 't', traceWhere(ctx, filter), `t."errorCount" > 0`);
+}
+
+export function spanMetrics(ctx: RequestContext, filter: SearchFilter): Promise<Metrics> {
+  return metrics(ctx, 'Span', 's', spanWhere(ctx, filter), `s."statusCode" = 'ERROR'`);
+}
+
+/** One interval of `traceSeries`. */
+export interface SeriesBucket {
+  start: Date;
+  end: Date;
+  count: number;
+  error_count: number;
+  cost: number | null;
+  avg_latency: number | null;
+}
+
+export const MAX_SERIES_BUCKETS = 200;
+
+/**
+ * The traces matching `filter` counted over `buckets` equal intervals of time (the chart over the
+ * trace list, docs/ui.md#the-trace-list): from `startedAfter` (else the earliest match) to
+ * `startedBefore` (else the latest). Two queries: the range, then one grouped scan.
+ */
+export async function traceSeries(ctx: RequestContext, filter: SearchFilter, buckets: number): Promise<SeriesBucket[]> {
+  if (!Number.isInteger(buckets) || buckets < 1 || buckets > MAX_SERIES_BUCKETS) {
+    throw ValidationError.at(['args', 'buckets'], `Input should be an integer from 1 to ${MAX_SERIES_BUCKETS}`, 'value_error');
+  }
+  const where = traceWhere(ctx, filter);
+  const { sql } = ctx;
+  const [range] = await sql.query<{ first: string | Date | null; last: string | Date | null }>(
+    ctx.db,
+    `SELECT MIN(t."startTime") AS "first", MAX(t."startTime") AS "last" FROM "Trace" AS t WHERE ${where.sql}`,
+    where.params,
+  );
+  if (!range || range.first === null || range.last === null) return [];
+  const from = filter.startedAfter?.getTime() ?? new Date(range.first).getTime();
+  const to = filter.startedBefore?.getTime() ?? new Date(range.last).getTime();
+  // At least a millisecond each (times are stored to the millisecond); the last bucket also holds
+  // the traces that start exactly at `to`.
+  const width = Math.max(to - from, buckets) / buckets;
+  const bucket = sql.least(sql.floorToInt(sql.divide(`(${sql.epochMillis('t."startTime"')} - ?)`, '?')), '?');
+  const rows = await sql.query<Record<string, number | bigint | string | null>>(
+    ctx.db,
+    `SELECT ${bucket} AS "bucket", COUNT(*) AS "count",
+       SUM(CASE WHEN t."errorCount" > 0 THEN 1 ELSE 0 END) AS "errors", ${costSumSql('t."cost"', sql)} AS "cost", AVG(t."latency") AS "latency"
+     FROM "Trace" AS t WHERE ${where.sql} GROUP BY 1`,
+    [from, width, buckets - 1, ...where.params],
+  );
+  const byBucket = new Map(rows.map((row) => [Number(row.bucket), row]));
+  return Array.from({ length: buckets }, (_, i) => {
+    const row = byBucket.get(i);
+    return {
+      start: new Date(Math.round(from + i * width)),
+      end: new Date(Math.round(from + (i + 1) * width)),
+      count: row ? Number(row.count) : 0,
+      error_count: row ? Number(row.errors) : 0,
+      cost: row?.cost == null ? null : Number(row.cost),
+      avg_latency: row?.latency == null ? null : Number(row.latency),
+    };
+  });
+}
