@@ -6,7 +6,7 @@
 // processes, one pool for the whole file.
 import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { closePython } from '../sandbox/python.js';
 import { WALL_CLOCK_FACTOR } from '../sandbox/pool.js';
 import { getScorer } from '../scoring.js';
@@ -18,6 +18,10 @@ import * as evaluations from '../../../test/helpers/evaluations.js';
 // Set in the service's environment before the sandbox processes start: it must not reach them.
 const CANARY = 'assay-canary-7f3e';
 process.env.ASSAY_PYTHON_CANARY = CANARY;
+
+// Interpreters start and restart here at a lower priority than other processes (python.ts): on a
+// machine kept busy they take many seconds of wall-clock time, though little CPU time.
+vi.setConfig({ testTimeout: 120_000 });
 
 const workerFile = fileURLToPath(new URL('../sandbox/pyodide-worker.mjs', import.meta.url));
 
