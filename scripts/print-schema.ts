@@ -1,4 +1,4 @@
-// Writes schema.graphql, the printed GraphQL schema (test/schema.test.ts fails when it is stale).
+// Writes schema.graphql, the printed GraphQL schema (src/graphql/print.test.ts fails when it is stale).
 import { writeFileSync } from 'node:fs';
 import { printedSchema } from '../src/graphql/print.js';
 

@@ -60,7 +60,7 @@ export function providerOf(url: string): Provider {
 /**
  * Prisma's better-sqlite3 adapter, keeping the connection it opens. The adapter exports only its
  * factory; its connection is the `client` of the adapter `connect()` answers (checked at start,
- * and by test/bulk-sql.test.ts, since the adapter's version is pinned exactly).
+ * and by src/shared/db.bulk-writes.test.ts, since the adapter's version is pinned exactly).
  */
 class ConnectionKeepingFactory implements SqlMigrationAwareDriverAdapterFactory {
   readonly provider = 'sqlite' as const;

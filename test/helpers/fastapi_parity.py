@@ -1,4 +1,4 @@
-"""What FastAPI with pydantic v2 answers for a request body, for test/validation-parity.test.ts.
+"""What FastAPI with pydantic v2 answers for a request body, for src/shared/validation.fastapi-parity.test.ts.
 
 Reads [{"model": <name>, "body": <the raw body text>}] on stdin and prints, for each, the 422's
 [[loc, type], ...] (an empty list when the body validates). The models are the contract's request

@@ -1,7 +1,11 @@
-// One real Assay per test file, listening on loopback, on its own database: a SQLite file in a
-// temp dir, or, when TEST_DATABASE_URL names a PostgreSQL server (.ci/run sets it), a database
-// created for it there and dropped after (docs/database.md#tests).
+// One real Assay per test file, on its own database: a SQLite file in a temp dir, or, when
+// TEST_DATABASE_URL names a PostgreSQL server (.ci/run sets it), a database created for it there
+// and dropped after (docs/database.md#tests). Its `request()` and `graphql()` go to the service
+// in-process (Fastify's inject: no socket, no HTTP client), as fetch would send them; it also
+// listens on loopback, at `baseUrl`, for tests that use real clients (OTLP exporters, browsers,
+// SSE streams, gRPC, raw sockets).
 import { randomBytes } from 'node:crypto';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +18,7 @@ import { createAssay, type Assay } from '../../src/server.js';
 
 export interface TestServer {
   assay: Assay;
+  /** Where the service listens, for real clients; `request()` needs no socket. */
   baseUrl: string;
   dir: string;
   /** SQL statements sent since the last `resetQueries()`. */
@@ -113,7 +118,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   const { port } = assay.server.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
 
-  const request = requester(baseUrl);
+  const request = injector(assay, baseUrl);
 
   return {
     assay,
@@ -133,24 +138,74 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   };
 }
 
-/** HTTP calls to a server at `baseUrl`: a body that is a string or FormData is sent as is, others as JSON. */
-export function requester(baseUrl: string) {
-  return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse> => {
-    const init: RequestInit = { method, headers: { ...headers } };
-    if (body !== undefined) {
-      init.body = typeof body === 'string' || body instanceof FormData ? body : JSON.stringify(body);
-      if (!(body instanceof FormData) && !headers['content-type']) {
-        (init.headers as Record<string, string>)['content-type'] = 'application/json';
-      }
-    }
-    const response = await fetch(baseUrl + path, init);
-    const text = await response.text();
-    let parsed: any = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: response.status, headers: response.headers, body: parsed, text };
+type Requester = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<TestResponse>;
+
+/** The request as fetch makes it: a body that is a string or FormData is sent as is, others as JSON. */
+function requestInit(method: string, body: unknown, headers: Record<string, string>): RequestInit & { headers: Record<string, string> } {
+  const init = { method, headers: { ...headers } } as RequestInit & { headers: Record<string, string> };
+  if (body !== undefined) {
+    init.body = typeof body === 'string' || body instanceof FormData ? body : JSON.stringify(body);
+    if (!(body instanceof FormData) && !headers['content-type']) init.headers['content-type'] = 'application/json';
+  }
+  return init;
+}
+
+function testResponse(status: number, headers: Headers, text: string): TestResponse {
+  let parsed: any = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status, headers, body: parsed, text };
+}
+
+/** HTTP calls to a server at `baseUrl`, over a socket. */
+export function requester(baseUrl: string): Requester {
+  return async (method, path, body, headers = {}) => {
+    const response = await fetch(baseUrl + path, requestInit(method, body, headers));
+    return testResponse(response.status, response.headers, await response.text());
   };
+}
+
+/** The headers fetch (undici) adds to every request, which the service may read (e.g. Sec-Fetch-Mode). */
+const FETCH_HEADERS: Record<string, string> = {
+  accept: '*/*',
+  'accept-language': '*',
+  'sec-fetch-mode': 'cors',
+  'user-agent': 'node',
+  'accept-encoding': 'gzip, deflate',
+};
+
+const DECOMPRESS: Record<string, (bytes: Buffer) => Buffer> = { gzip: gunzipSync, deflate: inflateSync, br: brotliDecompressSync };
+
+/**
+ * The same calls as `requester(baseUrl)`, made in-process through Fastify's inject: the URL
+ * normalised, the headers and body as fetch sends them, a compressed reply decoded as fetch does.
+ */
+function injector(assay: Assay, baseUrl: string): Requester {
+  const host = new URL(baseUrl).host;
+  return async (method, path, body, headers = {}) => {
+    const url = new URL(path, baseUrl);
+    const init = requestInit(method, body, headers);
+    // A FormData body is encoded as fetch encodes it (multipart, with its boundary).
+    const encoded = init.body === undefined ? undefined : new Request(url, { method: 'POST', body: init.body });
+    const contentType = encoded?.headers.get('content-type');
+    const reply = await assay.server.inject({
+      method: method as 'GET',
+      url: url.pathname + url.search,
+      headers: { host, ...FETCH_HEADERS, ...(contentType ? { 'content-type': contentType } : {}), ...lowerCased(init.headers) },
+      payload: encoded ? Buffer.from(await encoded.arrayBuffer()) : undefined,
+    });
+    const responseHeaders = new Headers();
+    for (const [name, value] of Object.entries(reply.headers)) {
+      for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined) responseHeaders.append(name, String(item));
+    }
+    const decode = DECOMPRESS[responseHeaders.get('content-encoding') ?? ''];
+    return testResponse(reply.statusCode, responseHeaders, decode ? decode(reply.rawPayload).toString('utf8') : reply.payload);
+  };
+}
+
+function lowerCased(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }

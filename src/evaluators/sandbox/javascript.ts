@@ -10,12 +10,13 @@
 // - Isolation: a fresh WebAssembly instance (its own linear memory) per call, dropped afterwards,
 //   so nothing is shared between calls (about 10 ms per call).
 // - Limits per call: QuickJS's memory limit (SANDBOX_LIMITS.memoryBytes) and stack limit, and a
-//   deadline checked by its interrupt handler (timeoutMs of running time; the call runs alone on
-//   its worker thread, so wall time there is its CPU time).
+//   limit of CPU time checked by its interrupt handler (timeoutMs of the worker thread's own CPU
+//   time, so a busy machine does not use it up: docs/evaluators.md#time-limits).
 // - Containment: calls run on worker threads (SANDBOX_WORKERS of them), so a guest never blocks
-//   the service's event loop; a worker that does not answer within the deadline plus a grace
-//   period (an engine stuck where the interrupt handler is not consulted) is terminated and
-//   replaced, and its V8 heap is capped by resourceLimits.
+//   the service's event loop; a worker whose thread has used its CPU time plus a grace period
+//   without answering (an engine stuck where the interrupt handler is not consulted), or that has
+//   not answered within the pool's wall-clock backstop, is terminated and replaced, and its V8
+//   heap is capped by resourceLimits.
 import { Worker } from 'node:worker_threads';
 import { type HostEvents, type SandboxHost, type SandboxLimits, type SandboxOutcome, SandboxPool } from './pool.js';
 
@@ -26,7 +27,7 @@ export const SANDBOX_LIMITS: SandboxLimits = { timeoutMs: 2_000, memoryBytes: 16
 /** Worker threads running sandboxed calls at once (the machine has two cores; runs share it with the service). */
 export const SANDBOX_WORKERS = 2;
 
-/** Time past the deadline after which a worker that has not answered is killed. */
+/** CPU time past the limit after which a worker that has not answered is killed. */
 const GRACE_MS = 1_000;
 
 const workerUrl = new URL('./quickjs-worker.mjs', import.meta.url);
@@ -48,6 +49,14 @@ function launchWorker(events: HostEvents): SandboxHost {
   return {
     post: (job) => worker.postMessage(job),
     stop: () => worker.terminate(),
+    // The worker thread's CPU time (Node 24); it rejects once the worker has ended.
+    cpuTimeMs: () =>
+      typeof worker.cpuUsage === 'function'
+        ? worker.cpuUsage().then(
+            ({ user, system }) => (user + system) / 1000,
+            () => undefined,
+          )
+        : Promise.resolve(undefined),
     ref: () => worker.ref(),
     unref: () => worker.unref(),
   };

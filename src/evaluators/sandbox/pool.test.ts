@@ -15,6 +15,7 @@ describe('SandboxPool', () => {
       return {
         post: () => undefined,
         stop: () => Promise.resolve(child.kill()),
+        cpuTimeMs: () => Promise.resolve(undefined),
         ref: () => child.ref(),
         unref: () => child.unref(),
       };

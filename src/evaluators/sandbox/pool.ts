@@ -1,10 +1,15 @@
 // The pool both code sandboxes share (docs/evaluators.md#custom-code): a few hosts (worker threads
-// for JavaScript, child processes for Python) each running one call at a time, a queue, a deadline
-// per call after which the host is killed and replaced, and cancellation. What runs inside a host
-// is the sandbox's own (javascript.ts, python.ts).
+// for JavaScript, child processes for Python) each running one call at a time, a queue, a time
+// limit per call after which the host is killed and replaced, and cancellation. What runs inside a
+// host is the sandbox's own (javascript.ts, python.ts).
+//
+// The time limit is CPU time (docs/evaluators.md#time-limits): a busy machine slows a call down
+// without using up its time, and a call cannot outrun another limit because the machine is slow.
+// A call that has not finished after WALL_CLOCK_FACTOR times its limit of wall-clock time is
+// stopped all the same (it waits on something, or the machine is too busy to run it).
 
 export interface SandboxLimits {
-  /** Running time allowed per call, in ms. */
+  /** CPU time allowed per call, in ms. */
   timeoutMs: number;
   /** Memory the guest may allocate, in bytes. */
   memoryBytes: number;
@@ -17,7 +22,14 @@ export interface CallLimits {
   timeoutMs: number;
 }
 
-export type SandboxFailureKind = 'syntax' | 'exception' | 'timeout' | 'memory' | 'no_function' | 'not_a_number' | 'pending' | 'crash';
+/** Wall-clock time a call may take, as a multiple of its CPU-time limit (`busy` past it). */
+export const WALL_CLOCK_FACTOR = 10;
+
+/** How often a running call's CPU time is read, in ms. */
+const CPU_CHECK_MS = 50;
+
+/** `timeout`: the call used its CPU time; `busy`: it did not finish within WALL_CLOCK_FACTOR times that in wall-clock time. */
+export type SandboxFailureKind = 'syntax' | 'exception' | 'timeout' | 'busy' | 'memory' | 'no_function' | 'not_a_number' | 'pending' | 'crash';
 
 export type SandboxFailure = { ok: false; kind: SandboxFailureKind; message?: string; line?: number | null };
 
@@ -43,6 +55,8 @@ export interface SandboxHost {
   post(job: { id: number; code: string; args: string[]; limits: CallLimits }): void;
   /** Ends the host at once. */
   stop(): Promise<unknown>;
+  /** CPU time the host has used since it started, in ms; undefined when the platform does not tell (the wall clock counts then). */
+  cpuTimeMs(): Promise<number | undefined>;
   /** Whether the host keeps the service's process alive (only while it runs a job). */
   ref(): void;
   unref(): void;
@@ -52,7 +66,7 @@ export interface PoolOptions {
   size: number;
   /** Starts a host; it calls `events` as things happen. */
   launch(events: HostEvents): SandboxHost;
-  /** Time past the deadline before a host that has not answered is killed. */
+  /** CPU time past the limit before a host that has not answered is killed. */
   graceMs: number;
   /** Keep `size` hosts started ahead of calls (their start is slow), replacing each that ends. */
   warm: boolean;
@@ -73,7 +87,8 @@ interface Slot {
   host: SandboxHost;
   ready: boolean;
   job: Job | null;
-  timer: NodeJS.Timeout | null;
+  /** The CPU-time check and the wall-clock backstop of the running job. */
+  timers: NodeJS.Timeout[];
 }
 
 export class SandboxPool {
@@ -109,16 +124,34 @@ export class SandboxPool {
       if (!slot?.ready) return;
       const job = this.queue.shift()!;
       slot.job = job;
-      // The deadline counts from the hand-over to a ready host: a host's start is not the call's time.
-      slot.timer = setTimeout(() => this.kill(slot, { ok: false, kind: 'timeout' }), job.limits.timeoutMs + this.options.graceMs);
-      slot.timer.unref();
+      this.watch(slot, job);
       slot.host.ref();
       slot.host.post({ id: job.id, code: job.code, args: job.args, limits: job.limits });
     }
   }
 
+  /**
+   * Kills the host of `job` once it has used the job's CPU time (plus grace), or once WALL_CLOCK_FACTOR
+   * times that has passed. Both count from the hand-over to a ready host: a host's start is not the call's time.
+   */
+  private watch(slot: Slot, job: Job): void {
+    const allowedMs = job.limits.timeoutMs + this.options.graceMs;
+    const startedAt = performance.now();
+    const startCpu = slot.host.cpuTimeMs();
+    const check = async () => {
+      const [from, now] = await Promise.all([startCpu, slot.host.cpuTimeMs()]);
+      if (slot.job !== job) return;
+      const usedMs = from === undefined || now === undefined ? performance.now() - startedAt : now - from;
+      if (usedMs > allowedMs) this.kill(slot, { ok: false, kind: 'timeout' });
+    };
+    const cpuCheck = setInterval(() => void check(), CPU_CHECK_MS);
+    const backstop = setTimeout(() => this.kill(slot, { ok: false, kind: 'busy' }), job.limits.timeoutMs * WALL_CLOCK_FACTOR + this.options.graceMs);
+    slot.timers = [cpuCheck, backstop];
+    for (const timer of slot.timers) timer.unref();
+  }
+
   private spawn(): Slot {
-    const slot = { ready: false, job: null, timer: null } as unknown as Slot;
+    const slot = { ready: false, job: null, timers: [] } as unknown as Slot;
     slot.host = this.options.launch({
       ready: () => {
         slot.ready = true;
@@ -139,8 +172,7 @@ export class SandboxPool {
   private finish(slot: Slot): Job | null {
     const job = slot.job;
     slot.job = null;
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = null;
+    for (const timer of slot.timers.splice(0)) clearTimeout(timer);
     if (job?.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
     return job;
   }

@@ -58,7 +58,10 @@ const { loadPyodide } = await import(new URL('pyodide.mjs', `file://${pyodideDir
 const pyodide = await loadPyodide({
   indexURL: `${pyodideDir}/`,
   jsglobals: Object.freeze(Object.create(null)),
-  env: { HOME: '/home/pyodide' },
+  // Emscripten names the program (sys.executable, sys.orig_argv) and sets `_` in the environment
+  // after this script's path: the interpreter gets a neutral name and no `_`.
+  _sysExecutable: 'python',
+  env: { HOME: '/home/pyodide', _: undefined },
   stdin: () => null,
   stdout: () => {},
   stderr: () => {},
@@ -347,6 +350,18 @@ function hardenMembers(value) {
     harden(descriptor.set);
   }
 }
+// JavaScript errors that Python reaches (a JsException's js_error.stack) name their frames by
+// file name only: no path of the service's install (docs/evaluators.md#python-sandbox).
+Error.prepareStackTrace = (error, frames) =>
+  [
+    Error.prototype.toString.call(error),
+    ...frames.map((frame) => {
+      const line = frame.getLineNumber();
+      return `    at ${frame.getFunctionName() ?? '<anonymous>'} (${String(frame.getFileName() ?? '<anonymous>')
+        .split('/')
+        .pop()}${line ? `:${line}` : ''})`;
+    }),
+  ].join('\n');
 for (const key of Reflect.ownKeys(Error)) {
   Object.defineProperty(Error, key, { configurable: false, ...(key === 'stackTraceLimit' ? {} : { writable: false }) });
 }
@@ -394,6 +409,11 @@ function runJob({ code, args }) {
     // A fault of the interpreter itself (e.g. its C stack overflowed): it cannot be trusted again.
     touched = true;
     const message = error instanceof Error ? error.message : String(error);
+    // A read or write outside the interpreter's memory (a bad pointer, e.g. through ctypes) is
+    // a crash of the code; only a memory that could not grow is the memory limit.
+    if (error instanceof WebAssembly.RuntimeError && /out of bounds/i.test(message)) {
+      return { ok: false, kind: 'crash', message: `the code read or wrote outside the interpreter's memory (${clip(message)})` };
+    }
     if (/memory/i.test(message)) return { ok: false, kind: 'memory' };
     return { ok: false, kind: 'crash', message: clip(message) };
   }

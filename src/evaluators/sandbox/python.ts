@@ -10,13 +10,17 @@
 //   require, fetch, WebSocket, timers, …) and freezes the built-ins before user code runs. Node 24's
 //   permission model does not cover the network; with nothing left that reaches it, neither Python
 //   nor JavaScript reached from Python can open a socket (test: python.test.ts).
-// - Limits: the time limit is the parent's (the process is killed and replaced); the interpreter's
-//   memory is capped (WebAssembly memory maximum) and so is the process's JavaScript heap.
+// - Limits: the time limit is the parent's, on the process's CPU time read from /proc (the process
+//   is killed and replaced; docs/evaluators.md#time-limits); the interpreter's memory is capped
+//   (WebAssembly memory maximum) and so is the process's JavaScript heap.
+// - Nothing of the host's install: the interpreter's program name and environment are neutral,
+//   JavaScript stacks and crash reports name files without their directories.
 // - A fresh interpreter per call: the worker copies the ready interpreter's memory back after each
 //   call, or ends when a call changed what that copy does not cover.
 // - Warm pool: PYTHON_SANDBOX_PROCESSES processes (README.md, Configuration) are started at the first
 //   Python call and replaced as they end, so the interpreter's start (1-2 s) is not a call's time.
 import { type ChildProcess, fork } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { getPriority, setPriority } from 'node:os';
 import { dirname } from 'node:path';
@@ -31,7 +35,7 @@ export const PYTHON_LIMITS: PythonLimits = { timeoutMs: 2_000, memoryBytes: 128 
 /** The JavaScript heap of a sandbox process, in MB (Pyodide's own objects; Python lives in the WebAssembly memory). */
 const HEAP_MB = 192;
 
-/** Time past the deadline before the process is killed (IPC and the kill itself). */
+/** CPU time past the limit before the process is killed (IPC and the kill itself). */
 const GRACE_MS = 50;
 
 /** The sandbox processes' scheduling priority relative to the service (higher is lower; 19 at most). */
@@ -39,6 +43,27 @@ const NICENESS = 10;
 
 /** The last bytes of a process's stderr, kept to explain a crash. */
 const STDERR_TAIL = 4096;
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ, fixed at 100 in Linux's user ABI). */
+const USER_HZ = 100;
+
+/** The CPU time (user and system) process `pid` has used, in ms; undefined where /proc does not tell. */
+async function processCpuMs(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command's closing parenthesis: state is the 3rd field, utime the 14th, stime the 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `text` with every absolute path cut to its file name: a crash report names nothing of the host's tree. */
+function withoutDirectories(text: string): string {
+  return text.replace(/(?:file:\/\/)?\/(?:[^\s/:'"()]+\/)+/g, '');
+}
 
 const workerPath = fileURLToPath(new URL('./pyodide-worker.mjs', import.meta.url));
 const pyodideDir = dirname(createRequire(import.meta.url).resolve('pyodide/package.json'));
@@ -89,7 +114,7 @@ function launchProcess(events: HostEvents): SandboxHost {
   child.on('error', (error) => events.ended({ ok: false, kind: 'crash', message: error.message }));
   child.on('exit', (code, signal) => {
     if (/heap out of memory|Allocation failed/i.test(stderr)) return events.ended({ ok: false, kind: 'memory' });
-    const lastLine = stderr.trim().split('\n').pop();
+    const lastLine = withoutDirectories(stderr.trim().split('\n').pop() ?? '');
     events.ended({ ok: false, kind: 'crash', message: `the sandbox process stopped (${signal ?? `exit code ${code}`})${lastLine ? `: ${lastLine}` : ''}` });
   });
   const setRef = (on: boolean) => {
@@ -105,6 +130,7 @@ function launchProcess(events: HostEvents): SandboxHost {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       return Promise.resolve();
     },
+    cpuTimeMs: () => processCpuMs(child.pid),
     ref: () => setRef(true),
     unref: () => setRef(false),
   };

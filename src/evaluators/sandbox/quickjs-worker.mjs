@@ -1,15 +1,27 @@
 // The sandbox's worker thread (plain JavaScript so that Node loads it as is, under tsx, vitest or
 // plain node). It runs one job at a time: a FRESH QuickJS WebAssembly instance per job (its own
 // linear memory: nothing survives from one call to the next), with a memory limit, a stack limit
-// and a deadline enforced by QuickJS's interrupt handler. The guest gets the QuickJS language and
-// its standard built-ins only: no module loader, no host functions (no require/import, fs, net,
-// fetch, process, timers); the four arguments are handed over as JSON texts and parsed inside.
+// and a limit of this thread's CPU time enforced by QuickJS's interrupt handler (a busy machine
+// slows the guest down without using up its time: docs/evaluators.md#time-limits). The guest gets
+// the QuickJS language and its standard built-ins only: no module loader, no host functions (no
+// require/import, fs, net, fetch, process, timers); the four arguments are handed over as JSON
+// texts and parsed inside.
+import { performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
 import { newQuickJSWASMModuleFromVariant } from 'quickjs-emscripten-core';
 import variant from '@jitl/quickjs-wasmfile-release-sync';
 
 /** Caps what a guest can make us copy back. */
 const MAX_TEXT = 2000;
+
+/** This thread's CPU time in ms (the wall clock where Node does not tell it: before 23.9). */
+const threadCpuMs =
+  typeof process.threadCpuUsage === 'function'
+    ? () => {
+        const { user, system } = process.threadCpuUsage();
+        return (user + system) / 1000;
+      }
+    : () => performance.now();
 
 // Defined inside the guest before its code, as plain JavaScript: print debugging must not throw.
 const PRELUDE = `globalThis.console = (() => { const noop = () => undefined;
@@ -83,9 +95,9 @@ async function run({ code, args, limits }) {
   const state = { interrupted: false, module, memoryBytes: limits.memoryBytes };
   runtime.setMemoryLimit(limits.memoryBytes);
   runtime.setMaxStackSize(limits.stackBytes);
-  const deadline = Date.now() + limits.timeoutMs;
+  const deadline = threadCpuMs() + limits.timeoutMs;
   runtime.setInterruptHandler(() => {
-    if (Date.now() > deadline) state.interrupted = true;
+    if (threadCpuMs() > deadline) state.interrupted = true;
     return state.interrupted;
   });
   const context = runtime.newContext();

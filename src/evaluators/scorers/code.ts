@@ -4,6 +4,7 @@
 // error result saying what happened. Edge cases in ../scoring.ts.
 import { result } from '../results.js';
 import { SANDBOX_LIMITS, type SandboxLimits, type SandboxOutcome, runJavaScript } from '../sandbox/javascript.js';
+import { WALL_CLOCK_FACTOR } from '../sandbox/pool.js';
 import { PYTHON_LIMITS, type PythonLimits, runPython } from '../sandbox/python.js';
 import { STORED_RUNTIME_DEFAULT } from '../registry.js';
 import { type Scorer, ScoringFault, guarded, optionalGroundTruth, stringSetting } from './common.js';
@@ -25,6 +26,8 @@ export function sandboxFailureMessage(outcome: Exclude<SandboxOutcome, { ok: tru
       return `The code threw ${outcome.message}${where(outcome)}`;
     case 'timeout':
       return `The code ran longer than ${seconds(limits.timeoutMs)} and was stopped`;
+    case 'busy':
+      return `The code did not finish within ${seconds(limits.timeoutMs * WALL_CLOCK_FACTOR)} and was stopped (it waited, or the machine was too busy to give it its ${seconds(limits.timeoutMs)} of CPU time)`;
     case 'memory':
       return `The code used more than ${limits.memoryBytes / (1024 * 1024)} MB of memory and was stopped`;
     case 'no_function':

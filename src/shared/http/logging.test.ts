@@ -1,5 +1,5 @@
 // The log's format and levels on a real Fastify with the service's error handling; the service's
-// own log, as a child process, is test/logging.test.ts.
+// own log, as a child process, is src/shared/http/logging.process.test.ts.
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';

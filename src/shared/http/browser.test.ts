@@ -5,11 +5,19 @@
 // names and origins appear only in headers.
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEndpoint, type FakeEndpoint } from './helpers/endpoints.js';
-import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluation, waitForStatus, getScenarios } from './helpers/evaluations.js';
-import { loadConfig } from '../src/shared/config.js';
-import { startServer, type TestServer } from './helpers/server.js';
-import { T0_NS, otlpProtobufBody } from './helpers/otlp-trace.js';
+import { startEndpoint, type FakeEndpoint } from '../../../test/helpers/endpoints.js';
+import {
+  createApp,
+  createConfig,
+  createEndpointVariant,
+  createTestset,
+  startEvaluation,
+  waitForStatus,
+  getScenarios,
+} from '../../../test/helpers/evaluations.js';
+import { loadConfig } from '../config.js';
+import { startServer, type TestServer } from '../../../test/helpers/server.js';
+import { T0_NS, otlpProtobufBody } from '../../../test/helpers/otlp-trace.js';
 
 const ALLOWED = 'http://app.allowed.test:3000';
 const EVIL = 'http://evil.test';

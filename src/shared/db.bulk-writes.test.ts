@@ -4,7 +4,7 @@
 // Prisma writes; this also guards the adapter internals db.ts relies on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
-import { onPostgres, startServer, type TestServer } from './helpers/server.js';
+import { onPostgres, startServer, type TestServer } from '../../test/helpers/server.js';
 
 let server: TestServer;
 let projectId: string;

@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAssayProcess, type AssayProcess } from './helpers/process.js';
-import { freePort } from './helpers/endpoints.js';
-import { globalId } from '../src/shared/graphql/ids.js';
+import { startAssayProcess, type AssayProcess } from '../../../test/helpers/process.js';
+import { freePort } from '../../../test/helpers/endpoints.js';
+import { globalId } from '../graphql/ids.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
 const SECRET_KEY = 'ab'.repeat(32);

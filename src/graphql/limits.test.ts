@@ -2,7 +2,7 @@
 // to exhaust the server.
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from './helpers/server.js';
+import { startServer, type TestServer } from '../../test/helpers/server.js';
 
 let server: TestServer;
 beforeAll(async () => {

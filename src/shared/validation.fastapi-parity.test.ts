@@ -4,7 +4,7 @@
 // must be the same, in the same order. A body pydantic accepts must not be a 422 here either.
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from './helpers/server.js';
+import { startServer, type TestServer } from '../../test/helpers/server.js';
 
 type Model = 'evaluation' | 'similarity_config' | 'regex_config' | 'webhook_config';
 type Faults = [loc: (string | number)[], type: string][];
@@ -105,7 +105,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 function fastapi(): Faults[] {
-  const script = new URL('./helpers/fastapi_parity.py', import.meta.url).pathname;
+  const script = new URL('../../test/helpers/fastapi_parity.py', import.meta.url).pathname;
   return JSON.parse(execFileSync('python3', [script], { input: JSON.stringify(cases) }).toString()) as Faults[];
 }
 

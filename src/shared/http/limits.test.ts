@@ -2,11 +2,11 @@
 // still arriving after its early answer (read and dropped, so the connection goes on), ids of any
 // length or encoding (404), and the `{"detail"}` shape of every such answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGate, startEndpoint, type FakeEndpoint } from './helpers/endpoints.js';
-import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluation } from './helpers/evaluations.js';
-import { RawConnection } from './helpers/raw-http.js';
-import { startServer, type TestServer } from './helpers/server.js';
-import { globalId } from '../src/shared/graphql/ids.js';
+import { createGate, startEndpoint, type FakeEndpoint } from '../../../test/helpers/endpoints.js';
+import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluation } from '../../../test/helpers/evaluations.js';
+import { RawConnection } from '../../../test/helpers/raw-http.js';
+import { startServer, type TestServer } from '../../../test/helpers/server.js';
+import { globalId } from '../graphql/ids.js';
 
 const MAX_BODY_BYTES = 6 * 1024 * 1024;
 const BIG = 4 * 1024 * 1024;

@@ -7,11 +7,11 @@ import { persistedExchange } from '@urql/exchange-persisted';
 import { createClient } from 'graphql-sse';
 import { auditServer } from 'graphql-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apqStoreLimits, createAPQStore } from '../src/graphql/apq.js';
-import { createGate, startEndpoint, type FakeEndpoint } from './helpers/endpoints.js';
-import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluations, waitForStatus } from './helpers/evaluations.js';
-import { startServer, type TestServer } from './helpers/server.js';
-import { globalId } from '../src/shared/graphql/ids.js';
+import { apqStoreLimits, createAPQStore } from './apq.js';
+import { createGate, startEndpoint, type FakeEndpoint } from '../../test/helpers/endpoints.js';
+import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluations, waitForStatus } from '../../test/helpers/evaluations.js';
+import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { globalId } from '../shared/graphql/ids.js';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -14,7 +14,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { schema } from '../src/graphql/schema.js';
+import { schema } from './schema.js';
 
 const described = (thing: { description?: string | null }) => (thing.description ?? '').trim() !== '';
 
