@@ -11,8 +11,7 @@ import { registerOtlp } from './observability/otlp/index.js';
 import { testsetRoutes } from './testsets/routes.js';
 import { Authenticator, authEnabled, PROJECT_HEADER } from './auth/access.js';
 import { authRoutes } from './auth/routes.js';
-import { Sessions } from './auth/sessions.js';
-import { userRoutes } from './auth/user-routes.js';
+import { Sessions } from './auth/users/sessions.js';
 import { graphqlRoutes } from './graphql/yoga.js';
 import { humanEvaluationRoutes } from './human-evaluations/routes.js';
 import { HumanEvaluationRunner } from './human-evaluations/runner.js';
@@ -204,7 +203,6 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     evaluationRoutes(rest);
     humanEvaluationRoutes(rest);
     authRoutes(rest);
-    userRoutes(rest);
   });
   const otlp = await registerOtlp(server, config, services, (credentials) => authenticator.principal(credentials));
   const runner = new EvaluationRunner(

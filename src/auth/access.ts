@@ -16,10 +16,10 @@ import type { Db } from '../shared/db.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secrets.js';
 import type { BulkSql } from '../shared/sql.js';
-import { KeyHasher, keyFromAuthorization } from './keys.js';
-import { anyApiKeyExists, ensureApiKey, findApiKey, noteKeyUse, scopesOf, type StoredKey } from './operations.js';
-import { Sessions, type SignedIn } from './sessions.js';
-import { anyUserCanSignIn, ensureInitAdmin, findMembership, scopesOfRole, soleMembership, userActor } from './users.js';
+import { KeyHasher, keyFromAuthorization } from './keys/tokens.js';
+import { anyApiKeyExists, ensureApiKey, findApiKey, noteKeyUse, scopesOf, type StoredKey } from './keys/operations.js';
+import { Sessions, type SignedIn } from './users/sessions.js';
+import { anyUserCanSignIn, ensureInitAdmin, findMembership, scopesOfRole, soleMembership, userActor } from './users/operations.js';
 
 declare module '../shared/context.js' {
   interface Services {
