@@ -32,7 +32,7 @@ import { drainUnreadBodies, MAX_URL_BYTES, receiveTimeouts } from './shared/http
 import { escapeUndecodableSegments } from './shared/http/url.js';
 import { Metrics } from './shared/metrics.js';
 import { RateLimits } from './shared/rate-limits.js';
-import { routeAccess } from './shared/http/access.js';
+import { routeAccess, routeNeedsProject } from './shared/http/access.js';
 import { registerBrowserGuards } from './shared/http/browser.js';
 import { OutboundPolicy, outboundDispatcher } from './shared/http/outbound.js';
 import { SpanWriteQueue } from './observability/queue.js';
@@ -178,6 +178,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
       authorization: req.headers.authorization,
       cookie: req.headers.cookie,
       project: typeof project === 'string' ? project : undefined,
+      projectOptional: !routeNeedsProject(req),
     });
     if (access !== 'authenticated') requireScope(principal, access);
     if (access !== 'ingest') await services.rateLimits.consume(principal.actor);

@@ -38,6 +38,7 @@ builder.queryFields((t) => ({
   projects: t.field({
     type: [Project],
     description: "The caller's projects: its API key's, a signed-in user's memberships' (every project for an instance administrator, and when auth is off).",
+    extensions: { instanceWide: true },
     resolve: (_root, _args, ctx) => callerProjects(ctx),
   }),
 }));
@@ -46,7 +47,7 @@ builder.mutationFields((t) => ({
   createProject: t.field({
     type: CreatedProject,
     description: 'A new project with a first API key holding every scope (needs the admin scope).',
-    extensions: admin,
+    extensions: { ...admin, instanceWide: true },
     args: { input: t.arg({ type: CreateProjectInput, required: true, description: 'The project.' }) },
     resolve: (_root, args, ctx) => createProjectWithKey(ctx, parseInput(createProjectInput, args.input, 'body')),
   }),

@@ -23,6 +23,7 @@ export function authRoutes(app: FastifyInstance): void {
       tag,
       scope: 'admin',
       summary: 'Create a project, with a first API key holding every scope',
+      instanceWide: true,
       description: 'The key (`api_key.key`) is shown in this answer only.',
       body: createProjectInput,
       response: createdProjectResponse,
@@ -35,7 +36,7 @@ export function authRoutes(app: FastifyInstance): void {
       return { ...projectJson(project), api_key: created };
     },
   );
-  rest.get('/projects', { tag, summary: "The caller's projects", response: z.array(projectResponse) }, async (req) =>
+  rest.get('/projects', { tag, summary: "The caller's projects", instanceWide: true, response: z.array(projectResponse) }, async (req) =>
     (await callerProjects(req.ctx)).map(projectJson),
   );
   rest.patch(

@@ -59,6 +59,11 @@ export interface Principal {
   actor: Actor;
   /** A signed-in instance administrator: reaches every project, may create projects and users (docs/access.md#roles). */
   instanceAdmin?: boolean;
+  /**
+   * Set for a session that named no project though it has not exactly one (how many it has): it
+   * may do only what acts in no project, `GET /projects` or `createProject` (docs/access.md#the-project-of-a-session).
+   */
+  projectsToChooseFrom?: number;
 }
 
 /** The service acting for itself (auth off, background work): every scope in `projectId`. */

@@ -101,6 +101,7 @@ builder.queryFields((t) => ({
     type: Me,
     nullable: true,
     description: 'The signed-in user of a session and their projects; null for an API key (and with auth off).',
+    extensions: { instanceWide: true },
     resolve: (_root, _args, ctx) => {
       const { actor } = ctx.principal;
       return actor.type === 'user' && actor.id ? users.userWithMemberships(ctx.db, actor.id) : null;
