@@ -118,6 +118,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   }
   // The WAL's fsync and checkpoints are SQLite's; PostgreSQL's COMMIT is durable by itself.
   const walSync = database.provider === 'sqlite' ? new WalSync(sqlitePath(config.DATABASE_URL), database.connection) : committedOnReturn;
+  const outboundPolicy = new OutboundPolicy({ authEnabled: authenticator.enabled, allow: config.ASSAY_OUTBOUND_ALLOW });
   const services: Services = {
     db,
     sql,
@@ -128,7 +129,8 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     metrics: new Metrics(),
     priceLists: new Map(),
     rateLimits: new RateLimits(config.ASSAY_RATE_LIMIT_PER_MINUTE, limiterStore),
-    outbound: outboundDispatcher(new OutboundPolicy({ authEnabled: authenticator.enabled, allow: config.ASSAY_OUTBOUND_ALLOW })),
+    outbound: outboundDispatcher(outboundPolicy),
+    outboundPolicy,
     spanQueue: new SpanWriteQueue({ writers: database.provider === 'postgresql' ? 2 : 1 }),
     spanPartitions: new SpanPartitions(db, sql),
     authenticator,

@@ -216,7 +216,10 @@ describe('auth on', () => {
   it("refuses an evaluation's call to a loopback endpoint, saying why, and sends it nothing", async () => {
     const keyed = { request: (method: string, path: string, body?: unknown) => server.request(method, path, body, auth) };
     const appId = await createApp(keyed);
-    const variant = await createEndpointVariant(keyed, appId, endpoint.url);
+    // A loopback uri is refused when saved (src/shared/http/outbound.saved-urls.test.ts); one saved
+    // before that rule, planted here, is still refused when called.
+    const variant = await createEndpointVariant(keyed, appId, 'http://saved-before-the-rule.invalid/generate');
+    await server.assay.db.variantRevision.updateMany({ where: { variantId: variant.variant_id }, data: { uri: endpoint.url } });
     const testset = await createTestset(keyed, [{ country: 'France', correct_answer: 'Paris' }]);
     const exact = await createConfig(keyed, appId, 'auto_exact_match');
     const { id } = await startEvaluation(keyed, { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [exact.id], testset_id: testset.id });
@@ -235,8 +238,9 @@ describe('auth on', () => {
       const appId = await createApp(keyed);
       const variant = await createEndpointVariant(keyed, appId, endpoint.url);
       const testset = await createTestset(keyed, [{ country: 'France', correct_answer: 'Paris' }]);
-      // Refused before connecting: nothing is sent to 127.0.0.2.
-      const webhook = await createConfig(keyed, appId, 'auto_webhook_test', { webhook_url: 'http://127.0.0.2:8000/score' });
+      // Refused before connecting: nothing is sent to 127.0.0.2 (refused when saved, so planted as saved before that rule).
+      const webhook = await createConfig(keyed, appId, 'auto_webhook_test', { webhook_url: 'http://saved-before-the-rule.invalid/score' });
+      await allowing.assay.db.evaluatorConfig.update({ where: { id: webhook.id }, data: { settingsValues: { webhook_url: 'http://127.0.0.2:8000/score' } } });
       const { id } = await startEvaluation(keyed, {
         app_id: appId,
         variant_ids: [variant.variant_id],

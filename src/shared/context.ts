@@ -5,6 +5,7 @@
 // own part by augmenting `Services` where the part is typed (observability/queue.ts, pricing/operations.ts).
 import type { Dispatcher } from 'undici';
 import type { Db } from './db.js';
+import type { OutboundPolicy } from './http/outbound.js';
 import { ForbiddenError, NotFoundError } from './errors.js';
 import type { AssayEvents } from './events.js';
 import type { Metrics } from './metrics.js';
@@ -33,6 +34,8 @@ export interface Services {
    * pools per origin, and the addresses it may reach checked at connect time (http/outbound.ts).
    */
   outbound: Dispatcher;
+  /** The rule `outbound` applies, also applied to a URL when it is saved (an endpoint's `uri`, a `webhook_url`). */
+  outboundPolicy: OutboundPolicy;
 }
 
 /** What a credential may do (docs/access.md#scopes). */
