@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { timestamp } from '../shared/http/openapi.js';
 import { asObject } from '../shared/json.js';
 import type * as evaluators from './operations.js';
-import type { Evaluator } from './registry.js';
+import type { Evaluator } from './evaluator-types.js';
 
 export const evaluatorResponse = z
   .object({
