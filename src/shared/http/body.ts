@@ -1,4 +1,4 @@
-// Request bodies are JSON (docs/validation.md#bodies). As FastAPI does, a body is read as JSON when
+// Request bodies are JSON (docs/validation.md#malformed-json). As FastAPI does, a body is read as JSON when
 // its Content-Type is JSON's (`application/json`, `application/…+json`) or absent, and malformed
 // JSON is a 422 `json_invalid` at the position Python's json module names (json-errors.ts); a
 // body of another type is not JSON to read, so FastAPI validates the raw text, which no model
