@@ -97,6 +97,17 @@ const NODE = gql`
   }
 `;
 
+/** Each `[type, global id, fields]` refetched by `nodes(ids:)` in one request and by `node(id:)` alone. */
+async function expectRefetched(expected: [string, string, Record<string, unknown>][]) {
+  const nodes = await client.query(NODES, { ids: expected.map(([, id]) => id) }).toPromise();
+  expect(nodes.error).toBeUndefined();
+  expect(nodes.data.nodes).toEqual(expected.map(([typename, id, fields]) => expect.objectContaining({ __typename: typename, id, ...fields })));
+  for (const [typename, id] of expected) {
+    const one = await client.query(NODE, { id }).toPromise();
+    expect(one.data.node, typename).toEqual({ __typename: typename, id });
+  }
+}
+
 function span(trace: string, id: string) {
   return { trace, spans: [{ id, name: `${trace}/${id}`, spankind: 'LLM', start_time: '2026-11-22T10:00:00Z', end_time: '2026-11-22T10:00:01Z' }] };
 }
@@ -263,13 +274,7 @@ describe('node and nodes', () => {
       ['Span', spanA, { traceId: 'trace-a', spanId: 'same' }],
       ['Span', spanB, { traceId: 'trace-b', spanId: 'same' }],
     ];
-    const nodes = await client.query(NODES, { ids: expected.map(([, id]) => id) }).toPromise();
-    expect(nodes.error).toBeUndefined();
-    expect(nodes.data.nodes).toEqual(expected.map(([typename, id, fields]) => expect.objectContaining({ __typename: typename, id, ...fields })));
-    for (const [typename, id] of expected) {
-      const one = await client.query(NODE, { id }).toPromise();
-      expect(one.data.node, typename).toEqual({ __typename: typename, id });
-    }
+    await expectRefetched(expected);
   });
 
   it("refetch the nodes of access: Project, ApiKey, AuditEvent and User, each kept in the caller's project", async () => {
@@ -327,13 +332,7 @@ describe('node and nodes', () => {
       ['AuditEvent', event.id, { databaseId: event.databaseId }],
       ['User', user.id, { databaseId: member.body.user_id }],
     ];
-    const nodes = await client.query(NODES, { ids: expected.map(([, id]) => id) }).toPromise();
-    expect(nodes.error).toBeUndefined();
-    expect(nodes.data.nodes).toEqual(expected.map(([typename, id, fields]) => expect.objectContaining({ __typename: typename, id, ...fields })));
-    for (const [typename, id] of expected) {
-      const one = await client.query(NODE, { id }).toPromise();
-      expect(one.data.node, typename).toEqual({ __typename: typename, id });
-    }
+    await expectRefetched(expected);
     // The other project's first key belongs to a project the caller does not act in.
     const elsewhere = await client.query(NODE, { id: globalId('ApiKey', other.body.api_key.id) }).toPromise();
     expect(elsewhere.error).toBeUndefined();
