@@ -58,6 +58,24 @@ const observabilityRules = Object.entries(observabilityParts).map(([part, below]
   };
 });
 
+/**
+ * auth's parts from the lowest up (docs/architecture.md): the audit log, API keys, users and
+ * sessions; the files at auth's root (the Authenticator, the caller's projects) use them all.
+ */
+const authParts = [['audit'], ['keys'], ['users']];
+const authRoot = '^src/auth/[^/]+$';
+
+const authRules = authParts.flatMap((rank, index) => {
+  const notBelow = authParts.slice(index).flat();
+  return rank.map((part) => ({
+    name: `auth-${part}-points-down`,
+    comment: `auth/${part} may import auth's parts ranked below it, never ${[...notBelow.filter((p) => p !== part).map((p) => `auth/${p}`), "auth's root"].join(', ')}`,
+    severity: 'error',
+    from: { path: `^src/auth/${part}/` },
+    to: { path: [`^src/auth/(${notBelow.filter((p) => p !== part).join('|') || '$^'})/`, authRoot] },
+  }));
+});
+
 module.exports = {
   forbidden: [
     {
@@ -91,6 +109,7 @@ module.exports = {
       from: { path: '^src/', pathNot: `${top}|^src/observability/.+/graphql\\.ts$` },
       to: { path: '^src/observability/.+/graphql\\.ts$' },
     },
+    ...authRules,
     {
       name: 'no-test-code-in-the-build',
       comment: 'Code that ships (src/ but its *.test.ts) imports neither vitest nor the test helpers.',

@@ -6,9 +6,9 @@
 //   users create --email <email> [--admin] [--url <public URL>]
 //     makes a user without a password and prints a one-time link to set one (docs/access.md#the-first-administrator).
 import { parseArgs } from 'node:util';
-import { KeyHasher } from './auth/keys.js';
-import { issueApiKey, issuedBySystem } from './auth/operations.js';
-import { createUserWithLink } from './auth/users.js';
+import { issueApiKey, issuedBySystem } from './auth/keys/operations.js';
+import { KeyHasher } from './auth/keys/tokens.js';
+import { createUserWithLink } from './auth/users/operations.js';
 import { DEFAULT_PROJECT_NAME, ensureDefaultProject, findProjectByName } from './projects/operations.js';
 import { ConfigError, isHttpUrl, loadConfig, loadDotEnv } from './shared/config.js';
 import { scopes, type Scope } from './shared/context.js';

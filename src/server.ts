@@ -16,8 +16,7 @@ import { pricingRoutes } from './pricing/routes.js';
 import { testsetRoutes } from './testsets/routes.js';
 import { Authenticator, authEnabled, PROJECT_HEADER } from './auth/access.js';
 import { authRoutes } from './auth/routes.js';
-import { Sessions } from './auth/sessions.js';
-import { userRoutes } from './auth/user-routes.js';
+import { Sessions } from './auth/users/sessions.js';
 import { graphqlRoutes } from './graphql/yoga.js';
 import { humanEvaluationRoutes } from './human-evaluations/routes.js';
 import { HumanEvaluationJobs } from './human-evaluations/runner.js';
@@ -38,7 +37,7 @@ import { drainUnreadBodies, MAX_URL_BYTES, receiveTimeouts } from './shared/http
 import { escapeUndecodableSegments } from './shared/http/url.js';
 import { Metrics } from './shared/metrics.js';
 import { RateLimits } from './shared/rate-limits.js';
-import { routeAccess } from './shared/http/access.js';
+import { routeAccess, routeNeedsProject } from './shared/http/access.js';
 import { registerBrowserGuards } from './shared/http/browser.js';
 import { OutboundPolicy, outboundDispatcher } from './shared/http/outbound.js';
 import { SpanWriteQueue } from './observability/ingestion/write-queue.js';
@@ -124,6 +123,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   }
   // The WAL's fsync and checkpoints are SQLite's; PostgreSQL's COMMIT is durable by itself.
   const walSync = database.provider === 'sqlite' ? new WalSync(sqlitePath(config.DATABASE_URL), database.connection) : committedOnReturn;
+  const outboundPolicy = new OutboundPolicy({ authEnabled: authenticator.enabled, allow: config.ASSAY_OUTBOUND_ALLOW });
   const services: Services = {
     db,
     sql,
@@ -134,7 +134,8 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     metrics: new Metrics(),
     priceLists: new Map(),
     rateLimits: new RateLimits(config.ASSAY_RATE_LIMIT_PER_MINUTE, limiterStore),
-    outbound: outboundDispatcher(new OutboundPolicy({ authEnabled: authenticator.enabled, allow: config.ASSAY_OUTBOUND_ALLOW })),
+    outbound: outboundDispatcher(outboundPolicy),
+    outboundPolicy,
     spanQueue: new SpanWriteQueue({ writers: database.provider === 'postgresql' ? 2 : 1 }),
     spanPartitions: new SpanPartitions(db, sql),
     authenticator,
@@ -184,6 +185,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
       authorization: req.headers.authorization,
       cookie: req.headers.cookie,
       project: typeof project === 'string' ? project : undefined,
+      projectOptional: !routeNeedsProject(req),
     });
     if (access !== 'authenticated') requireScope(principal, access);
     if (access !== 'ingest') await services.rateLimits.consume(principal.actor);
@@ -213,7 +215,6 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     evaluationRoutes(rest);
     humanEvaluationRoutes(rest);
     authRoutes(rest);
-    userRoutes(rest);
   });
   const otlp = await registerOtlp(server, config, services, (credentials) => authenticator.principal(credentials));
   const timeoutMs = config.VARIANT_TIMEOUT_SECONDS * 1000;

@@ -15,7 +15,7 @@ import { onPostgres, startServer, type TestResponse, type TestServer } from './h
 import { schema } from '../src/graphql/schema.js';
 import { ExportTraceServiceRequest, RetryInfo, RpcStatus } from '../src/observability/ingestion/otlp/messages.js';
 import { scopes, type Scope } from '../src/shared/context.js';
-import { KeyHasher } from '../src/auth/keys.js';
+import { KeyHasher } from '../src/auth/keys/tokens.js';
 import { webDist } from '../src/shared/http/web-ui.js';
 
 const INIT_KEY = 'init-key-for-tests-0123456789abcdef';

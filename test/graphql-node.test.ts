@@ -72,6 +72,18 @@ const NODES = gql`
         traceId
         spanId
       }
+      ... on Project {
+        databaseId
+      }
+      ... on ApiKey {
+        databaseId
+      }
+      ... on AuditEvent {
+        databaseId
+      }
+      ... on User {
+        databaseId
+      }
     }
   }
 `;
@@ -84,6 +96,17 @@ const NODE = gql`
     }
   }
 `;
+
+/** Each `[type, global id, fields]` refetched by `nodes(ids:)` in one request and by `node(id:)` alone. */
+async function expectRefetched(expected: [string, string, Record<string, unknown>][]) {
+  const nodes = await client.query(NODES, { ids: expected.map(([, id]) => id) }).toPromise();
+  expect(nodes.error).toBeUndefined();
+  expect(nodes.data.nodes).toEqual(expected.map(([typename, id, fields]) => expect.objectContaining({ __typename: typename, id, ...fields })));
+  for (const [typename, id] of expected) {
+    const one = await client.query(NODE, { id }).toPromise();
+    expect(one.data.node, typename).toEqual({ __typename: typename, id });
+  }
+}
 
 function span(trace: string, id: string) {
   return { trace, spans: [{ id, name: `${trace}/${id}`, spankind: 'LLM', start_time: '2026-11-22T10:00:00Z', end_time: '2026-11-22T10:00:01Z' }] };
@@ -251,13 +274,69 @@ describe('node and nodes', () => {
       ['Span', spanA, { traceId: 'trace-a', spanId: 'same' }],
       ['Span', spanB, { traceId: 'trace-b', spanId: 'same' }],
     ];
-    const nodes = await client.query(NODES, { ids: expected.map(([, id]) => id) }).toPromise();
-    expect(nodes.error).toBeUndefined();
-    expect(nodes.data.nodes).toEqual(expected.map(([typename, id, fields]) => expect.objectContaining({ __typename: typename, id, ...fields })));
-    for (const [typename, id] of expected) {
-      const one = await client.query(NODE, { id }).toPromise();
-      expect(one.data.node, typename).toEqual({ __typename: typename, id });
-    }
+    await expectRefetched(expected);
+  });
+
+  it("refetch the nodes of access: Project, ApiKey, AuditEvent and User, each kept in the caller's project", async () => {
+    const defaultProject = (await server.request('GET', '/projects')).body.find((p: { name: string }) => p.name === 'default').id;
+    const key = await server.request('POST', `/projects/${defaultProject}/api-keys`, { name: 'node-key', scopes: ['read'] });
+    expect(key.status, key.text).toBe(200);
+    const other = await server.request('POST', '/projects', { name: 'node-other-project' });
+    expect(other.status, other.text).toBe(200);
+    const member = await server.request('POST', `/projects/${defaultProject}/members`, { email: 'node-member@example.com', role: 'viewer' });
+    expect(member.status, member.text).toBe(200);
+    const read = await client
+      .query(
+        gql`
+          query {
+            projects {
+              id
+              databaseId
+              name
+            }
+            apiKeys {
+              id
+              databaseId
+              name
+            }
+            auditEvents(first: 1) {
+              edges {
+                node {
+                  id
+                  databaseId
+                }
+              }
+            }
+            members {
+              user {
+                id
+                databaseId
+              }
+            }
+          }
+        `,
+        {},
+      )
+      .toPromise();
+    expect(read.error).toBeUndefined();
+    const data = read.data;
+    const project = data.projects.find((p: { name: string }) => p.name === 'default');
+    const otherProject = data.projects.find((p: { name: string }) => p.name === 'node-other-project');
+    const apiKey = data.apiKeys.find((k: { name: string }) => k.name === 'node-key');
+    const event = data.auditEvents.edges[0].node;
+    const user = data.members[0].user;
+    const expected: [string, string, Record<string, unknown>][] = [
+      ['Project', project.id, { databaseId: defaultProject }],
+      ['Project', otherProject.id, { databaseId: other.body.id }],
+      ['ApiKey', apiKey.id, { databaseId: key.body.id }],
+      ['AuditEvent', event.id, { databaseId: event.databaseId }],
+      ['User', user.id, { databaseId: member.body.user_id }],
+    ];
+    await expectRefetched(expected);
+    // The other project's first key belongs to a project the caller does not act in.
+    const elsewhere = await client.query(NODE, { id: globalId('ApiKey', other.body.api_key.id) }).toPromise();
+    expect(elsewhere.error).toBeUndefined();
+    expect(elsewhere.data.node).toBeNull();
   });
 
   it('loads many nodes of one type in as many statements as one', async () => {

@@ -55,6 +55,8 @@ const latestRevision = { revisions: { orderBy: { revision: 'desc' }, take: 1 } }
 
 export async function createVariant(ctx: RequestContext, appId: string, input: CreateVariantInput) {
   await getApp(ctx, appId);
+  // Refused now as it would be when called (docs/access.md#outbound-calls).
+  if (input.kind === 'endpoint' && input.uri) await ctx.outboundPolicy.checkSaved(input.uri, ['body', 'uri']);
   return uniqueName(
     ctx.db.variant.create({
       data: {
@@ -113,6 +115,7 @@ export async function updateVariantParameters(ctx: RequestContext, variantId: st
     input,
     'body',
   );
+  if (input.uri) await ctx.outboundPolicy.checkSaved(input.uri, ['body', 'uri']);
   return ctx.db.$transaction(async (tx) => {
     // The increment is atomic, so two concurrent updates get distinct revision numbers.
     const { revision } = await tx.variant.update({

@@ -1,48 +1,12 @@
 // REST routes of apps and variants (docs/resources.md): validate, call the operation, shape the
-// answer.
+// answer (responses.ts).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { intParam } from '../shared/http/params.js';
 import { restRoutes } from '../shared/http/route.js';
-import { asObject } from '../shared/json.js';
 import { createAppInput, createVariantInput, updateAppInput, updateVariantParametersInput } from './inputs.js';
 import * as apps from './operations.js';
-import { appResponse, variantResponse, variantRevisionResponse } from './responses.js';
-
-type AppRow = Awaited<ReturnType<typeof apps.getApp>>;
-type VariantRow = apps.VariantWithRevision;
-type RevisionRow = Awaited<ReturnType<typeof apps.getVariantRevision>>;
-
-export function appJson(app: AppRow) {
-  return { app_id: app.id, app_name: app.name, created_at: app.createdAt, updated_at: app.updatedAt };
-}
-
-export function variantJson(variant: VariantRow) {
-  const latest = variant.revisions[0];
-  return {
-    variant_id: variant.id,
-    variant_name: variant.name,
-    app_id: variant.appId,
-    project_id: variant.projectId,
-    kind: variant.kind,
-    uri: latest?.uri ?? null,
-    parameters: asObject(latest?.parameters),
-    revision: variant.revision,
-    created_at: variant.createdAt,
-    updated_at: variant.updatedAt,
-  };
-}
-
-function revisionJson(revision: RevisionRow) {
-  return {
-    id: revision.id,
-    variant_id: revision.variantId,
-    revision: revision.revision,
-    uri: revision.uri,
-    parameters: asObject(revision.parameters),
-    created_at: revision.createdAt,
-  };
-}
+import { appJson, appResponse, revisionJson, variantJson, variantResponse, variantRevisionResponse } from './responses.js';
 
 const listAppsQuery = z.object({ app_name: z.string().optional() });
 

@@ -16,10 +16,10 @@ import type { Db } from '../shared/db.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secrets.js';
 import type { BulkSql } from '../shared/sql.js';
-import { KeyHasher, keyFromAuthorization } from './keys.js';
-import { anyApiKeyExists, ensureApiKey, findApiKey, noteKeyUse, scopesOf, type StoredKey } from './operations.js';
-import { Sessions, type SignedIn } from './sessions.js';
-import { anyUserCanSignIn, ensureInitAdmin, findMembership, scopesOfRole, soleMembership, userActor } from './users.js';
+import { KeyHasher, keyFromAuthorization } from './keys/tokens.js';
+import { anyApiKeyExists, ensureApiKey, findApiKey, noteKeyUse, scopesOf, type StoredKey } from './keys/operations.js';
+import { Sessions, type SignedIn } from './users/sessions.js';
+import { anyUserCanSignIn, ensureInitAdmin, findMembership, scopesOfRole, soleMembership, userActor } from './users/operations.js';
 
 declare module '../shared/context.js' {
   interface Services {
@@ -30,6 +30,19 @@ declare module '../shared/context.js' {
 
 /** The header a session request names its project with (docs/access.md#the-project-of-a-session). */
 export const PROJECT_HEADER = 'x-assay-project';
+
+/**
+ * Refused (422 naming the header) when the principal acts in no project: a session of several
+ * projects that named none, on a route or GraphQL field that needs one.
+ */
+export function requireProject(principal: Principal): void {
+  if (principal.projectsToChooseFrom === undefined) return;
+  throw ValidationError.at(
+    ['header', PROJECT_HEADER],
+    `You belong to ${principal.projectsToChooseFrom} projects: name the one to act in with the X-Assay-Project header (a project id, GET /auth/me lists them)`,
+    'missing',
+  );
+}
 
 /** Whether requests need credentials: ASSAY_AUTH, or by default whether HOST is reachable by others. */
 export function authEnabled(config: Pick<Config, 'HOST' | 'ASSAY_AUTH'>): boolean {
@@ -44,6 +57,8 @@ export interface Credentials {
   cookie?: string;
   /** `X-Assay-Project`: the project a session acts in. */
   project?: string;
+  /** The request may act in no project (`routeNeedsProject`), so a session of several needs no header. */
+  projectOptional?: boolean;
 }
 
 /** `lastUsedAt` is written at most this often per key, not on every request (docs/access.md#decisions). */
@@ -122,7 +137,7 @@ export class Authenticator {
     if (!this.enabled) return this.anonymous;
     if (credentials.authorization === undefined) {
       const token = Sessions.token(credentials.cookie);
-      if (token) return this.userPrincipal(await this.sessions.signedIn(token), credentials.project);
+      if (token) return this.userPrincipal(await this.sessions.signedIn(token), credentials.project, credentials.projectOptional ?? false);
     }
     const key = keyFromAuthorization(credentials.authorization);
     if (!key) throw new UnauthorizedError('An API key or a session is required: send Authorization: Bearer <key>, or sign in (docs/access.md)');
@@ -143,10 +158,11 @@ export class Authenticator {
   /**
    * A session acting in the project of `X-Assay-Project` with its role's scopes (every scope for an
    * instance administrator, in any project). Without the header, the user's one project; a user of
-   * several must name one (422). A project the user is not a member of is 404, as one that does
-   * not exist.
+   * several must name one (422), but for what acts in no project (`projectOptional`: listing or
+   * creating projects), which it may do without. A project the user is not a member of is 404, as
+   * one that does not exist.
    */
-  private async userPrincipal(user: SignedIn, project: string | undefined): Promise<Principal> {
+  private async userPrincipal(user: SignedIn, project: string | undefined, projectOptional: boolean): Promise<Principal> {
     const actor = userActor({ id: user.userId, email: user.email });
     const instanceAdmin = user.isAdmin;
     if (project !== undefined) {
@@ -155,14 +171,20 @@ export class Authenticator {
       return { projectId: project, scopes: instanceAdmin ? allScopes : scopesOfRole(membership?.role ?? ''), actor, instanceAdmin };
     }
     const sole = await soleMembership(this.sql, user.userId);
-    if (!sole || Number(sole.count) !== 1) {
-      throw ValidationError.at(
-        ['header', PROJECT_HEADER],
-        `You belong to ${Number(sole?.count ?? 0)} projects: name the one to act in with the X-Assay-Project header (a project id, GET /auth/me lists them)`,
-        'missing',
-      );
-    }
-    return { projectId: sole.projectId, scopes: instanceAdmin ? allScopes : scopesOfRole(sole.role), actor, instanceAdmin };
+    if (sole && Number(sole.count) === 1)
+      return { projectId: sole.projectId, scopes: instanceAdmin ? allScopes : scopesOfRole(sole.role), actor, instanceAdmin };
+    const projectsToChooseFrom = Number(sole?.count ?? 0);
+    const principal: Principal = {
+      // Never read for what acts in no project; one of the user's own projects all the same. Every
+      // role holds `read`, which `GET /projects` needs.
+      projectId: sole?.projectId ?? this.anonymous.projectId,
+      scopes: instanceAdmin ? allScopes : sole ? ['read'] : [],
+      actor,
+      instanceAdmin,
+      projectsToChooseFrom,
+    };
+    if (!projectOptional) requireProject(principal);
+    return principal;
   }
 
   /** The key stored under `hash`: from the cache, or read (one indexed read) and kept if found. */

@@ -14,7 +14,7 @@ import { createEvaluationInput, deleteEvaluationsInput } from './inputs.js';
 import * as evaluations from './operations.js';
 import { progressStream } from './progress.js';
 import type { Result as ResultShape, ResultError as ResultErrorShape } from '../evaluators/results.js';
-import { evaluationTotals, scoreResult, statusResult } from './shapes.js';
+import { evaluationTotals, scoreResult, statusResult } from './responses.js';
 
 const ResultErrorRef = builder.objectRef<ResultErrorShape>('ResultError').implement({
   description: 'Why a Result has no value, or why an evaluation reached its status.',

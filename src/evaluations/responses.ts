@@ -1,8 +1,16 @@
-// What the evaluations routes answer, described for the OpenAPI document (docs/api.md); a test
-// checks real answers against these.
+// What the evaluations routes answer, described for the OpenAPI document (docs/api.md), and the
+// functions that shape rows into it; a test checks real answers against these. The status as a
+// Result and the cost/latency totals are shown alike by GraphQL: the totals are null while the run
+// is under way (docs/evaluations.md#totals-and-aggregates) and an error Result when the finished
+// run measured nothing.
 import { z } from 'zod';
-import { evaluatorConfigResponse } from '../evaluators/responses.js';
+import type { Evaluation, EvaluationScenarioResult } from '../generated/prisma/client.js';
+import { evaluatorConfigJson, evaluatorConfigResponse } from '../evaluators/responses.js';
+import { errorResult, result, storedError, type Result } from '../evaluators/results.js';
 import { timestamp } from '../shared/http/openapi.js';
+import { isUnfinished } from '../evaluation-engine/states.js';
+import { asArray } from '../shared/json.js';
+import type { EvaluationWithConfigs, ScenarioWithResults } from './operations.js';
 
 export const resultResponse = z
   .object({
@@ -77,3 +85,76 @@ export const comparisonRowResponse = z.object({
     }),
   ),
 });
+
+export function statusResult(evaluation: Pick<Evaluation, 'status' | 'statusError'>): Result {
+  return result('status', evaluation.status, storedError(evaluation.statusError));
+}
+
+function total(evaluation: Pick<Evaluation, 'status'>, type: 'cost' | 'latency', value: number | null): Result | null {
+  if (isUnfinished(evaluation.status)) return null;
+  return value === null ? errorResult(`No ${type} was measured for this evaluation`) : result(type, value);
+}
+
+export function evaluationTotals(evaluation: Pick<Evaluation, 'status' | 'averageCost' | 'totalCost' | 'averageLatency'>) {
+  return {
+    average_cost: total(evaluation, 'cost', evaluation.averageCost),
+    total_cost: total(evaluation, 'cost', evaluation.totalCost),
+    average_latency: total(evaluation, 'latency', evaluation.averageLatency),
+  };
+}
+
+export function scoreResult(row: Pick<EvaluationScenarioResult, 'type' | 'value' | 'error'>): Result {
+  return result(row.type, row.value ?? null, storedError(row.error));
+}
+
+/** docs/contract.md 2.3. `configOrder` lists the evaluation's config ids in request order. */
+export function scenarioJson(scenario: ScenarioWithResults, configOrder: string[]) {
+  const rank = new Map(configOrder.map((id, index) => [id, index]));
+  const results = [...scenario.results].sort((a, b) => (rank.get(a.evaluatorConfigId) ?? Infinity) - (rank.get(b.evaluatorConfigId) ?? Infinity));
+  return {
+    id: scenario.id,
+    evaluation_id: scenario.evaluationId,
+    inputs: asArray(scenario.inputs),
+    outputs: [{ result: scenario.output, cost: scenario.cost, latency: scenario.latency }],
+    correct_answers: asArray(scenario.correctAnswers),
+    is_pinned: scenario.isPinned,
+    note: scenario.note,
+    trace_id: scenario.traceId,
+    results: results.map((row) => ({ evaluator_config: row.evaluatorConfigId, result: scoreResult(row) })),
+  };
+}
+
+type StoredAggregate = Result & { count: number; errors: number; stddev: number | null; ci_low: number | null; ci_high: number | null };
+
+export function aggregatedResults(evaluation: EvaluationWithConfigs) {
+  return evaluation.evaluators
+    .filter((row) => row.aggregate !== null)
+    .map((row) => {
+      const { type, value, error } = row.aggregate as unknown as StoredAggregate;
+      return { evaluator_config: evaluatorConfigJson(row.evaluatorConfig), result: { type, value, error } };
+    });
+}
+
+/** docs/contract.md 2.4: one variant per evaluation, in the contract's arrays. */
+export function evaluationJson(evaluation: EvaluationWithConfigs) {
+  return {
+    id: evaluation.id,
+    app_id: evaluation.appId,
+    project_id: evaluation.projectId,
+    variant_ids: [evaluation.variantId],
+    variant_names: [evaluation.variantName],
+    variant_revision_ids: [evaluation.variantRevisionId],
+    revisions: [String(evaluation.revision)],
+    testset_id: evaluation.testsetId,
+    testset_name: evaluation.testsetName,
+    status: statusResult(evaluation),
+    aggregated_results: aggregatedResults(evaluation),
+    ...evaluationTotals(evaluation),
+    created_at: evaluation.createdAt,
+    updated_at: evaluation.updatedAt,
+  };
+}
+
+export function configOrder(evaluation: EvaluationWithConfigs): string[] {
+  return evaluation.evaluators.map((row) => row.evaluatorConfigId);
+}

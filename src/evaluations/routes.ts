@@ -2,55 +2,22 @@
 // Evaluation of 2.4).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { evaluatorConfigJson } from '../evaluators/routes.js';
 import { restRoutes } from '../shared/http/route.js';
 import { comparisonQuery, createEvaluationInput, deleteEvaluationsInput, listEvaluationsQuery } from './inputs.js';
 import * as evaluations from './operations.js';
 import {
   comparisonRowResponse,
+  aggregatedResults,
+  configOrder,
+  evaluationJson,
   evaluationResponse,
   evaluationResultsResponse,
   evaluationScenarioResponse,
   evaluationStatusResponse,
   evaluatorCostResponse,
+  scenarioJson,
+  statusResult,
 } from './responses.js';
-import type { Result } from '../evaluators/results.js';
-import { evaluationTotals, scenarioJson, statusResult } from './shapes.js';
-
-type StoredAggregate = Result & { count: number; errors: number; stddev: number | null; ci_low: number | null; ci_high: number | null };
-
-function aggregatedResults(evaluation: evaluations.EvaluationWithConfigs) {
-  return evaluation.evaluators
-    .filter((row) => row.aggregate !== null)
-    .map((row) => {
-      const { type, value, error } = row.aggregate as unknown as StoredAggregate;
-      return { evaluator_config: evaluatorConfigJson(row.evaluatorConfig), result: { type, value, error } };
-    });
-}
-
-/** docs/contract.md 2.4: one variant per evaluation, in the contract's arrays. */
-export function evaluationJson(evaluation: evaluations.EvaluationWithConfigs) {
-  return {
-    id: evaluation.id,
-    app_id: evaluation.appId,
-    project_id: evaluation.projectId,
-    variant_ids: [evaluation.variantId],
-    variant_names: [evaluation.variantName],
-    variant_revision_ids: [evaluation.variantRevisionId],
-    revisions: [String(evaluation.revision)],
-    testset_id: evaluation.testsetId,
-    testset_name: evaluation.testsetName,
-    status: statusResult(evaluation),
-    aggregated_results: aggregatedResults(evaluation),
-    ...evaluationTotals(evaluation),
-    created_at: evaluation.createdAt,
-    updated_at: evaluation.updatedAt,
-  };
-}
-
-function configOrder(evaluation: evaluations.EvaluationWithConfigs): string[] {
-  return evaluation.evaluators.map((row) => row.evaluatorConfigId);
-}
 
 const tag = 'evaluations';
 const APP = '0192f0c1-0000-7000-8000-000000000001';

@@ -7,7 +7,7 @@ import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { parseInput } from '../shared/validation.js';
 import { createEvaluatorConfigInput } from './inputs.js';
 import * as evaluators from './operations.js';
-import { type Evaluator, type EvaluatorSetting, resultTypes, settingTypes } from './registry.js';
+import { type Evaluator, type EvaluatorSetting, resultTypes, settingTypes } from './evaluator-types.js';
 
 const EvaluatorResultType = builder.enumType('EvaluatorResultType', {
   description: 'What an evaluator gives each test case.',

@@ -4,17 +4,8 @@
 // schema builder, `settingsSchema`.
 import { z } from 'zod';
 import { boolean, httpUrl, jsonObject, name, number } from '../shared/validation.js';
-import {
-  type EvaluatorSetting,
-  type SettingType,
-  type SettingsTemplate,
-  evaluatorKeys,
-  getEvaluator,
-  ignoredSettings,
-  judgeMessageRoles,
-  keptOnUpdate,
-  listEvaluators,
-} from './registry.js';
+import { type EvaluatorSetting, type SettingType, type SettingsTemplate, judgeMessageRoles } from './evaluator-types.js';
+import { evaluatorKeys, getEvaluator, ignoredSettings, keptOnUpdate, listEvaluators } from './registry.js';
 import { PatternSyntaxError, compilePattern } from './regex.js';
 import { TemplateSyntaxError, parseTemplate } from './template.js';
 

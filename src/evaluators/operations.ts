@@ -8,6 +8,7 @@ import { ConflictError, NotFoundError } from '../shared/errors.js';
 import { asObject, toJson } from '../shared/json.js';
 import { parseInput } from '../shared/validation.js';
 import { type CreateEvaluatorConfigInput, updateEvaluatorConfigInput } from './inputs.js';
+import { getEvaluator } from './registry.js';
 
 export { getEvaluator, listEvaluators } from './registry.js';
 
@@ -24,8 +25,18 @@ async function uniqueName<T>(write: Promise<T>, name: string, appId: string): Pr
   }
 }
 
+/** The URLs among a config's settings (a webhook's), checked as they will be called (docs/access.md#outbound-calls). */
+async function checkSettingUrls(ctx: RequestContext, evaluatorKey: string, settings: Record<string, unknown>): Promise<void> {
+  const template = getEvaluator(evaluatorKey)?.settings_template ?? {};
+  for (const [name, setting] of Object.entries(template)) {
+    const value = settings[name];
+    if (setting.type === 'url' && typeof value === 'string') await ctx.outboundPolicy.checkSaved(value, ['body', 'settings_values', name]);
+  }
+}
+
 export async function createEvaluatorConfig(ctx: RequestContext, input: CreateEvaluatorConfigInput) {
   await getApp(ctx, input.app_id);
+  await checkSettingUrls(ctx, input.evaluator_key, input.settings_values);
   return uniqueName(
     ctx.db.evaluatorConfig.create({
       data: {
@@ -76,6 +87,7 @@ export async function getEvaluatorConfigs(ctx: RequestContext, configIds: readon
 export async function updateEvaluatorConfig(ctx: RequestContext, configId: string, body: unknown) {
   const config = await getEvaluatorConfig(ctx, configId);
   const input = parseInput(updateEvaluatorConfigInput(config.evaluatorKey, asObject(config.settingsValues)), body, 'body');
+  if (input.settings_values) await checkSettingUrls(ctx, config.evaluatorKey, input.settings_values);
   const name = input.name ?? config.name;
   return uniqueName(
     ctx.db.evaluatorConfig.update({

@@ -1,7 +1,11 @@
-// What the evaluators routes answer, described for the OpenAPI document (docs/api.md); a test
-// checks real answers against these.
+// What the evaluators routes answer, described for the OpenAPI document (docs/api.md), and the
+// functions that shape rows into it (evaluations embed a config's); a test checks real answers
+// against these.
 import { z } from 'zod';
 import { timestamp } from '../shared/http/openapi.js';
+import { asObject } from '../shared/json.js';
+import type * as evaluators from './operations.js';
+import type { Evaluator } from './evaluator-types.js';
 
 export const evaluatorResponse = z
   .object({
@@ -25,3 +29,23 @@ export const evaluatorConfigResponse = z
     updated_at: timestamp(),
   })
   .meta({ id: 'EvaluatorConfig' });
+
+type ConfigRow = Awaited<ReturnType<typeof evaluators.getEvaluatorConfig>>;
+
+/** An EvaluatorConfig exactly as docs/contract.md 2.5 has it (evaluations embed it in their aggregated results). */
+export function evaluatorConfigJson(config: ConfigRow) {
+  return {
+    id: config.id,
+    name: config.name,
+    project_id: config.projectId,
+    evaluator_key: config.evaluatorKey,
+    settings_values: asObject(config.settingsValues),
+    created_at: config.createdAt,
+    updated_at: config.updatedAt,
+  };
+}
+
+export function evaluatorJson(evaluator: Evaluator) {
+  const { key, name, description, result_type, requires_llm_api_keys, settings_template } = evaluator;
+  return { key, name, description, result_type, requires_llm_api_keys, settings_template };
+}

@@ -1,35 +1,13 @@
 // REST routes of evaluators and evaluator configs (docs/contract.md 4.7, docs/evaluators.md):
-// validate, call the operation, shape the answer.
+// validate, call the operation, shape the answer (responses.ts).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { NotFoundError } from '../shared/errors.js';
 import { described } from '../shared/http/openapi.js';
 import { restRoutes } from '../shared/http/route.js';
-import { asObject } from '../shared/json.js';
 import { createEvaluatorConfigInput, listEvaluatorConfigsQuery, updateEvaluatorConfigFields } from './inputs.js';
 import * as evaluators from './operations.js';
-import type { Evaluator } from './registry.js';
-import { evaluatorConfigResponse, evaluatorResponse } from './responses.js';
-
-type ConfigRow = Awaited<ReturnType<typeof evaluators.getEvaluatorConfig>>;
-
-/** An EvaluatorConfig exactly as docs/contract.md 2.5 has it (evaluations embed it in their aggregated results). */
-export function evaluatorConfigJson(config: ConfigRow) {
-  return {
-    id: config.id,
-    name: config.name,
-    project_id: config.projectId,
-    evaluator_key: config.evaluatorKey,
-    settings_values: asObject(config.settingsValues),
-    created_at: config.createdAt,
-    updated_at: config.updatedAt,
-  };
-}
-
-function evaluatorJson(evaluator: Evaluator) {
-  const { key, name, description, result_type, requires_llm_api_keys, settings_template } = evaluator;
-  return { key, name, description, result_type, requires_llm_api_keys, settings_template };
-}
+import { evaluatorConfigJson, evaluatorConfigResponse, evaluatorJson, evaluatorResponse } from './responses.js';
 
 type ConfigParams = { Params: { config_id: string } };
 

@@ -4,7 +4,8 @@ import { ValidationError } from '../shared/errors.js';
 import { parseInput } from '../shared/validation.js';
 import { evaluatorSettingsSchema, settingsSchema } from './inputs.js';
 import { storedSettings } from '../../test/helpers/scorers.js';
-import { type SettingType, type SettingsTemplate, defaultJudgePrompt, getEvaluator, listEvaluators } from './registry.js';
+import type { SettingType, SettingsTemplate } from './evaluator-types.js';
+import { defaultJudgePrompt, getEvaluator, listEvaluators } from './registry.js';
 
 /** The 422 issues of parsing `values` with `template`'s schema, at loc ["body", …]. */
 function faults(template: SettingsTemplate, values: unknown) {

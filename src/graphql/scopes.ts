@@ -13,6 +13,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { requireProject } from '../auth/access.js';
 import { requireScope, type RequestContext, type Scope } from '../shared/context.js';
 import { AssayError } from '../shared/errors.js';
 import { assayGraphQLError } from '../shared/graphql/errors.js';
@@ -49,10 +50,25 @@ export function operationScopes(schema: GraphQLSchema, document: DocumentNode, o
   return needed;
 }
 
-/** The FORBIDDEN result of an operation whose caller lacks a scope it needs, or null. */
+/**
+ * Whether every root field of the operation acts in no project (`extensions.instanceWide`:
+ * `projects`, `createProject`, `me`), which a session of several projects may run without naming one.
+ */
+function instanceWide(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null): boolean {
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return false;
+  const root = schema.getRootType(operation.operation);
+  const fragments = new Map(document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  return [...rootFields(operation.selectionSet, fragments)].every(
+    (name) => name.startsWith('__') || root?.getFields()[name]?.extensions?.instanceWide === true,
+  );
+}
+
+/** The FORBIDDEN result of an operation whose caller lacks a scope it needs (or the project it needs), or null. */
 function refusal(args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; contextValue: unknown }) {
   const { principal } = args.contextValue as RequestContext;
   try {
+    if (!instanceWide(args.schema, args.document, args.operationName)) requireProject(principal);
     for (const scope of operationScopes(args.schema, args.document, args.operationName)) requireScope(principal, scope);
     return null;
   } catch (error) {

@@ -12,8 +12,7 @@ import {
   updateHumanEvaluationInput,
 } from './inputs.js';
 import * as humanEvaluations from './operations.js';
-import { humanEvaluationResponse, humanResultsResponse, humanScenarioResponse } from './responses.js';
-import { humanEvaluationJson, humanScenarioJson } from './shapes.js';
+import { humanEvaluationJson, humanEvaluationResponse, humanResultsResponse, humanScenarioJson, humanScenarioResponse } from './responses.js';
 import { resultsData, votesData } from './statistics.js';
 
 const tag = 'human-evaluations';

@@ -1,6 +1,6 @@
 // Projects are the tenants (docs/resources.md#projects-and-access): every other row belongs to
-// one. The default project is made at the first start; API keys (src/auth) choose the one a
-// request acts in.
+// one. The default project is made at the first start; API keys and sessions (src/auth) choose
+// the one a request acts in, and src/auth creates projects with their first key.
 import { ConflictError, NotFoundError } from '../shared/errors.js';
 import { isUniqueViolation, type Db, type Prisma } from '../shared/db.js';
 import type { BulkSql } from '../shared/sql.js';
@@ -18,7 +18,9 @@ export async function ensureDefaultProject(db: Db): Promise<string> {
   return project.id;
 }
 
-const projectFields = { id: true, name: true, createdAt: true, retentionDays: true } as const;
+/** What every answer shows of a project (REST, GraphQL, a user's memberships). */
+export const projectFields = { id: true, name: true, createdAt: true, retentionDays: true } as const;
+export type ProjectRow = Prisma.ProjectGetPayload<{ select: typeof projectFields }>;
 
 /** A new project; 409 when the name is taken. `db` may be a transaction. */
 export async function createProject(db: Prisma.TransactionClient, name: string) {

@@ -5,6 +5,7 @@
 // own part by augmenting `Services` where the part is typed (observability/ingestion/write-queue.ts, pricing/operations.ts).
 import type { Dispatcher } from 'undici';
 import type { Db } from './db.js';
+import type { OutboundPolicy } from './http/outbound.js';
 import { ForbiddenError, NotFoundError } from './errors.js';
 import type { AssayEvents } from './events.js';
 import type { Metrics } from './metrics.js';
@@ -33,6 +34,8 @@ export interface Services {
    * pools per origin, and the addresses it may reach checked at connect time (http/outbound.ts).
    */
   outbound: Dispatcher;
+  /** The rule `outbound` applies, also applied to a URL when it is saved (an endpoint's `uri`, a `webhook_url`). */
+  outboundPolicy: OutboundPolicy;
 }
 
 /** What a credential may do (docs/access.md#scopes). */
@@ -59,6 +62,11 @@ export interface Principal {
   actor: Actor;
   /** A signed-in instance administrator: reaches every project, may create projects and users (docs/access.md#roles). */
   instanceAdmin?: boolean;
+  /**
+   * Set for a session that named no project though it has not exactly one (how many it has): it
+   * may do only what acts in no project, `GET /projects` or `createProject` (docs/access.md#the-project-of-a-session).
+   */
+  projectsToChooseFrom?: number;
 }
 
 /** The service acting for itself (auth off, background work): every scope in `projectId`. */

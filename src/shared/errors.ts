@@ -16,6 +16,8 @@ export interface ValidationIssue {
   loc: (string | number)[];
   msg: string;
   type: string;
+  /** What was refused, where FastAPI shows it and a client could not tell otherwise (a body that was not JSON). */
+  input?: string;
 }
 
 export abstract class AssayError extends Error {

@@ -1,6 +1,6 @@
 // Requests per minute per API key (ASSAY_RATE_LIMIT_PER_MINUTE, docs/access.md#rate-limits):
 // rate-limiter-flexible's fixed one-minute window per key. Its counters, and the login throttles'
-// (auth/sessions.ts), live in this process on SQLite, and in the table "RateLimit" on PostgreSQL,
+// (auth/users/sessions.ts), live in this process on SQLite, and in the table "RateLimit" on PostgreSQL,
 // where every instance counts against the same window (docs/operations.md#several-instances).
 import type pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';

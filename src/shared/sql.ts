@@ -53,7 +53,7 @@ export interface BulkSql {
   query<Row>(tx: Tx, sql: string, params: readonly unknown[]): Promise<Row[]>;
   /**
    * The first row of a read, or undefined: for the one read on every request's path (an API key
-   * by its hash, auth/operations.ts), where Prisma's query pipeline cost more than the lookup.
+   * by its hash, auth/keys/operations.ts), where Prisma's query pipeline cost more than the lookup.
    * DateTime columns come back as ISO text on both databases.
    */
   first<Row>(sql: string, params: readonly SqlValue[]): Promise<Row | undefined>;

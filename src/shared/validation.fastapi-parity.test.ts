@@ -104,9 +104,23 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function fastapi(): Faults[] {
+interface Detail {
+  loc: (string | number)[];
+  type: string;
+  msg: string;
+  input?: unknown;
+}
+
+/** FastAPI's 422 details of each body, sent with its Content-Type (JSON's when none is given). */
+function fastapiDetails(bodies: readonly { model: Model; body: string; content_type?: string }[]): Detail[][] {
   const script = new URL('../../test/helpers/fastapi_parity.py', import.meta.url).pathname;
-  return JSON.parse(execFileSync('python3', [script], { input: JSON.stringify(cases) }).toString()) as Faults[];
+  return JSON.parse(execFileSync('python3', [script], { input: JSON.stringify(bodies) }).toString()) as Detail[][];
+}
+
+function fastapi(): Faults[] {
+  return fastapiDetails(cases.map((testCase) => ({ ...testCase, content_type: 'application/json' }))).map((details) =>
+    details.map(({ loc, type }): Faults[number] => [loc, type]),
+  );
 }
 
 async function assay({ model, body }: (typeof cases)[number]): Promise<Faults> {
@@ -128,5 +142,30 @@ describe('422 parity with FastAPI + pydantic v2', () => {
     expect(differences.join('\n')).toBe('');
     // Both sides found faults in most cases: the comparison was not of empty lists.
     expect(expected.filter((faults) => faults.length > 0).length).toBeGreaterThan(cases.length - 10);
+  });
+
+  it('answers a body of another Content-Type than JSON as FastAPI does: its text is no model', async () => {
+    const valid = JSON.stringify(evaluation({}));
+    const bodies = [
+      { model: 'evaluation', body: 'hello', content_type: 'text/plain' },
+      { model: 'evaluation', body: valid, content_type: 'text/plain; charset=utf-8' },
+      { model: 'evaluation', body: '<a/>', content_type: 'application/xml' },
+      { model: 'evaluation', body: 'app_id=a', content_type: 'application/x-www-form-urlencoded' },
+      { model: 'evaluation', body: '{"app_id": ', content_type: 'application/vnd.assay+json' },
+    ] as const;
+    const expected = fastapiDetails(bodies);
+    for (const [index, { body, content_type }] of bodies.entries()) {
+      const response = await server.request('POST', paths.evaluation, body, { 'content-type': content_type });
+      expect(response.status, content_type).toBe(422);
+      const details = response.body.detail as Detail[];
+      // Assay shows `input` only where a client could not tell it otherwise: the text that was no JSON.
+      const compared = expected[index].map((detail) =>
+        detail.type === 'model_attributes_type' ? detail : { loc: detail.loc, type: detail.type, msg: detail.msg },
+      );
+      expect(details, content_type).toEqual(compared);
+    }
+    expect(expected[0]).toEqual([
+      { type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: 'hello' },
+    ]);
   });
 });

@@ -1,32 +1,11 @@
 // REST routes of test sets (docs/resources.md#test-sets, Agenta's paths and shapes): validate, call
-// the operation, shape the answer.
+// the operation, shape the answer (responses.ts).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { restRoutes } from '../shared/http/route.js';
 import { createTestsetInput, deleteTestsetsInput, listTestsetsQuery, type TestsetRowData, updateTestsetInput, uploadTestsetInput } from './inputs.js';
 import * as testsets from './operations.js';
-import { testsetCreatedResponse, testsetResponse, testsetSummaryResponse } from './responses.js';
-
-type TestsetRecord = Awaited<ReturnType<typeof testsets.getTestset>>;
-
-/** What a create answers (Agenta's TestSetSimpleResponse). */
-function createdJson(testset: TestsetRecord) {
-  return { id: testset.id, name: testset.name, created_at: testset.createdAt };
-}
-
-function summaryJson(testset: TestsetRecord) {
-  return {
-    id: testset.id,
-    name: testset.name,
-    app_id: testset.appId,
-    created_at: testset.createdAt,
-    updated_at: testset.updatedAt,
-  };
-}
-
-function testsetJson(testset: TestsetRecord, csvdata: TestsetRowData[]) {
-  return { ...summaryJson(testset), csvdata };
-}
+import { createdJson, summaryJson, testsetCreatedResponse, testsetJson, testsetResponse, testsetSummaryResponse } from './responses.js';
 
 const tag = 'testsets';
 const capitals = [{ country: 'France', correct_answer: 'Paris' }];

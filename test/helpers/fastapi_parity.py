@@ -1,11 +1,14 @@
 """What FastAPI with pydantic v2 answers for a request body, for src/shared/validation.fastapi-parity.test.ts.
 
-Reads [{"model": <name>, "body": <the raw body text>}] on stdin and prints, for each, the 422's
-[[loc, type], ...] (an empty list when the body validates). The models are the contract's request
+Reads [{"model": <name>, "body": <the raw body text>, "content_type": <optional>}] on stdin and
+prints, for each, the 422's faults [{"loc", "type", "msg", "input"}, ...] as FastAPI's JSON
+answer shows them (an empty list when the body validates). The models are the contract's request
 bodies with Assay's documented rules (docs/validation.md); the body handling is FastAPI's own:
-an empty body is missing, a malformed one `json_invalid` at Python's position, a JSON null is
-missing, and models are validated with from_attributes, as FastAPI does.
+an empty body is missing, a body whose Content-Type is neither absent nor JSON's is validated as
+its raw bytes (fastapi/routing.py), a malformed one `json_invalid` at Python's position, a JSON
+null is missing, and models are validated with from_attributes, as FastAPI does.
 """
+import email.message
 import json
 import sys
 from enum import Enum
@@ -77,20 +80,40 @@ MODELS = {
 }
 
 
-def fastapi_faults(model, text):
-    if text == "":
-        return [[["body"], "missing"]]
-    try:
-        body = json.loads(text.encode("utf-8"))
-    except json.JSONDecodeError as error:
-        return [[["body", error.pos], "json_invalid"]]
+def declares_json(content_type):
+    """FastAPI's test: no Content-Type, or application/json or application/<anything>+json."""
+    if content_type is None:
+        return True
+    message = email.message.Message()
+    message["content-type"] = content_type
+    subtype = message.get_content_subtype()
+    return message.get_content_maintype() == "application" and (subtype == "json" or subtype.endswith("+json"))
+
+
+def fault(loc, type_, msg, input_):
+    # jsonable_encoder answers bytes decoded.
+    return {"loc": loc, "type": type_, "msg": msg, "input": input_.decode() if isinstance(input_, bytes) else input_}
+
+
+def fastapi_faults(model, text, content_type):
+    raw = text.encode("utf-8")
+    if raw == b"":
+        return [fault(["body"], "missing", "Field required", None)]
+    if declares_json(content_type):
+        try:
+            body = json.loads(raw)
+        except json.JSONDecodeError as error:
+            return [fault(["body", error.pos], "json_invalid", "JSON decode error", {})]
+    else:
+        body = raw
     if body is None:
-        return [[["body"], "missing"]]
+        return [fault(["body"], "missing", "Field required", None)]
     try:
         TypeAdapter(model).validate_python(body, from_attributes=True)
         return []
     except ValidationError as error:
-        return [[["body", *fault["loc"]], fault["type"]] for fault in error.errors()]
+        return [fault(["body", *e["loc"]], e["type"], e["msg"], e["input"]) for e in error.errors()]
 
 
-print(json.dumps([fastapi_faults(MODELS[case["model"]], case["body"]) for case in json.load(sys.stdin)]))
+cases = json.load(sys.stdin)
+print(json.dumps([fastapi_faults(MODELS[case["model"]], case["body"], case.get("content_type")) for case in cases], default=str))

@@ -16,6 +16,16 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Whether the route acts in a project, which a session of several projects must name: not an
+ * instance-wide route (`instanceWide` in its description), and GraphQL decides per field once it
+ * knows the operation (src/graphql/scopes.ts).
+ */
+export function routeNeedsProject(req: FastifyRequest): boolean {
+  const config = req.routeOptions.config as { access?: RouteAccess; openapi?: { instanceWide?: boolean } } | undefined;
+  return !(config?.openapi?.instanceWide === true || config?.access === 'authenticated');
+}
+
 export function routeAccess(req: FastifyRequest): RouteAccess {
   const config = req.routeOptions.config as { access?: RouteAccess; openapi?: { scope?: Scope | 'public' } } | undefined;
   return config?.access ?? config?.openapi?.scope ?? (req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write');

@@ -1,6 +1,9 @@
-// Request bodies are JSON whatever the Content-Type says: `curl -d` sends form encoding by
-// default, and refusing it would only puzzle users. Malformed JSON is a 422 `json_invalid` at
-// the position Python's json module names, as FastAPI answers it (json-errors.ts).
+// Request bodies are JSON (docs/validation.md#malformed-json). As FastAPI does, a body is read as JSON when
+// its Content-Type is JSON's (`application/json`, `application/…+json`) or absent, and malformed
+// JSON is a 422 `json_invalid` at the position Python's json module names (json-errors.ts); a
+// body of another type is not JSON to read, so FastAPI validates the raw text, which no model
+// accepts: 422 `model_attributes_type` at `["body"]`. One leniency: form encoding, which `curl -d`
+// sends by default, is read as JSON when it is JSON, since refusing it would only puzzle users.
 import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../errors.js';
 import { pythonJsonFault } from './json-errors.js';
@@ -37,12 +40,35 @@ export function parseJsonBody(text: string): unknown {
   return body;
 }
 
+/** Whether FastAPI reads a body of this Content-Type as JSON: none given, or JSON's. */
+function declaresJson(contentType: string | undefined): boolean {
+  if (contentType === undefined) return true;
+  const type = contentType.split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+/** The body of a request as the route validates it; a body that is not JSON answers FastAPI's 422. */
+function readBody(contentType: string | undefined, text: string): unknown {
+  if (text === '' || declaresJson(contentType)) return parseJsonBody(text);
+  if (contentType?.split(';')[0].trim().toLowerCase() === 'application/x-www-form-urlencoded') {
+    try {
+      return parseJsonBody(text);
+    } catch (error) {
+      if (!(error instanceof ValidationError) || error.issues[0]?.type !== 'json_invalid') throw error;
+    }
+  }
+  // Every JSON body of the API is a model, so this is the one fault FastAPI names.
+  throw new ValidationError([
+    { loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type', input: text },
+  ]);
+}
+
 /** In this Fastify scope, every body that is not multipart is read as JSON. */
 export function acceptJsonBodies(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     try {
-      done(null, parseJsonBody(body as string));
+      done(null, readBody(request.headers['content-type'], body as string));
     } catch (error) {
       done(error as Error, undefined);
     }

@@ -100,7 +100,8 @@ describe('auth off', () => {
     expect((await send(server, 'POST', '/apps', { origin: 'null', 'content-type': 'text/plain' }, body('csrf-null'))).status).toBe(403);
     for (const name of ['csrf-origin', 'csrf-fetch-site', 'csrf-same-site', 'csrf-null']) expect(await appCount(server, name)).toBe(0);
 
-    expect((await send(server, 'POST', '/apps', { 'content-type': 'text/plain' }, body('curl-app'))).status).toBe(200);
+    // What `curl -d` sends; a text/plain body is no JSON to read (docs/validation.md).
+    expect((await send(server, 'POST', '/apps', { 'content-type': 'application/x-www-form-urlencoded' }, body('curl-app'))).status).toBe(200);
     const sameOrigin = { origin: server.baseUrl, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' };
     expect((await send(server, 'POST', '/apps', sameOrigin, body('same-origin-app'))).status).toBe(200);
     expect((await send(server, 'POST', '/apps', { origin: server.baseUrl }, body('origin-only-app'))).status).toBe(200);
@@ -223,7 +224,10 @@ describe('auth on', () => {
   it("refuses an evaluation's call to a loopback endpoint, saying why, and sends it nothing", async () => {
     const keyed = { request: (method: string, path: string, body?: unknown) => server.request(method, path, body, auth) };
     const appId = await createApp(keyed);
-    const variant = await createEndpointVariant(keyed, appId, endpoint.url);
+    // A loopback uri is refused when saved (src/shared/http/outbound.saved-urls.test.ts); one saved
+    // before that rule, planted here, is still refused when called.
+    const variant = await createEndpointVariant(keyed, appId, 'http://saved-before-the-rule.invalid/generate');
+    await server.assay.db.variantRevision.updateMany({ where: { variantId: variant.variant_id }, data: { uri: endpoint.url } });
     const testset = await createTestset(keyed, [{ country: 'France', correct_answer: 'Paris' }]);
     const exact = await createConfig(keyed, appId, 'auto_exact_match');
     const { id } = await startEvaluation(keyed, { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [exact.id], testset_id: testset.id });
@@ -242,8 +246,9 @@ describe('auth on', () => {
       const appId = await createApp(keyed);
       const variant = await createEndpointVariant(keyed, appId, endpoint.url);
       const testset = await createTestset(keyed, [{ country: 'France', correct_answer: 'Paris' }]);
-      // Refused before connecting: nothing is sent to 127.0.0.2.
-      const webhook = await createConfig(keyed, appId, 'auto_webhook_test', { webhook_url: 'http://127.0.0.2:8000/score' });
+      // Refused before connecting: nothing is sent to 127.0.0.2 (refused when saved, so planted as saved before that rule).
+      const webhook = await createConfig(keyed, appId, 'auto_webhook_test', { webhook_url: 'http://saved-before-the-rule.invalid/score' });
+      await allowing.assay.db.evaluatorConfig.update({ where: { id: webhook.id }, data: { settingsValues: { webhook_url: 'http://127.0.0.2:8000/score' } } });
       const { id } = await startEvaluation(keyed, {
         app_id: appId,
         variant_ids: [variant.variant_id],

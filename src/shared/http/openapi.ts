@@ -40,6 +40,8 @@ export interface RouteDoc {
    * `public`: served without credentials (the routes of logging in).
    */
   scope?: Scope | 'public';
+  /** Acts in no project (listing or creating projects): a session of several projects names none (docs/access.md#the-project-of-a-session). */
+  instanceWide?: boolean;
   /** Whole parts of the operation given as is (OTLP's protobuf bodies and answers). */
   operation?: Partial<Pick<ZodOpenApiOperationObject, 'requestBody' | 'responses' | 'requestParams'>>;
 }

@@ -6,6 +6,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
+import { ValidationError } from '../errors.js';
 
 /** A call refused by the outbound policy: permanent, its message says why. */
 export class OutboundRefusedError extends Error {
@@ -22,6 +23,9 @@ export interface OutboundSettings {
 
 /** ipaddr.js's ranges for public addresses; every other range (loopback, private, …) is not. */
 const PUBLIC_RANGE = 'unicast';
+
+/** How long saving a URL waits for its name to resolve before leaving the check to the call. */
+const SAVE_LOOKUP_MS = 2_000;
 
 export class OutboundPolicy {
   private readonly names: Set<string>;
@@ -47,6 +51,35 @@ export class OutboundPolicy {
     const shown = name === ip.toString() ? name : `${name} (${ip.toString()})`;
     const rule = this.settings.authEnabled ? 'with auth on only public addresses are called' : 'link-local addresses (cloud metadata) are never called';
     return `Calling ${shown} was refused: it is a ${range} address, and ${rule}; ASSAY_OUTBOUND_ALLOW can list it (docs/access.md#outbound-calls)`;
+  }
+
+  /**
+   * Why a URL saved to be called later (an endpoint's `uri`, a `webhook_url`) would be refused
+   * now, or null: `refusal` of its literal address, or of every address its name resolves to.
+   * A name that does not resolve (yet, or within a moment) is judged when it is called.
+   */
+  async urlRefusal(url: string, lookup: Lookup = dnsLookup): Promise<string | null> {
+    const host = new URL(url).hostname;
+    const literal = host.replace(/^\[(.*)\]$/, '$1');
+    if (isIP(literal)) return this.refusal(literal, literal);
+    const addresses = await new Promise<string[]>((resolve) => {
+      const timer = setTimeout(() => resolve([]), SAVE_LOOKUP_MS);
+      lookup(host, { all: true }, (error, found) => {
+        clearTimeout(timer);
+        resolve(error ? [] : typeof found === 'string' ? [found] : found.map((one) => one.address));
+      });
+    });
+    for (const address of addresses) {
+      const why = this.refusal(host, address);
+      if (why) return why;
+    }
+    return null;
+  }
+
+  /** Refuses (422 at `loc`) a URL being saved that `urlRefusal` would refuse. */
+  async checkSaved(url: string, loc: (string | number)[]): Promise<void> {
+    const why = await this.urlRefusal(url);
+    if (why) throw ValidationError.at(loc, why, 'value_error');
   }
 }
 

@@ -67,14 +67,14 @@ const changeRole = graphql`
 `;
 
 const remove = graphql`
-  mutation MembersRemoveMutation($userId: ID!) {
-    removeMember(userId: $userId)
+  mutation MembersRemoveMutation($accountId: ID!) {
+    removeMember(accountId: $accountId)
   }
 `;
 
 const link = graphql`
-  mutation MembersLinkMutation($userId: ID!) {
-    issuePasswordLink(userId: $userId) {
+  mutation MembersLinkMutation($accountId: ID!) {
+    issuePasswordLink(accountId: $accountId) {
       url
       expiresAt
     }
@@ -91,9 +91,9 @@ const roleOptions = roles.map((role) => (
 ));
 
 interface MemberActions {
-  onRole: (userId: string, role: Role) => void;
-  onLink: (userId: string, email: string) => void;
-  onRemove: (userId: string) => void;
+  onRole: (accountId: string, role: Role) => void;
+  onLink: (accountId: string, email: string) => void;
+  onRemove: (accountId: string) => void;
 }
 
 function MemberRow({ member: memberRef, onRole, onLink, onRemove }: MemberActions & { member: MembersRow_member$key }) {
@@ -146,9 +146,9 @@ export function Members({ queries }: ScreenProps<RouteOf<'admin'>, MembersQuerie
     });
   };
 
-  const issueLink = (userId: string, email: string) =>
+  const issueLink = (accountId: string, email: string) =>
     act(async () => {
-      const answer = await commitLink({ userId });
+      const answer = await commitLink({ accountId });
       setPasswordLink({ email, ...answer.issuePasswordLink });
     });
 
@@ -190,9 +190,9 @@ export function Members({ queries }: ScreenProps<RouteOf<'admin'>, MembersQuerie
               <MemberRow
                 key={member.user.id}
                 member={member}
-                onRole={(userId, role) => void act(() => commitChange({ input: { userId, role } }))}
-                onLink={(userId, email) => void issueLink(userId, email)}
-                onRemove={(userId) => void act(() => commitRemove({ userId }))}
+                onRole={(accountId, role) => void act(() => commitChange({ input: { accountId, role } }))}
+                onLink={(accountId, email) => void issueLink(accountId, email)}
+                onRemove={(accountId) => void act(() => commitRemove({ accountId }))}
               />
             ))}
           </tbody>

@@ -4,18 +4,18 @@
 // The Authenticator (access.ts) turns a request's cookie into its principal through `signedIn`.
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { z } from 'zod';
-import type { Config } from '../shared/config.js';
-import type { RequestOrigin } from '../shared/context.js';
-import type { Db } from '../shared/db.js';
-import { TooManyRequestsError, UnauthorizedError } from '../shared/errors.js';
-import { type LimiterStore, windowLimiter, type WindowLimiter } from '../shared/rate-limits.js';
-import type { SecretBox } from '../shared/secrets.js';
-import type { BulkSql } from '../shared/sql.js';
-import { recordAudit } from './audit.js';
-import { generateToken, KeyHasher } from './keys.js';
+import type { Config } from '../../shared/config.js';
+import type { RequestOrigin } from '../../shared/context.js';
+import type { Db } from '../../shared/db.js';
+import { TooManyRequestsError, UnauthorizedError } from '../../shared/errors.js';
+import { type LimiterStore, windowLimiter, type WindowLimiter } from '../../shared/rate-limits.js';
+import type { SecretBox } from '../../shared/secrets.js';
+import type { BulkSql } from '../../shared/sql.js';
+import { recordAudit } from '../audit/operations.js';
+import { generateToken, KeyHasher } from '../keys/tokens.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import type { loginInput } from './user-inputs.js';
-import { userActor } from './users.js';
+import type { loginInput } from './inputs.js';
+import { userActor } from './operations.js';
 
 export const SESSION_COOKIE = 'assay_session';
 

@@ -1,7 +1,6 @@
 // Projects' API keys (docs/access.md): issued, listed without their secret, revoked at once. A
 // caller reaches only its own project's keys; another project's id answers 404 like an unknown one.
 import type { z } from 'zod';
-import { createProject, listProjects, setProjectRetention } from '../projects/operations.js';
 import {
   ownProject,
   requireScope,
@@ -11,13 +10,13 @@ import {
   type RequestContext,
   type RequestOrigin,
   type Scope,
-} from '../shared/context.js';
-import type { Db, Prisma } from '../shared/db.js';
-import type { BulkSql } from '../shared/sql.js';
-import { ForbiddenError, NotFoundError } from '../shared/errors.js';
-import { auditByCaller, recordAudit } from './audit.js';
-import type { createApiKeyInput, createProjectInput, updateProjectInput } from './inputs.js';
-import { generateKey, KeyHasher, keyPrefix } from './keys.js';
+} from '../../shared/context.js';
+import type { Db, Prisma } from '../../shared/db.js';
+import type { BulkSql } from '../../shared/sql.js';
+import { NotFoundError } from '../../shared/errors.js';
+import { auditByCaller, recordAudit } from '../audit/operations.js';
+import type { createApiKeyInput } from './inputs.js';
+import { generateKey, KeyHasher, keyPrefix } from './tokens.js';
 
 const keyFields = { id: true, projectId: true, name: true, prefix: true, scopes: true, createdAt: true, lastUsedAt: true } as const;
 
@@ -81,6 +80,12 @@ export function listApiKeys(ctx: RequestContext, projectId: string): Promise<Api
   return ctx.db.apiKey.findMany({ where: { projectId: ownProject(ctx, projectId) }, select: keyFields, orderBy: { id: 'asc' } });
 }
 
+/** The keys of these ids in the caller's project, for `node(id:)`; none without the admin scope. */
+export function findApiKeys(ctx: RequestContext, ids: readonly string[]): Promise<ApiKeyRow[]> {
+  if (!ctx.principal.scopes.includes('admin')) return Promise.resolve([]);
+  return ctx.db.apiKey.findMany({ where: { id: { in: [...ids] }, projectId: ctx.projectId }, select: keyFields });
+}
+
 /**
  * Deletes the key: the next request that presents it, to any instance, is refused (its row was the
  * only way in; instances drop their cached keys on `apiKeys:changed`, sent before this answers).
@@ -95,73 +100,6 @@ export async function revokeApiKey(ctx: RequestContext, id: string): Promise<voi
   });
   ctx.events.publish('apiKeys:changed', id);
   await ctx.events.flush();
-}
-
-/**
- * A new project with a first key holding every scope (whose secret only this answer carries). A
- * signed-in user must be an instance administrator, and becomes the project's admin member.
- */
-export function createProjectWithKey(ctx: RequestContext, input: z.output<typeof createProjectInput>) {
-  requireScope(ctx.principal, 'admin');
-  const { actor, instanceAdmin } = ctx.principal;
-  if (actor.type === 'user' && !instanceAdmin) throw new ForbiddenError('Only an instance administrator can create projects');
-  const hasher = new KeyHasher(ctx.secrets);
-  return ctx.db.$transaction(async (tx) => {
-    const project = await createProject(tx, input.name);
-    await recordAudit(
-      tx,
-      auditByCaller(ctx, 'project.created', { projectId: project.id, target: { type: 'project', id: project.id }, details: { name: project.name } }),
-    );
-    const { row, key } = await issueApiKey(tx, hasher, project.id, 'initial', allScopes, issuedByCaller(ctx));
-    if (actor.type === 'user' && actor.id) {
-      await tx.membership.create({ data: { projectId: project.id, userId: actor.id, role: 'admin' } });
-      await recordAudit(
-        tx,
-        auditByCaller(ctx, 'membership.added', { projectId: project.id, target: { type: 'user', id: actor.id }, details: { role: 'admin' } }),
-      );
-    }
-    return { project, apiKey: row, key };
-  });
-}
-
-/**
- * Changes a project's settings (its retention, docs/observability.md#retention); the audit log
- * records them before and after. 404 for a project the caller does not act in.
- */
-export function updateProject(ctx: RequestContext, projectId: string, input: z.output<typeof updateProjectInput>) {
-  requireScope(ctx.principal, 'admin');
-  const id = ownProject(ctx, projectId);
-  return ctx.db.$transaction(async (tx) => {
-    const { before, after } = await setProjectRetention(tx, id, input.retention_days);
-    if (before.retentionDays !== after.retentionDays) {
-      await recordAudit(
-        tx,
-        auditByCaller(ctx, 'project.updated', {
-          target: { type: 'project', id },
-          details: { retention_days: { before: before.retentionDays, after: after.retentionDays } },
-        }),
-      );
-    }
-    return after;
-  });
-}
-
-/**
- * The caller's projects: the one its key belongs to, a user's memberships'. Without a key (auth
- * off, docs/access.md#modes) the caller owns the instance, so every project, as for an instance
- * administrator.
- */
-export async function callerProjects(ctx: RequestContext) {
-  const { actor, instanceAdmin } = ctx.principal;
-  if (actor.type === 'system' || instanceAdmin) return listProjects(ctx.db, null);
-  if (actor.type === 'user' && actor.id) {
-    const memberships = await ctx.db.membership.findMany({ where: { userId: actor.id }, select: { projectId: true } });
-    return listProjects(
-      ctx.db,
-      memberships.map((membership) => membership.projectId),
-    );
-  }
-  return listProjects(ctx.db, [ctx.projectId]);
 }
 
 /**

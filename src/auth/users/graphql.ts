@@ -1,15 +1,17 @@
 // GraphQL of users and memberships (docs/access.md#users), calling the same operations as REST.
+// A User is an Assay account; arguments naming one are `accountId`, never `userId`, which
+// names an app's end user in traces (docs/graphql.md#ids).
 // Signing in and out are REST's alone (`/auth/login`, `/auth/logout`): they set and clear a
 // cookie, which is an HTTP matter. A session names its project with the X-Assay-Project header
 // here too. Managing members needs the admin scope (`extensions.scope`, src/graphql/scopes.ts).
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import { NotFoundError } from '../shared/errors.js';
-import { builder } from '../shared/graphql/builder.js';
-import { upperCaseValues } from '../shared/graphql/names.js';
-import { parseInput } from '../shared/validation.js';
-import { Project } from './graphql.js';
-import { addMemberInput, changeRoleInput, roles, type Role } from './user-inputs.js';
-import * as users from './users.js';
+import { NotFoundError } from '../../shared/errors.js';
+import { builder } from '../../shared/graphql/builder.js';
+import { upperCaseValues } from '../../shared/graphql/names.js';
+import { parseInput } from '../../shared/validation.js';
+import { Project } from '../../projects/graphql.js';
+import { addMemberInput, changeRoleInput, roles, type Role } from './inputs.js';
+import * as users from './operations.js';
 
 const admin = { scope: 'admin' };
 
@@ -30,10 +32,14 @@ const Membership = builder.objectRef<users.MembershipRow>('Membership').implemen
   }),
 });
 
-const User = builder.objectRef<users.UserRow>('User').implement({
-  description: 'A person who signs in with an email and a password.',
+const User = builder.node(builder.objectRef<users.UserRow>('User'), {
+  description: "An Assay account: a person who signs in with an email and a password (not the `userId` of traces, an app's end user).",
+  id: { resolve: (user) => user.id },
+  loadMany: async (ids, ctx) => {
+    const byId = new Map((await users.findUsers(ctx, ids)).map((user) => [user.id, user]));
+    return ids.map((id) => byId.get(id) ?? null);
+  },
   fields: (t) => ({
-    id: t.globalID({ description: 'Global id: opaque, unique across types.', resolve: (user) => ({ type: 'User', id: user.id }) }),
     databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
     email: t.exposeString('email', { description: 'The email the user signs in with, lower case.' }),
     name: t.exposeString('name', { nullable: true, description: 'A name for people, when given.' }),
@@ -79,13 +85,13 @@ const AddMemberInput = builder.inputType('AddMemberInput', {
 const ChangeMemberRoleInput = builder.inputType('ChangeMemberRoleInput', {
   description: "A member's new role (REST: `PATCH /projects/{project_id}/members/{user_id}`).",
   fields: (t) => ({
-    userId: t.globalID({ required: true, description: 'The global id of the User.' }),
+    accountId: t.globalID({ required: true, description: "The global id of the member's User (REST: `{user_id}` in the path)." }),
     role: t.field({ type: RoleEnum, required: true, description: 'Their new role.' }),
   }),
 });
 
 /** A User's id from a global id; another type's names no user. */
-function userId(id: { typename: string; id: string }): string {
+function accountId(id: { typename: string; id: string }): string {
   if (id.typename !== 'User') throw new NotFoundError('user', id.id);
   return id.id;
 }
@@ -95,6 +101,7 @@ builder.queryFields((t) => ({
     type: Me,
     nullable: true,
     description: 'The signed-in user of a session and their projects; null for an API key (and with auth off).',
+    extensions: { instanceWide: true },
     resolve: (_root, _args, ctx) => {
       const { actor } = ctx.principal;
       return actor.type === 'user' && actor.id ? users.userWithMemberships(ctx.db, actor.id) : null;
@@ -123,24 +130,24 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: ChangeMemberRoleInput, required: true, description: 'The member and role.' }) },
     resolve: (_root, { input }, ctx) => {
       const { role } = parseInput(changeRoleInput, { role: input.role }, 'body');
-      return users.changeMemberRole(ctx, ctx.projectId, userId(input.userId), role);
+      return users.changeMemberRole(ctx, ctx.projectId, accountId(input.accountId), role);
     },
   }),
   removeMember: t.field({
     type: 'ID',
     description: "Removes a member from the caller's project (the user remains); answers the user's id (needs the admin scope).",
     extensions: admin,
-    args: { userId: t.arg.globalID({ required: true, description: 'The global id of the User.' }) },
+    args: { accountId: t.arg.globalID({ required: true, description: "The global id of the member's User." }) },
     resolve: async (_root, args, ctx) => {
-      await users.removeMember(ctx, ctx.projectId, userId(args.userId));
-      return encodeGlobalID('User', args.userId.id);
+      await users.removeMember(ctx, ctx.projectId, accountId(args.accountId));
+      return encodeGlobalID('User', args.accountId.id);
     },
   }),
   issuePasswordLink: t.field({
     type: PasswordLink,
     description: 'A one-time link to set the password of a user, valid 24 hours (needs the admin scope; docs/access.md#password-links).',
     extensions: admin,
-    args: { userId: t.arg.globalID({ required: true, description: 'The global id of the User.' }) },
-    resolve: (_root, args, ctx) => users.issuePasswordLink(ctx, userId(args.userId)),
+    args: { accountId: t.arg.globalID({ required: true, description: 'The global id of the User.' }) },
+    resolve: (_root, args, ctx) => users.issuePasswordLink(ctx, accountId(args.accountId)),
   }),
 }));

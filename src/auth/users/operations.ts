@@ -1,15 +1,16 @@
 // Users and their project memberships (docs/access.md#users): who belongs to a project and in which
 // role, one-time links to set a password, and the first administrator. Every change is recorded in
-// the audit log in the transaction that makes it (audit.ts).
+// the audit log in the transaction that makes it (../audit/operations.ts).
 import type { z } from 'zod';
-import { ownProject, scopes as allScopes, systemActor, type Actor, type RequestContext, type RequestOrigin, type Scope } from '../shared/context.js';
-import { isUniqueViolation, type Db, type Prisma } from '../shared/db.js';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.js';
-import type { SecretBox } from '../shared/secrets.js';
-import type { BulkSql } from '../shared/sql.js';
-import { auditByCaller, recordAudit, type AuditEntry } from './audit.js';
-import type { addMemberInput, Role, setPasswordInput } from './user-inputs.js';
-import { generateToken, KeyHasher } from './keys.js';
+import { ownProject, scopes as allScopes, systemActor, type Actor, type RequestContext, type RequestOrigin, type Scope } from '../../shared/context.js';
+import { isUniqueViolation, type Db, type Prisma } from '../../shared/db.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/errors.js';
+import { projectFields } from '../../projects/operations.js';
+import type { SecretBox } from '../../shared/secrets.js';
+import type { BulkSql } from '../../shared/sql.js';
+import { auditByCaller, recordAudit, type AuditEntry } from '../audit/operations.js';
+import type { addMemberInput, Role, setPasswordInput } from './inputs.js';
+import { generateToken, KeyHasher } from '../keys/tokens.js';
 
 import { hashPassword } from './passwords.js';
 
@@ -34,7 +35,7 @@ export type UserRow = Prisma.UserGetPayload<{ select: typeof userFields }>;
 const memberFields = { role: true, createdAt: true, user: { select: userFields } } as const;
 export type MemberRow = Prisma.MembershipGetPayload<{ select: typeof memberFields }>;
 
-const membershipFields = { role: true, project: { select: { id: true, name: true, createdAt: true, retentionDays: true } } } as const;
+const membershipFields = { role: true, project: { select: projectFields } } as const;
 export type MembershipRow = Prisma.MembershipGetPayload<{ select: typeof membershipFields }>;
 
 /** A user as the audit log names them. */
@@ -50,8 +51,27 @@ export async function userWithMemberships(db: Db, userId: string): Promise<{ use
   return { user, memberships };
 }
 
-export function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
-  return db.user.findUnique({ where: { email }, select: userFields });
+/**
+ * The users of these ids the caller may see, for `node(id:)`: itself, its project's members with
+ * the admin scope (as `members`), anyone for an instance administrator and with auth off.
+ */
+export function findUsers(ctx: RequestContext, ids: readonly string[]): Promise<UserRow[]> {
+  const { actor, instanceAdmin, scopes } = ctx.principal;
+  const self = actor.type === 'user' && actor.id ? [{ id: actor.id }] : [];
+  const members = scopes.includes('admin') ? [{ memberships: { some: { projectId: ctx.projectId } } }] : [];
+  const reach = actor.type === 'system' || instanceAdmin ? {} : { OR: [...self, ...members] };
+  return ctx.db.user.findMany({ where: { id: { in: [...ids] }, ...reach }, select: userFields });
+}
+
+/** The ids of the projects a user belongs to. */
+export async function projectIdsOfUser(db: Db, userId: string): Promise<string[]> {
+  return (await db.membership.findMany({ where: { userId }, select: { projectId: true } })).map((membership) => membership.projectId);
+}
+
+/** The instance administrator who made a project becomes its admin member, in the transaction that makes it. */
+export async function addProjectCreator(tx: Prisma.TransactionClient, ctx: RequestContext, projectId: string, userId: string): Promise<void> {
+  await tx.membership.create({ data: { projectId, userId, role: 'admin' } });
+  await recordAudit(tx, auditByCaller(ctx, 'membership.added', { projectId, target: { type: 'user', id: userId }, details: { role: 'admin' } }));
 }
 
 /** A user's role in a project, for authentication: one read by the unique index. */

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, startAssayProcess, type AssayProcess } from '../../test/helpers/process.js';
+import { runCli, startAssayProcess, type AssayProcess } from '../../../test/helpers/process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'assay-users-'));
 const env = { ...process.env, DATABASE_URL: `file:${join(dir, 'assay.db')}` };

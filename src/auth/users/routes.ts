@@ -3,36 +3,21 @@
 // Authenticator; a project's members and password links need the admin scope.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { RequestContext } from '../shared/context.js';
-import { UnauthorizedError } from '../shared/errors.js';
-import { restRoutes } from '../shared/http/route.js';
+import type { RequestContext } from '../../shared/context.js';
+import { UnauthorizedError } from '../../shared/errors.js';
+import { restRoutes } from '../../shared/http/route.js';
 import { Sessions } from './sessions.js';
-import { addMemberInput, changeRoleInput, loginInput, setPasswordInput } from './user-inputs.js';
-import { memberResponse, passwordLinkResponse, signedInResponse } from './user-responses.js';
-import * as users from './users.js';
+import { addMemberInput, changeRoleInput, loginInput, setPasswordInput } from './inputs.js';
+import { memberJson, memberResponse, passwordLinkResponse, signedInJson, signedInResponse } from './responses.js';
+import * as users from './operations.js';
 
 const tag = 'access';
 
-function userJson(user: users.UserRow) {
-  return { id: user.id, email: user.email, name: user.name, is_admin: user.isAdmin, has_password: user.passwordHash !== null, created_at: user.createdAt };
-}
-
-function memberJson(member: users.MemberRow) {
-  const { user } = member;
-  return { user_id: user.id, email: user.email, name: user.name, role: member.role, has_password: user.passwordHash !== null, created_at: member.createdAt };
-}
-
-async function signedInJson(ctx: RequestContext, userId: string) {
+async function signedIn(ctx: RequestContext, userId: string) {
   const found = await users.userWithMemberships(ctx.db, userId);
   // A user deleted between the session's check and this read.
   if (!found) throw new UnauthorizedError('Not signed in: POST /auth/login first', 'session');
-  return {
-    user: userJson(found.user),
-    memberships: found.memberships.map(({ project, role }) => ({
-      project: { id: project.id, name: project.name, created_at: project.createdAt, retention_days: project.retentionDays },
-      role,
-    })),
-  };
+  return signedInJson(found);
 }
 
 const secure = (req: FastifyRequest) => req.protocol === 'https';
@@ -56,7 +41,7 @@ export function userRoutes(app: FastifyInstance): void {
     async (req, { body }, reply) => {
       const { token, userId } = await req.ctx.authenticator.sessions.login(body, req.ctx.origin);
       reply.header('set-cookie', req.ctx.authenticator.sessions.cookie(token, secure(req)));
-      return signedInJson(req.ctx, userId);
+      return signedIn(req.ctx, userId);
     },
   );
   rest.post(
@@ -68,7 +53,7 @@ export function userRoutes(app: FastifyInstance): void {
     },
   );
   rest.get('/auth/me', { tag, scope: 'public', summary: 'The signed-in user and their projects', response: signedInResponse, errors: [401] }, async (req) =>
-    signedInJson(req.ctx, (await req.ctx.authenticator.signedIn({ cookie: req.headers.cookie })).userId),
+    signedIn(req.ctx, (await req.ctx.authenticator.signedIn({ cookie: req.headers.cookie })).userId),
   );
   rest.post(
     '/auth/password',

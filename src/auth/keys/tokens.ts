@@ -3,7 +3,7 @@
 // HMAC-SHA-256 under a key derived from the server secret, so a lookup is one indexed read and a
 // copy of the database gives no key away.
 import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
-import type { SecretBox } from '../shared/secrets.js';
+import type { SecretBox } from '../../shared/secrets.js';
 
 const KEY_PREFIX = 'assay_';
 /** Characters shown after `assay_` (or from the start of a key of another form) to recognise a key. */

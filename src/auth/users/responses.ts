@@ -1,9 +1,11 @@
-// REST answers of users, sessions and memberships (docs/access.md#users). No answer carries a
-// password, its hash, or a session's token (that goes in the cookie only).
+// REST answers of users, sessions and memberships (docs/access.md#users) and the functions that
+// shape rows into them. No answer carries a password, its hash, or a session's token (that goes
+// in the cookie only).
 import { z } from 'zod';
-import { timestamp } from '../shared/http/openapi.js';
-import { projectResponse } from './responses.js';
-import { roles } from './user-inputs.js';
+import { timestamp } from '../../shared/http/openapi.js';
+import { projectJson, projectResponse } from '../../projects/responses.js';
+import { roles } from './inputs.js';
+import type { MemberRow, MembershipRow, UserRow } from './operations.js';
 
 const role = z.enum(roles).describe('admin: everything in the project; member: read, write and ingest; viewer: read');
 
@@ -42,3 +44,16 @@ export const passwordLinkResponse = z
     expires_at: timestamp(),
   })
   .meta({ id: 'PasswordLink' });
+
+export function userJson(user: UserRow) {
+  return { id: user.id, email: user.email, name: user.name, is_admin: user.isAdmin, has_password: user.passwordHash !== null, created_at: user.createdAt };
+}
+
+export function memberJson(member: MemberRow) {
+  const { user } = member;
+  return { user_id: user.id, email: user.email, name: user.name, role: member.role, has_password: user.passwordHash !== null, created_at: member.createdAt };
+}
+
+export function signedInJson({ user, memberships }: { user: UserRow; memberships: MembershipRow[] }) {
+  return { user: userJson(user), memberships: memberships.map(({ project, role }) => ({ project: projectJson(project), role })) };
+}

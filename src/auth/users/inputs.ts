@@ -1,7 +1,7 @@
 // Inputs of logins, memberships and password links (docs/access.md#users). REST and GraphQL
 // validate with these.
 import { z } from 'zod';
-import { email, password } from '../shared/validation.js';
+import { email, password } from '../../shared/validation.js';
 
 /** A user's role in a project (docs/access.md#roles). */
 export const roles = ['admin', 'member', 'viewer'] as const;

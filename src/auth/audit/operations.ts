@@ -1,8 +1,8 @@
 // The audit log (docs/access.md#audit): who changed access, when and from where. An event is
 // written in the same transaction as the change it records, so a change is never unrecorded and
 // a failed change records nothing; a failed login, which changes nothing, is written on its own.
-import { ownProject, requireScope, type Actor, type RequestContext, type RequestOrigin } from '../shared/context.js';
-import type { Prisma } from '../shared/db.js';
+import { ownProject, requireScope, type Actor, type RequestContext, type RequestOrigin } from '../../shared/context.js';
+import type { Prisma } from '../../shared/db.js';
 
 export const auditActions = [
   'project.created',
@@ -79,17 +79,30 @@ export interface AuditWindow {
  * Failed logins for an email that matches no user are in no project's log (docs/access.md#audit).
  */
 export async function listAuditEvents(ctx: RequestContext, projectId: string, filter: { action?: AuditAction }, window: AuditWindow): Promise<AuditEventRow[]> {
-  requireScope(ctx.principal, 'admin');
-  const members = (await ctx.db.membership.findMany({ where: { projectId: ownProject(ctx, projectId) }, select: { userId: true } })).map((m) => m.userId);
   return ctx.db.auditEvent.findMany({
     where: {
-      OR: [{ projectId }, { projectId: null, actorType: 'user', actorId: { in: members } }, { projectId: null, targetType: 'user', targetId: { in: members } }],
+      ...(await projectLog(ctx, projectId)),
       ...(filter.action && { action: filter.action }),
       id: { ...(window.after && { lt: window.after }), ...(window.before && { gt: window.before }) },
     },
     orderBy: { id: window.fromOldest ? 'asc' : 'desc' },
     take: window.limit,
   });
+}
+
+/** The events of these ids in the caller's project's log, for `node(id:)`; none without the admin scope. */
+export async function findAuditEvents(ctx: RequestContext, ids: readonly string[]): Promise<AuditEventRow[]> {
+  if (!ctx.principal.scopes.includes('admin')) return [];
+  return ctx.db.auditEvent.findMany({ where: { ...(await projectLog(ctx, ctx.projectId)), id: { in: [...ids] } } });
+}
+
+/** What a project's log holds (needs the admin scope), as a `where`. */
+async function projectLog(ctx: RequestContext, projectId: string): Promise<Prisma.AuditEventWhereInput> {
+  requireScope(ctx.principal, 'admin');
+  const members = (await ctx.db.membership.findMany({ where: { projectId: ownProject(ctx, projectId) }, select: { userId: true } })).map((m) => m.userId);
+  return {
+    OR: [{ projectId }, { projectId: null, actorType: 'user', actorId: { in: members } }, { projectId: null, targetType: 'user', targetId: { in: members } }],
+  };
 }
 
 /** What an event's `details` column holds, parsed. */

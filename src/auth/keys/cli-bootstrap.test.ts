@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../test/helpers/endpoints.js';
-import { runCli, startAssayProcess, type AssayProcess } from '../../test/helpers/process.js';
-import { createTestDatabase, type TestDatabase } from '../../test/helpers/server.js';
+import { freePort } from '../../../test/helpers/endpoints.js';
+import { runCli, startAssayProcess, type AssayProcess } from '../../../test/helpers/process.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/helpers/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'assay-bootstrap-'));
 let database: TestDatabase;

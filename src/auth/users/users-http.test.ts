@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres, startServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { onPostgres, startServer, type TestResponse, type TestServer } from '../../../test/helpers/server.js';
 
 const INIT_KEY = 'init-key-for-users-tests-0123456789';
 const ADMIN = { email: 'root@example.com', password: 'the first administrator' };
@@ -320,16 +320,16 @@ describe('members', () => {
     const added = await gql('mutation { addMember(input: { email: "gql@example.com", role: MEMBER }) { role user { id databaseId email hasPassword } } }');
     const user = added.data.addMember.user;
     expect(added.data.addMember.role).toBe('MEMBER');
-    const changed = await gql('mutation($id: ID!) { changeMemberRole(input: { userId: $id, role: VIEWER }) { role } }', { id: user.id });
+    const changed = await gql('mutation($id: ID!) { changeMemberRole(input: { accountId: $id, role: VIEWER }) { role } }', { id: user.id });
     expect(changed.data.changeMemberRole.role).toBe('VIEWER');
     const members = await gql('{ members { role user { email } } }');
     expect(members.data.members).toContainEqual({ role: 'VIEWER', user: { email: 'gql@example.com' } });
-    const link = await gql('mutation($id: ID!) { issuePasswordLink(userId: $id) { url expiresAt } }', { id: user.id });
+    const link = await gql('mutation($id: ID!) { issuePasswordLink(accountId: $id) { url expiresAt } }', { id: user.id });
     expect(link.data.issuePasswordLink.url).toMatch(/\/set-password#token=/);
     tokenOf(link.data.issuePasswordLink.url);
-    const removed = await gql('mutation($id: ID!) { removeMember(userId: $id) }', { id: user.id });
+    const removed = await gql('mutation($id: ID!) { removeMember(accountId: $id) }', { id: user.id });
     expect(removed.data.removeMember).toBe(user.id);
-    const again = await gql('mutation($id: ID!) { removeMember(userId: $id) }', { id: user.id });
+    const again = await gql('mutation($id: ID!) { removeMember(accountId: $id) }', { id: user.id });
     expect(again.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 });

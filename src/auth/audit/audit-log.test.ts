@@ -2,9 +2,9 @@
 // recorded with who, when and from where, in the same transaction as the change; a project's
 // admins read its log (REST and GraphQL), page through it and filter it, and nobody else can.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { systemActor } from '../shared/context.js';
-import { recordAudit } from './audit.js';
+import { startServer, type TestServer } from '../../../test/helpers/server.js';
+import { systemActor } from '../../shared/context.js';
+import { recordAudit } from './operations.js';
 
 const INIT_KEY = 'audit-init-key-0123456789abcdef';
 const agent = 'audit-test/1.0';
