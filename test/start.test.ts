@@ -93,7 +93,11 @@ describe('starting the service', () => {
     const first = await start({});
     expect(existsSync(join(dir, 'data', 'assay.db'))).toBe(true);
     expect(first.messages).toContain('applied migration 0001_init');
-    const created = await fetch(`${first.url}/apps`, { method: 'POST', body: JSON.stringify({ app_name: 'kept' }) });
+    const created = await fetch(`${first.url}/apps`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ app_name: 'kept' }),
+    });
     expect(created.status).toBe(200);
     expect(await stop(first.child)).toBe(0);
 
