@@ -324,9 +324,11 @@ export function TraceList({ route: { projectId }, queries }: ScreenProps<RouteOf
   const { location, navigate } = useRouter();
   const state = useMemo(() => parseState(location.search), [location.search]);
   const [list, loadList] = useQueryLoader(query, queries.list);
-  // The same variables (a relative range keeps its start), from the API rather than the store.
+  // The same variables (a relative range keeps its start), from the API rather than the store; not
+  // when the URL has moved on since this render (a refresh timed out during a navigation), which
+  // would load the old filter's list over the one the new URL preloaded.
   const reload = () => {
-    if (list) loadList(list.variables, { fetchPolicy: 'network-only' });
+    if (list && location.search === window.location.search) loadList(list.variables, { fetchPolicy: 'network-only' });
   };
   const apply = (next: TraceListState) => navigate(paths.traces(projectId, stateSearch(next)));
   const [newTraces, setNewTraces] = useState(false);
