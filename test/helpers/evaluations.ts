@@ -83,6 +83,16 @@ export async function createEndpointVariant(
   });
 }
 
+/** The parameters of a prompt variant that asks for a capital in one word. */
+export const promptParameters = {
+  model: 'gpt-4o-mini',
+  messages: [
+    { role: 'system', content: 'You answer in one word.' },
+    { role: 'user', content: 'Capital of {country}?' },
+  ],
+  temperature: 0.2,
+};
+
 export async function createPromptVariant(
   server: Requester,
   appId: string,
@@ -97,6 +107,11 @@ export async function createTestset(server: Requester, rows: Record<string, unkn
   return { id: created.id, name };
 }
 
+/** POST /testsets with `body` as it is; the answer ({id, name, created_at}). */
+export async function createTestsetFrom(server: Requester, body: Record<string, unknown>): Promise<{ id: string; name: string; created_at: string }> {
+  return ok(server, 'POST', '/testsets', body);
+}
+
 export async function createConfig(
   server: Requester,
   appId: string,
@@ -105,6 +120,11 @@ export async function createConfig(
   name = uniqueName(evaluatorKey),
 ): Promise<{ id: string; name: string; evaluator_key: string; settings_values: Record<string, unknown> }> {
   return ok(server, 'POST', '/evaluators/configs', { app_id: appId, name, evaluator_key: evaluatorKey, settings_values: settings });
+}
+
+/** POST /evaluators/configs with `body` as it is; the config answered. */
+export async function createConfigFrom(server: Requester, body: Record<string, unknown>): Promise<any> {
+  return ok(server, 'POST', '/evaluators/configs', body);
 }
 
 export interface EvaluationRequest {
