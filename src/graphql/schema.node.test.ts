@@ -4,11 +4,11 @@
 // clear BAD_USER_INPUT, never a 500.
 import { Client, fetchExchange, gql } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { globalId } from '../src/shared/graphql/ids.js';
-import { startEndpoint, type FakeEndpoint } from './helpers/endpoints.js';
-import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluation, waitForStatus } from './helpers/evaluations.js';
-import { createHumanEvaluation, judge } from './helpers/human-evaluations.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { globalId } from '../shared/graphql/ids.js';
+import { startEndpoint, type FakeEndpoint } from '../../test/helpers/endpoints.js';
+import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluation, waitForStatus } from '../../test/helpers/evaluations.js';
+import { createHumanEvaluation, judge } from '../../test/helpers/human-evaluations.js';
+import { startServer, type TestServer } from '../../test/helpers/server.js';
 
 let server: TestServer;
 let endpoint: FakeEndpoint;

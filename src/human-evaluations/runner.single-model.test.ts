@@ -1,5 +1,6 @@
-// Single model tests end to end (docs/human-evaluations.md), a variant that fails, a run resumed
-// from an expired lease, status changes and deletes.
+// Output generation of single model tests end to end (docs/human-evaluations.md): a variant that
+// fails, a run resumed from an expired lease, a live lease left alone, and status changes that stop
+// and resume it. Lists and deletes are in routes.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeEndpoint, createGate, sleep, startEndpoint } from '../../test/helpers/endpoints.js';
 import { createApp, createEndpointVariant, createTestset } from '../../test/helpers/evaluations.js';
@@ -208,7 +209,7 @@ describe('a single model test', () => {
   });
 });
 
-describe('status and delete', () => {
+describe('status changes and a missing revision', () => {
   it('stops generating when the status is set to a final value, and resumes when set back', async () => {
     const gate = createGate();
     const slow = await startEndpoint(async (request) => {
@@ -265,35 +266,5 @@ describe('status and delete', () => {
     expect(response.data.humanEvaluation.statusError).toBe(
       `The variant revision ${revisionId} (${created.variant_names[0]}) of this evaluation no longer exists`,
     );
-  });
-
-  it('lists human evaluations by app, and deletes them by list or by id', async () => {
-    const testset = await createTestset(server, [{ question: 'gone' }]);
-    const body = {
-      app_id: appId,
-      variant_ids: [variantId],
-      evaluation_type: 'single_model_test' as const,
-      inputs: ['question'],
-      testset_id: testset.id,
-      status: 'EVALUATION_FINISHED',
-    };
-    const one = await createHumanEvaluation(server, body);
-    const two = await createHumanEvaluation(server, body);
-    const three = await createHumanEvaluation(server, body);
-    const listed = await server.request('GET', `/human-evaluations?app_id=${appId}`);
-    expect(listed.status).toBe(200);
-    expect(listed.body.map((e: any) => e.id)).toEqual(expect.arrayContaining([one.id, two.id, three.id]));
-    expect((await server.request('GET', '/human-evaluations?app_id=another-app')).body).toEqual([]);
-
-    const deleted = await server.request('DELETE', '/human-evaluations', { evaluations_ids: [one.id, two.id] });
-    expect(deleted.status).toBe(204);
-    expect(deleted.text).toBe('');
-    const byId = await server.request('DELETE', `/human-evaluations/${three.id}`);
-    expect(byId.status).toBe(204);
-    for (const id of [one.id, two.id, three.id]) {
-      expect((await server.request('GET', `/human-evaluations/${id}`)).status).toBe(404);
-    }
-    // Scenarios went with them.
-    expect(await server.assay.db.humanEvaluationScenario.count({ where: { humanEvaluationId: { in: [one.id, two.id, three.id] } } })).toBe(0);
   });
 });

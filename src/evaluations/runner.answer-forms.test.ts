@@ -1,10 +1,10 @@
 // Automatic evaluations run end to end against endpoint variants played by local HTTP servers:
 // every answer form of docs/evaluations.md#what-a-variant-is-sent, the stored scenarios
-// (docs/contract.md 2.3) in test set order, the trace of each invocation, and the ground-truth
-// column rules.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { endpointsOfFile, type FakeEndpoint, type Reply, sleep } from '../../test/helpers/endpoints.js';
+// (docs/contract.md 2.3) in test set order, the trace of each invocation, and Agenta v2 answers
+// without a full trace.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/helpers/server.js';
+import { useEndpoints, type FakeEndpoint, type Reply, sleep } from '../../test/helpers/endpoints.js';
 import {
   createApp,
   createConfig,
@@ -17,18 +17,12 @@ import {
   waitForStatus,
 } from '../../test/helpers/evaluations.js';
 
-let server: TestServer;
-const { endpoint, closeAll } = endpointsOfFile();
+const server = useTestServer();
+const endpoint = useEndpoints();
 let appId: string;
 
 beforeAll(async () => {
-  server = await startServer();
   appId = await createApp(server, 'runs');
-});
-
-afterAll(async () => {
-  await server?.close();
-  await closeAll();
 });
 
 describe('a run over every answer form of an endpoint', () => {
@@ -258,57 +252,5 @@ describe('Agenta v2 answers without a full trace', () => {
       expect(scenario.outputs[0].latency).toBeLessThan(5);
     }
     expect(scenarios.map((s) => s.results[0].result.value)).toEqual([true, true, true]);
-  });
-});
-
-describe('ground truth columns', () => {
-  it('reads correct_answer_key, else the evaluation correct_answer_column; both columns are left out of the inputs', async () => {
-    const user = await endpoint((request) => ({ body: { data: String(request.body.inputs.q).toUpperCase() } }));
-    const variant = await createEndpointVariant(server, appId, user.url);
-    const testset = await createTestset(server, [
-      { q: 'a', expected: 'A', correct_answer: 'nope', note: 7 },
-      { q: 'b', expected: 'nope', correct_answer: 'B', note: 8 },
-    ]);
-    const byColumn = await createConfig(server, appId, 'auto_exact_match');
-    const byKey = await createConfig(server, appId, 'auto_exact_match', { correct_answer_key: 'testcase.correct_answer' });
-    const { id } = await startEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluators_configs: [byColumn.id, byKey.id],
-      testset_id: testset.id,
-      correct_answer_column: 'expected',
-    });
-    await waitForStatus(server, id);
-    const scenarios = await getScenarios(server, id);
-    expect(scenarios.map((s) => s.inputs)).toEqual([
-      [
-        { name: 'q', type: 'text', value: 'a' },
-        { name: 'note', type: 'text', value: 7 },
-      ],
-      [
-        { name: 'q', type: 'text', value: 'b' },
-        { name: 'note', type: 'text', value: 8 },
-      ],
-    ]);
-    expect(scenarios.map((s) => s.correct_answers)).toEqual([
-      [
-        { key: 'expected', value: 'A' },
-        { key: 'correct_answer', value: 'nope' },
-      ],
-      [
-        { key: 'expected', value: 'nope' },
-        { key: 'correct_answer', value: 'B' },
-      ],
-    ]);
-    expect(scenarios.map((s) => s.results.map((r: any) => r.result.value))).toEqual([
-      [true, false],
-      [false, true],
-    ]);
-    expect(scenarios.map((s) => s.outputs[0].cost)).toEqual([null, null]);
-    // No case had a cost: the cost totals are error Results, the latency one a number.
-    const evaluation = await getEvaluation(server, id);
-    expect(evaluation.total_cost).toEqual({ type: 'error', value: null, error: { message: 'No cost was measured for this evaluation', stacktrace: null } });
-    expect(evaluation.average_cost).toEqual(evaluation.total_cost);
-    expect(evaluation.average_latency.type).toBe('latency');
   });
 });
