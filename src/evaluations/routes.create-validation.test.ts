@@ -2,7 +2,7 @@
 // loc/type/msg, the 404s that name the missing thing, the provider-key check of prompt variants,
 // and the contract array answered at once on success.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer } from '../../test/helpers/server.js';
 import { startEndpoint, startFakeOpenAI, type FakeEndpoint } from '../../test/helpers/endpoints.js';
 import {
   EVALUATION_FIELDS,
@@ -15,7 +15,7 @@ import {
   waitForStatus,
 } from '../../test/helpers/evaluations.js';
 
-let server: TestServer;
+const server = useTestServer();
 let endpoint: FakeEndpoint;
 let openai: FakeEndpoint;
 let appId: string;
@@ -29,7 +29,6 @@ let configId: string;
 let codeConfigId: string;
 
 beforeAll(async () => {
-  server = await startServer();
   endpoint = await startEndpoint(() => ({ body: 'ok' }));
   openai = await startFakeOpenAI(() => ({ content: 'ok', usage: { prompt_tokens: 1, completion_tokens: 1 } }));
   appId = await createApp(server, 'validation');
@@ -51,7 +50,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await server?.close();
   await endpoint?.close();
   await openai?.close();
 });

@@ -2,7 +2,7 @@
 // the case-by-case comparison of two variants over one test set, DELETE /evaluations (all or
 // nothing, also of a running one), and the 404 of every route for an unknown id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer } from '../../test/helpers/server.js';
 import { createGate, type FakeEndpoint, sleep, startEndpoint } from '../../test/helpers/endpoints.js';
 import {
   createApp,
@@ -17,7 +17,7 @@ import {
   waitForStatus,
 } from '../../test/helpers/evaluations.js';
 
-let server: TestServer;
+const server = useTestServer();
 const endpoints: FakeEndpoint[] = [];
 let appId: string;
 let otherAppId: string;
@@ -35,7 +35,6 @@ const rows = [
 ];
 
 beforeAll(async () => {
-  server = await startServer();
   const upperEndpoint = await startEndpoint((request) => ({ body: { data: String(request.body.inputs.word).toUpperCase() } }));
   const echoEndpoint = await startEndpoint((request) => ({ body: { data: request.body.inputs.word } }));
   endpoints.push(upperEndpoint, echoEndpoint);
@@ -66,7 +65,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await server?.close();
   for (const started of endpoints) await started.close();
 });
 

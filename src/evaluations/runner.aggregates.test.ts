@@ -1,9 +1,9 @@
 // The aggregates and totals of docs/evaluations.md#totals-and-aggregates (evaluations/aggregates.ts)
 // over runs against endpoint variants played by local HTTP servers; all expected values worked out
 // by hand below.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { endpointsOfFile, type Reply } from '../../test/helpers/endpoints.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/helpers/server.js';
+import { useEndpoints, type Reply } from '../../test/helpers/endpoints.js';
 import {
   createApp,
   createConfig,
@@ -15,18 +15,12 @@ import {
   waitForStatus,
 } from '../../test/helpers/evaluations.js';
 
-let server: TestServer;
-const { endpoint, closeAll } = endpointsOfFile();
+const server = useTestServer();
+const endpoint = useEndpoints();
 let appId: string;
 
 beforeAll(async () => {
-  server = await startServer();
   appId = await createApp(server, 'aggregates');
-});
-
-afterAll(async () => {
-  await server?.close();
-  await closeAll();
 });
 
 /** An endpoint answering every case with the Agenta v2 form `{data, trace:{cost, latency}}` from `answers[q]`. */

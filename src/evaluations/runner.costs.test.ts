@@ -3,7 +3,7 @@
 // spans say their cost was computed, a price corrected later costs the next run, and costs sum
 // to the decimal they are (0.01275, never 0.012750000000000001) in REST and GraphQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer } from '../../test/helpers/server.js';
 import { type FakeEndpoint, startEndpoint, startFakeOpenAI } from '../../test/helpers/endpoints.js';
 import { generateSingleModelEvaluation } from '../../test/helpers/human-evaluations.js';
 import { globalId } from '../shared/graphql/ids.js';
@@ -20,7 +20,7 @@ import {
   waitForStatus,
 } from '../../test/helpers/evaluations.js';
 
-let server: TestServer;
+const server = useTestServer();
 let openai: FakeEndpoint;
 let endpoint: FakeEndpoint;
 /** An app whose reported cost is float noise: 0.1 + 0.2 is sent as 0.30000000000000004. */
@@ -43,12 +43,10 @@ beforeAll(async () => {
   // An app that reports its own cost, 0.00425 per call.
   endpoint = await startEndpoint(() => ({ body: { message: 'Paris', cost: 0.00425 } }));
   noisy = await startEndpoint(() => ({ body: { message: 'Paris', cost: 0.1 + 0.2 } }));
-  server = await startServer();
   keys = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: openai.url };
 });
 
 afterAll(async () => {
-  await server?.close();
   await openai?.close();
   await endpoint?.close();
   await noisy?.close();

@@ -2,23 +2,17 @@
 // (docs/evaluation-engine.md#fencing, docs/operations.md#several-instances): a case stored meanwhile
 // by another worker is neither stored again nor counted, and a worker whose lease was taken over
 // stores nothing more.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { createGate, endpointsOfFile, sleep } from '../../test/helpers/endpoints.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/helpers/server.js';
+import { createGate, useEndpoints, sleep } from '../../test/helpers/endpoints.js';
 import { createApp, createConfig, createEndpointVariant, createTestset, getScenarios, startEvaluation, waitForStatus } from '../../test/helpers/evaluations.js';
 
-let server: TestServer;
-const { endpoint, closeAll } = endpointsOfFile();
+const server = useTestServer();
+const endpoint = useEndpoints();
 let appId: string;
 
 beforeAll(async () => {
-  server = await startServer();
   appId = await createApp(server, 'fencing');
-});
-
-afterAll(async () => {
-  await server?.close();
-  await closeAll();
 });
 
 /** The ids of the traces the runner stored for an evaluation's calls. */

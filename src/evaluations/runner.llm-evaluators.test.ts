@@ -5,7 +5,7 @@
 // paths into the output and the trace, prompt templates refused at config time, and custom code
 // whose escape attempts each end in an error result while the service keeps serving.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer } from '../../test/helpers/server.js';
 import { type FakeEndpoint, startEndpoint, startFakeOpenAI } from '../../test/helpers/endpoints.js';
 import {
   createApp,
@@ -21,7 +21,7 @@ import {
 import { CONTEXT_RELEVANCY_PROMPT, FAITHFULNESS_PROMPT } from '../evaluators/scorers/rag.js';
 import { globalId } from '../shared/graphql/ids.js';
 
-let server: TestServer;
+const server = useTestServer();
 let openai: FakeEndpoint;
 let variantEndpoint: FakeEndpoint;
 let ragEndpoint: FakeEndpoint;
@@ -58,13 +58,11 @@ beforeAll(async () => {
   ragEndpoint = await startEndpoint(() => ({
     body: { answer: 'Paris, on the Seine', contexts: ['Paris is the capital of France.', { content: 'The Seine flows through Paris.' }] },
   }));
-  server = await startServer();
   appId = await createApp(server);
   keys = { OPENAI_API_KEY: 'sk-judge', OPENAI_BASE_URL: openai.url };
 });
 
 afterAll(async () => {
-  await server?.close();
   await openai?.close();
   await variantEndpoint?.close();
   await ragEndpoint?.close();

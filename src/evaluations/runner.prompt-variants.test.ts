@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '../shared/secrets.js';
-import { onPostgres, startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer, onPostgres, startServer, type TestServer } from '../../test/helpers/server.js';
 import { type FakeEndpoint, createGate, startFakeOpenAI } from '../../test/helpers/endpoints.js';
 import {
   createApp,
@@ -22,7 +22,7 @@ import {
   waitForStatus,
 } from '../../test/helpers/evaluations.js';
 
-let server: TestServer;
+const server = useTestServer();
 let envServer: TestServer;
 let openai: FakeEndpoint;
 
@@ -66,12 +66,10 @@ beforeAll(async () => {
     const content = body.response_format ? JSON.stringify({ city }) : city;
     return { content, model: `${body.model}-2024-07-18`, usage: usage[country] };
   });
-  server = await startServer();
   envServer = await startServer({ OPENAI_API_KEY: 'sk-env', OPENAI_BASE_URL: openai.url });
 });
 
 afterAll(async () => {
-  await server?.close();
   await envServer?.close();
   await openai?.close();
 });

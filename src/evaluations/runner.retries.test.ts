@@ -2,9 +2,9 @@
 // errors, timeouts) are retried up to max_retries times, retry_delay apart unless a Retry-After
 // header says otherwise; a 4xx is not retried; a case out of retries is stored with an error output
 // and the run goes on to end FINISHED_WITH_ERRORS. The server's per-call timeout is 0.5 s here.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { closedPortUrl, endpointsOfFile, type FakeEndpoint, type RecordedRequest, type Reply } from '../../test/helpers/endpoints.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/helpers/server.js';
+import { closedPortUrl, useEndpoints, type FakeEndpoint, type RecordedRequest, type Reply } from '../../test/helpers/endpoints.js';
 import {
   createApp,
   createConfig,
@@ -17,18 +17,12 @@ import {
   waitForStatus,
 } from '../../test/helpers/evaluations.js';
 
-let server: TestServer;
+const server = useTestServer({ VARIANT_TIMEOUT_SECONDS: '0.5' });
 let appId: string;
-const { endpoint, closeAll } = endpointsOfFile();
+const endpoint = useEndpoints();
 
 beforeAll(async () => {
-  server = await startServer({ VARIANT_TIMEOUT_SECONDS: '0.5' });
   appId = await createApp(server, 'retries');
-});
-
-afterAll(async () => {
-  await server?.close();
-  await closeAll();
 });
 
 /** Requests that carried test case `name` (column `case`). */

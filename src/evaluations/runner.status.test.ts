@@ -2,9 +2,9 @@
 // while queued, STARTED while its cases run, FINISHED; CANCELLED by POST /evaluations/{id}/cancel
 // (and nothing runs after it); FAILED when its test set is gone by the time it starts. Endpoints
 // hold their requests until the test releases them, so each state is observed deterministically.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { createGate, endpointsOfFile, type FakeEndpoint, type Gate, sleep } from '../../test/helpers/endpoints.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/helpers/server.js';
+import { createGate, useEndpoints, type FakeEndpoint, type Gate, sleep } from '../../test/helpers/endpoints.js';
 import {
   createApp,
   createConfig,
@@ -16,10 +16,10 @@ import {
   waitForStatus,
 } from '../../test/helpers/evaluations.js';
 
-let server: TestServer;
+const server = useTestServer();
 let appId: string;
 let configId: string;
-const { endpoint, closeAll } = endpointsOfFile();
+const endpoint = useEndpoints();
 
 /** An endpoint answering `{data: "ok"}`, each request held until `gate` opens. */
 function gatedEndpoint(gate: Gate): Promise<FakeEndpoint> {
@@ -30,14 +30,8 @@ function gatedEndpoint(gate: Gate): Promise<FakeEndpoint> {
 }
 
 beforeAll(async () => {
-  server = await startServer();
   appId = await createApp(server, 'statuses');
   configId = (await createConfig(server, appId, 'auto_exact_match')).id;
-});
-
-afterAll(async () => {
-  await server?.close();
-  await closeAll();
 });
 
 const rows = (count: number) => Array.from({ length: count }, (_, n) => ({ n, correct_answer: 'ok' }));

@@ -8,19 +8,17 @@ import { globalId } from '../shared/graphql/ids.js';
 import { startEndpoint, type FakeEndpoint } from '../../test/helpers/endpoints.js';
 import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluation, waitForStatus } from '../../test/helpers/evaluations.js';
 import { createHumanEvaluation, judge } from '../../test/helpers/human-evaluations.js';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer } from '../../test/helpers/server.js';
 
-let server: TestServer;
+const server = useTestServer();
 let endpoint: FakeEndpoint;
 let client: Client;
 beforeAll(async () => {
-  server = await startServer();
   endpoint = await startEndpoint((request: any) => ({ body: { message: request.body.inputs.country, cost: 0, latency: 0.01 } }));
   client = new Client({ url: `${server.baseUrl}/graphql`, exchanges: [fetchExchange], requestPolicy: 'network-only' });
 });
 afterAll(async () => {
   await endpoint?.close();
-  await server?.close();
 });
 
 const NODES = gql`

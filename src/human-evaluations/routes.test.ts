@@ -2,12 +2,12 @@
 // each with its exact body, and lists and deletes. Evaluations here are created with a final status so no output is
 // generated: the scenarios' outputs are filled through the PUT, as a client that runs the variants
 // itself would.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp, createEndpointVariant, createPromptVariant, createTestset } from '../../test/helpers/evaluations.js';
 import { createHumanEvaluation } from '../../test/helpers/human-evaluations.js';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer } from '../../test/helpers/server.js';
 
-let server: TestServer;
+const server = useTestServer();
 let appId: string;
 let otherAppId: string;
 let variantA: string;
@@ -23,7 +23,6 @@ let singleScenario: string;
 const missing = (...loc: (string | number)[]) => ({ loc: ['body', ...loc], msg: 'Field required', type: 'missing' });
 
 beforeAll(async () => {
-  server = await startServer();
   appId = await createApp(server, 'checks');
   otherAppId = await createApp(server, 'elsewhere');
   variantA = (await createEndpointVariant(server, appId, 'http://127.0.0.1:9/a', { name: 'a' })).variant_id;
@@ -38,7 +37,6 @@ beforeAll(async () => {
   abScenario = (await server.request('GET', `/human-evaluations/${abId}/evaluation_scenarios`)).body[0].id;
   singleScenario = (await server.request('GET', `/human-evaluations/${singleId}/evaluation_scenarios`)).body[0].id;
 });
-afterAll(() => server.close());
 
 function validBody(): Record<string, unknown> {
   return { app_id: appId, variant_ids: [variantA, variantB], evaluation_type: 'human_a_b_testing', inputs: ['country'], testset_id: testsetId };

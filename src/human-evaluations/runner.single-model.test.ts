@@ -5,17 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeEndpoint, createGate, sleep, startEndpoint } from '../../test/helpers/endpoints.js';
 import { createApp, createEndpointVariant, createTestset } from '../../test/helpers/evaluations.js';
 import { createHumanEvaluation, judge, waitForHumanStatus } from '../../test/helpers/human-evaluations.js';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer } from '../../test/helpers/server.js';
 import { globalId } from '../shared/graphql/ids.js';
 
-let server: TestServer;
+// A short lease: the scan for runs whose worker died comes every half lease.
+const server = useTestServer({ EVALUATION_LEASE_SECONDS: '1' });
 let user: FakeEndpoint;
 let appId: string;
 let variantId: string;
 
 beforeAll(async () => {
-  // A short lease: the scan for runs whose worker died comes every half lease.
-  server = await startServer({ EVALUATION_LEASE_SECONDS: '1' });
   user = await startEndpoint((request) => {
     const question = request.body.inputs.question as string;
     // A plain-text answer; "boom" makes the endpoint refuse (a 400 is not retried).
@@ -26,7 +25,6 @@ beforeAll(async () => {
   variantId = (await createEndpointVariant(server, appId, user.url, { name: 'only' })).variant_id;
 });
 afterAll(async () => {
-  await server.close();
   await user.close();
 });
 

@@ -141,13 +141,13 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
 
 /**
  * The file's server: started in a `beforeAll`, closed in an `afterAll`, and meanwhile used as the
- * TestServer it stands for. Call it at the top of a test file, before the file's own hooks: they
+ * TestServer it stands for; `env` may be worked out then (a free port). Call it at the top of a test file, before the file's own hooks: they
  * then run after the start and before the close.
  */
-export function useTestServer(env: Record<string, string> = {}): TestServer {
+export function useTestServer(env: Record<string, string> | (() => Promise<Record<string, string>>) = {}): TestServer {
   let started: TestServer | undefined;
   beforeAll(async () => {
-    started = await startServer(env);
+    started = await startServer(typeof env === 'function' ? await env() : env);
   });
   afterAll(async () => {
     await started?.close();
