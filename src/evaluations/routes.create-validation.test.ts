@@ -4,16 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/helpers/server.js';
 import { startEndpoint, startFakeOpenAI, type FakeEndpoint } from '../../test/helpers/endpoints.js';
-import {
-  EVALUATION_FIELDS,
-  FAST,
-  createApp,
-  createConfig,
-  createEndpointVariant,
-  createPromptVariant,
-  createTestset,
-  waitForStatus,
-} from '../../test/helpers/evaluations.js';
+import * as fixtures from '../../test/helpers/evaluations.js';
 
 const server = useTestServer();
 let endpoint: FakeEndpoint;
@@ -31,22 +22,24 @@ let codeConfigId: string;
 beforeAll(async () => {
   endpoint = await startEndpoint(() => ({ body: 'ok' }));
   openai = await startFakeOpenAI(() => ({ content: 'ok', usage: { prompt_tokens: 1, completion_tokens: 1 } }));
-  appId = await createApp(server, 'validation');
-  otherAppId = await createApp(server, 'other');
+  appId = await fixtures.createApp(server, 'validation');
+  otherAppId = await fixtures.createApp(server, 'other');
   variantIds = [
-    (await createEndpointVariant(server, appId, endpoint.url, { name: 'first' })).variant_id,
-    (await createEndpointVariant(server, appId, endpoint.url, { name: 'second' })).variant_id,
+    (await fixtures.createEndpointVariant(server, appId, endpoint.url, { name: 'first' })).variant_id,
+    (await fixtures.createEndpointVariant(server, appId, endpoint.url, { name: 'second' })).variant_id,
   ];
-  otherVariantId = (await createEndpointVariant(server, otherAppId, endpoint.url, { name: 'foreign' })).variant_id;
+  otherVariantId = (await fixtures.createEndpointVariant(server, otherAppId, endpoint.url, { name: 'foreign' })).variant_id;
   promptVariantId = (
-    await createPromptVariant(server, appId, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Capital of {country}?' }] }, 'prompted')
+    await fixtures.createPromptVariant(server, appId, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Capital of {country}?' }] }, 'prompted')
   ).variant_id;
   mistralVariantId = (
-    await createPromptVariant(server, appId, { model: 'mistral/mistral-small', messages: [{ role: 'user', content: '{country}' }] }, 'mistral')
+    await fixtures.createPromptVariant(server, appId, { model: 'mistral/mistral-small', messages: [{ role: 'user', content: '{country}' }] }, 'mistral')
   ).variant_id;
-  testset = await createTestset(server, [{ country: 'France', correct_answer: 'ok' }], 'one row');
-  configId = (await createConfig(server, appId, 'auto_exact_match', {}, 'exact')).id;
-  codeConfigId = (await createConfig(server, appId, 'auto_custom_code_run', { code: 'function evaluate() { return 1 }', runtime: 'javascript' }, 'code')).id;
+  testset = await fixtures.createTestset(server, [{ country: 'France', correct_answer: 'ok' }], 'one row');
+  configId = (await fixtures.createConfig(server, appId, 'auto_exact_match', {}, 'exact')).id;
+  codeConfigId = (
+    await fixtures.createConfig(server, appId, 'auto_custom_code_run', { code: 'function evaluate() { return 1 }', runtime: 'javascript' }, 'code')
+  ).id;
 });
 
 afterAll(async () => {
@@ -60,7 +53,7 @@ function validBody(): Record<string, any> {
     variant_ids: [variantIds[0]],
     evaluators_configs: [configId],
     testset_id: testset.id,
-    rate_limit: { ...FAST },
+    rate_limit: { ...fixtures.FAST },
   };
 }
 
@@ -114,7 +107,7 @@ describe('POST /evaluations validation (422)', () => {
       const response = await server.request('POST', '/evaluations', { ...validBody(), rate_limit });
       expect(response.status, response.text).toBe(200);
       // The second one would wait an hour between batches; it has a single batch and ends at once.
-      await waitForStatus(server, response.body[0].id);
+      await fixtures.waitForStatus(server, response.body[0].id);
     }
   });
 
@@ -206,14 +199,14 @@ describe('POST /evaluations validation (422)', () => {
   it('accepts a custom code evaluator, which needs no provider key', async () => {
     const response = await server.request('POST', '/evaluations', { ...validBody(), evaluators_configs: [configId, codeConfigId] });
     expect(response.status, response.text).toBe(200);
-    expect((await waitForStatus(server, response.body[0].id)).status.value).toBe('EVALUATION_FINISHED');
+    expect((await fixtures.waitForStatus(server, response.body[0].id)).status.value).toBe('EVALUATION_FINISHED');
   });
 
   it("refuses an AI critique whose {column} placeholders are not columns of the test set, at the config's index", async () => {
-    const fine = await createConfig(server, appId, 'auto_ai_critique', {
+    const fine = await fixtures.createConfig(server, appId, 'auto_ai_critique', {
       prompt_template: [{ role: 'user', content: 'Country {country}, answer {prediction}, expected {ground_truth}, all {inputs}' }],
     });
-    const missing = await createConfig(
+    const missing = await fixtures.createConfig(
       server,
       appId,
       'auto_ai_critique',
@@ -239,7 +232,7 @@ describe('POST /evaluations validation (422)', () => {
     ]);
     const response = await server.request('POST', '/evaluations', { ...validBody(), evaluators_configs: [fine.id], lm_providers_keys: keys });
     expect(response.status, response.text).toBe(200);
-    expect((await waitForStatus(server, response.body[0].id)).status.value).toBe('EVALUATION_FINISHED');
+    expect((await fixtures.waitForStatus(server, response.body[0].id)).status.value).toBe('EVALUATION_FINISHED');
     expect(judge.requests[0].body.messages).toEqual([{ role: 'user', content: 'Country France, answer ok, expected ok, all {"country":"France"}' }]);
     await judge.close();
   });
@@ -247,9 +240,9 @@ describe('POST /evaluations validation (422)', () => {
 
 describe('POST /evaluations: provider keys of evaluators', () => {
   it("answers 422 at lm_providers_keys when an evaluator's model has no key, naming its provider once", async () => {
-    const critique = await createConfig(server, appId, 'auto_ai_critique', {});
-    const semantic = await createConfig(server, appId, 'auto_semantic_similarity', {});
-    const rag = await createConfig(server, appId, 'rag_faithfulness', { model: 'mistral/mistral-small' });
+    const critique = await fixtures.createConfig(server, appId, 'auto_ai_critique', {});
+    const semantic = await fixtures.createConfig(server, appId, 'auto_semantic_similarity', {});
+    const rag = await fixtures.createConfig(server, appId, 'rag_faithfulness', { model: 'mistral/mistral-small' });
     const body = { ...validBody(), evaluators_configs: [configId, critique.id, semantic.id] };
     await expect422(body, [
       {
@@ -305,7 +298,7 @@ describe('POST /evaluations: provider keys of prompt variants', () => {
       lm_providers_keys: { OPENAI_API_KEY: 'sk-1', OPENAI_BASE_URL: openai.url },
     });
     expect(response.status, response.text).toBe(200);
-    expect((await waitForStatus(server, response.body[0].id)).status.value).toBe('EVALUATION_FINISHED');
+    expect((await fixtures.waitForStatus(server, response.body[0].id)).status.value).toBe('EVALUATION_FINISHED');
   });
 });
 
@@ -354,7 +347,7 @@ describe('POST /evaluations: the answer (docs/contract.md 4.3 → array of 2.4)'
     ];
     expect(revisions.map((r: any) => r.revision)).toEqual([1, 2]);
     created.forEach((evaluation: any, index: number) => {
-      expect(Object.keys(evaluation).sort()).toEqual(EVALUATION_FIELDS);
+      expect(Object.keys(evaluation).sort()).toEqual(fixtures.EVALUATION_FIELDS);
       expect(evaluation).toEqual({
         id: expect.any(String),
         app_id: appId,
@@ -383,7 +376,7 @@ describe('POST /evaluations: the answer (docs/contract.md 4.3 → array of 2.4)'
 
     // Both are readable and run to the end in the background.
     for (const evaluation of created) {
-      expect((await waitForStatus(server, evaluation.id)).status.value).toBe('EVALUATION_FINISHED');
+      expect((await fixtures.waitForStatus(server, evaluation.id)).status.value).toBe('EVALUATION_FINISHED');
       expect((await server.request('GET', `/evaluations/${evaluation.id}`)).body.revisions).toEqual(evaluation.revisions);
     }
     // The pinned revision's parameters were sent.

@@ -5,24 +5,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/helpers/server.js';
 import { useEndpoints, type FakeEndpoint, type Reply, sleep } from '../../test/helpers/endpoints.js';
-import {
-  createApp,
-  createConfig,
-  createEndpointVariant,
-  createTestset,
-  getEvaluation,
-  getScenarios,
-  scenarioTraceIds,
-  startEvaluation,
-  waitForStatus,
-} from '../../test/helpers/evaluations.js';
+import * as fixtures from '../../test/helpers/evaluations.js';
 
 const server = useTestServer();
 const endpoint = useEndpoints();
 let appId: string;
 
 beforeAll(async () => {
-  appId = await createApp(server, 'runs');
+  appId = await fixtures.createApp(server, 'runs');
 });
 
 describe('a run over every answer form of an endpoint', () => {
@@ -70,14 +60,14 @@ describe('a run over every answer form of an endpoint', () => {
       await sleep(delays[request.body.inputs.country]);
       return answers[request.body.inputs.country];
     });
-    variant = await createEndpointVariant(server, appId, user.url, { name: 'forms', parameters: { style: 'short', temperature: 0 } });
-    testset = await createTestset(server, rows, 'capitals');
+    variant = await fixtures.createEndpointVariant(server, appId, user.url, { name: 'forms', parameters: { style: 'short', temperature: 0 } });
+    testset = await fixtures.createTestset(server, rows, 'capitals');
     configs = [
-      await createConfig(server, appId, 'auto_exact_match', {}, 'forms-exact'),
-      await createConfig(server, appId, 'auto_contains', { substring: 'a', case_sensitive: true }, 'forms-contains-a'),
-      await createConfig(server, appId, 'auto_levenshtein_distance', {}, 'forms-levenshtein'),
+      await fixtures.createConfig(server, appId, 'auto_exact_match', {}, 'forms-exact'),
+      await fixtures.createConfig(server, appId, 'auto_contains', { substring: 'a', case_sensitive: true }, 'forms-contains-a'),
+      await fixtures.createConfig(server, appId, 'auto_levenshtein_distance', {}, 'forms-levenshtein'),
     ];
-    const created = await startEvaluation(server, {
+    const created = await fixtures.startEvaluation(server, {
       app_id: appId,
       variant_ids: [variant.variant_id],
       evaluators_configs: configs.map((c) => c.id),
@@ -85,9 +75,9 @@ describe('a run over every answer form of an endpoint', () => {
       rate_limit: { batch_size: 3 },
     });
     evaluationId = created.id;
-    const end = await waitForStatus(server, evaluationId);
+    const end = await fixtures.waitForStatus(server, evaluationId);
     expect(end).toEqual({ status: { type: 'status', value: 'EVALUATION_FINISHED', error: null }, progress: { total: 5, done: 5, errors: 0 } });
-    scenarios = await getScenarios(server, evaluationId);
+    scenarios = await fixtures.getScenarios(server, evaluationId);
   });
 
   it('POSTs {inputs, parameters} as JSON to the uri, once per case, without the ground truth', () => {
@@ -166,7 +156,7 @@ describe('a run over every answer form of an endpoint', () => {
   });
 
   it('aggregates per config and totals cost and latency', async () => {
-    const evaluation = await getEvaluation(server, evaluationId);
+    const evaluation = await fixtures.getEvaluation(server, evaluationId);
     expect(evaluation.status).toEqual({ type: 'status', value: 'EVALUATION_FINISHED', error: null });
     // exact 2/5, contains 3/5, levenshtein (0 + 1 + 0 + 21 + 2) / 5 = 4.8.
     expect(evaluation.aggregated_results).toEqual([
@@ -185,12 +175,12 @@ describe('a run over every answer form of an endpoint', () => {
   });
 
   it('records a trace per case, readable with the variant and its output', async () => {
-    const traces = await scenarioTraceIds(server, evaluationId);
+    const traces = await fixtures.scenarioTraceIds(server, evaluationId);
     expect(traces.map((t) => t.position)).toEqual([0, 1, 2, 3, 4]);
     for (const { trace_id } of traces) expect(trace_id).toMatch(/^[0-9a-f]{32}$/);
     expect(new Set(traces.map((t) => t.trace_id)).size).toBe(5);
     // REST's scenarios link the same traces (docs/contract.md 2.3).
-    expect((await getScenarios(server, evaluationId)).map((scenario) => scenario.trace_id)).toEqual(traces.map((t) => t.trace_id));
+    expect((await fixtures.getScenarios(server, evaluationId)).map((scenario) => scenario.trace_id)).toEqual(traces.map((t) => t.trace_id));
 
     const expectedOutputs = ['Paris', 'Lima!', 'Rome', { city: 'Tokyo', ok: true }, 'Madird'];
     for (const [position, { trace_id }] of traces.entries()) {
@@ -225,21 +215,21 @@ describe('Agenta v2 answers without a full trace', () => {
       c: { data: 'y', trace: { latency: 'slow', cost: null } },
     };
     const user = await endpoint((request) => ({ body: answers[request.body.inputs.q] }));
-    const variant = await createEndpointVariant(server, appId, user.url);
-    const testset = await createTestset(server, [
+    const variant = await fixtures.createEndpointVariant(server, appId, user.url);
+    const testset = await fixtures.createTestset(server, [
       { q: 'a', correct_answer: 'x' },
       { q: 'b', correct_answer: '{"k":1}' },
       { q: 'c', correct_answer: 'y' },
     ]);
-    const exact = await createConfig(server, appId, 'auto_exact_match');
-    const { id } = await startEvaluation(server, {
+    const exact = await fixtures.createConfig(server, appId, 'auto_exact_match');
+    const { id } = await fixtures.startEvaluation(server, {
       app_id: appId,
       variant_ids: [variant.variant_id],
       evaluators_configs: [exact.id],
       testset_id: testset.id,
     });
-    expect((await waitForStatus(server, id)).status.value).toBe('EVALUATION_FINISHED');
-    const scenarios = await getScenarios(server, id);
+    expect((await fixtures.waitForStatus(server, id)).status.value).toBe('EVALUATION_FINISHED');
+    const scenarios = await fixtures.getScenarios(server, id);
     expect(scenarios.map((s) => s.outputs[0].result)).toEqual([
       { type: 'text', value: 'x', error: null },
       { type: 'json', value: { k: 1 }, error: null },

@@ -3,44 +3,35 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/helpers/server.js';
 import { useEndpoints } from '../../test/helpers/endpoints.js';
-import {
-  createApp,
-  createConfig,
-  createEndpointVariant,
-  createTestset,
-  getEvaluation,
-  getScenarios,
-  startEvaluation,
-  waitForStatus,
-} from '../../test/helpers/evaluations.js';
+import * as fixtures from '../../test/helpers/evaluations.js';
 
 const server = useTestServer();
 const endpoint = useEndpoints();
 let appId: string;
 
 beforeAll(async () => {
-  appId = await createApp(server, 'runs');
+  appId = await fixtures.createApp(server, 'runs');
 });
 
 describe('ground truth columns', () => {
   it('reads correct_answer_key, else the evaluation correct_answer_column; both columns are left out of the inputs', async () => {
     const user = await endpoint((request) => ({ body: { data: String(request.body.inputs.q).toUpperCase() } }));
-    const variant = await createEndpointVariant(server, appId, user.url);
-    const testset = await createTestset(server, [
+    const variant = await fixtures.createEndpointVariant(server, appId, user.url);
+    const testset = await fixtures.createTestset(server, [
       { q: 'a', expected: 'A', correct_answer: 'nope', note: 7 },
       { q: 'b', expected: 'nope', correct_answer: 'B', note: 8 },
     ]);
-    const byColumn = await createConfig(server, appId, 'auto_exact_match');
-    const byKey = await createConfig(server, appId, 'auto_exact_match', { correct_answer_key: 'testcase.correct_answer' });
-    const { id } = await startEvaluation(server, {
+    const byColumn = await fixtures.createConfig(server, appId, 'auto_exact_match');
+    const byKey = await fixtures.createConfig(server, appId, 'auto_exact_match', { correct_answer_key: 'testcase.correct_answer' });
+    const { id } = await fixtures.startEvaluation(server, {
       app_id: appId,
       variant_ids: [variant.variant_id],
       evaluators_configs: [byColumn.id, byKey.id],
       testset_id: testset.id,
       correct_answer_column: 'expected',
     });
-    await waitForStatus(server, id);
-    const scenarios = await getScenarios(server, id);
+    await fixtures.waitForStatus(server, id);
+    const scenarios = await fixtures.getScenarios(server, id);
     expect(scenarios.map((s) => s.inputs)).toEqual([
       [
         { name: 'q', type: 'text', value: 'a' },
@@ -67,7 +58,7 @@ describe('ground truth columns', () => {
     ]);
     expect(scenarios.map((s) => s.outputs[0].cost)).toEqual([null, null]);
     // No case had a cost: the cost totals are error Results, the latency one a number.
-    const evaluation = await getEvaluation(server, id);
+    const evaluation = await fixtures.getEvaluation(server, id);
     expect(evaluation.total_cost).toEqual({ type: 'error', value: null, error: { message: 'No cost was measured for this evaluation', stacktrace: null } });
     expect(evaluation.average_cost).toEqual(evaluation.total_cost);
     expect(evaluation.average_latency.type).toBe('latency');

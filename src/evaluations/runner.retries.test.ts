@@ -5,24 +5,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/helpers/server.js';
 import { closedPortUrl, useEndpoints, type FakeEndpoint, type RecordedRequest, type Reply } from '../../test/helpers/endpoints.js';
-import {
-  createApp,
-  createConfig,
-  createEndpointVariant,
-  createTestset,
-  getScenarios,
-  scenarioTraceIds,
-  startEvaluation,
-  startEvaluations,
-  waitForStatus,
-} from '../../test/helpers/evaluations.js';
+import * as fixtures from '../../test/helpers/evaluations.js';
 
 const server = useTestServer({ VARIANT_TIMEOUT_SECONDS: '0.5' });
 let appId: string;
 const endpoint = useEndpoints();
 
 beforeAll(async () => {
-  appId = await createApp(server, 'retries');
+  appId = await fixtures.createApp(server, 'retries');
 });
 
 /** Requests that carried test case `name` (column `case`). */
@@ -50,27 +40,27 @@ describe('retries of variant calls', () => {
           return { body: { data: 'ok' } };
       }
     });
-    const variant = await createEndpointVariant(server, appId, user.url);
-    const testset = await createTestset(
+    const variant = await fixtures.createEndpointVariant(server, appId, user.url);
+    const testset = await fixtures.createTestset(
       server,
       ['flaky', 'down', 'bad', 'timeout408', 'fine'].map((name) => ({ case: name, correct_answer: 'ok' })),
     );
-    const exact = await createConfig(server, appId, 'auto_exact_match');
-    const contains = await createConfig(server, appId, 'auto_contains', { substring: 'ok' });
-    const { id } = await startEvaluation(server, {
+    const exact = await fixtures.createConfig(server, appId, 'auto_exact_match');
+    const contains = await fixtures.createConfig(server, appId, 'auto_contains', { substring: 'ok' });
+    const { id } = await fixtures.startEvaluation(server, {
       app_id: appId,
       variant_ids: [variant.variant_id],
       evaluators_configs: [exact.id, contains.id],
       testset_id: testset.id,
       rate_limit: { batch_size: 2, max_retries: 2, retry_delay: 0 },
     });
-    expect(await waitForStatus(server, id)).toEqual({
+    expect(await fixtures.waitForStatus(server, id)).toEqual({
       status: { type: 'status', value: 'EVALUATION_FINISHED_WITH_ERRORS', error: null },
       progress: { total: 5, done: 5, errors: 2 },
     });
     expect(['flaky', 'down', 'bad', 'timeout408', 'fine'].map((name) => callsFor(user, name).length)).toEqual([3, 3, 1, 2, 1]);
 
-    const scenarios = await getScenarios(server, id);
+    const scenarios = await fixtures.getScenarios(server, id);
     const outputs = scenarios.map((s) => s.outputs[0]);
     expect(outputs[0].result).toEqual({ type: 'text', value: 'ok, recovered', error: null });
     const failure = (message: string) => ({ result: { type: 'error', value: null, error: { message, stacktrace: null } }, cost: null, latency: null });
@@ -91,7 +81,7 @@ describe('retries of variant calls', () => {
       { type: 'number', value: 1, error: null },
     ]);
     // The failed case's trace is recorded as an error without output.
-    const traces = await scenarioTraceIds(server, id);
+    const traces = await fixtures.scenarioTraceIds(server, id);
     const span = (await server.request('GET', `/observability/traces/${traces[2].trace_id}`)).body;
     expect(span.status).toBe('ERROR');
     expect(span.content.outputs).toBeNull();
@@ -110,21 +100,21 @@ describe('retries of variant calls', () => {
       if (name === 'after0') return { status: 503, headers: { 'retry-after': '0' }, body: 'busy' };
       return { status: 503, body: 'busy' };
     });
-    const noDelay = await createEndpointVariant(server, appId, user.url);
-    const exact = await createConfig(server, appId, 'auto_exact_match');
-    const first = await startEvaluation(server, {
+    const noDelay = await fixtures.createEndpointVariant(server, appId, user.url);
+    const exact = await fixtures.createConfig(server, appId, 'auto_exact_match');
+    const first = await fixtures.startEvaluation(server, {
       app_id: appId,
       variant_ids: [noDelay.variant_id],
       evaluators_configs: [exact.id],
-      testset_id: (await createTestset(server, [{ case: 'after1', correct_answer: 'ok' }])).id,
+      testset_id: (await fixtures.createTestset(server, [{ case: 'after1', correct_answer: 'ok' }])).id,
       rate_limit: { max_retries: 1, retry_delay: 0 },
     });
-    const second = await startEvaluation(server, {
+    const second = await fixtures.startEvaluation(server, {
       app_id: appId,
       variant_ids: [noDelay.variant_id],
       evaluators_configs: [exact.id],
       testset_id: (
-        await createTestset(server, [
+        await fixtures.createTestset(server, [
           { case: 'after0', correct_answer: 'ok' },
           { case: 'plain', correct_answer: 'ok' },
         ])
@@ -132,7 +122,7 @@ describe('retries of variant calls', () => {
       rate_limit: { batch_size: 2, max_retries: 1, retry_delay: 1 },
     });
     for (const { id } of [first, second]) {
-      expect(await waitForStatus(server, id)).toEqual({
+      expect(await fixtures.waitForStatus(server, id)).toEqual({
         status: { type: 'status', value: 'EVALUATION_FINISHED', error: null },
         progress: expect.objectContaining({ errors: 0 }),
       });
@@ -149,13 +139,13 @@ describe('retries of variant calls', () => {
 
   it('stops a call after VARIANT_TIMEOUT_SECONDS and retries timeouts and unreachable endpoints as transient', async () => {
     const hanging = await endpoint(() => new Promise<void>(() => undefined));
-    const slow = await createEndpointVariant(server, appId, hanging.url, { name: 'hangs' });
+    const slow = await fixtures.createEndpointVariant(server, appId, hanging.url, { name: 'hangs' });
     const unreachableUrl = await closedPortUrl();
-    const gone = await createEndpointVariant(server, appId, unreachableUrl, { name: 'gone' });
-    const exact = await createConfig(server, appId, 'auto_exact_match');
-    const testset = await createTestset(server, [{ case: 'only', correct_answer: 'ok' }]);
+    const gone = await fixtures.createEndpointVariant(server, appId, unreachableUrl, { name: 'gone' });
+    const exact = await fixtures.createConfig(server, appId, 'auto_exact_match');
+    const testset = await fixtures.createTestset(server, [{ case: 'only', correct_answer: 'ok' }]);
     // One request, two variants: two evaluations that run side by side.
-    const [timedOut, unreachable] = await startEvaluations(server, {
+    const [timedOut, unreachable] = await fixtures.startEvaluations(server, {
       app_id: appId,
       variant_ids: [slow.variant_id, gone.variant_id],
       evaluators_configs: [exact.id],
@@ -163,7 +153,7 @@ describe('retries of variant calls', () => {
       rate_limit: { max_retries: 1, retry_delay: 0 },
     });
     const started = Date.now();
-    expect(await waitForStatus(server, timedOut.id)).toEqual({
+    expect(await fixtures.waitForStatus(server, timedOut.id)).toEqual({
       status: { type: 'status', value: 'EVALUATION_FINISHED_WITH_ERRORS', error: null },
       progress: { total: 1, done: 1, errors: 1 },
     });
@@ -171,7 +161,7 @@ describe('retries of variant calls', () => {
     expect(hanging.requests).toHaveLength(2);
     expect(hanging.requests[1].at - hanging.requests[0].at).toBeGreaterThanOrEqual(450);
     expect(Date.now() - started).toBeLessThan(5_000);
-    const [timeoutScenario] = await getScenarios(server, timedOut.id);
+    const [timeoutScenario] = await fixtures.getScenarios(server, timedOut.id);
     expect(timeoutScenario.outputs).toEqual([
       {
         result: { type: 'error', value: null, error: { message: 'The call took longer than 0.5 s and was stopped', stacktrace: null } },
@@ -180,8 +170,8 @@ describe('retries of variant calls', () => {
       },
     ]);
 
-    expect((await waitForStatus(server, unreachable.id)).status.value).toBe('EVALUATION_FINISHED_WITH_ERRORS');
-    const [unreachableScenario] = await getScenarios(server, unreachable.id);
+    expect((await fixtures.waitForStatus(server, unreachable.id)).status.value).toBe('EVALUATION_FINISHED_WITH_ERRORS');
+    const [unreachableScenario] = await fixtures.getScenarios(server, unreachable.id);
     expect(unreachableScenario.outputs[0].result.type).toBe('error');
     expect(unreachableScenario.outputs[0].result.error.message).toMatch(
       new RegExp(`^The endpoint ${unreachableUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} could not be reached: `),

@@ -2,17 +2,12 @@
 // it made, connections by app, updates and deletes, and nested rows in a constant number of statements.
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/helpers/server.js';
-import { createApp, createTestsetFrom as createTestsetWith } from '../../test/helpers/evaluations.js';
+import { createApp, CAPITALS as capitals, createTestsetFrom as createTestsetWith } from '../../test/helpers/evaluations.js';
 import { ISO, UUID7 } from '../../test/helpers/contract.js';
 import { globalId } from '../shared/graphql/ids.js';
 
 const server = useTestServer();
 const createTestset = (body: Record<string, unknown>) => createTestsetWith(server, body);
-const capitals = [
-  { country: 'France', correct_answer: 'Paris' },
-  { country: 'Japan', correct_answer: 'Tokyo' },
-  { country: 'Peru', correct_answer: 'Lima' },
-];
 
 const testsetFields = `id databaseId name appId columns rowCount createdAt updatedAt`;
 

@@ -2,18 +2,13 @@
 // 404 for another project's app, and 100,000 rows stored and read back in order.
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/helpers/server.js';
-import { createTestsetFrom as createTestsetWith } from '../../test/helpers/evaluations.js';
+import { CAPITALS as capitals, createTestsetFrom as createTestsetWith } from '../../test/helpers/evaluations.js';
 import { ISO, UNKNOWN_ID, UUID7 } from '../../test/helpers/contract.js';
 import { requestContext } from '../shared/context.js';
 import { readTestsetRows } from './operations.js';
 
 const server = useTestServer();
 const createTestset = (body: Record<string, unknown>) => createTestsetWith(server, body);
-const capitals = [
-  { country: 'France', correct_answer: 'Paris' },
-  { country: 'Japan', correct_answer: 'Tokyo' },
-  { country: 'Peru', correct_answer: 'Lima' },
-];
 
 describe('POST /testsets', () => {
   it('creates a test set and answers {id, name, created_at}', async () => {

@@ -2,16 +2,11 @@
 // PUT's faults before the lookup, DELETE of one or several (all or nothing), 404 for unknown ids.
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/helpers/server.js';
-import { createApp, createTestsetFrom as createTestsetWith } from '../../test/helpers/evaluations.js';
+import { createApp, CAPITALS as capitals, createTestsetFrom as createTestsetWith } from '../../test/helpers/evaluations.js';
 import { ISO, UNKNOWN_ID } from '../../test/helpers/contract.js';
 
 const server = useTestServer();
 const createTestset = (body: Record<string, unknown>) => createTestsetWith(server, body);
-const capitals = [
-  { country: 'France', correct_answer: 'Paris' },
-  { country: 'Japan', correct_answer: 'Tokyo' },
-  { country: 'Peru', correct_answer: 'Lima' },
-];
 
 function notFound(id: string) {
   return { detail: `Testset with id ${id} not found` };

@@ -107,6 +107,13 @@ export async function createTestset(server: Requester, rows: Record<string, unkn
   return { id: created.id, name };
 }
 
+/** Three rows of a test set: a country and its capital. */
+export const CAPITALS = [
+  { country: 'France', correct_answer: 'Paris' },
+  { country: 'Japan', correct_answer: 'Tokyo' },
+  { country: 'Peru', correct_answer: 'Lima' },
+];
+
 /** POST /testsets with `body` as it is; the answer ({id, name, created_at}). */
 export async function createTestsetFrom(server: Requester, body: Record<string, unknown>): Promise<{ id: string; name: string; created_at: string }> {
   return ok(server, 'POST', '/testsets', body);
@@ -182,13 +189,24 @@ export async function waitForStatus(
  * its app id and evaluation id.
  */
 export async function runEndpointEvaluation(server: Requester, url: string, rows: Record<string, unknown>[]): Promise<{ appId: string; id: string }> {
+  const { appId, evaluation } = await startEndpointEvaluation(server, url, rows);
+  expect((await waitForStatus(server, evaluation.id)).status.value).toMatch(/^EVALUATION_FINISHED/);
+  return { appId, id: evaluation.id };
+}
+
+/** An evaluation of a new endpoint app over `rows`, scored by exact match, started: what it was made of. */
+export async function startEndpointEvaluation(server: Requester, url: string, rows: Record<string, unknown>[]) {
   const appId = await createApp(server);
   const variant = await createEndpointVariant(server, appId, url);
   const testset = await createTestset(server, rows);
-  const exact = await createConfig(server, appId, 'auto_exact_match');
-  const { id } = await startEvaluation(server, { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [exact.id], testset_id: testset.id });
-  expect((await waitForStatus(server, id)).status.value).toMatch(/^EVALUATION_FINISHED/);
-  return { appId, id };
+  const config = await createConfig(server, appId, 'auto_exact_match');
+  const evaluation = await startEvaluation(server, {
+    app_id: appId,
+    variant_ids: [variant.variant_id],
+    evaluators_configs: [config.id],
+    testset_id: testset.id,
+  });
+  return { appId, variant, testset, config, evaluation };
 }
 
 /** Polls the status until `done` reaches `count` (or the run ends). */

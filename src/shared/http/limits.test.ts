@@ -3,7 +3,7 @@
 // length or encoding (404), and the `{"detail"}` shape of every such answer.
 import { describe, expect, it } from 'vitest';
 import { createGate, startEndpoint, type FakeEndpoint } from '../../../test/helpers/endpoints.js';
-import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluation } from '../../../test/helpers/evaluations.js';
+import { startEndpointEvaluation } from '../../../test/helpers/evaluations.js';
 import { RawConnection } from '../../../test/helpers/raw-http.js';
 import { useTestServer } from '../../../test/helpers/server.js';
 import { globalId } from '../graphql/ids.js';
@@ -62,16 +62,7 @@ describe('receive timeouts', () => {
       return { body: { message: 'Paris' } };
     });
     try {
-      const appId = await createApp(server);
-      const variant = await createEndpointVariant(server, appId, endpoint.url);
-      const testset = await createTestset(server, [{ country: 'France', correct_answer: 'Paris' }]);
-      const config = await createConfig(server, appId, 'auto_exact_match');
-      const evaluation = await startEvaluation(server, {
-        app_id: appId,
-        variant_ids: [variant.variant_id],
-        evaluators_configs: [config.id],
-        testset_id: testset.id,
-      });
+      const { evaluation } = await startEndpointEvaluation(server, endpoint.url, [{ country: 'France', correct_answer: 'Paris' }]);
       const response = await fetch(`${server.baseUrl}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
