@@ -28,6 +28,19 @@ afterAll(async () => {
   await user.close();
 });
 
+/** A single model test of `variant` over test set `rows` (with `question` as input), created with `status` if given. */
+async function singleModelTest(variant: string, rows: Record<string, unknown>[], status?: string) {
+  const testset = await createTestset(server, rows);
+  return createHumanEvaluation(server, {
+    app_id: appId,
+    variant_ids: [variant],
+    evaluation_type: 'single_model_test',
+    inputs: ['question'],
+    testset_id: testset.id,
+    ...(status ? { status } : {}),
+  });
+}
+
 async function scenariosOf(evaluationId: string): Promise<any[]> {
   const response = await server.request('GET', `/human-evaluations/${evaluationId}/evaluation_scenarios`);
   expect(response.status).toBe(200);
@@ -36,14 +49,11 @@ async function scenariosOf(evaluationId: string): Promise<any[]> {
 
 describe('a single model test', () => {
   it('generates the outputs, takes scores (integers or integer strings) and counts them per score', async () => {
-    const testset = await createTestset(server, [{ question: 'one', correct_answer: 1 }, { question: 'two', correct_answer: 'zwei' }, { question: 'three' }]);
-    const created = await createHumanEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variantId],
-      evaluation_type: 'single_model_test',
-      inputs: ['question'],
-      testset_id: testset.id,
-    });
+    const created = await singleModelTest(variantId, [
+      { question: 'one', correct_answer: 1 },
+      { question: 'two', correct_answer: 'zwei' },
+      { question: 'three' },
+    ]);
     expect(created).toMatchObject({ evaluation_type: 'single_model_test', variant_ids: [variantId], variant_names: ['only'], revisions: ['1'] });
     expect((await waitForHumanStatus(server, created.id)).status).toBe('EVALUATION_FINISHED');
 
@@ -86,14 +96,7 @@ describe('a single model test', () => {
   });
 
   it('records a failed variant call in the output text, flags the scenario and ends with errors', async () => {
-    const testset = await createTestset(server, [{ question: 'fine' }, { question: 'boom' }]);
-    const created = await createHumanEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variantId],
-      evaluation_type: 'single_model_test',
-      inputs: ['question'],
-      testset_id: testset.id,
-    });
+    const created = await singleModelTest(variantId, [{ question: 'fine' }, { question: 'boom' }]);
     expect((await waitForHumanStatus(server, created.id)).status).toBe('EVALUATION_FINISHED_WITH_ERRORS');
     const scenarios = await scenariosOf(created.id);
     const message = `The endpoint ${user.url} answered 400: cannot answer that`;
@@ -116,16 +119,8 @@ describe('a single model test', () => {
   });
 
   it('resumes a run whose worker died (expired lease) and calls only the cases without outputs', async () => {
-    const testset = await createTestset(server, [{ question: 'r0' }, { question: 'r1' }, { question: 'r2' }]);
     // Created as if a client filled outputs itself, so the runner leaves it alone for now.
-    const created = await createHumanEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variantId],
-      evaluation_type: 'single_model_test',
-      inputs: ['question'],
-      testset_id: testset.id,
-      status: 'EVALUATION_CANCELLED',
-    });
+    const created = await singleModelTest(variantId, [{ question: 'r0' }, { question: 'r1' }, { question: 'r2' }], 'EVALUATION_CANCELLED');
     const db = server.assay.db;
     const [first] = await scenariosOf(created.id);
     // A worker of a dead process: it started the run, stored the first case, then its lease expired.
@@ -154,14 +149,7 @@ describe('a single model test', () => {
     });
     try {
       const heldVariant = (await createEndpointVariant(server, appId, held.url, { name: 'held' })).variant_id;
-      const testset = await createTestset(server, [{ question: 'h0' }, { question: 'h1' }]);
-      const created = await createHumanEvaluation(server, {
-        app_id: appId,
-        variant_ids: [heldVariant],
-        evaluation_type: 'single_model_test',
-        inputs: ['question'],
-        testset_id: testset.id,
-      });
+      const created = await singleModelTest(heldVariant, [{ question: 'h0' }, { question: 'h1' }]);
       await held.waitForRequests(2);
       const db = server.assay.db;
       const [first, second] = await db.humanEvaluationScenario.findMany({ where: { humanEvaluationId: created.id }, orderBy: { position: 'asc' } });
@@ -187,15 +175,7 @@ describe('a single model test', () => {
   });
 
   it('leaves a scenario alone while a live worker holds the lease', async () => {
-    const testset = await createTestset(server, [{ question: 'held' }]);
-    const created = await createHumanEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variantId],
-      evaluation_type: 'single_model_test',
-      inputs: ['question'],
-      testset_id: testset.id,
-      status: 'EVALUATION_CANCELLED',
-    });
+    const created = await singleModelTest(variantId, [{ question: 'held' }], 'EVALUATION_CANCELLED');
     const callsBefore = user.requests.length;
     await server.assay.db.humanEvaluation.update({
       where: { id: created.id },
@@ -216,14 +196,7 @@ describe('status changes and a missing revision', () => {
     });
     try {
       const variant = (await createEndpointVariant(server, appId, slow.url)).variant_id;
-      const testset = await createTestset(server, [{ question: 'a' }, { question: 'b' }]);
-      const created = await createHumanEvaluation(server, {
-        app_id: appId,
-        variant_ids: [variant],
-        evaluation_type: 'single_model_test',
-        inputs: ['question'],
-        testset_id: testset.id,
-      });
+      const created = await singleModelTest(variant, [{ question: 'a' }, { question: 'b' }]);
       await slow.waitForRequests(2);
       expect((await server.request('GET', `/human-evaluations/${created.id}`)).body.status).toBe('EVALUATION_STARTED');
 
@@ -247,15 +220,7 @@ describe('status changes and a missing revision', () => {
 
   it('fails, saying why, when a variant revision it pinned no longer exists', async () => {
     const doomed = (await createEndpointVariant(server, appId, user.url)).variant_id;
-    const testset = await createTestset(server, [{ question: 'q' }]);
-    const created = await createHumanEvaluation(server, {
-      app_id: appId,
-      variant_ids: [doomed],
-      evaluation_type: 'single_model_test',
-      inputs: ['question'],
-      testset_id: testset.id,
-      status: 'EVALUATION_CANCELLED',
-    });
+    const created = await singleModelTest(doomed, [{ question: 'q' }], 'EVALUATION_CANCELLED');
     expect((await server.request('DELETE', `/variants/${doomed}`)).status).toBe(204);
     await server.request('PUT', `/human-evaluations/${created.id}`, { status: 'EVALUATION_INITIALIZED' });
     expect((await waitForHumanStatus(server, created.id)).status).toBe('EVALUATION_FAILED');
