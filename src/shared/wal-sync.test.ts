@@ -10,7 +10,7 @@ import { WalSync } from './wal-sync.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'assay-wal-sync-'));
 const server = useTestServer();
-afterAll(async () => {
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
