@@ -7,9 +7,9 @@ import { startEndpoint, startFakeOpenAI, type FakeEndpoint } from '../../test/he
 import * as fixtures from '../../test/helpers/evaluations.js';
 
 const server = useTestServer();
+const app = fixtures.useApp(server, 'validation');
 let endpoint: FakeEndpoint;
 let openai: FakeEndpoint;
-let appId: string;
 let otherAppId: string;
 let variantIds: string[];
 let otherVariantId: string;
@@ -22,23 +22,22 @@ let codeConfigId: string;
 beforeAll(async () => {
   endpoint = await startEndpoint(() => ({ body: 'ok' }));
   openai = await startFakeOpenAI(() => ({ content: 'ok', usage: { prompt_tokens: 1, completion_tokens: 1 } }));
-  appId = await fixtures.createApp(server, 'validation');
   otherAppId = await fixtures.createApp(server, 'other');
   variantIds = [
-    (await fixtures.createEndpointVariant(server, appId, endpoint.url, { name: 'first' })).variant_id,
-    (await fixtures.createEndpointVariant(server, appId, endpoint.url, { name: 'second' })).variant_id,
+    (await fixtures.createEndpointVariant(server, app.id, endpoint.url, { name: 'first' })).variant_id,
+    (await fixtures.createEndpointVariant(server, app.id, endpoint.url, { name: 'second' })).variant_id,
   ];
   otherVariantId = (await fixtures.createEndpointVariant(server, otherAppId, endpoint.url, { name: 'foreign' })).variant_id;
   promptVariantId = (
-    await fixtures.createPromptVariant(server, appId, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Capital of {country}?' }] }, 'prompted')
+    await fixtures.createPromptVariant(server, app.id, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Capital of {country}?' }] }, 'prompted')
   ).variant_id;
   mistralVariantId = (
-    await fixtures.createPromptVariant(server, appId, { model: 'mistral/mistral-small', messages: [{ role: 'user', content: '{country}' }] }, 'mistral')
+    await fixtures.createPromptVariant(server, app.id, { model: 'mistral/mistral-small', messages: [{ role: 'user', content: '{country}' }] }, 'mistral')
   ).variant_id;
   testset = await fixtures.createTestset(server, [{ country: 'France', correct_answer: 'ok' }], 'one row');
-  configId = (await fixtures.createConfig(server, appId, 'auto_exact_match', {}, 'exact')).id;
+  configId = (await fixtures.createConfig(server, app.id, 'auto_exact_match', {}, 'exact')).id;
   codeConfigId = (
-    await fixtures.createConfig(server, appId, 'auto_custom_code_run', { code: 'function evaluate() { return 1 }', runtime: 'javascript' }, 'code')
+    await fixtures.createConfig(server, app.id, 'auto_custom_code_run', { code: 'function evaluate() { return 1 }', runtime: 'javascript' }, 'code')
   ).id;
 });
 
@@ -49,7 +48,7 @@ afterAll(async () => {
 
 function validBody(): Record<string, any> {
   return {
-    app_id: appId,
+    app_id: app.id,
     variant_ids: [variantIds[0]],
     evaluators_configs: [configId],
     testset_id: testset.id,
@@ -58,7 +57,7 @@ function validBody(): Record<string, any> {
 }
 
 async function evaluationsOfApp(): Promise<number> {
-  return (await server.request('GET', `/evaluations?app_id=${appId}`)).body.length;
+  return (await server.request('GET', `/evaluations?app_id=${app.id}`)).body.length;
 }
 
 /** Posts and expects 422 with exactly `detail`; checks nothing was created. */
@@ -203,12 +202,12 @@ describe('POST /evaluations validation (422)', () => {
   });
 
   it("refuses an AI critique whose {column} placeholders are not columns of the test set, at the config's index", async () => {
-    const fine = await fixtures.createConfig(server, appId, 'auto_ai_critique', {
+    const fine = await fixtures.createConfig(server, app.id, 'auto_ai_critique', {
       prompt_template: [{ role: 'user', content: 'Country {country}, answer {prediction}, expected {ground_truth}, all {inputs}' }],
     });
     const missing = await fixtures.createConfig(
       server,
-      appId,
+      app.id,
       'auto_ai_critique',
       {
         prompt_template: [
@@ -240,9 +239,9 @@ describe('POST /evaluations validation (422)', () => {
 
 describe('POST /evaluations: provider keys of evaluators', () => {
   it("answers 422 at lm_providers_keys when an evaluator's model has no key, naming its provider once", async () => {
-    const critique = await fixtures.createConfig(server, appId, 'auto_ai_critique', {});
-    const semantic = await fixtures.createConfig(server, appId, 'auto_semantic_similarity', {});
-    const rag = await fixtures.createConfig(server, appId, 'rag_faithfulness', { model: 'mistral/mistral-small' });
+    const critique = await fixtures.createConfig(server, app.id, 'auto_ai_critique', {});
+    const semantic = await fixtures.createConfig(server, app.id, 'auto_semantic_similarity', {});
+    const rag = await fixtures.createConfig(server, app.id, 'rag_faithfulness', { model: 'mistral/mistral-small' });
     const body = { ...validBody(), evaluators_configs: [configId, critique.id, semantic.id] };
     await expect422(body, [
       {
@@ -350,7 +349,7 @@ describe('POST /evaluations: the answer (docs/contract.md 4.3 → array of 2.4)'
       expect(Object.keys(evaluation).sort()).toEqual(fixtures.EVALUATION_FIELDS);
       expect(evaluation).toEqual({
         id: expect.any(String),
-        app_id: appId,
+        app_id: app.id,
         project_id: projectId,
         variant_ids: [expected[index].variant],
         variant_names: [expected[index].name],

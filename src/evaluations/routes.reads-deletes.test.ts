@@ -7,8 +7,8 @@ import { createGate, type FakeEndpoint, sleep, startEndpoint } from '../../test/
 import * as fixtures from '../../test/helpers/evaluations.js';
 
 const server = useTestServer();
+const app = fixtures.useApp(server, 'compared');
 const endpoints: FakeEndpoint[] = [];
-let appId: string;
 let otherAppId: string;
 let upper: { variant_id: string; variant_name: string };
 let echo: { variant_id: string; variant_name: string };
@@ -27,14 +27,13 @@ beforeAll(async () => {
   const upperEndpoint = await startEndpoint((request) => ({ body: { data: String(request.body.inputs.word).toUpperCase() } }));
   const echoEndpoint = await startEndpoint((request) => ({ body: { data: request.body.inputs.word } }));
   endpoints.push(upperEndpoint, echoEndpoint);
-  appId = await fixtures.createApp(server, 'compared');
   otherAppId = await fixtures.createApp(server, 'elsewhere');
-  upper = await fixtures.createEndpointVariant(server, appId, upperEndpoint.url, { name: 'upper' });
-  echo = await fixtures.createEndpointVariant(server, appId, echoEndpoint.url, { name: 'echo' });
+  upper = await fixtures.createEndpointVariant(server, app.id, upperEndpoint.url, { name: 'upper' });
+  echo = await fixtures.createEndpointVariant(server, app.id, echoEndpoint.url, { name: 'echo' });
   const testset = await fixtures.createTestset(server, rows);
-  exactConfig = await fixtures.createConfig(server, appId, 'auto_exact_match', {}, 'exact');
+  exactConfig = await fixtures.createConfig(server, app.id, 'auto_exact_match', {}, 'exact');
   const created = await fixtures.startEvaluations(server, {
-    app_id: appId,
+    app_id: app.id,
     variant_ids: [upper.variant_id, echo.variant_id],
     evaluators_configs: [exactConfig.id],
     testset_id: testset.id,
@@ -59,7 +58,7 @@ afterAll(async () => {
 
 describe('reading evaluations that ran', () => {
   it('lists the evaluations of an app, oldest first', async () => {
-    const ofApp = await server.request('GET', `/evaluations?app_id=${appId}`);
+    const ofApp = await server.request('GET', `/evaluations?app_id=${app.id}`);
     expect(ofApp.status).toBe(200);
     expect(ofApp.body.map((e: any) => [e.id, e.variant_names[0]])).toEqual([
       [evaluationA, 'upper'],
@@ -163,7 +162,7 @@ describe('DELETE /evaluations', () => {
     expect(await server.assay.db.evaluationScenario.count({ where: { evaluationId: evaluationOther } })).toBe(0);
     expect((await server.request('GET', `/evaluations?app_id=${otherAppId}`)).body).toEqual([]);
     // The other app's evaluations are untouched.
-    expect((await server.request('GET', `/evaluations?app_id=${appId}`)).body).toHaveLength(2);
+    expect((await server.request('GET', `/evaluations?app_id=${app.id}`)).body).toHaveLength(2);
     expect((await server.request('GET', `/observability/traces/${traces[0].trace_id}`)).status).toBe(200);
     // Deleting it again: it is gone.
     expect((await server.request('DELETE', '/evaluations', { evaluations_ids: [evaluationOther] })).status).toBe(404);
@@ -176,10 +175,10 @@ describe('DELETE /evaluations', () => {
       return { body: { data: 'late' } };
     });
     endpoints.push(held);
-    const variant = await fixtures.createEndpointVariant(server, appId, held.url, { name: 'held' });
+    const variant = await fixtures.createEndpointVariant(server, app.id, held.url, { name: 'held' });
     const testset = await fixtures.createTestset(server, [{ word: 'a' }, { word: 'b' }, { word: 'c' }]);
     const { id } = await fixtures.startEvaluation(server, {
-      app_id: appId,
+      app_id: app.id,
       variant_ids: [variant.variant_id],
       evaluators_configs: [exactConfig.id],
       testset_id: testset.id,

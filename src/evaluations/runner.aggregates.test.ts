@@ -1,18 +1,14 @@
 // The aggregates and totals of docs/evaluations.md#totals-and-aggregates (evaluations/aggregates.ts)
 // over runs against endpoint variants played by local HTTP servers; all expected values worked out
 // by hand below.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/helpers/server.js';
 import { useEndpoints, type Reply } from '../../test/helpers/endpoints.js';
 import * as fixtures from '../../test/helpers/evaluations.js';
 
 const server = useTestServer();
 const endpoint = useEndpoints();
-let appId: string;
-
-beforeAll(async () => {
-  appId = await fixtures.createApp(server, 'aggregates');
-});
+const app = fixtures.useApp(server, 'aggregates');
 
 /** An endpoint answering every case with the Agenta v2 form `{data, trace:{cost, latency}}` from `answers[q]`. */
 function agentaAnswers(answers: Record<string, [data: unknown, cost: number, latency: number]>) {
@@ -26,7 +22,7 @@ describe('aggregates and totals', () => {
   it('computes means over the cases, and exact cost and latency totals', async () => {
     // q → [output, cost, latency]
     const user = await endpoint(agentaAnswers({ a: ['x', 0.01, 1], b: ['zz', 0.02, 2], c: ['w', 0.03, 0.5], d: ['vvv', 0.04, 0.5] }));
-    const variant = await fixtures.createEndpointVariant(server, appId, user.url);
+    const variant = await fixtures.createEndpointVariant(server, app.id, user.url);
     const testset = await fixtures.createTestset(server, [
       { q: 'a', correct_answer: 'x' },
       { q: 'b', correct_answer: 'y' },
@@ -34,12 +30,12 @@ describe('aggregates and totals', () => {
       { q: 'd', correct_answer: 'v' },
     ]);
     const configs = [
-      await fixtures.createConfig(server, appId, 'auto_exact_match'),
-      await fixtures.createConfig(server, appId, 'auto_regex_test', { regex_pattern: '^(x|zz|vvv)$' }),
-      await fixtures.createConfig(server, appId, 'auto_levenshtein_distance'),
+      await fixtures.createConfig(server, app.id, 'auto_exact_match'),
+      await fixtures.createConfig(server, app.id, 'auto_regex_test', { regex_pattern: '^(x|zz|vvv)$' }),
+      await fixtures.createConfig(server, app.id, 'auto_levenshtein_distance'),
     ];
     const { id } = await fixtures.startEvaluation(server, {
-      app_id: appId,
+      app_id: app.id,
       variant_ids: [variant.variant_id],
       evaluators_configs: configs.map((c) => c.id),
       testset_id: testset.id,
@@ -67,12 +63,12 @@ describe('aggregates and totals', () => {
 
   it('leaves evaluator errors out of the means, ends FINISHED_WITH_ERRORS, and gives an error aggregate when no case was scored', async () => {
     const user = await endpoint(agentaAnswers({ a: ['x', 0.001, 0.1], b: ['y', 0.001, 0.1], c: ['w', 0.001, 0.1] }));
-    const variant = await fixtures.createEndpointVariant(server, appId, user.url);
+    const variant = await fixtures.createEndpointVariant(server, app.id, user.url);
     const testset = await fixtures.createTestset(server, [{ q: 'a', correct_answer: 'x' }, { q: 'b' }, { q: 'c', correct_answer: 'no' }]);
-    const exact = await fixtures.createConfig(server, appId, 'auto_exact_match');
-    const contains = await fixtures.createConfig(server, appId, 'auto_contains', { substring: 'x' });
+    const exact = await fixtures.createConfig(server, app.id, 'auto_exact_match');
+    const contains = await fixtures.createConfig(server, app.id, 'auto_contains', { substring: 'x' });
     const { id } = await fixtures.startEvaluation(server, {
-      app_id: appId,
+      app_id: app.id,
       variant_ids: [variant.variant_id],
       evaluators_configs: [exact.id, contains.id],
       testset_id: testset.id,
@@ -97,9 +93,9 @@ describe('aggregates and totals', () => {
     ]);
 
     // A config that could score no case at all: its aggregate is an error.
-    const nowhere = await fixtures.createConfig(server, appId, 'auto_exact_match', { correct_answer_key: 'testcase.expected' });
+    const nowhere = await fixtures.createConfig(server, app.id, 'auto_exact_match', { correct_answer_key: 'testcase.expected' });
     const second = await fixtures.startEvaluation(server, {
-      app_id: appId,
+      app_id: app.id,
       variant_ids: [variant.variant_id],
       evaluators_configs: [nowhere.id, contains.id],
       testset_id: testset.id,

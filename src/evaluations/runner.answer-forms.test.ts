@@ -9,11 +9,7 @@ import * as fixtures from '../../test/helpers/evaluations.js';
 
 const server = useTestServer();
 const endpoint = useEndpoints();
-let appId: string;
-
-beforeAll(async () => {
-  appId = await fixtures.createApp(server, 'runs');
-});
+const app = fixtures.useApp(server, 'runs');
 
 describe('a run over every answer form of an endpoint', () => {
   // Test cases and what the endpoint answers for each (one form per case); each answer waits a
@@ -60,15 +56,15 @@ describe('a run over every answer form of an endpoint', () => {
       await sleep(delays[request.body.inputs.country]);
       return answers[request.body.inputs.country];
     });
-    variant = await fixtures.createEndpointVariant(server, appId, user.url, { name: 'forms', parameters: { style: 'short', temperature: 0 } });
+    variant = await fixtures.createEndpointVariant(server, app.id, user.url, { name: 'forms', parameters: { style: 'short', temperature: 0 } });
     testset = await fixtures.createTestset(server, rows, 'capitals');
     configs = [
-      await fixtures.createConfig(server, appId, 'auto_exact_match', {}, 'forms-exact'),
-      await fixtures.createConfig(server, appId, 'auto_contains', { substring: 'a', case_sensitive: true }, 'forms-contains-a'),
-      await fixtures.createConfig(server, appId, 'auto_levenshtein_distance', {}, 'forms-levenshtein'),
+      await fixtures.createConfig(server, app.id, 'auto_exact_match', {}, 'forms-exact'),
+      await fixtures.createConfig(server, app.id, 'auto_contains', { substring: 'a', case_sensitive: true }, 'forms-contains-a'),
+      await fixtures.createConfig(server, app.id, 'auto_levenshtein_distance', {}, 'forms-levenshtein'),
     ];
     const created = await fixtures.startEvaluation(server, {
-      app_id: appId,
+      app_id: app.id,
       variant_ids: [variant.variant_id],
       evaluators_configs: configs.map((c) => c.id),
       testset_id: testset.id,
@@ -215,15 +211,15 @@ describe('Agenta v2 answers without a full trace', () => {
       c: { data: 'y', trace: { latency: 'slow', cost: null } },
     };
     const user = await endpoint((request) => ({ body: answers[request.body.inputs.q] }));
-    const variant = await fixtures.createEndpointVariant(server, appId, user.url);
+    const variant = await fixtures.createEndpointVariant(server, app.id, user.url);
     const testset = await fixtures.createTestset(server, [
       { q: 'a', correct_answer: 'x' },
       { q: 'b', correct_answer: '{"k":1}' },
       { q: 'c', correct_answer: 'y' },
     ]);
-    const exact = await fixtures.createConfig(server, appId, 'auto_exact_match');
+    const exact = await fixtures.createConfig(server, app.id, 'auto_exact_match');
     const { id } = await fixtures.startEvaluation(server, {
-      app_id: appId,
+      app_id: app.id,
       variant_ids: [variant.variant_id],
       evaluators_configs: [exact.id],
       testset_id: testset.id,

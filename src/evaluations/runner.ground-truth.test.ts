@@ -1,30 +1,26 @@
 // The ground-truth column rules of automatic evaluations (docs/evaluations.md): correct_answer_key,
 // else the evaluation's correct_answer_column, both left out of the inputs a variant is sent.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/helpers/server.js';
 import { useEndpoints } from '../../test/helpers/endpoints.js';
 import * as fixtures from '../../test/helpers/evaluations.js';
 
 const server = useTestServer();
 const endpoint = useEndpoints();
-let appId: string;
-
-beforeAll(async () => {
-  appId = await fixtures.createApp(server, 'runs');
-});
+const app = fixtures.useApp(server, 'runs');
 
 describe('ground truth columns', () => {
   it('reads correct_answer_key, else the evaluation correct_answer_column; both columns are left out of the inputs', async () => {
     const user = await endpoint((request) => ({ body: { data: String(request.body.inputs.q).toUpperCase() } }));
-    const variant = await fixtures.createEndpointVariant(server, appId, user.url);
+    const variant = await fixtures.createEndpointVariant(server, app.id, user.url);
     const testset = await fixtures.createTestset(server, [
       { q: 'a', expected: 'A', correct_answer: 'nope', note: 7 },
       { q: 'b', expected: 'nope', correct_answer: 'B', note: 8 },
     ]);
-    const byColumn = await fixtures.createConfig(server, appId, 'auto_exact_match');
-    const byKey = await fixtures.createConfig(server, appId, 'auto_exact_match', { correct_answer_key: 'testcase.correct_answer' });
+    const byColumn = await fixtures.createConfig(server, app.id, 'auto_exact_match');
+    const byKey = await fixtures.createConfig(server, app.id, 'auto_exact_match', { correct_answer_key: 'testcase.correct_answer' });
     const { id } = await fixtures.startEvaluation(server, {
-      app_id: appId,
+      app_id: app.id,
       variant_ids: [variant.variant_id],
       evaluators_configs: [byColumn.id, byKey.id],
       testset_id: testset.id,

@@ -8,12 +8,10 @@ import { closedPortUrl, useEndpoints, type FakeEndpoint, type RecordedRequest, t
 import * as fixtures from '../../test/helpers/evaluations.js';
 
 const server = useTestServer({ VARIANT_TIMEOUT_SECONDS: '0.5' });
-let appId: string;
+const app = fixtures.useApp(server, 'retries');
 const endpoint = useEndpoints();
 
-beforeAll(async () => {
-  appId = await fixtures.createApp(server, 'retries');
-});
+beforeAll(async () => {});
 
 /** Requests that carried test case `name` (column `case`). */
 function callsFor(user: FakeEndpoint, name: string): RecordedRequest[] {
@@ -40,15 +38,15 @@ describe('retries of variant calls', () => {
           return { body: { data: 'ok' } };
       }
     });
-    const variant = await fixtures.createEndpointVariant(server, appId, user.url);
+    const variant = await fixtures.createEndpointVariant(server, app.id, user.url);
     const testset = await fixtures.createTestset(
       server,
       ['flaky', 'down', 'bad', 'timeout408', 'fine'].map((name) => ({ case: name, correct_answer: 'ok' })),
     );
-    const exact = await fixtures.createConfig(server, appId, 'auto_exact_match');
-    const contains = await fixtures.createConfig(server, appId, 'auto_contains', { substring: 'ok' });
+    const exact = await fixtures.createConfig(server, app.id, 'auto_exact_match');
+    const contains = await fixtures.createConfig(server, app.id, 'auto_contains', { substring: 'ok' });
     const { id } = await fixtures.startEvaluation(server, {
-      app_id: appId,
+      app_id: app.id,
       variant_ids: [variant.variant_id],
       evaluators_configs: [exact.id, contains.id],
       testset_id: testset.id,
@@ -100,17 +98,17 @@ describe('retries of variant calls', () => {
       if (name === 'after0') return { status: 503, headers: { 'retry-after': '0' }, body: 'busy' };
       return { status: 503, body: 'busy' };
     });
-    const noDelay = await fixtures.createEndpointVariant(server, appId, user.url);
-    const exact = await fixtures.createConfig(server, appId, 'auto_exact_match');
+    const noDelay = await fixtures.createEndpointVariant(server, app.id, user.url);
+    const exact = await fixtures.createConfig(server, app.id, 'auto_exact_match');
     const first = await fixtures.startEvaluation(server, {
-      app_id: appId,
+      app_id: app.id,
       variant_ids: [noDelay.variant_id],
       evaluators_configs: [exact.id],
       testset_id: (await fixtures.createTestset(server, [{ case: 'after1', correct_answer: 'ok' }])).id,
       rate_limit: { max_retries: 1, retry_delay: 0 },
     });
     const second = await fixtures.startEvaluation(server, {
-      app_id: appId,
+      app_id: app.id,
       variant_ids: [noDelay.variant_id],
       evaluators_configs: [exact.id],
       testset_id: (
@@ -139,14 +137,14 @@ describe('retries of variant calls', () => {
 
   it('stops a call after VARIANT_TIMEOUT_SECONDS and retries timeouts and unreachable endpoints as transient', async () => {
     const hanging = await endpoint(() => new Promise<void>(() => undefined));
-    const slow = await fixtures.createEndpointVariant(server, appId, hanging.url, { name: 'hangs' });
+    const slow = await fixtures.createEndpointVariant(server, app.id, hanging.url, { name: 'hangs' });
     const unreachableUrl = await closedPortUrl();
-    const gone = await fixtures.createEndpointVariant(server, appId, unreachableUrl, { name: 'gone' });
-    const exact = await fixtures.createConfig(server, appId, 'auto_exact_match');
+    const gone = await fixtures.createEndpointVariant(server, app.id, unreachableUrl, { name: 'gone' });
+    const exact = await fixtures.createConfig(server, app.id, 'auto_exact_match');
     const testset = await fixtures.createTestset(server, [{ case: 'only', correct_answer: 'ok' }]);
     // One request, two variants: two evaluations that run side by side.
     const [timedOut, unreachable] = await fixtures.startEvaluations(server, {
-      app_id: appId,
+      app_id: app.id,
       variant_ids: [slow.variant_id, gone.variant_id],
       evaluators_configs: [exact.id],
       testset_id: testset.id,

@@ -8,7 +8,7 @@ import { createGate, useEndpoints, type FakeEndpoint, type Gate, sleep } from '.
 import * as fixtures from '../../test/helpers/evaluations.js';
 
 const server = useTestServer();
-let appId: string;
+const app = fixtures.useApp(server, 'statuses');
 let configId: string;
 const endpoint = useEndpoints();
 
@@ -21,8 +21,7 @@ function gatedEndpoint(gate: Gate): Promise<FakeEndpoint> {
 }
 
 beforeAll(async () => {
-  appId = await fixtures.createApp(server, 'statuses');
-  configId = (await fixtures.createConfig(server, appId, 'auto_exact_match')).id;
+  configId = (await fixtures.createConfig(server, app.id, 'auto_exact_match')).id;
 });
 
 const rows = (count: number) => Array.from({ length: count }, (_, n) => ({ n, correct_answer: 'ok' }));
@@ -31,10 +30,10 @@ describe('evaluation statuses', () => {
   it('is STARTED with progress while cases run, then FINISHED', async () => {
     const gate = createGate();
     const user = await gatedEndpoint(gate);
-    const variant = await fixtures.createEndpointVariant(server, appId, user.url);
+    const variant = await fixtures.createEndpointVariant(server, app.id, user.url);
     const testset = await fixtures.createTestset(server, rows(3));
     const created = await fixtures.startEvaluation(server, {
-      app_id: appId,
+      app_id: app.id,
       variant_ids: [variant.variant_id],
       evaluators_configs: [configId],
       testset_id: testset.id,
@@ -69,10 +68,10 @@ describe('evaluation statuses', () => {
   it('is CANCELLED by a cancel mid-run: no call follows, the status stays, a second cancel is 409', async () => {
     const gate = createGate();
     const user = await gatedEndpoint(gate);
-    const variant = await fixtures.createEndpointVariant(server, appId, user.url);
+    const variant = await fixtures.createEndpointVariant(server, app.id, user.url);
     const testset = await fixtures.createTestset(server, rows(4));
     const { id } = await fixtures.startEvaluation(server, {
-      app_id: appId,
+      app_id: app.id,
       variant_ids: [variant.variant_id],
       evaluators_configs: [configId],
       testset_id: testset.id,
@@ -107,13 +106,13 @@ describe('evaluation statuses', () => {
     // holds its call until one is not taken up. That one waits, INITIALIZED, and loses its test set.
     const gate = createGate();
     const user = await gatedEndpoint(gate);
-    const variant = await fixtures.createEndpointVariant(server, appId, user.url);
+    const variant = await fixtures.createEndpointVariant(server, app.id, user.url);
     const blockers: string[] = [];
     let queued: { id: string; testsetId: string } | undefined;
     for (let attempt = 0; attempt < 12 && !queued; attempt++) {
       const testset = await fixtures.createTestset(server, rows(1));
       const { id } = await fixtures.startEvaluation(server, {
-        app_id: appId,
+        app_id: app.id,
         variant_ids: [variant.variant_id],
         evaluators_configs: [configId],
         testset_id: testset.id,

@@ -1,6 +1,6 @@
 // Fixtures for tests of automatic evaluations: apps, variants, test sets and evaluator configs made
 // through the REST API, an evaluation started with a default rate limit, and a status poller.
-import { expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import type { TestServer } from './server.js';
 import { globalId } from '../../src/shared/graphql/ids.js';
 
@@ -61,6 +61,15 @@ export function uniqueName(prefix: string): string {
 
 export async function createApp(server: Requester, name = uniqueName('app')): Promise<string> {
   return (await ok(server, 'POST', '/apps', { app_name: name })).app_id;
+}
+
+/** An app made before the file's tests (after `useTestServer`'s start): its id is `.id` from then on. */
+export function useApp(server: Requester, name?: string): { id: string } {
+  const app = { id: '' };
+  beforeAll(async () => {
+    app.id = await createApp(server, name);
+  });
+  return app;
 }
 
 export interface CreatedVariant {
