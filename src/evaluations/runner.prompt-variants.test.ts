@@ -64,12 +64,13 @@ afterAll(async () => {
   await openai?.close();
 });
 
+/** A prompt variant of a new app, a test set of `rows` and an exact-match config: the request that evaluates them. */
 async function setup(target: TestServer, variantParameters: Record<string, unknown> = parameters) {
   const appId = await fixtures.createApp(target);
   const variant = await fixtures.createPromptVariant(target, appId, variantParameters, 'capital-prompt');
   const testset = await fixtures.createTestset(target, rows);
   const exact = await fixtures.createConfig(target, appId, 'auto_exact_match');
-  return { appId, variant, testset, exact };
+  return { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [exact.id], testset_id: testset.id };
 }
 
 function callsWithKey(key: string) {
@@ -78,12 +79,9 @@ function callsWithKey(key: string) {
 
 describe('prompt variants', () => {
   it('sends the filled messages, model and sampling parameters with the key given in lm_providers_keys', async () => {
-    const { appId, variant, testset, exact } = await setup(server);
+    const request = await setup(server);
     const { id } = await fixtures.startEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluators_configs: [exact.id],
-      testset_id: testset.id,
+      ...request,
       rate_limit: { batch_size: 1 },
       lm_providers_keys: { OPENAI_API_KEY: 'sk-request', OPENAI_BASE_URL: openai.url },
     });
@@ -116,7 +114,7 @@ describe('prompt variants', () => {
       expect(scenario.outputs[0].cost).toBeCloseTo(costs[index], 15);
       expect(scenario.outputs[0].latency).toBeGreaterThan(0);
       expect(scenario.outputs[0].latency).toBeLessThan(5);
-      expect(scenario.results).toEqual([{ evaluator_config: exact.id, result: { type: 'bool', value: true, error: null } }]);
+      expect(scenario.results).toEqual([{ evaluator_config: request.evaluators_configs[0], result: { type: 'bool', value: true, error: null } }]);
     });
 
     const evaluation = await fixtures.getEvaluation(server, id);
@@ -143,12 +141,9 @@ describe('prompt variants', () => {
   });
 
   it('parses the reply as JSON when the variant asks for a JSON response format', async () => {
-    const { appId, variant, testset, exact } = await setup(server, { ...parameters, response_format: { type: 'json_object' } });
+    const request = await setup(server, { ...parameters, response_format: { type: 'json_object' } });
     const { id } = await fixtures.startEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluators_configs: [exact.id],
-      testset_id: testset.id,
+      ...request,
       lm_providers_keys: { OPENAI_API_KEY: 'sk-json', OPENAI_BASE_URL: openai.url },
     });
     await fixtures.waitForStatus(server, id);
@@ -163,12 +158,9 @@ describe('prompt variants', () => {
   });
 
   it('stores the provider refusal as the output, without retrying a 401', async () => {
-    const { appId, variant, testset, exact } = await setup(server);
+    const request = await setup(server);
     const { id } = await fixtures.startEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluators_configs: [exact.id],
-      testset_id: testset.id,
+      ...request,
       rate_limit: { max_retries: 2 },
       lm_providers_keys: { OPENAI_API_KEY: 'sk-bad', OPENAI_BASE_URL: openai.url },
     });
@@ -189,8 +181,7 @@ describe('prompt variants', () => {
   });
 
   it("uses the server's OPENAI_API_KEY and OPENAI_BASE_URL when the request carries no key; a request key wins", async () => {
-    const { appId, variant, testset, exact } = await setup(envServer);
-    const request = { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [exact.id], testset_id: testset.id };
+    const request = await setup(envServer);
     const fromEnv = await fixtures.startEvaluation(envServer, request);
     expect((await fixtures.waitForStatus(envServer, fromEnv.id)).status.value).toBe('EVALUATION_FINISHED');
     const envCalls = callsWithKey('sk-env');
@@ -213,13 +204,10 @@ describe('prompt variants', () => {
       return { content: 'Paris' };
     });
     try {
-      const { appId, variant, testset, exact } = await setup(server);
+      const request = await setup(server);
       const key = 'sk-kept-sealed-4f1c9a';
       const { id } = await fixtures.startEvaluation(server, {
-        app_id: appId,
-        variant_ids: [variant.variant_id],
-        evaluators_configs: [exact.id],
-        testset_id: testset.id,
+        ...request,
         lm_providers_keys: { OPENAI_API_KEY: key, OPENAI_BASE_URL: gated.url },
       });
       await gated.waitForRequests(2);
@@ -241,12 +229,9 @@ describe('prompt variants', () => {
   it('fails a resumed run whose keys were sealed under another secret key, saying so', async () => {
     const resuming = await startServer({ EVALUATION_LEASE_SECONDS: '1' });
     try {
-      const { appId, variant, testset, exact } = await setup(resuming);
+      const request = await setup(resuming);
       const { id } = await fixtures.startEvaluation(resuming, {
-        app_id: appId,
-        variant_ids: [variant.variant_id],
-        evaluators_configs: [exact.id],
-        testset_id: testset.id,
+        ...request,
         lm_providers_keys: { OPENAI_API_KEY: 'sk-other', OPENAI_BASE_URL: openai.url },
       });
       await fixtures.waitForStatus(resuming, id);
