@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/helpers/server.js';
 import { createGate, useEndpoints, sleep } from '../../test/helpers/endpoints.js';
-import { createApp, createConfig, createEndpointVariant, createTestset, getScenarios, startEvaluation, waitForStatus } from '../../test/helpers/evaluations.js';
+import { createApp, getScenarios, startEndpointEvaluation, waitForStatus } from '../../test/helpers/evaluations.js';
 
 const server = useTestServer();
 const endpoint = useEndpoints();
@@ -35,19 +35,15 @@ describe('a case stored meanwhile by another worker', () => {
       if (request.body.inputs.q === 'b') await gate.wait();
       return { body: { data: 'ok' } };
     });
-    const variant = await createEndpointVariant(server, appId, user.url);
-    const testset = await createTestset(
+    const {
+      testset,
+      evaluation: { id },
+    } = await startEndpointEvaluation(
       server,
+      user.url,
       ['a', 'b', 'c'].map((q) => ({ q, correct_answer: 'ok' })),
+      { appId, rate_limit: { batch_size: 3 } },
     );
-    const exact = await createConfig(server, appId, 'auto_exact_match');
-    const { id } = await startEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluators_configs: [exact.id],
-      testset_id: testset.id,
-      rate_limit: { batch_size: 3 },
-    });
     await user.waitForRequests(3);
     const db = server.assay.db;
     const evaluation = await db.evaluation.findUniqueOrThrow({ where: { id } });
@@ -88,19 +84,14 @@ describe('a worker whose lease another worker took over', () => {
       await gate.wait();
       return { body: { data: 'ok' } };
     });
-    const variant = await createEndpointVariant(server, appId, user.url);
-    const testset = await createTestset(
+    const {
+      evaluation: { id },
+    } = await startEndpointEvaluation(
       server,
+      user.url,
       ['a', 'b'].map((q) => ({ q, correct_answer: 'ok' })),
+      { appId, rate_limit: { batch_size: 2 } },
     );
-    const exact = await createConfig(server, appId, 'auto_exact_match');
-    const { id } = await startEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluators_configs: [exact.id],
-      testset_id: testset.id,
-      rate_limit: { batch_size: 2 },
-    });
     await user.waitForRequests(2);
     const db = server.assay.db;
     await db.evaluation.update({ where: { id }, data: { leaseOwner: 'another worker', leaseExpiresAt: new Date(Date.now() + 60_000) } });

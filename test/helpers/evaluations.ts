@@ -203,9 +203,17 @@ export async function runEndpointEvaluation(server: Requester, url: string, rows
   return { appId, id: evaluation.id };
 }
 
-/** An evaluation of a new endpoint app over `rows`, scored by exact match, started: what it was made of. */
-export async function startEndpointEvaluation(server: Requester, url: string, rows: Record<string, unknown>[]) {
-  const appId = await createApp(server);
+/**
+ * An evaluation of an endpoint variant at `url` over `rows`, scored by exact match, started: what it
+ * was made of. The variant belongs to `options.appId`, else to a new app.
+ */
+export async function startEndpointEvaluation(
+  server: Requester,
+  url: string,
+  rows: Record<string, unknown>[],
+  options: { appId?: string; rate_limit?: Partial<RateLimitBody> } = {},
+) {
+  const appId = options.appId ?? (await createApp(server));
   const variant = await createEndpointVariant(server, appId, url);
   const testset = await createTestset(server, rows);
   const config = await createConfig(server, appId, 'auto_exact_match');
@@ -214,6 +222,7 @@ export async function startEndpointEvaluation(server: Requester, url: string, ro
     variant_ids: [variant.variant_id],
     evaluators_configs: [config.id],
     testset_id: testset.id,
+    rate_limit: options.rate_limit,
   });
   return { appId, variant, testset, config, evaluation };
 }
