@@ -170,6 +170,21 @@ export interface StatusBody {
 }
 
 /**
+ * Polls GET `path` (which must answer 200) every 25 ms until `reached` holds for its body, and
+ * answers that body; fails after `timeoutMs` saying `what` was not reached and the last body.
+ */
+export async function pollUntil<Body>(server: Requester, path: string, reached: (body: Body) => boolean, what: string, timeoutMs = 10_000): Promise<Body> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await server.request('GET', path);
+    if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${response.text}`);
+    if (reached(response.body as Body)) return response.body as Body;
+    if (Date.now() > deadline) throw new Error(`${what} in ${timeoutMs} ms; last: ${response.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/**
  * Polls GET /evaluations/{id}/status until its value is one of `statuses` (default: any end state)
  * and answers that body; fails naming the last status seen after `timeoutMs`.
  */
@@ -179,18 +194,13 @@ export async function waitForStatus(
   statuses: readonly string[] = TERMINAL_STATUSES,
   timeoutMs = 10_000,
 ): Promise<StatusBody> {
-  const deadline = Date.now() + timeoutMs;
-  let last: StatusBody | undefined;
-  for (;;) {
-    const response = await server.request('GET', `/evaluations/${evaluationId}/status`);
-    if (response.status !== 200) throw new Error(`status of ${evaluationId} answered ${response.status}: ${response.text}`);
-    last = response.body as StatusBody;
-    if (statuses.includes(last.status.value)) return last;
-    if (Date.now() > deadline) {
-      throw new Error(`evaluation ${evaluationId} did not reach ${statuses.join('|')} in ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return pollUntil<StatusBody>(
+    server,
+    `/evaluations/${evaluationId}/status`,
+    (body) => statuses.includes(body.status.value),
+    `evaluation ${evaluationId} did not reach ${statuses.join('|')}`,
+    timeoutMs,
+  );
 }
 
 /**
@@ -229,13 +239,13 @@ export async function startEndpointEvaluation(
 
 /** Polls the status until `done` reaches `count` (or the run ends). */
 export async function waitForDone(server: Requester, evaluationId: string, count: number, timeoutMs = 10_000): Promise<StatusBody> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const body = (await server.request('GET', `/evaluations/${evaluationId}/status`)).body as StatusBody;
-    if (body.progress.done >= count || (TERMINAL_STATUSES as readonly string[]).includes(body.status.value)) return body;
-    if (Date.now() > deadline) throw new Error(`evaluation ${evaluationId} stored ${body.progress.done} < ${count} cases in ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return pollUntil<StatusBody>(
+    server,
+    `/evaluations/${evaluationId}/status`,
+    (body) => body.progress.done >= count || (TERMINAL_STATUSES as readonly string[]).includes(body.status.value),
+    `evaluation ${evaluationId} did not store ${count} cases`,
+    timeoutMs,
+  );
 }
 
 export async function getScenarios(server: Requester, evaluationId: string): Promise<any[]> {
