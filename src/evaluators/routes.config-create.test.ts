@@ -9,6 +9,8 @@ const server = useTestServer();
 let appId: string;
 let otherAppId: string;
 const createConfig = (body: Record<string, unknown>) => createConfigFrom(server, { app_id: appId, ...body });
+/** POST /evaluators/configs for the file's app, whatever it answers. */
+const postConfig = (body: Record<string, unknown>) => server.request('POST', '/evaluators/configs', { app_id: appId, ...body });
 
 beforeAll(async () => {
   appId = await createApp(server, 'evaluators-app');
@@ -17,8 +19,7 @@ beforeAll(async () => {
 
 describe('POST /evaluators/configs', () => {
   it('creates a config with exactly the docs/contract.md 2.5 shape and stores the defaults', async () => {
-    const response = await server.request('POST', '/evaluators/configs', {
-      app_id: appId,
+    const response = await postConfig({
       name: 'Shape',
       evaluator_key: 'auto_similarity_match',
       settings_values: { correct_answer_key: 'expected' },
@@ -84,8 +85,7 @@ describe('POST /evaluators/configs', () => {
   });
 
   it('refuses an empty name', async () => {
-    const response = await server.request('POST', '/evaluators/configs', {
-      app_id: appId,
+    const response = await postConfig({
       name: '  ',
       evaluator_key: 'auto_exact_match',
       settings_values: {},
@@ -95,8 +95,7 @@ describe('POST /evaluators/configs', () => {
   });
 
   it('refuses an unknown evaluator key, listing the valid ones, without judging the settings', async () => {
-    const response = await server.request('POST', '/evaluators/configs', {
-      app_id: appId,
+    const response = await postConfig({
       name: 'Unknown',
       evaluator_key: 'auto_exact_matc',
       settings_values: { anything: 1 },
@@ -108,8 +107,7 @@ describe('POST /evaluators/configs', () => {
   });
 
   it('names a missing required setting', async () => {
-    const response = await server.request('POST', '/evaluators/configs', {
-      app_id: appId,
+    const response = await postConfig({
       name: 'Regex',
       evaluator_key: 'auto_regex_test',
       settings_values: { regex_should_match: false },
@@ -121,8 +119,7 @@ describe('POST /evaluators/configs', () => {
   });
 
   it('lists top-level and nested faults together', async () => {
-    const response = await server.request('POST', '/evaluators/configs', {
-      app_id: appId,
+    const response = await postConfig({
       evaluator_key: 'auto_ai_critique',
       settings_values: { prompt_template: [{ role: 'critic', content: 'Rate {prediction}' }], model: '', temperature: 0 },
     });
@@ -153,15 +150,14 @@ describe('POST /evaluators/configs', () => {
     ['rag_faithfulness', { question_key: 7 }, 'question_key', 'string_type'],
     ['auto_exact_match', { correct_answer_kye: 'x' }, 'correct_answer_kye', 'extra_forbidden'],
   ])('%s with %j: 422 at settings_values.%s (%s)', async (evaluator_key, settings_values, field, type) => {
-    const response = await server.request('POST', '/evaluators/configs', { app_id: appId, name: 'Faulty', evaluator_key, settings_values });
+    const response = await postConfig({ name: 'Faulty', evaluator_key, settings_values });
     expect(response.status).toBe(422);
     expect(response.body.detail).toEqual([{ loc: ['body', 'settings_values', field], msg: expect.any(String), type }]);
   });
 
   it('says why a regex does not compile, and refuses lookaround and backreferences (RE2)', async () => {
     const faultsFor = async (regex_pattern: string) => {
-      const response = await server.request('POST', '/evaluators/configs', {
-        app_id: appId,
+      const response = await postConfig({
         name: 'Bad regex',
         evaluator_key: 'auto_regex_test',
         settings_values: { regex_pattern },
@@ -207,8 +203,7 @@ describe('POST /evaluators/configs', () => {
 
   it('refuses a duplicate name in the same app with 409, but allows it in another app', async () => {
     await createConfig({ name: 'Twice', evaluator_key: 'auto_exact_match', settings_values: {} });
-    const duplicate = await server.request('POST', '/evaluators/configs', {
-      app_id: appId,
+    const duplicate = await postConfig({
       name: 'Twice',
       evaluator_key: 'auto_contains',
       settings_values: { substring: 'x' },
