@@ -319,7 +319,22 @@ export async function writeScores(
   ]);
   const written = await ctx.sql.insertRows(tx, 'Score', SCORE_COLUMNS, rows, UPSERT_SUFFIX);
   if (written !== rows.length) throw new ConflictError("A score id of this request was just written for another target: a score's target never changes");
-  const stored = new Map((await tx.score.findMany({ where: { projectId: ctx.projectId, id: { in: [...byId.keys()] } } })).map((row) => [row.id, row]));
+  // What was written, as a read would answer it, without reading it back.
+  const stored = new Map(
+    [...byId.values()].map((score): [string, ScoreRow] => [
+      score.id,
+      {
+        ...score,
+        projectId: ctx.projectId,
+        metadata: score.metadata === null ? null : (JSON.parse(score.metadata) as Prisma.JsonValue),
+        authorType: author.type,
+        authorId: author.id,
+        authorLabel: author.label,
+        createdAt: created.get(score.id) ?? now,
+        updatedAt: now,
+      },
+    ]),
+  );
   return (resolved as Resolved[]).map((score) => stored.get(score.id)!);
 }
 
