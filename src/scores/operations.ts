@@ -448,11 +448,6 @@ export async function getScore(ctx: Pick<ScoreContext, 'db' | 'projectId'>, id: 
   return row;
 }
 
-/** The project's scores among `ids` (GraphQL's node loader), missing ones left out. */
-export function scoresByIds(ctx: Pick<ScoreContext, 'db' | 'projectId'>, ids: readonly string[]): Promise<ScoreRow[]> {
-  return ctx.db.score.findMany({ where: { projectId: ctx.projectId, id: { in: [...ids] } } });
-}
-
 /** What scores are read by for a batch of targets (GraphQL's loaders of `Trace.scores`, `Span.scores`, …). */
 export type ScoreTargetKey = 'traceId' | 'spanId' | 'sessionId' | 'scenarioId';
 
