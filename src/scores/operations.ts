@@ -371,8 +371,11 @@ export function upsertScores(ctx: ScoreContext, inputs: readonly ScoreInput[], o
 // ---------------------------------------------------------------------------------------------
 // Reading scores
 
-/** The filter of `GET /scores` and GraphQL `scores`, every part optional; `ids` for Langfuse's `scoreIds`. */
-export type ScoreFilter = Omit<Partial<ScoreListQuery>, 'limit' | 'cursor'> & { ids?: readonly string[] };
+/**
+ * The filter of `GET /scores` and GraphQL `scores`, every part optional; besides, for callers
+ * above (Langfuse's API): `ids`, and `trace_ids` (the traces another filter found).
+ */
+export type ScoreFilter = Omit<Partial<ScoreListQuery>, 'limit' | 'cursor'> & { ids?: readonly string[]; trace_ids?: readonly string[] };
 
 export interface ScorePage {
   scores: ScoreRow[];
@@ -400,6 +403,7 @@ function scoreWhere(projectId: string, filter: ScoreFilter): Prisma.ScoreWhereIn
   return {
     projectId,
     ...(filter.ids && { id: { in: [...filter.ids] } }),
+    ...(filter.trace_ids && { traceId: { in: [...filter.trace_ids] } }),
     ...(filter.trace_id && { traceId: filter.trace_id }),
     ...(filter.span_id && { spanId: filter.span_id }),
     ...(filter.session_id && { sessionId: filter.session_id }),
