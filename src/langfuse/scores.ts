@@ -1,0 +1,127 @@
+// Langfuse's scores on Assay's (docs/langfuse.md#field-mapping): a Langfuse score body becomes a
+// ScoreInput of src/scores (traceId → trace_id, observationId → span_id, …) and is written by its
+// one write, so a score sent through Langfuse's SDK is checked against its config and stored as
+// one sent to `POST /scores`. Its faults name Langfuse's fields.
+import { AssayError, ValidationError, type ValidationIssue } from '../shared/errors.js';
+import type { RequestContext } from '../shared/context.js';
+import { scoreInput, type ScoreInput, type ScoreSource } from '../scores/inputs.js';
+import { upsertScores, type ScoreRow } from '../scores/operations.js';
+import type { LangfuseScoreBody, LangfuseSource } from './inputs.js';
+import { LangfuseInvalidRequest } from './responses.js';
+
+const assaySourceOf: Record<LangfuseSource, ScoreSource> = { API: 'api', ANNOTATION: 'annotation', EVAL: 'evaluation' };
+
+/** Assay's score fields by the Langfuse field that carries them, for faults found on the Assay side. */
+const langfuseFieldOf: Record<string, string> = {
+  id: 'id',
+  target: 'traceId',
+  trace_id: 'traceId',
+  span_id: 'observationId',
+  session_id: 'sessionId',
+  name: 'name',
+  data_type: 'dataType',
+  value: 'value',
+  string_value: 'value',
+  comment: 'comment',
+  metadata: 'metadata',
+  source: 'source',
+  config_id: 'configId',
+};
+
+export function langfuseField(field: string | number): string {
+  return langfuseFieldOf[String(field)] ?? String(field);
+}
+
+/** A fault of a Langfuse score at `path`, as its 400 lists it. */
+const fault = (path: string, message: string) => ({ path: [path], message, code: 'custom' });
+
+/**
+ * The ScoreInput of a Langfuse score, or its faults. Langfuse's `environment` and `queueId` have
+ * nothing to map to and are not kept; a dataset run is not an Assay target.
+ */
+export function scoreInputOf(body: LangfuseScoreBody): ScoreInput {
+  if (body.datasetRunId) {
+    throw new LangfuseInvalidRequest([fault('datasetRunId', 'Assay has no dataset runs: score a trace (traceId, with observationId for one of its spans) or a session (sessionId)')]);
+  }
+  const candidate = {
+    id: body.id ?? undefined,
+    trace_id: body.traceId ?? null,
+    span_id: body.observationId ?? null,
+    session_id: body.sessionId ?? null,
+    name: body.name,
+    data_type: body.dataType ?? undefined,
+    value: body.value,
+    comment: body.comment ?? null,
+    metadata: body.metadata ?? null,
+    source: body.source ? assaySourceOf[body.source] : undefined,
+    config_id: body.configId ?? null,
+  };
+  // Assay's own limits (id and name lengths, JSON metadata) apply to a score from Langfuse as well.
+  const parsed = scoreInput.safeParse(candidate);
+  if (!parsed.success) {
+    throw new LangfuseInvalidRequest(
+      parsed.error.issues.map((issue) => ({ path: issue.path.map(langfuseField), message: issue.message, code: issue.code })),
+    );
+  }
+  return parsed.data;
+}
+
+/** Faults reported for input `index` name its Langfuse field: `[index, "value"]`. */
+const atIndex = (index: number, field: string) => [index, langfuseField(field)];
+
+/** Writes one Langfuse score (`POST /api/public/scores`): faults in Langfuse's 400, naming its fields. */
+export async function writeLangfuseScore(ctx: RequestContext, body: LangfuseScoreBody): Promise<ScoreRow> {
+  const input = scoreInputOf(body);
+  try {
+    const [row] = await upsertScores(ctx, [input], { at: (_index, field) => [langfuseField(field)] });
+    return row;
+  } catch (error) {
+    if (error instanceof ValidationError && !(error instanceof LangfuseInvalidRequest)) {
+      throw new LangfuseInvalidRequest(error.issues.map((issue) => ({ path: issue.loc, message: issue.msg, code: issue.type })));
+    }
+    throw error;
+  }
+}
+
+/** What became of each of a batch's scores: stored, or refused with its error. */
+export type ScoreOutcome = { ok: true } | { ok: false; error: AssayError };
+
+/**
+ * Writes many scores (an ingestion batch's) in one transaction, each answered on its own: a score
+ * Assay refuses (its config's range, another target under the same id) is refused alone and the
+ * others are stored.
+ */
+export async function writeLangfuseScores(ctx: RequestContext, inputs: readonly ScoreInput[]): Promise<ScoreOutcome[]> {
+  const outcomes: ScoreOutcome[] = inputs.map(() => ({ ok: true }));
+  let pending = inputs.map((input, index) => ({ input, index }));
+  while (pending.length > 0) {
+    try {
+      await upsertScores(
+        ctx,
+        pending.map(({ input }) => input),
+        { at: atIndex },
+      );
+      return outcomes;
+    } catch (error) {
+      if (!(error instanceof AssayError)) throw error;
+      if (!(error instanceof ValidationError)) {
+        // A fault of the batch as a whole (an id taken for another target, a feedback key
+        // changing another's score) names no input: each is written alone to find its own.
+        if (pending.length === 1) {
+          outcomes[pending[0].index] = { ok: false, error };
+          return outcomes;
+        }
+        for (const { input, index } of pending) outcomes[index] = (await writeLangfuseScores(ctx, [input]))[0];
+        return outcomes;
+      }
+      const byInput = new Map<number, ValidationIssue[]>();
+      for (const issue of error.issues) {
+        const position = Number(issue.loc[0]);
+        byInput.set(position, [...(byInput.get(position) ?? []), { ...issue, loc: issue.loc.slice(1) }]);
+      }
+      for (const [position, issues] of byInput) outcomes[pending[position].index] = { ok: false, error: new ValidationError(issues) };
+      pending = pending.filter((_entry, position) => !byInput.has(position));
+    }
+  }
+  return outcomes;
+}
