@@ -11,6 +11,7 @@ import { ingestionRoutes } from './observability/ingestion/routes.js';
 import { registerOtlp } from './observability/ingestion/otlp/receivers.js';
 import { deletionRoutes } from './observability/retention/routes.js';
 import { searchRoutes } from './observability/search/routes.js';
+import { sessionRoutes } from './observability/sessions/routes.js';
 import { traceRoutes } from './observability/traces/routes.js';
 import { pricingRoutes } from './pricing/routes.js';
 import { testsetRoutes } from './testsets/routes.js';
@@ -211,6 +212,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     searchRoutes(rest);
     ingestionRoutes(rest);
     traceRoutes(rest);
+    sessionRoutes(rest);
     deletionRoutes(rest);
     evaluationRoutes(rest);
     humanEvaluationRoutes(rest);

@@ -63,10 +63,11 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
   const scenarios = await ok(client.request('GET', `/human-evaluations/${human.id}/evaluation_scenarios`));
   const trace = project === 'A' ? 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' : 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
   const span = project === 'A' ? 'aaaaaaaaaaaaaaaa' : 'bbbbbbbbbbbbbbbb';
+  const session = `session-${span}`;
   await ok(
     client.request('POST', '/observability/trace', {
       trace,
-      spans: [{ id: span, name: 'root', spankind: 'LLM', start_time: '2026-01-01T00:00:00Z', end_time: '2026-01-01T00:00:01Z' }],
+      spans: [{ id: span, name: 'root', spankind: 'LLM', session_id: session, start_time: '2026-01-01T00:00:00Z', end_time: '2026-01-01T00:00:01Z' }],
     }),
   );
   const price = await ok(client.request('POST', '/observability/prices', { model: `model-${project}`, input: 1, output: 2 }));
@@ -81,6 +82,7 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
     scenario_id: scenarios[0].id,
     trace_id: trace,
     span_id: span,
+    session_id: session,
     price_id: price.id,
     api_key_id: keys[project].readId,
     user_id: member.user_id,
@@ -193,6 +195,8 @@ const expected: Record<string, Access> = {
   'DELETE /observability/traces/:trace_id': 'write',
   'DELETE /observability/users/:user_id': 'write',
   'GET /observability/spans/:span_id': 'read',
+  'GET /sessions': 'read',
+  'GET /sessions/:session_id': 'read',
   'POST /evaluations': 'write',
   'GET /evaluations': 'read',
   'DELETE /evaluations': 'write',
@@ -435,6 +439,8 @@ async function projectState(project: Project) {
     `/human-evaluations/${ids.human_evaluation_id}/evaluation_scenarios`,
     '/observability/prices?source=user',
     '/observability/traces',
+    '/sessions',
+    `/sessions/${ids.session_id}`,
     `/projects/${ids.project_id}/api-keys`,
     `/projects/${ids.project_id}/members`,
     `/projects/${ids.project_id}/audit-events`,
@@ -589,6 +595,7 @@ describe('GraphQL', () => {
       ['read', 'query($id: ID!) { humanEvaluation(id: $id) { status } }', 'human_evaluation_id'],
       ['read', 'query($id: ID!) { evaluatorConfig(id: $id) { name } }', 'config_id'],
       ['read', 'query($id: ID!) { span(id: $id) { name } }', 'span_id'],
+      ['read', 'query($id: String!) { session(sessionId: $id) { sessionId } }', 'session_id'],
       ['write', 'mutation($id: ID!) { deleteApp(id: $id) }', 'app_id'],
       ['write', 'mutation($id: ID!) { deleteTestset(id: $id) }', 'testset_id'],
       ['write', 'mutation($id: ID!) { deleteVariant(id: $id) }', 'variant_id'],
@@ -607,7 +614,7 @@ describe('GraphQL', () => {
       expect(other.text.replaceAll(name === 'api_key_global_id' ? b.api_key_id : id, '<id>'), query).toBe(
         missing.text.replaceAll(name === 'api_key_global_id' ? unknown.api_key_id : missingId, '<id>'),
       );
-      expect(other.body.data?.app ?? other.body.data?.evaluation ?? null).toBeNull();
+      expect(other.body.data?.app ?? other.body.data?.evaluation ?? other.body.data?.session ?? null).toBeNull();
     }
     const follow = 'subscription($id: ID!) { evaluationProgress(id: $id) { __typename } }';
     const other = await streamAs(keys.A.read, follow, { id: b.evaluation_id });
