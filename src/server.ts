@@ -20,6 +20,7 @@ import { authRoutes } from './auth/routes.js';
 import { Sessions } from './auth/users/sessions.js';
 import { graphqlRoutes } from './graphql/yoga.js';
 import { humanEvaluationRoutes } from './human-evaluations/routes.js';
+import { registerLangfuse } from './langfuse/routes.js';
 import { HumanEvaluationJobs } from './human-evaluations/runner.js';
 import { ensureDefaultProject } from './projects/operations.js';
 import { followPriceChanges } from './pricing/operations.js';
@@ -218,6 +219,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     humanEvaluationRoutes(rest);
     authRoutes(rest);
   });
+  await registerLangfuse(server);
   const otlp = await registerOtlp(server, config, services, (credentials) => authenticator.principal(credentials));
   const timeoutMs = config.VARIANT_TIMEOUT_SECONDS * 1000;
   const leaseMs = config.EVALUATION_LEASE_SECONDS * 1000;

@@ -83,7 +83,7 @@ describe('POST /api/public/ingestion', () => {
     expect(answer.status).toBe(207);
     expect(answer.body.successes.map((success: { id: string }) => success.id).sort()).toEqual(['event-ok-1', 'event-ok-2']);
     const errors = Object.fromEntries(answer.body.errors.map((error: { id: string }) => [error.id, error]));
-    expect(Object.keys(errors).sort()).toEqual(['event-both', 'event-bool-2', 'event-no-target', 'event-too-many', 'no-body']);
+    expect(Object.keys(errors).sort()).toEqual(['event-bool-2', 'event-both', 'event-no-target', 'event-too-many', 'no-body']);
     for (const error of Object.values(errors) as { status: number; message: string; error: string }[]) {
       expect(error.status).toBe(400);
       expect(typeof error.message).toBe('string');

@@ -52,7 +52,7 @@ function parse(doc: LangfuseRouteDoc, req: FastifyRequest): Record<(typeof parts
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: langfuseError } } });
 
 /** The route's description for the reference: Langfuse's 400, not the 422 every other route has. */
-function describe(method: HTTPMethods, url: string, doc: LangfuseRouteDoc) {
+function describe(url: string, doc: LangfuseRouteDoc) {
   const path = pathParamsSchema(url, doc);
   return described({
     tag: 'langfuse',
@@ -84,7 +84,7 @@ export function langfuseRoutes(app: FastifyInstance) {
       app.route({
         method,
         url,
-        ...describe(method, url, doc),
+        ...describe(url, doc),
         handler: async (req, reply) => {
           const input = parse(doc, req) as unknown as LangfuseInput<Doc>;
           const answer = await handler(req, input, reply);

@@ -28,7 +28,7 @@ import {
 import { langfuseRoutes } from './route.js';
 import { writeLangfuseScore } from './scores.js';
 import { createConfig, listScoresV2, listScoresV3, updateConfig } from './reads.js';
-import { langfuseSessionJson, listLangfuseSessions, langfuseSessionWithTraces } from './sessions.js';
+import { listLangfuseSessions, langfuseSessionWithTraces } from './sessions.js';
 
 const scoreId = z.object({ scoreId: z.string() });
 const configId = z.object({ configId: z.string() });
@@ -53,7 +53,7 @@ function routes(app: FastifyInstance): void {
 
   langfuse.post(
     '/public/scores',
-    { summary: 'Create or update a score (Langfuse)', body: langfuseScoreBody, response: idResponse },
+    { summary: 'Create or update a score (Langfuse)', scope: 'feedback', body: langfuseScoreBody, response: idResponse },
     async (req, { body }) => ({ id: (await writeLangfuseScore(req.ctx, body)).id }),
   );
   const scoresV2 = langfusePage(langfuseScoreResponse, 'LangfuseScores');
@@ -106,7 +106,6 @@ function routes(app: FastifyInstance): void {
     { summary: 'One session and its traces (Langfuse)', params: sessionId, response: langfuseSessionWithTracesResponse, notFound: true },
     async (req, { params }) => langfuseSessionWithTraces(req.ctx, await sessions.getSession(req.ctx, params.sessionId)),
   );
-  void langfuseSessionJson;
 }
 
 /** Registers Langfuse's public API in a scope of its own (its bodies and its error answers). */

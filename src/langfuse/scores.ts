@@ -28,7 +28,7 @@ const langfuseFieldOf: Record<string, string> = {
   config_id: 'configId',
 };
 
-export function langfuseField(field: string | number): string {
+export function langfuseField(field: PropertyKey): string {
   return langfuseFieldOf[String(field)] ?? String(field);
 }
 

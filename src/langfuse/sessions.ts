@@ -4,7 +4,7 @@
 import type { RequestContext } from '../shared/context.js';
 import * as sessions from '../observability/sessions/operations.js';
 import type { SessionsQuery } from './inputs.js';
-import { DEFAULT_ENVIRONMENT, pageOf, type LangfuseSessionJson, type LangfuseTraceJson } from './responses.js';
+import { DEFAULT_ENVIRONMENT, LangfuseInvalidRequest, pageOf, type LangfuseSessionJson, type LangfuseTraceJson } from './responses.js';
 
 /** The most traces a session's read answers, as Langfuse's does not page them either. */
 const MAX_SESSION_TRACES = 1000;
@@ -15,7 +15,11 @@ export function langfuseSessionJson(ctx: RequestContext, session: sessions.Sessi
 
 /** `GET /api/public/sessions`: the latest active first, as Assay lists them. */
 export async function listLangfuseSessions(ctx: RequestContext, query: SessionsQuery) {
-  const filter = { startedAfter: query.fromTimestamp, startedBefore: query.toTimestamp, environments: query.environment };
+  if ((query.environment?.length ?? 0) > 1) {
+    throw new LangfuseInvalidRequest([{ path: ['environment'], message: 'Give one environment: Assay filters sessions by one at a time', code: 'custom' }]);
+  }
+  // A session is listed when one of its traces started in the window (its createdAt is its first's).
+  const filter = { startedAfter: query.fromTimestamp, startedBefore: query.toTimestamp, environment: query.environment?.[0] };
   const offset = (query.page - 1) * query.limit;
   const [rows, total] = await Promise.all([sessions.sessionsAt(ctx, filter, offset, query.limit), sessions.countSessions(ctx, filter)]);
   return pageOf(

@@ -133,21 +133,30 @@ async function sessionFigures(ctx: RequestContext, sessionIds: readonly string[]
 }
 
 /**
- * Sessions matching every filter, the latest active first, a page at a time. A session matches
- * when one of its traces matches; its figures are always over all of its traces.
+ * The condition on the traces (`"Trace" AS g`) whose session ids a listing groups: a session
+ * matches when one of its traces matches.
  */
-export async function listSessions(ctx: RequestContext, filter: SessionFilter = {}, args: PageArgs = {}): Promise<Page<SessionRow>> {
-  const { size, backward } = pageSize(args);
-  const { sql } = ctx;
+function sessionKeysWhere(ctx: RequestContext, filter: SessionFilter): Where {
   const where = new Where();
   where.add('g."projectId" = ? AND g."sessionId" IS NOT NULL', ctx.projectId);
-  if (filter.search) where.add(`g."sessionId" ${sql.like} ? ESCAPE '\\'`, `%${likeEscape(filter.search)}%`);
+  if (filter.search) where.add(`g."sessionId" ${ctx.sql.like} ? ESCAPE '\\'`, `%${likeEscape(filter.search)}%`);
   const { search: _search, ...traceFilter } = filter;
   if (Object.values(traceFilter).some((value) => value !== undefined)) {
     // Every trace counts, Assay's own evaluation calls too (they carry no session id).
     const traces = traceWhere(ctx, { ...traceFilter, includeEvaluations: true });
     where.add(`g."sessionId" IN (SELECT t."sessionId" FROM "Trace" AS t WHERE ${traces.sql} AND t."sessionId" IS NOT NULL)`, ...traces.params);
   }
+  return where;
+}
+
+/**
+ * Sessions matching every filter, the latest active first, a page at a time. A session matches
+ * when one of its traces matches; its figures are always over all of its traces.
+ */
+export async function listSessions(ctx: RequestContext, filter: SessionFilter = {}, args: PageArgs = {}): Promise<Page<SessionRow>> {
+  const { size, backward } = pageSize(args);
+  const { sql } = ctx;
+  const where = sessionKeysWhere(ctx, filter);
   const having = new Where();
   const columns = ['MAX(g."startTime")', 'g."sessionId"'];
   const after = args.after != null ? decodeCursor(args.after, 1, 'after') : null;
@@ -209,4 +218,27 @@ export async function sessionTurns(ctx: RequestContext, sessionId: string, args:
       return { cursor, node: { trace: node, input: content?.inputs ?? null, output: content?.outputs ?? null } };
     }),
   };
+}
+
+/**
+ * Sessions matching every filter by position, the latest active first: numbered pages, as
+ * Langfuse's `GET /api/public/sessions` gives them (docs/langfuse.md#what-is-served).
+ */
+export async function sessionsAt(ctx: RequestContext, filter: SessionFilter, offset: number, limit: number): Promise<SessionRow[]> {
+  const where = sessionKeysWhere(ctx, filter);
+  const keys = await ctx.sql.query<{ sessionId: string }>(
+    ctx.db,
+    `SELECT g."sessionId" AS "sessionId" FROM "Trace" AS g WHERE ${where.sql}
+     GROUP BY g."sessionId" ORDER BY MAX(g."startTime") DESC, g."sessionId" DESC LIMIT ? OFFSET ?`,
+    [...where.params, limit, offset],
+  );
+  const figures = new Map((await sessionFigures(ctx, keys.map((key) => key.sessionId))).map((row) => [row.sessionId, row]));
+  return keys.flatMap((key) => figures.get(key.sessionId) ?? []);
+}
+
+/** How many sessions match every filter. */
+export async function countSessions(ctx: RequestContext, filter: SessionFilter): Promise<number> {
+  const where = sessionKeysWhere(ctx, filter);
+  const [row] = await ctx.sql.query<{ count: number | string }>(ctx.db, `SELECT COUNT(DISTINCT g."sessionId") AS "count" FROM "Trace" AS g WHERE ${where.sql}`, where.params);
+  return Number(row?.count ?? 0);
 }
