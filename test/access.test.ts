@@ -72,6 +72,8 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
   );
   const price = await ok(client.request('POST', '/observability/prices', { model: `model-${project}`, input: 1, output: 2 }));
   const member = await ok(client.request('POST', `/projects/${projectIds[project]}/members`, { email: `member-${project}@example.com`, role: 'viewer' }));
+  const scoreConfig = await ok(client.request('POST', '/api/public/score-configs', { name: `stars-${project}`, dataType: 'NUMERIC' }));
+  const score = await ok(client.request('POST', '/api/public/scores', { id: `score-${project}-0000`, traceId: trace, name: 'walk', value: 1 }));
   return {
     app_id: app,
     variant_id: variant.variant_id,
@@ -86,6 +88,8 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
     price_id: price.id,
     api_key_id: keys[project].readId,
     user_id: member.user_id,
+    score_id: score.id,
+    score_config_id: scoreConfig.id,
   };
 }
 
@@ -235,7 +239,25 @@ const expected: Record<string, Access> = {
   'POST /v1/traces': 'ingest',
   'POST /otlp/v1/traces': 'ingest',
   'POST /public/otel/v1/traces': 'ingest',
+  // Langfuse's public API (docs/langfuse.md): a feedback key may create scores, as a write key.
+  'POST /public/ingestion': 'ingest',
+  'POST /public/scores': 'feedback',
+  'GET /public/scores': 'read',
+  'GET /public/v2/scores': 'read',
+  'GET /public/scores/:scoreId': 'read',
+  'GET /public/v2/scores/:scoreId': 'read',
+  'GET /public/v3/scores': 'read',
+  'DELETE /public/scores/:scoreId': 'write',
+  'POST /public/score-configs': 'write',
+  'GET /public/score-configs': 'read',
+  'GET /public/score-configs/:configId': 'read',
+  'PATCH /public/score-configs/:configId': 'write',
+  'GET /public/sessions': 'read',
+  'GET /public/sessions/:sessionId': 'read',
 };
+
+/** Whether `held` scopes open what needs `access`: `write` includes `feedback` (docs/access.md#scopes). */
+const grants = (held: readonly Scope[], access: Access) => held.includes(access as Scope) || (access === 'feedback' && held.includes('write'));
 
 const isOtlp = (url: string) => url.endsWith('/v1/traces');
 
@@ -249,10 +271,14 @@ function paramValue(url: string, name: string, ids: Record<string, string>): str
   if (name === 'evaluation_type') return 'single_model_test';
   if (name === 'file') return 'swagger-ui.css';
   if (name === 'evaluation_id' && url.startsWith('/human-evaluations')) return ids.human_evaluation_id;
+  // Langfuse's paths name their ids in its camelCase.
+  if (name === 'scoreId') return ids.score_id;
+  if (name === 'configId') return ids.score_config_id;
+  if (name === 'sessionId') return ids.session_id;
   return ids[name];
 }
 
-const fill = (url: string, ids: Record<string, string>) => url.replace(/:([a-z_]+)/g, (_match, name: string) => paramValue(url, name, ids));
+const fill = (url: string, ids: Record<string, string>) => url.replace(/:([A-Za-z_]+)/g, (_match, name: string) => paramValue(url, name, ids));
 
 /** The path of an asset the built web UI loads (the tests' global setup builds it). */
 function builtAsset(): string {
@@ -301,6 +327,10 @@ function bodyFor(route: string, ids: Record<string, string>): unknown {
     'POST /projects/:project_id/api-keys': { name: 'walk', scopes: ['read'] },
     'POST /projects/:project_id/members': { email: 'walk@example.com', role: 'viewer' },
     'PATCH /projects/:project_id/members/:user_id': { role: 'member' },
+    'POST /public/ingestion': { batch: [] },
+    'POST /public/scores': { traceId: ids.trace_id, name: 'walk', value: 1 },
+    'POST /public/score-configs': { name: 'walk', dataType: 'NUMERIC' },
+    'PATCH /public/score-configs/:configId': { description: 'walked' },
   };
   return bodies[route];
 }
@@ -339,6 +369,7 @@ function expectRefusal(response: TestResponse, route: string, status: 401 | 403 
     const code = { 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 429: 'TOO_MANY_REQUESTS' }[status];
     expect(response.body.errors[0].extensions.code).toBe(code);
   } else if (isOtlp(url)) expect(response.body.code).toBe({ 401: 16, 403: 7, 429: 8 }[status]);
+  else if (url.startsWith('/public/')) expect(typeof response.body.message).toBe('string');
   else expect(typeof response.body.detail).toBe('string');
 }
 
@@ -365,7 +396,7 @@ describe('every registered route', () => {
         expectRefusal(await send(route, path, headers, fixtures.A), route, 401);
       }
       if (access === 'graphql' || method === 'OPTIONS') continue;
-      for (const scope of scopes.filter((other) => other !== access)) {
+      for (const scope of scopes.filter((other) => !grants([other], access))) {
         expectRefusal(await send(route, path, bearer(keys.A[scope]), fixtures.A), `${route} with ${scope}`, 403);
       }
     }
@@ -380,7 +411,7 @@ describe('every registered route', () => {
       expect((await send(route, path, { cookie: 'assay_session=forged' }, fixtures.A)).status, route).toBe(401);
       for (const role of ['viewer', 'member', 'admin'] as const) {
         const headers = { cookie: sessions[role] };
-        if (!roleScopes[role].includes(access)) expectRefusal(await send(route, path, headers, fixtures.A), `${route} as ${role}`, 403);
+        if (!grants(roleScopes[role], access)) expectRefusal(await send(route, path, headers, fixtures.A), `${route} as ${role}`, 403);
         else if (method === 'GET') expect([401, 403], `${route} as ${role}`).not.toContain((await send(route, path, headers, fixtures.A)).status);
       }
     }
@@ -441,6 +472,8 @@ async function projectState(project: Project) {
     '/observability/traces',
     '/sessions',
     `/sessions/${ids.session_id}`,
+    '/api/public/v2/scores',
+    '/api/public/score-configs',
     `/projects/${ids.project_id}/api-keys`,
     `/projects/${ids.project_id}/members`,
     `/projects/${ids.project_id}/audit-events`,

@@ -1,4 +1,4 @@
-// Langfuse's sessions on Assay's (docs/langfuse.md#sessions): a session is the traces sharing a
+// Langfuse's sessions on Assay's (docs/langfuse.md#what-is-served): a session is the traces sharing a
 // session id (src/observability/sessions), listed a page at a time with Langfuse's `meta`, and
 // read with its traces in Langfuse's Trace shape.
 import type { RequestContext } from '../shared/context.js';
