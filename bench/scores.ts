@@ -14,6 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { SCORE_COLUMNS } from '../src/scores/operations.js';
 import { cpuSeconds, onPostgres, rawDatabase, rawPostgres, seconds, startService } from './support/measure.js';
 
 const SCORES = Number(process.argv[2] ?? 20_000);
@@ -68,32 +69,11 @@ const stored = (await (await fetch(`${service.baseUrl}/api/public/v2/scores?limi
 if (refused > 0 || stored.meta.totalItems !== SCORES) throw new Error(`stored ${stored.meta.totalItems} scores, ${refused} refused`);
 
 // The rows the service stored, read back before it stops (its database goes with it).
-const columns = [
-  'id',
-  'projectId',
-  'target',
-  'traceId',
-  'spanId',
-  'sessionId',
-  'scenarioId',
-  'name',
-  'dataType',
-  'value',
-  'stringValue',
-  'comment',
-  'metadata',
-  'source',
-  'authorType',
-  'authorId',
-  'authorLabel',
-  'configId',
-  'createdAt',
-  'updatedAt',
-];
+const columns = SCORE_COLUMNS;
 const columnList = columns.map((column) => `"${column}"`).join(',');
 let projectRow: unknown[];
 let sqliteRows: unknown[][] = [];
-let copyChunks: string[] = [];
+const copyChunks: string[] = [];
 if (onPostgres) {
   const client = new pg.Client({ connectionString: service.databaseUrl });
   await client.connect();
@@ -167,4 +147,6 @@ console.log(
   `  baseline (${how}, the same rows, a transaction per batch of ${BATCH}): ${baseline.batched.toFixed(3)} s = ${Math.round(SCORES / baseline.batched)} scores/s`,
 );
 console.log(`  baseline (${how}, the same rows, one transaction): ${baseline.single.toFixed(3)} s = ${Math.round(SCORES / baseline.single)} scores/s`);
-console.log(`  ratio end to end / batched baseline: ${(elapsed / baseline.batched).toFixed(2)} (aim ≤ 2); to one transaction: ${(elapsed / baseline.single).toFixed(2)}`);
+console.log(
+  `  ratio end to end / batched baseline: ${(elapsed / baseline.batched).toFixed(2)} (aim ≤ 2); to one transaction: ${(elapsed / baseline.single).toFixed(2)}`,
+);

@@ -133,7 +133,9 @@ describe('the document', () => {
         // Langfuse's API answers a fault in its own body with a 400 (docs/langfuse.md#errors).
         expect(op.responses['422'], `${method} ${path}`).toBeUndefined();
         expect(op.responses['400'], `${method} ${path}`).toBeDefined();
-        const response = await server.request(method, path.replace(/\{[^}]+\}/g, 'x'), method === 'GET' ? undefined : '1', { 'content-type': 'application/json' });
+        const response = await server.request(method, path.replace(/\{[^}]+\}/g, 'x'), method === 'GET' ? undefined : '1', {
+          'content-type': 'application/json',
+        });
         expect(op.responses[String(response.status)], `${method} ${path} answered ${response.status}: ${response.text}`).toBeDefined();
         if (op.requestBody) expect(response.status, `${method} ${path}`).toBe(400);
         continue;
@@ -394,7 +396,12 @@ describe('real answers match the document', () => {
       trace: 'langfuse-tour',
       spans: [{ id: 'root', name: 'chat', session_id: 'tour-session', start_time: '2026-01-01T00:00:00Z', end_time: '2026-01-01T00:00:01Z' }],
     });
-    const event = { id: 'event-1', type: 'score-create', timestamp: '2026-01-01T00:00:02Z', body: { id: 'tour-score', traceId: 'langfuse-tour', name: 'accuracy', value: 0.9 } };
+    const event = {
+      id: 'event-1',
+      type: 'score-create',
+      timestamp: '2026-01-01T00:00:02Z',
+      body: { id: 'tour-score', traceId: 'langfuse-tour', name: 'accuracy', value: 0.9 },
+    };
     await call('POST', '/public/ingestion', { batch: [event, { id: 'event-2', type: 'trace-create', timestamp: '2026-01-01T00:00:02Z', body: {} }] }, 207);
     await call('POST', '/public/ingestion', { events: [] }, 400);
     const config = await call('POST', '/public/score-configs', { name: 'stars', dataType: 'NUMERIC', minValue: 1, maxValue: 5 });

@@ -12,14 +12,24 @@ let readKey: string;
 
 const basic = (secret: string) => ({ authorization: `Basic ${Buffer.from(`pk-lf-public:${secret}`).toString('base64')}` });
 const ingest = (batch: unknown, key = KEY) => server.request('POST', '/api/public/ingestion', { batch }, basic(key));
-const scoreEvent = (id: string, body: Record<string, unknown>) => ({ id: `event-${id}`, type: 'score-create', timestamp: new Date().toISOString(), body: { id, ...body } });
+const scoreEvent = (id: string, body: Record<string, unknown>) => ({
+  id: `event-${id}`,
+  type: 'score-create',
+  timestamp: new Date().toISOString(),
+  body: { id, ...body },
+});
 const scoresOf = async (traceId: string, key = KEY) => (await server.request('GET', `/api/public/v2/scores?traceId=${traceId}`, undefined, basic(key))).body;
 
 beforeAll(async () => {
   server = await startServer({ ASSAY_AUTH: 'on', ASSAY_INIT_API_KEY: KEY });
   const project = await server.request('POST', '/projects', { name: 'other' }, basic(KEY));
   otherKey = project.body.api_key.key;
-  const key = await server.request('POST', `/projects/${(await server.request('GET', '/projects', undefined, basic(KEY))).body[0].id}/api-keys`, { name: 'reader', scopes: ['read'] }, basic(KEY));
+  const key = await server.request(
+    'POST',
+    `/projects/${(await server.request('GET', '/projects', undefined, basic(KEY))).body[0].id}/api-keys`,
+    { name: 'reader', scopes: ['read'] },
+    basic(KEY),
+  );
   readKey = key.body.key;
 });
 

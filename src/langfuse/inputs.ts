@@ -141,7 +141,9 @@ export const scoresV3Query = z
   .object({
     limit: limit(100),
     cursor: z.string().optional(),
-    fields: list().pipe(z.array(z.enum(v3FieldGroups))).optional(),
+    fields: list()
+      .pipe(z.array(z.enum(v3FieldGroups)))
+      .optional(),
     id: list().optional(),
     name: list().optional(),
     source: list()

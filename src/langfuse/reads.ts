@@ -109,7 +109,9 @@ function asLangfuseFaults(error: unknown): never {
 /** `POST /api/public/score-configs`: a TEXT config is Langfuse's alone; a BOOLEAN one's categories are fixed. */
 export async function createConfig(ctx: RequestContext, body: ScoreConfigBody) {
   if (body.dataType === 'TEXT') {
-    throw new LangfuseInvalidRequest([{ path: ['dataType'], message: "Assay's score configs are NUMERIC, BOOLEAN or CATEGORICAL; a TEXT score takes no config", code: 'custom' }]);
+    throw new LangfuseInvalidRequest([
+      { path: ['dataType'], message: "Assay's score configs are NUMERIC, BOOLEAN or CATEGORICAL; a TEXT score takes no config", code: 'custom' },
+    ]);
   }
   const input = scoreConfigInput.safeParse({
     name: body.name,
@@ -120,7 +122,10 @@ export async function createConfig(ctx: RequestContext, body: ScoreConfigBody) {
     categories: body.dataType === 'BOOLEAN' ? null : body.categories,
     description: body.description,
   });
-  if (!input.success) asLangfuseFaults(new ValidationError(input.error.issues.map((issue) => ({ loc: ['body', ...issue.path.map(String)], msg: issue.message, type: issue.code }))));
+  if (!input.success)
+    asLangfuseFaults(
+      new ValidationError(input.error.issues.map((issue) => ({ loc: ['body', ...issue.path.map(String)], msg: issue.message, type: issue.code }))),
+    );
   try {
     return await scores.createScoreConfig(ctx, input.data);
   } catch (error) {

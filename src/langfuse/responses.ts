@@ -196,7 +196,8 @@ export const langfuseScoreConfigResponse = z
 export type LangfuseScoreConfigJson = z.output<typeof langfuseScoreConfigResponse>;
 
 export function langfuseScoreConfigJson(config: ScoreConfigRow): LangfuseScoreConfigJson {
-  const categories = config.dataType === 'BOOLEAN' ? BOOLEAN_CATEGORIES : Array.isArray(config.categories) ? (config.categories as { label: string; value: number }[]) : null;
+  const categories =
+    config.dataType === 'BOOLEAN' ? BOOLEAN_CATEGORIES : Array.isArray(config.categories) ? (config.categories as { label: string; value: number }[]) : null;
   return {
     id: config.id,
     name: config.name,

@@ -43,7 +43,14 @@ function parse(doc: LangfuseRouteDoc, req: FastifyRequest): Record<(typeof parts
     if (!schema) continue;
     const result = schema.safeParse(req[part]);
     if (result.success) parsed[part] = result.data;
-    else faults.push(...result.error.issues.map((issue) => ({ path: issue.path.map((key) => (typeof key === 'number' ? key : String(key))), message: issue.message, code: issue.code })));
+    else
+      faults.push(
+        ...result.error.issues.map((issue) => ({
+          path: issue.path.map((key) => (typeof key === 'number' ? key : String(key))),
+          message: issue.message,
+          code: issue.code,
+        })),
+      );
   }
   if (faults.length) throw new LangfuseInvalidRequest(faults);
   return parsed;
@@ -63,7 +70,10 @@ function describe(url: string, doc: LangfuseRouteDoc) {
       requestParams: { ...(path ? { path } : {}), ...(doc.query instanceof z.ZodObject ? { query: doc.query } : {}) },
       ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: doc.body } } } } : {}),
       responses: {
-        [doc.status ?? 200]: { description: doc.status === 207 ? 'Multi-status: each event answered' : 'OK', content: { 'application/json': { schema: doc.response } } },
+        [doc.status ?? 200]: {
+          description: doc.status === 207 ? 'Multi-status: each event answered' : 'OK',
+          content: { 'application/json': { schema: doc.response } },
+        },
         400: errorResponse('Invalid request data: `error` lists the faults, each naming its field by `path`'),
         401: errorResponse('No API key, or one that is not valid (with auth on)'),
         403: errorResponse('The API key lacks the scope this operation needs'),

@@ -18,7 +18,17 @@ async function storeTrace(trace: string, session: string | null, start: string, 
     {
       trace,
       spans: [
-        { id: `${trace}-root`, name: 'chat', spankind: 'AGENT', start_time: start, end_time: start, session_id: session, user: 'ada', inputs: { question: input }, outputs: { answer: `re: ${input}` } },
+        {
+          id: `${trace}-root`,
+          name: 'chat',
+          spankind: 'AGENT',
+          start_time: start,
+          end_time: start,
+          session_id: session,
+          user: 'ada',
+          inputs: { question: input },
+          outputs: { answer: `re: ${input}` },
+        },
       ],
     },
     basic(),
@@ -104,14 +114,23 @@ describe('scores', () => {
       const answer = await call('POST', '/scores', body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.body.message, JSON.stringify(body)).toBe('Invalid request data');
-      expect(answer.body.error.map((fault: { path: string[] }) => fault.path), JSON.stringify(body)).toContainEqual(path);
+      expect(
+        answer.body.error.map((fault: { path: string[] }) => fault.path),
+        JSON.stringify(body),
+      ).toContainEqual(path);
     }
     expect((await call('GET', '/v2/scores?traceId=t')).body.data).toEqual([]);
   });
 
   it('pages the v2 list with Langfuse’s meta and its filters', async () => {
     for (let index = 0; index < 5; index++) {
-      await call('POST', '/scores', { id: `page-${index}`, traceId: 'trace-page', observationId: index % 2 ? 'span-odd' : undefined, name: 'rank', value: index });
+      await call('POST', '/scores', {
+        id: `page-${index}`,
+        traceId: 'trace-page',
+        observationId: index % 2 ? 'span-odd' : undefined,
+        name: 'rank',
+        value: index,
+      });
     }
     const first = await call('GET', '/v2/scores?traceId=trace-page&limit=2&page=1');
     expect(first.body.meta).toEqual({ page: 1, limit: 2, totalItems: 5, totalPages: 3 });
@@ -136,7 +155,15 @@ describe('scores', () => {
 
   it('walks the v3 list by cursor, with the field groups asked for', async () => {
     for (let index = 0; index < 3; index++) {
-      await call('POST', '/scores', { id: `v3-${index}`, traceId: 'trace-v3', observationId: 'span-v3', name: 'flag', value: index % 2, dataType: 'BOOLEAN', comment: `c${index}` });
+      await call('POST', '/scores', {
+        id: `v3-${index}`,
+        traceId: 'trace-v3',
+        observationId: 'span-v3',
+        name: 'flag',
+        value: index % 2,
+        dataType: 'BOOLEAN',
+        comment: `c${index}`,
+      });
     }
     const first = await call('GET', '/v3/scores?traceId=trace-v3&limit=2');
     expect(first.status).toBe(200);
@@ -174,7 +201,10 @@ describe('scores', () => {
     ]) {
       const refused = await call('GET', `/v3/scores?${query}`);
       expect(refused.status, query).toBe(400);
-      expect(refused.body.error.map((fault: { path: string[] }) => fault.path[0]), query).toContain(field);
+      expect(
+        refused.body.error.map((fault: { path: string[] }) => fault.path[0]),
+        query,
+      ).toContain(field);
     }
   });
 });
@@ -183,7 +213,15 @@ describe('score configs', () => {
   it('creates, lists, reads, changes and archives configs, which scores must fit', async () => {
     const numeric = await call('POST', '/score-configs', { name: 'stars', dataType: 'NUMERIC', minValue: 1, maxValue: 5, description: 'one to five' });
     expect(numeric.status).toBe(200);
-    expect(numeric.body).toMatchObject({ name: 'stars', dataType: 'NUMERIC', minValue: 1, maxValue: 5, isArchived: false, description: 'one to five', categories: null });
+    expect(numeric.body).toMatchObject({
+      name: 'stars',
+      dataType: 'NUMERIC',
+      minValue: 1,
+      maxValue: 5,
+      isArchived: false,
+      description: 'one to five',
+      categories: null,
+    });
     const boolean = await call('POST', '/score-configs', { name: 'correct', dataType: 'BOOLEAN' });
     expect(boolean.body.categories).toEqual([
       { label: 'True', value: 1 },
@@ -237,7 +275,10 @@ describe('score configs', () => {
       const answer = await call('POST', '/score-configs', body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.body.message, JSON.stringify(body)).toBe('Invalid request data');
-      expect(answer.body.error.map((fault: { path: string[] }) => fault.path[0]), JSON.stringify(body)).toContain(field);
+      expect(
+        answer.body.error.map((fault: { path: string[] }) => fault.path[0]),
+        JSON.stringify(body),
+      ).toContain(field);
     }
     const mine = await call('POST', '/score-configs', { name: 'private', dataType: 'NUMERIC' });
     expect((await call('GET', `/score-configs/${mine.body.id}`, undefined, otherKey)).status).toBe(404);
@@ -260,13 +301,22 @@ describe('sessions', () => {
     expect(listed.body.meta).toEqual({ page: 1, limit: 1, totalItems: 2, totalPages: 2 });
     expect(listed.body.data).toEqual([{ id: 'conversation-2', createdAt: '2026-01-02T10:00:00.000Z', projectId: expect.any(String), environment: 'default' }]);
     expect((await call('GET', '/sessions?limit=1&page=2')).body.data[0]).toMatchObject({ id: 'conversation-1', createdAt: '2026-01-01T10:00:00.000Z' });
-    expect((await call('GET', '/sessions?fromTimestamp=2026-01-02T00:00:00Z')).body.data.map((session: { id: string }) => session.id)).toEqual(['conversation-2']);
+    expect((await call('GET', '/sessions?fromTimestamp=2026-01-02T00:00:00Z')).body.data.map((session: { id: string }) => session.id)).toEqual([
+      'conversation-2',
+    ]);
 
     const read = await call('GET', '/sessions/conversation-1');
     expect(read.status).toBe(200);
     expect(read.body).toMatchObject({ id: 'conversation-1', createdAt: '2026-01-01T10:00:00.000Z', environment: 'default' });
     expect(read.body.traces.map((trace: { id: string }) => trace.id)).toEqual(['sess-t1', 'sess-t2']);
-    expect(read.body.traces[0]).toMatchObject({ sessionId: 'conversation-1', userId: 'ada', input: { question: 'hello' }, output: { answer: 're: hello' }, tags: [], public: false });
+    expect(read.body.traces[0]).toMatchObject({
+      sessionId: 'conversation-1',
+      userId: 'ada',
+      input: { question: 'hello' },
+      output: { answer: 're: hello' },
+      tags: [],
+      public: false,
+    });
 
     expect((await call('GET', '/sessions/nobody')).status).toBe(404);
     expect((await call('GET', '/sessions/conversation-1', undefined, otherKey)).status).toBe(404);

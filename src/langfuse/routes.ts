@@ -61,20 +61,30 @@ function routes(app: FastifyInstance): void {
     langfuse.get(url, { summary: 'List scores, a page at a time (Langfuse v2)', query: scoresV2Query, response: scoresV2 }, async (req, { query }) =>
       listScoresV2(req.ctx, query),
     );
-    langfuse.get(`${url}/:scoreId`, { summary: 'One score (Langfuse)', params: scoreId, response: langfuseScoreResponse, notFound: true }, async (req, { params }) =>
-      langfuseScoreJson(await scores.getScore(req.ctx, params.scoreId)),
+    langfuse.get(
+      `${url}/:scoreId`,
+      { summary: 'One score (Langfuse)', params: scoreId, response: langfuseScoreResponse, notFound: true },
+      async (req, { params }) => langfuseScoreJson(await scores.getScore(req.ctx, params.scoreId)),
     );
   }
-  langfuse.get('/public/v3/scores', { summary: 'List scores by cursor (Langfuse v3)', query: scoresV3Query, response: langfuseScoresV3Response }, async (req, { query }) =>
-    listScoresV3(req.ctx, query),
+  langfuse.get(
+    '/public/v3/scores',
+    { summary: 'List scores by cursor (Langfuse v3)', query: scoresV3Query, response: langfuseScoresV3Response },
+    async (req, { query }) => listScoresV3(req.ctx, query),
   );
-  langfuse.delete('/public/scores/:scoreId', { summary: 'Delete a score (Langfuse)', params: scoreId, response: messageResponse, notFound: true }, async (req, { params }) => {
-    await scores.deleteScore(req.ctx, params.scoreId);
-    return { message: 'Score deleted successfully' };
-  });
+  langfuse.delete(
+    '/public/scores/:scoreId',
+    { summary: 'Delete a score (Langfuse)', params: scoreId, response: messageResponse, notFound: true },
+    async (req, { params }) => {
+      await scores.deleteScore(req.ctx, params.scoreId);
+      return { message: 'Score deleted successfully' };
+    },
+  );
 
-  langfuse.post('/public/score-configs', { summary: 'Create a score config (Langfuse)', body: scoreConfigBody, response: langfuseScoreConfigResponse }, async (req, { body }) =>
-    langfuseScoreConfigJson(await createConfig(req.ctx, body)),
+  langfuse.post(
+    '/public/score-configs',
+    { summary: 'Create a score config (Langfuse)', body: scoreConfigBody, response: langfuseScoreConfigResponse },
+    async (req, { body }) => langfuseScoreConfigJson(await createConfig(req.ctx, body)),
   );
   langfuse.get(
     '/public/score-configs',

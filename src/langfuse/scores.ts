@@ -41,7 +41,9 @@ const fault = (path: string, message: string) => ({ path: [path], message, code:
  */
 export function scoreInputOf(body: LangfuseScoreBody): ScoreInput {
   if (body.datasetRunId) {
-    throw new LangfuseInvalidRequest([fault('datasetRunId', 'Assay has no dataset runs: score a trace (traceId, with observationId for one of its spans) or a session (sessionId)')]);
+    throw new LangfuseInvalidRequest([
+      fault('datasetRunId', 'Assay has no dataset runs: score a trace (traceId, with observationId for one of its spans) or a session (sessionId)'),
+    ]);
   }
   const candidate = {
     id: body.id ?? undefined,
@@ -59,9 +61,7 @@ export function scoreInputOf(body: LangfuseScoreBody): ScoreInput {
   // Assay's own limits (id and name lengths, JSON metadata) apply to a score from Langfuse as well.
   const parsed = scoreInput.safeParse(candidate);
   if (!parsed.success) {
-    throw new LangfuseInvalidRequest(
-      parsed.error.issues.map((issue) => ({ path: issue.path.map(langfuseField), message: issue.message, code: issue.code })),
-    );
+    throw new LangfuseInvalidRequest(parsed.error.issues.map((issue) => ({ path: issue.path.map(langfuseField), message: issue.message, code: issue.code })));
   }
   return parsed.data;
 }

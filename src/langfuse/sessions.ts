@@ -10,7 +10,12 @@ import { DEFAULT_ENVIRONMENT, LangfuseInvalidRequest, pageOf, type LangfuseSessi
 const MAX_SESSION_TRACES = 1000;
 
 export function langfuseSessionJson(ctx: RequestContext, session: sessions.SessionRow): LangfuseSessionJson {
-  return { id: session.sessionId, createdAt: session.firstSeen.toISOString(), projectId: ctx.projectId, environment: session.environment ?? DEFAULT_ENVIRONMENT };
+  return {
+    id: session.sessionId,
+    createdAt: session.firstSeen.toISOString(),
+    projectId: ctx.projectId,
+    environment: session.environment ?? DEFAULT_ENVIRONMENT,
+  };
 }
 
 /** `GET /api/public/sessions`: the latest active first, as Assay lists them. */

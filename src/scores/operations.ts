@@ -212,7 +212,8 @@ function resolveScore(
   };
 }
 
-const SCORE_COLUMNS = [
+/** The columns of a Score row, in the order `writeScores` writes them (bench/scores inserts the same). */
+export const SCORE_COLUMNS = [
   'id',
   'projectId',
   'target',

@@ -30,7 +30,11 @@ beforeAll(async () => {
   const root = startObservation('support chat', { input: { question: 'Where is my order?' } });
   // The session is a trace attribute: the one `propagateAttributes` would set from its context.
   root.otelSpan.setAttribute(LangfuseOtelSpanAttributes.TRACE_SESSION_ID, SESSION);
-  const generation = root.startObservation('answer', { model: 'gpt-4o-mini', input: [{ role: 'user', content: 'Where is my order?' }] }, { asType: 'generation' });
+  const generation = root.startObservation(
+    'answer',
+    { model: 'gpt-4o-mini', input: [{ role: 'user', content: 'Where is my order?' }] },
+    { asType: 'generation' },
+  );
   generation.update({ output: { role: 'assistant', content: 'On its way.' } }).end();
   root.update({ output: { answer: 'On its way.' } }).end();
   await provider.forceFlush();
@@ -73,7 +77,14 @@ describe('@langfuse/client against Assay', () => {
     langfuse.score.create({ id: 'trace-stars', traceId: trace.traceId, name: 'stars', value: 4, configId: configs.stars, comment: 'good' });
     langfuse.score.create({ id: 'trace-tone', traceId: trace.traceId, name: 'tone', value: 'friendly', configId: configs.tone });
     langfuse.score.create({ id: 'trace-note', traceId: trace.traceId, name: 'note', value: 'Polite, but vague.', dataType: 'TEXT' });
-    langfuse.score.create({ id: 'span-helpful', traceId: trace.traceId, observationId: trace.generationId, name: 'helpful', value: 1, configId: configs.helpful });
+    langfuse.score.create({
+      id: 'span-helpful',
+      traceId: trace.traceId,
+      observationId: trace.generationId,
+      name: 'helpful',
+      value: 1,
+      configId: configs.helpful,
+    });
     langfuse.score.create({ id: 'session-csat', sessionId: SESSION, name: 'csat', value: 0.9, metadata: { survey: 'end of chat' } });
     await langfuse.score.flush();
 
@@ -86,12 +97,19 @@ describe('@langfuse/client against Assay', () => {
     expect(byId['span-helpful']).toMatchObject({ dataType: 'BOOLEAN', value: 1, stringValue: 'True', observationId: trace.generationId });
 
     const onSession = await langfuse.api.scores.getMany({ sessionId: SESSION });
-    expect(onSession.data).toEqual([expect.objectContaining({ id: 'session-csat', sessionId: SESSION, traceId: null, value: 0.9, metadata: { survey: 'end of chat' } })]);
+    expect(onSession.data).toEqual([
+      expect.objectContaining({ id: 'session-csat', sessionId: SESSION, traceId: null, value: 0.9, metadata: { survey: 'end of chat' } }),
+    ]);
     expect(await langfuse.api.scores.getById('span-helpful')).toMatchObject({ name: 'helpful', traceId: trace.traceId });
 
     const v3 = await langfuse.api.scoresV3.getManyV3({ traceId: trace.traceId, observationId: trace.generationId, fields: 'subject' });
     expect(v3.data).toEqual([
-      expect.objectContaining({ id: 'span-helpful', dataType: 'BOOLEAN', value: true, subject: { kind: 'observation', id: trace.generationId, traceId: trace.traceId } }),
+      expect.objectContaining({
+        id: 'span-helpful',
+        dataType: 'BOOLEAN',
+        value: true,
+        subject: { kind: 'observation', id: trace.generationId, traceId: trace.traceId },
+      }),
     ]);
   });
 
@@ -111,8 +129,18 @@ describe('@langfuse/client against Assay', () => {
   it('sees scores that misfit their config refused, through ingestion and the scores route', async () => {
     const answer = await langfuse.api.ingestion.batch({
       batch: [
-        { type: 'score-create', id: 'event-9-stars', timestamp: new Date().toISOString(), body: { id: 'bad-stars', traceId: trace.traceId, name: 'stars', value: 9, configId: configs.stars } },
-        { type: 'score-create', id: 'event-bored', timestamp: new Date().toISOString(), body: { traceId: trace.traceId, name: 'tone', value: 'bored', configId: configs.tone } },
+        {
+          type: 'score-create',
+          id: 'event-9-stars',
+          timestamp: new Date().toISOString(),
+          body: { id: 'bad-stars', traceId: trace.traceId, name: 'stars', value: 9, configId: configs.stars },
+        },
+        {
+          type: 'score-create',
+          id: 'event-bored',
+          timestamp: new Date().toISOString(),
+          body: { traceId: trace.traceId, name: 'tone', value: 'bored', configId: configs.tone },
+        },
       ],
     });
     expect(answer.successes).toEqual([]);
@@ -122,7 +150,9 @@ describe('@langfuse/client against Assay', () => {
     ]);
     expect(String(answer.errors[0].error)).toMatch(/^value: /);
 
-    const refused = await langfuse.api.scores.create({ traceId: trace.traceId, name: 'stars', value: 0, configId: configs.stars }).catch((error: unknown) => error);
+    const refused = await langfuse.api.scores
+      .create({ traceId: trace.traceId, name: 'stars', value: 0, configId: configs.stars })
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(LangfuseAPIError);
     expect((refused as LangfuseAPIError).statusCode).toBe(400);
     expect((refused as LangfuseAPIError).body).toMatchObject({ message: 'Invalid request data', error: [expect.objectContaining({ path: ['value'] })] });

@@ -175,7 +175,14 @@ export async function listSessions(ctx: RequestContext, filter: SessionFilter = 
   const more = keys.length > size;
   const page = keys.slice(0, size);
   if (backward) page.reverse();
-  const figures = new Map((await sessionFigures(ctx, page.map((key) => key.sessionId))).map((row) => [row.sessionId, row]));
+  const figures = new Map(
+    (
+      await sessionFigures(
+        ctx,
+        page.map((key) => key.sessionId),
+      )
+    ).map((row) => [row.sessionId, row]),
+  );
   const edges = page.flatMap((key) => {
     const node = figures.get(key.sessionId);
     return node ? [{ cursor: encodeCursor([new Date(key.lastSeen), key.sessionId]), node }] : [];
@@ -232,13 +239,24 @@ export async function sessionsAt(ctx: RequestContext, filter: SessionFilter, off
      GROUP BY g."sessionId" ORDER BY MAX(g."startTime") DESC, g."sessionId" DESC LIMIT ? OFFSET ?`,
     [...where.params, limit, offset],
   );
-  const figures = new Map((await sessionFigures(ctx, keys.map((key) => key.sessionId))).map((row) => [row.sessionId, row]));
+  const figures = new Map(
+    (
+      await sessionFigures(
+        ctx,
+        keys.map((key) => key.sessionId),
+      )
+    ).map((row) => [row.sessionId, row]),
+  );
   return keys.flatMap((key) => figures.get(key.sessionId) ?? []);
 }
 
 /** How many sessions match every filter. */
 export async function countSessions(ctx: RequestContext, filter: SessionFilter): Promise<number> {
   const where = sessionKeysWhere(ctx, filter);
-  const [row] = await ctx.sql.query<{ count: number | string }>(ctx.db, `SELECT COUNT(DISTINCT g."sessionId") AS "count" FROM "Trace" AS g WHERE ${where.sql}`, where.params);
+  const [row] = await ctx.sql.query<{ count: number | string }>(
+    ctx.db,
+    `SELECT COUNT(DISTINCT g."sessionId") AS "count" FROM "Trace" AS g WHERE ${where.sql}`,
+    where.params,
+  );
   return Number(row?.count ?? 0);
 }
