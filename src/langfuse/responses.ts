@@ -302,6 +302,11 @@ const errorNames: Record<number, string> = {
   503: 'ServiceUnavailableError',
 };
 
+/** Langfuse's name of an error's kind, by its status. */
+export function langfuseErrorName(status: number): string {
+  return errorNames[status] ?? 'Error';
+}
+
 /** An Assay fault as `field: message`, the way Langfuse's messages name the field. */
 function issueText(issue: ValidationIssue): string {
   const path = issue.loc.filter((part, index) => !(index === 0 && ['body', 'query', 'path'].includes(String(part))));
@@ -322,5 +327,5 @@ export function langfuseErrorAnswer(error: AssayError): { status: number; body: 
   if (error instanceof LangfuseInvalidRequest) return { status: 400, body: { message: 'Invalid request data', error: error.faults } };
   const status = error instanceof ValidationError ? 400 : error.status;
   if (status === 401) return { status, body: { message: error.message } };
-  return { status, body: { message: refusalText(error), error: errorNames[status] ?? 'Error' } };
+  return { status, body: { message: refusalText(error), error: langfuseErrorName(status) } };
 }

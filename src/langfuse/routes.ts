@@ -14,6 +14,7 @@ import {
   idResponse,
   ingestionResponse,
   langfuseErrorAnswer,
+  langfuseErrorName,
   langfusePage,
   langfuseScoreConfigJson,
   langfuseScoreConfigResponse,
@@ -128,7 +129,7 @@ export async function registerLangfuse(server: FastifyInstance): Promise<void> {
         return reply.code(status).headers(error.headers()).send(body);
       }
       const status = error.statusCode;
-      if (status && status >= 400 && status < 500) return reply.code(status).send({ message: error.message, error: error.name });
+      if (status && status >= 400 && status < 500) return reply.code(status).send({ message: error.message, error: langfuseErrorName(status) });
       request.log.error({ err: error }, 'unhandled error in Langfuse API');
       return reply.code(500).send({ message: 'Internal Server Error', error: 'An unknown error occurred' });
     });
