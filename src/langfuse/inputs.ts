@@ -127,7 +127,10 @@ export const scoresV2Query = z.object({
   environment: list().optional(),
   queueId: z.string().optional(),
   traceTags: list().optional(),
-  fields: z.string().optional(),
+  /** Field groups: `score` (always there) and `trace` (the trace's user, tags, environment, session); both by default. */
+  fields: list()
+    .pipe(z.array(z.enum(['score', 'trace'])))
+    .optional(),
   filter: z.string().optional(),
 });
 export type ScoresV2Query = z.output<typeof scoresV2Query>;

@@ -5,8 +5,9 @@ import type { RequestContext } from '../shared/context.js';
 import { ValidationError } from '../shared/errors.js';
 import { scoreConfigInput, type ScoreSource } from '../scores/inputs.js';
 import * as scores from '../scores/operations.js';
+import { traceOwners } from '../observability/traces/trace-reads.js';
 import type { LangfuseSource, ScoreConfigBody, ScoreConfigPatch, ScoresV2Query, ScoresV3Query } from './inputs.js';
-import { DEFAULT_ENVIRONMENT, LangfuseInvalidRequest, langfuseScoreJson, langfuseScoreV3Json, pageOf } from './responses.js';
+import { DEFAULT_ENVIRONMENT, LangfuseInvalidRequest, langfuseScoreJson, langfuseScoreV3Json, langfuseTraceData, pageOf } from './responses.js';
 
 /** Assay's sources a Langfuse source stands for (EVAL: an evaluator's and an online evaluation's). */
 const assaySources: Record<LangfuseSource, ScoreSource[]> = { API: ['api'], ANNOTATION: ['annotation'], EVAL: ['evaluation', 'online'] };
@@ -53,7 +54,22 @@ export async function listScoresV2(ctx: RequestContext, query: ScoresV2Query) {
     scores.searchScores(ctx, search, { limit: query.limit, offset: (query.page - 1) * query.limit }),
     scores.countSearchedScores(ctx, search),
   ]);
-  return pageOf(page.scores.map(langfuseScoreJson), query.page, query.limit, total);
+  const data = page.scores.map(langfuseScoreJson);
+  if (!query.fields || query.fields.includes('trace')) {
+    const owners = new Map(
+      (
+        await traceOwners(
+          ctx,
+          page.scores.flatMap((score) => (score.traceId ? [score.traceId] : [])),
+        )
+      ).map((trace) => [trace.traceId, trace]),
+    );
+    page.scores.forEach((score, index) => {
+      const owner = score.traceId ? owners.get(score.traceId) : undefined;
+      if (owner) data[index].trace = langfuseTraceData(owner);
+    });
+  }
+  return pageOf(data, query.page, query.limit, total);
 }
 
 /** `GET /api/public/v3/scores`: a page by Assay's cursor, each score with the field groups asked for. */

@@ -80,9 +80,30 @@ export const langfuseScoreResponse = z
     dataType,
     value: z.number().optional().describe('Absent for TEXT'),
     stringValue: z.string().optional().describe('BOOLEAN: "True" or "False"; CATEGORICAL: the label; TEXT: the text'),
+    trace: z
+      .object({ userId: z.string().optional(), tags: z.array(z.string()), environment: z.string(), sessionId: z.string().optional() })
+      .optional()
+      .describe('Lists: the trace the score names, once it is stored (fields=trace, the default)'),
   })
   .meta({ id: 'LangfuseScore', description: "A score in Langfuse's v1/v2 shape (GetScoresResponseData)" });
 export type LangfuseScoreJson = z.output<typeof langfuseScoreResponse>;
+
+/** What a score's list shows of its trace: the roll-up's user, environment and session. */
+export interface TraceOwner {
+  userId: string | null;
+  sessionId: string | null;
+  environment: string | null;
+}
+
+/** Langfuse's `trace` of a listed score: Assay's traces have no tags. */
+export function langfuseTraceData(trace: TraceOwner): LangfuseScoreJson['trace'] {
+  return {
+    ...(trace.userId !== null ? { userId: trace.userId } : {}),
+    tags: [],
+    environment: trace.environment ?? DEFAULT_ENVIRONMENT,
+    ...(trace.sessionId !== null ? { sessionId: trace.sessionId } : {}),
+  };
+}
 
 /** A score as Langfuse's `GET /api/public/v2/scores[/{id}]` answers it. */
 export function langfuseScoreJson(score: ScoreRow): LangfuseScoreJson {

@@ -318,6 +318,16 @@ describe('sessions', () => {
       public: false,
     });
 
+    // A listed score shows its trace's user, environment and session (Langfuse's `trace` field group).
+    await call('POST', '/scores', { id: 'on-sess-t2', traceId: 'sess-t2', name: 'accuracy', value: 1 });
+    await call('POST', '/scores', { id: 'on-missing', traceId: 'not-arrived', name: 'accuracy', value: 1 });
+    const listedScores = (await call('GET', '/v2/scores?name=accuracy&scoreIds=on-sess-t2,on-missing')).body.data;
+    const withTrace = Object.fromEntries(listedScores.map((score: { id: string }) => [score.id, score]));
+    expect(withTrace['on-sess-t2'].trace).toEqual({ userId: 'ada', tags: [], environment: 'default', sessionId: 'conversation-1' });
+    expect(withTrace['on-missing'].trace).toBeUndefined();
+    expect((await call('GET', '/v2/scores?scoreIds=on-sess-t2&fields=score')).body.data[0].trace).toBeUndefined();
+    expect((await call('GET', '/v2/scores?fields=scores')).status).toBe(400);
+
     expect((await call('GET', '/sessions/nobody')).status).toBe(404);
     expect((await call('GET', '/sessions/conversation-1', undefined, otherKey)).status).toBe(404);
     expect((await call('GET', '/sessions', undefined, otherKey)).body.data).toEqual([]);

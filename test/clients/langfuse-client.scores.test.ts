@@ -92,6 +92,7 @@ describe('@langfuse/client against Assay', () => {
     expect(onTrace.meta.totalItems).toBe(4);
     const byId = Object.fromEntries(onTrace.data.map((score) => [score.id, score]));
     expect(byId['trace-stars']).toMatchObject({ dataType: 'NUMERIC', value: 4, configId: configs.stars, comment: 'good', source: 'API' });
+    expect(byId['trace-stars'].trace).toMatchObject({ sessionId: SESSION, tags: [] });
     expect(byId['trace-tone']).toMatchObject({ dataType: 'CATEGORICAL', value: 1, stringValue: 'friendly' });
     expect(byId['trace-note']).toMatchObject({ dataType: 'TEXT', stringValue: 'Polite, but vague.' });
     expect(byId['span-helpful']).toMatchObject({ dataType: 'BOOLEAN', value: 1, stringValue: 'True', observationId: trace.generationId });
