@@ -107,6 +107,19 @@ describe('POST /api/public/ingestion', () => {
     expect((await scoresOf('trace-3')).meta.totalItems).toBe(2);
   });
 
+  it('refuses alone a score whose id another target holds, as a conflict, and stores the rest', async () => {
+    await ingest([scoreEvent('taken', { traceId: 'trace-c1', name: 'accuracy', value: 1 })]);
+    const answer = await ingest([
+      scoreEvent('fine-1', { traceId: 'trace-c2', name: 'accuracy', value: 1 }),
+      scoreEvent('taken', { traceId: 'trace-c2', name: 'accuracy', value: 0 }),
+      scoreEvent('fine-2', { sessionId: 'session-c', name: 'accuracy', value: 1 }),
+    ]);
+    expect(answer.body.successes.map((success: { id: string }) => success.id).sort()).toEqual(['event-fine-1', 'event-fine-2']);
+    expect(answer.body.errors).toEqual([{ id: 'event-taken', status: 409, message: 'Conflict', error: expect.stringContaining('taken') }]);
+    expect((await scoresOf('trace-c1')).data).toEqual([expect.objectContaining({ id: 'taken', value: 1 })]);
+    expect((await scoresOf('trace-c2')).data.map((score: { id: string }) => score.id)).toEqual(['fine-1']);
+  });
+
   it('refuses trace and observation events one by one, saying where they go, and takes sdk-log', async () => {
     const now = new Date().toISOString();
     const answer = await ingest([

@@ -1,6 +1,6 @@
 // Langfuse's batch ingestion, `POST /api/public/ingestion` (docs/langfuse.md#ingestion): every
 // event of the batch is answered on its own in the 207 body, as Langfuse answers it. `score-create`
-// events are stored as scores; `sdk-log` events are taken (Langfuse only logs them); traces and
+// events are stored as scores; `sdk-log` events are taken (Langfuse logs them; Assay logs no body); traces and
 // observations are refused one by one, each saying where they go instead: Langfuse's SDKs since
 // v3 (Python) and v4 (JS) send them over OpenTelemetry, which Assay serves at the same base URL.
 import type { RequestContext } from '../shared/context.js';

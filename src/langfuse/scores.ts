@@ -87,14 +87,15 @@ export async function writeLangfuseScore(ctx: RequestContext, body: LangfuseScor
 export type ScoreOutcome = { ok: true } | { ok: false; error: AssayError };
 
 /**
- * Writes many scores (an ingestion batch's) in one transaction, each answered on its own: a score
- * Assay refuses (its config's range, another target under the same id) is refused alone and the
- * others are stored.
+ * Writes many scores (an ingestion batch's), each answered on its own: a score Assay refuses (its
+ * config's range, another target under the same id) is refused alone, and the others are stored
+ * together in one transaction.
  */
 export async function writeLangfuseScores(ctx: RequestContext, inputs: readonly ScoreInput[]): Promise<ScoreOutcome[]> {
   const outcomes: ScoreOutcome[] = inputs.map(() => ({ ok: true }));
   let pending = inputs.map((input, index) => ({ input, index }));
   while (pending.length > 0) {
+    let faults: Map<number, ValidationIssue[]> | null = null;
     try {
       await upsertScores(
         ctx,
@@ -104,7 +105,8 @@ export async function writeLangfuseScores(ctx: RequestContext, inputs: readonly 
       return outcomes;
     } catch (error) {
       if (!(error instanceof AssayError)) throw error;
-      if (!(error instanceof ValidationError)) {
+      faults = error instanceof ValidationError ? faultsByInput(error, pending.length) : null;
+      if (!faults) {
         // A fault of the batch as a whole (an id taken for another target, a feedback key
         // changing another's score) names no input: each is written alone to find its own.
         if (pending.length === 1) {
@@ -114,14 +116,20 @@ export async function writeLangfuseScores(ctx: RequestContext, inputs: readonly 
         for (const { input, index } of pending) outcomes[index] = (await writeLangfuseScores(ctx, [input]))[0];
         return outcomes;
       }
-      const byInput = new Map<number, ValidationIssue[]>();
-      for (const issue of error.issues) {
-        const position = Number(issue.loc[0]);
-        byInput.set(position, [...(byInput.get(position) ?? []), { ...issue, loc: issue.loc.slice(1) }]);
-      }
-      for (const [position, issues] of byInput) outcomes[pending[position].index] = { ok: false, error: new ValidationError(issues) };
-      pending = pending.filter((_entry, position) => !byInput.has(position));
     }
+    for (const [position, issues] of faults) outcomes[pending[position].index] = { ok: false, error: new ValidationError(issues) };
+    pending = pending.filter((_entry, position) => !faults.has(position));
   }
   return outcomes;
+}
+
+/** A batch's faults by the position of the input each names (`atIndex`), or null if one names none. */
+function faultsByInput(error: ValidationError, inputs: number): Map<number, ValidationIssue[]> | null {
+  const byInput = new Map<number, ValidationIssue[]>();
+  for (const issue of error.issues) {
+    const position = issue.loc[0];
+    if (typeof position !== 'number' || position < 0 || position >= inputs) return null;
+    byInput.set(position, [...(byInput.get(position) ?? []), { ...issue, loc: issue.loc.slice(1) }]);
+  }
+  return byInput.size > 0 ? byInput : null;
 }
