@@ -97,6 +97,24 @@ describe('scores', () => {
     expect((await call('GET', '/scores/mine')).status).toBe(200);
   });
 
+  it('lets a feedback key create scores through POST /api/public/scores, and nothing else', async () => {
+    const projectId = (await server.request('GET', '/projects', undefined, basic())).body[0].id;
+    const feedback = (await server.request('POST', `/projects/${projectId}/api-keys`, { name: 'thumbs', scopes: ['feedback'] }, basic())).body.key;
+    expect((await call('POST', '/scores', { id: 'thumb-1', traceId: 'trace-f', name: 'thumbs_up', value: 1, dataType: 'BOOLEAN' }, feedback)).status).toBe(200);
+    expect((await call('GET', '/scores/thumb-1')).body).toMatchObject({ source: 'API', stringValue: 'True' });
+    for (const [method, path, body] of [
+      ['GET', '/v2/scores', undefined],
+      ['GET', '/scores/thumb-1', undefined],
+      ['DELETE', '/scores/thumb-1', undefined],
+      ['POST', '/ingestion', { batch: [] }],
+      ['POST', '/score-configs', { name: 'x', dataType: 'NUMERIC' }],
+    ] as const) {
+      const refused = await call(method, path, body, feedback);
+      expect(refused.status, `${method} ${path}`).toBe(403);
+      expect(refused.body.error, `${method} ${path}`).toBe('ForbiddenError');
+    }
+  });
+
   it('refuses a bad score with Langfuse’s 400 naming the field', async () => {
     const cases: [Record<string, unknown>, string[]][] = [
       [{ traceId: 't', value: 1 }, ['name']],
