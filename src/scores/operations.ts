@@ -3,8 +3,9 @@
 // scenario) without a foreign key, so it may come before its trace; `scores` ranks below
 // `observability` and `evaluations`, which call these functions (retention deletes a trace's
 // scores, the evaluation runner writes its results as scenario scores).
+import DataLoader from 'dataloader';
 import { v7 as uuidv7 } from 'uuid';
-import type { Actor, RequestContext } from '../shared/context.js';
+import { perRequest, type Actor, type RequestContext } from '../shared/context.js';
 import type { Prisma } from '../shared/db.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.js';
 import { jsonText, type BulkSql, type SqlValue, type Tx } from '../shared/sql.js';
@@ -259,6 +260,7 @@ export async function writeScores(
   inputs: readonly ScoreInput[],
   options: UpsertOptions = {},
 ): Promise<ScoreRow[]> {
+  if (inputs.length === 0) return [];
   const at = options.at ?? bodyLocation(false);
   const author = options.author ?? ctx.principal.actor;
   const feedback = writesAsFeedback(ctx.principal);
@@ -436,6 +438,33 @@ export async function scoresOf(ctx: Pick<ScoreContext, 'db' | 'projectId'>, key:
   return ids.map((id) => grouped.get(id) ?? []);
 }
 
+const loaderKeys: Record<ScoreTargetKey, symbol> = {
+  traceId: Symbol('scores.byTrace'),
+  spanId: Symbol('scores.bySpan'),
+  sessionId: Symbol('scores.bySession'),
+  scenarioId: Symbol('scores.byScenario'),
+};
+
+/** Per request: the scores of traces (spans, sessions, scenarios) loaded together, for GraphQL's `scores` fields. */
+export function scoresLoader(ctx: RequestContext, key: ScoreTargetKey): DataLoader<string, ScoreRow[]> {
+  return perRequest(ctx, loaderKeys[key], () => new DataLoader<string, ScoreRow[]>((ids) => scoresOf(ctx, key, ids), { maxBatchSize: 500 }));
+}
+
+const configLoaderKey = Symbol('scores.configs');
+
+/** Per request: score configs by id, for `Score.config`. */
+export function scoreConfigLoader(ctx: RequestContext): DataLoader<string, ScoreConfigRow | null> {
+  return perRequest(
+    ctx,
+    configLoaderKey,
+    () =>
+      new DataLoader<string, ScoreConfigRow | null>(async (ids) => {
+        const byId = new Map((await scoreConfigsByIds(ctx, ids)).map((row) => [row.id, row]));
+        return ids.map((id) => byId.get(id) ?? null);
+      }),
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Deleting scores
 
@@ -463,6 +492,16 @@ export function deleteScoresOfSpans(sql: BulkSql, tx: Tx, projectId: string, spa
        AND ("traceId" || ' ' || "spanId") IN (${sql.jsonValues('?')})`,
     [projectId, JSON.stringify(spans.map((span) => span.spanId)), JSON.stringify(spans.map((span) => `${span.traceId} ${span.spanId}`))],
   );
+}
+
+/** Deletes the scores of evaluation scenarios (target "scenario"), inside the transaction deleting them. */
+export async function deleteScoresOfScenarios(tx: Prisma.TransactionClient, projectId: string, scenarioIds: readonly string[]): Promise<number> {
+  let count = 0;
+  // In slices: a list of ids is bound as one parameter each.
+  for (let start = 0; start < scenarioIds.length; start += 10_000) {
+    count += (await tx.score.deleteMany({ where: { projectId, scenarioId: { in: scenarioIds.slice(start, start + 10_000) } } })).count;
+  }
+  return count;
 }
 
 /**
