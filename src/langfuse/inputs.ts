@@ -49,7 +49,7 @@ const optionalText = () => z.string().nullish();
  */
 export const langfuseScoreBody = z
   .object({
-    id: z.string().min(1).max(100).nullish(),
+    id: z.string().min(1).nullish(),
     name: z.string().min(1),
     traceId: optionalText(),
     observationId: optionalText(),
