@@ -114,6 +114,9 @@ async function postgresBaseline(): Promise<{ batched: number; single: number }> 
   return { batched: await run(copyChunks.map((chunk) => [chunk])), single: await run([copyChunks]) };
 }
 
+/** CPU seconds of the batched SQLite baseline (in this process), the figure a loaded machine leaves comparable. */
+let baselineCpu: number | null = null;
+
 function sqliteBaseline(): { batched: number; single: number } {
   const run = (size: number) => {
     const { db, close } = rawDatabase();
@@ -123,8 +126,11 @@ function sqliteBaseline(): { batched: number; single: number } {
       for (const row of rows) insert.run(...row);
     });
     const start = process.hrtime.bigint();
+    const cpuStart = process.cpuUsage();
     for (let i = 0; i < sqliteRows.length; i += size) write(sqliteRows.slice(i, i + size));
     const time = seconds(start);
+    const used = process.cpuUsage(cpuStart);
+    if (size === BATCH) baselineCpu = (used.user + used.system) / 1e6;
     close();
     return time;
   };
@@ -150,3 +156,8 @@ console.log(`  baseline (${how}, the same rows, one transaction): ${baseline.sin
 console.log(
   `  ratio end to end / batched baseline: ${(elapsed / baseline.batched).toFixed(2)} (aim ≤ 2); to one transaction: ${(elapsed / baseline.single).toFixed(2)}`,
 );
+if (baselineCpu !== null) {
+  console.log(
+    `  CPU: service ${((cpu / SCORES) * 1e6).toFixed(0)} µs per score, batched baseline ${((baselineCpu / SCORES) * 1e6).toFixed(0)} µs per score: ratio ${(cpu / baselineCpu).toFixed(2)}`,
+  );
+}
