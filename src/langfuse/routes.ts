@@ -27,8 +27,8 @@ import {
   pageOf,
 } from './responses.js';
 import { langfuseRoutes } from './route.js';
-import { writeLangfuseScore } from './scores.js';
-import { createConfig, listScoresV2, listScoresV3, updateConfig } from './reads.js';
+import { listScoresV2, listScoresV3, writeLangfuseScore } from './scores.js';
+import { createConfig, updateConfig } from './configs.js';
 import { listLangfuseSessions, langfuseSessionWithTraces } from './sessions.js';
 
 const scoreId = z.object({ scoreId: z.string() });
