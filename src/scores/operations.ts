@@ -213,7 +213,8 @@ function resolveScore(
   };
 }
 
-const SCORE_COLUMNS = [
+/** The columns of a Score row, in the order `writeScores` writes them (bench/scores inserts the same). */
+export const SCORE_COLUMNS = [
   'id',
   'projectId',
   'target',
@@ -655,4 +656,85 @@ export async function updateScoreConfig(
       ...(patch.categories !== undefined && row.dataType === 'CATEGORICAL' && { categories: next.categories as Prisma.InputJsonValue }),
     },
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Searching scores by lists of values (Langfuse's public API, docs/langfuse.md)
+
+/** A wider filter than ScoreFilter: each list matches any of its values, the parts all at once. */
+export interface ScoreSearch {
+  ids?: string[];
+  names?: string[];
+  sources?: ScoreSource[];
+  dataTypes?: ScoreDataType[];
+  configIds?: string[];
+  traceIds?: string[];
+  spanIds?: string[];
+  sessionIds?: string[];
+  /** Scores written by these signed-in users. */
+  authorUserIds?: string[];
+  /** The value compared with a number (`value >= 3`). */
+  compare?: { operator: 'lt' | 'gt' | 'lte' | 'gte' | 'equals' | 'not'; value: number };
+  /** The value is one of these numbers (NUMERIC, BOOLEAN as 1/0). */
+  values?: number[];
+  /** The label is one of these (CATEGORICAL). */
+  stringValues?: string[];
+  valueMin?: number;
+  valueMax?: number;
+  /** Created at or after. */
+  createdFrom?: Date;
+  /** Created before. */
+  createdBefore?: Date;
+}
+
+function searchWhere(projectId: string, search: ScoreSearch): Prisma.ScoreWhereInput {
+  const anyOf = <T>(values: T[] | undefined) => (values === undefined ? undefined : { in: values });
+  const value: Prisma.FloatNullableFilter = {
+    ...(search.compare && { [search.compare.operator]: search.compare.value }),
+    ...(search.values && { in: search.values }),
+    ...(search.valueMin !== undefined && { gte: search.valueMin }),
+    ...(search.valueMax !== undefined && { lte: search.valueMax }),
+  };
+  return {
+    projectId,
+    id: anyOf(search.ids),
+    name: anyOf(search.names),
+    source: anyOf(search.sources),
+    dataType: anyOf(search.dataTypes),
+    configId: anyOf(search.configIds),
+    traceId: anyOf(search.traceIds),
+    spanId: anyOf(search.spanIds),
+    sessionId: anyOf(search.sessionIds),
+    ...(search.authorUserIds && { authorType: 'user', authorId: { in: search.authorUserIds } }),
+    ...(Object.keys(value).length > 0 && { value }),
+    stringValue: anyOf(search.stringValues),
+    ...((search.createdFrom || search.createdBefore) && {
+      createdAt: { ...(search.createdFrom && { gte: search.createdFrom }), ...(search.createdBefore && { lt: search.createdBefore }) },
+    }),
+  };
+}
+
+/**
+ * A page of the project's scores matching `search`, newest first (creation time, then id): by
+ * `offset` (Langfuse's numbered pages) or after a `scoreCursor` (a cursor that is not one is a
+ * 422 at `['query', 'cursor']`).
+ */
+export async function searchScores(
+  ctx: Pick<ScoreContext, 'db' | 'projectId'>,
+  search: ScoreSearch,
+  page: { limit: number; offset?: number; after?: string | null },
+): Promise<ScorePage> {
+  const where = searchWhere(ctx.projectId, search);
+  if (page.after) {
+    const { createdAt, id } = decodeCursor(page.after, ['query', 'cursor']);
+    where.AND = [{ OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }] }];
+  }
+  const rows = await ctx.db.score.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: page.offset, take: page.limit + 1 });
+  const scores = rows.slice(0, page.limit);
+  return { scores, nextCursor: rows.length > page.limit ? scoreCursor(scores.at(-1)!) : null };
+}
+
+/** How many of the project's scores match `search`. */
+export function countSearchedScores(ctx: Pick<ScoreContext, 'db' | 'projectId'>, search: ScoreSearch): Promise<number> {
+  return ctx.db.score.count({ where: searchWhere(ctx.projectId, search) });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conversationOf, exceptionsOf } from './messages.ts';
+import { contentPreview, conversationOf, exceptionsOf, PREVIEW_LENGTH } from './messages.ts';
 
 describe('conversationOf', () => {
   it('reads stored chat messages, system instructions and text parts', () => {
@@ -53,5 +53,16 @@ describe('exceptionsOf', () => {
       { type: null, message: null, stacktrace: null, time: null },
     ]);
     expect(exceptionsOf(null)).toEqual([]);
+  });
+});
+
+describe('contentPreview', () => {
+  it('shows a text, the last said of a conversation, or JSON, in one line cut short', () => {
+    expect(contentPreview(null)).toBe('');
+    expect(contentPreview('hello\n  there')).toBe('hello there');
+    expect(contentPreview({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello!' }] })).toBe('assistant: Hello!');
+    expect(contentPreview({ input: 'why?' })).toBe('why?');
+    expect(contentPreview({ question: 'why?', n: 1 })).toBe('{"question":"why?","n":1}');
+    expect(contentPreview('x'.repeat(PREVIEW_LENGTH + 5))).toBe(`${'x'.repeat(PREVIEW_LENGTH)}…`);
   });
 });

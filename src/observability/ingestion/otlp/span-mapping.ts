@@ -189,7 +189,7 @@ export function otlpSpanRecord(span: OtlpSpan, resource: OtlpResource, resourceJ
     config,
     environment: text(both, ['deployment.environment.name', 'deployment.environment', 'environment', 'ag.environment', 'langfuse.environment']),
     userId: text(both, ['user.id', 'enduser.id', 'ag.user.id', 'langfuse.user.id']),
-    sessionId: text(both, ['session.id', 'gen_ai.conversation.id', 'ag.session.id', 'langfuse.session.id']),
+    sessionId: text(both, ['session.id', 'gen_ai.conversation.id', 'ag.session.id', 'langfuse.session.id', 'ai.telemetry.metadata.sessionId']),
     appId: text(both, ['assay.app.id', 'app.id', 'ag.refs.application.id']),
     variantId: text(both, ['assay.variant.id', 'variant.id', 'ag.refs.variant.id']),
     variantName: text(both, ['assay.variant.name', 'variant.name', 'ag.refs.variant.slug']),
