@@ -74,6 +74,8 @@ export type Read =
   | 'ai-response'
   /** A list of texts (JSON strings each, as AI SDK's `ai.values`) as `{texts}`. */
   | 'texts'
+  /** Vectors (JSON text each, as AI SDK's `ai.embeddings`) as `{embeddings}`. */
+  | 'embeddings'
   /** Tool call arguments as `{arguments}`. */
   | 'arguments'
   /** Tool call result as `{result}`. */
@@ -262,6 +264,8 @@ export const aiSdk: Convention = {
     { key: 'ai.response.text', field: 'output', read: 'ai-response' },
     { key: 'ai.response.toolCalls', field: 'output', read: 'ai-response' },
     { key: 'ai.response.object', field: 'output', read: 'value' },
+    { key: 'ai.embeddings', field: 'output', read: 'embeddings' },
+    { key: 'ai.embedding', field: 'output', read: 'embeddings' },
     { key: 'ai.toolCall.result', field: 'output', read: 'result' },
     { key: 'ai.toolCall.output', field: 'output', read: 'result' },
     { key: 'ai.prompt.tools', field: 'tools', read: 'json-list' },
@@ -270,6 +274,9 @@ export const aiSdk: Convention = {
     { key: 'ai.response.finishReason', field: 'finishReasons' },
     { key: 'ai.response.id', field: 'responseId' },
     { key: 'ai.telemetry.metadata.*', field: 'metadata' },
+    // The metadata keys Langfuse reads as the session and user: apps already send them.
+    { key: 'ai.telemetry.metadata.sessionId', field: 'sessionId' },
+    { key: 'ai.telemetry.metadata.userId', field: 'userId' },
   ],
 };
 

@@ -31,6 +31,36 @@ function partText(part: JsonValue): string | null {
   return null;
 }
 
+const argumentsText = (value: JsonValue | undefined) => (typeof value === 'string' ? value : JSON.stringify(value ?? null));
+
+/**
+ * An OTel GenAI message (`parts`): with a `content` text when every part is text; when its parts
+ * are text, tool calls and tool results only, those as `content`, `tool_calls` and
+ * `tool_call_id` instead of the parts (the raw attributes keep them); else as sent.
+ */
+function genAiMessage(message: JsonObject, parts: JsonValue[]): JsonObject {
+  const texts: string[] = [];
+  const toolCalls: JsonValue[] = [];
+  let response: JsonObject | undefined;
+  for (const part of parts) {
+    if (!isObject(part)) return message;
+    if (part.type === 'text' && typeof part.content === 'string') texts.push(part.content);
+    else if (part.type === 'tool_call')
+      toolCalls.push({ id: part.id ?? null, type: 'function', function: { name: part.name ?? null, arguments: argumentsText(part.arguments) } });
+    else if (part.type === 'tool_call_response' && response === undefined) response = part;
+    else return message;
+  }
+  if (toolCalls.length === 0 && response === undefined) return { ...message, content: texts.join('') };
+  const { parts: _parts, ...rest } = message;
+  const out: JsonObject = { ...rest, content: texts.length > 0 ? texts.join('') : null };
+  if (toolCalls.length > 0) out.tool_calls = toolCalls;
+  if (response !== undefined) {
+    out.tool_call_id = response.id ?? null;
+    out.content = textOf(response.response ?? response.result ?? null);
+  }
+  return out;
+}
+
 /**
  * One message in the stored form. GenAI messages (with `parts`) keep their parts and get a
  * `content` text when every part is text; messages whose `content` is a list of parts (OpenAI, AI
@@ -43,8 +73,7 @@ function normalizeMessage(message: JsonValue, into: JsonValue[]): void {
     return;
   }
   if (message.content === undefined && Array.isArray(message.parts)) {
-    const texts = message.parts.map((part) => (isObject(part) && part.type === 'text' && typeof part.content === 'string' ? part.content : null));
-    into.push(texts.every((part) => part !== null) ? { ...message, content: texts.join('') } : message);
+    into.push(genAiMessage(message, message.parts));
     return;
   }
   if (!Array.isArray(message.content)) {
@@ -63,7 +92,7 @@ function normalizeMessage(message: JsonValue, into: JsonValue[]): void {
       toolCalls.push({
         id: part.toolCallId ?? part.id ?? null,
         type: 'function',
-        function: { name: part.toolName ?? part.name ?? null, arguments: typeof args === 'string' ? args : JSON.stringify(args) },
+        function: { name: part.toolName ?? part.name ?? null, arguments: argumentsText(args) },
       });
     } else if (isObject(part) && (part.type === 'tool-result' || part.type === 'tool_result')) {
       const output = part.output ?? part.result ?? part.content ?? null;
@@ -155,7 +184,7 @@ export function aiResponseContent(attrs: Attrs): JsonValue | undefined {
       return {
         id: call.toolCallId ?? null,
         type: 'function',
-        function: { name: call.toolName ?? null, arguments: typeof args === 'string' ? args : JSON.stringify(args) },
+        function: { name: call.toolName ?? null, arguments: argumentsText(args) },
       };
     });
   }
@@ -171,10 +200,26 @@ export function jsonList(value: JsonValue): JsonValue[] | undefined {
   return Array.isArray(list) ? list.map((item) => parsed(item)!) : undefined;
 }
 
-/** AI SDK's embedded texts (`ai.values`, each a JSON string; `ai.value`) as `{texts}`. */
+/** A JSON text of any value (AI SDK's `ai.values` items are JSON strings) parsed, else as it is. */
+function anyJson(value: JsonValue): JsonValue {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as JsonValue;
+  } catch {
+    return value;
+  }
+}
+
+/** AI SDK's embedded texts (`ai.values`, `ai.value`: JSON text each) as `{texts}`. */
 export function textsContent(value: JsonValue): JsonValue | undefined {
-  const list = Array.isArray(value) ? value.map((item) => parsed(item)!) : [parsed(value)!];
+  const list = Array.isArray(value) ? value.map(anyJson) : [anyJson(value)];
   return list.length > 0 ? { texts: list } : undefined;
+}
+
+/** AI SDK's vectors (`ai.embeddings`, `ai.embedding`: JSON text each) as `{embeddings}`. */
+export function embeddingsContent(value: JsonValue): JsonValue | undefined {
+  const list = Array.isArray(value) ? value.map(anyJson) : [anyJson(value)];
+  return list.length > 0 ? { embeddings: list } : undefined;
 }
 
 export function documentsContent(attrs: Attrs, prefix: string): JsonValue | undefined {

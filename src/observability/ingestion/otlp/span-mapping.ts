@@ -13,6 +13,7 @@ import {
   aiResponseContent,
   documentsContent,
   embeddingTexts,
+  embeddingsContent,
   eventMessages,
   indexedMessages,
   jsonList,
@@ -186,6 +187,8 @@ function read(hit: Hit, attrs: Attrs, span: OtlpSpan | null): unknown {
       return aiResponseContent(attrs);
     case 'texts':
       return textsContent(value);
+    case 'embeddings':
+      return embeddingsContent(value);
     case 'arguments':
       return { arguments: parsed(value)! };
     case 'result':
