@@ -1,11 +1,18 @@
 // The OpenTelemetry 2.x Node SDK the client libraries run on, set up as docs/instrumentation.md
 // tells users to: a NodeTracerProvider exporting OTLP/protobuf to Assay. An in-memory exporter
 // beside it tells the test which spans the library made (their trace and span ids).
-import { context, trace } from '@opentelemetry/api';
+import { createRequire } from 'node:module';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+
+// This workspace holds two copies of the OpenTelemetry API: 1.9 beside the 2.x SDK here, 1.10 at the
+// root, where `ai` and `@langfuse/*` find theirs. An app has one (npm dedupes it). Registering
+// through the newer one, as `provider.register()` would through the app's, lets both copies find
+// the provider and the context manager (an API accepts a global of its own or a newer version).
+const api = createRequire(new URL('../../../package.json', import.meta.url))('@opentelemetry/api') as typeof import('@opentelemetry/api');
 
 export interface ClientSdk {
   provider: NodeTracerProvider;
@@ -30,15 +37,16 @@ export function clientSdk(url: string, options: { serviceName: string; processor
       new SimpleSpanProcessor(memory),
     ],
   });
-  provider.register();
+  api.trace.setGlobalTracerProvider(provider);
+  api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   return {
     provider,
     spans: () => memory.getFinishedSpans(),
     flush: () => provider.forceFlush(),
     async shutdown() {
       await provider.shutdown();
-      trace.disable();
-      context.disable();
+      api.trace.disable();
+      api.context.disable();
     },
   };
 }

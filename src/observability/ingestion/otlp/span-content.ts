@@ -147,16 +147,22 @@ export function valueContent(value: JsonValue, key: 'input' | 'output'): JsonVal
   return isObject(content) ? content : { [key]: content! };
 }
 
-/** Langfuse's observation input or output: messages as a conversation, else like `valueContent`. */
-export function langfuseContent(value: JsonValue, key: 'input' | 'output'): JsonValue | undefined {
+/**
+ * Langfuse's observation input or output: messages as a conversation; a generation's text as a
+ * user or assistant message; a tool's as its arguments and result; anything else like `valueContent`.
+ */
+export function langfuseContent(attrs: Attrs, value: JsonValue, key: 'input' | 'output'): JsonValue | undefined {
   const content = parsed(value);
-  if (content === null || content === undefined) return undefined;
+  if (content === null || content === undefined || content === '') return undefined;
+  const type = attrs['langfuse.observation.type'];
+  if (type === 'tool') return key === 'input' ? { arguments: content } : { result: content };
   if (isMessageList(content)) return { messages: normalizeMessages(content) };
   if (isObject(content)) {
     if (isMessageList(content.messages)) return { ...content, messages: normalizeMessages(content.messages) };
     if (typeof content.role === 'string') return { messages: normalizeMessages([content]) };
     return content;
   }
+  if (typeof content === 'string' && type === 'generation') return { messages: [{ role: key === 'input' ? 'user' : 'assistant', content }] };
   return { [key]: content };
 }
 

@@ -180,7 +180,7 @@ function read(hit: Hit, attrs: Attrs, span: OtlpSpan | null): unknown {
     case 'value':
       return valueContent(value, field === 'output' ? 'output' : 'input');
     case 'langfuse-io':
-      return langfuseContent(value, field === 'output' ? 'output' : 'input');
+      return langfuseContent(attrs, value, field === 'output' ? 'output' : 'input');
     case 'ai-prompt':
       return aiPromptContent(value);
     case 'ai-response':
