@@ -4,22 +4,19 @@
 import { createOpenAI } from 'ai-sdk-openai-v3';
 import { embedMany, generateText, stepCountIs, streamText, tool } from 'ai-v6';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { startServer, type TestServer } from '../helpers/server.js';
-import type { FakeEndpoint } from '../helpers/endpoints.js';
+import type { TestServer } from '../helpers/server.js';
 import { expectToolLoop, ofKind, spanDetails, viewsByRoot, type TraceView } from './helpers/assay-views.js';
-import { chatUsage, embeddingUsage, failingModel, failureMessage, startOpenAICompatible, weatherAnswer } from './helpers/openai-compatible.js';
-import { clientSdk, type ClientSdk } from './helpers/otel-sdk.js';
+import { chatUsage, embeddingUsage, failingModel, failureMessage, weatherAnswer, weatherQuestion, weatherTool } from './helpers/openai-compatible.js';
+import { startClientTest, type ClientTestBed } from './helpers/otel-sdk.js';
 
+let bed: ClientTestBed;
 let server: TestServer;
-let api: FakeEndpoint;
-let sdk: ClientSdk;
 const views: Record<string, TraceView> = {};
 
 beforeAll(async () => {
-  server = await startServer({ OTLP_GRPC_PORT: '0' });
-  api = await startOpenAICompatible();
-  sdk = clientSdk(`${server.baseUrl}/v1/traces`, { serviceName: 'ai-sdk-6-app' });
+  bed = await startClientTest((baseUrl) => ({ url: `${baseUrl}/v1/traces`, serviceName: 'ai-sdk-6-app' }));
+  ({ server } = bed);
+  const { api, sdk } = bed;
   const openai = createOpenAI({ baseURL: api.url, apiKey: 'test-key' });
   const telemetry = (functionId: string) => ({
     isEnabled: true,
@@ -33,15 +30,8 @@ beforeAll(async () => {
   await streamed.text;
   const withTool = await generateText({
     model: openai.chat('gpt-4o-mini'),
-    system: 'You answer weather questions.',
-    prompt: 'What is the weather in Paris?',
-    tools: {
-      get_weather: tool({
-        description: 'The weather in a city',
-        inputSchema: z.object({ city: z.string() }),
-        execute: ({ city }) => ({ city, forecast: 'sunny', celsius: 21 }),
-      }),
-    },
+    ...weatherQuestion,
+    tools: { get_weather: tool(weatherTool) },
     stopWhen: stepCountIs(3),
     experimental_telemetry: telemetry('weather-agent'),
   });
@@ -53,11 +43,7 @@ beforeAll(async () => {
   Object.assign(views, await viewsByRoot(server, sdk.spans(), ['chat', 'stream', 'agent', 'embedding', 'failed']));
 });
 
-afterAll(async () => {
-  await sdk?.shutdown();
-  await api?.close();
-  await server?.close();
-});
+afterAll(() => bed?.close());
 
 describe('AI SDK 6 (ai.* attributes)', () => {
   it('shows a chat: the operation span, the model call with its kind, model, tokens, priced cost, conversation, session and user', async () => {

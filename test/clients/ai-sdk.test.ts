@@ -5,22 +5,19 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { OpenTelemetry } from '@ai-sdk/otel';
 import { embed, generateText, stepCountIs, streamText, tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { startServer, type TestServer } from '../helpers/server.js';
-import type { FakeEndpoint } from '../helpers/endpoints.js';
+import type { TestServer } from '../helpers/server.js';
 import { expectToolLoop, ofKind, spanDetails, viewsByRoot, type TraceView } from './helpers/assay-views.js';
-import { chatUsage, embeddingUsage, failingModel, failureMessage, startOpenAICompatible, weatherAnswer } from './helpers/openai-compatible.js';
-import { clientSdk, type ClientSdk } from './helpers/otel-sdk.js';
+import { chatUsage, embeddingUsage, failingModel, failureMessage, weatherAnswer, weatherQuestion, weatherTool } from './helpers/openai-compatible.js';
+import { startClientTest, type ClientTestBed } from './helpers/otel-sdk.js';
 
+let bed: ClientTestBed;
 let server: TestServer;
-let api: FakeEndpoint;
-let sdk: ClientSdk;
 const views: Record<string, TraceView> = {};
 
 beforeAll(async () => {
-  server = await startServer({ OTLP_GRPC_PORT: '0' });
-  api = await startOpenAICompatible();
-  sdk = clientSdk(`${server.baseUrl}/v1/traces`, { serviceName: 'ai-sdk-7-app' });
+  bed = await startClientTest((baseUrl) => ({ url: `${baseUrl}/v1/traces`, serviceName: 'ai-sdk-7-app' }));
+  ({ server } = bed);
+  const { api, sdk } = bed;
   const openai = createOpenAI({ baseURL: api.url, apiKey: 'test-key' });
   // What the set-up in docs/instrumentation.md does: the integration, and the session and user
   // put on every span through its enrichSpan hook.
@@ -39,15 +36,8 @@ beforeAll(async () => {
   await streamed.text;
   const withTool = await generateText({
     model: openai.chat('gpt-4o-mini'),
-    system: 'You answer weather questions.',
-    prompt: 'What is the weather in Paris?',
-    tools: {
-      get_weather: tool({
-        description: 'The weather in a city',
-        inputSchema: z.object({ city: z.string() }),
-        execute: ({ city }) => ({ city, forecast: 'sunny', celsius: 21 }),
-      }),
-    },
+    ...weatherQuestion,
+    tools: { get_weather: tool(weatherTool) },
     stopWhen: stepCountIs(3),
     telemetry: { ...telemetry, functionId: 'weather-agent' },
   });
@@ -61,11 +51,7 @@ beforeAll(async () => {
   Object.assign(views, await viewsByRoot(server, sdk.spans(), ['chat', 'stream', 'agent', 'embedding', 'failed']));
 });
 
-afterAll(async () => {
-  await sdk?.shutdown();
-  await api?.close();
-  await server?.close();
-});
+afterAll(() => bed?.close());
 
 describe('AI SDK 7 with @ai-sdk/otel', () => {
   it('shows a chat: the agent span, the model call with its kind, model, tokens, priced cost and conversation', async () => {

@@ -8,15 +8,13 @@ import { LangfuseSpanProcessor } from '@langfuse/otel';
 import { startActiveObservation, startObservation } from '@langfuse/tracing';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
-import type { FakeEndpoint } from '../helpers/endpoints.js';
+import type { TestServer } from '../helpers/server.js';
 import { expectToolLoop, spanDetails, viewsByRoot, type TraceView } from './helpers/assay-views.js';
-import { failingModel, failureMessage, startOpenAICompatible, weatherAnswer } from './helpers/openai-compatible.js';
-import { clientSdk, type ClientSdk } from './helpers/otel-sdk.js';
+import { failingModel, failureMessage, weatherAnswer, weatherQuestion, weatherResult } from './helpers/openai-compatible.js';
+import { startClientTest, type ClientTestBed } from './helpers/otel-sdk.js';
 
+let bed: ClientTestBed;
 let server: TestServer;
-let api: FakeEndpoint;
-let sdk: ClientSdk;
 const views: Record<string, TraceView> = {};
 
 const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
@@ -27,18 +25,21 @@ const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
 ];
 
 beforeAll(async () => {
-  server = await startServer({ OTLP_GRPC_PORT: '0' });
-  api = await startOpenAICompatible();
   // The set-up of docs/instrumentation.md: Langfuse's span processor with Assay as its base URL.
-  const langfuse = new LangfuseSpanProcessor({
-    publicKey: 'pk-lf-test',
-    secretKey: 'sk-lf-test',
-    baseUrl: server.baseUrl,
-    environment: 'staging',
-    release: 'v1.2.3',
-    exportMode: 'immediate',
+  let langfuse!: LangfuseSpanProcessor;
+  bed = await startClientTest((baseUrl) => {
+    langfuse = new LangfuseSpanProcessor({
+      publicKey: 'pk-lf-test',
+      secretKey: 'sk-lf-test',
+      baseUrl,
+      environment: 'staging',
+      release: 'v1.2.3',
+      exportMode: 'immediate',
+    });
+    return { url: baseUrl, serviceName: 'langfuse-app', processors: [langfuse], exportToAssay: false };
   });
-  sdk = clientSdk(server.baseUrl, { serviceName: 'langfuse-app', processors: [langfuse], exportToAssay: false });
+  ({ server } = bed);
+  const { api, sdk } = bed;
   const openai = observeOpenAI(new OpenAI({ baseURL: api.url, apiKey: 'test-key' }), { sessionId: 'lf-session', userId: 'lf-user', traceName: 'support' });
 
   await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello there' }] });
@@ -53,14 +54,14 @@ beforeAll(async () => {
     'weather-agent',
     async (agent) => {
       const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
-        { role: 'system', content: 'You answer weather questions.' },
-        { role: 'user', content: 'What is the weather in Paris?' },
+        { role: 'system', content: weatherQuestion.system },
+        { role: 'user', content: weatherQuestion.prompt },
       ];
       agent.update({ input: messages });
       const first = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages, tools });
       const call = first.choices[0].message.tool_calls![0] as OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall;
       const weather = startObservation('get_weather', { input: JSON.parse(call.function.arguments) as object }, { asType: 'tool' });
-      const result = { city: 'Paris', forecast: 'sunny', celsius: 21 };
+      const result = weatherResult;
       weather.update({ output: result }).end();
       const second = await openai.chat.completions.create({
         model: 'gpt-4o-mini',
@@ -121,11 +122,7 @@ beforeAll(async () => {
   Object.assign(views, await viewsByRoot(server, sdk.spans(), ['chat', 'stream', 'agent', 'embedding', 'failed', 'manual', 'python']));
 });
 
-afterAll(async () => {
-  await sdk?.shutdown();
-  await api?.close();
-  await server?.close();
-});
+afterAll(() => bed?.close());
 
 describe('Langfuse SDK v5 through /api/public/otel', () => {
   it('shows a chat generation: kind, model, tokens, priced cost, conversation, session, user, environment and release', async () => {

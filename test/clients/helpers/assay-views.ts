@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { conversationOf, type Conversation } from '../../../web/src/observability/messages.js';
 import type { TestServer } from '../../helpers/server.js';
-import { weatherAnswer } from './openai-compatible.js';
+import { weatherAnswer, weatherResult } from './openai-compatible.js';
 
 export interface RestSpan {
   id: string;
@@ -110,7 +110,7 @@ export async function expectToolLoop(server: TestServer, view: TraceView, toolSp
   const [toolSpan] = ofKind(view, 'TOOL');
   expect(toolSpan).toMatchObject({
     name: toolSpanName,
-    content: { inputs: { arguments: { city: 'Paris' } }, outputs: { result: { city: 'Paris', forecast: 'sunny', celsius: 21 } } },
+    content: { inputs: { arguments: { city: 'Paris' } }, outputs: { result: weatherResult } },
   });
   const first = await spanDetails(server, view.traceId, calls[0].id);
   expect(first.outputs?.messages[0]).toMatchObject({

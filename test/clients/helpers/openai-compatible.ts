@@ -3,6 +3,7 @@
 // asks for the weather), Embeddings, and a 400 for the model `no-such-model`. Its usage figures are
 // fixed, so a test knows the tokens every call reports.
 import type { ServerResponse } from 'node:http';
+import { z } from 'zod';
 import { startEndpoint, type FakeEndpoint, type RecordedRequest } from '../../helpers/endpoints.js';
 
 /** The usage of every chat answer, and of every embedding call. */
@@ -11,6 +12,15 @@ export const embeddingUsage = { prompt_tokens: 6, total_tokens: 6 };
 export const failingModel = 'no-such-model';
 export const failureMessage = 'The model `no-such-model` does not exist';
 export const weatherAnswer = 'It is sunny in Paris, 21 °C.';
+
+/** The question of every library's tool loop, its tool (in the AI SDK's form) and the tool's answer. */
+export const weatherQuestion = { system: 'You answer weather questions.', prompt: 'What is the weather in Paris?' };
+export const weatherResult = { city: 'Paris', forecast: 'sunny', celsius: 21 };
+export const weatherTool = {
+  description: 'The weather in a city',
+  inputSchema: z.object({ city: z.string() }),
+  execute: ({ city }: { city: string }) => ({ ...weatherResult, city }),
+};
 
 interface ChatMessage {
   role: string;
