@@ -81,9 +81,18 @@ export async function traceContents(ctx: RequestContext, traces: readonly Pick<T
   return new Map(spans.map((span) => [span.traceId, { inputs: span.inputs as JsonValue | null, outputs: span.outputs as JsonValue | null }]));
 }
 
+/** Sessions whose figures one statement reads (one parameter each). */
+const FIGURES_BATCH = 500;
+
 /** The figures of these sessions (those with no trace are absent), in no order. */
 async function sessionFigures(ctx: RequestContext, sessionIds: readonly string[]): Promise<SessionRow[]> {
   if (sessionIds.length === 0) return [];
+  if (sessionIds.length > FIGURES_BATCH) {
+    const batches = Array.from({ length: Math.ceil(sessionIds.length / FIGURES_BATCH) }, (_, i) =>
+      sessionIds.slice(i * FIGURES_BATCH, (i + 1) * FIGURES_BATCH),
+    );
+    return (await Promise.all(batches.map((batch) => sessionFigures(ctx, batch)))).flat();
+  }
   const { sql } = ctx;
   const edge = (direction: 'ASC' | 'DESC') =>
     `(SELECT e."traceId" FROM "Trace" AS e WHERE e."projectId" = t."projectId" AND e."sessionId" = t."sessionId"
@@ -95,9 +104,12 @@ async function sessionFigures(ctx: RequestContext, sessionIds: readonly string[]
        SUM(t."promptTokens") AS "promptTokens", SUM(t."completionTokens") AS "completionTokens", SUM(t."totalTokens") AS "totalTokens",
        ${costSumSql('t."cost"', sql)} AS "cost", ${edge('ASC')} AS "firstTraceId", ${edge('DESC')} AS "lastTraceId"
      FROM "Trace" AS t
-     WHERE t."projectId" = ? AND t."sessionId" IN (${sql.jsonValues('?')})
+     WHERE t."projectId" = ? AND t."sessionId" IN (${sessionIds.map(() => '?').join(', ')})
      GROUP BY t."projectId", t."sessionId"`,
-    [ctx.projectId, JSON.stringify(sessionIds)],
+    // One parameter per id (a page holds at most 1000): PostgreSQL then reads each session through
+    // the (projectId, sessionId, startTime) index, where a JSON array's unknown length led it to
+    // scan the project's traces.
+    [ctx.projectId, ...sessionIds],
   );
   const edgeIds = rows.flatMap((row) => [String(row.firstTraceId), String(row.lastTraceId)]);
   const traces = new Map(
@@ -132,41 +144,76 @@ async function sessionFigures(ctx: RequestContext, sessionIds: readonly string[]
   });
 }
 
+type Key = ReturnType<typeof decodeCursor>;
+
+/**
+ * The ids and last-seen times of a page of sessions, in the asked order (walking backward reverses
+ * it; the caller puts the page back). With no filter, the project's traces are walked newest first
+ * through the (projectId, startTime) index, keeping each session's latest one: a page costs about
+ * its own traces, however many there are. A filter instead groups the traces of the sessions it
+ * matches, which a selective filter keeps few and the walk would have to pass over one by one.
+ */
+async function pageKeys(ctx: RequestContext, filter: SessionFilter, page: { after: Key | null; before: Key | null; size: number; backward: boolean }) {
+  const { sql } = ctx;
+  const order = page.backward ? 'ASC' : 'DESC';
+  const where = new Where();
+  where.add('g."projectId" = ? AND g."sessionId" IS NOT NULL', ctx.projectId);
+  const { search, ...traceFilter } = filter;
+  if (search === undefined && Object.values(traceFilter).every((value) => value === undefined)) {
+    // Written as a range of the session index (later, or as late with a greater id): an OR of the
+    // two led SQLite to scan the primary key for the greater ids.
+    where.add(`NOT EXISTS (SELECT 1 FROM "Trace" AS n WHERE n."projectId" = g."projectId" AND n."sessionId" = g."sessionId"
+      AND n."startTime" >= g."startTime" AND (n."startTime" > g."startTime" OR n."traceId" > g."traceId"))`);
+    const columns = ['g."startTime"', 'g."sessionId"'];
+    if (page.after) keysetCondition(columns, '<', page.after, where);
+    if (page.before) keysetCondition(columns, '>', page.before, where);
+    return sql.query<{ sessionId: string; lastSeen: string | Date }>(
+      ctx.db,
+      `SELECT g."sessionId" AS "sessionId", g."startTime" AS "lastSeen" FROM "Trace" AS g
+       WHERE ${where.sql} ORDER BY g."startTime" ${order}, g."sessionId" ${order} LIMIT ?`,
+      [...where.params, page.size + 1],
+    );
+  }
+  if (search !== undefined) where.add(`g."sessionId" ${sql.like} ? ESCAPE '\\'`, `%${likeEscape(search)}%`);
+  if (Object.values(traceFilter).some((value) => value !== undefined)) {
+    // Every trace counts, Assay's own evaluation calls too (they carry no session id).
+    const traces = traceWhere(ctx, { ...traceFilter, includeEvaluations: true });
+    // No `IS NOT NULL` on t (NULL never matches IN): it led SQLite to the session index rather than the filter's own.
+    where.add(`g."sessionId" IN (SELECT t."sessionId" FROM "Trace" AS t WHERE ${traces.sql})`, ...traces.params);
+  }
+  const having = new Where();
+  const columns = ['MAX(g."startTime")', 'g."sessionId"'];
+  if (page.after) keysetCondition(columns, '<', page.after, having);
+  if (page.before) keysetCondition(columns, '>', page.before, having);
+  return sql.query<{ sessionId: string; lastSeen: string | Date }>(
+    ctx.db,
+    `SELECT g."sessionId" AS "sessionId", MAX(g."startTime") AS "lastSeen" FROM "Trace" AS g
+     WHERE ${where.sql} GROUP BY g."sessionId"${having.parts.length > 0 ? ` HAVING ${having.sql}` : ''}
+     ORDER BY MAX(g."startTime") ${order}, g."sessionId" ${order} LIMIT ?`,
+    [...where.params, ...having.params, page.size + 1],
+  );
+}
+
 /**
  * Sessions matching every filter, the latest active first, a page at a time. A session matches
  * when one of its traces matches; its figures are always over all of its traces.
  */
 export async function listSessions(ctx: RequestContext, filter: SessionFilter = {}, args: PageArgs = {}): Promise<Page<SessionRow>> {
   const { size, backward } = pageSize(args);
-  const { sql } = ctx;
-  const where = new Where();
-  where.add('g."projectId" = ? AND g."sessionId" IS NOT NULL', ctx.projectId);
-  if (filter.search) where.add(`g."sessionId" ${sql.like} ? ESCAPE '\\'`, `%${likeEscape(filter.search)}%`);
-  const { search: _search, ...traceFilter } = filter;
-  if (Object.values(traceFilter).some((value) => value !== undefined)) {
-    // Every trace counts, Assay's own evaluation calls too (they carry no session id).
-    const traces = traceWhere(ctx, { ...traceFilter, includeEvaluations: true });
-    where.add(`g."sessionId" IN (SELECT t."sessionId" FROM "Trace" AS t WHERE ${traces.sql} AND t."sessionId" IS NOT NULL)`, ...traces.params);
-  }
-  const having = new Where();
-  const columns = ['MAX(g."startTime")', 'g."sessionId"'];
   const after = args.after != null ? decodeCursor(args.after, 1, 'after') : null;
   const before = args.before != null ? decodeCursor(args.before, 1, 'before') : null;
-  if (after) keysetCondition(columns, '<', after, having);
-  if (before) keysetCondition(columns, '>', before, having);
-  // Walking backward reverses the order; the page is put back in the asked order afterwards.
-  const order = backward ? 'ASC' : 'DESC';
-  const keys = await sql.query<{ sessionId: string; lastSeen: string | Date }>(
-    ctx.db,
-    `SELECT g."sessionId" AS "sessionId", MAX(g."startTime") AS "lastSeen" FROM "Trace" AS g
-     WHERE ${where.sql} GROUP BY g."sessionId"${having.parts.length > 0 ? ` HAVING ${having.sql}` : ''}
-     ORDER BY MAX(g."startTime") ${order}, g."sessionId" ${order} LIMIT ?`,
-    [...where.params, ...having.params, size + 1],
-  );
+  const keys = await pageKeys(ctx, filter, { after, before, size, backward });
   const more = keys.length > size;
   const page = keys.slice(0, size);
   if (backward) page.reverse();
-  const figures = new Map((await sessionFigures(ctx, page.map((key) => key.sessionId))).map((row) => [row.sessionId, row]));
+  const figures = new Map(
+    (
+      await sessionFigures(
+        ctx,
+        page.map((key) => key.sessionId),
+      )
+    ).map((row) => [row.sessionId, row]),
+  );
   const edges = page.flatMap((key) => {
     const node = figures.get(key.sessionId);
     return node ? [{ cursor: encodeCursor([new Date(key.lastSeen), key.sessionId]), node }] : [];

@@ -147,9 +147,26 @@ describe('GET /sessions/{session_id}', () => {
     await ingest(8); // a third trace of session-2, deleted again below
     expect((await server.request('GET', '/sessions/session-2')).body.trace_count).toBe(3);
     expect((await server.request('DELETE', '/observability/traces/t8')).status).toBe(204);
-    expect((await server.request('GET', '/sessions/session-2')).body).toMatchObject({ trace_count: 2, last_trace_id: 't5', last_output: { answer: 'answer 5' } });
+    expect((await server.request('GET', '/sessions/session-2')).body).toMatchObject({
+      trace_count: 2,
+      last_trace_id: 't5',
+      last_output: { answer: 'answer 5' },
+    });
     for (const trace of ['t2', 't5']) expect((await server.request('DELETE', `/observability/traces/${trace}`)).status).toBe(204);
     expect((await server.request('GET', '/sessions/session-2')).status).toBe(404);
     expect(await ids()).toEqual(['session-0', 'session-1']);
+  });
+
+  it('lists a session once when two of its traces start at the same moment', async () => {
+    for (const trace of ['tie-a', 'tie-b']) {
+      const response = await server.request('POST', '/observability/trace', {
+        trace,
+        spans: [legacySpan(`${trace}-root`, null, 600, 601, { session_id: 'tied' })],
+      });
+      expect(response.status).toBe(200);
+    }
+    expect(await ids()).toEqual(['tied', 'session-0', 'session-1']);
+    expect((await list('?limit=1')).sessions[0]).toMatchObject({ session_id: 'tied', trace_count: 2, first_trace_id: 'tie-a', last_trace_id: 'tie-b' });
+    expect(await ids(`?cursor=${(await list('?limit=1')).next_cursor}`)).toEqual(['session-0', 'session-1']);
   });
 });

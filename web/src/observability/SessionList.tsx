@@ -243,7 +243,9 @@ export function SessionList({ route: { projectId }, queries }: ScreenProps<Route
       </div>
       <SessionFilters state={state} apply={apply} />
       <ErrorBoundary resetKey={location.search} onRetry={() => list && loadList(list.variables, { fetchPolicy: 'network-only' })}>
-        <Suspense fallback={<Loading label="Loading sessions…" />}>{list && <Results projectId={projectId} state={state} apply={apply} list={list} />}</Suspense>
+        <Suspense fallback={<Loading label="Loading sessions…" />}>
+          {list && <Results projectId={projectId} state={state} apply={apply} list={list} />}
+        </Suspense>
       </ErrorBoundary>
     </div>
   );

@@ -60,7 +60,14 @@ describe('contentPreview', () => {
   it('shows a text, the last said of a conversation, or JSON, in one line cut short', () => {
     expect(contentPreview(null)).toBe('');
     expect(contentPreview('hello\n  there')).toBe('hello there');
-    expect(contentPreview({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello!' }] })).toBe('assistant: Hello!');
+    expect(
+      contentPreview({
+        messages: [
+          { role: 'user', content: 'Hi' },
+          { role: 'assistant', content: 'Hello!' },
+        ],
+      }),
+    ).toBe('assistant: Hello!');
     expect(contentPreview({ input: 'why?' })).toBe('why?');
     expect(contentPreview({ question: 'why?', n: 1 })).toBe('{"question":"why?","n":1}');
     expect(contentPreview('x'.repeat(PREVIEW_LENGTH + 5))).toBe(`${'x'.repeat(PREVIEW_LENGTH)}…`);
