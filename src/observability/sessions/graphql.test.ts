@@ -88,8 +88,13 @@ describe('GraphQL sessions', () => {
   });
 
   it('reads a session with its turns, each a trace, by id and as a node', async () => {
-    const read = await server.graphql('{ session(sessionId: "b") { id traceCount turns { edges { node { input output trace { id traceId sessionId } } } } } }');
+    const scored = await server.graphql('mutation { upsertScores(input: [{ sessionId: "b", name: "csat", value: 4 }]) { id } }');
+    expect(scored.errors).toBeUndefined();
+    const read = await server.graphql(
+      '{ session(sessionId: "b") { id traceCount scores { name value target } turns { edges { node { input output trace { id traceId sessionId } } } } } }',
+    );
     expect(read.errors).toBeUndefined();
+    expect(read.data.session.scores).toEqual([{ name: 'csat', value: 4, target: 'SESSION' }]);
     expect(read.data.session.turns.edges.map((edge: any) => edge.node)).toEqual([
       { input: { message: 'hello 1' }, output: { message: 'reply 1' }, trace: { id: expect.any(String), traceId: 't1', sessionId: 'b' } },
       { input: { message: 'hello 3' }, output: { message: 'reply 3' }, trace: { id: expect.any(String), traceId: 't3', sessionId: 'b' } },

@@ -2,6 +2,7 @@
 // Trace roll-ups on every read (no table of their own, so a session goes when its traces go). A
 // listing takes two steps: the page's session ids in order of their latest trace, from the
 // (projectId, sessionId, startTime) index alone, then the figures of those few sessions.
+import { scoresOf, type ScoreRow } from '../../scores/operations.js';
 import type { RequestContext } from '../../shared/context.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { costSumSql } from '../../shared/money.js';
@@ -53,6 +54,8 @@ export interface SessionRow {
   /** The first trace's input and the latest trace's output (their root spans'). */
   firstInput: JsonValue | null;
   lastOutput: JsonValue | null;
+  /** The scores of the session itself (target "session"), oldest first. */
+  scores: ScoreRow[];
 }
 
 /** One turn of a session's conversation: a trace, with its root's input and output. */
@@ -121,6 +124,8 @@ async function sessionFigures(ctx: RequestContext, sessionIds: readonly string[]
     ).map((trace) => [trace.traceId, trace]),
   );
   const contents = await traceContents(ctx, [...traces.values()]);
+  const ids = rows.map((row) => String(row.sessionId));
+  const scores = new Map((await scoresOf(ctx, 'sessionId', ids)).map((list, i) => [ids[i], list.filter((score) => score.target === 'session')]));
   return rows.map((row) => {
     const first = traces.get(String(row.firstTraceId));
     return {
@@ -140,6 +145,7 @@ async function sessionFigures(ctx: RequestContext, sessionIds: readonly string[]
       lastTraceId: String(row.lastTraceId),
       firstInput: contents.get(String(row.firstTraceId))?.inputs ?? null,
       lastOutput: contents.get(String(row.lastTraceId))?.outputs ?? null,
+      scores: scores.get(String(row.sessionId)) ?? [],
     };
   });
 }

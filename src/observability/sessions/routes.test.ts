@@ -74,7 +74,22 @@ describe('GET /sessions', () => {
       last_trace_id: 't6',
       first_input: { question: 'question 0' },
       last_output: { answer: 'answer 6' },
+      scores: [],
     });
+  });
+
+  it("shows each session's own scores, not its traces'", async () => {
+    const sent = await server.request('POST', '/scores', [
+      { id: 'resolved-1', session_id: 'session-1', name: 'resolved', value: true, comment: 'solved in two turns' },
+      { id: 'turn-1', trace_id: 't1', name: 'helpful', value: 0.5 },
+    ]);
+    expect(sent.status, sent.text).toBe(200);
+    const body = await list('?user_id=user-b');
+    expect(body.sessions[0].scores).toEqual([
+      expect.objectContaining({ id: 'resolved-1', target: 'session', session_id: 'session-1', name: 'resolved', value: 1, comment: 'solved in two turns' }),
+    ]);
+    expect((await server.request('GET', '/sessions/session-1')).body.scores.map((score: { id: string }) => score.id)).toEqual(['resolved-1']);
+    expect((await list('?user_id=user-a')).sessions.map((session: { scores: unknown[] }) => session.scores)).toEqual([[], []]);
   });
 
   it('filters: a session matches when one of its traces does', async () => {

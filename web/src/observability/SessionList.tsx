@@ -1,5 +1,6 @@
 // The session list (docs/sessions.md#in-the-ui): the traces that share a session id, the one
-// active last first, filtered from a form into the URL and paged by cursor.
+// active last first with its figures, previews and scores, filtered from a form into the URL and
+// paged by cursor.
 import { Suspense, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { graphql, useFragment, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
 import type { SessionListQuery } from '../__generated__/SessionListQuery.graphql.ts';
@@ -12,6 +13,7 @@ import { Link, paths, useRouter, type RouteOf } from '../router.tsx';
 import type { SessionListQueries } from './entrypoints.ts';
 import { ranges, type Range } from './filters.ts';
 import { contentPreview } from './messages.ts';
+import { SessionScoreChips } from './SessionScores.tsx';
 import { parseSessionState, sessionStateSearch, type SessionListState } from './sessionFilters.ts';
 
 const query = graphql`
@@ -77,6 +79,7 @@ const rowFragment = graphql`
     tokens {
       totalTokens
     }
+    ...SessionScoreChips_session
   }
 `;
 
@@ -99,6 +102,9 @@ function SessionRow({ projectId, session: sessionRef }: { projectId: string; ses
       <td className="numeric">{formatCost(session.cost)}</td>
       <td className="preview">{contentPreview(session.firstInput)}</td>
       <td className="preview">{contentPreview(session.lastOutput)}</td>
+      <td>
+        <SessionScoreChips session={session} />
+      </td>
     </tr>
   );
 }
@@ -113,6 +119,7 @@ const columns: { label: string; numeric?: boolean }[] = [
   { label: 'Cost', numeric: true },
   { label: 'First input' },
   { label: 'Last output' },
+  { label: 'Scores' },
 ];
 
 interface TableProps {
