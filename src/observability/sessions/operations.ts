@@ -8,7 +8,7 @@ import { NotFoundError } from '../../shared/errors.js';
 import { costSumSql } from '../../shared/money.js';
 import type { JsonValue } from '../ingestion/span-record.js';
 import { traceWhere, Where } from '../search/filters.js';
-import { decodeCursor, encodeCursor, keysetCondition, pageSize, searchTraces, type Page, type PageArgs, type TraceRow } from '../search/listings.js';
+import { decodeCursor, encodeCursor, keysetCondition, pageOf, pageSize, searchTraces, type Page, type PageArgs, type TraceRow } from '../search/listings.js';
 
 export interface SessionFilter {
   /** Sessions with a trace that started at or after this time. */
@@ -224,15 +224,7 @@ export async function listSessions(ctx: RequestContext, filter: SessionFilter = 
     const node = figures.get(key.sessionId);
     return node ? [{ cursor: encodeCursor([new Date(key.lastSeen), key.sessionId]), node }] : [];
   });
-  return {
-    edges,
-    pageInfo: {
-      hasNextPage: backward ? before !== null : more,
-      hasPreviousPage: backward ? more : after !== null,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    },
-  };
+  return pageOf(edges, { more, backward, after: after !== null, before: before !== null });
 }
 
 /** The session with this id, or NotFoundError (also when no trace of the caller's project has it). */

@@ -11,7 +11,7 @@ import type { ScreenProps } from '../entrypoint.ts';
 import { formatCost, formatCount, formatTime } from '../format.ts';
 import { Link, paths, useRouter, type RouteOf } from '../router.tsx';
 import type { SessionListQueries } from './entrypoints.ts';
-import { ranges, type Range } from './filters.ts';
+import { CursorPager, TimeRangeFields } from './ListControls.tsx';
 import { contentPreview } from './messages.ts';
 import { SessionScoreChips } from './SessionScores.tsx';
 import { parseSessionState, sessionStateSearch, type SessionListState } from './sessionFilters.ts';
@@ -157,22 +157,7 @@ function SessionTable({ projectId, state, apply, query: queryRef }: TableProps &
           </tbody>
         </table>
       )}
-      <nav className="pager" aria-label="Pages">
-        <button
-          type="button"
-          disabled={!sessions.pageInfo.hasPreviousPage || !sessions.pageInfo.startCursor}
-          onClick={() => apply({ ...state, after: null, before: sessions.pageInfo.startCursor ?? null })}
-        >
-          Previous page
-        </button>
-        <button
-          type="button"
-          disabled={!sessions.pageInfo.hasNextPage || !sessions.pageInfo.endCursor}
-          onClick={() => apply({ ...state, before: null, after: sessions.pageInfo.endCursor ?? null })}
-        >
-          Next page
-        </button>
-      </nav>
+      <CursorPager pageInfo={sessions.pageInfo} onPage={(cursors) => apply({ ...state, ...cursors })} />
     </>
   );
 }
@@ -199,28 +184,7 @@ function SessionFilters({ state, apply }: { state: SessionListState; apply: (nex
   );
   return (
     <form className="filters" onSubmit={submit} aria-label="Filter sessions">
-      <fieldset>
-        <legend>Active</legend>
-        <label>
-          Range
-          <select value={draft.range ?? ''} onChange={(event) => set('range', (event.target.value || null) as Range | null)}>
-            <option value="">All time or custom</option>
-            {Object.keys(ranges).map((range) => (
-              <option key={range} value={range}>
-                Last {range}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          From
-          <input type="datetime-local" value={draft.from} disabled={draft.range !== null} onChange={(event) => set('from', event.target.value)} />
-        </label>
-        <label>
-          To
-          <input type="datetime-local" value={draft.to} disabled={draft.range !== null} onChange={(event) => set('to', event.target.value)} />
-        </label>
-      </fieldset>
+      <TimeRangeFields legend="Active" value={draft} onChange={(next) => setDraft((current) => ({ ...current, ...next }))} />
       <fieldset>
         <legend>Session</legend>
         {text('search', 'Session id contains')}
