@@ -151,52 +151,86 @@ async function sessionFigures(ctx: RequestContext, sessionIds: readonly string[]
 }
 
 type Key = ReturnType<typeof decodeCursor>;
+type PageRead = { after: Key | null; before: Key | null; size: number; backward: boolean };
+type SessionKey = { sessionId: string; lastSeen: string | Date };
+
+/** Traces a filtered walk looks at per session of its page before it gives way to grouping. */
+const WALK_PER_SESSION = 10;
 
 /**
  * The ids and last-seen times of a page of sessions, in the asked order (walking backward reverses
- * it; the caller puts the page back). With no filter, the project's traces are walked newest first
- * through the (projectId, startTime) index, keeping each session's latest one: a page costs about
- * its own traces, however many there are. A filter instead groups the traces of the sessions it
- * matches, which a selective filter keeps few and the walk would have to pass over one by one.
+ * it; the caller puts the page back). The project's traces are walked newest first through the
+ * (projectId, startTime) index, keeping each session's latest one: a page costs about its own
+ * traces, however many there are. A filter is checked on each kept trace's session; when the first
+ * traces walked hold too few matching sessions (a selective filter), the sessions it matches are
+ * grouped instead, found through the filter's own index.
  */
-async function pageKeys(ctx: RequestContext, filter: SessionFilter, page: { after: Key | null; before: Key | null; size: number; backward: boolean }) {
-  const { sql } = ctx;
-  const order = page.backward ? 'ASC' : 'DESC';
-  const where = new Where();
-  where.add('g."projectId" = ? AND g."sessionId" IS NOT NULL', ctx.projectId);
+async function pageKeys(ctx: RequestContext, filter: SessionFilter, page: PageRead): Promise<SessionKey[]> {
   const { search, ...traceFilter } = filter;
-  if (search === undefined && Object.values(traceFilter).every((value) => value === undefined)) {
-    // Written as a range of the session index (later, or as late with a greater id): an OR of the
-    // two led SQLite to scan the primary key for the greater ids.
-    where.add(`NOT EXISTS (SELECT 1 FROM "Trace" AS n WHERE n."projectId" = g."projectId" AND n."sessionId" = g."sessionId"
-      AND n."startTime" >= g."startTime" AND (n."startTime" > g."startTime" OR n."traceId" > g."traceId"))`);
-    const columns = ['g."startTime"', 'g."sessionId"'];
-    if (page.after) keysetCondition(columns, '<', page.after, where);
-    if (page.before) keysetCondition(columns, '>', page.before, where);
-    return sql.query<{ sessionId: string; lastSeen: string | Date }>(
-      ctx.db,
-      `SELECT g."sessionId" AS "sessionId", g."startTime" AS "lastSeen" FROM "Trace" AS g
-       WHERE ${where.sql} ORDER BY g."startTime" ${order}, g."sessionId" ${order} LIMIT ?`,
-      [...where.params, page.size + 1],
-    );
+  const matches = new Where();
+  const grouped = new Where();
+  if (search !== undefined) {
+    const like = [`g."sessionId" ${ctx.sql.like} ? ESCAPE '\\'`, `%${likeEscape(search)}%`] as const;
+    matches.add(...like);
+    grouped.add(...like);
   }
-  if (search !== undefined) where.add(`g."sessionId" ${sql.like} ? ESCAPE '\\'`, `%${likeEscape(search)}%`);
   if (Object.values(traceFilter).some((value) => value !== undefined)) {
     // Every trace counts, Assay's own evaluation calls too (they carry no session id).
     const traces = traceWhere(ctx, { ...traceFilter, includeEvaluations: true });
+    matches.add(`EXISTS (SELECT 1 FROM "Trace" AS t WHERE ${traces.sql} AND t."sessionId" = g."sessionId")`, ...traces.params);
     // No `IS NOT NULL` on t (NULL never matches IN): it led SQLite to the session index rather than the filter's own.
-    where.add(`g."sessionId" IN (SELECT t."sessionId" FROM "Trace" AS t WHERE ${traces.sql})`, ...traces.params);
+    grouped.add(`g."sessionId" IN (SELECT t."sessionId" FROM "Trace" AS t WHERE ${traces.sql})`, ...traces.params);
   }
+  if (matches.parts.length === 0) return walk(ctx, page, matches, null);
+  const window = WALK_PER_SESSION * (page.size + 1);
+  const walked = await walk(ctx, page, matches, window);
+  return walked.length > page.size ? walked : group(ctx, page, grouped);
+}
+
+/**
+ * The walk: each session's latest trace, in order from the cursor, whose session `matches`; over
+ * the next `window` traces only when given (a shorter answer then says nothing of those past it).
+ */
+function walk(ctx: RequestContext, page: PageRead, matches: Where, window: number | null): Promise<SessionKey[]> {
+  const order = page.backward ? 'ASC' : 'DESC';
+  const walked = new Where();
+  walked.add('g."projectId" = ? AND g."sessionId" IS NOT NULL', ctx.projectId);
+  const columns = ['g."startTime"', 'g."sessionId"'];
+  if (page.after) keysetCondition(columns, '<', page.after, walked);
+  if (page.before) keysetCondition(columns, '>', page.before, walked);
+  const latest = new Where();
+  // Written as a range of the session index (later, or as late with a greater id): an OR of the
+  // two led SQLite to scan the primary key for the greater ids.
+  latest.add(`NOT EXISTS (SELECT 1 FROM "Trace" AS n WHERE n."projectId" = g."projectId" AND n."sessionId" = g."sessionId"
+    AND n."startTime" >= g."startTime" AND (n."startTime" > g."startTime" OR n."traceId" > g."traceId"))`);
+  latest.add(matches.sql || '1 = 1', ...matches.params);
+  const ordered = `ORDER BY g."startTime" ${order}, g."sessionId" ${order}`;
+  const traces =
+    window === null
+      ? { sql: `"Trace" AS g WHERE ${walked.sql} AND ${latest.sql}`, params: [...walked.params, ...latest.params] }
+      : {
+          sql: `(SELECT g."projectId", g."sessionId", g."traceId", g."startTime" FROM "Trace" AS g WHERE ${walked.sql} ${ordered} LIMIT ?) AS g WHERE ${latest.sql}`,
+          params: [...walked.params, window, ...latest.params],
+        };
+  return ctx.sql.query<SessionKey>(ctx.db, `SELECT g."sessionId" AS "sessionId", g."startTime" AS "lastSeen" FROM ${traces.sql} ${ordered} LIMIT ?`, [
+    ...traces.params,
+    page.size + 1,
+  ]);
+}
+
+/** The sessions `grouped` matches, each its traces grouped for its last-seen time. */
+function group(ctx: RequestContext, page: PageRead, grouped: Where): Promise<SessionKey[]> {
+  const order = page.backward ? 'ASC' : 'DESC';
   const having = new Where();
   const columns = ['MAX(g."startTime")', 'g."sessionId"'];
   if (page.after) keysetCondition(columns, '<', page.after, having);
   if (page.before) keysetCondition(columns, '>', page.before, having);
-  return sql.query<{ sessionId: string; lastSeen: string | Date }>(
+  return ctx.sql.query<SessionKey>(
     ctx.db,
     `SELECT g."sessionId" AS "sessionId", MAX(g."startTime") AS "lastSeen" FROM "Trace" AS g
-     WHERE ${where.sql} GROUP BY g."sessionId"${having.parts.length > 0 ? ` HAVING ${having.sql}` : ''}
+     WHERE g."projectId" = ? AND g."sessionId" IS NOT NULL AND ${grouped.sql} GROUP BY g."sessionId"${having.parts.length > 0 ? ` HAVING ${having.sql}` : ''}
      ORDER BY MAX(g."startTime") ${order}, g."sessionId" ${order} LIMIT ?`,
-    [...where.params, ...having.params, page.size + 1],
+    [ctx.projectId, ...grouped.params, ...having.params, page.size + 1],
   );
 }
 

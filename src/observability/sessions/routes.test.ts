@@ -106,6 +106,16 @@ describe('GET /sessions', () => {
     expect(await ids('?user_id=nobody')).toEqual([]);
   });
 
+  it('finds a filtered page by walking the newest traces, or by grouping the matches when the walk finds too few', async () => {
+    const grouped = () => server.queries.some((query) => query.includes('GROUP BY g."sessionId"'));
+    server.resetQueries();
+    expect(await ids('?limit=1&user_id=user-a')).toEqual(['session-0']);
+    expect(grouped()).toBe(false);
+    server.resetQueries();
+    expect(await ids('?user_id=user-a')).toEqual(['session-0', 'session-2']);
+    expect(grouped()).toBe(true);
+  });
+
   it('pages with cursors, each session once', async () => {
     const first = await list('?limit=2');
     expect(first.sessions.map((session: { session_id: string }) => session.session_id)).toEqual(['session-0', 'session-2']);
