@@ -3,11 +3,9 @@
 // carries the key) and reads the answer; it cannot read scores with the key; a page on another
 // origin cannot send one at all. Auth is on; every page and request stays on loopback.
 // Needs Debian's chromium (`apt-get install -y chromium`); skipped, and reported so, where absent.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { chromiumAvailable as available, launchChromium } from './helpers/browser.js';
+import { chromiumAvailable as available, launchChromium, loopbackOnly, openPage, pageServers } from './helpers/browser.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 const INIT_KEY = 'assay_feedback_browser_admin_key_0123456';
@@ -15,22 +13,14 @@ const INIT_KEY = 'assay_feedback_browser_admin_key_0123456';
 let assay: TestServer;
 let browser: Browser | undefined;
 let context: BrowserContext;
-const pages: Server[] = [];
+const pages = pageServers();
 let allowedOrigin: string;
 let otherOrigin: string;
 let feedbackKey: string;
 
-/** A server of one empty page, as the app's web site would be. */
-async function pageServer(host: string): Promise<string> {
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>shop</title>'));
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  pages.push(server);
-  return `http://${host}:${(server.address() as AddressInfo).port}`;
-}
-
 beforeAll(async () => {
-  allowedOrigin = await pageServer('127.0.0.1');
-  otherOrigin = await pageServer('127.0.0.2');
+  allowedOrigin = await pages.start('127.0.0.1');
+  otherOrigin = await pages.start('127.0.0.2');
   assay = await startServer({ ASSAY_AUTH: 'on', ASSAY_INIT_API_KEY: INIT_KEY, ASSAY_CORS_ORIGINS: allowedOrigin });
   const admin = { authorization: `Bearer ${INIT_KEY}` };
   const [project] = (await assay.request('GET', '/projects', undefined, admin)).body;
@@ -38,19 +28,17 @@ beforeAll(async () => {
   if (!available) return;
   browser = await launchChromium();
   context = await browser.newContext();
-  await context.route('**/*', (route) => (/^http:\/\/127\.0\.0\.[12]:/.test(route.request().url()) ? route.continue() : route.abort()));
+  await loopbackOnly(context);
 });
 
 afterAll(async () => {
   await browser?.close();
   await assay?.close();
-  for (const server of pages) server.close();
+  pages.closeAll();
 });
 
-async function open(origin: string): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(origin);
-  return page;
+function open(origin: string): Promise<Page> {
+  return openPage(context, origin);
 }
 
 /** What a page's feedback button does: fetch with the key; the status and body, or the browser's error. */
