@@ -643,6 +643,7 @@ describe('GraphQL', () => {
       ['read', 'query($id: ID!) { evaluatorConfig(id: $id) { name } }', 'config_id'],
       ['read', 'query($id: ID!) { span(id: $id) { name } }', 'span_id'],
       ['read', 'query($id: String!) { session(sessionId: $id) { sessionId } }', 'session_id'],
+      ['read', 'query($id: ID!) { node(id: $id) { ... on Session { traceCount } } }', 'session_global_id'],
       ['write', 'mutation($id: ID!) { deleteApp(id: $id) }', 'app_id'],
       ['write', 'mutation($id: ID!) { deleteTestset(id: $id) }', 'testset_id'],
       ['write', 'mutation($id: ID!) { deleteVariant(id: $id) }', 'variant_id'],
@@ -658,6 +659,7 @@ describe('GraphQL', () => {
     const globalIds: Record<string, [string, string]> = {
       api_key_global_id: ['ApiKey', 'api_key_id'],
       score_global_id: ['Score', 'score_id'],
+      session_global_id: ['Session', 'session_id'],
       score_config_global_id: ['ScoreConfig', 'score_config_id'],
     };
     const idOf = (name: string, ids: Record<string, string>) =>

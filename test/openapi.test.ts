@@ -338,6 +338,19 @@ describe('real answers match the document', () => {
     await call('GET', '/observability/spans?spankind=llm');
     await call('GET', '/observability/metrics?of=spans');
 
+    // Sessions: the traces sharing a session id.
+    await call('POST', '/observability/trace', {
+      trace: 'tour-turn',
+      spans: [
+        { id: 'turn', name: 'turn', session_id: 'tour-session', start_time: '2026-11-22T10:00:00Z', end_time: '2026-11-22T10:00:01Z', inputs: { q: 'hi' } },
+      ],
+    });
+    await call('POST', '/scores', { session_id: 'tour-session', name: 'resolved', value: true });
+    await call('GET', '/sessions?limit=1&search=tour');
+    await call('GET', '/sessions?started_after=never', undefined, 422);
+    await call('GET', '/sessions/tour-session?limit=10');
+    await call('GET', '/sessions/unknown', undefined, 404);
+
     // Prices.
     const price = await call('POST', '/observability/prices', { model: 'my-model', input: 1, output: 2, effective_from: '2024-07-18' });
     await call('GET', '/observability/prices?source=user');

@@ -2,7 +2,8 @@
 // a button (not at each keystroke) into the URL.
 import { useEffect, useState, type FormEvent } from 'react';
 import { ChecksField } from '../components/forms.tsx';
-import { numberOf, parseState, ranges, spanKinds, statuses, type Range, type TraceListState } from './filters.ts';
+import { numberOf, parseState, spanKinds, statuses, type TraceListState } from './filters.ts';
+import { TimeRangeFields } from './ListControls.tsx';
 
 export function TraceFilters({ state, apply }: { state: TraceListState; apply: (next: TraceListState) => void }) {
   const [draft, setDraft] = useState(state);
@@ -32,28 +33,7 @@ export function TraceFilters({ state, apply }: { state: TraceListState; apply: (
     [state.minCost, state.maxCost, state.minLatency, state.maxLatency].some((value) => value !== '') || state.statuses.length > 0 || state.kinds.length > 0;
   return (
     <form className="filters" onSubmit={submit} aria-label="Filter traces">
-      <fieldset>
-        <legend>Time</legend>
-        <label>
-          Range
-          <select value={draft.range ?? ''} onChange={(event) => set('range', (event.target.value || null) as Range | null)}>
-            <option value="">All time or custom</option>
-            {Object.keys(ranges).map((range) => (
-              <option key={range} value={range}>
-                Last {range}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          From
-          <input type="datetime-local" value={draft.from} disabled={draft.range !== null} onChange={(event) => set('from', event.target.value)} />
-        </label>
-        <label>
-          To
-          <input type="datetime-local" value={draft.to} disabled={draft.range !== null} onChange={(event) => set('to', event.target.value)} />
-        </label>
-      </fieldset>
+      <TimeRangeFields legend="Time" value={draft} onChange={(next) => setDraft((current) => ({ ...current, ...next }))} />
       <fieldset>
         <legend>Trace</legend>
         {text('name', 'Name contains')}

@@ -14,6 +14,7 @@ import { formatCost, formatCount, formatDuration, formatPercent, formatTime } fr
 import { Link, paths, useRouter, type RouteOf } from '../router.tsx';
 import type { TraceListQueries } from './entrypoints.ts';
 import { parseState, sortedBy, stateSearch, type SortField, type TraceListState } from './filters.ts';
+import { CursorPager } from './ListControls.tsx';
 import { TraceFilters } from './TraceFilters.tsx';
 import { SeriesChart } from './SeriesChart.tsx';
 
@@ -263,22 +264,7 @@ function TraceTable({ projectId, state, apply, query: queryRef }: TableProps) {
           </tbody>
         </table>
       )}
-      <nav className="pager" aria-label="Pages">
-        <button
-          type="button"
-          disabled={!traces.pageInfo.hasPreviousPage || !traces.pageInfo.startCursor}
-          onClick={() => apply({ ...state, after: null, before: traces.pageInfo.startCursor ?? null })}
-        >
-          Previous page
-        </button>
-        <button
-          type="button"
-          disabled={!traces.pageInfo.hasNextPage || !traces.pageInfo.endCursor}
-          onClick={() => apply({ ...state, before: null, after: traces.pageInfo.endCursor ?? null })}
-        >
-          Next page
-        </button>
-      </nav>
+      <CursorPager pageInfo={traces.pageInfo} onPage={(cursors) => apply({ ...state, ...cursors })} />
     </>
   );
 }
