@@ -27,15 +27,13 @@ const query = graphql`
         variantNames
         revisions
         testsetName
-        evaluatorCost {
-          evaluators {
-            evaluatorConfigId
-          }
+        evaluatorConfigs {
+          id
+          name
         }
         aggregatedResults {
           evaluatorConfig {
             id
-            name
             evaluator {
               resultType
             }
@@ -249,13 +247,10 @@ function ComparisonScreen({
     id: node?.id ?? ids[index],
     label: node?.variantNames ? `${index === 0 ? 'Baseline: ' : ''}${node.variantNames[0]} v${node.revisions?.[0]}` : 'unknown',
   }));
-  // Columns: the configs every compared evaluation ran; names from the aggregates.
+  // Columns: the configs every compared evaluation ran, in the baseline's order.
   const configs = useMemo(() => {
-    const lists = data.nodes.map((node) => node?.evaluatorCost?.evaluators.map((item) => item.evaluatorConfigId) ?? []);
-    const names = new Map(
-      data.nodes.flatMap((node) => node?.aggregatedResults?.map((aggregate) => [aggregate.evaluatorConfig.id, aggregate.evaluatorConfig.name] as const) ?? []),
-    );
-    return (lists[0] ?? []).filter((id) => lists.every((list) => list.includes(id))).map((id) => ({ id, name: names.get(id) ?? 'evaluator' }));
+    const lists = data.nodes.map((node) => node?.evaluatorConfigs?.map((config) => config.id) ?? []);
+    return (data.nodes[0]?.evaluatorConfigs ?? []).filter((config) => lists.every((list) => list.includes(config.id)));
   }, [data.nodes]);
   if (data.nodes.some((node) => !node?.id)) {
     return (
