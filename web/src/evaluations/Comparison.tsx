@@ -14,6 +14,7 @@ import { formatCost, formatDuration, formatPercent } from '../format.ts';
 import { Link, paths } from '../router.tsx';
 import { Empty } from '../components/states.tsx';
 import { changeOrder, countChanges, orderComparison, outputOf, type Change, type Classified } from './compare.ts';
+import { readOutcome, type Outcome } from './outcome.ts';
 import { answerText, pairsText, scoreText } from './results.ts';
 import { TextDiff } from './TextDiff.tsx';
 import './evaluations.css';
@@ -61,35 +62,15 @@ const casesFragment = graphql`
       inputs
       correctAnswers
       scenarios {
-        id
-        traceId
-        outputs {
-          cost
-          latency
-          result {
-            type
-            value
-            error {
-              message
-            }
-          }
-        }
-        results {
-          evaluatorConfigId
-          result {
-            type
-            value
-            error {
-              message
-            }
-          }
-        }
+        ...outcome_scenario
       }
     }
   }
 `;
 
-type Row = ComparisonCases_query$data['evaluationComparison'][number];
+type Case = ComparisonCases_query$data['evaluationComparison'][number];
+/** A case with each evaluation's outcome (null where an evaluation has none). */
+type Row = Omit<Case, 'scenarios'> & { scenarios: (Outcome | null)[] };
 type Column = { id: string; name: string };
 
 const changeLabels: Record<Change, string> = { regression: 'Regressions', improvement: 'Improvements', changed: 'Output changed', same: 'The same' };
@@ -180,7 +161,11 @@ function ComparisonCases({
   configs: readonly Column[];
   projectId: string;
 }) {
-  const rows = useFragment(casesFragment, key).evaluationComparison;
+  const cases = useFragment(casesFragment, key).evaluationComparison;
+  const rows = useMemo(
+    () => cases.map((item): Row => ({ ...item, scenarios: item.scenarios.map((scenario) => (scenario ? readOutcome(scenario) : null)) })),
+    [cases],
+  );
   const [shown, setShown] = useState<Change | 'all'>('all');
   const ordered = useMemo(
     () =>
