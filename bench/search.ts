@@ -14,7 +14,7 @@
 //     node-postgres), rows to JSON: the floor the list's ratio is measured against.
 // Times are relative to the newest trace, so a kept database measures the same.
 // Run: npx tsx bench/search.ts [iterations] [--refill]   (on PostgreSQL: TEST_DATABASE_URL=postgresql://…)
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -30,7 +30,8 @@ process.env.TZ = 'UTC';
 const args = process.argv.slice(2);
 const ITERATIONS = Number(args.find((arg) => /^\d+$/.test(arg)) ?? 30);
 const REFILL = args.includes('--refill');
-const TRACES = 100_000;
+/** `--traces=N`: the size (100,000 traces, about 1,000,000 spans, by default); a kept database of another size is filled again. */
+const TRACES = Number(args.find((arg) => arg.startsWith('--traces='))?.slice('--traces='.length) ?? 100_000);
 const DAYS = 30;
 const PAGE = 50;
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -179,7 +180,7 @@ async function rawConnection(url: string): Promise<Raw> {
 
 /** The filled marker: the trace count, kept beside the SQLite file or as the PostgreSQL database's comment. */
 async function filled(): Promise<boolean> {
-  if (!onPostgres) return existsSync(`${sqliteFile}.filled`) && existsSync(sqliteFile);
+  if (!onPostgres) return existsSync(`${sqliteFile}.filled`) && existsSync(sqliteFile) && readFileSync(`${sqliteFile}.filled`, 'utf8') === String(TRACES);
   const admin = await rawConnection(postgresServerUrl!);
   try {
     const [row] = await admin.all<{ note: string | null }>(`SELECT shobj_description(oid, 'pg_database') AS note FROM pg_database WHERE datname = ?`, [pgName]);
@@ -248,7 +249,7 @@ async function fill(): Promise<void> {
     ['bench-c', "'8', '9', 'a', 'b', 'c', 'd', 'e', 'f'"],
   ] as const) {
     await db.all(`INSERT INTO "Project" ("id", "name", "updatedAt") VALUES (?, ?, ?)`, [project, project, new Date().toISOString()]);
-    for (const table of ['Span', 'Trace']) {
+    for (const table of ['Span', 'Trace', 'TraceModel']) {
       const columns = await columnsOf(table);
       const list = columns.map((column) => `"${column}"`).join(', ');
       const values = columns.map((column) => (column === 'projectId' ? '?' : `"${column}"`)).join(', ');
@@ -329,7 +330,7 @@ function queries(newest: Date, user: string): Query[] {
     {
       name: 'model claude-3-5-haiku',
       rest: { model: 'claude-3-5-haiku' },
-      where: `EXISTS (SELECT 1 FROM "Span" AS s WHERE s."projectId" = t."projectId" AND s."traceId" = t."traceId" AND s."model" = ?)`,
+      where: `t."traceId" IN (SELECT m."traceId" FROM "TraceModel" AS m WHERE m."projectId" = t."projectId" AND m."model" = ?)`,
       order: byTime,
       params: ['claude-3-5-haiku'],
       ui: { model: 'claude-3-5-haiku' },

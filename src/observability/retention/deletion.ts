@@ -5,6 +5,7 @@
 import type { RequestContext } from '../../shared/context.js';
 import { NotFoundError } from '../../shared/errors.js';
 import type { SqlValue } from '../../shared/sql.js';
+import { rollUpTraceModels } from '../ingestion/trace-models.js';
 import { rollUpTracesSql, spanRange } from '../ingestion/trace-rollups.js';
 
 /** What a deletion took away: spans, and the traces left without any. */
@@ -41,6 +42,7 @@ async function deleteSpans(ctx: RequestContext, traceIds: readonly string[], whe
     );
     const now = new Date();
     await sql.run(tx, rollUpTracesSql(sql), [projectId, ids, ...range, now, now]);
+    await rollUpTraceModels(ctx, tx, ids, range);
     return { spans, traces };
   });
 }
