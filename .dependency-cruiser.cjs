@@ -9,6 +9,7 @@ const domainRanks = [
   ['projects'],
   ['auth'],
   ['pricing'],
+  ['scores'],
   ['providers', 'observability'],
   ['apps'],
   ['testsets'],

@@ -38,8 +38,11 @@ export interface Services {
   outboundPolicy: OutboundPolicy;
 }
 
-/** What a credential may do (docs/access.md#scopes). */
-export const scopes = ['read', 'write', 'ingest', 'admin'] as const;
+/**
+ * What a credential may do (docs/access.md#scopes). `feedback` writes scores only, for a web
+ * page's thumbs up (docs/scores.md#feedback-keys); `write` includes it.
+ */
+export const scopes = ['read', 'write', 'ingest', 'admin', 'feedback'] as const;
 export type Scope = (typeof scopes)[number];
 
 /**
@@ -86,6 +89,7 @@ const noOrigin: RequestOrigin = { ip: null, userAgent: null };
 
 /** Refused (403) unless `principal` holds `scope`. */
 export function requireScope(principal: Principal, scope: Scope): void {
+  if (scope === 'feedback' && principal.scopes.includes('write')) return;
   if (!principal.scopes.includes(scope))
     throw new ForbiddenError(principal.actor.type === 'user' ? `Your role in this project does not allow ${scope}` : `This API key lacks the ${scope} scope`);
 }

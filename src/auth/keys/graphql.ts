@@ -18,6 +18,8 @@ const ScopeEnum = builder.enumType('Scope', {
     write: 'Mutations.',
     ingest: 'Sending spans (OTLP, `POST /observability/trace`, `ingestTrace`).',
     admin: 'Managing projects and API keys.',
+    feedback:
+      'Writing scores only (`POST /scores`, `upsertScores`), never another author’s, and reading nothing: for a web page’s feedback buttons. `WRITE` includes it.',
   }),
 });
 

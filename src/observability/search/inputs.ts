@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { ValidationError } from '../../shared/errors.js';
 import { isoDate } from '../../shared/validation.js';
-import { pageLimit } from '../../shared/http/params.js';
+import { pageLimit, queryBoolean } from '../../shared/http/params.js';
 import { EVALUATION_ENVIRONMENT, spanKinds, spanStatuses, type SpanKind, type SpanStatus } from '../ingestion/span-record.js';
 import type { SearchFilter } from './filters.js';
 import type { SortDirection } from './listings.js';
@@ -34,19 +34,6 @@ function queryEnumList<const T extends readonly [string, ...string[]]>(values: T
     .pipe(z.array(z.enum(values)))
     .meta({ description: `Comma-separated, any letter case: ${values.join(', ')}` });
 }
-
-/** A boolean in a query string, in pydantic's spellings (any case). */
-const queryBoolean = () =>
-  z
-    .string()
-    .transform((value, ctx) => {
-      const word = value.trim().toLowerCase();
-      if (['true', '1', 'yes', 'on', 't', 'y'].includes(word)) return true;
-      if (['false', '0', 'no', 'off', 'f', 'n'].includes(word)) return false;
-      ctx.addIssue({ code: 'custom', message: 'Input should be a valid boolean, unable to interpret input', params: { type: 'bool_parsing' } });
-      return z.NEVER;
-    })
-    .meta({ description: 'true or false (also 1/0, yes/no, on/off)' });
 
 export const searchQuery = z.object({
   started_after: isoDate().optional(),

@@ -32,3 +32,16 @@ export const pageLimit = () =>
     .pipe(z.number().int().min(1).max(1000))
     .default(50)
     .meta({ description: '1 to 1000' });
+
+/** A boolean in a query string, in pydantic's spellings (any case). */
+export const queryBoolean = () =>
+  z
+    .string()
+    .transform((value, ctx) => {
+      const word = value.trim().toLowerCase();
+      if (['true', '1', 'yes', 'on', 't', 'y'].includes(word)) return true;
+      if (['false', '0', 'no', 'off', 'f', 'n'].includes(word)) return false;
+      ctx.addIssue({ code: 'custom', message: 'Input should be a valid boolean, unable to interpret input', params: { type: 'bool_parsing' } });
+      return z.NEVER;
+    })
+    .meta({ description: 'true or false (also 1/0, yes/no, on/off)' });
