@@ -5,9 +5,11 @@
 // it, its spans' too. No roll-up of score names is kept: a score may come before its trace or
 // after it, and the conditions read the Score table itself through its (projectId, name, value |
 // stringValue, traceId) indexes, which answer them without reading a row.
-import type { RequestContext } from '../shared/context.js';
+import DataLoader from 'dataloader';
+import { perRequest, type RequestContext } from '../shared/context.js';
 import { aggregate } from '../shared/statistics.js';
 import type { ScoreDataType } from './inputs.js';
+import { scoresOf, type ScoreRow } from './operations.js';
 
 /** SQL with its `?` parameters in order. */
 export interface SqlPart {
@@ -157,4 +159,45 @@ export async function scoreMeansByGroup(ctx: Pick<RequestContext, 'db' | 'sql' |
     [...groups.params, ctx.projectId, ...names],
   );
   return rows.map((row) => ({ group: Number(row.group), name: row.name, count: Number(row.count), mean: Number(row.mean) }));
+}
+
+/** A trace's scores of one name, as a column of the trace list shows them. */
+export interface TraceScoreValue {
+  name: string;
+  /** The newest score's. */
+  dataType: ScoreDataType;
+  /** Scores of the name on the trace and its spans. */
+  count: number;
+  /** Of their values; null when none has one (TEXT). */
+  mean: number | null;
+  /** The newest score's value and label (or text). */
+  value: number | null;
+  stringValue: string | null;
+}
+
+/** The values of `scores` (one trace's, oldest first, as `scoresOf` gives them) for each of `names` the trace has. */
+export function traceScoreValues(scores: readonly ScoreRow[], names: readonly string[]): TraceScoreValue[] {
+  return [...new Set(names)].flatMap((name) => {
+    const named = scores.filter((score) => score.name === name);
+    const newest = named.at(-1);
+    if (!newest) return [];
+    const values = named.flatMap((score) => (score.value === null ? [] : [score.value]));
+    return [
+      {
+        name,
+        dataType: newest.dataType as ScoreDataType,
+        count: named.length,
+        mean: values.length > 0 ? values.reduce((sum, value) => sum + value, 0) / values.length : null,
+        value: newest.value,
+        stringValue: newest.stringValue,
+      },
+    ];
+  });
+}
+
+const traceScoresKey = Symbol('scores.traceScores');
+
+/** Per request: the scores of each trace (its spans' too), loaded together for a page of traces. */
+export function traceScoresLoader(ctx: RequestContext): DataLoader<string, ScoreRow[]> {
+  return perRequest(ctx, traceScoresKey, () => new DataLoader<string, ScoreRow[]>((traceIds) => scoresOf(ctx, 'traceId', traceIds), { maxBatchSize: 500 }));
 }

@@ -5,6 +5,7 @@
 // index, and "text" looks into the trace's spans through the span primary key (projectId, traceId, …).
 import type { RequestContext } from '../../shared/context.js';
 import type { BulkSql } from '../../shared/sql.js';
+import { scoreCondition, type ScoreCondition } from '../../scores/trace-search.js';
 import { EVALUATION_ENVIRONMENT, type SpanKind, type SpanStatus } from '../ingestion/span-record.js';
 
 export interface SearchFilter {
@@ -33,6 +34,8 @@ export interface SearchFilter {
   maxLatency?: number;
   /** Spans only: spans of this trace. */
   traceId?: string;
+  /** Scores the trace has (spans: their trace has), all of them (docs/scores.md#in-the-trace-list). */
+  scores?: ScoreCondition[];
   /**
    * Also the traces (spans) of Assay's own evaluation calls, which are left out unless this is
    * set or `environment` names theirs (EVALUATION_ENVIRONMENT).
@@ -98,6 +101,13 @@ function commonConditions(sql: BulkSql, alias: string, filter: SearchFilter, whe
   if (filter.maxLatency !== undefined) where.add(`${c('latency')} <= ?`, filter.maxLatency);
 }
 
+function scoreConditions(ctx: RequestContext, alias: string, filter: SearchFilter, where: Where) {
+  for (const condition of filter.scores ?? []) {
+    const { sql, params } = scoreCondition(ctx.projectId, `${alias}."traceId"`, condition);
+    where.add(sql, ...params);
+  }
+}
+
 export function traceWhere(ctx: RequestContext, filter: SearchFilter): Where {
   const where = new Where();
   where.add('t."projectId" = ?', ctx.projectId);
@@ -108,6 +118,7 @@ export function traceWhere(ctx: RequestContext, filter: SearchFilter): Where {
     modelCondition('m."model"', filter.model, models, true);
     where.add(`t."traceId" IN (SELECT m."traceId" FROM "TraceModel" AS m WHERE ${models.sql})`, ...models.params);
   }
+  scoreConditions(ctx, 't', filter, where);
   if (filter.text !== undefined) {
     const inner = new Where();
     inner.add('s."projectId" = t."projectId" AND s."traceId" = t."traceId"');
@@ -126,5 +137,6 @@ export function spanWhere(ctx: RequestContext, filter: SearchFilter): Where {
   commonConditions(ctx.sql, 's', filter, where);
   if (filter.model !== undefined) modelCondition('s."model"', filter.model, where);
   if (filter.text !== undefined) textCondition(ctx.sql, 's', filter.text, where);
+  scoreConditions(ctx, 's', filter, where);
   return where;
 }

@@ -4,6 +4,7 @@
 import type { RequestContext } from '../../shared/context.js';
 import { ValidationError } from '../../shared/errors.js';
 import { costSumSql } from '../../shared/money.js';
+import { scoreMeansByGroup, scoreSummaries, type ScoreSummary } from '../../scores/trace-search.js';
 import { spanWhere, traceWhere, type SearchFilter, type Where } from './filters.js';
 
 export interface Metrics {
@@ -76,6 +77,23 @@ export function spanMetrics(ctx: RequestContext, filter: SearchFilter): Promise<
   return metrics(ctx, 'Span', 's', spanWhere(ctx, filter), ['statusCode', `s."statusCode" = 'ERROR'`]);
 }
 
+/**
+ * The scores named `names` (every name when null) of the traces matching `filter`, summed up per
+ * name: count, mean with its 95% interval, label shares (docs/scores.md#in-the-trace-list).
+ */
+export function traceScoreSummaries(ctx: RequestContext, filter: SearchFilter, names: readonly string[] | null): Promise<ScoreSummary[]> {
+  const where = traceWhere(ctx, filter);
+  return scoreSummaries(ctx, { sql: `SELECT t."traceId" FROM "Trace" AS t WHERE ${where.sql}`, params: where.params }, names);
+}
+
+/** One score name's mean in one interval of `traceSeries`. */
+export interface SeriesScore {
+  name: string;
+  /** Scores with a value of the traces that started in the interval. */
+  count: number;
+  mean: number;
+}
+
 /** One interval of `traceSeries`. */
 export interface SeriesBucket {
   start: Date;
@@ -84,6 +102,8 @@ export interface SeriesBucket {
   error_count: number;
   cost: number | null;
   avg_latency: number | null;
+  /** The means of the scores asked for (`scoreNames`) that the interval's traces have. */
+  scores: SeriesScore[];
 }
 
 export const MAX_SERIES_BUCKETS = 200;
@@ -91,9 +111,9 @@ export const MAX_SERIES_BUCKETS = 200;
 /**
  * The traces matching `filter` counted over `buckets` equal intervals of time (the chart over the
  * trace list, docs/ui.md#the-trace-list): from `startedAfter` (else the earliest match) to
- * `startedBefore` (else the latest). Two queries: the range, then one grouped scan.
+ * `startedBefore` (else the latest). Two queries: the range, then one grouped scan; a third for the means of `scoreNames`.
  */
-export async function traceSeries(ctx: RequestContext, filter: SearchFilter, buckets: number): Promise<SeriesBucket[]> {
+export async function traceSeries(ctx: RequestContext, filter: SearchFilter, buckets: number, scoreNames: readonly string[] = []): Promise<SeriesBucket[]> {
   if (!Number.isInteger(buckets) || buckets < 1 || buckets > MAX_SERIES_BUCKETS) {
     throw ValidationError.at(['args', 'buckets'], `Input should be an integer from 1 to ${MAX_SERIES_BUCKETS}`, 'value_error');
   }
@@ -119,6 +139,12 @@ export async function traceSeries(ctx: RequestContext, filter: SearchFilter, buc
     [from, width, buckets - 1, ...where.params],
   );
   const byBucket = new Map(rows.map((row) => [Number(row.bucket), row]));
+  // The scores' means: the same buckets of the same traces, each trace's scores joined to its bucket.
+  const means = await scoreMeansByGroup(
+    ctx,
+    { sql: `SELECT ${bucket} AS "group", t."traceId" AS "traceId" FROM "Trace" AS t WHERE ${where.sql}`, params: [from, width, buckets - 1, ...where.params] },
+    scoreNames,
+  );
   return Array.from({ length: buckets }, (_, i) => {
     const row = byBucket.get(i);
     return {
@@ -128,6 +154,7 @@ export async function traceSeries(ctx: RequestContext, filter: SearchFilter, buc
       error_count: row ? Number(row.errors) : 0,
       cost: row?.cost == null ? null : Number(row.cost),
       avg_latency: row?.latency == null ? null : Number(row.latency),
+      scores: means.filter((mean) => mean.group === i).map(({ name, count, mean }) => ({ name, count, mean })),
     };
   });
 }
