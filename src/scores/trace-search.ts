@@ -1,4 +1,4 @@
-// Scores in trace search (docs/observability.md#scores-in-the-trace-list): the score filters as
+// Scores in trace search (docs/scores.md#in-the-trace-list): the score filters as
 // conditions on a trace's id, and figures of the scores of a set of traces. Observability's search
 // hands in its traces as SQL (a SELECT over "Trace" with its parameters), so the SQL of "Score"
 // stays here (docs/architecture.md#who-owns-which-table). A trace's scores are every score naming
