@@ -93,7 +93,7 @@ describe('EvaluationPage', () => {
         </Router>
       </RelayEnvironmentProvider>,
     );
-    const table = await screen.findByRole('table', { name: 'Results per test case' });
+    const table = await screen.findByRole('table', { name: 'Results per test case' }, { timeout: 5000 });
     const heads = within(table)
       .getAllByRole('columnheader')
       .map((head) => head.textContent);
