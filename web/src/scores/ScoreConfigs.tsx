@@ -17,6 +17,8 @@ import type { ScreenProps } from '../entrypoint.ts';
 import type { RouteOf } from '../router.tsx';
 import type { ScoreConfigsQueries } from './entrypoints.ts';
 import { categoriesText, configForm, emptyForm, formOf, type ConfigForm } from './configForm.ts';
+import type { PanelConfig } from './panel.ts';
+import { readScoreConfig } from './traceScores.ts';
 import './scores.css';
 
 const query = graphql`
@@ -43,17 +45,8 @@ const listFragment = graphql`
 
 const rowFragment = graphql`
   fragment ScoreConfigsRow_config on ScoreConfig {
-    id
-    name
-    dataType
-    minValue
-    maxValue
-    categories {
-      label
-      value
-    }
-    description
     isArchived
+    ...traceScores_scoreConfig
   }
 `;
 
@@ -74,7 +67,7 @@ const updateMutation = graphql`
   }
 `;
 
-type Config = ScoreConfigsRow_config$data;
+type Config = PanelConfig & Pick<ScoreConfigsRow_config$data, 'isArchived'>;
 type Refusal = ReturnType<typeof useActions>['error'];
 
 function valueText(config: Config): string {
@@ -82,7 +75,7 @@ function valueText(config: Config): string {
     if (config.minValue == null && config.maxValue == null) return 'any number';
     return `${config.minValue ?? '−∞'} to ${config.maxValue ?? '∞'}`;
   }
-  return categoriesText(config.categories ?? []);
+  return categoriesText(config.categories);
 }
 
 function ConfigRow({
@@ -96,7 +89,8 @@ function ConfigRow({
   onEdit: (config: Config) => void;
   onArchive: (config: Config) => void;
 }) {
-  const config = useFragment(rowFragment, key);
+  const row = useFragment(rowFragment, key);
+  const config: Config = { ...readScoreConfig(row), isArchived: row.isArchived };
   return (
     <tr className={config.isArchived ? 'muted' : undefined}>
       <th scope="row">{config.name}</th>

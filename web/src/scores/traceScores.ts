@@ -3,9 +3,10 @@
 // fragment, read anew after each change, so the panels and the span tree show the same), and the
 // writes as annotations.
 import { startTransition, useCallback, useMemo } from 'react';
-import { graphql, useRefetchableFragment } from 'react-relay';
+import { graphql, readInlineData, useRefetchableFragment } from 'react-relay';
 import type { ScoreConfigChoices_query$key } from '../__generated__/ScoreConfigChoices_query.graphql.ts';
 import type { ScoreConfigChoicesPaginationQuery } from '../__generated__/ScoreConfigChoicesPaginationQuery.graphql.ts';
+import type { traceScores_scoreConfig$key } from '../__generated__/traceScores_scoreConfig.graphql.ts';
 import type { TraceScores_trace$key } from '../__generated__/TraceScores_trace.graphql.ts';
 import type { TraceScoresDeleteMutation } from '../__generated__/TraceScoresDeleteMutation.graphql.ts';
 import type { TraceScoresRefetchQuery } from '../__generated__/TraceScoresRefetchQuery.graphql.ts';
@@ -21,21 +22,34 @@ const configsFragment = graphql`
     scoreConfigs(first: $count, after: $cursor, isArchived: false) @connection(key: "ScoreConfigChoices_scoreConfigs") {
       edges {
         node {
-          id
-          name
-          dataType
-          minValue
-          maxValue
-          categories {
-            label
-            value
-          }
-          description
+          ...traceScores_scoreConfig
         }
       }
     }
   }
 `;
+
+// What a panel's row and the configs' screen read of a config: one inline fragment, read where each builds its rows.
+const configFragment = graphql`
+  fragment traceScores_scoreConfig on ScoreConfig @inline {
+    id
+    name
+    dataType
+    minValue
+    maxValue
+    categories {
+      label
+      value
+    }
+    description
+  }
+`;
+
+/** A score config as plain data. */
+export function readScoreConfig(config: traceScores_scoreConfig$key): PanelConfig {
+  const data = readInlineData(configFragment, config);
+  return { ...data, categories: data.categories ?? [] };
+}
 
 const scoresFragment = graphql`
   fragment TraceScores_trace on Trace @refetchable(queryName: "TraceScoresRefetchQuery") {
@@ -74,7 +88,7 @@ const deleteMutation = graphql`
 /** The project's score configs that take scores, as the panels build their rows. */
 export function useScoreConfigs(query: ScoreConfigChoices_query$key): PanelConfig[] {
   const { data } = useWholeConnection<ScoreConfigChoicesPaginationQuery, ScoreConfigChoices_query$key>(configsFragment, query);
-  return useMemo(() => data.scoreConfigs.edges.map(({ node }) => ({ ...node, categories: node.categories ?? [] })), [data.scoreConfigs.edges]);
+  return useMemo(() => data.scoreConfigs.edges.map(({ node }) => readScoreConfig(node)), [data.scoreConfigs.edges]);
 }
 
 /** A score of the trace, as a panel and the tree read it: its span (null for the trace's own). */
