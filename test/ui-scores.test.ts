@@ -97,6 +97,7 @@ it.skipIf(!available)(
     await filter.getByLabel('Condition').selectOption('anyOf');
     await filter.getByLabel('Labels (commas between)').fill('kind, fine');
     await page.getByLabel('Score columns').fill('correct');
+    await page.getByLabel('Chart a score').fill('correct');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(/scores=/);
     expect(new URL(page.url()).searchParams.get('scores')).toBe(JSON.stringify([{ name: 'tone', anyOf: ['kind', 'fine'] }]));
@@ -110,6 +111,8 @@ it.skipIf(!available)(
     // The trace's True and its span's False: the newest label, and how many.
     expect(cells.slice(-2)).toEqual([expect.stringMatching(/^(True|False) \(2\)$/), 'kind']);
     await expect.poll(() => page.locator('dl[aria-label="Scores over the filter"]').innerText()).toMatch(/tone\s+kind 100%, n=1/);
+    // The chart plots the mean of `correct` (the trace's 1 and its span's 0) in its interval.
+    expect(await page.getByRole('img', { name: /^Mean of correct per interval, from 0\.5 to 0\.5/ }).count()).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
 
     expect(traffic.offHost).toEqual([]);

@@ -162,6 +162,10 @@ export function TraceFilters({ state, apply }: { state: TraceListState; apply: (
           Add a score filter
         </button>
         <label>
+          Chart a score
+          <input list={SCORE_NAMES_LIST} value={draft.chart} placeholder="a score name" onChange={(event) => set('chart', event.target.value)} />
+        </label>
+        <label>
           Score columns
           <input value={columns} placeholder="names, commas between" onChange={(event) => setColumns(event.target.value)} />
         </label>

@@ -43,6 +43,7 @@ const query = graphql`
     $scores: [ScoreFilter!]
     $scoreNames: [String!]!
     $withScores: Boolean!
+    $chartScores: [String!]
   ) {
     ...TraceListFigures_query
     ...TraceListTable_query
@@ -82,6 +83,7 @@ const figuresFragment = graphql`
     }
     traceSeries(
       buckets: 40
+      scoreNames: $chartScores
       startedAfter: $startedAfter
       startedBefore: $startedBefore
       nameContains: $nameContains
@@ -221,7 +223,7 @@ const columns: { field: SortField | null; label: string; numeric?: boolean }[] =
 ];
 
 /** The metrics over the filter and traces over time. */
-function TraceFigures({ query: queryRef }: { query: TraceListFigures_query$key }) {
+function TraceFigures({ query: queryRef, scoreName }: { query: TraceListFigures_query$key; scoreName: string | null }) {
   const { traceMetrics: metrics, traceSeries, scoreSummary } = useFragment(figuresFragment, queryRef);
   const figures: [string, string][] = [
     ['Traces', formatCount(metrics.count)],
@@ -236,7 +238,7 @@ function TraceFigures({ query: queryRef }: { query: TraceListFigures_query$key }
     <>
       <Figures figures={figures} label="Over the filter" />
       {scoreSummary && scoreSummary.length > 0 && <Figures figures={scoreSummary.map(summaryFigure)} label="Scores over the filter" />}
-      <SeriesChart buckets={traceSeries} />
+      <SeriesChart buckets={traceSeries} scoreName={scoreName} />
     </>
   );
 }
@@ -348,7 +350,7 @@ function Results({ list, ...table }: Omit<TableProps, 'query'> & { list: Preload
   return (
     <>
       <ScoreNameOptions query={data} />
-      <TraceFigures query={data} />
+      <TraceFigures query={data} scoreName={table.state.chart.trim() || null} />
       <TraceTable {...table} query={data} />
     </>
   );

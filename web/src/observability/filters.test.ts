@@ -63,13 +63,18 @@ describe('the trace list URL', () => {
       { name: 'tone', anyOf: ['kind'] },
       { name: 'flag', present: false },
     ];
-    const state = { ...parseState(''), scores, columns: ['correct', 'helpful'] };
+    const state = { ...parseState(''), scores, columns: ['correct', 'helpful'], chart: 'quality' };
     const search = stateSearch(state);
     expect(new URLSearchParams(search).getAll('column')).toEqual(['correct', 'helpful']);
-    expect(parseState(search)).toMatchObject({ scores, columns: ['correct', 'helpful'] });
+    expect(parseState(search)).toMatchObject({ scores, columns: ['correct', 'helpful'], chart: 'quality' });
     expect(scoreColumns(state)).toEqual(['correct', 'helpful', 'quality', 'tone', 'flag']);
-    expect(listVariables(state, 0)).toMatchObject({ scores, scoreNames: ['correct', 'helpful', 'quality', 'tone', 'flag'], withScores: true });
-    expect(listVariables(parseState(''), 0)).toMatchObject({ scores: undefined, scoreNames: [], withScores: false });
+    expect(listVariables(state, 0)).toMatchObject({
+      scores,
+      scoreNames: ['correct', 'helpful', 'quality', 'tone', 'flag'],
+      withScores: true,
+      chartScores: ['quality'],
+    });
+    expect(listVariables(parseState(''), 0)).toMatchObject({ scores: undefined, scoreNames: [], withScores: false, chartScores: [] });
   });
 
   it('drops a score filter of the URL without a name or with two conditions, and unreadable JSON', () => {

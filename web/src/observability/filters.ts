@@ -55,9 +55,11 @@ export interface TraceListState {
   scores: ScoreFilterState[];
   /** Score names shown as columns (`column`, one each); a filtered name shows too. */
   columns: string[];
+  /** A score name whose mean the chart plots over time (`chart`); '' for none. */
+  chart: string;
 }
 
-const textKeys = ['from', 'to', 'name', 'user', 'session', 'environment', 'model', 'text', 'minCost', 'maxCost', 'minLatency', 'maxLatency'] as const;
+const textKeys = ['from', 'to', 'name', 'user', 'session', 'environment', 'model', 'text', 'minCost', 'maxCost', 'minLatency', 'maxLatency', 'chart'] as const;
 
 function listOf<T extends string>(value: string | null, allowed: readonly T[]): T[] {
   return (value ?? '').split(',').filter((item): item is T => (allowed as readonly string[]).includes(item));
@@ -191,6 +193,7 @@ export function listVariables(state: TraceListState, now: number) {
     sortDirection: state.direction,
     scoreNames,
     withScores: scoreNames.length > 0,
+    chartScores: state.chart.trim() ? [state.chart.trim()] : [],
   };
 }
 
