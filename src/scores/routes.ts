@@ -75,12 +75,12 @@ export function scoreRoutes(app: FastifyInstance): void {
     { tag, summary: 'List score configs, archived ones included', query: scoreConfigListQuery, response: z.array(scoreConfigResponse) },
     async (req, { query }) => (await scores.listScoreConfigs(req.ctx, query)).map(scoreConfigJson),
   );
-  rest.get('/score-configs/:config_id', { tag, summary: 'One score config', response: scoreConfigResponse, errors: [404] }, async (req, { params }) =>
-    scoreConfigJson(await scores.getScoreConfig(req.ctx, params.config_id)),
+  rest.get('/score-configs/:score_config_id', { tag, summary: 'One score config', response: scoreConfigResponse, errors: [404] }, async (req, { params }) =>
+    scoreConfigJson(await scores.getScoreConfig(req.ctx, params.score_config_id)),
   );
   rest.patch(
-    '/score-configs/:config_id',
+    '/score-configs/:score_config_id',
     { tag, summary: 'Change or archive a score config (never deleted)', body: scoreConfigPatch, response: scoreConfigResponse, errors: [404] },
-    async (req, { params, body }) => scoreConfigJson(await scores.updateScoreConfig(req.ctx, params.config_id, body)),
+    async (req, { params, body }) => scoreConfigJson(await scores.updateScoreConfig(req.ctx, params.score_config_id, body)),
   );
 }
