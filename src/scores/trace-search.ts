@@ -83,15 +83,26 @@ export interface ScoreSummary {
 
 const labelled = new Set<string>(['BOOLEAN', 'CATEGORICAL']);
 
+/** From how many traces SQLite's figures walk the names' scores rather than each trace's. */
+export const SCORES_FIRST_FROM = 2_000;
+
 /**
- * SQLite: the figures read the scores of the names asked for through the (projectId, name, value,
- * traceId, dataType, stringValue) index, which holds all they need, and test each against the
- * traces, built once into a temporary index. Left to itself SQLite walks the traces and looks up
- * each one's scores by trace id, a row read per score: a second over 50,000 traces
- * (docs/scores.md#in-the-trace-list). A unary `+` keeps it from the trace id's index;
- * PostgreSQL's planner hashes one side on its own.
+ * How SQLite's figures meet the traces (PostgreSQL's planner hashes one side on its own). Left to
+ * itself SQLite walks the traces and looks up each one's scores by trace id, a row read per
+ * score: right for a few traces, a second over 50,000. From SCORES_FIRST_FROM traces on (counted
+ * up to there, no further) the names' scores are walked instead, through the (projectId, name,
+ * value, traceId, dataType, stringValue) index that holds all the figures need, and tested
+ * against the traces built once into a temporary index (docs/scores.md#in-the-trace-list).
  */
-const byName = (sql: RequestContext['sql']) => (sql.provider === 'postgresql' ? '' : '+');
+async function scoresFirst(ctx: Pick<RequestContext, 'db' | 'sql'>, traces: SqlPart): Promise<boolean> {
+  if (ctx.sql.provider === 'postgresql') return false;
+  const [row] = await ctx.sql.query<{ n: number | bigint }>(
+    ctx.db,
+    `SELECT COUNT(*) AS "n" FROM (${traces.sql} LIMIT ${SCORES_FIRST_FROM}) AS c`,
+    traces.params,
+  );
+  return Number(row.n) >= SCORES_FIRST_FROM;
+}
 
 /**
  * The summaries of the scores named `names` (every name when null) of the traces `traces` (a SELECT
@@ -104,13 +115,15 @@ export async function scoreSummaries(
 ): Promise<ScoreSummary[]> {
   if (names?.length === 0) return [];
   const named = names ? `AND s."name" IN (${names.map(() => '?').join(', ')})` : '';
+  // A unary + keeps SQLite from the trace id's index (scoresFirst).
+  const plus = (await scoresFirst(ctx, traces)) ? '+' : '';
   const rows = await ctx.sql.query<Record<string, string | number | bigint | null>>(
     ctx.db,
     `SELECT s."name" AS "name", s."dataType" AS "dataType",
        CASE WHEN s."dataType" IN ('BOOLEAN', 'CATEGORICAL') THEN s."stringValue" END AS "label",
        COUNT(*) AS "count", COUNT(s."value") AS "n", SUM(s."value") AS "sum", SUM(s."value" * s."value") AS "squares"
      FROM "Score" AS s
-     WHERE s."projectId" = ? ${named} AND ${byName(ctx.sql)}s."traceId" IN (${traces.sql})
+     WHERE s."projectId" = ? ${named} AND ${plus}s."traceId" IN (${traces.sql})
      GROUP BY s."name", s."dataType", 3`,
     [ctx.projectId, ...(names ?? []), ...traces.params],
   );
@@ -159,10 +172,9 @@ export interface GroupScoreMean {
 
 /**
  * The mean value of the scores named `names` of the traces of each group: `groups` is a SELECT of
- * `"group"` (a number) and `"traceId"` (the chart's buckets, search/metrics.ts). The groups are
- * made once (a materialised CTE: SQLite indexes it by trace id itself), and SQLite walks the
- * names' scores through their covering index first (CROSS JOIN fixes its order) rather than
- * reading each trace's scores row by row, half the time over 50,000 traces.
+ * `"group"` (a number), `"projectId"` and `"traceId"` (the chart's buckets, search/metrics.ts),
+ * made once (a materialised CTE, which SQLite indexes by trace id itself when it walks the scores
+ * first).
  */
 export async function scoreMeansByGroup(
   ctx: Pick<RequestContext, 'db' | 'sql' | 'projectId'>,
@@ -170,12 +182,19 @@ export async function scoreMeansByGroup(
   names: readonly string[],
 ): Promise<GroupScoreMean[]> {
   if (names.length === 0) return [];
+  // SQLite's CROSS JOIN walks its left side first (scoresFirst).
+  const first = await scoresFirst(ctx, groups);
+  const joined =
+    ctx.sql.provider === 'postgresql'
+      ? `"Score" AS s JOIN g ON g."traceId" = s."traceId"`
+      : first
+        ? `"Score" AS s CROSS JOIN g ON g."traceId" = s."traceId"`
+        : `g CROSS JOIN "Score" AS s ON s."projectId" = g."projectId" AND s."traceId" = g."traceId"`;
   const rows = await ctx.sql.query<{ group: number | bigint; name: string; count: number | bigint; mean: number | null }>(
     ctx.db,
     `WITH g AS MATERIALIZED (${groups.sql})
      SELECT g."group" AS "group", s."name" AS "name", COUNT(s."value") AS "count", AVG(s."value") AS "mean"
-     FROM "Score" AS s
-     ${ctx.sql.provider === 'postgresql' ? 'JOIN' : 'CROSS JOIN'} g ON g."traceId" = s."traceId"
+     FROM ${joined}
      WHERE s."projectId" = ? AND s."name" IN (${names.map(() => '?').join(', ')}) AND s."value" IS NOT NULL
      GROUP BY g."group", s."name"`,
     [...groups.params, ctx.projectId, ...names],

@@ -155,7 +155,10 @@ export async function traceSeries(ctx: RequestContext, filter: SearchFilter, buc
   // The scores' means: the same buckets of the same traces, each trace's scores joined to its bucket.
   const means = await scoreMeansByGroup(
     ctx,
-    { sql: `SELECT ${bucket} AS "group", t."traceId" AS "traceId" FROM "Trace" AS t WHERE ${where.sql}`, params: [from, width, buckets - 1, ...where.params] },
+    {
+      sql: `SELECT ${bucket} AS "group", t."projectId" AS "projectId", t."traceId" AS "traceId" FROM "Trace" AS t WHERE ${where.sql}`,
+      params: [from, width, buckets - 1, ...where.params],
+    },
     scoreNames,
   );
   return Array.from({ length: buckets }, (_, i) => {
