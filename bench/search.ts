@@ -312,7 +312,21 @@ async function ensureScores(db: Raw): Promise<void> {
   const traces = await db.all<{ projectId: string; traceId: string; rootSpanId: string; startTime: string | Date }>(
     `SELECT "projectId", "traceId", "rootSpanId", "startTime" FROM "Trace" ORDER BY "projectId", "traceId"`,
   );
-  const columns = ['id', 'projectId', 'target', 'traceId', 'spanId', 'name', 'dataType', 'value', 'stringValue', 'source', 'authorType', 'createdAt', 'updatedAt'];
+  const columns = [
+    'id',
+    'projectId',
+    'target',
+    'traceId',
+    'spanId',
+    'name',
+    'dataType',
+    'value',
+    'stringValue',
+    'source',
+    'authorType',
+    'createdAt',
+    'updatedAt',
+  ];
   const rows: unknown[][] = [];
   for (let i = 0; rows.length < SCORES; i++) {
     const trace = traces[i % traces.length];

@@ -83,20 +83,47 @@ export interface ScoreSummary {
 
 const labelled = new Set<string>(['BOOLEAN', 'CATEGORICAL']);
 
+/** From how many traces SQLite's figures walk the names' scores rather than each trace's. */
+export const SCORES_FIRST_FROM = 2_000;
+
+/**
+ * How SQLite's figures meet the traces (PostgreSQL's planner hashes one side on its own). Left to
+ * itself SQLite walks the traces and looks up each one's scores by trace id, a row read per
+ * score: right for a few traces, a second over 50,000. From SCORES_FIRST_FROM traces on (counted
+ * up to there, no further) the names' scores are walked instead, through the (projectId, name,
+ * value, traceId, dataType, stringValue) index that holds all the figures need, and tested
+ * against the traces built once into a temporary index (docs/scores.md#in-the-trace-list).
+ */
+async function scoresFirst(ctx: Pick<RequestContext, 'db' | 'sql'>, traces: SqlPart): Promise<boolean> {
+  if (ctx.sql.provider === 'postgresql') return false;
+  const [row] = await ctx.sql.query<{ n: number | bigint }>(
+    ctx.db,
+    `SELECT COUNT(*) AS "n" FROM (${traces.sql} LIMIT ${SCORES_FIRST_FROM}) AS c`,
+    traces.params,
+  );
+  return Number(row.n) >= SCORES_FIRST_FROM;
+}
+
 /**
  * The summaries of the scores named `names` (every name when null) of the traces `traces` (a SELECT
  * of one column, trace ids), by name and data type, in the order of `names` (else by name).
  */
-export async function scoreSummaries(ctx: Pick<RequestContext, 'db' | 'sql' | 'projectId'>, traces: SqlPart, names: readonly string[] | null): Promise<ScoreSummary[]> {
+export async function scoreSummaries(
+  ctx: Pick<RequestContext, 'db' | 'sql' | 'projectId'>,
+  traces: SqlPart,
+  names: readonly string[] | null,
+): Promise<ScoreSummary[]> {
   if (names?.length === 0) return [];
   const named = names ? `AND s."name" IN (${names.map(() => '?').join(', ')})` : '';
+  // A unary + keeps SQLite from the trace id's index (scoresFirst).
+  const plus = (await scoresFirst(ctx, traces)) ? '+' : '';
   const rows = await ctx.sql.query<Record<string, string | number | bigint | null>>(
     ctx.db,
     `SELECT s."name" AS "name", s."dataType" AS "dataType",
        CASE WHEN s."dataType" IN ('BOOLEAN', 'CATEGORICAL') THEN s."stringValue" END AS "label",
        COUNT(*) AS "count", COUNT(s."value") AS "n", SUM(s."value") AS "sum", SUM(s."value" * s."value") AS "squares"
      FROM "Score" AS s
-     WHERE s."projectId" = ? ${named} AND s."traceId" IN (${traces.sql})
+     WHERE s."projectId" = ? ${named} AND ${plus}s."traceId" IN (${traces.sql})
      GROUP BY s."name", s."dataType", 3`,
     [ctx.projectId, ...(names ?? []), ...traces.params],
   );
@@ -145,16 +172,30 @@ export interface GroupScoreMean {
 
 /**
  * The mean value of the scores named `names` of the traces of each group: `groups` is a SELECT of
- * `"group"` (a number) and `"traceId"` (the chart's buckets, search/metrics.ts).
+ * `"group"` (a number), `"projectId"` and `"traceId"` (the chart's buckets, search/metrics.ts),
+ * made once (a materialised CTE, which SQLite indexes by trace id itself when it walks the scores
+ * first).
  */
-export async function scoreMeansByGroup(ctx: Pick<RequestContext, 'db' | 'sql' | 'projectId'>, groups: SqlPart, names: readonly string[]): Promise<GroupScoreMean[]> {
+export async function scoreMeansByGroup(
+  ctx: Pick<RequestContext, 'db' | 'sql' | 'projectId'>,
+  groups: SqlPart,
+  names: readonly string[],
+): Promise<GroupScoreMean[]> {
   if (names.length === 0) return [];
+  // SQLite's CROSS JOIN walks its left side first (scoresFirst).
+  const first = await scoresFirst(ctx, groups);
+  const joined =
+    ctx.sql.provider === 'postgresql'
+      ? `"Score" AS s JOIN g ON g."traceId" = s."traceId"`
+      : first
+        ? `"Score" AS s CROSS JOIN g ON g."traceId" = s."traceId"`
+        : `g CROSS JOIN "Score" AS s ON s."projectId" = g."projectId" AND s."traceId" = g."traceId"`;
   const rows = await ctx.sql.query<{ group: number | bigint; name: string; count: number | bigint; mean: number | null }>(
     ctx.db,
-    `SELECT g."group" AS "group", s."name" AS "name", COUNT(s."value") AS "count", AVG(s."value") AS "mean"
-     FROM (${groups.sql}) AS g
-     JOIN "Score" AS s ON s."projectId" = ? AND s."traceId" = g."traceId"
-     WHERE s."name" IN (${names.map(() => '?').join(', ')}) AND s."value" IS NOT NULL
+    `WITH g AS MATERIALIZED (${groups.sql})
+     SELECT g."group" AS "group", s."name" AS "name", COUNT(s."value") AS "count", AVG(s."value") AS "mean"
+     FROM ${joined}
+     WHERE s."projectId" = ? AND s."name" IN (${names.map(() => '?').join(', ')}) AND s."value" IS NOT NULL
      GROUP BY g."group", s."name"`,
     [...groups.params, ctx.projectId, ...names],
   );

@@ -1,6 +1,9 @@
 -- DropIndex
 DROP INDEX "Trace_projectId_startTime_idx";
 
+-- DropIndex
+DROP INDEX "Trace_projectId_latency_idx";
+
 -- CreateTable
 CREATE TABLE "TraceModel" (
     "projectId" TEXT NOT NULL,
@@ -15,13 +18,16 @@ CREATE TABLE "TraceModel" (
 CREATE INDEX "TraceModel_projectId_model_traceId_idx" ON "TraceModel"("projectId", "model", "traceId");
 
 -- CreateIndex
-CREATE INDEX "Trace_projectId_startTime_figures_idx" ON "Trace"("projectId", "startTime", "environment", "latency", "errorCount", "cost", "promptTokens", "completionTokens", "totalTokens");
+CREATE INDEX "Trace_projectId_startTime_figures_idx" ON "Trace"("projectId", "startTime", "environment", "latency", "errorCount", "cost", "promptTokens", "completionTokens", "totalTokens", "traceId");
 
 -- CreateIndex
-CREATE INDEX "Score_projectId_name_value_traceId_idx" ON "Score"("projectId", "name", "value", "traceId");
+CREATE INDEX "Trace_projectId_latency_environment_startTime_idx" ON "Trace"("projectId", "latency", "environment", "startTime");
 
 -- CreateIndex
-CREATE INDEX "Score_projectId_name_stringValue_traceId_idx" ON "Score"("projectId", "name", "stringValue", "traceId");
+CREATE INDEX "Score_projectId_name_value_traceId_dataType_stringValue_idx" ON "Score"("projectId", "name", "value", "traceId", "dataType", "stringValue");
+
+-- CreateIndex
+CREATE INDEX "Score_projectId_name_stringValue_traceId_dataType_idx" ON "Score"("projectId", "name", "stringValue", "traceId", "dataType");
 
 -- Written by hand: the models of the traces already stored (docs/observability.md#roll-ups).
 INSERT INTO "TraceModel" ("projectId", "traceId", "model")

@@ -162,7 +162,7 @@ function searchArgs(t: { arg: ArgBuilder<BuilderTypes> }) {
     appId: t.arg.globalID({ description: 'The global id of an App.' }),
     variantId: t.arg.globalID({ description: 'The global id of a Variant.' }),
     variantName: t.arg.string({ description: 'Exactly this variant name.' }),
-    model: t.arg.string({ description: 'A model or its family ("gpt-4o" matches "gpt-4o-2024-08-06"); traces: any span.' }),
+    model: t.arg.string({ description: 'A model or its family ("gpt-4o" matches "gpt-4o-2024-08-06"), letter case counting; traces: any span.' }),
     text: t.arg.string({ description: 'Text in the inputs or outputs (traces: of any span), ignoring ASCII case.' }),
     minCost: t.arg.float({ description: 'Cost at least this many USD.' }),
     maxCost: t.arg.float({ description: 'Cost at most this many USD.' }),

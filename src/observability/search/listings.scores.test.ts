@@ -79,7 +79,13 @@ describe('score filters', () => {
     expect(await byScores([{ name: 'quality', present: false }])).toEqual(['late', 't5', 't4']);
     expect(await byScores([{ name: 'nobody-scores-this', present: true }])).toEqual([]);
     // All of them at once, and with the other filters.
-    expect(await byScores([{ name: 'quality', min: 0.5 }, { name: 'thumbs', value: true }, { name: 'topic', present: false }])).toEqual(['t2']);
+    expect(
+      await byScores([
+        { name: 'quality', min: 0.5 },
+        { name: 'thumbs', value: true },
+        { name: 'topic', present: false },
+      ]),
+    ).toEqual(['t2']);
     expect(await list(`model=gpt-4o&scores=${encodeURIComponent(JSON.stringify([{ name: 'thumbs', present: true }]))}`)).toEqual(['t1', 't0']);
   });
 
@@ -99,7 +105,12 @@ describe('score filters', () => {
     const { data, errors } = await server.graphql(
       `query ($scores: [ScoreFilter!]) { traces(scores: $scores) { edges { node { traceId
         scoreValues(names: ["quality", "topic", "missing", "thumbs"]) { name dataType count mean value stringValue } } } } }`,
-      { scores: [{ name: 'topic', anyOf: ['billing', 'shipping'] }, { name: 'thumbs', present: true }] },
+      {
+        scores: [
+          { name: 'topic', anyOf: ['billing', 'shipping'] },
+          { name: 'thumbs', present: true },
+        ],
+      },
     );
     expect(errors).toBeUndefined();
     expect(data.traces.edges.map((edge: any) => edge.node)).toEqual([
@@ -154,7 +165,14 @@ describe('score filters', () => {
     expect(await faults(scores([{ name: 'quality', min: 0.1, value: true }]))).toEqual([['query', 'scores', 0]]);
     expect(await faults(scores([{ name: 'quality', min: 0.9, max: 0.1 }]))).toEqual([['query', 'scores', 0, 'max']]);
     expect(await faults(scores([{ name: 'quality', min: 'high' }]))).toEqual([['query', 'scores', 0, 'min']]);
-    expect(await faults(scores([{ name: 'ok', present: true }, { name: 'topic', any_of: [] }]))).toEqual([['query', 'scores', 1, 'any_of']]);
+    expect(
+      await faults(
+        scores([
+          { name: 'ok', present: true },
+          { name: 'topic', any_of: [] },
+        ]),
+      ),
+    ).toEqual([['query', 'scores', 1, 'any_of']]);
     expect(await faults(scores([{ name: '', present: true }]))).toEqual([['query', 'scores', 0, 'name']]);
     expect(await faults(scores([{ name: 'quality', above: 1 }]))).toEqual([['query', 'scores', 0]]);
     expect(await faults(scores(Array.from({ length: 11 }, () => ({ name: 'q', present: true }))))).toEqual([['query', 'scores']]);
@@ -227,7 +245,15 @@ describe('score summaries and the chart', () => {
     expect(response.status).toBe(200);
     expect(response.body.count).toBe(7);
     expect(response.body.scores).toHaveLength(1);
-    expect(response.body.scores[0]).toMatchObject({ name: 'thumbs', data_type: 'BOOLEAN', count: 3, labels: [{ label: 'True', count: 2 }, { label: 'False', count: 1 }] });
+    expect(response.body.scores[0]).toMatchObject({
+      name: 'thumbs',
+      data_type: 'BOOLEAN',
+      count: 3,
+      labels: [
+        { label: 'True', count: 2 },
+        { label: 'False', count: 1 },
+      ],
+    });
     expect(response.body.scores[0].interval.low).toBeCloseTo(0.20765, 4);
     expect((await server.request('GET', '/observability/metrics')).body).not.toHaveProperty('scores');
   });

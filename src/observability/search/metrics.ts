@@ -28,35 +28,48 @@ const percentiles = [
 ] as const;
 
 /**
- * The totals and the latency percentiles in one statement, so an expensive filter is evaluated
- * once. PostgreSQL has nearest-rank percentiles built in (`percentile_disc`); SQLite numbers the
- * matching rows by latency in a window over the matches kept once (a materialised CTE) and takes
- * the rows at the ranks ceil(p·n), which a scalar subquery computes from the count.
+ * The totals, and on PostgreSQL the latency percentiles too (nearest-rank is its
+ * `percentile_disc`), in one statement, so an expensive filter is evaluated once. SQLite takes
+ * each percentile by walking the matches in latency order (`ORDER BY latency LIMIT 1 OFFSET n`),
+ * which the (projectId, latency, environment, startTime) index answers alone for the common
+ * filters; a window over the matches, sorted once, measured slower (docs/observability.md#search).
  */
-function metricsSql(sql: RequestContext['sql'], table: string, alias: string, where: Where, [errorColumn, errorSql]: Errors): string {
+async function metrics(ctx: RequestContext, table: string, alias: string, where: Where, errorSql: string): Promise<Metrics> {
+  const { sql } = ctx;
   const a = (column: string) => `${alias}."${column}"`;
-  const totals = `COUNT(*) AS "count", SUM(CASE WHEN ${errorSql} THEN 1 ELSE 0 END) AS "errors",
-    ${costSumSql(a('cost'), sql)} AS "cost", SUM(${a('promptTokens')}) AS "prompt", SUM(${a('completionTokens')}) AS "completion",
-    SUM(${a('totalTokens')}) AS "total", AVG(${a('latency')}) AS "avg", MIN(${a('latency')}) AS "min", MAX(${a('latency')}) AS "max"`;
-  if (sql.provider === 'postgresql') {
-    const ranks = percentiles.map(([name, p]) => `percentile_disc(${p}) WITHIN GROUP (ORDER BY ${a('latency')}) AS "${name}"`).join(', ');
-    return `SELECT ${totals}, ${ranks} FROM "${table}" AS ${alias} WHERE ${where.sql}`;
-  }
-  const rank = (p: number) => `(SELECT r."latency" FROM ranked AS r WHERE r."rank" = (SELECT MAX(1, CAST(CEIL(${p} * COUNT(*)) AS INTEGER)) FROM matched))`;
-  const columns = ['latency', 'cost', 'promptTokens', 'completionTokens', 'totalTokens', errorColumn].map(a).join(', ');
-  return `WITH matched AS MATERIALIZED (SELECT ${columns} FROM "${table}" AS ${alias} WHERE ${where.sql}),
-    ranked AS (SELECT ${alias}."latency" AS "latency", ROW_NUMBER() OVER (ORDER BY ${alias}."latency") AS "rank" FROM matched AS ${alias})
-    SELECT ${totals}, ${percentiles.map(([name, p]) => `${rank(p)} AS "${name}"`).join(', ')} FROM matched AS ${alias}`;
-}
-
-/** The column that tells a failure, and the condition on it. */
-type Errors = [column: string, condition: string];
-
-async function metrics(ctx: RequestContext, table: string, alias: string, where: Where, errors: Errors): Promise<Metrics> {
-  const [totals] = await ctx.sql.query<Record<string, number | bigint | null>>(ctx.db, metricsSql(ctx.sql, table, alias, where, errors), where.params);
+  const ranks =
+    sql.provider === 'postgresql'
+      ? percentiles.map(([name, p]) => `, percentile_disc(${p}) WITHIN GROUP (ORDER BY ${a('latency')}) AS "${name}"`).join('')
+      : '';
+  const [totals] = await sql.query<Record<string, number | bigint | null>>(
+    ctx.db,
+    `SELECT COUNT(*) AS "count", SUM(CASE WHEN ${errorSql} THEN 1 ELSE 0 END) AS "errors",
+       ${costSumSql(a('cost'), sql)} AS "cost", SUM(${a('promptTokens')}) AS "prompt", SUM(${a('completionTokens')}) AS "completion",
+       SUM(${a('totalTokens')}) AS "total", AVG(${a('latency')}) AS "avg", MIN(${a('latency')}) AS "min", MAX(${a('latency')}) AS "max"${ranks}
+     FROM "${table}" AS ${alias} WHERE ${where.sql}`,
+    where.params,
+  );
   const num = (value: number | bigint | null | undefined) => (value === null || value === undefined ? null : Number(value));
   const count = num(totals.count) ?? 0;
   const failed = num(totals.errors) ?? 0;
+  const latency: Metrics['latency'] = {
+    avg: num(totals.avg),
+    min: num(totals.min),
+    max: num(totals.max),
+    p50: num(totals.p50),
+    p95: num(totals.p95),
+    p99: num(totals.p99),
+  };
+  if (sql.provider !== 'postgresql' && count > 0) {
+    for (const [name, p] of percentiles) {
+      const [row] = await sql.query<{ latency: number }>(
+        ctx.db,
+        `SELECT ${a('latency')} AS "latency" FROM "${table}" AS ${alias} WHERE ${where.sql} ORDER BY ${a('latency')} LIMIT 1 OFFSET ?`,
+        [...where.params, Math.max(0, Math.ceil(p * count) - 1)],
+      );
+      latency[name] = row ? Number(row.latency) : null;
+    }
+  }
   return {
     count,
     error_count: failed,
@@ -65,16 +78,16 @@ async function metrics(ctx: RequestContext, table: string, alias: string, where:
     prompt_tokens: num(totals.prompt),
     completion_tokens: num(totals.completion),
     total_tokens: num(totals.total),
-    latency: { avg: num(totals.avg), min: num(totals.min), max: num(totals.max), p50: num(totals.p50), p95: num(totals.p95), p99: num(totals.p99) },
+    latency,
   };
 }
 
 export function traceMetrics(ctx: RequestContext, filter: SearchFilter): Promise<Metrics> {
-  return metrics(ctx, 'Trace', 't', traceWhere(ctx, filter), ['errorCount', `t."errorCount" > 0`]);
+  return metrics(ctx, 'Trace', 't', traceWhere(ctx, filter), `t."errorCount" > 0`);
 }
 
 export function spanMetrics(ctx: RequestContext, filter: SearchFilter): Promise<Metrics> {
-  return metrics(ctx, 'Span', 's', spanWhere(ctx, filter), ['statusCode', `s."statusCode" = 'ERROR'`]);
+  return metrics(ctx, 'Span', 's', spanWhere(ctx, filter), `s."statusCode" = 'ERROR'`);
 }
 
 /**
@@ -142,7 +155,10 @@ export async function traceSeries(ctx: RequestContext, filter: SearchFilter, buc
   // The scores' means: the same buckets of the same traces, each trace's scores joined to its bucket.
   const means = await scoreMeansByGroup(
     ctx,
-    { sql: `SELECT ${bucket} AS "group", t."traceId" AS "traceId" FROM "Trace" AS t WHERE ${where.sql}`, params: [from, width, buckets - 1, ...where.params] },
+    {
+      sql: `SELECT ${bucket} AS "group", t."projectId" AS "projectId", t."traceId" AS "traceId" FROM "Trace" AS t WHERE ${where.sql}`,
+      params: [from, width, buckets - 1, ...where.params],
+    },
     scoreNames,
   );
   return Array.from({ length: buckets }, (_, i) => {

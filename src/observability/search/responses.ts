@@ -7,6 +7,9 @@ import { spanResponse, usageResponse } from '../traces/responses.js';
 import type { ScoreSummary, TraceScoreValue } from '../../scores/trace-search.js';
 import type { TraceRow } from './listings.js';
 
+/** What a trace's score column and a score summary both say of a score name. */
+const scoreFields = { name: z.string(), data_type: z.string(), count: z.int(), mean: z.number().nullable() };
+
 export const traceSummaryResponse = z
   .object({
     trace_id: z.string(),
@@ -27,18 +30,11 @@ export const traceSummaryResponse = z
     app_id: z.string().nullable(),
     variant: z.object({ variant_id: z.string().nullable(), variant_name: z.string().nullable() }),
     scores: z
-      .array(
-        z.object({
-          name: z.string(),
-          data_type: z.string(),
-          count: z.int(),
-          mean: z.number().nullable(),
-          value: z.number().nullable(),
-          string_value: z.string().nullable(),
-        }),
-      )
+      .array(z.object({ ...scoreFields, value: z.number().nullable(), string_value: z.string().nullable() }))
       .optional()
-      .describe("With `score_names`: the trace's scores (its spans' too) of each name it has, in the order asked; the newest's value and label, the mean of all"),
+      .describe(
+        "With `score_names`: the trace's scores (its spans' too) of each name it has, in the order asked; the newest's value and label, the mean of all",
+      ),
   })
   .meta({ id: 'TraceSummary' });
 
@@ -61,10 +57,7 @@ export const metricsResponse = z
     scores: z
       .array(
         z.object({
-          name: z.string(),
-          data_type: z.string(),
-          count: z.int(),
-          mean: maybe,
+          ...scoreFields,
           stddev: maybe,
           interval: z.object({ low: z.number(), high: z.number() }).nullable(),
           labels: z.array(z.object({ label: z.string(), count: z.int(), share: z.number() })),

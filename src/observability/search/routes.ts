@@ -23,9 +23,18 @@ export function searchRoutes(app: FastifyInstance): void {
       const page = await searchTraces(req.ctx, searchFilter(query), sortOf(query, traceSortFields), { first: query.limit, after: query.cursor });
       const traces = page.edges.map((edge) => edge.node);
       const names = query.score_names;
-      const scores = names?.length ? await scoresOf(req.ctx, 'traceId', traces.map((trace) => trace.traceId)) : null;
+      const scores = names?.length
+        ? await scoresOf(
+            req.ctx,
+            'traceId',
+            traces.map((trace) => trace.traceId),
+          )
+        : null;
       return {
-        traces: traces.map((trace, i) => ({ ...traceJson(trace), ...(scores && names ? { scores: traceScoreValues(scores[i], names).map(traceScoreJson) } : {}) })),
+        traces: traces.map((trace, i) => ({
+          ...traceJson(trace),
+          ...(scores && names ? { scores: traceScoreValues(scores[i], names).map(traceScoreJson) } : {}),
+        })),
         next_cursor: page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null,
       };
     },
