@@ -3,7 +3,7 @@
 // view, the span tree showing the span's score, then the trace list filtered by the score with
 // its column, from the server alone, accessibly. Needs Debian's chromium; skipped where absent.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { browserSuite, chromiumAvailable as available, seriousViolations, watchedPage } from './helpers/browser.js';
+import { browserSuite, chromiumAvailable as available, screenshot, seriousViolations, watchedPage } from './helpers/browser.js';
 import { testTracer, type TestTracer } from './helpers/otel.js';
 
 const suite = browserSuite();
@@ -47,9 +47,16 @@ it.skipIf(!available)(
     await create.getByLabel('Categories').fill('rude=0, fine=1, kind=2');
     await create.getByRole('button', { name: 'Create score config' }).click();
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'tone' }).innerText()).toContain('rude=0, fine=1, kind=2');
+    await page.getByRole('button', { name: 'Edit tone' }).click();
+    const edit = page.getByRole('form', { name: 'Change the score config' });
+    expect(await edit.getByLabel('Data type').count()).toBe(0);
+    await edit.getByLabel('Description').fill('How the answer sounds');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'tone' }).innerText()).toContain('How the answer sounds');
     await page.getByRole('button', { name: 'Archive quality' }).click();
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'quality' }).innerText()).toContain('archived');
     expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'score-configs');
 
     // The trace: its panel has the keys; the archived config is not offered.
     await page.goto(`${suite.server.baseUrl}/p/${projectId}/traces/${scored}`);
@@ -79,6 +86,7 @@ it.skipIf(!available)(
     await expect.poll(() => spanPanel.getByRole('button', { name: 'False' }).getAttribute('aria-pressed')).toBe('true');
     await expect.poll(() => page.getByRole('treeitem', { name: /chat gpt-4o-mini/ }).innerText()).toContain('correct: False');
     expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'trace-scores', { fullPage: true });
 
     const stored = await suite.server.request('GET', `/scores?trace_id=${scored}`);
     const rows = stored.body.scores as { target: string; name: string; string_value: string; comment: string | null; source: string }[];
