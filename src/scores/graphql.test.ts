@@ -27,7 +27,7 @@ describe('upsertScores', () => {
     const written = await upsert([
       { databaseId: 'g-trace', traceId: 'gql-late', name: 'helpful', dataType: 'BOOLEAN', value: 1, comment: 'thanks' },
       { databaseId: 'g-span', traceId: 'gql-late', spanId: 'child', name: 'accuracy', value: 0.25 },
-      { databaseId: 'g-text', traceId: 'gql-late', name: 'note', stringValue: 'wordy', metadata: { by: 'ada' } },
+      { databaseId: 'g-text', traceId: 'gql-late', name: 'note', stringValue: 'wordy', metadata: { by: 'ada', ref: { typename: 'x', id: 'y' } } },
     ]);
     expect(written.errors).toBeUndefined();
     expect(written.data.upsertScores[0]).toMatchObject({
@@ -40,7 +40,12 @@ describe('upsertScores', () => {
       authorType: 'SYSTEM',
       config: null,
     });
-    expect(written.data.upsertScores[2]).toMatchObject({ dataType: 'TEXT', value: null, stringValue: 'wordy', metadata: { by: 'ada' } });
+    expect(written.data.upsertScores[2]).toMatchObject({
+      dataType: 'TEXT',
+      value: null,
+      stringValue: 'wordy',
+      metadata: { by: 'ada', ref: { typename: 'x', id: 'y' } },
+    });
     const before = await server.graphql('{ trace(traceId: "gql-late") { traceId } }');
     expect(before.data.trace).toBeNull();
 

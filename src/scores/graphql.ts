@@ -299,8 +299,12 @@ builder.mutationFields((t) => ({
         throw ValidationError.at(['body'], `List should have at most ${MAX_SCORES_PER_REQUEST} items`, 'too_long');
       // Each input checked as REST checks an item of its list, its faults at ['body', index, field].
       const parsed = args.input.map((input, index) => {
-        const { databaseId, scenarioId, ...rest } = input;
-        const fields = restFields({ ...rest, scenarioId: databaseIdOf(scenarioId, 'EvaluationScenario', 'scenarioId') });
+        // `metadata` is the client's JSON, kept as sent (restFields would read ids into it).
+        const { databaseId, scenarioId, metadata, ...rest } = input;
+        const fields = {
+          ...restFields({ ...rest, scenarioId: databaseIdOf(scenarioId, 'EvaluationScenario', 'scenarioId') }),
+          ...(metadata !== undefined && { metadata }),
+        };
         try {
           return parseInput(scoreInput, { ...fields, ...(databaseId != null && { id: databaseId }) }, 'body');
         } catch (error) {
