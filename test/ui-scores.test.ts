@@ -87,6 +87,9 @@ it.skipIf(!available)(
     await expect.poll(() => page.getByRole('treeitem', { name: /chat gpt-4o-mini/ }).innerText()).toContain('correct: False');
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'trace-scores', { fullPage: true });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
 
     const stored = await suite.server.request('GET', `/scores?trace_id=${scored}`);
     const rows = stored.body.scores as { target: string; name: string; string_value: string; comment: string | null; source: string }[];
