@@ -14,7 +14,8 @@ import { createHumanEvaluation, waitForHumanStatus } from './helpers/human-evalu
 import { useTestServer, onPostgres, startServer, type TestResponse, type TestServer } from './helpers/server.js';
 import { schema } from '../src/graphql/schema.js';
 import { ExportTraceServiceRequest, RetryInfo, RpcStatus } from '../src/observability/ingestion/otlp/messages.js';
-import { scopes, type Scope } from '../src/shared/context.js';
+import { requestContext, scopes, type Scope } from '../src/shared/context.js';
+import { upsertScores } from '../src/scores/operations.js';
 import { KeyHasher } from '../src/auth/keys/tokens.js';
 import { webDist } from '../src/shared/http/web-ui.js';
 
@@ -810,6 +811,26 @@ describe('OTLP', () => {
     }
     expect((await server.request('GET', `/observability/traces/${traceId}`, undefined, bearer(keys.A.read))).status).toBe(200);
     expect((await server.request('GET', `/observability/traces/${traceId}`, undefined, bearer(keys.B.read))).status).toBe(404);
+  });
+});
+
+describe('scores in the trace list', () => {
+  it("filter, columns and summaries see only the key's project's scores, even on the same trace id", async () => {
+    const traceId = 'dddddddddddddddddddddddddddddddd'; // project A's, from the OTLP test above
+    await upsertScores(requestContext(server.assay.services, projectIds.A), [{ trace_id: traceId, name: 'mine', value: 1 }]);
+    await upsertScores(requestContext(server.assay.services, projectIds.B), [{ trace_id: traceId, name: 'theirs', value: 1 }]);
+    const list = async (name: string) => {
+      const scores = encodeURIComponent(JSON.stringify([{ name, present: true }]));
+      const response = await server.request('GET', `/observability/traces?scores=${scores}&score_names=mine,theirs`, undefined, bearer(keys.A.read));
+      expect(response.status).toBe(200);
+      return response.body.traces.map((trace: { trace_id: string; scores: { name: string }[] }) => [trace.trace_id, trace.scores.map((score) => score.name)]);
+    };
+    expect(await list('mine')).toEqual([[traceId, ['mine']]]);
+    expect(await list('theirs')).toEqual([]);
+    const summary = await graphqlAs(keys.A.read, '{ scoreSummary(names: ["mine", "theirs"]) { name count } }');
+    expect(summary.body.data.scoreSummary).toEqual([{ name: 'mine', count: 1 }]);
+    const other = await graphqlAs(keys.B.read, '{ scoreSummary { name } traces(scores: [{name: "theirs", present: true}]) { edges { node { traceId } } } }');
+    expect(other.body.data).toEqual({ scoreSummary: [], traces: { edges: [] } });
   });
 });
 

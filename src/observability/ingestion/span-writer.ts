@@ -14,6 +14,7 @@ import { priceList } from '../../pricing/operations.js';
 import type { PriceList } from '../../pricing/prices.js';
 import { nanosToDate } from '../../shared/time.js';
 import { serializeSpanRecord, sharedJsonText, type AnySpanRecord, type SerializedSpanRecord, type WriteSummary } from './span-record.js';
+import { rollUpTraceModels } from './trace-models.js';
 import { rollUpTracesSql, spanRange } from './trace-rollups.js';
 
 /**
@@ -216,5 +217,6 @@ async function storeSpans(ctx: RequestContext, tx: Tx, records: readonly AnySpan
     `ON CONFLICT (${spanKey(ctx.sql)}) DO UPDATE SET ${updateFromExcluded(spanColumns, keptOnConflict)}`,
   );
   await ctx.sql.run(tx, rollUpTracesSql(ctx.sql), [ctx.projectId, ids, ...range, now, now]);
+  await rollUpTraceModels(ctx, tx, ids, range);
   return { spans: spans.length, traceIds };
 }

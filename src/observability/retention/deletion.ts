@@ -6,6 +6,7 @@ import type { RequestContext } from '../../shared/context.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { deleteScoresOfSpans, deleteScoresOfTraces } from '../../scores/operations.js';
 import type { SqlValue, Tx } from '../../shared/sql.js';
+import { rollUpTraceModels } from '../ingestion/trace-models.js';
 import { rollUpTracesSql, spanRange } from '../ingestion/trace-rollups.js';
 
 /** What a deletion took away: spans, and the traces left without any. */
@@ -49,6 +50,7 @@ async function deleteSpans(
     );
     const now = new Date();
     await sql.run(tx, rollUpTracesSql(sql), [projectId, ids, ...range, now, now]);
+    await rollUpTraceModels(ctx, tx, ids, range);
     // Their scores go with them (docs/scores.md#deleting): every score of a trace gone, and of the
     // deleted spans of a trace that stays.
     await deleteScoresOfTraces(sql, tx, projectId, await goneTraces(ctx, tx, traceIds));
