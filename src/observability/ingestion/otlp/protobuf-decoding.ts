@@ -24,7 +24,7 @@ interface LongLike {
   high: number;
 }
 
-function unsigned64(value: LongLike | number | null | undefined): bigint {
+export function unsigned64(value: LongLike | number | null | undefined): bigint {
   if (value === null || value === undefined) return 0n;
   if (typeof value === 'number') return BigInt(value);
   return (BigInt(value.high >>> 0) << 32n) | BigInt(value.low >>> 0);
@@ -41,7 +41,7 @@ function double(value: number): JsonValue {
   return Number.isFinite(value) ? value : String(value);
 }
 
-type PbAnyValue = {
+export type PbAnyValue = {
   stringValue?: string;
   boolValue?: boolean;
   intValue?: LongLike | number;
@@ -50,11 +50,11 @@ type PbAnyValue = {
   kvlistValue?: { values?: PbKeyValue[] };
   bytesValue?: Uint8Array;
 };
-type PbKeyValue = { key?: string; value?: PbAnyValue };
+export type PbKeyValue = { key?: string; value?: PbAnyValue };
 
 const own = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
 
-function pbValue(value: PbAnyValue | null | undefined, depth: number): JsonValue {
+export function pbValue(value: PbAnyValue | null | undefined, depth: number): JsonValue {
   if (!value) return null;
   if (own(value, 'stringValue')) return value.stringValue!;
   if (own(value, 'intValue')) return signed64(value.intValue!);
@@ -69,7 +69,7 @@ function pbValue(value: PbAnyValue | null | undefined, depth: number): JsonValue
   return null;
 }
 
-function pbAttributes(list: PbKeyValue[] | null | undefined, depth = 0): JsonObject {
+export function pbAttributes(list: PbKeyValue[] | null | undefined, depth = 0): JsonObject {
   const out: JsonObject = {};
   if (!list) return out;
   for (const kv of list) out[kv.key ?? ''] = pbValue(kv.value, depth);
@@ -144,57 +144,64 @@ function pbSpan(span: PbSpan, index: string): DecodedSpan {
   }
 }
 
-type PbScopeSpans = {
-  scope?: { name?: string; version?: string; attributes?: PbKeyValue[]; droppedAttributesCount?: number };
-  spans?: PbSpan[];
-  schemaUrl?: string;
-};
+type PbScope = { name?: string; version?: string; attributes?: PbKeyValue[]; droppedAttributesCount?: number };
+type PbScopeSpans = { scope?: PbScope; spans?: PbSpan[]; schemaUrl?: string };
+export type PbResource = { attributes?: PbKeyValue[]; droppedAttributesCount?: number };
+
+/** A resource of a protobuf request (traces or logs); `where` names it when it cannot be read. */
+export function pbResource(resource: PbResource | undefined, schemaUrl: string | undefined, where: string): OtlpResource {
+  try {
+    return {
+      attributes: pbAttributes(resource?.attributes),
+      droppedAttributesCount: resource?.droppedAttributesCount ?? 0,
+      schemaUrl: schemaUrl ?? '',
+    };
+  } catch (error) {
+    if (!(error instanceof SpanFault)) throw error;
+    throw new OtlpBadRequest(`${where}: ${error.message}`);
+  }
+}
+
+/** An instrumentation scope of a protobuf request (traces or logs). */
+export function pbScope(scope: PbScope | undefined, schemaUrl: string | undefined, where: string): OtlpScope {
+  try {
+    return {
+      name: scope?.name ?? '',
+      version: scope?.version ?? '',
+      attributes: pbAttributes(scope?.attributes),
+      droppedAttributesCount: scope?.droppedAttributesCount ?? 0,
+      schemaUrl: schemaUrl ?? '',
+    };
+  } catch (error) {
+    if (!(error instanceof SpanFault)) throw error;
+    throw new OtlpBadRequest(`${where}: ${error.message}`);
+  }
+}
+
+/** A body as a Buffer, which protobufjs reads strings from with Node's native UTF-8 decoder, not its own in JavaScript
+ * (a body that crossed to a worker thread arrives as a plain Uint8Array). */
+export const asBuffer = (body: Uint8Array) => (Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength));
 
 /** An OTLP/protobuf ExportTraceServiceRequest (HTTP body or gRPC message). */
 export function decodeProtobuf(body: Uint8Array): OtlpGroup[] {
   let message: {
     resourceSpans?: {
-      resource?: { attributes?: PbKeyValue[]; droppedAttributesCount?: number };
+      resource?: PbResource;
       scopeSpans?: PbScopeSpans[];
       instrumentationLibrarySpans?: PbScopeSpans[];
       schemaUrl?: string;
     }[];
   };
   try {
-    // As a Buffer, protobufjs reads strings with Node's native UTF-8 decoder, not its own in JavaScript
-    // (a body that crossed to a worker thread arrives as a plain Uint8Array).
-    const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-    message = ExportTraceServiceRequest.decode(bytes) as typeof message;
+    message = ExportTraceServiceRequest.decode(asBuffer(body)) as typeof message;
   } catch (error) {
     throw new OtlpBadRequest(`the body is not an OTLP ExportTraceServiceRequest in protobuf: ${(error as Error).message}`);
   }
   const groups: OtlpGroup[] = [];
   (message.resourceSpans ?? []).forEach((resourceSpans, r) => {
-    let resource: OtlpResource;
-    try {
-      resource = {
-        attributes: pbAttributes(resourceSpans.resource?.attributes),
-        droppedAttributesCount: resourceSpans.resource?.droppedAttributesCount ?? 0,
-        schemaUrl: resourceSpans.schemaUrl ?? '',
-      };
-    } catch (error) {
-      if (!(error instanceof SpanFault)) throw error;
-      throw new OtlpBadRequest(`resource_spans[${r}].resource: ${error.message}`);
-    }
+    const resource = pbResource(resourceSpans.resource, resourceSpans.schemaUrl, `resource_spans[${r}].resource`);
     [...(resourceSpans.scopeSpans ?? []), ...(resourceSpans.instrumentationLibrarySpans ?? [])].forEach((scopeSpans, s) => {
-      let scope: OtlpScope;
-      try {
-        scope = {
-          name: scopeSpans.scope?.name ?? '',
-          version: scopeSpans.scope?.version ?? '',
-          attributes: pbAttributes(scopeSpans.scope?.attributes),
-          droppedAttributesCount: scopeSpans.scope?.droppedAttributesCount ?? 0,
-          schemaUrl: scopeSpans.schemaUrl ?? '',
-        };
-      } catch (error) {
-        if (!(error instanceof SpanFault)) throw error;
-        throw new OtlpBadRequest(`resource_spans[${r}].scope_spans[${s}].scope: ${error.message}`);
-      }
+      const scope = pbScope(scopeSpans.scope, scopeSpans.schemaUrl, `resource_spans[${r}].scope_spans[${s}].scope`);
       groups.push({ resource, scope, spans: (scopeSpans.spans ?? []).map((span, i) => pbSpan(span, `#${i} of resource_spans[${r}].scope_spans[${s}]`)) });
     });
   });

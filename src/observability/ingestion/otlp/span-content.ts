@@ -3,7 +3,7 @@
 // and events, tool and retrieval attributes, and `input.value`/`output.value`.
 import type { JsonValue, SpanKind } from '../span-record.js';
 import { first, isObject, parsed, unflatten, type Attrs } from './attribute-values.js';
-import type { JsonObject, OtlpSpan } from './decoded-span.js';
+import type { JsonObject, OtlpEvent, OtlpSpan } from './decoded-span.js';
 
 /** `[{message: {...}}]` → `[{...}]`, the wrapper OpenInference puts around each item. */
 function unwrap(list: JsonValue | undefined, wrapper: string): JsonValue[] | undefined {
@@ -34,11 +34,14 @@ const roleOfEvent: Record<string, string> = {
   'gen_ai.tool.message': 'tool',
 };
 
-/** Messages carried by span events (GenAI's event form and the older `gen_ai.content.*` events). */
-function eventMessages(span: OtlpSpan): { input?: JsonValue[]; output?: JsonValue[] } {
+/**
+ * Messages carried by span events (GenAI's event form and the older `gen_ai.content.*` events),
+ * or by OTLP log records joined to their span (../log-join.ts).
+ */
+export function eventMessages(events: readonly OtlpEvent[]): { input?: JsonValue[]; output?: JsonValue[] } {
   const input: JsonValue[] = [];
   const output: JsonValue[] = [];
-  for (const event of span.events) {
+  for (const event of events) {
     const attrs = event.attributes;
     const role = roleOfEvent[event.name];
     if (role) {
@@ -55,8 +58,11 @@ function eventMessages(span: OtlpSpan): { input?: JsonValue[]; output?: JsonValu
       for (const [key, value] of Object.entries(attrs)) {
         if (key !== 'gen_ai.event.content' && key !== 'body' && !key.startsWith('gen_ai.system')) choice[key] = parsed(value)!;
       }
+      // A choice is the model's answer: OpenTelemetry's OpenAI instrumentation sends its message without a role.
       output.push(
-        isObject(choice.message) ? { ...choice.message, ...(choice.finish_reason !== undefined ? { finish_reason: choice.finish_reason } : {}) } : choice,
+        isObject(choice.message)
+          ? { role: 'assistant', ...choice.message, ...(choice.finish_reason !== undefined ? { finish_reason: choice.finish_reason } : {}) }
+          : choice,
       );
     } else if (event.name === 'gen_ai.content.prompt') {
       const prompt = parsed(attrs['gen_ai.prompt']);
@@ -104,7 +110,7 @@ function nestedReader(attrs: Attrs): (prefix: string) => JsonValue | undefined {
 export function contentOf(span: OtlpSpan, kind: SpanKind): { inputs: JsonValue | null; outputs: JsonValue | null; internals: JsonValue | null } {
   const attrs = span.attributes;
   const nested = nestedReader(attrs);
-  const events = eventMessages(span);
+  const events = eventMessages(span.events);
 
   const inMessages =
     unwrap(nested('llm.input_messages'), 'message') ??
