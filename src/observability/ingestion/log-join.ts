@@ -15,6 +15,8 @@ export interface SpanLogRow {
   recordId: string;
   timeUnixNano: bigint;
   observedTimeUnixNano: bigint;
+  /** Its place in its export request: orders records of the same time. */
+  position: number;
   eventName: string;
   severityNumber: number;
   severityText: string | null;
@@ -27,6 +29,7 @@ export interface SpanLogRow {
 /** What the join reads of a stored log record. */
 export interface JoinedLogRecord {
   timeUnixNano: bigint;
+  position: number;
   eventName: string;
   severityNumber: number;
   severityText: string | null;
@@ -67,7 +70,9 @@ export function ownFields(stored: JoinedFields): JoinedFields {
   };
 }
 
-const byTime = (a: JoinedLogRecord, b: JoinedLogRecord) => (a.timeUnixNano < b.timeUnixNano ? -1 : a.timeUnixNano > b.timeUnixNano ? 1 : 0);
+/** In time order; records of one time (a call's messages, emitted in one millisecond) in the order they were sent. */
+const byTime = (a: JoinedLogRecord, b: JoinedLogRecord) =>
+  a.timeUnixNano < b.timeUnixNano ? -1 : a.timeUnixNano > b.timeUnixNano ? 1 : a.position - b.position;
 
 /** A record as the span event it becomes (the shape of OTLP span events, docs/observability.md#otlp-ingestion). */
 function asEvent(log: JoinedLogRecord): JsonObject {

@@ -16,6 +16,7 @@ const logColumns = [
   'recordId',
   'timeUnixNano',
   'observedTimeUnixNano',
+  'position',
   'eventName',
   'severityNumber',
   'severityText',
@@ -49,6 +50,7 @@ async function logRecordsOf(ctx: RequestContext, tx: Tx, spans: readonly { trace
     traceId: string;
     spanId: string;
     time: string;
+    position: number | bigint;
     eventName: string;
     severityNumber: number | bigint;
     severityText: string | null;
@@ -56,7 +58,7 @@ async function logRecordsOf(ctx: RequestContext, tx: Tx, spans: readonly { trace
     attributes: string;
   }>(
     tx,
-    `SELECT "traceId", "spanId", CAST("timeUnixNano" AS TEXT) AS "time", "eventName", "severityNumber", "severityText",
+    `SELECT "traceId", "spanId", CAST("timeUnixNano" AS TEXT) AS "time", "position", "eventName", "severityNumber", "severityText",
        CAST("body" AS TEXT) AS "body", CAST("attributes" AS TEXT) AS "attributes"
      FROM "SpanLogRecord"
      WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')}) AND ("traceId" || ' ' || "spanId") IN (${sql.jsonValues('?')})`,
@@ -69,6 +71,7 @@ async function logRecordsOf(ctx: RequestContext, tx: Tx, spans: readonly { trace
     if (!list) bySpan.set(key, (list = []));
     list.push({
       timeUnixNano: BigInt(row.time),
+      position: Number(row.position),
       eventName: row.eventName,
       severityNumber: Number(row.severityNumber),
       severityText: row.severityText,
@@ -133,6 +136,7 @@ export async function writeLogRecords(ctx: RequestContext, rows: readonly SpanLo
         row.recordId,
         row.timeUnixNano,
         row.observedTimeUnixNano,
+        row.position,
         row.eventName,
         row.severityNumber,
         row.severityText,

@@ -6,6 +6,7 @@ CREATE TABLE "SpanLogRecord" (
     "recordId" TEXT NOT NULL,
     "timeUnixNano" BIGINT NOT NULL,
     "observedTimeUnixNano" BIGINT NOT NULL,
+    "position" INTEGER NOT NULL,
     "eventName" TEXT NOT NULL,
     "severityNumber" INTEGER NOT NULL,
     "severityText" TEXT,

@@ -37,6 +37,7 @@ export function prepareLogGroups(groups: readonly OtlpLogGroup[]): PreparedLogs 
         recordId: createHash('sha256').update(JSON.stringify(what)).digest('hex').slice(0, 32),
         timeUnixNano: log.timeUnixNano,
         observedTimeUnixNano: log.observedTimeUnixNano,
+        position: rows.length,
         eventName: log.eventName,
         severityNumber: log.severityNumber,
         severityText: log.severityText || null,
