@@ -172,6 +172,17 @@ describe('OTLP logs over HTTP', () => {
     expect(stored.events).toHaveLength(4);
   });
 
+  it('joins every span with its records when both are sent at the same time', async () => {
+    const traces = Array.from({ length: 12 }, (_, i) => 100 + i);
+    await Promise.all(
+      traces.flatMap((trace) => [
+        postJson('/v1/logs', logsJson(conversation(trace, 1))).then((answer) => expect(answer.status).toBe(200)),
+        postJson('/v1/traces', spansJson([chatSpan(trace, 1)])).then((answer) => expect(answer.status).toBe(200)),
+      ]),
+    );
+    for (const trace of traces) expect((await span(trace, 1)).content, `trace ${trace}`).toMatchObject({ inputs: expectedInputs, outputs: expectedOutputs });
+  });
+
   it('answers records that name no span in partial_success and stores the others', async () => {
     const records = [
       record(4, 1, 'gen_ai.user.message', kv({ content: str('Hi') }), 1),
