@@ -11,7 +11,7 @@ let server: TestServer;
 const MAX_BODY = 300_000;
 
 beforeAll(async () => {
-  server = await startServer({ OTLP_GRPC_PORT: '0', MAX_BODY_BYTES: String(MAX_BODY) });
+  server = await startServer({ MAX_BODY_BYTES: String(MAX_BODY) });
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 // OpenTelemetry's own OpenAI instrumentation (@opentelemetry/instrumentation-openai) with the real
 // `openai` client against a local OpenAI-compatible server: its spans through the trace exporter,
 // its prompts and answers as OTLP log records through each log exporter (HTTP protobuf, HTTP JSON,
-// gRPC), joined by Assay whichever arrives first (docs/instrumentation.md#opentelemetry-openai).
+// gRPC), joined by Assay whichever arrives first (docs/instrumentation.md#opentelemetry-openai-instrumentation).
 import { metrics } from '@opentelemetry/api';
 import { OTLPLogExporter as GrpcLogExporter } from '@opentelemetry/exporter-logs-otlp-grpc';
 import { OTLPLogExporter as JsonLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
