@@ -101,6 +101,7 @@ export function joinLogRecords(own: JoinedFields, logs: readonly JoinedLogRecord
   if (logs.length === 0) return own;
   const sorted = [...logs].sort(byTime);
   const conversation = eventMessages(sorted.map(asOtlpEvent));
+  const messagesOf = (side: JsonValue | undefined) => (isObject(side) && Array.isArray(side.messages) ? side.messages : undefined);
   const filled: string[] = [];
   // The span's own messages win: log events are the same conversation in another form.
   const fill = (value: JsonValue, messages: JsonValue[] | undefined, field: string): JsonValue => {
@@ -109,8 +110,8 @@ export function joinLogRecords(own: JoinedFields, logs: readonly JoinedLogRecord
     return { ...(isObject(value) ? value : {}), messages };
   };
   const canMark = own.internals === null || isObject(own.internals);
-  const inputs = canMark ? fill(own.inputs, conversation.input, 'inputs') : own.inputs;
-  const outputs = canMark ? fill(own.outputs, conversation.output, 'outputs') : own.outputs;
+  const inputs = canMark ? fill(own.inputs, messagesOf(conversation.input), 'inputs') : own.inputs;
+  const outputs = canMark ? fill(own.outputs, messagesOf(conversation.output), 'outputs') : own.outputs;
   return {
     inputs,
     outputs,

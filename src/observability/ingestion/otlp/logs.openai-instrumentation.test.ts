@@ -168,7 +168,7 @@ describe('OpenTelemetry OpenAI instrumentation, log records before spans (HTTP p
       messages: [
         { role: 'user', content: 'Weather in Paris?' },
         { role: 'assistant', tool_calls: [TOOL_CALL] },
-        { role: 'tool', id: TOOL_CALL.id, content: '21 °C' },
+        { role: 'tool', tool_call_id: TOOL_CALL.id, content: '21 °C' },
       ],
     });
     expect(answer.root.content.outputs).toEqual({ messages: [{ role: 'assistant', content: TOOL_ANSWER, finish_reason: 'stop' }] });
