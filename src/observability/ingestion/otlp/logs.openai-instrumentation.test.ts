@@ -15,14 +15,13 @@ import * as openaiModule from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type FakeEndpoint } from '../../../../test/helpers/endpoints.js';
 import {
-  ANSWER,
-  CHAT_USAGE,
-  EMBEDDING_USAGE,
-  MISSING_MODEL,
+  chatUsage,
+  embeddingUsage,
+  failingModel,
+  failureMessage,
   startOpenAICompatible,
-  TOOL_ANSWER,
-  TOOL_CALL,
-} from '../../../../test/helpers/openai-compatible.js';
+  weatherAnswer,
+} from '../../../../test/clients/helpers/openai-compatible.js';
 import { startServer, type TestServer } from '../../../../test/helpers/server.js';
 
 let server: TestServer;
@@ -83,7 +82,10 @@ async function tracesOf(environment: string) {
   return response.data.traces.edges.map((edge: any) => edge.node);
 }
 
-const chatCost = (12 * 0.15 + 7 * 0.6) / 1e6; // gpt-4o-mini: $0.15/M in, $0.60/M out
+const chatCost = (20 * 0.15 + 8 * 0.6) / 1e6; // gpt-4o-mini: $0.15/M in, $0.60/M out
+/** The tool call the API makes when offered tools for a weather question. */
+const toolCall = { id: 'call_weather_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } };
+const answer = (question: string) => `You said: ${question}`;
 
 describe('OpenTelemetry OpenAI instrumentation, log records before spans (HTTP protobuf)', () => {
   let traces: any[];
@@ -106,7 +108,7 @@ describe('OpenTelemetry OpenAI instrumentation, log records before spans (HTTP p
       stream_options: { include_usage: true },
     });
     for await (const part of stream) streamed += part.choices[0]?.delta?.content ?? '';
-    expect(streamed).toBe(ANSWER);
+    expect(streamed).toBe(answer('Capital of France, streamed?'));
     const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
     const question = { role: 'user' as const, content: 'Weather in Paris?' };
     const call = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [question], tools });
@@ -117,7 +119,7 @@ describe('OpenTelemetry OpenAI instrumentation, log records before spans (HTTP p
       tools,
     });
     await client.embeddings.create({ model: 'text-embedding-3-small', input: 'Paris' });
-    await expect(client.chat.completions.create({ model: MISSING_MODEL, messages: [{ role: 'user', content: 'Hello?' }] })).rejects.toThrow(/400/);
+    await expect(client.chat.completions.create({ model: failingModel, messages: [{ role: 'user', content: 'Hello?' }] })).rejects.toThrow(/400/);
     // The records reach Assay before their spans: each is kept until its span comes.
     await app.flushLogs();
     expect(await server.assay.db.span.count()).toBe(0);
@@ -134,17 +136,25 @@ describe('OpenTelemetry OpenAI instrumentation, log records before spans (HTTP p
       ['chat gpt-4o-mini', 'LLM', 'gpt-4o-mini'],
       ['chat gpt-4o-mini', 'LLM', 'gpt-4o-mini'],
       ['embeddings text-embedding-3-small', 'EMBEDDING', 'text-embedding-3-small'],
-      [`chat ${MISSING_MODEL}`, 'LLM', MISSING_MODEL],
+      [`chat ${failingModel}`, 'LLM', failingModel],
     ]);
     for (const trace of traces.slice(0, 4)) {
-      expect(trace.root.metadata.usage).toEqual({ promptTokens: 12, completionTokens: 7, totalTokens: 19 });
+      expect(trace.root.metadata.usage).toEqual({ promptTokens: 20, completionTokens: 8, totalTokens: 28 });
       expect(trace.root.metadata.cost).toBeCloseTo(chatCost, 12);
       // One model call per trace, counted once.
-      expect(trace.tokens).toEqual({ promptTokens: CHAT_USAGE.prompt_tokens, completionTokens: CHAT_USAGE.completion_tokens, totalTokens: 19 });
+      expect(trace.tokens).toEqual({
+        promptTokens: chatUsage.prompt_tokens,
+        completionTokens: chatUsage.completion_tokens,
+        totalTokens: chatUsage.total_tokens,
+      });
       expect(trace.cost).toBeCloseTo(chatCost, 12);
     }
-    expect(traces[4].root.metadata.usage).toEqual({ promptTokens: EMBEDDING_USAGE.prompt_tokens, completionTokens: null, totalTokens: 5 });
-    expect(traces[4].root.metadata.cost).toBeCloseTo((5 * 0.02) / 1e6, 12);
+    expect(traces[4].root.metadata.usage).toEqual({
+      promptTokens: embeddingUsage.prompt_tokens,
+      completionTokens: null,
+      totalTokens: embeddingUsage.total_tokens,
+    });
+    expect(traces[4].root.metadata.cost).toBeCloseTo((embeddingUsage.prompt_tokens * 0.02) / 1e6, 12);
   });
 
   it('shows the conversation from the log records: roles, text, finish reasons', () => {
@@ -155,29 +165,31 @@ describe('OpenTelemetry OpenAI instrumentation, log records before spans (HTTP p
         { role: 'user', content: 'Capital of France?' },
       ],
     });
-    expect(chat.root.content.outputs).toEqual({ messages: [{ role: 'assistant', content: ANSWER, finish_reason: 'stop' }] });
+    expect(chat.root.content.outputs).toEqual({ messages: [{ role: 'assistant', content: answer('Capital of France?'), finish_reason: 'stop' }] });
     expect(streamed.root.content.inputs).toEqual({ messages: [{ role: 'user', content: 'Capital of France, streamed?' }] });
-    expect(streamed.root.content.outputs).toEqual({ messages: [{ role: 'assistant', content: ANSWER, finish_reason: 'stop' }] });
+    expect(streamed.root.content.outputs).toEqual({
+      messages: [{ role: 'assistant', content: answer('Capital of France, streamed?'), finish_reason: 'stop' }],
+    });
     expect(chat.root.events.map((event: any) => event.name)).toEqual(['gen_ai.system.message', 'gen_ai.user.message', 'gen_ai.choice']);
   });
 
   it('shows the tool call and, in the next call, its result', () => {
     const [, , call, answer] = traces;
-    expect(call.root.content.outputs).toEqual({ messages: [{ role: 'assistant', tool_calls: [TOOL_CALL], finish_reason: 'tool_calls' }] });
+    expect(call.root.content.outputs).toEqual({ messages: [{ role: 'assistant', tool_calls: [toolCall], finish_reason: 'tool_calls' }] });
     expect(answer.root.content.inputs).toEqual({
       messages: [
         { role: 'user', content: 'Weather in Paris?' },
-        { role: 'assistant', tool_calls: [TOOL_CALL] },
-        { role: 'tool', tool_call_id: TOOL_CALL.id, content: '21 °C' },
+        { role: 'assistant', tool_calls: [toolCall] },
+        { role: 'tool', tool_call_id: toolCall.id, content: '21 °C' },
       ],
     });
-    expect(answer.root.content.outputs).toEqual({ messages: [{ role: 'assistant', content: TOOL_ANSWER, finish_reason: 'stop' }] });
+    expect(answer.root.content.outputs).toEqual({ messages: [{ role: 'assistant', content: weatherAnswer, finish_reason: 'stop' }] });
   });
 
   it('shows the failed call as an error with its message, and what was asked', async () => {
     const failed = traces[5];
     expect(failed.root.status).toBe('ERROR');
-    expect(failed.root.statusMessage).toContain(`The model \`${MISSING_MODEL}\` does not exist`);
+    expect(failed.root.statusMessage).toContain(failureMessage);
     expect(failed.errorCount).toBe(1);
     expect(failed.root.content.inputs).toEqual({ messages: [{ role: 'user', content: 'Hello?' }] });
     expect(failed.root.content.outputs).toBeNull();
@@ -197,8 +209,8 @@ describe('OpenTelemetry OpenAI instrumentation, log records before spans (HTTP p
       spankind: 'LLM',
       model: 'gpt-4o-mini',
       environment: 'proto',
-      metadata: { usage: { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 } },
-      content: { outputs: { messages: [{ role: 'assistant', content: ANSWER }] } },
+      metadata: { usage: chatUsage },
+      content: { outputs: { messages: [{ role: 'assistant', content: answer('Capital of France?') }] } },
     });
     expect(rest.metadata.cost).toBeCloseTo(chatCost, 12);
   });
@@ -220,7 +232,7 @@ describe('OpenTelemetry OpenAI instrumentation, spans before log records', () =>
       const [after] = await tracesOf(kind);
       expect(after.root.content).toMatchObject({
         inputs: { messages: [{ role: 'user', content: `Capital of France? (${kind})` }] },
-        outputs: { messages: [{ role: 'assistant', content: ANSWER, finish_reason: 'stop' }] },
+        outputs: { messages: [{ role: 'assistant', content: answer(`Capital of France? (${kind})`), finish_reason: 'stop' }] },
       });
       expect(after.root.model).toBe('gpt-4o-mini');
     });
