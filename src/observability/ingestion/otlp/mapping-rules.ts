@@ -68,6 +68,8 @@ export type Read =
   | 'value'
   /** Langfuse's `input`/`output`: chat messages as a conversation, anything else like `value`. */
   | 'langfuse-io'
+  /** OpenLLMetry's `traceloop.entity.input`/`output`: a function's `{args, kwargs}` and result, like `langfuse-io`. */
+  | 'traceloop-io'
   /** AI SDK's `ai.prompt`: `{system?, prompt?, messages?}` as a conversation. */
   | 'ai-prompt'
   /** AI SDK's `ai.response.text` and `ai.response.toolCalls` as one assistant message. */
@@ -380,6 +382,14 @@ export const traceloop: Convention = {
       kinds: { workflow: 'WORKFLOW', task: 'CHAIN', agent: 'AGENT', tool: 'TOOL' },
       rollUp: ['workflow', 'agent'],
     },
+    { key: 'traceloop.entity.input', field: 'input', read: 'traceloop-io' },
+    { key: 'traceloop.entity.output', field: 'output', read: 'traceloop-io' },
+    // Association properties are whatever the app names: these are the user and session of its docs.
+    { key: 'traceloop.association.properties.user_id', field: 'userId' },
+    { key: 'traceloop.association.properties.userId', field: 'userId' },
+    { key: 'traceloop.association.properties.session_id', field: 'sessionId' },
+    { key: 'traceloop.association.properties.sessionId', field: 'sessionId' },
+    { key: 'traceloop.association.properties.*', field: 'metadata' },
   ],
 };
 

@@ -148,22 +148,49 @@ export function valueContent(value: JsonValue, key: 'input' | 'output'): JsonVal
 }
 
 /**
- * Langfuse's observation input or output: messages as a conversation; a generation's text as a
- * user or assistant message; a tool's as its arguments and result; anything else like `valueContent`.
+ * A function's input or output as an SDK recorded it (Langfuse's observations, OpenLLMetry's
+ * entities): a tool's as its arguments and result; messages as a conversation; a generation's
+ * text as a user or assistant message; anything else like `valueContent`.
  */
-export function langfuseContent(attrs: Attrs, value: JsonValue, key: 'input' | 'output'): JsonValue | undefined {
-  const content = parsed(value);
+function recordedContent(content: JsonValue | undefined, key: 'input' | 'output', kind: 'tool' | 'generation' | 'other'): JsonValue | undefined {
   if (content === null || content === undefined || content === '') return undefined;
-  const type = attrs['langfuse.observation.type'];
-  if (type === 'tool') return key === 'input' ? { arguments: content } : { result: content };
+  if (kind === 'tool') return key === 'input' ? { arguments: content } : { result: content };
   if (isMessageList(content)) return { messages: normalizeMessages(content) };
   if (isObject(content)) {
     if (isMessageList(content.messages)) return { ...content, messages: normalizeMessages(content.messages) };
     if (typeof content.role === 'string') return { messages: normalizeMessages([content]) };
     return content;
   }
-  if (typeof content === 'string' && type === 'generation') return { messages: [{ role: key === 'input' ? 'user' : 'assistant', content }] };
+  if (typeof content === 'string' && kind === 'generation') return { messages: [{ role: key === 'input' ? 'user' : 'assistant', content }] };
   return { [key]: content };
+}
+
+/** Langfuse's observation input or output (`recordedContent`, by the observation's type). */
+export function langfuseContent(attrs: Attrs, value: JsonValue, key: 'input' | 'output'): JsonValue | undefined {
+  const type = attrs['langfuse.observation.type'];
+  return recordedContent(parsed(value), key, type === 'tool' ? 'tool' : type === 'generation' ? 'generation' : 'other');
+}
+
+/**
+ * OpenLLMetry's `traceloop.entity.input`/`output`: JSON of what a decorated function took and
+ * answered. Its arguments come as `{args, kwargs}`: one object argument is shown as that object,
+ * one other argument as itself.
+ */
+export function traceloopContent(attrs: Attrs, value: JsonValue, key: 'input' | 'output'): JsonValue | undefined {
+  let content: JsonValue | undefined = value;
+  if (typeof value === 'string') {
+    try {
+      content = JSON.parse(value) as JsonValue;
+    } catch {
+      content = value;
+    }
+  }
+  if (key === 'input' && isObject(content) && Array.isArray(content.args) && isObject(content.kwargs)) {
+    const { args, kwargs } = content;
+    if (args.length === 0) content = Object.keys(kwargs).length > 0 ? kwargs : undefined;
+    else if (args.length === 1 && Object.keys(kwargs).length === 0) content = args[0];
+  }
+  return recordedContent(content, key, attrs['traceloop.span.kind'] === 'tool' ? 'tool' : 'other');
 }
 
 /** AI SDK's `ai.prompt` (`{system?, prompt?, messages?}`) as a conversation. */

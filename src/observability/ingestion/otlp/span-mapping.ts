@@ -24,6 +24,7 @@ import {
   promptTemplate,
   rerankInput,
   textsContent,
+  traceloopContent,
   valueContent,
 } from './span-content.js';
 
@@ -181,6 +182,8 @@ function read(hit: Hit, attrs: Attrs, span: OtlpSpan | null): unknown {
       return valueContent(value, field === 'output' ? 'output' : 'input');
     case 'langfuse-io':
       return langfuseContent(attrs, value, field === 'output' ? 'output' : 'input');
+    case 'traceloop-io':
+      return traceloopContent(attrs, value, field === 'output' ? 'output' : 'input');
     case 'ai-prompt':
       return aiPromptContent(value);
     case 'ai-response':
