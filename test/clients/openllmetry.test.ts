@@ -4,6 +4,7 @@
 // tool, an embedding and a failed call; read back through REST, GraphQL and the UI's span details
 // (docs/instrumentation.md#openllmetry).
 import * as traceloop from '@traceloop/node-server-sdk';
+import { trace } from '@opentelemetry/api';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -64,6 +65,8 @@ beforeAll(async () => {
         tools,
       });
       expect(second.choices[0].message.content).toBe(weatherAnswer);
+      // An agent that reports its calls' usage again, as agent frameworks do.
+      trace.getActiveSpan()!.setAttributes({ 'gen_ai.usage.input_tokens': 40, 'gen_ai.usage.output_tokens': 16 });
       return second.choices[0].message.content;
     });
     await openai.embeddings.create({ model: 'text-embedding-3-small', input: 'a sunny day' });
@@ -133,7 +136,15 @@ describe('OpenLLMetry', () => {
     expect(answer.content.outputs.messages[0].content).toBe(weatherAnswer);
   });
 
-  it("counts each model call once in the trace's totals", () => {
+  it("counts each model call once in the trace's totals", async () => {
+    // The agent's usage repeats its two calls': kept apart, out of the sums.
+    const [agent] = ofKind(view, 'AGENT');
+    expect((await spanDetails(server, view.traceId, agent.id)).span.content.internals.usage_of_descendants).toEqual({
+      prompt_tokens: 40,
+      completion_tokens: 16,
+      total_tokens: 56,
+    });
+    expect(agent.metadata.usage).toEqual({ prompt_tokens: null, completion_tokens: null, total_tokens: null });
     // The root shows the trace's sums where it reported none: the others' own figures are the calls'.
     const own = ownSums(view.spans.slice(1));
     expect(view.graphql.tokens).toEqual({ promptTokens: own.prompt, completionTokens: own.completion, totalTokens: own.total });

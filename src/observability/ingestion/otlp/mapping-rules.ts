@@ -129,7 +129,13 @@ const allKinds: SpanKind[] = ['LLM', 'CHAIN', 'TOOL', 'RETRIEVER', 'EMBEDDING', 
 export const openInference: Convention = {
   name: 'OpenInference',
   rules: [
-    { key: 'openinference.span.kind', field: 'kind', kinds: { ...upperKinds(allKinds), prompt: 'CHAIN', unknown: 'UNKNOWN' } },
+    {
+      key: 'openinference.span.kind',
+      field: 'kind',
+      kinds: { ...upperKinds(allKinds), prompt: 'CHAIN', unknown: 'UNKNOWN' },
+      // OpenInference puts usage on LLM spans; an agent span that reports some repeats its calls'.
+      rollUp: ['agent'],
+    },
     { key: 'llm.model_name', field: 'requestModel' },
     { key: 'embedding.model_name', field: 'requestModel' },
     { key: 'llm.provider', field: 'provider' },
@@ -140,6 +146,8 @@ export const openInference: Convention = {
     { key: 'llm.token_count.prompt_details.cache_read', field: 'cachedTokens' },
     { key: 'llm.cost.total', field: 'cost' },
     { key: 'llm.input_messages.*', field: 'input', read: 'openinference-messages' },
+    // An embedding's texts before its `input.value` (the same text, or their JSON list).
+    { key: 'embedding.embeddings.*', field: 'input', read: 'embedding-texts' },
     { key: 'llm.output_messages.*', field: 'output', read: 'openinference-messages' },
     { key: 'retrieval.documents.*', field: 'output', read: 'documents' },
     { key: 'reranker.output_documents.*', field: 'output', read: 'documents' },
@@ -352,7 +360,6 @@ export const common: Convention = {
     { key: 'gen_ai.tool.call.arguments', field: 'input', read: 'arguments' },
     { key: 'tool.parameters', field: 'input', read: 'arguments', only: 'TOOL' },
     { key: 'gen_ai.tool.call.result', field: 'output', read: 'result' },
-    { key: 'embedding.embeddings.*', field: 'input', read: 'embedding-texts' },
     { key: 'reranker.input_documents.*', field: 'input', read: 'rerank-input' },
     { key: 'llm.invocation_parameters', field: 'config', read: 'object' },
     { key: 'llm.prompt_template.*', field: 'promptTemplate', read: 'prompt-template' },

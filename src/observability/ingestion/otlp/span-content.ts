@@ -13,9 +13,23 @@ function unwrap(list: JsonValue | undefined, wrapper: string): JsonValue[] | und
   return list.map((item) => (isObject(item) && isObject(item[wrapper]) ? unwrapMessage(item[wrapper]) : item));
 }
 
+/**
+ * An OpenInference message with its wrappers taken off. Its `contents`
+ * (`message.contents.{j}.message_content.*`, the parts of a multi-part message) become its
+ * `content` text when they are all text; other parts (images) stay as `contents`, beside the text
+ * of the text parts.
+ */
 function unwrapMessage(message: JsonObject): JsonObject {
   const out: JsonObject = { ...message };
-  if (Array.isArray(out.contents)) out.contents = unwrap(out.contents, 'message_content')!;
+  if (Array.isArray(out.contents)) {
+    const contents = unwrap(out.contents, 'message_content')!;
+    const texts = contents
+      .filter((part) => isObject(part) && part.type === 'text' && typeof part.text === 'string')
+      .map((part) => (part as JsonObject).text as string);
+    if (out.content === undefined && texts.length > 0) out.content = texts.join('');
+    if (texts.length === contents.length) delete out.contents;
+    else out.contents = contents;
+  }
   if (Array.isArray(out.tool_calls)) out.tool_calls = unwrap(out.tool_calls, 'tool_call')!;
   return out;
 }
