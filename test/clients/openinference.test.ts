@@ -19,19 +19,12 @@ import { z } from 'zod';
 import { startServer, type TestServer } from '../helpers/server.js';
 import type { FakeEndpoint } from '../helpers/endpoints.js';
 import { ofKind, ownSums, spanDetails, traceView, type TraceView } from './helpers/assay-views.js';
-import { chatUsage, embeddingUsage, failingModel, failureMessage, startOpenAICompatible, weatherAnswer } from './helpers/openai-compatible.js';
+import { chatUsage, failingModel, failureMessage, startOpenAICompatible, streamGreeting, weatherAnswer, weatherTools } from './helpers/openai-compatible.js';
 import { clientSdk, traceIdsOf, type ClientSdk } from './helpers/otel-sdk.js';
 
 let server: TestServer;
 let api: FakeEndpoint;
 let sdk: ClientSdk;
-
-const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
-  {
-    type: 'function',
-    function: { name: 'get_weather', description: 'The weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
-  },
-];
 
 /** The traces of one instrumentation's spans named `name`, once stored, each with its number of spans. */
 async function viewsOf(scope: string, name: RegExp, spans: number[]): Promise<TraceView[]> {
@@ -52,16 +45,10 @@ beforeAll(async () => {
   const openaiInstrumentation = new OpenAIInstrumentation();
   openaiInstrumentation.setTracerProvider(sdk.provider);
   openaiInstrumentation.manuallyInstrument(OpenAI);
-  const openai = new OpenAI({ baseURL: api.url, apiKey: 'test-key', maxRetries: 0 });
+  const openai = new OpenAI({ baseURL: api.url, apiKey: 'test-key' });
   await context.with(setUser(setSession(context.active(), { sessionId: 'chat-42' }), { userId: 'ada' }), async () => {
     await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello there' }] });
-    const stream = await openai.chat.completions.create({
-      model: 'gpt-4o-mini',
-      messages: [{ role: 'user', content: 'Stream me a greeting' }],
-      stream: true,
-      stream_options: { include_usage: true },
-    });
-    for await (const chunk of stream) void chunk;
+    await streamGreeting(openai);
     const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
       { role: 'system', content: 'You answer weather questions.' },
       {
@@ -72,12 +59,12 @@ beforeAll(async () => {
         ],
       },
     ];
-    const first = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages, tools });
+    const first = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages, tools: weatherTools });
     const call = first.choices[0].message.tool_calls![0] as OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall;
     await openai.chat.completions.create({
       model: 'gpt-4o-mini',
       messages: [...messages, first.choices[0].message, { role: 'tool', tool_call_id: call.id, content: '{"celsius":21}' }],
-      tools,
+      tools: weatherTools,
     });
     await openai.embeddings.create({ model: 'text-embedding-3-small', input: 'a sunny day', encoding_format: 'float' });
     await expect(openai.chat.completions.create({ model: failingModel, messages: [{ role: 'user', content: 'Fail' }] })).rejects.toThrow();
@@ -95,9 +82,9 @@ beforeAll(async () => {
 
   const langchain = new LangChainInstrumentation({ tracerProvider: sdk.provider });
   langchain.manuallyInstrument(CallbackManagerModule);
-  const model = new ChatOpenAI({ model: 'gpt-4o-mini', apiKey: 'test-key', configuration: { baseURL: api.url }, maxRetries: 0 });
+  const model = new ChatOpenAI({ model: 'gpt-4o-mini', apiKey: 'test-key', configuration: { baseURL: api.url } });
   await model.invoke('Hello from LangChain');
-  const weather = langchainTool(async ({ city }: { city: string }) => JSON.stringify({ city, celsius: 21 }), {
+  const weather = langchainTool(({ city }: { city: string }) => JSON.stringify({ city, celsius: 21 }), {
     name: 'get_weather',
     description: 'The weather in a city',
     schema: z.object({ city: z.string() }),
@@ -112,7 +99,7 @@ beforeAll(async () => {
 
   const agentsInstrumentation = new OpenAIAgentsInstrumentation({ tracerProvider: sdk.provider });
   agentsInstrumentation.manuallyInstrument(agents);
-  agents.setDefaultOpenAIClient(new OpenAI({ baseURL: api.url, apiKey: 'test-key' }) as never);
+  agents.setDefaultOpenAIClient(new OpenAI({ baseURL: api.url, apiKey: 'test-key' }));
   agents.setOpenAIAPI('chat_completions');
   // The Agents SDK turns its tracing off when NODE_ENV is "test", as vitest sets it.
   agents.setTracingDisabled(false);
@@ -125,7 +112,7 @@ beforeAll(async () => {
         name: 'get_weather',
         description: 'The weather in a city',
         parameters: z.object({ city: z.string() }),
-        execute: async ({ city }) => JSON.stringify({ city, forecast: 'sunny', celsius: 21 }),
+        execute: ({ city }) => JSON.stringify({ city, forecast: 'sunny', celsius: 21 }),
       }),
     ],
   });
@@ -244,6 +231,5 @@ describe('OpenInference: the OpenAI Agents SDK', () => {
     expect(own.total).toBe(2 * chatUsage.total_tokens);
     expect(view.graphql.tokens).toEqual({ promptTokens: own.prompt, completionTokens: own.completion, totalTokens: own.total });
     expect(view.graphql.cost).toBeCloseTo(2 * cost(chatUsage.prompt_tokens, chatUsage.completion_tokens), 12);
-    void embeddingUsage;
   });
 });

@@ -10,18 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import type { FakeEndpoint } from '../helpers/endpoints.js';
 import { ofKind, ownSums, spanDetails, traceView, type TraceView } from './helpers/assay-views.js';
-import { chatUsage, failingModel, startOpenAICompatible, weatherAnswer } from './helpers/openai-compatible.js';
+import { chatUsage, failingModel, startOpenAICompatible, streamGreeting, weatherAnswer, weatherTools } from './helpers/openai-compatible.js';
 
 let server: TestServer;
 let api: FakeEndpoint;
 let view: TraceView;
-
-const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
-  {
-    type: 'function',
-    function: { name: 'get_weather', description: 'The weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
-  },
-];
 
 beforeAll(async () => {
   server = await startServer({ OTLP_GRPC_PORT: '0' });
@@ -31,38 +24,32 @@ beforeAll(async () => {
     appName: 'openllmetry-app',
     baseUrl: server.baseUrl,
     apiKey: 'assay-ingest-key',
-    disableBatch: true,
     traceloopSyncEnabled: false,
     silenceInitializationMessage: true,
-    instrumentModules: { openAI: OpenAI },
+    // Its types name openai's CommonJS declarations; this file imports the ES module's: the same class.
+    instrumentModules: { openAI: OpenAI as never },
   });
-  const openai = new OpenAI({ baseURL: api.url, apiKey: 'test-key', maxRetries: 0 });
+  const openai = new OpenAI({ baseURL: api.url, apiKey: 'test-key' });
 
   await traceloop.withWorkflow({ name: 'support', associationProperties: { user_id: 'ada', session_id: 'chat-42' } }, async () => {
     await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello there' }] });
-    const stream = await openai.chat.completions.create({
-      model: 'gpt-4o-mini',
-      messages: [{ role: 'user', content: 'Stream me a greeting' }],
-      stream: true,
-      stream_options: { include_usage: true },
-    });
-    for await (const chunk of stream) void chunk;
+    await streamGreeting(openai);
     await traceloop.withAgent({ name: 'weather-agent' }, async () => {
       const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
         { role: 'system', content: 'You answer weather questions.' },
         { role: 'user', content: 'What is the weather in Paris?' },
       ];
-      const first = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages, tools });
+      const first = await openai.chat.completions.create({ model: 'gpt-4o-mini', messages, tools: weatherTools });
       const call = first.choices[0].message.tool_calls![0] as OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall;
       const result = await traceloop.withTool(
         { name: 'get_weather' },
-        async ({ city }: { city: string }) => ({ city, forecast: 'sunny', celsius: 21 }),
+        ({ city }: { city: string }) => ({ city, forecast: 'sunny', celsius: 21 }),
         JSON.parse(call.function.arguments),
       );
       const second = await openai.chat.completions.create({
         model: 'gpt-4o-mini',
         messages: [...messages, first.choices[0].message, { role: 'tool', tool_call_id: call.id, content: JSON.stringify(result) }],
-        tools,
+        tools: weatherTools,
       });
       expect(second.choices[0].message.content).toBe(weatherAnswer);
       // An agent that reports its calls' usage again, as agent frameworks do.
@@ -87,7 +74,7 @@ afterAll(async () => {
 const cost = (prompt: number, completion: number) => (prompt * 0.15 + completion * 0.6) / 1e6; // gpt-4o-mini
 
 describe('OpenLLMetry', () => {
-  it('shows the workflow with its input and output, the user and session of its association properties', async () => {
+  it('shows the workflow with its input and output, the user and session of its association properties', () => {
     const [root] = view.spans;
     expect(root).toMatchObject({
       name: 'support.workflow',

@@ -55,7 +55,7 @@ function instrumented(logExporter: LogRecordExporter, environment: string) {
   // Patched by hand: vitest loads `openai` as an ES module, which the require hook never sees.
   const [definition] = instrumentation.getModuleDefinitions();
   definition.patch!(openaiModule);
-  const client = new openaiModule.OpenAI({ apiKey: 'sk-test', baseURL: model.url, maxRetries: 0 });
+  const client = new openaiModule.OpenAI({ apiKey: 'sk-test', baseURL: model.url });
   return {
     client,
     flushLogs: () => loggerProvider.forceFlush(),
