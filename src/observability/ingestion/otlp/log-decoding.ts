@@ -4,10 +4,10 @@
 // or no span id), when an id has the wrong length, when it has no time at all, or when a value
 // nests too deep; the rest of the request goes on.
 import type { JsonValue } from '../span-record.js';
-import { checkIds, hex, isZero, OtlpBadRequest, SpanFault, type JsonObject, type OtlpResource, type OtlpScope } from './decoded-span.js';
+import { checkIds, isZero, OtlpBadRequest, SpanFault, type JsonObject, type OtlpResource, type OtlpScope } from './decoded-span.js';
 import { field, jsonAttributes, jsonCount, jsonId, jsonList, jsonNanos, jsonResource, jsonScope, jsonString, jsonValue, type Json } from './json-decoding.js';
-import { ExportLogsServiceRequest } from './messages.js';
-import { asBuffer, pbAttributes, pbResource, pbScope, pbValue, unsigned64, type PbAnyValue, type PbKeyValue, type PbResource } from './protobuf-decoding.js';
+import { delimited, idHex, LEN, pbKeyValue, pbResource, pbScope, pbValue, readExportRequest, skip, unsigned64 } from './protobuf-decoding.js';
+import type protobuf from 'protobufjs';
 
 export interface OtlpLogRecord {
   traceId: string;
@@ -85,55 +85,71 @@ function decoded(index: string, read: () => OtlpLogRecord, ids: () => [string, s
   }
 }
 
-type PbLogRecord = {
-  timeUnixNano?: { low: number; high: number } | number;
-  observedTimeUnixNano?: { low: number; high: number } | number;
-  severityNumber?: number;
-  severityText?: string;
-  body?: PbAnyValue;
-  attributes?: PbKeyValue[];
-  traceId?: Uint8Array;
-  spanId?: Uint8Array;
-  eventName?: string;
-};
-type PbScopeLogs = { scope?: { name?: string; version?: string; attributes?: PbKeyValue[] }; logRecords?: PbLogRecord[]; schemaUrl?: string };
+/** A LogRecord up to `end` (field numbers of messages.ts), the reader left at `end` whatever happens. */
+function pbLogRecord(reader: protobuf.Reader, buffer: Buffer, end: number, index: string): DecodedLog {
+  const record: OtlpLogRecord = {
+    traceId: '',
+    spanId: '',
+    timeUnixNano: 0n,
+    observedTimeUnixNano: 0n,
+    severityNumber: 0,
+    severityText: '',
+    eventName: '',
+    body: null,
+    attributes: {},
+  };
+  const read = () => {
+    try {
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        if (tag === ((1 << 3) | 1)) record.timeUnixNano = unsigned64(reader.fixed64());
+        else if (tag === 2 << 3) record.severityNumber = reader.int32();
+        else if (tag === ((3 << 3) | LEN)) record.severityText = reader.string();
+        else if (tag === ((5 << 3) | LEN)) record.body = pbValue(reader, buffer, delimited(reader), 0);
+        else if (tag === ((6 << 3) | LEN)) pbKeyValue(reader, buffer, delimited(reader), record.attributes, 0);
+        else if (tag === ((9 << 3) | LEN)) record.traceId = idHex(reader, buffer);
+        else if (tag === ((10 << 3) | LEN)) record.spanId = idHex(reader, buffer);
+        else if (tag === ((11 << 3) | 1)) record.observedTimeUnixNano = unsigned64(reader.fixed64());
+        else if (tag === ((12 << 3) | LEN)) record.eventName = reader.string();
+        else skip(reader, tag);
+      }
+    } finally {
+      reader.pos = end;
+    }
+    return record;
+  };
+  return decoded(index, read, () => [record.traceId, record.spanId]);
+}
 
 /** An OTLP/protobuf ExportLogsServiceRequest (HTTP body or gRPC message). */
 export function decodeProtobufLogs(body: Uint8Array): OtlpLogGroup[] {
-  let message: { resourceLogs?: { resource?: PbResource; scopeLogs?: PbScopeLogs[]; schemaUrl?: string }[] };
-  try {
-    message = ExportLogsServiceRequest.decode(asBuffer(body)) as typeof message;
-  } catch (error) {
-    throw new OtlpBadRequest(`the body is not an OTLP ExportLogsServiceRequest in protobuf: ${(error as Error).message}`);
-  }
-  return (message.resourceLogs ?? []).flatMap((resourceLogs, r) => {
-    const resource = pbResource(resourceLogs.resource, resourceLogs.schemaUrl, `resource_logs[${r}].resource`);
-    return (resourceLogs.scopeLogs ?? []).map((scopeLogs, s) => ({
-      resource,
-      scope: pbScope(scopeLogs.scope, scopeLogs.schemaUrl, `resource_logs[${r}].scope_logs[${s}].scope`),
-      records: (scopeLogs.logRecords ?? []).map((log, i) => {
-        const ids = (): [string, string] => [log.traceId ? hex(log.traceId) : '', log.spanId ? hex(log.spanId) : ''];
-        return decoded(
-          `#${i} of resource_logs[${r}].scope_logs[${s}]`,
-          () => {
-            const [traceId, spanId] = ids();
-            return {
-              traceId,
-              spanId,
-              timeUnixNano: unsigned64(log.timeUnixNano),
-              observedTimeUnixNano: unsigned64(log.observedTimeUnixNano),
-              severityNumber: log.severityNumber ?? 0,
-              severityText: log.severityText ?? '',
-              eventName: log.eventName ?? '',
-              body: log.body ? pbValue(log.body, 0) : null,
-              attributes: pbAttributes(log.attributes),
-            };
-          },
-          ids,
-        );
-      }),
-    }));
+  const groups: OtlpLogGroup[] = [];
+  readExportRequest(body, 'ExportLogsServiceRequest', (reader, buffer, end, r) => {
+    let resource: OtlpResource = { attributes: {}, droppedAttributesCount: 0, schemaUrl: '' };
+    const scoped: { scope: OtlpScope; records: DecodedLog[] }[] = [];
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      if (tag === ((1 << 3) | LEN)) resource = pbResource(reader, buffer, delimited(reader), resource.schemaUrl, `resource_logs[${r}].resource`);
+      else if (tag === ((2 << 3) | LEN)) {
+        const where = `resource_logs[${r}].scope_logs[${scoped.length}]`;
+        const scopeEnd = delimited(reader);
+        let scope: OtlpScope = { name: '', version: '', attributes: {}, droppedAttributesCount: 0, schemaUrl: '' };
+        const records: DecodedLog[] = [];
+        while (reader.pos < scopeEnd) {
+          const scopeTag = reader.uint32();
+          if (scopeTag === ((1 << 3) | LEN)) scope = { ...pbScope(reader, buffer, delimited(reader), `${where}.scope`), schemaUrl: scope.schemaUrl };
+          else if (scopeTag === ((2 << 3) | LEN)) records.push(pbLogRecord(reader, buffer, delimited(reader), `#${records.length} of ${where}`));
+          else if (scopeTag === ((3 << 3) | LEN)) scope.schemaUrl = reader.string();
+          else skip(reader, scopeTag);
+        }
+        scoped.push({ scope, records });
+      } else if (tag === ((3 << 3) | LEN)) resource.schemaUrl = reader.string();
+      else skip(reader, tag);
+    }
+    // The resource may follow its scopes on the wire: every group gets the final one.
+    for (const group of scoped) groups.push({ resource, ...group });
   });
+  return groups;
 }
 
 function jsonSeverity(value: Json): number {

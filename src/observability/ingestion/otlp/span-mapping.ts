@@ -33,6 +33,8 @@ import {
 
 interface Slot {
   rule: Rule;
+  /** The rule's field as an index of `Matches`. */
+  field: number;
   /** The rule's place in precedence order (lower wins). */
   priority: number;
   /** The attribute key, or the prefix (without `.*`) of a prefix rule. */
@@ -42,6 +44,10 @@ interface Slot {
 
 /** Fields every matching rule adds to (an object), rather than the first one filling. */
 const collected = new Set<Field>(['config', 'metadata']);
+
+/** Each field's index in a span's `Matches`, given as rules are compiled. */
+const fieldIndex = new Map<Field, number>();
+const indexOf = (field: Field) => fieldIndex.get(field) ?? fieldIndex.set(field, fieldIndex.size).get(field)!;
 
 interface Compiled {
   exact: Map<string, Slot[]>;
@@ -57,7 +63,7 @@ export function compileRules(list: readonly Convention[]): Compiled {
   for (const convention of list) {
     for (const rule of convention.rules) {
       const prefix = rule.key.endsWith('.*');
-      const slot: Slot = { rule, priority: priority++, key: prefix ? rule.key.slice(0, -2) : rule.key, prefix };
+      const slot: Slot = { rule, field: indexOf(rule.field), priority: priority++, key: prefix ? rule.key.slice(0, -2) : rule.key, prefix };
       if (rule.key === '@events') compiled.events.push(slot);
       else {
         const index = prefix ? compiled.prefixes : compiled.exact;
@@ -218,34 +224,60 @@ function read(hit: Hit, attrs: Attrs, span: OtlpSpan | null): unknown {
 // ---------------------------------------------------------------------------------------------
 // One span's matches
 
-/** The rules one attribute set matches, by field, in precedence order. */
-type Matches = Map<Field, Hit[]>;
+/** The rules one attribute set matches, by field index, in precedence order. */
+type Matches = (Hit[] | undefined)[];
+
+const hitsOf = (matches: Matches, field: Field): Hit[] | undefined => {
+  const index = fieldIndex.get(field);
+  return index === undefined ? undefined : matches[index];
+};
 
 function addHit(matches: Matches, slot: Slot, key: string): void {
-  const hits = matches.get(slot.rule.field);
-  if (!hits) matches.set(slot.rule.field, [{ slot, key }]);
+  const hits = matches[slot.field];
+  if (!hits) matches[slot.field] = [{ slot, key }];
   // A prefix rule matches once per key under it; the first stands for all, except where every key counts.
   else if (!slot.prefix || collected.has(slot.rule.field) || hits[hits.length - 1].slot !== slot) hits.push({ slot, key });
 }
 
+/**
+ * The rules an attribute key matches, exact and prefix alike, remembered: a client sends the same
+ * keys span after span, so each is looked up once, not sliced at every dot for every span. The
+ * memory is bounded (a client inventing keys empties it now and then).
+ */
+const slotsOfKey = new Map<string, readonly Slot[]>();
+const MAX_REMEMBERED_KEYS = 20_000;
+const none: readonly Slot[] = [];
+
+function slotsOf(key: string): readonly Slot[] {
+  let slots = slotsOfKey.get(key);
+  if (slots !== undefined) return slots;
+  const found: Slot[] = [...(rules.exact.get(key) ?? [])];
+  for (let dot = key.indexOf('.'); dot > 0; dot = key.indexOf('.', dot + 1)) {
+    const under = rules.prefixes.get(key.slice(0, dot));
+    if (under) found.push(...under);
+  }
+  slots = found.length > 0 ? found : none;
+  if (slotsOfKey.size >= MAX_REMEMBERED_KEYS) slotsOfKey.clear();
+  slotsOfKey.set(key, slots);
+  return slots;
+}
+
+const byPriority = (a: Hit, b: Hit) => a.slot.priority - b.slot.priority;
+
 function match(attrs: Attrs, events: boolean): Matches {
-  const matches: Matches = new Map();
+  const matches: Matches = new Array<Hit[] | undefined>(fieldIndex.size);
   for (const key in attrs) {
-    const exact = rules.exact.get(key);
-    if (exact) for (const slot of exact) addHit(matches, slot, key);
-    for (let dot = key.indexOf('.'); dot > 0; dot = key.indexOf('.', dot + 1)) {
-      const under = rules.prefixes.get(key.slice(0, dot));
-      if (under) for (const slot of under) addHit(matches, slot, key);
-    }
+    const slots = slotsOf(key);
+    for (let i = 0; i < slots.length; i++) addHit(matches, slots[i], key);
   }
   if (events) for (const slot of rules.events) addHit(matches, slot, '@events');
-  for (const hits of matches.values()) if (hits.length > 1) hits.sort((a, b) => a.slot.priority - b.slot.priority);
+  for (const hits of matches) if (hits && hits.length > 1) hits.sort(byPriority);
   return matches;
 }
 
 /** The first value the field's rules read, or undefined. */
 function firstOf<T>(matches: Matches, field: Field, attrs: Attrs, span: OtlpSpan | null, kind?: SpanKind): T | undefined {
-  const hits = matches.get(field);
+  const hits = hitsOf(matches, field);
   if (!hits) return undefined;
   for (const hit of hits) {
     if (hit.slot.rule.only && hit.slot.rule.only !== kind) continue;
@@ -257,7 +289,7 @@ function firstOf<T>(matches: Matches, field: Field, attrs: Attrs, span: OtlpSpan
 
 /** A collected field's contributions merged, the rule of highest precedence winning a key. */
 function collect(matches: Matches, field: Field, attrs: Attrs): JsonValue | undefined {
-  const hits = matches.get(field);
+  const hits = hitsOf(matches, field);
   if (!hits) return undefined;
   let merged: JsonObject | undefined;
   let single: JsonValue | undefined;
@@ -287,9 +319,11 @@ function resourceValue(resource: OtlpResource, field: Field): unknown {
     values = new Map();
     const matches = match(resource.attributes, false);
     for (const resourceField of rules.resource.keys()) {
-      const hits = matches.get(resourceField)?.filter((hit) => hit.slot.rule.resource);
+      const hits = hitsOf(matches, resourceField)?.filter((hit) => hit.slot.rule.resource);
       if (hits?.length) {
-        const value = firstOf(new Map([[resourceField, hits]]), resourceField, resource.attributes, null);
+        const only: Matches = [];
+        only[fieldIndex.get(resourceField)!] = hits;
+        const value = firstOf(only, resourceField, resource.attributes, null);
         if (value !== undefined) values.set(resourceField, value);
       }
     }
@@ -350,7 +384,7 @@ export function spanKindOf(attrs: Attrs): KindHit {
 }
 
 function kindHit(matches: Matches, attrs: Attrs): KindHit {
-  for (const hit of matches.get('kind') ?? []) {
+  for (const hit of hitsOf(matches, 'kind') ?? []) {
     const value = attrs[hit.key];
     const kind = value === undefined || value === null ? undefined : kindOf(hit.slot.rule, value);
     if (kind) return kind;
