@@ -222,6 +222,16 @@ describe('OTLP logs over HTTP', () => {
     expect(await server.assay.db.spanLogRecord.count({ where: { traceId: hexId(6, 16) } })).toBe(0);
   });
 
+  it("deletes a user's spans with their records, and keeps the trace's other spans' records", async () => {
+    const user = [{ key: 'user.id', value: str('u-logs') }];
+    expect((await postJson('/v1/traces', spansJson([chatSpan(8, 1, user), chatSpan(8, 2)]))).status).toBe(200);
+    expect((await postJson('/v1/logs', logsJson([...conversation(8, 1), ...conversation(8, 2)]))).status).toBe(200);
+    expect((await server.request('DELETE', '/observability/users/u-logs')).body).toEqual({ spans: 1, traces: 0 });
+    const left = await server.assay.db.spanLogRecord.findMany({ where: { traceId: hexId(8, 16) }, select: { spanId: true } });
+    expect(new Set(left.map((row) => row.spanId))).toEqual(new Set([hexId(2, 8)]));
+    expect(left).toHaveLength(4);
+  });
+
   it('reads a trace exported to /v1/traces as protobuf beside its logs', async () => {
     const message = ExportTraceServiceRequest.fromObject({
       resourceSpans: [
