@@ -4,22 +4,19 @@
 import { createOpenAI } from 'ai-sdk-openai-v3';
 import { embedMany, generateText, stepCountIs, streamText, tool } from 'ai-v6';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { startServer, type TestServer } from '../helpers/server.js';
-import type { FakeEndpoint } from '../helpers/endpoints.js';
-import { ofKind, spanDetails, traceView, type TraceView } from './helpers/assay-views.js';
-import { chatUsage, embeddingUsage, failingModel, failureMessage, startOpenAICompatible, weatherAnswer } from './helpers/openai-compatible.js';
-import { clientSdk, type ClientSdk } from './helpers/otel-sdk.js';
+import type { TestServer } from '../helpers/server.js';
+import { expectToolLoop, ofKind, spanDetails, viewsByRoot, type TraceView } from './helpers/assay-views.js';
+import { chatUsage, embeddingUsage, failingModel, failureMessage, weatherAnswer, weatherQuestion, weatherTool } from './helpers/openai-compatible.js';
+import { startClientTest, type ClientTestBed } from './helpers/otel-sdk.js';
 
+let bed: ClientTestBed;
 let server: TestServer;
-let api: FakeEndpoint;
-let sdk: ClientSdk;
 const views: Record<string, TraceView> = {};
 
 beforeAll(async () => {
-  server = await startServer({ OTLP_GRPC_PORT: '0' });
-  api = await startOpenAICompatible();
-  sdk = clientSdk(`${server.baseUrl}/v1/traces`, { serviceName: 'ai-sdk-6-app' });
+  bed = await startClientTest((baseUrl) => ({ url: `${baseUrl}/v1/traces`, serviceName: 'ai-sdk-6-app' }));
+  ({ server } = bed);
+  const { api, sdk } = bed;
   const openai = createOpenAI({ baseURL: api.url, apiKey: 'test-key' });
   const telemetry = (functionId: string) => ({
     isEnabled: true,
@@ -33,15 +30,8 @@ beforeAll(async () => {
   await streamed.text;
   const withTool = await generateText({
     model: openai.chat('gpt-4o-mini'),
-    system: 'You answer weather questions.',
-    prompt: 'What is the weather in Paris?',
-    tools: {
-      get_weather: tool({
-        description: 'The weather in a city',
-        inputSchema: z.object({ city: z.string() }),
-        execute: ({ city }) => ({ city, forecast: 'sunny', celsius: 21 }),
-      }),
-    },
+    ...weatherQuestion,
+    tools: { get_weather: tool(weatherTool) },
     stopWhen: stepCountIs(3),
     experimental_telemetry: telemetry('weather-agent'),
   });
@@ -50,21 +40,10 @@ beforeAll(async () => {
   await expect(generateText({ model: openai.chat(failingModel), prompt: 'Fail', maxRetries: 0, experimental_telemetry: telemetry('fail') })).rejects.toThrow();
   await sdk.flush();
 
-  const spans = sdk.spans();
-  const roots = spans.filter((span) => !span.parentSpanContext).sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
-  expect(roots).toHaveLength(5);
-  const names = ['chat', 'stream', 'agent', 'embedding', 'failed'];
-  for (const [index, root] of roots.entries()) {
-    const traceId = root.spanContext().traceId;
-    views[names[index]] = await traceView(server, traceId, spans.filter((span) => span.spanContext().traceId === traceId).length);
-  }
+  Object.assign(views, await viewsByRoot(server, sdk.spans(), ['chat', 'stream', 'agent', 'embedding', 'failed']));
 });
 
-afterAll(async () => {
-  await sdk?.shutdown();
-  await api?.close();
-  await server?.close();
-});
+afterAll(() => bed?.close());
 
 describe('AI SDK 6 (ai.* attributes)', () => {
   it('shows a chat: the operation span, the model call with its kind, model, tokens, priced cost, conversation, session and user', async () => {
@@ -96,36 +75,7 @@ describe('AI SDK 6 (ai.* attributes)', () => {
   });
 
   it('shows a tool loop: the tool call and its result in the conversation and on the tool span, each call counted once', async () => {
-    const view = views.agent;
-    const calls = ofKind(view, 'LLM');
-    expect(calls).toHaveLength(2);
-    const [toolSpan] = ofKind(view, 'TOOL');
-    expect(toolSpan).toMatchObject({
-      name: 'ai.toolCall',
-      content: {
-        inputs: { arguments: { city: 'Paris' } },
-        outputs: { result: { city: 'Paris', forecast: 'sunny', celsius: 21 } },
-        internals: { tool: { name: 'get_weather', call_id: 'call_weather_1' } },
-      },
-    });
-    const first = await spanDetails(server, view.traceId, calls[0].id);
-    expect(first.outputs?.messages[0]).toMatchObject({
-      role: 'assistant',
-      text: null,
-      rest: { tool_calls: [{ id: 'call_weather_1', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
-    });
-    const second = await spanDetails(server, view.traceId, calls[1].id);
-    expect(second.inputs?.messages.map((message) => [message.role, message.text])).toEqual([
-      ['system', 'You answer weather questions.'],
-      ['user', 'What is the weather in Paris?'],
-      ['assistant', null],
-      ['tool', '{"city":"Paris","forecast":"sunny","celsius":21}'],
-    ]);
-    expect(second.outputs?.messages[0].text).toBe(weatherAnswer);
-    const root = await spanDetails(server, view.traceId, view.spans[0].id);
-    expect(root.span.content.internals.usage_of_descendants).toMatchObject({ prompt_tokens: 40, completion_tokens: 16, total_tokens: 56 });
-    expect(view.graphql.tokens).toEqual({ promptTokens: 40, completionTokens: 16, totalTokens: 56 });
-    expect(view.graphql.cost).toBeCloseTo(calls[0].metadata.cost! + calls[1].metadata.cost!, 12);
+    await expectToolLoop(server, views.agent, 'ai.toolCall', ['system', 'user', 'assistant', 'tool']);
   });
 
   it('shows embeddings: kind, model, texts, tokens and priced cost, counted once', () => {

@@ -5,22 +5,19 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { OpenTelemetry } from '@ai-sdk/otel';
 import { embed, generateText, stepCountIs, streamText, tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { startServer, type TestServer } from '../helpers/server.js';
-import type { FakeEndpoint } from '../helpers/endpoints.js';
-import { ofKind, spanDetails, traceView, type TraceView } from './helpers/assay-views.js';
-import { chatUsage, embeddingUsage, failingModel, failureMessage, startOpenAICompatible, weatherAnswer } from './helpers/openai-compatible.js';
-import { clientSdk, type ClientSdk } from './helpers/otel-sdk.js';
+import type { TestServer } from '../helpers/server.js';
+import { expectToolLoop, ofKind, spanDetails, viewsByRoot, type TraceView } from './helpers/assay-views.js';
+import { chatUsage, embeddingUsage, failingModel, failureMessage, weatherAnswer, weatherQuestion, weatherTool } from './helpers/openai-compatible.js';
+import { startClientTest, type ClientTestBed } from './helpers/otel-sdk.js';
 
+let bed: ClientTestBed;
 let server: TestServer;
-let api: FakeEndpoint;
-let sdk: ClientSdk;
 const views: Record<string, TraceView> = {};
 
 beforeAll(async () => {
-  server = await startServer({ OTLP_GRPC_PORT: '0' });
-  api = await startOpenAICompatible();
-  sdk = clientSdk(`${server.baseUrl}/v1/traces`, { serviceName: 'ai-sdk-7-app' });
+  bed = await startClientTest((baseUrl) => ({ url: `${baseUrl}/v1/traces`, serviceName: 'ai-sdk-7-app' }));
+  ({ server } = bed);
+  const { api, sdk } = bed;
   const openai = createOpenAI({ baseURL: api.url, apiKey: 'test-key' });
   // What the set-up in docs/instrumentation.md does: the integration, and the session and user
   // put on every span through its enrichSpan hook.
@@ -39,15 +36,8 @@ beforeAll(async () => {
   await streamed.text;
   const withTool = await generateText({
     model: openai.chat('gpt-4o-mini'),
-    system: 'You answer weather questions.',
-    prompt: 'What is the weather in Paris?',
-    tools: {
-      get_weather: tool({
-        description: 'The weather in a city',
-        inputSchema: z.object({ city: z.string() }),
-        execute: ({ city }) => ({ city, forecast: 'sunny', celsius: 21 }),
-      }),
-    },
+    ...weatherQuestion,
+    tools: { get_weather: tool(weatherTool) },
     stopWhen: stepCountIs(3),
     telemetry: { ...telemetry, functionId: 'weather-agent' },
   });
@@ -58,23 +48,10 @@ beforeAll(async () => {
   ).rejects.toThrow();
   await sdk.flush();
 
-  const spans = sdk.spans();
-  // The five calls' traces, in the order they were made (each call is a trace of its own).
-  const roots = spans.filter((span) => !span.parentSpanContext).sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
-  const [chat, stream, agent, embedding, failed] = roots.map((span) => span.spanContext().traceId);
-  const count = (traceId: string | undefined) => spans.filter((span) => span.spanContext().traceId === traceId).length;
-  for (const [name, traceId] of Object.entries({ chat, stream, agent, embedding, failed })) {
-    expect(traceId, name).toBeDefined();
-    views[name] = await traceView(server, traceId, count(traceId));
-  }
-  expect(roots).toHaveLength(5);
+  Object.assign(views, await viewsByRoot(server, sdk.spans(), ['chat', 'stream', 'agent', 'embedding', 'failed']));
 });
 
-afterAll(async () => {
-  await sdk?.shutdown();
-  await api?.close();
-  await server?.close();
-});
+afterAll(() => bed?.close());
 
 describe('AI SDK 7 with @ai-sdk/otel', () => {
   it('shows a chat: the agent span, the model call with its kind, model, tokens, priced cost and conversation', async () => {
@@ -112,46 +89,13 @@ describe('AI SDK 7 with @ai-sdk/otel', () => {
     expect(view.graphql.tokens.totalTokens).toBe(28);
   });
 
-  it('shows a tool loop: both model calls, the tool span with its arguments and result, the calls as a conversation', async () => {
+  it('shows a tool loop: both model calls, the tool span with its arguments and result, the calls as a conversation, each counted once', async () => {
     const view = views.agent;
-    const calls = ofKind(view, 'LLM');
-    expect(calls).toHaveLength(2);
-    const [toolSpan] = ofKind(view, 'TOOL');
-    expect(toolSpan).toMatchObject({
-      name: 'execute_tool get_weather',
-      content: {
-        inputs: { arguments: { city: 'Paris' } },
-        outputs: { result: { city: 'Paris', forecast: 'sunny', celsius: 21 } },
-        internals: { tool: { name: 'get_weather', call_id: 'call_weather_1' } },
-      },
-    });
-    const first = await spanDetails(server, view.traceId, calls[0].id);
+    await expectToolLoop(server, view, 'execute_tool get_weather', ['user', 'assistant', 'tool']);
+    const [call] = ofKind(view, 'LLM');
+    const first = await spanDetails(server, view.traceId, call.id);
     expect(first.inputs?.system).toBe('You answer weather questions.');
-    expect(first.outputs?.messages).toEqual([
-      {
-        role: 'assistant',
-        text: null,
-        rest: {
-          content: null,
-          finish_reason: 'tool_call',
-          tool_calls: [{ id: 'call_weather_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
-        },
-      },
-    ]);
     expect(first.span.content.internals.tools).toMatchObject([{ name: 'get_weather', description: 'The weather in a city' }]);
-    const second = await spanDetails(server, view.traceId, calls[1].id);
-    expect(second.inputs?.messages.map((message) => [message.role, message.text])).toEqual([
-      ['user', 'What is the weather in Paris?'],
-      ['assistant', null],
-      ['tool', '{"city":"Paris","forecast":"sunny","celsius":21}'],
-    ]);
-    expect(second.inputs?.messages[2].rest).toEqual({ tool_call_id: 'call_weather_1' });
-    expect(second.outputs?.messages[0].text).toBe(weatherAnswer);
-    // The agent span repeats both calls' usage: kept apart, and the trace counts each call once.
-    const agent = await spanDetails(server, view.traceId, view.spans[0].spanId ?? view.spans[0].id);
-    expect(agent.span.content.internals.usage_of_descendants).toMatchObject({ prompt_tokens: 40, completion_tokens: 16, total_tokens: 56 });
-    expect(view.graphql.tokens).toEqual({ promptTokens: 40, completionTokens: 16, totalTokens: 56 });
-    expect(view.graphql.cost).toBeCloseTo(calls[0].metadata.cost! + calls[1].metadata.cost!, 12);
   });
 
   it('shows an embedding: its kind, model, text, tokens and priced cost, counted once', () => {

@@ -2,8 +2,10 @@
 // trace tree, GraphQL's trace, and the UI's span details (its own GraphQL query, with the
 // conversation the UI draws from a span's content, web/src/observability/messages.ts).
 import { expect } from 'vitest';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { conversationOf, type Conversation } from '../../../web/src/observability/messages.js';
 import type { TestServer } from '../../helpers/server.js';
+import { weatherAnswer, weatherResult } from './openai-compatible.js';
 
 export interface RestSpan {
   id: string;
@@ -84,6 +86,49 @@ export async function spanDetails(server: TestServer, traceId: string, spanId: s
 
 /** The spans of a view whose kind is `kind`. */
 export const ofKind = (view: TraceView, kind: string) => view.spans.filter((span) => span.spankind === kind);
+
+/** The trace of each root span the library ended, in the order they started, named by `names`. */
+export async function viewsByRoot(server: TestServer, spans: ReadableSpan[], names: readonly string[]): Promise<Record<string, TraceView>> {
+  const roots = spans.filter((span) => !span.parentSpanContext).sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
+  expect(roots).toHaveLength(names.length);
+  const views: Record<string, TraceView> = {};
+  for (const [index, root] of roots.entries()) {
+    const traceId = root.spanContext().traceId;
+    views[names[index]] = await traceView(server, traceId, spans.filter((span) => span.spanContext().traceId === traceId).length);
+  }
+  return views;
+}
+
+/**
+ * The tool loop every library's test makes (openai-compatible.ts): a call answered with a tool
+ * call, the tool, a call answered with the weather. Checks the tool span, both calls as the UI
+ * draws them, and that the agent span's repeated usage is kept apart and each call counted once.
+ */
+export async function expectToolLoop(server: TestServer, view: TraceView, toolSpanName: string, inputRoles: string[]): Promise<void> {
+  const calls = ofKind(view, 'LLM');
+  expect(calls).toHaveLength(2);
+  const [toolSpan] = ofKind(view, 'TOOL');
+  expect(toolSpan).toMatchObject({
+    name: toolSpanName,
+    content: { inputs: { arguments: { city: 'Paris' } }, outputs: { result: weatherResult } },
+  });
+  const first = await spanDetails(server, view.traceId, calls[0].id);
+  expect(first.outputs?.messages[0]).toMatchObject({
+    role: 'assistant',
+    text: null,
+    rest: { tool_calls: [{ id: 'call_weather_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+  });
+  const second = await spanDetails(server, view.traceId, calls[1].id);
+  expect(second.inputs?.messages.map((message) => message.role)).toEqual(inputRoles);
+  const tool = second.inputs!.messages[second.inputs!.messages.length - 1];
+  expect(tool).toMatchObject({ role: 'tool', text: '{"city":"Paris","forecast":"sunny","celsius":21}', rest: { tool_call_id: 'call_weather_1' } });
+  expect(second.outputs?.messages[0].text).toBe(weatherAnswer);
+  const agent = await spanDetails(server, view.traceId, view.spans[0].id);
+  expect(agent.span).toMatchObject({ spanKind: 'AGENT' });
+  expect(agent.span.content.internals.usage_of_descendants).toMatchObject({ prompt_tokens: 40, completion_tokens: 16, total_tokens: 56 });
+  expect(view.graphql.tokens).toEqual({ promptTokens: 40, completionTokens: 16, totalTokens: 56 });
+  expect(view.graphql.cost).toBeCloseTo(calls[0].metadata.cost! + calls[1].metadata.cost!, 12);
+}
 
 /** The sums of the spans' own figures that a trace's totals must equal: every model call once. */
 export function ownSums(spans: RestSpan[]): { prompt: number; completion: number; total: number } {

@@ -4,6 +4,7 @@
 // fixed, so a test knows the tokens every call reports.
 import type { ServerResponse } from 'node:http';
 import type OpenAI from 'openai';
+import { z } from 'zod';
 import { startEndpoint, type FakeEndpoint, type RecordedRequest } from '../../helpers/endpoints.js';
 
 /** The usage of every chat answer, and of every embedding call. */
@@ -31,6 +32,15 @@ export async function streamGreeting(openai: OpenAI): Promise<void> {
   });
   for await (const chunk of stream) void chunk;
 }
+
+/** The question of every library's tool loop, its tool (in the AI SDK's form) and the tool's answer. */
+export const weatherQuestion = { system: 'You answer weather questions.', prompt: 'What is the weather in Paris?' };
+export const weatherResult = { city: 'Paris', forecast: 'sunny', celsius: 21 };
+export const weatherTool = {
+  description: 'The weather in a city',
+  inputSchema: z.object({ city: z.string() }),
+  execute: ({ city }: { city: string }) => ({ ...weatherResult, city }),
+};
 
 interface ChatMessage {
   role: string;

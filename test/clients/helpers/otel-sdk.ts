@@ -7,6 +7,9 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import type { FakeEndpoint } from '../../helpers/endpoints.js';
+import { startServer, type TestServer } from '../../helpers/server.js';
+import { startOpenAICompatible } from './openai-compatible.js';
 
 // This workspace holds two copies of the OpenTelemetry API: 1.9 beside the 2.x SDK here, 1.10 at the
 // root, where `ai` and `@langfuse/*` find theirs. An app has one (npm dedupes it). Registering
@@ -54,4 +57,30 @@ export function clientSdk(url: string, options: { serviceName: string; processor
 /** The trace ids of the spans whose name matches, in the order they ended. */
 export function traceIdsOf(spans: ReadableSpan[], name: RegExp): string[] {
   return [...new Set(spans.filter((span) => name.test(span.name)).map((span) => span.spanContext().traceId))];
+}
+
+/** What each client test runs: Assay, the OpenAI-compatible API, and the SDK exporting to Assay. */
+export interface ClientTestBed {
+  server: TestServer;
+  api: FakeEndpoint;
+  sdk: ClientSdk;
+  close(): Promise<void>;
+}
+
+/** The test bed; `sdkOptions` given Assay's address (OTLP path or base URL). */
+export async function startClientTest(sdkOptions: (baseUrl: string) => { url: string } & Parameters<typeof clientSdk>[1]): Promise<ClientTestBed> {
+  const server = await startServer({ OTLP_GRPC_PORT: '0' });
+  const api = await startOpenAICompatible();
+  const { url, ...options } = sdkOptions(server.baseUrl);
+  const sdk = clientSdk(url, options);
+  return {
+    server,
+    api,
+    sdk,
+    async close() {
+      await sdk.shutdown();
+      await api.close();
+      await server.close();
+    },
+  };
 }

@@ -99,6 +99,22 @@ export type Read =
   /** Langfuse `cost_details`: its `total`, else the sum of its parts. */
   | 'cost-object';
 
+/** The reader of a rule without `read`, where it is not text. */
+export const defaultReads: Partial<Record<Field, Read>> = {
+  promptTokens: 'count',
+  completionTokens: 'count',
+  totalTokens: 'count',
+  cachedTokens: 'count',
+  cost: 'amount',
+  tools: 'json-list',
+  tags: 'json',
+  finishReasons: 'json',
+  metadata: 'json',
+  config: 'json',
+  input: 'value',
+  output: 'value',
+};
+
 export interface Rule {
   /** An attribute key; `prefix.*` for every key under `prefix.`; `@events` for the span's events. */
   key: string;

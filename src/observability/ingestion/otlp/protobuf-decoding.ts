@@ -2,6 +2,7 @@
 // plain form of decoded-span.ts.
 import type { JsonValue } from '../span-record.js';
 import {
+  blankSpan,
   checkIds,
   checkTimes,
   isZero,
@@ -16,7 +17,6 @@ import {
   type OtlpEvent,
   type OtlpLink,
   type OtlpScope,
-  type OtlpSpan,
 } from './decoded-span.js';
 import protobuf from 'protobufjs';
 
@@ -179,25 +179,7 @@ function pbSpan(reader: protobuf.Reader, buffer: Buffer, end: number, index: str
     let parent: string | null = null;
     let start = 0n;
     let finish = 0n;
-    const span: OtlpSpan = {
-      traceId,
-      spanId,
-      parentSpanId: null,
-      traceState: '',
-      flags: 0,
-      name: '',
-      kind: 0,
-      startTimeUnixNano: 0n,
-      endTimeUnixNano: 0n,
-      attributes: {},
-      droppedAttributesCount: 0,
-      events: [],
-      droppedEventsCount: 0,
-      links: [],
-      droppedLinksCount: 0,
-      statusCode: 0,
-      statusMessage: '',
-    };
+    const span = blankSpan();
     while (reader.pos < end) {
       const tag = reader.uint32();
       switch (tag) {

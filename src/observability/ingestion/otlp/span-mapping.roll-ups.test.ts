@@ -4,7 +4,7 @@
 // the rule tables themselves, so a rule added later is tested too. (The client tests under
 // test/clients show the trace totals through the real libraries.)
 import { describe, expect, it } from 'vitest';
-import type { JsonObject, OtlpResource, OtlpSpan } from './decoded-span.js';
+import { blankSpan, type JsonObject, type OtlpResource, type OtlpSpan } from './decoded-span.js';
 import { conventions } from './mapping-rules.js';
 import { otlpSpanRecord } from './span-mapping.js';
 
@@ -12,23 +12,13 @@ const resource: OtlpResource = { attributes: {}, droppedAttributesCount: 0, sche
 
 function record(attributes: JsonObject) {
   const span: OtlpSpan = {
+    ...blankSpan(),
     traceId: '0af7651916cd43dd8448eb211c80319c',
     spanId: 'b7ad6b7169203331',
-    parentSpanId: null,
-    traceState: '',
-    flags: 0,
     name: 'span',
-    kind: 1,
     startTimeUnixNano: 1_714_564_800_000_000_000n,
     endTimeUnixNano: 1_714_564_801_000_000_000n,
     attributes,
-    droppedAttributesCount: 0,
-    events: [],
-    droppedEventsCount: 0,
-    links: [],
-    droppedLinksCount: 0,
-    statusCode: 0,
-    statusMessage: '',
   };
   return otlpSpanRecord(span, resource, {}, {});
 }

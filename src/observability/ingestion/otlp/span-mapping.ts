@@ -7,7 +7,7 @@ import { nanosToDate } from '../../../shared/time.js';
 import type { JsonValue, SpanKind, SpanRecord } from '../span-record.js';
 import { amount, count, isObject, parsed, type Attrs } from './attribute-values.js';
 import type { JsonObject, OtlpResource, OtlpScope, OtlpSpan } from './decoded-span.js';
-import { conventions, type Convention, type Field, type Read, type Rule } from './mapping-rules.js';
+import { conventions, defaultReads, type Convention, type Field, type Rule } from './mapping-rules.js';
 import {
   aiPromptContent,
   aiResponseContent,
@@ -95,22 +95,6 @@ const textValue = (value: JsonValue | undefined): string | null =>
         ? String(value)
         : JSON.stringify(value);
 
-/** The default reader of each field that has one other than the value itself. */
-const fieldReads: Partial<Record<Field, Read>> = {
-  promptTokens: 'count',
-  completionTokens: 'count',
-  totalTokens: 'count',
-  cachedTokens: 'count',
-  cost: 'amount',
-  tools: 'json-list',
-  tags: 'json',
-  finishReasons: 'json',
-  metadata: 'json',
-  config: 'json',
-  input: 'value',
-  output: 'value',
-};
-
 interface UsageObject {
   promptTokens: number | null;
   completionTokens: number | null;
@@ -163,7 +147,7 @@ function read(hit: Hit, attrs: Attrs, span: OtlpSpan | null): unknown {
   const value = attrs[hit.key];
   if (!prefix && ruleKey !== '@events' && (value === undefined || value === null || value === '')) return undefined;
   const field = rule.field;
-  switch (rule.read ?? fieldReads[field] ?? 'text') {
+  switch (rule.read ?? defaultReads[field] ?? 'text') {
     case 'text':
       return textValue(value) ?? undefined;
     case 'count':
