@@ -57,8 +57,8 @@ describe('AI SDK 6 (ai.* attributes)', () => {
     expect(call.metadata.usage).toEqual({ prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 });
     expect(call.metadata.cost).toBeGreaterThan(0);
     const details = await spanDetails(server, view.traceId, call.id);
-    expect(details.inputs?.messages).toEqual([{ role: 'user', text: 'Hello there', rest: null }]);
-    expect(details.outputs?.messages).toEqual([{ role: 'assistant', text: 'You said: Hello there', rest: { finish_reason: 'stop' } }]);
+    expect(details.inputs?.messages).toMatchObject([{ role: 'user', text: 'Hello there', rest: null }]);
+    expect(details.outputs?.messages).toMatchObject([{ role: 'assistant', text: 'You said: Hello there', rest: { finish_reason: 'stop' } }]);
     expect(details.span.content.internals.metadata).toMatchObject({ feature: 'tests' });
     expect(view.graphql).toMatchObject({ tokens: { promptTokens: 20, completionTokens: 8, totalTokens: 28 }, sessionId: 'chat-6', userId: 'grace' });
     expect(view.graphql.cost).toBeCloseTo(call.metadata.cost!, 12);

@@ -116,12 +116,12 @@ export async function expectToolLoop(server: TestServer, view: TraceView, toolSp
   expect(first.outputs?.messages[0]).toMatchObject({
     role: 'assistant',
     text: null,
-    rest: { tool_calls: [{ id: 'call_weather_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+    toolCalls: [{ id: 'call_weather_1', name: 'get_weather', arguments: '{"city":"Paris"}' }],
   });
   const second = await spanDetails(server, view.traceId, calls[1].id);
   expect(second.inputs?.messages.map((message) => message.role)).toEqual(inputRoles);
   const tool = second.inputs!.messages[second.inputs!.messages.length - 1];
-  expect(tool).toMatchObject({ role: 'tool', text: '{"city":"Paris","forecast":"sunny","celsius":21}', rest: { tool_call_id: 'call_weather_1' } });
+  expect(tool).toMatchObject({ role: 'tool', text: '{"city":"Paris","forecast":"sunny","celsius":21}', toolCallId: 'call_weather_1' });
   expect(second.outputs?.messages[0].text).toBe(weatherAnswer);
   const agent = await spanDetails(server, view.traceId, view.spans[0].id);
   expect(agent.span).toMatchObject({ spanKind: 'AGENT' });

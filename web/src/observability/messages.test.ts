@@ -13,7 +13,9 @@ describe('conversationOf', () => {
             { type: 'text', content: 'is' },
           ],
         },
-        { role: 'assistant', content: null, tool_calls: [{ name: 'lookup' }] },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: '{"found":true}' },
+        { role: 'assistant', content: null, tool_calls: [{ unknown: 'shape' }] },
       ],
       system_instructions: [{ type: 'text', content: 'Be terse.' }],
       temperature: 0,
@@ -21,9 +23,11 @@ describe('conversationOf', () => {
     expect(conversation).toEqual({
       system: 'Be terse.',
       messages: [
-        { role: 'user', text: 'Capital of France?', rest: null },
-        { role: 'assistant', text: 'Paris', rest: null },
-        { role: 'assistant', text: null, rest: { content: null, tool_calls: [{ name: 'lookup' }] } },
+        { role: 'user', text: 'Capital of France?', toolCalls: [], toolCallId: null, rest: null },
+        { role: 'assistant', text: 'Paris', toolCalls: [], toolCallId: null, rest: null },
+        { role: 'assistant', text: null, toolCalls: [{ id: 'call_1', name: 'lookup', arguments: '{"q":"x"}' }], toolCallId: null, rest: null },
+        { role: 'tool', text: '{"found":true}', toolCalls: [], toolCallId: 'call_1', rest: null },
+        { role: 'assistant', text: null, toolCalls: [], toolCallId: null, rest: { content: null, tool_calls: [{ unknown: 'shape' }] } },
       ],
       rest: { temperature: 0 },
     });

@@ -163,4 +163,21 @@ describe('decodeProtobuf', () => {
     expect(() => decodeProtobuf(deep)).toThrow('resource_spans[0].resource: an attribute value is nested deeper than 32 levels');
     expect(decodeProtobuf(new Uint8Array(0))).toEqual([]);
   });
+
+  it('answers any damaged body with spans or a bad request, never another error', () => {
+    const body = encode({
+      resourceSpans: [{ scopeSpans: [{ spans: [baseSpan('0000000000000001', { attributes: [{ key: 'k', value: nested(3) }], events: [{ name: 'e' }] })] }] }],
+    });
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    for (let round = 0; round < 2_000; round++) {
+      const damaged = Buffer.from(body);
+      for (let flips = 1 + Math.floor(random() * 4); flips > 0; flips--) damaged[Math.floor(random() * damaged.length)] = Math.floor(random() * 256);
+      try {
+        decodeProtobuf(damaged.subarray(0, Math.floor(damaged.length * (0.5 + random() / 2))));
+      } catch (error) {
+        expect(error).toBeInstanceOf(OtlpBadRequest);
+      }
+    }
+  });
 });
