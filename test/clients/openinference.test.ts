@@ -149,20 +149,22 @@ describe('OpenInference: the openai client', () => {
 
   it('shows the conversation, message contents as text, the tool call and its result', async () => {
     const chat = await spanDetails(server, calls[0].traceId, calls[0].spans[0].id);
-    expect(chat.inputs?.messages).toEqual([{ role: 'user', text: 'Hello there', rest: null }]);
-    expect(chat.outputs?.messages).toEqual([{ role: 'assistant', text: 'You said: Hello there', rest: null }]);
+    expect(chat.inputs?.messages).toEqual([{ role: 'user', text: 'Hello there', toolCalls: [], toolCallId: null, rest: null }]);
+    expect(chat.outputs?.messages).toEqual([{ role: 'assistant', text: 'You said: Hello there', toolCalls: [], toolCallId: null, rest: null }]);
     const streamed = await spanDetails(server, calls[1].traceId, calls[1].spans[0].id);
-    expect(streamed.outputs?.messages).toEqual([{ role: 'assistant', text: 'You said: Stream me a greeting', rest: null }]);
+    expect(streamed.outputs?.messages).toEqual([{ role: 'assistant', text: 'You said: Stream me a greeting', toolCalls: [], toolCallId: null, rest: null }]);
     // `message.contents.{j}.message_content.*`: the two text parts read as one text.
     const call = await spanDetails(server, calls[2].traceId, calls[2].spans[0].id);
-    expect(call.inputs?.messages[1]).toEqual({ role: 'user', text: 'What is the weather in Paris?', rest: null });
+    expect(call.inputs?.messages[1]).toEqual({ role: 'user', text: 'What is the weather in Paris?', toolCalls: [], toolCallId: null, rest: null });
     expect(call.span.content.outputs.messages[0].tool_calls).toEqual([
       { id: 'call_weather_1', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
     ]);
+    // The UI draws it as a call, and the tool message as the answer to it.
+    expect(call.outputs?.messages[0].toolCalls).toEqual([{ id: 'call_weather_1', name: 'get_weather', arguments: '{"city":"Paris"}' }]);
     expect(call.span.content.internals.tools[0].json_schema).toMatchObject({ function: { name: 'get_weather' } });
     const answer = await spanDetails(server, calls[3].traceId, calls[3].spans[0].id);
     expect(answer.inputs?.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
-    expect(answer.span.content.inputs.messages[3]).toMatchObject({ role: 'tool', tool_call_id: 'call_weather_1', content: '{"celsius":21}' });
+    expect(answer.inputs?.messages[3]).toMatchObject({ role: 'tool', text: '{"celsius":21}', toolCallId: 'call_weather_1' });
     expect(answer.outputs?.messages[0].text).toBe(weatherAnswer);
   });
 
@@ -193,7 +195,7 @@ describe('OpenInference: LangChain', () => {
     expect(chat).toMatchObject({ spankind: 'LLM', model: 'gpt-4o-mini', metadata: { usage: chatUsage } });
     expect(chat.metadata.cost).toBeCloseTo(cost(chatUsage.prompt_tokens, chatUsage.completion_tokens), 12);
     const details = await spanDetails(server, views_[0].traceId, chat.id);
-    expect(details.inputs?.messages).toEqual([{ role: 'user', text: 'Hello from LangChain', rest: null }]);
+    expect(details.inputs?.messages).toEqual([{ role: 'user', text: 'Hello from LangChain', toolCalls: [], toolCallId: null, rest: null }]);
     expect(details.outputs?.messages).toMatchObject([{ role: 'assistant', text: 'You said: Hello from LangChain' }]);
     // LangChain's instrumentation sends the call's function, not its id.
     expect(call.content.outputs.messages[0].tool_calls).toEqual([{ function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }]);

@@ -93,7 +93,7 @@ describe('OpenLLMetry', () => {
     expect(chat).toMatchObject({ name: 'chat gpt-4o-mini', model: 'gpt-4o-mini', metadata: { usage: chatUsage } });
     expect(chat.metadata.cost).toBeCloseTo(cost(chatUsage.prompt_tokens, chatUsage.completion_tokens), 12);
     const details = await spanDetails(server, view.traceId, chat.id);
-    expect(details.inputs?.messages).toEqual([{ role: 'user', text: 'Hello there', rest: null }]);
+    expect(details.inputs?.messages).toEqual([{ role: 'user', text: 'Hello there', toolCalls: [], toolCallId: null, rest: null }]);
     expect(details.outputs?.messages).toMatchObject([{ role: 'assistant', text: 'You said: Hello there' }]);
     // Streamed: OpenLLMetry counts the tokens itself (it estimates them, whatever the API reported).
     expect(streamed.model).toBe('gpt-4o-mini');
