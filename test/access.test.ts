@@ -13,7 +13,7 @@ import { FAST, createApp, createConfig, createEndpointVariant, createTestset, st
 import { createHumanEvaluation, waitForHumanStatus } from './helpers/human-evaluations.js';
 import { useTestServer, onPostgres, startServer, type TestResponse, type TestServer } from './helpers/server.js';
 import { schema } from '../src/graphql/schema.js';
-import { ExportTraceServiceRequest, RetryInfo, RpcStatus } from '../src/observability/ingestion/otlp/messages.js';
+import { ExportLogsServiceRequest, ExportTraceServiceRequest, RetryInfo, RpcStatus } from '../src/observability/ingestion/otlp/messages.js';
 import { requestContext, scopes, type Scope } from '../src/shared/context.js';
 import { upsertScores } from '../src/scores/operations.js';
 import { KeyHasher } from '../src/auth/keys/tokens.js';
@@ -266,9 +266,12 @@ const expected: Record<string, Access> = {
   'PATCH /public/score-configs/:configId': 'write',
   'GET /public/sessions': 'read',
   'GET /public/sessions/:sessionId': 'read',
+  'POST /v1/logs': 'ingest',
+  'POST /otlp/v1/logs': 'ingest',
+  'POST /public/otel/v1/logs': 'ingest',
 };
 
-const isOtlp = (url: string) => url.endsWith('/v1/traces');
+const isOtlp = (url: string) => url.endsWith('/v1/traces') || url.endsWith('/v1/logs');
 
 /** Public routes that answer a request without a body or session on their own terms: its fault, not a key's absence. */
 const publicAnswers: Record<string, number> = { 'POST /auth/login': 422, 'POST /auth/password': 422, 'GET /auth/me': 401 };
@@ -362,7 +365,7 @@ const notProjectScoped = ['GET /evaluators/:evaluator_key', 'GET /variants/:vari
 
 function send(route: string, url: string, headers: Record<string, string>, ids: Record<string, string>): Promise<TestResponse> {
   const method = route.split(' ')[0];
-  if (isOtlp(url)) return server.request(method, url, { resourceSpans: [] }, headers);
+  if (isOtlp(url)) return server.request(method, url, url.endsWith('/v1/logs') ? { resourceLogs: [] } : { resourceSpans: [] }, headers);
   if (url === '/testsets/upload') {
     const form = new FormData();
     form.append('testset_name', 'walk');
@@ -812,6 +815,33 @@ describe('OTLP', () => {
     expect((await server.request('GET', `/observability/traces/${traceId}`, undefined, bearer(keys.A.read))).status).toBe(200);
     expect((await server.request('GET', `/observability/traces/${traceId}`, undefined, bearer(keys.B.read))).status).toBe(404);
   });
+
+  it("gRPC logs: the same keys and scopes; the records join the span of the key's project only", async () => {
+    const { grpc, call, close } = await grpcClient(grpcPort, 'logs');
+    const traceId = 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+    const record = {
+      traceId: Buffer.from(traceId, 'hex'),
+      spanId: Buffer.from('1111111111111111', 'hex'),
+      timeUnixNano: 1795000000500000000,
+      body: { kvlistValue: { values: [{ key: 'content', value: { stringValue: 'Hello?' } }] } },
+      attributes: [{ key: 'event.name', value: { stringValue: 'gen_ai.user.message' } }],
+    };
+    const message = Buffer.from(
+      ExportLogsServiceRequest.encode(ExportLogsServiceRequest.fromObject({ resourceLogs: [{ scopeLogs: [{ logRecords: [record] }] }] })).finish(),
+    );
+    try {
+      expect((await call(message)).error?.code).toBe(grpc.status.UNAUTHENTICATED);
+      expect((await call(message, `Bearer ${keys.A.read}`)).error?.code).toBe(grpc.status.PERMISSION_DENIED);
+      expect((await call(message, `Bearer ${keys.B.ingest}`)).error).toBeNull();
+      expect((await call(message, `Bearer ${keys.A.ingest}`)).error).toBeNull();
+    } finally {
+      close();
+    }
+    const tree = (await server.request('GET', `/observability/traces/${traceId}`, undefined, bearer(keys.A.read))).body;
+    expect(tree.content.inputs).toEqual({ messages: [{ role: 'user', content: 'Hello?' }] });
+    // Project B's copy waits for a span of its own: it never reaches A's.
+    expect(tree.content.internals.log_records.count).toBe(1);
+  });
 });
 
 describe('scores in the trace list', () => {
@@ -835,7 +865,7 @@ describe('scores in the trace list', () => {
 });
 
 /** A raw OTLP/gRPC client: bytes in, the error or answer out, with an `authorization` metadata when given. */
-async function grpcClient(port: number) {
+async function grpcClient(port: number, signal: 'trace' | 'logs' = 'trace') {
   const grpc = await import('@grpc/grpc-js');
   const client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   const call = (body: Buffer, authorization?: string) =>
@@ -843,7 +873,7 @@ async function grpcClient(port: number) {
       const metadata = new grpc.Metadata();
       if (authorization) metadata.set('authorization', authorization);
       client.makeUnaryRequest(
-        '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+        signal === 'logs' ? '/opentelemetry.proto.collector.logs.v1.LogsService/Export' : '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
         (value: Buffer) => value,
         (value: Buffer) => value,
         body,
