@@ -13,6 +13,7 @@ import { deletionRoutes } from './observability/retention/routes.js';
 import { searchRoutes } from './observability/search/routes.js';
 import { traceRoutes } from './observability/traces/routes.js';
 import { pricingRoutes } from './pricing/routes.js';
+import { scoreRoutes } from './scores/routes.js';
 import { testsetRoutes } from './testsets/routes.js';
 import { Authenticator, authEnabled, PROJECT_HEADER } from './auth/access.js';
 import { authRoutes } from './auth/routes.js';
@@ -208,6 +209,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     testsetRoutes(rest);
     evaluatorRoutes(rest);
     pricingRoutes(rest);
+    scoreRoutes(rest);
     searchRoutes(rest);
     ingestionRoutes(rest);
     traceRoutes(rest);

@@ -72,6 +72,8 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
   );
   const price = await ok(client.request('POST', '/observability/prices', { model: `model-${project}`, input: 1, output: 2 }));
   const member = await ok(client.request('POST', `/projects/${projectIds[project]}/members`, { email: `member-${project}@example.com`, role: 'viewer' }));
+  const scoreConfig = await ok(client.request('POST', '/score-configs', { name: `quality-${project}`, data_type: 'NUMERIC', min_value: 0, max_value: 1 }));
+  const score = await ok(client.request('POST', '/scores', { trace_id: trace, name: `quality-${project}`, value: 1, config_id: scoreConfig.id }));
   return {
     app_id: app,
     variant_id: variant.variant_id,
@@ -85,6 +87,8 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
     price_id: price.id,
     api_key_id: keys[project].readId,
     user_id: member.user_id,
+    score_id: score.id,
+    score_config_id: scoreConfig.id,
   };
 }
 
@@ -129,6 +133,9 @@ afterAll(async () => {
 });
 
 type Access = Scope | 'public' | 'graphql';
+
+/** Whether holding `scopes` grants `needed`: `write` includes `feedback` (docs/scores.md#feedback-keys). */
+const grants = (scopes: readonly Scope[], needed: Access) => scopes.includes(needed as Scope) || (needed === 'feedback' && scopes.includes('write'));
 
 /**
  * What every route needs. A route missing here fails the walk: a new route must say who may call it.
@@ -229,6 +236,14 @@ const expected: Record<string, Access> = {
   'DELETE /projects/:project_id/members/:user_id': 'admin',
   'POST /users/:user_id/password-link': 'admin',
   'GET /projects/:project_id/audit-events': 'admin',
+  'POST /scores': 'feedback',
+  'GET /scores': 'read',
+  'GET /scores/:score_id': 'read',
+  'DELETE /scores/:score_id': 'write',
+  'POST /score-configs': 'write',
+  'GET /score-configs': 'read',
+  'GET /score-configs/:score_config_id': 'read',
+  'PATCH /score-configs/:score_config_id': 'write',
   'POST /v1/traces': 'ingest',
   'POST /otlp/v1/traces': 'ingest',
   'POST /public/otel/v1/traces': 'ingest',
@@ -274,6 +289,9 @@ function bodyFor(route: string, ids: Record<string, string>): unknown {
     'POST /evaluators/configs': { app_id: ids.app_id, name: 'walk', evaluator_key: 'auto_exact_match', settings_values: {} },
     'PUT /evaluators/configs/:config_id': { name: 'renamed' },
     'POST /observability/prices': { model: 'walk', input: 1, output: 1 },
+    'POST /scores': { trace_id: ids.trace_id, name: 'walk', value: 1 },
+    'POST /score-configs': { name: 'walk', data_type: 'BOOLEAN' },
+    'PATCH /score-configs/:score_config_id': { description: 'walked' },
     'POST /observability/trace': { trace: 'cccccccccccccccccccccccccccccccc', spans: [] },
     'POST /evaluations': {
       app_id: ids.app_id,
@@ -362,7 +380,7 @@ describe('every registered route', () => {
         expectRefusal(await send(route, path, headers, fixtures.A), route, 401);
       }
       if (access === 'graphql' || method === 'OPTIONS') continue;
-      for (const scope of scopes.filter((other) => other !== access)) {
+      for (const scope of scopes.filter((other) => !grants([other], access))) {
         expectRefusal(await send(route, path, bearer(keys.A[scope]), fixtures.A), `${route} with ${scope}`, 403);
       }
     }
@@ -377,7 +395,7 @@ describe('every registered route', () => {
       expect((await send(route, path, { cookie: 'assay_session=forged' }, fixtures.A)).status, route).toBe(401);
       for (const role of ['viewer', 'member', 'admin'] as const) {
         const headers = { cookie: sessions[role] };
-        if (!roleScopes[role].includes(access)) expectRefusal(await send(route, path, headers, fixtures.A), `${route} as ${role}`, 403);
+        if (!grants(roleScopes[role], access)) expectRefusal(await send(route, path, headers, fixtures.A), `${route} as ${role}`, 403);
         else if (method === 'GET') expect([401, 403], `${route} as ${role}`).not.toContain((await send(route, path, headers, fixtures.A)).status);
       }
     }
@@ -436,6 +454,8 @@ async function projectState(project: Project) {
     `/human-evaluations/${ids.human_evaluation_id}/evaluation_scenarios`,
     '/observability/prices?source=user',
     '/observability/traces',
+    '/scores',
+    '/score-configs',
     `/projects/${ids.project_id}/api-keys`,
     `/projects/${ids.project_id}/members`,
     `/projects/${ids.project_id}/audit-events`,
@@ -492,6 +512,7 @@ const fieldScopes: Record<string, Scope> = {
   removeMember: 'admin',
   issuePasswordLink: 'admin',
   ingestTrace: 'ingest',
+  upsertScores: 'feedback',
 };
 
 async function graphqlAs(key: string | null, query: string, variables?: Record<string, unknown>): Promise<TestResponse> {
@@ -526,7 +547,7 @@ describe('GraphQL', () => {
       for (const field of Object.keys(schema.getRootType(kind as never)!.getFields())) {
         const needed = fieldScopes[field] ?? (kind === 'mutation' ? 'write' : 'read');
         const { query, variables } = operationFor(kind, field);
-        for (const scope of scopes.filter((other) => other !== needed)) {
+        for (const scope of scopes.filter((other) => !grants([other], needed))) {
           const response = kind === 'subscription' ? await streamAs(keys.A[scope], query, variables) : await graphqlAs(keys.A[scope], query, variables);
           expect(response.status, `${field} with ${scope}`).toBe(403);
           const body = 'body' in response ? response.body : JSON.parse(response.text);
@@ -554,7 +575,7 @@ describe('GraphQL', () => {
         for (const role of ['viewer', 'member', 'admin'] as const) {
           const response = await server.request('POST', '/graphql', { query, variables }, { cookie: sessions[role] });
           // Creating projects is an instance administrator's, not a project admin's (docs/access.md#roles).
-          const allowed = roleScopes[role].includes(needed) && field !== 'createProject';
+          const allowed = grants(roleScopes[role], needed) && field !== 'createProject';
           if (allowed) expect(response.status, `${field} as ${role}: ${response.text}`).not.toBe(403);
           else expect(response.body.errors[0].extensions.code, `${field} as ${role}`).toBe('FORBIDDEN');
         }
@@ -595,19 +616,28 @@ describe('GraphQL', () => {
       ['write', 'mutation($id: ID!) { deleteVariant(id: $id) }', 'variant_id'],
       ['write', 'mutation($id: ID!) { cancelEvaluation(id: $id) { id } }', 'evaluation_id'],
       ['write', 'mutation($id: ID!) { deleteModelPrice(id: $id) }', 'price_id'],
+      ['read', 'query($id: ID!) { node(id: $id) { ... on Score { value } } }', 'score_global_id'],
+      ['write', 'mutation($id: ID!) { deleteScore(id: $id) }', 'score_global_id'],
+      ['read', 'query($id: ID!) { node(id: $id) { ... on ScoreConfig { name } } }', 'score_config_global_id'],
+      ['write', 'mutation($id: ID!) { updateScoreConfig(id: $id, input: { isArchived: true }) { name } }', 'score_config_global_id'],
       ['admin', 'mutation($id: ID!) { revokeApiKey(id: $id) }', 'api_key_global_id'],
     ];
-    const globalId = (id: string) => Buffer.from(`ApiKey:${id}`).toString('base64');
+    // Cases naming a global id: its type and the fixture holding the plain id.
+    const globalIds: Record<string, [string, string]> = {
+      api_key_global_id: ['ApiKey', 'api_key_id'],
+      score_global_id: ['Score', 'score_id'],
+      score_config_global_id: ['ScoreConfig', 'score_config_id'],
+    };
+    const idOf = (name: string, ids: Record<string, string>) =>
+      name in globalIds ? Buffer.from(`${globalIds[name][0]}:${ids[globalIds[name][1]]}`).toString('base64') : ids[name];
+    const plainOf = (name: string, ids: Record<string, string>) => (name in globalIds ? ids[globalIds[name][1]] : ids[name]);
     const before = await projectState('B');
     for (const [scope, query, name] of cases) {
-      const id = name === 'api_key_global_id' ? globalId(b.api_key_id) : b[name];
-      const missingId = name === 'api_key_global_id' ? globalId(unknown.api_key_id) : unknown[name];
-      const other = await graphqlAs(keys.A[scope], query, { id });
-      const missing = await graphqlAs(keys.A[scope], query, { id: missingId });
+      const other = await graphqlAs(keys.A[scope], query, { id: idOf(name, b) });
+      const missing = await graphqlAs(keys.A[scope], query, { id: idOf(name, unknown) });
       expect(other.status, query).toBe(missing.status);
-      expect(other.text.replaceAll(name === 'api_key_global_id' ? b.api_key_id : id, '<id>'), query).toBe(
-        missing.text.replaceAll(name === 'api_key_global_id' ? unknown.api_key_id : missingId, '<id>'),
-      );
+      const normalised = (text: string, ids: Record<string, string>) => text.replaceAll(idOf(name, ids), '<id>').replaceAll(plainOf(name, ids), '<id>');
+      expect(normalised(other.text, b), query).toBe(normalised(missing.text, unknown));
       expect(other.body.data?.app ?? other.body.data?.evaluation ?? null).toBeNull();
     }
     const follow = 'subscription($id: ID!) { evaluationProgress(id: $id) { __typename } }';

@@ -4,50 +4,37 @@
 // developer's machine, and with auth on and a signed-in browser, whose cookie a page of another
 // port of the same host (the same site, so the cookie goes along) cannot use. Every page and request stays on loopback (127.0.0.1 and 127.0.0.2).
 // Needs Debian's chromium (`apt-get install -y chromium`); skipped, and reported so, where absent.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { chromiumAvailable as available, launchChromium } from './helpers/browser.js';
+import { chromiumAvailable as available, launchChromium, loopbackOnly, openPage, pageServers } from './helpers/browser.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 let assay: TestServer;
 let browser: Browser | undefined;
 let context: BrowserContext;
-const pages: Server[] = [];
+const pages = pageServers();
 let allowedOrigin: string;
 let otherOrigin: string;
 
-/** A server of one empty page, as another web site would be. */
-async function pageServer(host: string, port = 0): Promise<string> {
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>page</title>'));
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
-  pages.push(server);
-  return `http://${host}:${(server.address() as AddressInfo).port}`;
-}
-
 beforeAll(async () => {
   // The allowed origin must be known before Assay starts: its port is taken first.
-  allowedOrigin = await pageServer('127.0.0.1');
-  otherOrigin = await pageServer('127.0.0.2');
+  allowedOrigin = await pages.start('127.0.0.1');
+  otherOrigin = await pages.start('127.0.0.2');
   assay = await startServer({ ASSAY_CORS_ORIGINS: allowedOrigin });
   if (!available) return;
   browser = await launchChromium();
   context = await browser.newContext();
-  // Nothing leaves loopback.
-  await context.route('**/*', (route) => (/^http:\/\/127\.0\.0\.[12]:/.test(route.request().url()) ? route.continue() : route.abort()));
+  await loopbackOnly(context);
 });
 
 afterAll(async () => {
   await browser?.close();
   await assay?.close();
-  for (const server of pages) server.close();
+  pages.closeAll();
 });
 
-async function open(origin: string): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(origin);
-  return page;
+function open(origin: string): Promise<Page> {
+  return openPage(context, origin);
 }
 
 /** Runs fetch in `page`; its status and text, or the error that the browser gave instead. */
@@ -158,7 +145,7 @@ it.skipIf(!available)(
       const names = async () => ((await signedIn.request('GET', '/apps', undefined, asUser)).body as { app_name: string }[]).map((app) => app.app_name);
 
       // Another port of 127.0.0.1: the same site, so the browser sends the cookie along.
-      const page = await open(await pageServer('127.0.0.1'));
+      const page = await open(await pages.start('127.0.0.1'));
       const read = await pageFetch(page, `${signedIn.baseUrl}/apps`, { credentials: 'include' });
       expect(read).toEqual({ error: expect.stringContaining('Failed to fetch') });
       const plain = await pageFetch(page, `${signedIn.baseUrl}/apps`, {

@@ -335,6 +335,26 @@ describe('real answers match the document', () => {
     await call('GET', '/observability/prices/resolve?model=my-model');
     await call('DELETE', `/observability/prices/${price.id}`, undefined, 204);
 
+    // Scores and score configs.
+    const scoreConfig = await call('POST', '/score-configs', { name: 'stars', data_type: 'NUMERIC', min_value: 1, max_value: 5 });
+    await call('POST', '/score-configs', { name: 'tone', data_type: 'CATEGORICAL', categories: [{ label: 'kind', value: 1 }] });
+    await call('POST', '/score-configs', { name: 'x', data_type: 'TEXT' }, 422);
+    await call('GET', '/score-configs');
+    await call('GET', `/score-configs/${scoreConfig.id}`);
+    await call('GET', '/score-configs/unknown', undefined, 404);
+    await call('PATCH', `/score-configs/${scoreConfig.id}`, { description: 'one to five' });
+    const score = await call('POST', '/scores', { id: 'tour-score', trace_id: 'tour', config_id: scoreConfig.id, value: 4, metadata: { by: 'tour' } });
+    await call('POST', '/scores', [
+      { trace_id: 'tour', span_id: 'tour-span', name: 'helpful', value: true },
+      { session_id: 'tour-session', name: 'note', data_type: 'TEXT', value: 'short' },
+    ]);
+    await call('POST', '/scores', { id: 'tour-score', session_id: 'elsewhere', name: 'stars', value: 4 }, 409);
+    await call('POST', '/scores', { trace_id: 'tour', config_id: scoreConfig.id, value: 9 }, 422);
+    await call('GET', '/scores?trace_id=tour&limit=1');
+    await call('GET', `/scores/${score.id}`);
+    await call('DELETE', `/scores/${score.id}`, undefined, 204);
+    await call('GET', `/scores/${score.id}`, undefined, 404);
+
     // Projects and API keys (auth is off here: the caller acts in the default project).
     const projects = await call('GET', '/projects');
     const own = projects.find((project: Json) => project.name === 'default');

@@ -4,6 +4,8 @@ import { builder } from '../shared/graphql/builder.js';
 import { App, Variant } from '../apps/graphql.js';
 import { EvaluatorConfig } from '../evaluators/graphql.js';
 import { Testset } from '../testsets/graphql.js';
+import { ScoreRef } from '../scores/graphql.js';
+import { scoresLoader } from '../scores/operations.js';
 import { databaseIds, globalId } from '../shared/graphql/ids.js';
 import { ConfidenceInterval } from '../shared/graphql/interval.js';
 import { restFields } from '../shared/graphql/names.js';
@@ -232,6 +234,12 @@ const ScenarioRef = builder.prismaNode('EvaluationScenario', {
       description: "The trace of the case's calls (query `trace`); null when none was recorded.",
     }),
     results: t.relation('results', { description: 'One per evaluator config, in the order asked.' }),
+    scores: t.field({
+      type: [ScoreRef],
+      description:
+        "The scenario's scores (target SCENARIO), oldest first: one per evaluator result of source EVALUATION, named by its config (docs/scores.md#evaluations), and any given since.",
+      resolve: (s, _args, ctx) => scoresLoader(ctx, 'scenarioId').load(s.id),
+    }),
   }),
 });
 

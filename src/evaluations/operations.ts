@@ -13,6 +13,7 @@ import { progressOf } from '../evaluation-engine/events.js';
 import { UNFINISHED } from '../evaluation-engine/states.js';
 import { asObject, toJson } from '../shared/json.js';
 import { spanCostsByAttribute } from '../observability/traces/trace-reads.js';
+import { deleteScoresOfScenarios } from '../scores/operations.js';
 import { getTestset } from '../testsets/operations.js';
 import type { CreateEvaluationInput } from './inputs.js';
 
@@ -214,7 +215,16 @@ export async function deleteEvaluations(ctx: RequestContext, evaluationIds: read
   const known = new Set(found.map((row) => row.id));
   const unknown = evaluationIds.find((id) => !known.has(id));
   if (unknown !== undefined) throw new NotFoundError('Evaluation', unknown);
-  await ctx.db.evaluation.deleteMany({ where: { id: { in: [...known] } } });
+  // Their scenarios' scores (docs/scores.md#evaluations) go with them, in one transaction.
+  await ctx.db.$transaction(async (tx) => {
+    const scenarios = await tx.evaluationScenario.findMany({ where: { evaluationId: { in: [...known] } }, select: { id: true } });
+    await deleteScoresOfScenarios(
+      tx,
+      ctx.projectId,
+      scenarios.map((scenario) => scenario.id),
+    );
+    await tx.evaluation.deleteMany({ where: { id: { in: [...known] } } });
+  });
   for (const id of known) ctx.events.publish('job:stopped', id);
 }
 

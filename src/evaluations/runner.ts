@@ -15,7 +15,9 @@ import { EVALUATION_ENVIRONMENT, type SpanRecord } from '../observability/ingest
 import { spanWriter } from '../observability/ingestion/span-writer.js';
 import type { ProviderKeys } from '../providers/access.js';
 import { type ProviderCallRecord, providerClient } from '../providers/client.js';
-import { type RequestContext, type Services, requestContext } from '../shared/context.js';
+import type { ScoreInput } from '../scores/inputs.js';
+import { writeScores } from '../scores/operations.js';
+import { type RequestContext, type Services, requestContext, systemActor } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
 import { asObject } from '../shared/json.js';
 import { SecretUnreadable } from '../shared/secrets.js';
@@ -312,6 +314,12 @@ export class EvaluationJobs implements JobKind<EvaluationWithConfigs, RunPlan, T
           outcome.scores.map((score, index) => [id, plan.configs[index].id, score.type, jsonText(score.value), jsonText(score.error), numericScore(score)]),
         ),
       );
+      await writeScores(
+        ctx,
+        tx,
+        fresh.flatMap(({ outcome, id }) => outcome.scores.flatMap((score, index) => scenarioScore(plan, id, plan.configs[index], score))),
+        { author: systemActor },
+      );
       return { written: fresh.length, errors: fresh.filter(({ outcome }) => hasError(outcome)).length };
     });
   }
@@ -385,6 +393,28 @@ function hasError(outcome: CaseOutcome): boolean {
 }
 
 /** The number an aggregate averages: booleans as 1/0, numbers as they are, anything else none. */
+/**
+ * An evaluator's result on a scenario as the scenario's score (docs/scores.md#evaluations): named
+ * by its config, of source "evaluation", with an id made of the scenario's and the config's so a
+ * resumed batch writes it once. An error or a value that is no number makes none.
+ */
+function scenarioScore(plan: RunPlan, scenarioId: string, config: EvaluatorConfig, score: Result): ScoreInput[] {
+  const value = numericScore(score);
+  if (value === null) return [];
+  return [
+    {
+      id: `${scenarioId}:${config.id}`,
+      target: 'scenario',
+      scenario_id: scenarioId,
+      name: config.name,
+      data_type: score.type === 'bool' ? 'BOOLEAN' : 'NUMERIC',
+      value,
+      source: 'evaluation',
+      metadata: { evaluation_id: plan.evaluationId, evaluator_config_id: config.id, evaluator_key: config.evaluatorKey },
+    },
+  ];
+}
+
 function numericScore(score: Result): number | null {
   if (score.type === 'bool' && typeof score.value === 'boolean') return score.value ? 1 : 0;
   if (typeof score.value === 'number' && Number.isFinite(score.value) && score.type !== 'error') return score.value;

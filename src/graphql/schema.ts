@@ -13,6 +13,7 @@ import '../observability/retention/graphql.js';
 import '../observability/search/graphql.js';
 import '../observability/traces/graphql.js';
 import '../pricing/graphql.js';
+import '../scores/graphql.js';
 import '../testsets/graphql.js';
 
 export const schema = builder.toSchema();

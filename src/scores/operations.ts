@@ -3,10 +3,11 @@
 // scenario) without a foreign key, so it may come before its trace; `scores` ranks below
 // `observability` and `evaluations`, which call these functions (retention deletes a trace's
 // scores, the evaluation runner writes its results as scenario scores).
+import DataLoader from 'dataloader';
 import { v7 as uuidv7 } from 'uuid';
-import type { Actor, RequestContext } from '../shared/context.js';
+import { perRequest, type Actor, type RequestContext } from '../shared/context.js';
 import type { Prisma } from '../shared/db.js';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.js';
+import { AssayError, ConflictError, ForbiddenError, NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.js';
 import { jsonText, type BulkSql, type SqlValue, type Tx } from '../shared/sql.js';
 import type { ConfigDataType, ScoreConfigInput, ScoreConfigPatch, ScoreDataType, ScoreInput, ScoreListQuery, ScoreSource, ScoreTarget } from './inputs.js';
 
@@ -245,19 +246,22 @@ const UPSERT_SUFFIX =
   ' WHERE "Score"."target" = excluded."target"' +
   ['traceId', 'spanId', 'sessionId', 'scenarioId'].map((column) => ` AND "Score"."${column}" IS NOT DISTINCT FROM excluded."${column}"`).join('');
 
+/** One input's fate in `writeScoresPartly`: its stored row, or why it was refused. */
+export type ScoreOutcome = { row: ScoreRow; error?: undefined } | { row?: undefined; error: AssayError };
+
 /**
- * Writes scores inside the transaction `tx` (a Prisma transaction client): new ids are created,
- * known ones updated (idempotent retries). Every input is checked first (its target, its value
- * against its data type and its config) and all faults come in one 422; an id already used for
- * another target is a 409, another author's score written by a feedback key a 403
- * (docs/scores.md#ids-idempotent-writes). Answers the stored rows, in input order.
+ * Checks every input (its target, its value against its data type and config, an id already used
+ * for another target, another author's id written by a feedback key) and writes those that pass
+ * in one statement inside `tx` (none at all when one fails and `allOrNothing`). Answers each
+ * input's outcome, in input order.
  */
-export async function writeScores(
+async function checkAndWrite(
   ctx: ScoreContext,
   tx: Prisma.TransactionClient,
   inputs: readonly ScoreInput[],
-  options: UpsertOptions = {},
-): Promise<ScoreRow[]> {
+  options: UpsertOptions,
+  { allOrNothing }: { allOrNothing: boolean },
+): Promise<ScoreOutcome[]> {
   const at = options.at ?? bodyLocation(false);
   const author = options.author ?? ctx.principal.actor;
   const feedback = writesAsFeedback(ctx.principal);
@@ -268,16 +272,18 @@ export async function writeScores(
       ? []
       : (await tx.scoreConfig.findMany({ where: { projectId: ctx.projectId, id: { in: configIds } } })).map((config) => [config.id, config]),
   );
-  const issues: ValidationIssue[] = [];
-  const resolved = inputs.map((input, index) =>
-    resolveScore(input, index, input.config_id ? configs.get(input.config_id) : undefined, feedback, defaultSource, issues, at),
+  const outcomes: (Resolved | AssayError)[] = inputs.map((input, index) => {
+    const issues: ValidationIssue[] = [];
+    const score = resolveScore(input, index, input.config_id ? configs.get(input.config_id) : undefined, feedback, defaultSource, issues, at);
+    return score ?? new ValidationError(issues);
+  });
+  const ids = [...new Set(outcomes.flatMap((outcome) => (outcome instanceof AssayError ? [] : [outcome.id])))];
+  const existing = new Map(
+    ids.length === 0 ? [] : (await tx.score.findMany({ where: { projectId: ctx.projectId, id: { in: ids } } })).map((row) => [row.id, row]),
   );
-  if (issues.length > 0) throw new ValidationError(issues);
-  // The same id twice in one request: the last one stands, as if sent one after the other.
-  const byId = new Map((resolved as Resolved[]).map((score) => [score.id, score]));
-  const existing = await tx.score.findMany({ where: { projectId: ctx.projectId, id: { in: [...byId.keys()] } } });
-  for (const row of existing) {
-    const score = byId.get(row.id)!;
+  const checked = outcomes.map((score) => {
+    const row = score instanceof AssayError ? undefined : existing.get(score.id);
+    if (!row || score instanceof AssayError) return score;
     if (
       row.target !== score.target ||
       row.traceId !== score.traceId ||
@@ -285,40 +291,71 @@ export async function writeScores(
       row.sessionId !== score.sessionId ||
       row.scenarioId !== score.scenarioId
     )
-      throw new ConflictError(
+      return new ConflictError(
         `Score ${row.id} exists for another ${row.target === score.target ? 'id' : 'target'} (${describeTarget(row)}): a score's target never changes`,
       );
     if (feedback && (row.authorType !== author.type || row.authorId !== author.id))
-      throw new ForbiddenError(`Score ${row.id} was written by another author: a feedback key changes only its own scores`);
-  }
+      return new ForbiddenError(`Score ${row.id} was written by another author: a feedback key changes only its own scores`);
+    return score;
+  });
+  // The same id twice in one request: the last one stands, as if sent one after the other.
+  const byId = new Map(checked.flatMap((score) => (score instanceof AssayError ? [] : [[score.id, score] as const])));
   const now = new Date();
-  const created = new Map(existing.map((row) => [row.id, row.createdAt]));
-  const rows: SqlValue[][] = [...byId.values()].map((score) => [
-    score.id,
-    ctx.projectId,
-    score.target,
-    score.traceId,
-    score.spanId,
-    score.sessionId,
-    score.scenarioId,
-    score.name,
-    score.dataType,
-    score.value,
-    score.stringValue,
-    score.comment,
-    score.metadata,
-    score.source,
-    author.type,
-    author.id,
-    author.label,
-    score.configId,
-    created.get(score.id) ?? now,
-    now,
-  ]);
-  const written = await ctx.sql.insertRows(tx, 'Score', SCORE_COLUMNS, rows, UPSERT_SUFFIX);
-  if (written !== rows.length) throw new ConflictError("A score id of this request was just written for another target: a score's target never changes");
-  const stored = new Map((await tx.score.findMany({ where: { projectId: ctx.projectId, id: { in: [...byId.keys()] } } })).map((row) => [row.id, row]));
-  return (resolved as Resolved[]).map((score) => stored.get(score.id)!);
+  const stored = new Map(
+    [...byId.values()].map((score): [string, ScoreRow] => [
+      score.id,
+      {
+        ...score,
+        projectId: ctx.projectId,
+        metadata: score.metadata === null ? null : (JSON.parse(score.metadata) as Prisma.JsonValue),
+        authorType: author.type,
+        authorId: author.id,
+        authorLabel: author.label,
+        createdAt: existing.get(score.id)?.createdAt ?? now,
+        updatedAt: now,
+      },
+    ]),
+  );
+  const rows: SqlValue[][] = [...stored.values()].map((row) =>
+    SCORE_COLUMNS.map((column) => (column === 'metadata' ? byId.get(row.id)!.metadata : (row[column] as SqlValue))),
+  );
+  const refused = checked.some((score) => score instanceof AssayError);
+  if (rows.length > 0 && !(allOrNothing && refused)) {
+    const written = await ctx.sql.insertRows(tx, 'Score', SCORE_COLUMNS, rows, UPSERT_SUFFIX);
+    if (written !== rows.length) throw new ConflictError("A score id of this request was just written for another target: a score's target never changes");
+  }
+  return checked.map((score) => (score instanceof AssayError ? { error: score } : { row: stored.get(score.id)! }));
+}
+
+/**
+ * Writes scores inside the transaction `tx` (a Prisma transaction client): new ids are created,
+ * known ones updated (idempotent retries). Every input is checked first and nothing is written
+ * unless all pass: the faults of all come in one 422; else an id already used for another target
+ * is a 409, another author's score written by a feedback key a 403
+ * (docs/scores.md#ids-idempotent-writes). Answers the stored rows, in input order.
+ */
+export async function writeScores(
+  ctx: ScoreContext,
+  tx: Prisma.TransactionClient,
+  inputs: readonly ScoreInput[],
+  options: UpsertOptions = {},
+): Promise<ScoreRow[]> {
+  if (inputs.length === 0) return [];
+  const outcomes = await checkAndWrite(ctx, tx, inputs, options, { allOrNothing: true });
+  const errors = outcomes.flatMap((outcome) => (outcome.error ? [outcome.error] : []));
+  const invalid = errors.filter((error): error is ValidationError => error instanceof ValidationError);
+  if (invalid.length > 0) throw new ValidationError(invalid.flatMap((error) => error.issues));
+  if (errors.length > 0) throw errors[0];
+  return outcomes.map((outcome) => outcome.row!);
+}
+
+/**
+ * Writes the inputs that pass and answers each one's outcome (for Langfuse's ingestion, which
+ * answers per event): a refused input is reported, never written, and does not stop the others.
+ */
+export function upsertScoresPartly(ctx: ScoreContext, inputs: readonly ScoreInput[], options: UpsertOptions = {}): Promise<ScoreOutcome[]> {
+  if (inputs.length === 0) return Promise.resolve([]);
+  return ctx.db.$transaction((tx) => checkAndWrite(ctx, tx, inputs, options, { allOrNothing: false }));
 }
 
 function describeTarget(row: ScoreRow): string {
@@ -334,8 +371,11 @@ export function upsertScores(ctx: ScoreContext, inputs: readonly ScoreInput[], o
 // ---------------------------------------------------------------------------------------------
 // Reading scores
 
-/** The filter of `GET /scores` and GraphQL `scores`, every part optional. */
-export type ScoreFilter = Omit<Partial<ScoreListQuery>, 'limit' | 'cursor'>;
+/**
+ * The filter of `GET /scores` and GraphQL `scores`, every part optional; besides, for callers
+ * above (Langfuse's API): `ids`, and `trace_ids` (the traces another filter found).
+ */
+export type ScoreFilter = Omit<Partial<ScoreListQuery>, 'limit' | 'cursor'> & { ids?: readonly string[]; trace_ids?: readonly string[] };
 
 export interface ScorePage {
   scores: ScoreRow[];
@@ -362,6 +402,8 @@ function decodeCursor(cursor: string, loc: (string | number)[]): { createdAt: Da
 function scoreWhere(projectId: string, filter: ScoreFilter): Prisma.ScoreWhereInput {
   return {
     projectId,
+    ...(filter.ids && { id: { in: [...filter.ids] } }),
+    ...(filter.trace_ids && { traceId: { in: [...filter.trace_ids] } }),
     ...(filter.trace_id && { traceId: filter.trace_id }),
     ...(filter.span_id && { spanId: filter.span_id }),
     ...(filter.session_id && { sessionId: filter.session_id }),
@@ -379,12 +421,13 @@ function scoreWhere(projectId: string, filter: ScoreFilter): Prisma.ScoreWhereIn
 
 /**
  * A page of the project's scores matching `filter`, newest first (creation time, then id).
- * `page.after` is a `scoreCursor`; a cursor that is not one is a 422 at `cursorLoc`.
+ * `page.after` is a `scoreCursor`; a cursor that is not one is a 422 at `cursorLoc`. `page.skip`
+ * skips that many more (Langfuse's numbered pages).
  */
 export async function listScores(
   ctx: Pick<ScoreContext, 'db' | 'projectId'>,
   filter: ScoreFilter,
-  page: { first: number; after?: string | null },
+  page: { first: number; after?: string | null; skip?: number },
   cursorLoc: (string | number)[] = ['query', 'cursor'],
 ): Promise<ScorePage> {
   const where = scoreWhere(ctx.projectId, filter);
@@ -392,7 +435,7 @@ export async function listScores(
     const { createdAt, id } = decodeCursor(page.after, cursorLoc);
     where.OR = [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }];
   }
-  const rows = await ctx.db.score.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: page.first + 1 });
+  const rows = await ctx.db.score.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: page.skip, take: page.first + 1 });
   const scores = rows.slice(0, page.first);
   return { scores, nextCursor: rows.length > page.first ? scoreCursor(scores.at(-1)!) : null };
 }
@@ -407,11 +450,6 @@ export async function getScore(ctx: Pick<ScoreContext, 'db' | 'projectId'>, id: 
   const row = await ctx.db.score.findUnique({ where: { projectId_id: { projectId: ctx.projectId, id } } });
   if (!row) throw new NotFoundError('Score', id);
   return row;
-}
-
-/** The project's scores among `ids` (GraphQL's node loader), missing ones left out. */
-export function scoresByIds(ctx: Pick<ScoreContext, 'db' | 'projectId'>, ids: readonly string[]): Promise<ScoreRow[]> {
-  return ctx.db.score.findMany({ where: { projectId: ctx.projectId, id: { in: [...ids] } } });
 }
 
 /** What scores are read by for a batch of targets (GraphQL's loaders of `Trace.scores`, `Span.scores`, …). */
@@ -433,6 +471,33 @@ export async function scoresOf(ctx: Pick<ScoreContext, 'db' | 'projectId'>, key:
     grouped.set(id, [...(grouped.get(id) ?? []), row]);
   }
   return ids.map((id) => grouped.get(id) ?? []);
+}
+
+const loaderKeys: Record<ScoreTargetKey, symbol> = {
+  traceId: Symbol('scores.byTrace'),
+  spanId: Symbol('scores.bySpan'),
+  sessionId: Symbol('scores.bySession'),
+  scenarioId: Symbol('scores.byScenario'),
+};
+
+/** Per request: the scores of traces (spans, sessions, scenarios) loaded together, for GraphQL's `scores` fields. */
+export function scoresLoader(ctx: RequestContext, key: ScoreTargetKey): DataLoader<string, ScoreRow[]> {
+  return perRequest(ctx, loaderKeys[key], () => new DataLoader<string, ScoreRow[]>((ids) => scoresOf(ctx, key, ids), { maxBatchSize: 500 }));
+}
+
+const configLoaderKey = Symbol('scores.configs');
+
+/** Per request: score configs by id, for `Score.config`. */
+export function scoreConfigLoader(ctx: RequestContext): DataLoader<string, ScoreConfigRow | null> {
+  return perRequest(
+    ctx,
+    configLoaderKey,
+    () =>
+      new DataLoader<string, ScoreConfigRow | null>(async (ids) => {
+        const byId = new Map((await scoreConfigsByIds(ctx, ids)).map((row) => [row.id, row]));
+        return ids.map((id) => byId.get(id) ?? null);
+      }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -462,6 +527,16 @@ export function deleteScoresOfSpans(sql: BulkSql, tx: Tx, projectId: string, spa
        AND ("traceId" || ' ' || "spanId") IN (${sql.jsonValues('?')})`,
     [projectId, JSON.stringify(spans.map((span) => span.spanId)), JSON.stringify(spans.map((span) => `${span.traceId} ${span.spanId}`))],
   );
+}
+
+/** Deletes the scores of evaluation scenarios (target "scenario"), inside the transaction deleting them. */
+export async function deleteScoresOfScenarios(tx: Prisma.TransactionClient, projectId: string, scenarioIds: readonly string[]): Promise<number> {
+  let count = 0;
+  // In slices: a list of ids is bound as one parameter each.
+  for (let start = 0; start < scenarioIds.length; start += 10_000) {
+    count += (await tx.score.deleteMany({ where: { projectId, scenarioId: { in: scenarioIds.slice(start, start + 10_000) } } })).count;
+  }
+  return count;
 }
 
 /**

@@ -114,6 +114,31 @@ describe('upsertScores', () => {
   });
 });
 
+describe('upsertScoresPartly', () => {
+  it('writes the inputs that pass and reports each refusal at its place', async () => {
+    await scores.upsertScores(ctx, [{ id: 'partly-taken', trace_id: 't-p', name: 'n', value: 1 }]);
+    const outcomes = await scores.upsertScoresPartly(ctx, [
+      { id: 'partly-ok', trace_id: 't-p', name: 'n', value: 2 },
+      { id: 'partly-bad', trace_id: 't-p', name: 'n', data_type: 'NUMERIC', value: 'x' },
+      { id: 'partly-taken', session_id: 's', name: 'n', value: 3 },
+      { id: 'partly-ok-2', span_id: 's1', trace_id: 't-p', name: 'n', value: true },
+    ]);
+    expect(outcomes.map((outcome) => outcome.row?.id ?? outcome.error?.constructor.name)).toEqual([
+      'partly-ok',
+      'ValidationError',
+      'ConflictError',
+      'partly-ok-2',
+    ]);
+    expect((outcomes[1].error as ValidationError).issues[0].loc).toEqual(['body', 1, 'value']);
+    expect(await scores.countScores(ctx, { trace_id: 't-p' })).toBe(3);
+    expect(await scores.getScore(ctx, 'partly-taken')).toMatchObject({ traceId: 't-p', value: 1 });
+    expect(await scores.countScores(ctx, { trace_ids: ['t-p', 'no-such-trace'] })).toBe(3);
+    const page = await scores.listScores(ctx, { ids: ['partly-ok', 'partly-ok-2', 'partly-taken'] }, { first: 1, skip: 1 });
+    expect(page.scores).toHaveLength(1);
+    expect(page.nextCursor).not.toBeNull();
+  });
+});
+
 describe('score configs', () => {
   it('holds scores to their config: type, range, categories, name; archived configs take none', async () => {
     const range = await scores.createScoreConfig(ctx, { name: 'quality', data_type: 'NUMERIC', min_value: 0, max_value: 5 });

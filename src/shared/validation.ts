@@ -224,9 +224,22 @@ function toIssue(issue: z.core.$ZodIssue, where: Location): ValidationIssue {
   }
 }
 
+/**
+ * A union's faults: when the input is of the JSON type of exactly one of its branches (an object
+ * where a score or a list of scores is taken), that branch's faults, at their fields; otherwise
+ * the union's own.
+ */
+function unionIssues(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union' || issue.input === undefined) return [issue];
+  const typeMismatch = (branch: z.core.$ZodIssue[]) => branch.length === 1 && branch[0].code === 'invalid_type' && branch[0].path.length === 0;
+  const matching = issue.errors.filter((branch) => !typeMismatch(branch));
+  if (matching.length !== 1) return [issue];
+  return matching[0].flatMap((inner) => unionIssues({ ...inner, path: [...issue.path, ...inner.path] }));
+}
+
 /** The request's faults in FastAPI's form, or none. */
 export function validationIssues(error: z.ZodError, where: Location): ValidationIssue[] {
-  return error.issues.map((issue) => toIssue(issue, where));
+  return error.issues.flatMap(unionIssues).map((issue) => toIssue(issue, where));
 }
 
 /** Parses `value` with `schema`, throwing a ValidationError (422) that lists every fault. */

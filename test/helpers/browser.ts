@@ -2,6 +2,8 @@
 // refused and counted. Tests using it skip, and say so, where /usr/bin/chromium is absent
 // (`apt-get install -y chromium`).
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +29,37 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * Servers of one empty page each, as other web sites would be: `start(host)` answers its origin
+ * (`port` 0: any free one), `closeAll()` closes every one started.
+ */
+export function pageServers() {
+  const servers: Server[] = [];
+  return {
+    async start(host: string, port = 0): Promise<string> {
+      const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>page</title>'));
+      await new Promise<void>((resolve) => server.listen(port, host, resolve));
+      servers.push(server);
+      return `http://${host}:${(server.address() as AddressInfo).port}`;
+    },
+    closeAll(): void {
+      for (const server of servers) server.close();
+    },
+  };
+}
+
+/** Keeps every request of `context` on loopback (127.0.0.1 and 127.0.0.2): anything else is refused. */
+export async function loopbackOnly(context: BrowserContext): Promise<void> {
+  await context.route('**/*', (route) => (/^http:\/\/127\.0\.0\.[12]:/.test(route.request().url()) ? route.continue() : route.abort()));
+}
+
+/** A new page of `context` at `url`. */
+export async function openPage(context: BrowserContext, url: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(url);
+  return page;
 }
 
 export interface Traffic {

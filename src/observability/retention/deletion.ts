@@ -4,7 +4,8 @@
 // still waiting in the write queue are not reached: a deletion covers what was stored when it ran.
 import type { RequestContext } from '../../shared/context.js';
 import { NotFoundError } from '../../shared/errors.js';
-import type { SqlValue } from '../../shared/sql.js';
+import { deleteScoresOfSpans, deleteScoresOfTraces } from '../../scores/operations.js';
+import type { SqlValue, Tx } from '../../shared/sql.js';
 import { rollUpTraceModels } from '../ingestion/trace-models.js';
 import { rollUpTracesSql, spanRange } from '../ingestion/trace-rollups.js';
 
@@ -18,8 +19,15 @@ export interface DeletedSpans {
  * Deletes the spans matching `where` (SQL over "Span", with `params`) among `traceIds` of the
  * caller's project, in one transaction under the traces' locks: the traces left without spans go,
  * the others are rolled up again from their remaining spans (docs/observability.md#deleting).
+ * `deletedSpans`, when only some spans of the traces go (a user's), are those spans, whose scores go.
  */
-async function deleteSpans(ctx: RequestContext, traceIds: readonly string[], where: string, params: readonly SqlValue[]): Promise<DeletedSpans> {
+async function deleteSpans(
+  ctx: RequestContext,
+  traceIds: readonly string[],
+  where: string,
+  params: readonly SqlValue[],
+  deletedSpans?: readonly { traceId: string; spanId: string }[],
+): Promise<DeletedSpans> {
   if (traceIds.length === 0) return { spans: 0, traces: 0 };
   const { sql, projectId } = ctx;
   const ids = JSON.stringify(traceIds);
@@ -43,8 +51,23 @@ async function deleteSpans(ctx: RequestContext, traceIds: readonly string[], whe
     const now = new Date();
     await sql.run(tx, rollUpTracesSql(sql), [projectId, ids, ...range, now, now]);
     await rollUpTraceModels(ctx, tx, ids, range);
+    // Their scores go with them (docs/scores.md#deleting): every score of a trace gone, and of the
+    // deleted spans of a trace that stays.
+    await deleteScoresOfTraces(sql, tx, projectId, await goneTraces(ctx, tx, traceIds));
+    if (deletedSpans) await deleteScoresOfSpans(sql, tx, projectId, deletedSpans);
     return { spans, traces };
   });
+}
+
+/** Which of `traceIds` have no Trace row (any more), inside `tx`. */
+export async function goneTraces(ctx: Pick<RequestContext, 'sql' | 'projectId'>, tx: Tx, traceIds: readonly string[]): Promise<string[]> {
+  const kept = await ctx.sql.query<{ traceId: string }>(
+    tx,
+    `SELECT "traceId" AS "traceId" FROM "Trace" WHERE "projectId" = ? AND "traceId" IN (${ctx.sql.jsonValues('?')})`,
+    [ctx.projectId, JSON.stringify(traceIds)],
+  );
+  const stays = new Set(kept.map((row) => row.traceId));
+  return traceIds.filter((traceId) => !stays.has(traceId));
 }
 
 /** Deletes a trace, every span and its summary; 404 when the project has no such trace. */
@@ -60,16 +83,12 @@ export async function deleteTrace(ctx: RequestContext, traceId: string): Promise
  * span of that user (none, or none left), as for any id it does not know.
  */
 export async function deleteUserSpans(ctx: RequestContext, userId: string): Promise<DeletedSpans> {
-  const rows = await ctx.sql.query<{ traceId: string }>(ctx.db, 'SELECT DISTINCT "traceId" AS "traceId" FROM "Span" WHERE "projectId" = ? AND "userId" = ?', [
-    ctx.projectId,
-    userId,
-  ]);
-  const deleted = await deleteSpans(
-    ctx,
-    rows.map((row) => row.traceId),
-    '"userId" = ?',
-    [userId],
+  const spans = await ctx.sql.query<{ traceId: string; spanId: string }>(
+    ctx.db,
+    'SELECT "traceId" AS "traceId", "spanId" AS "spanId" FROM "Span" WHERE "projectId" = ? AND "userId" = ?',
+    [ctx.projectId, userId],
   );
+  const deleted = await deleteSpans(ctx, [...new Set(spans.map((span) => span.traceId))], '"userId" = ?', [userId], spans);
   if (deleted.spans === 0) throw new NotFoundError('User', userId);
   return deleted;
 }

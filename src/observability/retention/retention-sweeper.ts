@@ -13,7 +13,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { projectRetentions } from '../../projects/operations.js';
 import { requestContext, type RequestContext, type Services } from '../../shared/context.js';
 import type { SqlValue } from '../../shared/sql.js';
-import { deleteTracesBefore } from './deletion.js';
+import { deleteScoresOfProjectBefore, deleteScoresOfTraces } from '../../scores/operations.js';
+import { deleteTracesBefore, goneTraces } from './deletion.js';
 import type { SpanPartition } from '../ingestion/span-partitions.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -30,6 +31,8 @@ export interface RetentionSettings {
 export interface SweepResult {
   /** Traces deleted. */
   traces: number;
+  /** Scores deleted for being older than their project's cutoff (a trace's go with it, uncounted). */
+  scores: number;
   /** Transactions that deleted traces or their rows (each over `batchSize` traces at most). */
   batches: number;
   /** Partitions dropped (PostgreSQL), oldest first. */
@@ -87,12 +90,16 @@ export class RetentionSweeper {
       const days = retentionDays ?? this.settings.defaultDays;
       return { projectId: id, before: days === null ? null : new Date(now.getTime() - days * DAY_MS) };
     });
-    const result: SweepResult = { traces: 0, batches: 0, partitionsDropped: [] };
+    const result: SweepResult = { traces: 0, scores: 0, batches: 0, partitionsDropped: [] };
     if (spanPartitions.enabled) await this.dropPartitions(now, cutoffs, result);
     for (const { projectId, before } of cutoffs) {
-      if (before) result.traces += await this.deleteExpired(projectId, before, result);
+      if (!before) continue;
+      result.traces += await this.deleteExpired(projectId, before, result);
+      // Scores older than the cutoff, whatever they name: a session's, a scenario's, those of a
+      // trace that never came (docs/scores.md#deleting). A trace's went with it above.
+      if (!this.stopped) result.scores += await deleteScoresOfProjectBefore(this.services.db, projectId, before);
     }
-    if (result.traces > 0 || result.partitionsDropped.length > 0) this.log.info(result, 'retention sweep deleted traces');
+    if (result.traces > 0 || result.scores > 0 || result.partitionsDropped.length > 0) this.log.info(result, 'retention sweep deleted traces');
     return result;
   }
 
@@ -183,18 +190,20 @@ export class RetentionSweeper {
   /** The Trace rows of traces that ended before `end`: their spans go with their partitions. */
   private deleteTraceRows(projectId: string, end: Date, result: SweepResult): Promise<number> {
     const { sql } = this.services;
-    const remove = (_ctx: RequestContext, ids: string[]) =>
+    const remove = (ctx: RequestContext, ids: string[]) =>
       sql.transaction(async (tx) => {
         // Under the ingestion locks, so a span arriving now either finds its trace or starts it anew.
         await sql.lockKeys(
           tx,
           ids.map((traceId) => `trace:${projectId}:${traceId}`),
         );
-        return sql.run(tx, `DELETE FROM "Trace" WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')}) AND "endTime" < ?`, [
+        const deleted = await sql.run(tx, `DELETE FROM "Trace" WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')}) AND "endTime" < ?`, [
           projectId,
           JSON.stringify(ids),
           end,
         ]);
+        await deleteScoresOfTraces(sql, tx, projectId, await goneTraces(ctx, tx, ids));
+        return deleted;
       });
     return this.inBatches(projectId, '"startTime" < ? AND "endTime" < ?', [end, end], remove, result);
   }

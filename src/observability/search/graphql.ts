@@ -3,8 +3,9 @@
 // `scoreSummary`, over the Span and Trace types of traces/graphql.ts, and the score columns of a
 // trace (`Trace.scoreValues`, docs/scores.md#in-the-trace-list).
 import type { ArgBuilder } from '@pothos/core';
-import { scoreDataTypes } from '../../scores/inputs.js';
-import { traceScoresLoader, traceScoreValues } from '../../scores/trace-search.js';
+import { ScoreDataTypeEnum } from '../../scores/graphql.js';
+import { scoresLoader } from '../../scores/operations.js';
+import { traceScoreValues } from '../../scores/trace-search.js';
 import type * as scoreSearch from '../../scores/trace-search.js';
 import { ValidationError } from '../../shared/errors.js';
 import { builder } from '../../shared/graphql/builder.js';
@@ -77,21 +78,11 @@ const ScoreFilter = builder.inputType('ScoreFilter', {
   }),
 });
 
-const ScoreDataType = builder.enumType('ScoreDataType', {
-  description: 'What a score holds.',
-  values: upperCaseValues(scoreDataTypes, {
-    NUMERIC: 'A number.',
-    BOOLEAN: 'True or false, counted as 1 or 0.',
-    CATEGORICAL: 'A label of a set of categories, each with a value.',
-    TEXT: 'Free text, without a value.',
-  }),
-});
-
 const TraceScoreValue = builder.objectRef<scoreSearch.TraceScoreValue>('TraceScoreValue').implement({
   description: "A trace's scores of one name (on the trace and its spans), as a column of the trace list shows them.",
   fields: (t) => ({
     name: t.exposeString('name', { description: 'The score name.' }),
-    dataType: t.expose('dataType', { type: ScoreDataType, description: "The newest score's data type." }),
+    dataType: t.expose('dataType', { type: ScoreDataTypeEnum, description: "The newest score's data type." }),
     count: t.exposeInt('count', { description: 'How many scores of the name the trace has.' }),
     mean: t.exposeFloat('mean', { nullable: true, description: 'The mean of their values; null when none has one (TEXT).' }),
     value: t.exposeFloat('value', { nullable: true, description: "The newest score's value (a boolean's 1 or 0, a category's value)." }),
@@ -112,7 +103,7 @@ const ScoreSummary = builder.objectRef<scoreSearch.ScoreSummary>('ScoreSummary')
   description: 'The scores of one name and data type of the traces matching a filter (and of their spans).',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'The score name.' }),
-    dataType: t.expose('dataType', { type: ScoreDataType, description: 'Their data type.' }),
+    dataType: t.expose('dataType', { type: ScoreDataTypeEnum, description: 'Their data type.' }),
     count: t.exposeInt('count', { description: 'How many scores.' }),
     mean: t.exposeFloat('mean', {
       nullable: true,
@@ -152,7 +143,7 @@ builder.objectField(TraceRef, 'scoreValues', (t) =>
     type: [TraceScoreValue],
     description: "The trace's scores (its spans' too) of each name asked for that it has, in the order asked: the score columns of a trace list.",
     args: { names: t.arg.stringList({ required: true, description: `Score names, at most ${MAX_SCORE_FILTERS * 2}.` }) },
-    resolve: async (trace, args, ctx) => traceScoreValues(await traceScoresLoader(ctx).load(trace.traceId), scoreNames(args.names, 'names')),
+    resolve: async (trace, args, ctx) => traceScoreValues(await scoresLoader(ctx, 'traceId').load(trace.traceId), scoreNames(args.names, 'names')),
   }),
 );
 

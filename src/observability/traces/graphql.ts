@@ -4,6 +4,8 @@
 // (trace-reads.ts), so a whole tree costs one query per trace however large it is. Search and
 // metrics add their queries in search/graphql.ts.
 import type { RequestContext } from '../../shared/context.js';
+import { ScoreRef } from '../../scores/graphql.js';
+import { scoresLoader } from '../../scores/operations.js';
 import { builder } from '../../shared/graphql/builder.js';
 import { globalId } from '../../shared/graphql/ids.js';
 import { upperCaseValues } from '../../shared/graphql/names.js';
@@ -179,6 +181,11 @@ builder.prismaObjectFields(Span, (t) => ({
     description: 'Direct children, in start order.',
     resolve: async (span, _args, ctx) => [...(await read.traceSpansLoader(ctx).load(span.traceId)).childrenOf(span.spanId)],
   }),
+  scores: t.field({
+    type: [ScoreRef],
+    description: 'The scores of this span (target SPAN), oldest first; they may have come before the span (docs/scores.md).',
+    resolve: async (span, _args, ctx) => (await scoresLoader(ctx, 'spanId').load(span.spanId)).filter((score) => score.traceId === span.traceId),
+  }),
   parent: t.field({
     type: Span,
     nullable: true,
@@ -272,6 +279,13 @@ export const TraceRef = builder.prismaNode('Trace', {
       // One object of scalar lists, whatever its length: no per-span fields to count.
       complexity: 10,
       resolve: (trace, _args, ctx) => read.traceOutline(ctx, trace.traceId),
+    }),
+    scores: t.field({
+      type: [ScoreRef],
+      description: "The trace's scores, oldest first: its own (target TRACE), and its spans' too with `includeSpans` (docs/scores.md).",
+      args: { includeSpans: t.arg.boolean({ defaultValue: false, description: "Also the scores of the trace's spans (target SPAN)." }) },
+      resolve: async (trace, args, ctx) =>
+        (await scoresLoader(ctx, 'traceId').load(trace.traceId)).filter((score) => args.includeSpans || score.target === 'trace'),
     }),
     spans: t.prismaConnection(
       {

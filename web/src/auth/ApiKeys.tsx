@@ -60,12 +60,13 @@ const revoke = graphql`
   }
 `;
 
-const scopes = ['READ', 'WRITE', 'INGEST', 'ADMIN'] as const;
+const scopes = ['READ', 'WRITE', 'INGEST', 'ADMIN', 'FEEDBACK'] as const;
 const scopeHints: Record<(typeof scopes)[number], string> = {
   READ: 'queries',
   WRITE: 'changes',
   INGEST: 'sending spans',
   ADMIN: 'keys and members',
+  FEEDBACK: 'only writing scores, for a web page',
 };
 
 function ApiKeyRow({ apiKey, onRevoke }: { apiKey: ApiKeysRow_apiKey$key; onRevoke: (id: string) => void }) {
