@@ -382,7 +382,7 @@ interface Query {
   second?: boolean;
 }
 
-function queries(newest: Date, user: string): Query[] {
+function queries(newest: Date, user: string, projectId: string): Query[] {
   // As each database's DateTime text compares (SQLite's is the service's sqlDate).
   const ago = (days: number) => new Date(newest.getTime() - days * 86_400_000);
   const [day, week] = [ago(1).toISOString(), ago(7).toISOString()];
@@ -422,9 +422,9 @@ function queries(newest: Date, user: string): Query[] {
     {
       name: 'model claude-3-5-haiku',
       rest: { model: 'claude-3-5-haiku' },
-      where: `t."traceId" IN (SELECT m."traceId" FROM "TraceModel" AS m WHERE m."projectId" = t."projectId" AND m."model" = ?)`,
+      where: `t."traceId" IN (SELECT m."traceId" FROM "TraceModel" AS m WHERE m."projectId" = ? AND m."model" = ?)`,
       order: byTime,
-      params: ['claude-3-5-haiku'],
+      params: [projectId, 'claude-3-5-haiku'],
       ui: { model: 'claude-3-5-haiku' },
     },
     { name: 'latency > 30 s', rest: { min_latency: '30' }, where: 't."latency" >= ?', order: byTime, params: [30], ui: { minLatency: 30 } },
@@ -450,9 +450,9 @@ function queries(newest: Date, user: string): Query[] {
     name,
     rest: { scores: JSON.stringify([filter]) },
     where: `t."traceId" ${negate ? 'NOT IN' : 'IN'} (SELECT s."traceId" FROM "Score" AS s
-      WHERE s."projectId" = t."projectId" AND s."name" = ?${condition} AND s."traceId" IS NOT NULL)`,
+      WHERE s."projectId" = ? AND s."name" = ?${condition} AND s."traceId" IS NOT NULL)`,
     order: byTime,
-    params: [filter.name, ...params],
+    params: [projectId, filter.name, ...params],
     ui: { scores: [Object.fromEntries(Object.entries(filter).map(([key, value]) => [key === 'any_of' ? 'anyOf' : key, value]))] },
   });
   list.push(
@@ -518,7 +518,7 @@ try {
 
   const rows: string[] = [];
   const all = { list: [] as number[], raw: [] as number[], ui: [] as number[] };
-  for (const query of queries(newestDate, userId)) {
+  for (const query of queries(newestDate, userId, projectId)) {
     const restUrl = (cursor?: string) => {
       const params = new URLSearchParams({ ...query.rest, limit: String(PAGE), ...(cursor ? { cursor } : {}) });
       return `${service.baseUrl}/observability/traces?${params}`;

@@ -846,7 +846,17 @@ describe('OTLP', () => {
 
 describe('scores in the trace list', () => {
   it("filter, columns and summaries see only the key's project's scores, even on the same trace id", async () => {
-    const traceId = 'dddddddddddddddddddddddddddddddd'; // project A's, from the OTLP test above
+    const traceId = 'abababababababababababababababab';
+    const span = {
+      traceId,
+      spanId: '2222222222222222',
+      name: 'scored',
+      kind: 1,
+      startTimeUnixNano: '1795000000000000000',
+      endTimeUnixNano: '1795000001000000000',
+    };
+    const stored = await server.request('POST', '/v1/traces', { resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] }, bearer(keys.A.ingest));
+    expect(stored.status).toBe(200);
     await upsertScores(requestContext(server.assay.services, projectIds.A), [{ trace_id: traceId, name: 'mine', value: 1 }]);
     await upsertScores(requestContext(server.assay.services, projectIds.B), [{ trace_id: traceId, name: 'theirs', value: 1 }]);
     const list = async (name: string) => {
@@ -859,7 +869,11 @@ describe('scores in the trace list', () => {
     expect(await list('theirs')).toEqual([]);
     const summary = await graphqlAs(keys.A.read, '{ scoreSummary(names: ["mine", "theirs"]) { name count } }');
     expect(summary.body.data.scoreSummary).toEqual([{ name: 'mine', count: 1 }]);
-    const other = await graphqlAs(keys.B.read, '{ scoreSummary { name } traces(scores: [{name: "theirs", present: true}]) { edges { node { traceId } } } }');
+    // B's score names a trace id B has no trace of: nothing of A's shows through it.
+    const other = await graphqlAs(
+      keys.B.read,
+      '{ scoreSummary(names: ["mine", "theirs"]) { name } traces(scores: [{name: "theirs", present: true}]) { edges { node { traceId } } } }',
+    );
     expect(other.body.data).toEqual({ scoreSummary: [], traces: { edges: [] } });
   });
 });

@@ -5,11 +5,10 @@
 // it, its spans' too. No roll-up of score names is kept: a score may come before its trace or
 // after it, and the conditions read the Score table itself through its (projectId, name, value |
 // stringValue, traceId) indexes, which answer them without reading a row.
-import DataLoader from 'dataloader';
-import { perRequest, type RequestContext } from '../shared/context.js';
+import type { RequestContext } from '../shared/context.js';
 import { aggregate } from '../shared/statistics.js';
 import type { ScoreDataType } from './inputs.js';
-import { scoresOf, type ScoreRow } from './operations.js';
+import type { ScoreRow } from './operations.js';
 
 /** SQL with its `?` parameters in order. */
 export interface SqlPart {
@@ -234,11 +233,4 @@ export function traceScoreValues(scores: readonly ScoreRow[], names: readonly st
       },
     ];
   });
-}
-
-const traceScoresKey = Symbol('scores.traceScores');
-
-/** Per request: the scores of each trace (its spans' too), loaded together for a page of traces. */
-export function traceScoresLoader(ctx: RequestContext): DataLoader<string, ScoreRow[]> {
-  return perRequest(ctx, traceScoresKey, () => new DataLoader<string, ScoreRow[]>((traceIds) => scoresOf(ctx, 'traceId', traceIds), { maxBatchSize: 500 }));
 }

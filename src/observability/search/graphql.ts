@@ -4,7 +4,8 @@
 // trace (`Trace.scoreValues`, docs/scores.md#in-the-trace-list).
 import type { ArgBuilder } from '@pothos/core';
 import { ScoreDataTypeEnum } from '../../scores/graphql.js';
-import { traceScoresLoader, traceScoreValues } from '../../scores/trace-search.js';
+import { scoresLoader } from '../../scores/operations.js';
+import { traceScoreValues } from '../../scores/trace-search.js';
 import type * as scoreSearch from '../../scores/trace-search.js';
 import { ValidationError } from '../../shared/errors.js';
 import { builder } from '../../shared/graphql/builder.js';
@@ -142,7 +143,7 @@ builder.objectField(TraceRef, 'scoreValues', (t) =>
     type: [TraceScoreValue],
     description: "The trace's scores (its spans' too) of each name asked for that it has, in the order asked: the score columns of a trace list.",
     args: { names: t.arg.stringList({ required: true, description: `Score names, at most ${MAX_SCORE_FILTERS * 2}.` }) },
-    resolve: async (trace, args, ctx) => traceScoreValues(await traceScoresLoader(ctx).load(trace.traceId), scoreNames(args.names, 'names')),
+    resolve: async (trace, args, ctx) => traceScoreValues(await scoresLoader(ctx, 'traceId').load(trace.traceId), scoreNames(args.names, 'names')),
   }),
 );
 
