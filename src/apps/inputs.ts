@@ -52,6 +52,22 @@ export function checkKindFields(kind: (typeof variantKinds)[number], input: Kind
   }
 }
 
+/** An environment's name: it is a path segment and a Langfuse label, so letters, digits, `_`, `-`, `.` only. */
+export const environmentName = () =>
+  z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_.-]+$/, 'Letters, digits, `_`, `-` and `.` only');
+
+export const createEnvironmentInput = z.object({ name: environmentName() });
+
+export const deployInput = z.object({
+  variant_id: z.string().min(1),
+  revision: int({ min: 1 }).optional().describe("The revision's number; the variant's newest when absent"),
+});
+
 export type CreateAppInput = z.output<typeof createAppInput>;
 export type CreateVariantInput = z.output<typeof createVariantInput>;
 export type UpdateVariantParametersInput = z.output<typeof updateVariantParametersInput>;
+export type DeployInput = z.output<typeof deployInput>;

@@ -22,8 +22,16 @@ async function uniqueName<T>(write: Promise<T>, message: string): Promise<T> {
   }
 }
 
+/** Every app has these environments (docs/deployments.md); an app may add its own. */
+export const defaultEnvironments = ['development', 'staging', 'production'] as const;
+
 export async function createApp(ctx: RequestContext, input: CreateAppInput) {
-  return uniqueName(ctx.db.app.create({ data: { projectId: ctx.projectId, name: input.app_name } }), `An app named ${input.app_name} already exists`);
+  return uniqueName(
+    ctx.db.app.create({
+      data: { projectId: ctx.projectId, name: input.app_name, environments: { create: defaultEnvironments.map((name) => ({ projectId: ctx.projectId, name })) } },
+    }),
+    `An app named ${input.app_name} already exists`,
+  );
 }
 
 export async function listApps<Q extends AppQuery>(ctx: RequestContext, filter: { app_name?: string }, query?: Q) {

@@ -25,6 +25,9 @@ const AuditAction = builder.enumType('AuditAction', {
     'login.succeeded': 'A user signed in.',
     'login.failed': 'A sign-in was refused (wrong email or password, or throttled).',
     logout: 'A user signed out.',
+    'environment.created': 'An environment was added to an app (docs/deployments.md).',
+    'environment.deleted': "An app's own environment was deleted.",
+    'deployment.created': 'A variant revision was deployed to an environment (a rollback too).',
   }),
 });
 
