@@ -156,6 +156,7 @@ const CreateVariantInput = builder.inputType('CreateVariantInput', {
       type: 'JSON',
       description: 'Required for PROMPT: `model`, `messages` with `{column}` placeholders, optional `temperature`, `max_tokens`, `top_p`, `response_format`.',
     }),
+    message: t.string({ description: 'Why this revision was made, kept with it.' }),
   }),
 });
 
@@ -164,6 +165,7 @@ const UpdateVariantParametersInput = builder.inputType('UpdateVariantParametersI
   fields: (t) => ({
     parameters: t.field({ type: 'JSON', required: true, description: "The new parameters, whole; a prompt's must stay runnable." }),
     uri: t.string({ description: "The endpoint's new URL; absent or null keeps the current one." }),
+    message: t.string({ description: 'Why this revision was made, kept with it.' }),
   }),
 });
 

@@ -34,12 +34,12 @@ export async function createApp(ctx: RequestContext, input: CreateAppInput) {
   );
 }
 
-export async function listApps<Q extends AppQuery>(ctx: RequestContext, filter: { app_name?: string }, query?: Q) {
+export async function listApps<Q extends AppQuery = object>(ctx: RequestContext, filter: { app_name?: string }, query?: Q): Promise<Prisma.AppGetPayload<Q>[]> {
   return ctx.db.app.findMany({
     orderBy: { id: 'asc' },
-    ...query,
+    ...(query as AppQuery),
     where: { projectId: ctx.projectId, ...(filter.app_name ? { name: filter.app_name } : {}) },
-  });
+  }) as Promise<Prisma.AppGetPayload<Q>[]>;
 }
 
 export async function getApp<Q extends AppQuery>(ctx: RequestContext, appId: string, query?: Q) {
@@ -77,6 +77,7 @@ export async function createVariant(ctx: RequestContext, appId: string, input: C
             revision: 1,
             uri: input.kind === 'endpoint' ? input.uri : null,
             parameters: toJson(input.parameters ?? {}),
+            message: input.message ?? null,
           },
         },
       },
@@ -132,10 +133,16 @@ export async function updateVariantParameters(ctx: RequestContext, variantId: st
       select: { revision: true },
     });
     await tx.variantRevision.create({
-      data: { variantId, revision, uri, parameters: toJson(input.parameters) },
+      data: { variantId, revision, uri, parameters: toJson(input.parameters), message: input.message ?? null },
     });
     return tx.variant.findUniqueOrThrow({ where: { id: variantId }, include: latestRevision });
   });
+}
+
+/** Sets a variant's tags (Langfuse's prompt tags), the whole list. */
+export async function setVariantTags(ctx: RequestContext, variantId: string, tags: readonly string[]) {
+  await getVariant(ctx, variantId);
+  await ctx.db.variant.update({ where: { id: variantId }, data: { tags: [...tags] } });
 }
 
 export async function listVariantRevisions(ctx: RequestContext, variantId: string) {

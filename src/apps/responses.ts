@@ -31,6 +31,7 @@ export const variantRevisionResponse = z
     revision: z.int(),
     uri: z.string().nullable(),
     parameters: z.record(z.string(), z.unknown()),
+    message: z.string().nullable().describe('Why this revision was made; null when none was given'),
     created_at: timestamp(),
   })
   .meta({ id: 'VariantRevision' });
@@ -66,6 +67,7 @@ export function revisionJson(revision: RevisionRow) {
     revision: revision.revision,
     uri: revision.uri,
     parameters: asObject(revision.parameters),
+    message: revision.message,
     created_at: revision.createdAt,
   };
 }
