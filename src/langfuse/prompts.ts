@@ -2,13 +2,14 @@
 // the prompt variant N of the app N, its versions are the variant's revisions, its labels the
 // app's environments that serve one of them (and `latest`, the newest). Creating a version is a
 // new revision; setting labels is deploying.
+import { promptParameters } from '../apps/inputs.js';
 import * as apps from '../apps/operations.js';
 import * as deployments from '../apps/deployments.js';
 import type { RequestContext } from '../shared/context.js';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
 import { asObject } from '../shared/json.js';
 import { LATEST, type CreatePromptBody, type ListPromptsQuery } from './inputs.js';
-import { pageOf } from './responses.js';
+import { LangfuseInvalidRequest, pageOf } from './responses.js';
 
 const allRevisions = { include: { revisions: { orderBy: { revision: 'asc' } } } } as const;
 
@@ -86,8 +87,6 @@ export async function getPrompt(ctx: RequestContext, name: string, query: { vers
 
 /** The app the prompt lives in, made on its first version. */
 async function promptApp(ctx: RequestContext, name: string) {
-  const [app] = await apps.listApps(ctx, { app_name: name });
-  if (app) return app;
   try {
     return await apps.createApp(ctx, { app_name: name });
   } catch (error) {
@@ -98,8 +97,8 @@ async function promptApp(ctx: RequestContext, name: string) {
 
 /** A new version: the prompt variant's next revision (its first, with the app, for a new name), deployed to its labels. */
 export async function createPrompt(ctx: RequestContext, body: CreatePromptBody) {
-  const app = await promptApp(ctx, body.name);
-  const existing = (await apps.listVariants(ctx, app.id, allRevisions)).find((found) => found.name === body.name);
+  const [found] = await apps.listApps(ctx, { app_name: body.name });
+  const existing = found && (await apps.listVariants(ctx, found.id, allRevisions)).find((variant) => variant.name === body.name);
   if (existing && existing.kind !== 'prompt') throw ValidationError.at(['name'], `The variant ${body.name} of app ${body.name} is an endpoint, not a prompt`);
   const previous = existing && asObject(existing.revisions.at(-1)?.parameters);
   const config = body.config ?? {};
@@ -107,6 +106,12 @@ export async function createPrompt(ctx: RequestContext, body: CreatePromptBody) 
   if (typeof model !== 'string' || !model) throw ValidationError.at(['config', 'model'], 'Assay runs a prompt with a model: give config.model');
   const messages = typeof body.prompt === 'string' ? [{ role: 'user', content: body.prompt }] : body.prompt.map(({ role, content }) => ({ role, content }));
   const parameters = { ...config, model, messages, ...(body.type === 'text' && { [TEXT_MARK]: 'text' }) };
+  // Checked before the app is made, so a refused version leaves nothing behind.
+  const checked = promptParameters.safeParse(parameters);
+  if (!checked.success) {
+    throw new LangfuseInvalidRequest(checked.error.issues.map((issue) => ({ path: ['config', ...issue.path.map(String)], message: issue.message, code: issue.code })));
+  }
+  const app = found ?? (await promptApp(ctx, body.name));
   const message = body.commitMessage ?? null;
   const variant = existing
     ? await apps.updateVariantParameters(ctx, existing.id, { parameters, message })
