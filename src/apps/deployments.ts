@@ -59,13 +59,14 @@ export async function createEnvironment(ctx: RequestContext, appId: string, name
 }
 
 /** Deletes an app's own environment with its history; the default ones stay. */
-export async function deleteEnvironment(ctx: RequestContext, appId: string, name: string): Promise<void> {
-  if ((defaultEnvironments as readonly string[]).includes(name)) throw new ConflictError(`The environment ${name} is one of every app's and cannot be deleted`);
+export async function deleteEnvironment(ctx: RequestContext, appId: string, name: string): Promise<EnvironmentRow> {
   const environment = await getEnvironment(ctx, appId, name);
+  if ((defaultEnvironments as readonly string[]).includes(name)) throw new ConflictError(`The environment ${name} is one of every app's and cannot be deleted`);
   await ctx.db.$transaction(async (tx) => {
     await tx.environment.delete({ where: { id: environment.id } });
     await recordAudit(tx, auditByCaller(ctx, 'environment.deleted', { target: { type: 'environment', id: environment.id }, details: { app_id: appId, name } }));
   });
+  return environment;
 }
 
 /**

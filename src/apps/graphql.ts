@@ -280,9 +280,7 @@ builder.mutationFields((t) => ({
       name: t.arg.string({ required: true, description: 'The environment’s name.' }),
     },
     resolve: async (_root, args, ctx) => {
-      const environment = await deployments.getEnvironment(ctx, args.appId.id, args.name);
-      await deployments.deleteEnvironment(ctx, args.appId.id, args.name);
-      return globalId('Environment', environment.id);
+      return globalId('Environment', (await deployments.deleteEnvironment(ctx, args.appId.id, args.name)).id);
     },
   }),
   deploy: t.prismaField({

@@ -127,7 +127,9 @@ function environmentRoutes(app: FastifyInstance): void {
   rest.delete(
     '/apps/:app_id/environments/:environment_name',
     { tag, summary: "Delete an app's own environment and its history (not development, staging or production)", noContent: true, errors: [404, 409] },
-    (req, { params }) => deployments.deleteEnvironment(req.ctx, params.app_id, params.environment_name),
+    async (req, { params }) => {
+      await deployments.deleteEnvironment(req.ctx, params.app_id, params.environment_name);
+    },
   );
   rest.post(
     '/apps/:app_id/environments/:environment_name/deploy',
