@@ -81,7 +81,9 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
   await ok(client.request('POST', `/apps/${app}/environments/production/deploy`, { variant_id: variant.variant_id }));
   const prompt = `prompt-${project}`;
   const promptKey = { authorization: `Basic ${Buffer.from(`pk:${keys[project].all}`).toString('base64')}` };
-  await ok(server.request('POST', '/api/public/v2/prompts', { name: prompt, prompt: 'Hi {{name}}', config: { model: 'm' }, labels: ['production'] }, promptKey));
+  await ok(
+    server.request('POST', '/api/public/v2/prompts', { name: prompt, prompt: 'Hi {{name}}', config: { model: 'm' }, labels: ['production'] }, promptKey),
+  );
   return {
     app_id: app,
     variant_id: variant.variant_id,

@@ -49,7 +49,10 @@ export async function createEnvironment(ctx: RequestContext, appId: string, name
   try {
     return await ctx.db.$transaction(async (tx) => {
       const environment = await tx.environment.create({ data: { projectId: ctx.projectId, appId, name }, include: deployed });
-      await recordAudit(tx, auditByCaller(ctx, 'environment.created', { target: { type: 'environment', id: environment.id }, details: { app_id: appId, name } }));
+      await recordAudit(
+        tx,
+        auditByCaller(ctx, 'environment.created', { target: { type: 'environment', id: environment.id }, details: { app_id: appId, name } }),
+      );
       return environment;
     });
   } catch (error) {
@@ -74,7 +77,13 @@ export async function deleteEnvironment(ctx: RequestContext, appId: string, name
  * environment, creating an app's own environment on the way when `create` is set (Langfuse's
  * labels do). A variant of another app, or of another project, is a 404 as an unknown one.
  */
-export async function deploy(ctx: RequestContext, appId: string, name: string, input: DeployInput, options: { create?: boolean } = {}): Promise<EnvironmentRow> {
+export async function deploy(
+  ctx: RequestContext,
+  appId: string,
+  name: string,
+  input: DeployInput,
+  options: { create?: boolean } = {},
+): Promise<EnvironmentRow> {
   await getApp(ctx, appId);
   const variant = await ctx.db.variant.findFirst({ where: { id: input.variant_id, appId, projectId: ctx.projectId }, select: { id: true, revision: true } });
   if (!variant) throw new NotFoundError('Variant', input.variant_id);

@@ -15,7 +15,9 @@ const deploy = `mutation($app: ID!, $env: String!, $input: DeployInput!) {
 describe('deployments over GraphQL', () => {
   it('adds an environment, deploys, rolls back and reads the history', async () => {
     const appId = await createApp(server, 'graphql-deploy');
-    const variant = (await server.request('POST', `/apps/${appId}/variants`, { variant_name: 'v', kind: 'prompt', parameters: promptParameters, message: 'first' })).body;
+    const variant = (
+      await server.request('POST', `/apps/${appId}/variants`, { variant_name: 'v', kind: 'prompt', parameters: promptParameters, message: 'first' })
+    ).body;
     await server.request('PUT', `/variants/${variant.variant_id}/parameters`, { parameters: { ...promptParameters, top_p: 0.5 } });
     const app = globalId('App', appId);
     const variantId = globalId('Variant', variant.variant_id);

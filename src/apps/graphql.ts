@@ -1,5 +1,6 @@
 // GraphQL types, queries and mutations of apps and variants. Inputs carry the REST field names
 // and are validated by the same schemas (inputs.ts); resolvers call the same operations.
+import { ActorType } from '../auth/audit/graphql.js';
 import { builder } from '../shared/graphql/builder.js';
 import { globalId } from '../shared/graphql/ids.js';
 import { restFields, upperCaseValues } from '../shared/graphql/names.js';
@@ -109,15 +110,6 @@ const Environment = builder.prismaNode('Environment', {
   }),
 });
 
-const DeployedBy = builder.enumType('DeployedBy', {
-  description: 'What kind of actor deployed.',
-  values: upperCaseValues(['api_key', 'user', 'system'] as const, {
-    api_key: 'An API key.',
-    user: 'A signed-in user.',
-    system: 'The service itself.',
-  }),
-});
-
 const Deployment = builder.prismaNode('Deployment', {
   description: 'One deployment of a revision to an environment: who and when (also in the audit log).',
   id: { field: 'id' },
@@ -126,7 +118,7 @@ const Deployment = builder.prismaNode('Deployment', {
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
     revision: t.relation('revision', { description: 'The revision deployed.' }),
-    actorType: t.field({ type: DeployedBy, description: 'What kind of actor deployed it.', resolve: (row) => row.actorType as 'api_key' | 'user' | 'system' }),
+    actorType: t.field({ type: ActorType, description: 'What kind of actor deployed it.', resolve: (row) => row.actorType as 'api_key' | 'user' | 'system' }),
     actorLabel: t.exposeString('actorLabel', { nullable: true, description: "What identified the actor then (a key's name and prefix, a user's email)." }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was deployed.' }),
   }),

@@ -28,7 +28,11 @@ export const defaultEnvironments = ['development', 'staging', 'production'] as c
 export async function createApp(ctx: RequestContext, input: CreateAppInput) {
   return uniqueName(
     ctx.db.app.create({
-      data: { projectId: ctx.projectId, name: input.app_name, environments: { create: defaultEnvironments.map((name) => ({ projectId: ctx.projectId, name })) } },
+      data: {
+        projectId: ctx.projectId,
+        name: input.app_name,
+        environments: { create: defaultEnvironments.map((name) => ({ projectId: ctx.projectId, name })) },
+      },
     }),
     `An app named ${input.app_name} already exists`,
   );

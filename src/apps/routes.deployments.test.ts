@@ -82,7 +82,10 @@ describe('deployments', () => {
     expect(history.body.map((d: { revision: number }) => d.revision)).toEqual([1, 2]);
     expect(history.body[0].deployed_by).toMatchObject({ type: 'api_key' });
 
-    const audit = await server.assay.db.auditEvent.findMany({ where: { action: 'deployment.created', targetId: first.body.environment_id }, orderBy: { id: 'asc' } });
+    const audit = await server.assay.db.auditEvent.findMany({
+      where: { action: 'deployment.created', targetId: first.body.environment_id },
+      orderBy: { id: 'asc' },
+    });
     expect(audit.map((event) => JSON.parse(event.details ?? '{}').revision)).toEqual([2, 1]);
     expect(audit[0]).toMatchObject({ actorType: 'api_key', projectId: expect.any(String) });
     // The other environments are untouched.

@@ -116,7 +116,14 @@ function environmentRoutes(app: FastifyInstance): void {
   );
   rest.post(
     '/apps/:app_id/environments',
-    { tag, summary: 'Add an environment to an app', body: createEnvironmentInput, response: environmentResponse, errors: [404, 409], examples: { qa: { name: 'qa' } } },
+    {
+      tag,
+      summary: 'Add an environment to an app',
+      body: createEnvironmentInput,
+      response: environmentResponse,
+      errors: [404, 409],
+      examples: { qa: { name: 'qa' } },
+    },
     async (req, { params, body }) => environmentJson(await deployments.createEnvironment(req.ctx, params.app_id, body.name)),
   );
   rest.get(

@@ -245,8 +245,7 @@ export type SessionsQuery = z.output<typeof sessionsQuery>;
 export const LATEST = 'latest';
 
 /** A label is an environment's name (docs/deployments.md#langfuse). */
-const label = () =>
-  environmentName().refine((value) => value !== LATEST, { message: 'The latest label is reserved: it always names the newest version' });
+const label = () => environmentName().refine((value) => value !== LATEST, { message: 'The latest label is reserved: it always names the newest version' });
 
 const chatMessage = z.union([
   z.object({ role: z.enum(chatRoles), content: z.string(), type: z.literal('chatmessage').optional() }),
@@ -272,8 +271,10 @@ export const createPromptBody = z
   })
   .superRefine((body, ctx) => {
     if (body.type === 'text' && typeof body.prompt !== 'string') ctx.addIssue({ code: 'custom', path: ['prompt'], message: 'A text prompt is a string' });
-    if (body.type === 'chat' && typeof body.prompt === 'string') ctx.addIssue({ code: 'custom', path: ['prompt'], message: 'A chat prompt is a list of messages' });
-    if (body.config?.model !== undefined && typeof body.config.model !== 'string') ctx.addIssue({ code: 'custom', path: ['config', 'model'], message: 'A model name' });
+    if (body.type === 'chat' && typeof body.prompt === 'string')
+      ctx.addIssue({ code: 'custom', path: ['prompt'], message: 'A chat prompt is a list of messages' });
+    if (body.config?.model !== undefined && typeof body.config.model !== 'string')
+      ctx.addIssue({ code: 'custom', path: ['config', 'model'], message: 'A model name' });
   });
 export type CreatePromptBody = z.output<typeof createPromptBody>;
 

@@ -91,7 +91,7 @@ async function promptApp(ctx: RequestContext, name: string) {
     return await apps.createApp(ctx, { app_name: name });
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
-    return (await apps.listApps(ctx, { app_name: name }))[0]!;
+    return (await apps.listApps(ctx, { app_name: name }))[0];
   }
 }
 
@@ -109,7 +109,9 @@ export async function createPrompt(ctx: RequestContext, body: CreatePromptBody) 
   // Checked before the app is made, so a refused version leaves nothing behind.
   const checked = promptParameters.safeParse(parameters);
   if (!checked.success) {
-    throw new LangfuseInvalidRequest(checked.error.issues.map((issue) => ({ path: ['config', ...issue.path.map(String)], message: issue.message, code: issue.code })));
+    throw new LangfuseInvalidRequest(
+      checked.error.issues.map((issue) => ({ path: ['config', ...issue.path.map(String)], message: issue.message, code: issue.code })),
+    );
   }
   const app = found ?? (await promptApp(ctx, body.name));
   const message = body.commitMessage ?? null;
@@ -151,7 +153,15 @@ export async function listPrompts(ctx: RequestContext, query: ListPromptsQuery) 
         const latest = variant.revisions.at(-1)!;
         const { type, config } = promptOf(asObject(latest.parameters));
         const labels = [...new Set(variant.revisions.flatMap((revision) => labelsOf(variant, revision, app.environments)))];
-        return { name: variant.name, type, versions: variant.revisions.map((r) => r.revision), labels, tags: tagsOf(variant), lastUpdatedAt: variant.updatedAt, lastConfig: config };
+        return {
+          name: variant.name,
+          type,
+          versions: variant.revisions.map((r) => r.revision),
+          labels,
+          tags: tagsOf(variant),
+          lastUpdatedAt: variant.updatedAt,
+          lastConfig: config,
+        };
       }),
   );
   const matching = prompts

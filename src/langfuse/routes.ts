@@ -167,7 +167,7 @@ function promptRoutes(app: FastifyInstance): void {
   langfuse.patch(
     '/public/v2/prompts/:name/versions/:version',
     {
-      summary: "Move labels onto a version: deploy its revision to those environments (Langfuse)",
+      summary: 'Move labels onto a version: deploy its revision to those environments (Langfuse)',
       params: promptVersionParams,
       body: updatePromptLabelsBody,
       response: langfusePromptResponse,

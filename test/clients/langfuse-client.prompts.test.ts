@@ -62,7 +62,7 @@ describe('@langfuse/client prompts against Assay', () => {
     const second = await langfuse.prompt.create({
       name: 'support',
       type: 'chat',
-      prompt: [{ role: 'system', content: 'Be brief about {{topic}}.' }, messages[1]!],
+      prompt: [{ role: 'system', content: 'Be brief about {{topic}}.' }, messages[1]],
       config: { model: 'gpt-4o', max_tokens: 100 },
     });
     expect(second).toMatchObject({ version: 2, labels: ['latest'] });

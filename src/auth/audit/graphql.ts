@@ -31,7 +31,8 @@ const AuditAction = builder.enumType('AuditAction', {
   }),
 });
 
-const ActorType = builder.enumType('AuditActorType', {
+/** Also who deployed (apps' Deployment). */
+export const ActorType = builder.enumType('AuditActorType', {
   description: 'What kind of actor acted.',
   values: upperCaseValues(['api_key', 'user', 'system'] as const, {
     api_key: 'An API key.',
