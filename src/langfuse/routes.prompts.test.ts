@@ -82,6 +82,19 @@ describe('Langfuse prompts', () => {
     expect((await call('GET', '/v2/prompts/shared?label=staging')).body).toMatchObject({ version: 1, labels: ['staging', 'canary', 'latest'] });
   });
 
+  it('serves a name with a slash and spaces, as the SDK encodes it, as one app name', async () => {
+    const name = 'support/greeting v2';
+    expect((await call('POST', '/v2/prompts', textPrompt(name, { labels: ['production'] }))).status).toBe(200);
+    const read = await call('GET', `/v2/prompts/${encodeURIComponent(name)}`);
+    expect(read.body).toMatchObject({ name, version: 1 });
+    expect((await call('PATCH', `/v2/prompts/${encodeURIComponent(name)}/versions/1`, { newLabels: ['staging'] })).body.labels).toEqual([
+      'staging',
+      'production',
+      'latest',
+    ]);
+    expect((await server.request('GET', `/apps?app_name=${encodeURIComponent(name)}`, undefined, basic())).body).toHaveLength(1);
+  });
+
   it('fills {{variable}} as Assay fills {column}, leaving unknown names and JSON alone', () => {
     expect(fillTemplate('Hi {{ name }} from {city}; {{unknown}} {"a": 1}', { name: 'Ada', city: 'Paris' })).toBe('Hi Ada from Paris; {{unknown}} {"a": 1}');
   });
