@@ -80,6 +80,7 @@ builder.prismaNode('VariantRevision', {
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
     variantId: t.id({ description: 'Global id of its variant.', resolve: (revision) => globalId('Variant', revision.variantId) }),
+    variant: t.relation('variant', { description: 'Its variant.' }),
     revision: t.exposeInt('revision', { description: 'Its number within the variant: 1, 2, and so on.' }),
     uri: t.exposeString('uri', { nullable: true, description: "The endpoint's URL; null when none was set." }),
     parameters: t.expose('parameters', { type: 'JSON', description: 'The parameters, as sent to an endpoint or run as a prompt.' }),
