@@ -79,6 +79,12 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
   const member = await ok(client.request('POST', `/projects/${projectIds[project]}/members`, { email: `member-${project}@example.com`, role: 'viewer' }));
   const scoreConfig = await ok(client.request('POST', '/score-configs', { name: `quality-${project}`, data_type: 'NUMERIC', min_value: 0, max_value: 1 }));
   const score = await ok(client.request('POST', '/scores', { trace_id: trace, name: `quality-${project}`, value: 1, config_id: scoreConfig.id }));
+  await ok(client.request('POST', `/apps/${app}/environments/production/deploy`, { variant_id: variant.variant_id }));
+  const prompt = `prompt-${project}`;
+  const promptKey = { authorization: `Basic ${Buffer.from(`pk:${keys[project].all}`).toString('base64')}` };
+  await ok(
+    server.request('POST', '/api/public/v2/prompts', { name: prompt, prompt: 'Hi {{name}}', config: { model: 'm' }, labels: ['production'] }, promptKey),
+  );
   return {
     app_id: app,
     variant_id: variant.variant_id,
@@ -95,6 +101,7 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
     user_id: member.user_id,
     score_id: score.id,
     score_config_id: scoreConfig.id,
+    prompt_name: prompt,
   };
 }
 
@@ -177,6 +184,13 @@ const expected: Record<string, Access> = {
   'GET /variants/:variant_id/revisions': 'read',
   'GET /variants/:variant_id/revisions/:revision': 'read',
   'DELETE /variants/:variant_id': 'write',
+  'GET /apps/:app_id/environments': 'read',
+  'POST /apps/:app_id/environments': 'write',
+  'GET /apps/:app_id/environments/:environment_name': 'read',
+  'DELETE /apps/:app_id/environments/:environment_name': 'write',
+  'POST /apps/:app_id/environments/:environment_name/deploy': 'write',
+  'GET /apps/:app_id/environments/:environment_name/deployments': 'read',
+  'GET /apps/:app_id/environments/:environment_name/config': 'read',
   'POST /testsets': 'write',
   'POST /testsets/upload': 'write',
   'GET /testsets': 'read',
@@ -269,6 +283,10 @@ const expected: Record<string, Access> = {
   'POST /v1/logs': 'ingest',
   'POST /otlp/v1/logs': 'ingest',
   'POST /public/otel/v1/logs': 'ingest',
+  'GET /public/v2/prompts': 'read',
+  'POST /public/v2/prompts': 'write',
+  'GET /public/v2/prompts/:name': 'read',
+  'PATCH /public/v2/prompts/:name/versions/:version': 'write',
 };
 
 const isOtlp = (url: string) => url.endsWith('/v1/traces') || url.endsWith('/v1/logs');
@@ -287,6 +305,10 @@ function paramValue(url: string, name: string, ids: Record<string, string>): str
   if (name === 'scoreId') return ids.score_id;
   if (name === 'configId') return ids.score_config_id;
   if (name === 'sessionId') return ids.session_id;
+  if (name === 'name') return ids.prompt_name;
+  // Names every app has; the app's id decides whose it is.
+  if (name === 'environment_name') return 'production';
+  if (name === 'version') return '1';
   return ids[name];
 }
 
@@ -346,6 +368,10 @@ function bodyFor(route: string, ids: Record<string, string>): unknown {
     'POST /public/scores': { traceId: ids.trace_id, name: 'walk', value: 1 },
     'POST /public/score-configs': { name: 'walk', dataType: 'NUMERIC' },
     'PATCH /public/score-configs/:configId': { description: 'walked' },
+    'POST /apps/:app_id/environments': { name: 'walk' },
+    'POST /apps/:app_id/environments/:environment_name/deploy': { variant_id: ids.variant_id },
+    'POST /public/v2/prompts': { name: 'walk', prompt: 'x', config: { model: 'm' } },
+    'PATCH /public/v2/prompts/:name/versions/:version': { newLabels: ['staging'] },
   };
   return bodies[route];
 }
@@ -477,6 +503,10 @@ async function projectState(project: Project) {
     '/apps',
     `/apps/${ids.app_id}/variants`,
     `/variants/${ids.variant_id}/revisions`,
+    `/apps/${ids.app_id}/environments`,
+    `/apps/${ids.app_id}/environments/production/deployments`,
+    '/api/public/v2/prompts',
+    `/api/public/v2/prompts/${ids.prompt_name}`,
     '/testsets',
     `/testsets/${ids.testset_id}`,
     '/evaluators/configs',
@@ -651,6 +681,7 @@ describe('GraphQL', () => {
       ['write', 'mutation($id: ID!) { deleteApp(id: $id) }', 'app_id'],
       ['write', 'mutation($id: ID!) { deleteTestset(id: $id) }', 'testset_id'],
       ['write', 'mutation($id: ID!) { deleteVariant(id: $id) }', 'variant_id'],
+      ['write', 'mutation($id: ID!) { deleteEnvironment(appId: $id, name: "staging") }', 'app_id'],
       ['write', 'mutation($id: ID!) { cancelEvaluation(id: $id) { id } }', 'evaluation_id'],
       ['write', 'mutation($id: ID!) { deleteModelPrice(id: $id) }', 'price_id'],
       ['read', 'query($id: ID!) { node(id: $id) { ... on Score { value } } }', 'score_global_id'],

@@ -477,6 +477,30 @@ describe('real answers match the document', () => {
     await call('GET', '/sessions/tour-session');
   });
 
+  it("through deployments and Langfuse's prompts", async () => {
+    await call('POST', '/public/v2/prompts', { name: 'tour-prompt', prompt: 'Hi {{name}}', config: { model: 'm' }, labels: ['production'] });
+    await call('POST', '/public/v2/prompts', { name: 'tour-prompt', prompt: 'Hi {{name}}!', config: { model: 'm' } });
+    await call('POST', '/public/v2/prompts', { name: 'tour-prompt', type: 'chat', prompt: 'not a list' }, 400);
+    await call('GET', '/public/v2/prompts/tour-prompt');
+    await call('GET', '/public/v2/prompts/tour-prompt?version=9', undefined, 404);
+    await call('PATCH', '/public/v2/prompts/tour-prompt/versions/2', { newLabels: ['staging'] });
+    await call('GET', '/public/v2/prompts');
+    const [app] = await call('GET', '/apps?app_name=tour-prompt');
+    const base = `/apps/${app.app_id}/environments`;
+    await call('GET', base);
+    await call('POST', base, { name: 'qa' });
+    await call('POST', base, { name: 'qa' }, 409);
+    await call('GET', `${base}/qa`);
+    const [variant] = await call('GET', `/apps/${app.app_id}/variants`);
+    await call('POST', `${base}/qa/deploy`, { variant_id: variant.variant_id, revision: 1 });
+    await call('POST', `${base}/qa/deploy`, { variant_id: variant.variant_id, revision: 9 }, 404);
+    await call('GET', `${base}/qa/deployments`);
+    await call('GET', `${base}/qa/config`);
+    await call('GET', `${base}/development/config`, undefined, 404);
+    await call('DELETE', `${base}/qa`, undefined, 204);
+    await call('DELETE', `${base}/production`, undefined, 409);
+  });
+
   it('covered every documented operation', () => {
     const all = operations().map(({ method, path }) => `${method} ${path}`);
     expect(all.filter((key) => !covered.has(key))).toEqual([]);

@@ -1,11 +1,13 @@
 // GraphQL types, queries and mutations of apps and variants. Inputs carry the REST field names
 // and are validated by the same schemas (inputs.ts); resolvers call the same operations.
+import { ActorType } from '../auth/audit/graphql.js';
 import { builder } from '../shared/graphql/builder.js';
 import { countedConnection } from '../shared/graphql/connections.js';
 import { globalId } from '../shared/graphql/ids.js';
 import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { parseInput } from '../shared/validation.js';
-import { createAppInput, createVariantInput, updateVariantParametersInput, variantKinds } from './inputs.js';
+import * as deployments from './deployments.js';
+import { createAppInput, createEnvironmentInput, createVariantInput, deployInput, updateVariantParametersInput, variantKinds } from './inputs.js';
 import * as apps from './operations.js';
 
 const latestRevision = { revisions: { orderBy: { revision: 'desc' as const }, take: 1 } };
@@ -25,6 +27,11 @@ export const App = builder.prismaNode('App', {
       { cursor: 'id', description: 'Its variants in creation order.', query: { orderBy: { id: 'asc' } }, totalCount: true },
       VariantConnection,
     ),
+    environments: t.field({
+      type: [Environment],
+      description: 'Its environments (development, staging, production and its own), in creation order, each with what it serves.',
+      resolve: (app, _args, ctx) => deployments.listEnvironments(ctx, app.id),
+    }),
   }),
 });
 
@@ -74,10 +81,48 @@ builder.prismaNode('VariantRevision', {
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
     variantId: t.id({ description: 'Global id of its variant.', resolve: (revision) => globalId('Variant', revision.variantId) }),
+    variant: t.relation('variant', { description: 'Its variant.' }),
     revision: t.exposeInt('revision', { description: 'Its number within the variant: 1, 2, and so on.' }),
     uri: t.exposeString('uri', { nullable: true, description: "The endpoint's URL; null when none was set." }),
     parameters: t.expose('parameters', { type: 'JSON', description: 'The parameters, as sent to an endpoint or run as a prompt.' }),
+    message: t.exposeString('message', { nullable: true, description: 'Why the change was made (a Langfuse commitMessage); null when none was given.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the change was made.' }),
+  }),
+});
+
+const Environment = builder.prismaNode('Environment', {
+  description: "Where an app's variant revisions are deployed, read by the app by name (docs/deployments.md; REST `/apps/{id}/environments`).",
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, projectId: ctx.projectId }),
+  fields: (t) => ({
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
+    name: t.exposeString('name', { description: 'Unique within its app; development, staging and production are every app’s.' }),
+    revision: t.relation('revision', { nullable: true, description: 'The revision it serves now; null before the first deployment.' }),
+    deployedAt: t.expose('deployedAt', { type: 'DateTime', nullable: true, description: 'When the revision it serves was deployed.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    deployments: t.relatedConnection(
+      'deployments',
+      { cursor: 'id', description: 'Its deployments, newest first: what a rollback picks from.', query: { orderBy: { id: 'desc' } } },
+      builder.connectionObject(
+        { type: Deployment, name: 'DeploymentConnection', description: 'Deployments, a page at a time.' },
+        { description: 'A deployment and its cursor.' },
+      ),
+    ),
+  }),
+});
+
+const Deployment = builder.prismaNode('Deployment', {
+  description: 'One deployment of a revision to an environment: who and when (also in the audit log).',
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, environment: { projectId: ctx.projectId } }),
+  fields: (t) => ({
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
+    revision: t.relation('revision', { description: 'The revision deployed.' }),
+    actorType: t.field({ type: ActorType, description: 'What kind of actor deployed it.', resolve: (row) => row.actorType as 'api_key' | 'user' | 'system' }),
+    actorLabel: t.exposeString('actorLabel', { nullable: true, description: "What identified the actor then (a key's name and prefix, a user's email)." }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was deployed.' }),
   }),
 });
 
@@ -106,6 +151,7 @@ const CreateVariantInput = builder.inputType('CreateVariantInput', {
       type: 'JSON',
       description: 'Required for PROMPT: `model`, `messages` with `{column}` placeholders, optional `temperature`, `max_tokens`, `top_p`, `response_format`.',
     }),
+    message: t.string({ description: 'Why this revision was made, kept with it.' }),
   }),
 });
 
@@ -114,6 +160,20 @@ const UpdateVariantParametersInput = builder.inputType('UpdateVariantParametersI
   fields: (t) => ({
     parameters: t.field({ type: 'JSON', required: true, description: "The new parameters, whole; a prompt's must stay runnable." }),
     uri: t.string({ description: "The endpoint's new URL; absent or null keeps the current one." }),
+    message: t.string({ description: 'Why this revision was made, kept with it.' }),
+  }),
+});
+
+const CreateEnvironmentInput = builder.inputType('CreateEnvironmentInput', {
+  description: 'A new environment of an app (REST `POST /apps/{id}/environments`).',
+  fields: (t) => ({ name: t.string({ required: true, description: 'Unique within the app: letters, digits, `_`, `-` and `.`, up to 64.' }) }),
+});
+
+const DeployInput = builder.inputType('DeployInput', {
+  description: 'What to deploy (REST `POST /apps/{id}/environments/{name}/deploy`).',
+  fields: (t) => ({
+    variantId: t.globalID({ for: Variant, required: true, description: 'Global id of one of the app’s variants.' }),
+    revision: t.int({ description: "The revision's number (an older one rolls back); the variant's newest when absent." }),
   }),
 });
 
@@ -197,6 +257,38 @@ builder.mutationFields((t) => ({
       const input = parseInput(updateVariantParametersInput, restFields(args.input), 'body');
       await apps.updateVariantParameters(ctx, args.id.id, input);
       return apps.getVariant(ctx, args.id.id, query);
+    },
+  }),
+  createEnvironment: t.prismaField({
+    type: 'Environment',
+    description: 'Adds an environment to an app; a name it has is a CONFLICT error.',
+    args: {
+      appId: t.arg.globalID({ for: App, required: true, description: 'Global id of the app.' }),
+      input: t.arg({ type: CreateEnvironmentInput, required: true, description: 'Its name.' }),
+    },
+    resolve: async (_query, _root, args, ctx) => deployments.createEnvironment(ctx, args.appId.id, parseInput(createEnvironmentInput, args.input, 'body').name),
+  }),
+  deleteEnvironment: t.id({
+    description: "Deletes an app's own environment with its history (development, staging and production stay: CONFLICT); answers its global id.",
+    args: {
+      appId: t.arg.globalID({ for: App, required: true, description: 'Global id of the app.' }),
+      name: t.arg.string({ required: true, description: 'The environment’s name.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      return globalId('Environment', (await deployments.deleteEnvironment(ctx, args.appId.id, args.name)).id);
+    },
+  }),
+  deploy: t.prismaField({
+    type: 'Environment',
+    description: 'Deploys a revision of one of the app’s variants to the environment (a rollback with an older one); recorded with who and when.',
+    args: {
+      appId: t.arg.globalID({ for: App, required: true, description: 'Global id of the app.' }),
+      environment: t.arg.string({ required: true, description: 'The environment’s name.' }),
+      input: t.arg({ type: DeployInput, required: true, description: 'The variant and revision.' }),
+    },
+    resolve: async (_query, _root, args, ctx) => {
+      const input = parseInput(deployInput, { variant_id: args.input.variantId.id, revision: args.input.revision ?? undefined }, 'body');
+      return deployments.deploy(ctx, args.appId.id, args.environment, input);
     },
   }),
   deleteVariant: t.id({

@@ -6,9 +6,14 @@ import { httpUrl, int, jsonObject, name, number } from '../shared/validation.js'
 export const createAppInput = z.object({ app_name: name().max(255) });
 export const updateAppInput = createAppInput;
 
+/** Why a revision was made (Langfuse's commitMessage), kept with it. */
+function revisionMessage() {
+  return z.string().max(2000).nullish().describe('Why this revision was made');
+}
+
 export const variantKinds = ['endpoint', 'prompt'] as const;
 
-const chatRoles = ['system', 'user', 'assistant', 'developer', 'tool'] as const;
+export const chatRoles = ['system', 'user', 'assistant', 'developer', 'tool'] as const;
 
 /** What a `prompt` variant runs: an OpenAI Chat Completions request with `{column}` placeholders. */
 export const promptParameters = z.looseObject({
@@ -26,6 +31,7 @@ export const createVariantInput = z
     kind: z.enum(variantKinds),
     uri: httpUrl().nullish(),
     parameters: jsonObject().nullish(),
+    message: revisionMessage(),
   })
   // `when`: check the kind's fields even if other fields failed, so every fault is listed.
   .superRefine((input, ctx) => checkKindFields(input.kind, input, ctx), {
@@ -35,6 +41,7 @@ export const createVariantInput = z
 export const updateVariantParametersInput = z.object({
   parameters: jsonObject(),
   uri: httpUrl().nullish(),
+  message: revisionMessage(),
 });
 
 type KindFields = { uri?: string | null; parameters?: Record<string, unknown> | null };
@@ -52,6 +59,22 @@ export function checkKindFields(kind: (typeof variantKinds)[number], input: Kind
   }
 }
 
+/** An environment's name: it is a path segment and a Langfuse label, so letters, digits, `_`, `-`, `.` only. */
+export const environmentName = () =>
+  z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_.-]+$/, 'Letters, digits, `_`, `-` and `.` only');
+
+export const createEnvironmentInput = z.object({ name: environmentName() });
+
+export const deployInput = z.object({
+  variant_id: z.string().min(1),
+  revision: int({ min: 1 }).optional().describe("The revision's number; the variant's newest when absent"),
+});
+
 export type CreateAppInput = z.output<typeof createAppInput>;
 export type CreateVariantInput = z.output<typeof createVariantInput>;
 export type UpdateVariantParametersInput = z.output<typeof updateVariantParametersInput>;
+export type DeployInput = z.output<typeof deployInput>;

@@ -22,16 +22,28 @@ async function uniqueName<T>(write: Promise<T>, message: string): Promise<T> {
   }
 }
 
+/** Every app has these environments (docs/deployments.md); an app may add its own. */
+export const defaultEnvironments = ['development', 'staging', 'production'] as const;
+
 export async function createApp(ctx: RequestContext, input: CreateAppInput) {
-  return uniqueName(ctx.db.app.create({ data: { projectId: ctx.projectId, name: input.app_name } }), `An app named ${input.app_name} already exists`);
+  return uniqueName(
+    ctx.db.app.create({
+      data: {
+        projectId: ctx.projectId,
+        name: input.app_name,
+        environments: { create: defaultEnvironments.map((name) => ({ projectId: ctx.projectId, name })) },
+      },
+    }),
+    `An app named ${input.app_name} already exists`,
+  );
 }
 
-export async function listApps<Q extends AppQuery>(ctx: RequestContext, filter: { app_name?: string }, query?: Q) {
+export async function listApps<Q extends AppQuery = object>(ctx: RequestContext, filter: { app_name?: string }, query?: Q): Promise<Prisma.AppGetPayload<Q>[]> {
   return ctx.db.app.findMany({
     orderBy: { id: 'asc' },
-    ...query,
+    ...(query as AppQuery),
     where: { projectId: ctx.projectId, ...(filter.app_name ? { name: filter.app_name } : {}) },
-  });
+  }) as Promise<Prisma.AppGetPayload<Q>[]>;
 }
 
 export async function getApp<Q extends AppQuery>(ctx: RequestContext, appId: string, query?: Q) {
@@ -69,6 +81,7 @@ export async function createVariant(ctx: RequestContext, appId: string, input: C
             revision: 1,
             uri: input.kind === 'endpoint' ? input.uri : null,
             parameters: toJson(input.parameters ?? {}),
+            message: input.message ?? null,
           },
         },
       },
@@ -124,10 +137,16 @@ export async function updateVariantParameters(ctx: RequestContext, variantId: st
       select: { revision: true },
     });
     await tx.variantRevision.create({
-      data: { variantId, revision, uri, parameters: toJson(input.parameters) },
+      data: { variantId, revision, uri, parameters: toJson(input.parameters), message: input.message ?? null },
     });
     return tx.variant.findUniqueOrThrow({ where: { id: variantId }, include: latestRevision });
   });
+}
+
+/** Sets a variant's tags (Langfuse's prompt tags), the whole list. */
+export async function setVariantTags(ctx: RequestContext, variantId: string, tags: readonly string[]) {
+  await getVariant(ctx, variantId);
+  await ctx.db.variant.update({ where: { id: variantId }, data: { tags: [...tags] } });
 }
 
 export async function listVariantRevisions(ctx: RequestContext, variantId: string) {

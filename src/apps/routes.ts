@@ -4,9 +4,23 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { intParam } from '../shared/http/params.js';
 import { restRoutes } from '../shared/http/route.js';
-import { createAppInput, createVariantInput, updateAppInput, updateVariantParametersInput } from './inputs.js';
+import * as deployments from './deployments.js';
+import { createAppInput, createEnvironmentInput, createVariantInput, deployInput, updateAppInput, updateVariantParametersInput } from './inputs.js';
 import * as apps from './operations.js';
-import { appJson, appResponse, revisionJson, variantJson, variantResponse, variantRevisionResponse } from './responses.js';
+import {
+  appJson,
+  appResponse,
+  deployedConfigJson,
+  deployedConfigResponse,
+  deploymentJson,
+  deploymentResponse,
+  environmentJson,
+  environmentResponse,
+  revisionJson,
+  variantJson,
+  variantResponse,
+  variantRevisionResponse,
+} from './responses.js';
 
 const listAppsQuery = z.object({ app_name: z.string().optional() });
 
@@ -87,4 +101,86 @@ export function appRoutes(app: FastifyInstance): void {
   rest.delete('/variants/:variant_id', { tag, summary: 'Delete a variant', noContent: true, errors: [404] }, (req, { params }) =>
     apps.deleteVariant(req.ctx, params.variant_id),
   );
+
+  environmentRoutes(app);
+}
+
+/** Environments and deployments (docs/deployments.md). */
+function environmentRoutes(app: FastifyInstance): void {
+  const rest = restRoutes(app);
+  const tag = 'deployments';
+  rest.get(
+    '/apps/:app_id/environments',
+    { tag, summary: "List an app's environments, each with what it serves", response: z.array(environmentResponse), errors: [404] },
+    async (req, { params }) => (await deployments.listEnvironments(req.ctx, params.app_id)).map(environmentJson),
+  );
+  rest.post(
+    '/apps/:app_id/environments',
+    {
+      tag,
+      summary: 'Add an environment to an app',
+      body: createEnvironmentInput,
+      response: environmentResponse,
+      errors: [404, 409],
+      examples: { qa: { name: 'qa' } },
+    },
+    async (req, { params, body }) => environmentJson(await deployments.createEnvironment(req.ctx, params.app_id, body.name)),
+  );
+  rest.get(
+    '/apps/:app_id/environments/:environment_name',
+    { tag, summary: 'Read an environment', response: environmentResponse, errors: [404] },
+    async (req, { params }) => environmentJson(await deployments.getEnvironment(req.ctx, params.app_id, params.environment_name)),
+  );
+  rest.delete(
+    '/apps/:app_id/environments/:environment_name',
+    { tag, summary: "Delete an app's own environment and its history (not development, staging or production)", noContent: true, errors: [404, 409] },
+    async (req, { params }) => {
+      await deployments.deleteEnvironment(req.ctx, params.app_id, params.environment_name);
+    },
+  );
+  rest.post(
+    '/apps/:app_id/environments/:environment_name/deploy',
+    {
+      tag,
+      summary: 'Deploy a variant revision to an environment',
+      description: 'A rollback is a deployment of an older revision. Recorded in the history and the audit log with who and when.',
+      body: deployInput,
+      response: environmentResponse,
+      errors: [404],
+      examples: { latest: { variant_id: '0190…' }, rollback: { variant_id: '0190…', revision: 1 } },
+    },
+    async (req, { params, body }) => environmentJson(await deployments.deploy(req.ctx, params.app_id, params.environment_name, body)),
+  );
+  rest.get(
+    '/apps/:app_id/environments/:environment_name/deployments',
+    { tag, summary: "An environment's deployments, newest first", response: z.array(deploymentResponse), errors: [404] },
+    async (req, { params }) => (await deployments.listDeployments(req.ctx, params.app_id, params.environment_name)).map(deploymentJson),
+  );
+  rest.get(
+    '/apps/:app_id/environments/:environment_name/config',
+    {
+      tag,
+      summary: 'What an environment serves: the deployed revision, for the app to run',
+      description:
+        'Answers an `ETag` that changes with every deployment and `Cache-Control: no-cache`: send it back in `If-None-Match` for a 304 while nothing was deployed since. 404 before the first deployment.',
+      response: deployedConfigResponse,
+      errors: [404],
+    },
+    async (req, { params }, reply) => {
+      const deployed = await deployments.getDeployedRevision(req.ctx, params.app_id, params.environment_name);
+      const tag = deployments.deploymentTag(deployed.revision.id, deployed.deployedAt);
+      void reply.header('etag', tag).header('cache-control', 'no-cache');
+      if (matchesTag(req.headers['if-none-match'], tag)) return reply.code(304).send();
+      return deployedConfigJson(deployed);
+    },
+  );
+}
+
+/** If-None-Match as RFC 9110 compares it: weakly, against a list or `*`. */
+function matchesTag(header: string | undefined, tag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((candidate) => {
+    const value = candidate.trim();
+    return value === '*' || value.replace(/^W\//, '') === tag;
+  });
 }

@@ -108,7 +108,7 @@ describe('variants', () => {
     const revisions = await server.request('GET', `/variants/${created.variant_id}/revisions`);
     expect(revisions.body.map((r: { revision: number }) => r.revision)).toEqual([1, 2]);
     expect(revisions.body[0]).toMatchObject({ variant_id: created.variant_id, revision: 1, parameters: promptParameters, uri: null });
-    expect(Object.keys(revisions.body[0]).sort()).toEqual(['created_at', 'id', 'parameters', 'revision', 'uri', 'variant_id']);
+    expect(Object.keys(revisions.body[0]).sort()).toEqual(['created_at', 'id', 'message', 'parameters', 'revision', 'uri', 'variant_id']);
     const first = await server.request('GET', `/variants/${created.variant_id}/revisions/1`);
     expect(first.body).toEqual(revisions.body[0]);
 

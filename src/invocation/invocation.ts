@@ -126,9 +126,13 @@ export function readEndpointAnswer(text: string): ReadAnswer {
   return { output: outputResult(body), cost: null, latency: null, usage: null, model: null, appSpans: [] };
 }
 
-/** `{column}` placeholders filled from the test case; other braces (JSON examples) stay as written. */
+/**
+ * `{column}` placeholders, and Langfuse's `{{variable}}` (docs/deployments.md#langfuse), filled from
+ * the test case; other braces (JSON examples) and unknown names stay as written.
+ */
 export function fillTemplate(template: string, testcase: Record<string, unknown>): string {
-  return template.replace(/\{([^{}\s]+)\}/g, (whole, name: string) => {
+  return template.replace(/\{\{\s*([^{}\s]+)\s*\}\}|\{([^{}\s]+)\}/g, (whole, double: string | undefined, single: string | undefined) => {
+    const name = (double ?? single)!;
     if (!Object.hasOwn(testcase, name)) return whole;
     const value = testcase[name];
     return typeof value === 'string' ? value : JSON.stringify(value);

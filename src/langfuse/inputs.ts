@@ -2,6 +2,7 @@
 // as Langfuse reads it: plain zod, no lax numbers, and a fault answered in Langfuse's 400 body
 // (responses.ts) rather than Assay's 422.
 import { z } from 'zod';
+import { chatRoles, environmentName } from '../apps/inputs.js';
 import { parseIsoDateTime } from '../shared/time.js';
 
 /** Langfuse's score data types; CORRECTION is Langfuse's alone (docs/langfuse.md#what-is-not-served). */
@@ -239,3 +240,61 @@ export const sessionsQuery = z.object({
   environment: list().optional(),
 });
 export type SessionsQuery = z.output<typeof sessionsQuery>;
+
+/** Langfuse's `latest`: the newest version, kept by the service, never set (docs/deployments.md#langfuse). */
+export const LATEST = 'latest';
+
+/** A label is an environment's name (docs/deployments.md#langfuse). */
+const label = () => environmentName().refine((value) => value !== LATEST, { message: 'The latest label is reserved: it always names the newest version' });
+
+const chatMessage = z.union([
+  z.object({ role: z.enum(chatRoles), content: z.string(), type: z.literal('chatmessage').optional() }),
+  z
+    .object({ type: z.literal('placeholder') })
+    .loose()
+    .transform((_, ctx) => {
+      ctx.addIssue({ code: 'custom', message: 'Placeholder messages are not served: a prompt variant runs its messages as written' });
+      return z.NEVER;
+    }),
+]);
+
+/** `POST /api/public/v2/prompts` (`CreatePromptRequest`): a text prompt (`type` text or absent) or a chat prompt. */
+export const createPromptBody = z
+  .object({
+    name: z.string().trim().min(1).max(255),
+    type: z.enum(['text', 'chat']).default('text'),
+    prompt: z.union([z.string(), z.array(chatMessage).min(1)]),
+    config: z.record(z.string(), z.unknown()).nullish(),
+    labels: z.array(label()).default([]),
+    tags: z.array(z.string().min(1)).nullish(),
+    commitMessage: z.string().max(2000).nullish(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.type === 'text' && typeof body.prompt !== 'string') ctx.addIssue({ code: 'custom', path: ['prompt'], message: 'A text prompt is a string' });
+    if (body.type === 'chat' && typeof body.prompt === 'string')
+      ctx.addIssue({ code: 'custom', path: ['prompt'], message: 'A chat prompt is a list of messages' });
+    if (body.config?.model !== undefined && typeof body.config.model !== 'string')
+      ctx.addIssue({ code: 'custom', path: ['config', 'model'], message: 'A model name' });
+  });
+export type CreatePromptBody = z.output<typeof createPromptBody>;
+
+/** `GET /api/public/v2/prompts/{name}` (`GetPromptRequest`): one of `version`, `label`; `production` by default. */
+export const getPromptQuery = z
+  .object({ version: z.coerce.number().int().min(1).optional(), label: z.string().min(1).optional(), resolve: z.string().optional() })
+  .refine((query) => query.version === undefined || query.label === undefined, { message: 'Give either version or label, not both', path: ['label'] });
+
+/** `PATCH /api/public/v2/prompts/{name}/versions/{version}`. */
+export const promptVersionParams = z.object({ name: z.string().min(1), version: z.coerce.number().int().min(1) });
+export const updatePromptLabelsBody = z.object({ newLabels: z.array(label()) });
+
+/** `GET /api/public/v2/prompts` (`ListPromptsMetaRequest`). */
+export const listPromptsQuery = z.object({
+  name: z.string().optional(),
+  label: z.string().optional(),
+  tag: z.string().optional(),
+  page: page(),
+  limit: limit(1000),
+  fromUpdatedAt: timestamp().optional(),
+  toUpdatedAt: timestamp().optional(),
+});
+export type ListPromptsQuery = z.output<typeof listPromptsQuery>;

@@ -350,3 +350,37 @@ export function langfuseErrorAnswer(error: AssayError): { status: number; body: 
   if (status === 401) return { status, body: { message: error.message } };
   return { status, body: { message: refusalText(error), error: langfuseErrorName(status) } };
 }
+
+const promptChatMessage = z.object({ role: z.string(), content: z.string(), type: z.literal('chatmessage') });
+
+/** Langfuse's `Prompt`: one version of a text or chat prompt (docs/deployments.md#langfuse). */
+export const langfusePromptResponse = z
+  .object({
+    id: z.string().describe("The revision's id"),
+    name: z.string(),
+    version: z.int().describe("The revision's number"),
+    type: z.enum(['text', 'chat']),
+    prompt: z.union([z.string(), z.array(promptChatMessage)]),
+    config: z.record(z.string(), z.unknown()).describe("The revision's parameters but its messages: model, temperature and the like"),
+    labels: z.array(z.string()).describe('The environments serving this version, and `latest` on the newest'),
+    tags: z.array(z.string()),
+    commitMessage: z.string().nullable(),
+    resolutionGraph: z.null(),
+    projectId: z.string(),
+    createdBy: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'LangfusePrompt' });
+
+export const langfusePromptMetaResponse = z
+  .object({
+    name: z.string(),
+    type: z.enum(['text', 'chat']),
+    versions: z.array(z.int()),
+    labels: z.array(z.string()),
+    tags: z.array(z.string()),
+    lastUpdatedAt: z.string(),
+    lastConfig: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'LangfusePromptMeta' });

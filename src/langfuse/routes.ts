@@ -9,13 +9,30 @@ import { acceptJsonBodies } from '../shared/http/body.js';
 import * as scores from '../scores/operations.js';
 import * as sessions from '../observability/sessions/operations.js';
 import { ingestBatch } from './ingestion.js';
-import { ingestionBody, langfuseScoreBody, pageQuery, scoreConfigBody, scoreConfigPatch, scoresV2Query, scoresV3Query, sessionsQuery } from './inputs.js';
+import {
+  createPromptBody,
+  getPromptQuery,
+  ingestionBody,
+  langfuseScoreBody,
+  listPromptsQuery,
+  pageQuery,
+  promptVersionParams,
+  scoreConfigBody,
+  scoreConfigPatch,
+  scoresV2Query,
+  scoresV3Query,
+  sessionsQuery,
+  updatePromptLabelsBody,
+} from './inputs.js';
+import { createPrompt, getPrompt, listPrompts, setPromptLabels } from './prompts.js';
 import {
   idResponse,
   ingestionResponse,
   langfuseErrorAnswer,
   langfuseErrorName,
   langfusePage,
+  langfusePromptMetaResponse,
+  langfusePromptResponse,
   langfuseScoreConfigJson,
   langfuseScoreConfigResponse,
   langfuseScoreJson,
@@ -116,6 +133,52 @@ function routes(app: FastifyInstance): void {
     '/public/sessions/:sessionId',
     { summary: 'One session and its traces (Langfuse)', params: sessionId, response: langfuseSessionWithTracesResponse, notFound: true },
     async (req, { params }) => langfuseSessionWithTraces(req.ctx, await sessions.getSession(req.ctx, params.sessionId)),
+  );
+
+  promptRoutes(app);
+}
+
+const promptName = z.object({ name: z.string().min(1) });
+
+/** Prompts over variants and deployments (docs/deployments.md#langfuse). */
+function promptRoutes(app: FastifyInstance): void {
+  const langfuse = langfuseRoutes(app);
+  langfuse.get(
+    '/public/v2/prompts/:name',
+    {
+      summary: 'One version of a prompt, by version or label (Langfuse)',
+      description: "`label` is an environment of the prompt's app (`production` by default) or `latest`; `version` a revision's number.",
+      params: promptName,
+      query: getPromptQuery,
+      response: langfusePromptResponse,
+      notFound: true,
+    },
+    async (req, { params, query }) => getPrompt(req.ctx, params.name, query),
+  );
+  langfuse.post(
+    '/public/v2/prompts',
+    {
+      summary: "A new version of a prompt: the prompt variant's next revision, deployed to its labels (Langfuse)",
+      body: createPromptBody,
+      response: langfusePromptResponse,
+    },
+    async (req, { body }) => createPrompt(req.ctx, body),
+  );
+  langfuse.patch(
+    '/public/v2/prompts/:name/versions/:version',
+    {
+      summary: 'Move labels onto a version: deploy its revision to those environments (Langfuse)',
+      params: promptVersionParams,
+      body: updatePromptLabelsBody,
+      response: langfusePromptResponse,
+      notFound: true,
+    },
+    async (req, { params, body }) => setPromptLabels(req.ctx, params.name, params.version, body.newLabels),
+  );
+  langfuse.get(
+    '/public/v2/prompts',
+    { summary: 'List prompts (Langfuse)', query: listPromptsQuery, response: langfusePage(langfusePromptMetaResponse, 'LangfusePrompts') },
+    async (req, { query }) => listPrompts(req.ctx, query),
   );
 }
 

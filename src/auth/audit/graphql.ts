@@ -25,10 +25,14 @@ const AuditAction = builder.enumType('AuditAction', {
     'login.succeeded': 'A user signed in.',
     'login.failed': 'A sign-in was refused (wrong email or password, or throttled).',
     logout: 'A user signed out.',
+    'environment.created': 'An environment was added to an app (docs/deployments.md).',
+    'environment.deleted': "An app's own environment was deleted.",
+    'deployment.created': 'A variant revision was deployed to an environment (a rollback too).',
   }),
 });
 
-const ActorType = builder.enumType('AuditActorType', {
+/** Also who deployed (apps' Deployment). */
+export const ActorType = builder.enumType('AuditActorType', {
   description: 'What kind of actor acted.',
   values: upperCaseValues(['api_key', 'user', 'system'] as const, {
     api_key: 'An API key.',

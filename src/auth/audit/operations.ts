@@ -19,6 +19,9 @@ export const auditActions = [
   'login.succeeded',
   'login.failed',
   'logout',
+  'environment.created',
+  'environment.deleted',
+  'deployment.created',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -1,5 +1,6 @@
 // Apps (docs/ui.md#apps-variants-and-evaluator-configs): the list with a form to create one, and an
-// app's page: its variants (each with its revisions), its evaluator configs and its test sets.
+// app's page: its variants (each with its revisions), its environments, its evaluator configs and
+// its test sets.
 import { useState, type FormEvent } from 'react';
 import { graphql, useFragment, useMutation, usePreloadedQuery } from 'react-relay';
 import type { ScreenProps } from '../entrypoint.ts';
@@ -8,6 +9,7 @@ import type { AppListQueries, AppPageQueries } from './entrypoints.ts';
 import type { AppsConfigs_query$key } from '../__generated__/AppsConfigs_query.graphql.ts';
 import type { AppsConfigsPaginationQuery } from '../__generated__/AppsConfigsPaginationQuery.graphql.ts';
 import type { AppsCreateMutation } from '../__generated__/AppsCreateMutation.graphql.ts';
+import type { AppsEnvironments_app$key } from '../__generated__/AppsEnvironments_app.graphql.ts';
 import type { AppsList_query$key } from '../__generated__/AppsList_query.graphql.ts';
 import type { AppsListPaginationQuery } from '../__generated__/AppsListPaginationQuery.graphql.ts';
 import type { AppsListQuery } from '../__generated__/AppsListQuery.graphql.ts';
@@ -62,9 +64,28 @@ const pageQuery = graphql`
     app(id: $id) {
       name
       ...AppsVariants_app
+      ...AppsEnvironments_app
     }
     ...AppsConfigs_query @arguments(appId: $id)
     ...AppsTestsets_query @arguments(appId: $id)
+  }
+`;
+
+// What each environment serves (docs/deployments.md); deploying is done through the API.
+const environmentsFragment = graphql`
+  fragment AppsEnvironments_app on App {
+    environments {
+      id
+      name
+      deployedAt
+      revision {
+        revision
+        variant {
+          databaseId
+          name
+        }
+      }
+    }
   }
 `;
 
@@ -228,6 +249,35 @@ function Variants({ projectId, appId, app }: { projectId: string; appId: string;
   );
 }
 
+function Environments({ projectId, appId, app }: { projectId: string; appId: string; app: AppsEnvironments_app$key }) {
+  const { environments } = useFragment(environmentsFragment, app);
+  return (
+    <>
+      <h2>Environments</h2>
+      <table className="traces">
+        <caption className="visually-hidden">Environments</caption>
+        <HeadRow columns={['Environment', 'Variant', 'Revision', 'Deployed']} numeric={['Revision']} />
+        <tbody>
+          {environments.map((environment) => (
+            <tr key={environment.id}>
+              <td>{environment.name}</td>
+              <td>
+                {environment.revision ? (
+                  <Link to={paths.variant(projectId, appId, environment.revision.variant.databaseId)}>{environment.revision.variant.name}</Link>
+                ) : (
+                  <span className="muted">nothing deployed</span>
+                )}
+              </td>
+              <td className="numeric">{environment.revision?.revision ?? '–'}</td>
+              <td>{environment.deployedAt ? formatTime(environment.deployedAt) : '–'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
 function Configs({ projectId, appId, query }: { projectId: string; appId: string; query: AppsConfigs_query$key }) {
   const { data, pages } = useWholeConnection<AppsConfigsPaginationQuery, AppsConfigs_query$key>(configsFragment, query);
   const configs = data.evaluatorConfigs.edges.map((edge) => edge.node);
@@ -295,6 +345,7 @@ export function AppPage({ route: { projectId, appId }, queries }: ScreenProps<Ro
       </p>
       <h1 id="app-title">{app.name}</h1>
       <Variants projectId={projectId} appId={appId} app={app} />
+      <Environments projectId={projectId} appId={appId} app={app} />
       <Configs projectId={projectId} appId={appId} query={data} />
       <Testsets projectId={projectId} query={data} />
     </section>
