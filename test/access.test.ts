@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startEndpoint, type FakeEndpoint } from './helpers/endpoints.js';
 import { FAST, createApp, createConfig, createEndpointVariant, createTestset, startEvaluation, waitForStatus, type Requester } from './helpers/evaluations.js';
 import { createHumanEvaluation, waitForHumanStatus } from './helpers/human-evaluations.js';
-import { onPostgres, startServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { useTestServer, onPostgres, startServer, type TestResponse, type TestServer } from './helpers/server.js';
 import { schema } from '../src/graphql/schema.js';
 import { ExportTraceServiceRequest, RetryInfo, RpcStatus } from '../src/observability/ingestion/otlp/messages.js';
 import { scopes, type Scope } from '../src/shared/context.js';
@@ -22,9 +22,13 @@ const INIT_KEY = 'init-key-for-tests-0123456789abcdef';
 type Project = 'A' | 'B';
 type KeySet = Record<Scope | 'all', string> & { readId: string };
 
-let server: TestServer;
-let endpoint: FakeEndpoint;
 let grpcPort: number;
+let endpoint: FakeEndpoint;
+// The test endpoint is on loopback, which auth on refuses to call unless listed (docs/access.md#outbound-calls).
+const server = useTestServer(async () => {
+  grpcPort = await freePort();
+  return { ASSAY_AUTH: 'on', ASSAY_INIT_API_KEY: INIT_KEY, OTLP_GRPC_PORT: String(grpcPort), ASSAY_OUTBOUND_ALLOW: '127.0.0.1' };
+});
 const keys = {} as Record<Project, KeySet>;
 const fixtures = {} as Record<Project, Record<string, string>>;
 const projectIds = {} as Record<Project, string>;
@@ -92,10 +96,7 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
 }
 
 beforeAll(async () => {
-  grpcPort = await freePort();
   endpoint = await startEndpoint(() => ({ body: { message: 'Paris', cost: 0.001, latency: 0.01 } }));
-  // The test endpoint is on loopback, which auth on refuses to call unless listed (docs/access.md#outbound-calls).
-  server = await startServer({ ASSAY_AUTH: 'on', ASSAY_INIT_API_KEY: INIT_KEY, OTLP_GRPC_PORT: String(grpcPort), ASSAY_OUTBOUND_ALLOW: '127.0.0.1' });
   const [defaultProject] = await ok(server.request('GET', '/projects', undefined, bearer(INIT_KEY)));
   const created = await ok(server.request('POST', '/projects', { name: 'b' }, bearer(INIT_KEY)));
   Object.assign(projectIds, { A: defaultProject.id, B: created.id });
@@ -127,7 +128,6 @@ async function signedIn(role: Role): Promise<string> {
 }
 
 afterAll(async () => {
-  await server?.close();
   await endpoint?.close();
 });
 

@@ -1,26 +1,23 @@
 // /healthz, /readyz and /metrics on a real server: readiness fails for a full write queue and a
 // closed database, and the metrics move by exactly what real traffic did (REST, OTLP over HTTP and
 // gRPC, the legacy ingest, refused spans, automatic and human evaluation runs).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createGate, type FakeEndpoint, freePort, startEndpoint } from './helpers/endpoints.js';
 import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluation, waitForStatus } from './helpers/evaluations.js';
 import { createHumanEvaluation, waitForHumanStatus } from './helpers/human-evaluations.js';
 import { hexId } from './helpers/otlp-trace.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { useTestServer } from './helpers/server.js';
 import { testTracer } from './helpers/otel.js';
 import { legacySpan } from './helpers/spans.js';
 
-let server: TestServer;
 let grpcPort: number;
+const server = useTestServer(async () => {
+  grpcPort = await freePort();
+  return { OTLP_GRPC_PORT: String(grpcPort) };
+});
 const endpoints: FakeEndpoint[] = [];
 
-beforeAll(async () => {
-  grpcPort = await freePort();
-  server = await startServer({ OTLP_GRPC_PORT: String(grpcPort) });
-});
-
 afterAll(async () => {
-  await server.close();
   for (const endpoint of endpoints) await endpoint.close();
 });
 

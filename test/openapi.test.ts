@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEndpoint, type FakeEndpoint } from './helpers/endpoints.js';
 import { waitForStatus } from './helpers/evaluations.js';
 import { waitForHumanStatus } from './helpers/human-evaluations.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { useTestServer } from './helpers/server.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
 
@@ -35,13 +35,12 @@ const NOT_IN_REFERENCE = [
 ];
 
 type Json = any;
-let server: TestServer;
+const server = useTestServer();
 let endpoint: FakeEndpoint;
 let doc: Json;
 let ajv: Ajv2020;
 
 beforeAll(async () => {
-  server = await startServer();
   endpoint = await startEndpoint(() => ({ body: { message: 'Paris', cost: 0.001, latency: 0.01 } }));
   const response = await server.request('GET', '/openapi.json');
   expect(response.status).toBe(200);
@@ -52,7 +51,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await endpoint?.close();
-  await server?.close();
 });
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];

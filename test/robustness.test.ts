@@ -1,14 +1,13 @@
 // No input makes the service answer 5xx: every route, with ids real and made up, gets bodies and
 // query strings of every wrong shape. Routes added later are covered without editing this file.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { otlpHttpPaths } from '../src/observability/ingestion/otlp/http-receiver.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { useTestServer } from './helpers/server.js';
 
-let server: TestServer;
+const server = useTestServer();
 const realIds: Record<string, string> = {};
 
 beforeAll(async () => {
-  server = await startServer();
   const app = (await server.request('POST', '/apps', { app_name: 'robust' })).body;
   realIds.app_id = app.app_id;
   const variant = (await server.request('POST', `/apps/${app.app_id}/variants`, { variant_name: 'v', kind: 'endpoint', uri: 'http://127.0.0.1:9/' })).body;
@@ -17,7 +16,6 @@ beforeAll(async () => {
   // Touched by no route: it must survive everything below.
   await server.request('POST', '/apps', { app_name: 'witness' });
 });
-afterAll(() => server.close());
 
 const deep = '['.repeat(5000) + ']'.repeat(5000);
 const hostileBodies: unknown[] = [

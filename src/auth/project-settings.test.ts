@@ -2,11 +2,11 @@
 // set and cleared through REST and GraphQL by an admin key, listed by `GET /projects`, refused
 // with 422 naming the field when out of range, 404 for another project, 403 without the admin
 // scope; each change is in the audit log with its value before and after.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/helpers/server.js';
 
 const INIT_KEY = 'settings-init-key-0123456789abcdef';
-let server: TestServer;
+const server = useTestServer({ ASSAY_AUTH: 'on', ASSAY_INIT_API_KEY: INIT_KEY });
 let projectId: string;
 
 const as = (key: string) => ({ authorization: `Bearer ${key}` });
@@ -15,10 +15,8 @@ const graphql = async (query: string, variables: Record<string, unknown>, key = 
   (await server.request('POST', '/graphql', { query, variables }, as(key))).body;
 
 beforeAll(async () => {
-  server = await startServer({ ASSAY_AUTH: 'on', ASSAY_INIT_API_KEY: INIT_KEY });
   projectId = (await server.request('GET', '/projects', undefined, as(INIT_KEY))).body[0].id;
 });
-afterAll(() => server.close());
 
 describe("a project's retention", () => {
   it('is set, listed and cleared through REST, each change audited with its value before and after', async () => {

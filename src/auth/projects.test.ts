@@ -2,18 +2,17 @@
 // no project, so an instance administrator who belongs to several needs no X-Assay-Project for
 // them, over REST and GraphQL; what acts in a project still asks for the header
 // (docs/access.md#the-project-of-a-session).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/helpers/server.js';
 
 const ADMIN = { email: 'instance-admin@example.com', password: 'the instance administrator' };
-let server: TestServer;
+const server = useTestServer({ ASSAY_AUTH: 'on', ASSAY_INIT_ADMIN_EMAIL: ADMIN.email, ASSAY_INIT_ADMIN_PASSWORD: ADMIN.password });
 let cookie: string;
 
 const asAdmin = (method: string, path: string, body?: unknown) => server.request(method, path, body, { cookie });
 const graphql = async (query: string) => (await asAdmin('POST', '/graphql', { query })).body;
 
 beforeAll(async () => {
-  server = await startServer({ ASSAY_AUTH: 'on', ASSAY_INIT_ADMIN_EMAIL: ADMIN.email, ASSAY_INIT_ADMIN_PASSWORD: ADMIN.password });
   const login = await server.request('POST', '/auth/login', ADMIN);
   expect(login.status, login.text).toBe(200);
   cookie = /^(assay_session=[^;]*)/.exec(login.headers.get('set-cookie') ?? '')![1];
@@ -21,7 +20,6 @@ beforeAll(async () => {
   const created = await asAdmin('POST', '/projects', { name: 'second' });
   expect(created.status, created.text).toBe(200);
 });
-afterAll(() => server.close());
 
 describe('an instance administrator of several projects, without X-Assay-Project', () => {
   it('lists and creates projects over REST', async () => {

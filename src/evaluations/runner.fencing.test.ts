@@ -2,23 +2,17 @@
 // (docs/evaluation-engine.md#fencing, docs/operations.md#several-instances): a case stored meanwhile
 // by another worker is neither stored again nor counted, and a worker whose lease was taken over
 // stores nothing more.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { createGate, endpointsOfFile, sleep } from '../../test/helpers/endpoints.js';
-import { createApp, createConfig, createEndpointVariant, createTestset, getScenarios, startEvaluation, waitForStatus } from '../../test/helpers/evaluations.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/helpers/server.js';
+import { createGate, useEndpoints, sleep } from '../../test/helpers/endpoints.js';
+import { createApp, getScenarios, startEndpointEvaluation, waitForStatus } from '../../test/helpers/evaluations.js';
 
-let server: TestServer;
-const { endpoint, closeAll } = endpointsOfFile();
+const server = useTestServer();
+const endpoint = useEndpoints();
 let appId: string;
 
 beforeAll(async () => {
-  server = await startServer();
   appId = await createApp(server, 'fencing');
-});
-
-afterAll(async () => {
-  await server?.close();
-  await closeAll();
 });
 
 /** The ids of the traces the runner stored for an evaluation's calls. */
@@ -41,19 +35,15 @@ describe('a case stored meanwhile by another worker', () => {
       if (request.body.inputs.q === 'b') await gate.wait();
       return { body: { data: 'ok' } };
     });
-    const variant = await createEndpointVariant(server, appId, user.url);
-    const testset = await createTestset(
+    const {
+      testset,
+      evaluation: { id },
+    } = await startEndpointEvaluation(
       server,
+      user.url,
       ['a', 'b', 'c'].map((q) => ({ q, correct_answer: 'ok' })),
+      { appId, rate_limit: { batch_size: 3 } },
     );
-    const exact = await createConfig(server, appId, 'auto_exact_match');
-    const { id } = await startEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluators_configs: [exact.id],
-      testset_id: testset.id,
-      rate_limit: { batch_size: 3 },
-    });
     await user.waitForRequests(3);
     const db = server.assay.db;
     const evaluation = await db.evaluation.findUniqueOrThrow({ where: { id } });
@@ -94,19 +84,14 @@ describe('a worker whose lease another worker took over', () => {
       await gate.wait();
       return { body: { data: 'ok' } };
     });
-    const variant = await createEndpointVariant(server, appId, user.url);
-    const testset = await createTestset(
+    const {
+      evaluation: { id },
+    } = await startEndpointEvaluation(
       server,
+      user.url,
       ['a', 'b'].map((q) => ({ q, correct_answer: 'ok' })),
+      { appId, rate_limit: { batch_size: 2 } },
     );
-    const exact = await createConfig(server, appId, 'auto_exact_match');
-    const { id } = await startEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluators_configs: [exact.id],
-      testset_id: testset.id,
-      rate_limit: { batch_size: 2 },
-    });
     await user.waitForRequests(2);
     const db = server.assay.db;
     await db.evaluation.update({ where: { id }, data: { leaseOwner: 'another worker', leaseExpiresAt: new Date(Date.now() + 60_000) } });

@@ -1,22 +1,16 @@
 // The batching of rate_limit (docs/evaluations.md#rate_limit), run by the evaluation engine
 // (docs/evaluation-engine.md#batches): batch_size cases at once, delay_between_batches apart.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { endpointsOfFile, sleep } from '../../test/helpers/endpoints.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/helpers/server.js';
+import { useEndpoints, sleep } from '../../test/helpers/endpoints.js';
 import { createApp, createConfig, createEndpointVariant, createTestset, getScenarios, startEvaluation, waitForStatus } from '../../test/helpers/evaluations.js';
 
-let server: TestServer;
-const { endpoint, closeAll } = endpointsOfFile();
+const server = useTestServer();
+const endpoint = useEndpoints();
 let appId: string;
 
 beforeAll(async () => {
-  server = await startServer();
   appId = await createApp(server, 'rate-limit');
-});
-
-afterAll(async () => {
-  await server?.close();
-  await closeAll();
 });
 
 describe('rate limit batches', () => {

@@ -2,42 +2,19 @@
 // in the middle of an evaluation and started again on the same database; the run resumes where it
 // stopped, and each test case ends up with exactly one scenario. Runs the real service as a child
 // process.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type FakeEndpoint, sleep, startEndpoint } from '../../test/helpers/endpoints.js';
-import {
-  createApp,
-  createConfig,
-  createEndpointVariant,
-  createTestset,
-  getScenarios,
-  startEvaluation,
-  waitForDone,
-  waitForStatus,
-} from '../../test/helpers/evaluations.js';
-import { type AssayProcess, startAssayProcess } from '../../test/helpers/process.js';
-import { createTestDatabase, type TestDatabase } from '../../test/helpers/server.js';
+import * as fixtures from '../../test/helpers/evaluations.js';
+import { useServiceDatabase } from '../../test/helpers/process.js';
 import { globalId } from '../shared/graphql/ids.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'assay-restart-'));
-let database: TestDatabase;
-let env: Record<string, string>;
-beforeAll(async () => {
-  database = await createTestDatabase(dir);
-  env = { ...database.env, EVALUATION_LEASE_SECONDS: '1' };
-});
+const service = useServiceDatabase('assay-restart-', { EVALUATION_LEASE_SECONDS: '1' });
 const CASES = 40;
 
 let user: FakeEndpoint | undefined;
-const processes: AssayProcess[] = [];
 
 afterAll(async () => {
-  for (const started of processes) await started.kill();
   await user?.close();
-  await database.drop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('an evaluation interrupted by a crash', () => {
@@ -47,14 +24,13 @@ describe('an evaluation interrupted by a crash', () => {
       return { body: { data: `answer ${request.body.inputs.n}` } };
     });
 
-    const first = await startAssayProcess(dir, env);
-    processes.push(first);
-    const appId = await createApp(first, 'durable');
-    const variant = await createEndpointVariant(first, appId, user.url);
+    const first = await service.start();
+    const appId = await fixtures.createApp(first, 'durable');
+    const variant = await fixtures.createEndpointVariant(first, appId, user.url);
     const rows = Array.from({ length: CASES }, (_, n) => ({ n, correct_answer: `answer ${n}` }));
-    const testset = await createTestset(first, rows);
-    const exact = await createConfig(first, appId, 'auto_exact_match');
-    const { id } = await startEvaluation(first, {
+    const testset = await fixtures.createTestset(first, rows);
+    const exact = await fixtures.createConfig(first, appId, 'auto_exact_match');
+    const { id } = await fixtures.startEvaluation(first, {
       app_id: appId,
       variant_ids: [variant.variant_id],
       evaluators_configs: [exact.id],
@@ -63,30 +39,29 @@ describe('an evaluation interrupted by a crash', () => {
     });
 
     // Some batches are stored, most are not: kill it there.
-    const before = await waitForDone(first, id, 8, 15_000);
+    const before = await fixtures.waitForDone(first, id, 8, 15_000);
     expect(before.status.value).toBe('EVALUATION_STARTED');
     expect(before.progress.done).toBeLessThan(CASES);
     await first.kill();
     const callsBeforeRestart = user.requests.length;
 
     // What the killed process had stored (committed), read from its database.
-    const stored = (await database.query<{ position: number }>('SELECT "position" FROM "EvaluationScenario" WHERE "evaluationId" = ?', [id])).map(
+    const stored = (await service.query<{ position: number }>('SELECT "position" FROM "EvaluationScenario" WHERE "evaluationId" = ?', [id])).map(
       (row) => row.position,
     );
-    const [{ done }] = await database.query<{ done: number }>('SELECT "done" FROM "Evaluation" WHERE "id" = ?', [id]);
+    const [{ done }] = await service.query<{ done: number }>('SELECT "done" FROM "Evaluation" WHERE "id" = ?', [id]);
     expect(stored.length).toBeGreaterThanOrEqual(8);
     expect(stored.length).toBeLessThan(CASES);
     expect(done).toBe(stored.length);
 
-    const second = await startAssayProcess(dir, env);
-    processes.push(second);
-    expect(await waitForStatus(second, id, undefined, 30_000)).toEqual({
+    const second = await service.start();
+    expect(await fixtures.waitForStatus(second, id, undefined, 30_000)).toEqual({
       status: { type: 'status', value: 'EVALUATION_FINISHED', error: null },
       progress: { total: CASES, done: CASES, errors: 0 },
     });
 
     // Exactly one scenario per test case, in test set order.
-    const scenarios = await getScenarios(second, id);
+    const scenarios = await fixtures.getScenarios(second, id);
     expect(scenarios).toHaveLength(CASES);
     expect(scenarios.map((s) => s.inputs[0].value)).toEqual(rows.map((row) => row.n));
     expect(scenarios.every((s) => s.outputs[0].result.value === `answer ${s.inputs[0].value}`)).toBe(true);

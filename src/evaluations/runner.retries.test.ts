@@ -2,34 +2,16 @@
 // errors, timeouts) are retried up to max_retries times, retry_delay apart unless a Retry-After
 // header says otherwise; a 4xx is not retried; a case out of retries is stored with an error output
 // and the run goes on to end FINISHED_WITH_ERRORS. The server's per-call timeout is 0.5 s here.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { closedPortUrl, endpointsOfFile, type FakeEndpoint, type RecordedRequest, type Reply } from '../../test/helpers/endpoints.js';
-import {
-  createApp,
-  createConfig,
-  createEndpointVariant,
-  createTestset,
-  getScenarios,
-  scenarioTraceIds,
-  startEvaluation,
-  startEvaluations,
-  waitForStatus,
-} from '../../test/helpers/evaluations.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/helpers/server.js';
+import { closedPortUrl, useEndpoints, type FakeEndpoint, type RecordedRequest, type Reply } from '../../test/helpers/endpoints.js';
+import * as fixtures from '../../test/helpers/evaluations.js';
 
-let server: TestServer;
-let appId: string;
-const { endpoint, closeAll } = endpointsOfFile();
+const server = useTestServer({ VARIANT_TIMEOUT_SECONDS: '0.5' });
+const app = fixtures.useApp(server, 'retries');
+const endpoint = useEndpoints();
 
-beforeAll(async () => {
-  server = await startServer({ VARIANT_TIMEOUT_SECONDS: '0.5' });
-  appId = await createApp(server, 'retries');
-});
-
-afterAll(async () => {
-  await server?.close();
-  await closeAll();
-});
+beforeAll(async () => {});
 
 /** Requests that carried test case `name` (column `case`). */
 function callsFor(user: FakeEndpoint, name: string): RecordedRequest[] {
@@ -56,27 +38,27 @@ describe('retries of variant calls', () => {
           return { body: { data: 'ok' } };
       }
     });
-    const variant = await createEndpointVariant(server, appId, user.url);
-    const testset = await createTestset(
+    const variant = await fixtures.createEndpointVariant(server, app.id, user.url);
+    const testset = await fixtures.createTestset(
       server,
       ['flaky', 'down', 'bad', 'timeout408', 'fine'].map((name) => ({ case: name, correct_answer: 'ok' })),
     );
-    const exact = await createConfig(server, appId, 'auto_exact_match');
-    const contains = await createConfig(server, appId, 'auto_contains', { substring: 'ok' });
-    const { id } = await startEvaluation(server, {
-      app_id: appId,
+    const exact = await fixtures.createConfig(server, app.id, 'auto_exact_match');
+    const contains = await fixtures.createConfig(server, app.id, 'auto_contains', { substring: 'ok' });
+    const { id } = await fixtures.startEvaluation(server, {
+      app_id: app.id,
       variant_ids: [variant.variant_id],
       evaluators_configs: [exact.id, contains.id],
       testset_id: testset.id,
       rate_limit: { batch_size: 2, max_retries: 2, retry_delay: 0 },
     });
-    expect(await waitForStatus(server, id)).toEqual({
+    expect(await fixtures.waitForStatus(server, id)).toEqual({
       status: { type: 'status', value: 'EVALUATION_FINISHED_WITH_ERRORS', error: null },
       progress: { total: 5, done: 5, errors: 2 },
     });
     expect(['flaky', 'down', 'bad', 'timeout408', 'fine'].map((name) => callsFor(user, name).length)).toEqual([3, 3, 1, 2, 1]);
 
-    const scenarios = await getScenarios(server, id);
+    const scenarios = await fixtures.getScenarios(server, id);
     const outputs = scenarios.map((s) => s.outputs[0]);
     expect(outputs[0].result).toEqual({ type: 'text', value: 'ok, recovered', error: null });
     const failure = (message: string) => ({ result: { type: 'error', value: null, error: { message, stacktrace: null } }, cost: null, latency: null });
@@ -97,7 +79,7 @@ describe('retries of variant calls', () => {
       { type: 'number', value: 1, error: null },
     ]);
     // The failed case's trace is recorded as an error without output.
-    const traces = await scenarioTraceIds(server, id);
+    const traces = await fixtures.scenarioTraceIds(server, id);
     const span = (await server.request('GET', `/observability/traces/${traces[2].trace_id}`)).body;
     expect(span.status).toBe('ERROR');
     expect(span.content.outputs).toBeNull();
@@ -116,21 +98,21 @@ describe('retries of variant calls', () => {
       if (name === 'after0') return { status: 503, headers: { 'retry-after': '0' }, body: 'busy' };
       return { status: 503, body: 'busy' };
     });
-    const noDelay = await createEndpointVariant(server, appId, user.url);
-    const exact = await createConfig(server, appId, 'auto_exact_match');
-    const first = await startEvaluation(server, {
-      app_id: appId,
+    const noDelay = await fixtures.createEndpointVariant(server, app.id, user.url);
+    const exact = await fixtures.createConfig(server, app.id, 'auto_exact_match');
+    const first = await fixtures.startEvaluation(server, {
+      app_id: app.id,
       variant_ids: [noDelay.variant_id],
       evaluators_configs: [exact.id],
-      testset_id: (await createTestset(server, [{ case: 'after1', correct_answer: 'ok' }])).id,
+      testset_id: (await fixtures.createTestset(server, [{ case: 'after1', correct_answer: 'ok' }])).id,
       rate_limit: { max_retries: 1, retry_delay: 0 },
     });
-    const second = await startEvaluation(server, {
-      app_id: appId,
+    const second = await fixtures.startEvaluation(server, {
+      app_id: app.id,
       variant_ids: [noDelay.variant_id],
       evaluators_configs: [exact.id],
       testset_id: (
-        await createTestset(server, [
+        await fixtures.createTestset(server, [
           { case: 'after0', correct_answer: 'ok' },
           { case: 'plain', correct_answer: 'ok' },
         ])
@@ -138,7 +120,7 @@ describe('retries of variant calls', () => {
       rate_limit: { batch_size: 2, max_retries: 1, retry_delay: 1 },
     });
     for (const { id } of [first, second]) {
-      expect(await waitForStatus(server, id)).toEqual({
+      expect(await fixtures.waitForStatus(server, id)).toEqual({
         status: { type: 'status', value: 'EVALUATION_FINISHED', error: null },
         progress: expect.objectContaining({ errors: 0 }),
       });
@@ -155,21 +137,21 @@ describe('retries of variant calls', () => {
 
   it('stops a call after VARIANT_TIMEOUT_SECONDS and retries timeouts and unreachable endpoints as transient', async () => {
     const hanging = await endpoint(() => new Promise<void>(() => undefined));
-    const slow = await createEndpointVariant(server, appId, hanging.url, { name: 'hangs' });
+    const slow = await fixtures.createEndpointVariant(server, app.id, hanging.url, { name: 'hangs' });
     const unreachableUrl = await closedPortUrl();
-    const gone = await createEndpointVariant(server, appId, unreachableUrl, { name: 'gone' });
-    const exact = await createConfig(server, appId, 'auto_exact_match');
-    const testset = await createTestset(server, [{ case: 'only', correct_answer: 'ok' }]);
+    const gone = await fixtures.createEndpointVariant(server, app.id, unreachableUrl, { name: 'gone' });
+    const exact = await fixtures.createConfig(server, app.id, 'auto_exact_match');
+    const testset = await fixtures.createTestset(server, [{ case: 'only', correct_answer: 'ok' }]);
     // One request, two variants: two evaluations that run side by side.
-    const [timedOut, unreachable] = await startEvaluations(server, {
-      app_id: appId,
+    const [timedOut, unreachable] = await fixtures.startEvaluations(server, {
+      app_id: app.id,
       variant_ids: [slow.variant_id, gone.variant_id],
       evaluators_configs: [exact.id],
       testset_id: testset.id,
       rate_limit: { max_retries: 1, retry_delay: 0 },
     });
     const started = Date.now();
-    expect(await waitForStatus(server, timedOut.id)).toEqual({
+    expect(await fixtures.waitForStatus(server, timedOut.id)).toEqual({
       status: { type: 'status', value: 'EVALUATION_FINISHED_WITH_ERRORS', error: null },
       progress: { total: 1, done: 1, errors: 1 },
     });
@@ -177,7 +159,7 @@ describe('retries of variant calls', () => {
     expect(hanging.requests).toHaveLength(2);
     expect(hanging.requests[1].at - hanging.requests[0].at).toBeGreaterThanOrEqual(450);
     expect(Date.now() - started).toBeLessThan(5_000);
-    const [timeoutScenario] = await getScenarios(server, timedOut.id);
+    const [timeoutScenario] = await fixtures.getScenarios(server, timedOut.id);
     expect(timeoutScenario.outputs).toEqual([
       {
         result: { type: 'error', value: null, error: { message: 'The call took longer than 0.5 s and was stopped', stacktrace: null } },
@@ -186,8 +168,8 @@ describe('retries of variant calls', () => {
       },
     ]);
 
-    expect((await waitForStatus(server, unreachable.id)).status.value).toBe('EVALUATION_FINISHED_WITH_ERRORS');
-    const [unreachableScenario] = await getScenarios(server, unreachable.id);
+    expect((await fixtures.waitForStatus(server, unreachable.id)).status.value).toBe('EVALUATION_FINISHED_WITH_ERRORS');
+    const [unreachableScenario] = await fixtures.getScenarios(server, unreachable.id);
     expect(unreachableScenario.outputs[0].result.type).toBe('error');
     expect(unreachableScenario.outputs[0].result.error.message).toMatch(
       new RegExp(`^The endpoint ${unreachableUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} could not be reached: `),

@@ -2,24 +2,15 @@
 // while queued, STARTED while its cases run, FINISHED; CANCELLED by POST /evaluations/{id}/cancel
 // (and nothing runs after it); FAILED when its test set is gone by the time it starts. Endpoints
 // hold their requests until the test releases them, so each state is observed deterministically.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { createGate, endpointsOfFile, type FakeEndpoint, type Gate, sleep } from '../../test/helpers/endpoints.js';
-import {
-  createApp,
-  createConfig,
-  createEndpointVariant,
-  createTestset,
-  getEvaluation,
-  getScenarios,
-  startEvaluation,
-  waitForStatus,
-} from '../../test/helpers/evaluations.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/helpers/server.js';
+import { createGate, useEndpoints, type FakeEndpoint, type Gate, sleep } from '../../test/helpers/endpoints.js';
+import * as fixtures from '../../test/helpers/evaluations.js';
 
-let server: TestServer;
-let appId: string;
+const server = useTestServer();
+const app = fixtures.useApp(server, 'statuses');
 let configId: string;
-const { endpoint, closeAll } = endpointsOfFile();
+const endpoint = useEndpoints();
 
 /** An endpoint answering `{data: "ok"}`, each request held until `gate` opens. */
 function gatedEndpoint(gate: Gate): Promise<FakeEndpoint> {
@@ -30,14 +21,7 @@ function gatedEndpoint(gate: Gate): Promise<FakeEndpoint> {
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  appId = await createApp(server, 'statuses');
-  configId = (await createConfig(server, appId, 'auto_exact_match')).id;
-});
-
-afterAll(async () => {
-  await server?.close();
-  await closeAll();
+  configId = (await fixtures.createConfig(server, app.id, 'auto_exact_match')).id;
 });
 
 const rows = (count: number) => Array.from({ length: count }, (_, n) => ({ n, correct_answer: 'ok' }));
@@ -46,10 +30,10 @@ describe('evaluation statuses', () => {
   it('is STARTED with progress while cases run, then FINISHED', async () => {
     const gate = createGate();
     const user = await gatedEndpoint(gate);
-    const variant = await createEndpointVariant(server, appId, user.url);
-    const testset = await createTestset(server, rows(3));
-    const created = await startEvaluation(server, {
-      app_id: appId,
+    const variant = await fixtures.createEndpointVariant(server, app.id, user.url);
+    const testset = await fixtures.createTestset(server, rows(3));
+    const created = await fixtures.startEvaluation(server, {
+      app_id: app.id,
       variant_ids: [variant.variant_id],
       evaluators_configs: [configId],
       testset_id: testset.id,
@@ -57,20 +41,20 @@ describe('evaluation statuses', () => {
     });
     expect(created.status.value).toBe('EVALUATION_INITIALIZED');
     await user.waitForRequests(2);
-    expect(await waitForStatus(server, created.id, ['EVALUATION_STARTED'])).toEqual({
+    expect(await fixtures.waitForStatus(server, created.id, ['EVALUATION_STARTED'])).toEqual({
       status: { type: 'status', value: 'EVALUATION_STARTED', error: null },
       progress: { total: 3, done: 0, errors: 0 },
     });
     // While it runs: no aggregates, null totals, no scenarios yet.
-    const running = await getEvaluation(server, created.id);
+    const running = await fixtures.getEvaluation(server, created.id);
     expect(running.aggregated_results).toEqual([]);
     expect([running.average_cost, running.total_cost, running.average_latency]).toEqual([null, null, null]);
-    expect(await getScenarios(server, created.id)).toEqual([]);
+    expect(await fixtures.getScenarios(server, created.id)).toEqual([]);
     await sleep(100);
     expect(user.requests).toHaveLength(2);
 
     gate.open();
-    expect(await waitForStatus(server, created.id)).toEqual({
+    expect(await fixtures.waitForStatus(server, created.id)).toEqual({
       status: { type: 'status', value: 'EVALUATION_FINISHED', error: null },
       progress: { total: 3, done: 3, errors: 0 },
     });
@@ -84,10 +68,10 @@ describe('evaluation statuses', () => {
   it('is CANCELLED by a cancel mid-run: no call follows, the status stays, a second cancel is 409', async () => {
     const gate = createGate();
     const user = await gatedEndpoint(gate);
-    const variant = await createEndpointVariant(server, appId, user.url);
-    const testset = await createTestset(server, rows(4));
-    const { id } = await startEvaluation(server, {
-      app_id: appId,
+    const variant = await fixtures.createEndpointVariant(server, app.id, user.url);
+    const testset = await fixtures.createTestset(server, rows(4));
+    const { id } = await fixtures.startEvaluation(server, {
+      app_id: app.id,
       variant_ids: [variant.variant_id],
       evaluators_configs: [configId],
       testset_id: testset.id,
@@ -102,12 +86,12 @@ describe('evaluation statuses', () => {
     gate.open();
     await sleep(400);
     expect(user.requests).toHaveLength(1);
-    expect(await waitForStatus(server, id, ['EVALUATION_CANCELLED'])).toEqual({
+    expect(await fixtures.waitForStatus(server, id, ['EVALUATION_CANCELLED'])).toEqual({
       status: { type: 'status', value: 'EVALUATION_CANCELLED', error: null },
       progress: { total: 4, done: 0, errors: 0 },
     });
     // The case in flight when it was cancelled is not stored.
-    expect(await getScenarios(server, id)).toEqual([]);
+    expect(await fixtures.getScenarios(server, id)).toEqual([]);
 
     const again = await server.request('POST', `/evaluations/${id}/cancel`);
     expect(again.status).toBe(409);
@@ -122,13 +106,13 @@ describe('evaluation statuses', () => {
     // holds its call until one is not taken up. That one waits, INITIALIZED, and loses its test set.
     const gate = createGate();
     const user = await gatedEndpoint(gate);
-    const variant = await createEndpointVariant(server, appId, user.url);
+    const variant = await fixtures.createEndpointVariant(server, app.id, user.url);
     const blockers: string[] = [];
     let queued: { id: string; testsetId: string } | undefined;
     for (let attempt = 0; attempt < 12 && !queued; attempt++) {
-      const testset = await createTestset(server, rows(1));
-      const { id } = await startEvaluation(server, {
-        app_id: appId,
+      const testset = await fixtures.createTestset(server, rows(1));
+      const { id } = await fixtures.startEvaluation(server, {
+        app_id: app.id,
         variant_ids: [variant.variant_id],
         evaluators_configs: [configId],
         testset_id: testset.id,
@@ -148,7 +132,7 @@ describe('evaluation statuses', () => {
     expect((await server.request('DELETE', `/testsets/${queued!.testsetId}`)).status).toBeLessThan(300);
 
     gate.open();
-    expect(await waitForStatus(server, queued!.id)).toEqual({
+    expect(await fixtures.waitForStatus(server, queued!.id)).toEqual({
       status: {
         type: 'status',
         value: 'EVALUATION_FAILED',
@@ -156,13 +140,13 @@ describe('evaluation statuses', () => {
       },
       progress: { total: 1, done: 0, errors: 0 },
     });
-    const failed = await getEvaluation(server, queued!.id);
+    const failed = await fixtures.getEvaluation(server, queued!.id);
     expect(failed.aggregated_results).toEqual([]);
     expect(failed.testset_id).toBe(queued!.testsetId);
-    expect(await getScenarios(server, queued!.id)).toEqual([]);
+    expect(await fixtures.getScenarios(server, queued!.id)).toEqual([]);
     // The endpoint was never called for it; the others all finished.
     expect(user.requests).toHaveLength(blockers.length);
-    for (const id of blockers) expect((await waitForStatus(server, id)).status.value).toBe('EVALUATION_FINISHED');
+    for (const id of blockers) expect((await fixtures.waitForStatus(server, id)).status.value).toBe('EVALUATION_FINISHED');
     const cancel = await server.request('POST', `/evaluations/${queued!.id}/cancel`);
     expect(cancel.status).toBe(409);
   });

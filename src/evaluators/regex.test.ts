@@ -2,11 +2,11 @@
 // `^(a+)+$` against 26 "a"s and "!" froze the whole service for 2.6 s) runs in a real evaluation
 // against a local endpoint, and the service keeps answering meanwhile (docs/evaluators.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer } from '../../test/helpers/server.js';
 import { type FakeEndpoint, sleep, startEndpoint } from '../../test/helpers/endpoints.js';
 import { createApp, createConfig, createEndpointVariant, createTestset, getScenarios, startEvaluation, waitForStatus } from '../../test/helpers/evaluations.js';
 
-let server: TestServer;
+const server = useTestServer();
 let endpoint: FakeEndpoint;
 
 // What the endpoint answers for each case: in a backtracking engine the first and last take
@@ -19,12 +19,10 @@ const outputs: Record<string, string> = {
 };
 
 beforeAll(async () => {
-  server = await startServer();
   endpoint = await startEndpoint((request) => ({ body: { data: outputs[request.body.inputs.q] } }));
 });
 
 afterAll(async () => {
-  await server?.close();
   await endpoint?.close();
 });
 

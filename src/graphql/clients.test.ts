@@ -6,21 +6,14 @@ import { Client, fetchExchange, gql } from '@urql/core';
 import { persistedExchange } from '@urql/exchange-persisted';
 import { createClient } from 'graphql-sse';
 import { auditServer } from 'graphql-http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { apqStoreLimits, createAPQStore } from './apq.js';
 import { createGate, startEndpoint, type FakeEndpoint } from '../../test/helpers/endpoints.js';
 import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluations, waitForStatus } from '../../test/helpers/evaluations.js';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer, startServer } from '../../test/helpers/server.js';
 import { globalId } from '../shared/graphql/ids.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
-
+const server = useTestServer();
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 interface Exchange {

@@ -1,12 +1,11 @@
 // GraphQL answers nested lists in a constant number of SQL statements, and refuses queries built
 // to exhaust the server.
 import { getIntrospectionQuery } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/helpers/server.js';
 
-let server: TestServer;
+const server = useTestServer();
 beforeAll(async () => {
-  server = await startServer();
   for (let i = 0; i < 50; i++) {
     const app = (await server.request('POST', '/apps', { app_name: `app-${String(i).padStart(2, '0')}` })).body;
     for (const name of ['a', 'b']) {
@@ -14,7 +13,6 @@ beforeAll(async () => {
     }
   }
 });
-afterAll(() => server.close());
 
 const appsWithVariants = `query($first: Int!) {
   apps(first: $first) {

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeEndpoint, startEndpoint } from '../../test/helpers/endpoints.js';
 import { createApp, createEndpointVariant, createTestset } from '../../test/helpers/evaluations.js';
 import { createHumanEvaluation, judge, waitForHumanStatus } from '../../test/helpers/human-evaluations.js';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer } from '../../test/helpers/server.js';
 import { globalId } from '../shared/graphql/ids.js';
 
-let server: TestServer;
+const server = useTestServer();
 let user: FakeEndpoint;
 let appId: string;
 let variantA: string;
@@ -25,7 +25,6 @@ const ROWS = [
 ];
 
 beforeAll(async () => {
-  server = await startServer();
   // Answers in the variant's style: its parameters say which.
   user = await startEndpoint((request) => {
     const { inputs, parameters } = request.body;
@@ -38,7 +37,6 @@ beforeAll(async () => {
   testsetId = (await createTestset(server, ROWS, 'capitals')).id;
 });
 afterAll(async () => {
-  await server.close();
   await user.close();
 });
 

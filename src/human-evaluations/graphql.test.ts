@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeEndpoint, startEndpoint } from '../../test/helpers/endpoints.js';
 import { createApp, createEndpointVariant, createTestset } from '../../test/helpers/evaluations.js';
 import { waitForHumanStatus } from '../../test/helpers/human-evaluations.js';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer } from '../../test/helpers/server.js';
 import { globalId } from '../shared/graphql/ids.js';
 
-let server: TestServer;
+const server = useTestServer();
 let user: FakeEndpoint;
 let appId: string;
 let variantA: string;
@@ -15,7 +15,6 @@ let variantB: string;
 let testsetId: string;
 
 beforeAll(async () => {
-  server = await startServer();
   user = await startEndpoint((request) => ({ body: { data: `${request.body.parameters.name}: ${request.body.inputs.word}` } }));
   appId = await createApp(server, 'graphql-human');
   variantA = (await createEndpointVariant(server, appId, user.url, { name: 'va', parameters: { name: 'A' } })).variant_id;
@@ -23,7 +22,6 @@ beforeAll(async () => {
   testsetId = (await createTestset(server, [{ word: 'one' }, { word: 'two' }, { word: 'three' }])).id;
 });
 afterAll(async () => {
-  await server.close();
   await user.close();
 });
 

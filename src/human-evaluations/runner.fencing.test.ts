@@ -2,24 +2,18 @@
 // docs/operations.md#several-instances): a worker whose lease another worker took over (as after a
 // long pause of this one) stores no output, no trace and no count, does not end the run, and the
 // run goes on once the lease is free again.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGate, endpointsOfFile, sleep } from '../../test/helpers/endpoints.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createGate, useEndpoints, sleep } from '../../test/helpers/endpoints.js';
 import { createApp, createEndpointVariant, createTestset } from '../../test/helpers/evaluations.js';
 import { createHumanEvaluation, waitForHumanStatus } from '../../test/helpers/human-evaluations.js';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer } from '../../test/helpers/server.js';
 
-let server: TestServer;
-const { endpoint, closeAll } = endpointsOfFile();
+const server = useTestServer();
+const endpoint = useEndpoints();
 let appId: string;
 
 beforeAll(async () => {
-  server = await startServer();
   appId = await createApp(server, 'human-fencing');
-});
-
-afterAll(async () => {
-  await server?.close();
-  await closeAll();
 });
 
 /** Output generation runs under way in this process, from the running-evaluations gauge. */

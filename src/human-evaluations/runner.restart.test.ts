@@ -3,38 +3,24 @@
 // the same database; the run resumes, each case's variants are called again only where nothing was
 // stored, and every scenario ends up with both outputs exactly once. Runs the real service as a
 // child process.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type FakeEndpoint, sleep, startEndpoint } from '../../test/helpers/endpoints.js';
 import { createApp, createEndpointVariant, createTestset } from '../../test/helpers/evaluations.js';
 import { createHumanEvaluation, waitForHumanStatus } from '../../test/helpers/human-evaluations.js';
-import { type AssayProcess, startAssayProcess } from '../../test/helpers/process.js';
-import { createTestDatabase, type TestDatabase } from '../../test/helpers/server.js';
+import { useServiceDatabase } from '../../test/helpers/process.js';
 import { globalId } from '../shared/graphql/ids.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'assay-human-restart-'));
-let database: TestDatabase;
-let env: Record<string, string>;
-beforeAll(async () => {
-  database = await createTestDatabase(dir);
-  env = { ...database.env, EVALUATION_LEASE_SECONDS: '1' };
-});
+const service = useServiceDatabase('assay-human-restart-', { EVALUATION_LEASE_SECONDS: '1' });
 const CASES = 30;
 
 let user: FakeEndpoint | undefined;
-const processes: AssayProcess[] = [];
 
 afterAll(async () => {
-  for (const started of processes) await started.kill();
   await user?.close();
-  await database.drop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function storedPositions(evaluationId: string): Promise<number[]> {
-  const rows = await database.query<{ position: number }>(
+  const rows = await service.query<{ position: number }>(
     `SELECT "position" FROM "HumanEvaluationScenario" WHERE "humanEvaluationId" = ? AND "outputs" <> '[]' ORDER BY "position"`,
     [evaluationId],
   );
@@ -47,8 +33,7 @@ describe('an A/B test whose output generation is interrupted by a crash', () => 
       await sleep(60);
       return { body: { data: `${request.body.parameters.side} ${request.body.inputs.n}` } };
     });
-    const first = await startAssayProcess(dir, env);
-    processes.push(first);
+    const first = await service.start();
     const appId = await createApp(first, 'durable-human');
     const left = (await createEndpointVariant(first, appId, user.url, { name: 'left', parameters: { side: 'L' } })).variant_id;
     const right = (await createEndpointVariant(first, appId, user.url, { name: 'right', parameters: { side: 'R' } })).variant_id;
@@ -71,8 +56,7 @@ describe('an A/B test whose output generation is interrupted by a crash', () => 
     expect(stored.length).toBeLessThan(CASES);
     const callsBefore = user.requests.length;
 
-    const second = await startAssayProcess(dir, env);
-    processes.push(second);
+    const second = await service.start();
     expect((await waitForHumanStatus(second, id, undefined, 30_000)).status).toBe('EVALUATION_FINISHED');
 
     const scenarios = (await second.request('GET', `/human-evaluations/${id}/evaluation_scenarios`)).body;

@@ -1,7 +1,7 @@
 // GraphQL of model prices: the same operations as REST (routes.ts), the same validation.
 import { resolveArrayConnection } from '@pothos/plugin-relay';
 import { builder } from '../shared/graphql/builder.js';
-import { globalId } from '../shared/graphql/ids.js';
+import { globalId, inIdOrder } from '../shared/graphql/ids.js';
 import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { parseInput } from '../shared/validation.js';
 import { priceInput, priceListQuery } from './inputs.js';
@@ -27,10 +27,12 @@ function priceKey(price: PriceJson): string {
 const ModelPrice = builder.node(builder.objectRef<PriceJson>('ModelPrice'), {
   description: 'USD per 1M tokens of a model (or a family: a prefix of dated names), from a date on.',
   id: { resolve: priceKey },
-  loadMany: async (keys, ctx) => {
-    const byKey = new Map((await prices.listPrices(ctx)).map((entry) => priceJson(entry)).map((price) => [priceKey(price), price]));
-    return keys.map((key) => byKey.get(key) ?? null);
-  },
+  loadMany: async (keys, ctx) =>
+    inIdOrder(
+      keys,
+      (await prices.listPrices(ctx)).map((entry) => priceJson(entry)),
+      priceKey,
+    ),
   fields: (t) => ({
     databaseId: t.string({
       description: 'The id REST uses; a built-in price, which REST lists without an id and cannot be deleted, has `builtin:<effective date>:<model>`.',

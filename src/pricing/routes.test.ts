@@ -1,18 +1,10 @@
 // Model prices (docs/observability.md#prices) over REST and GraphQL: built-in ones, users' own
 // with effective dates, and the costs computed at ingestion from them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/helpers/server.js';
 import { legacySpan } from '../../test/helpers/spans.js';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startServer({ OTLP_GRPC_PORT: '0' });
-});
-
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer({ OTLP_GRPC_PORT: '0' });
 
 describe('model prices', () => {
   it('lists built-in prices with their effective dates', async () => {

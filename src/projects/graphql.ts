@@ -1,6 +1,7 @@
 // The Project GraphQL type (docs/graphql.md#ids). Its queries and mutations are src/auth's, which
 // creates a project with its first key and knows a user's memberships.
 import { builder } from '../shared/graphql/builder.js';
+import { inIdOrder } from '../shared/graphql/ids.js';
 import { listProjects, type ProjectRow } from './operations.js';
 
 export const Project = builder.node(builder.objectRef<ProjectRow>('Project'), {
@@ -11,8 +12,7 @@ export const Project = builder.node(builder.objectRef<ProjectRow>('Project'), {
   loadMany: async (ids, ctx) => {
     const { actor, instanceAdmin } = ctx.principal;
     const visible = actor.type === 'system' || instanceAdmin ? ids : ids.filter((id) => id === ctx.projectId);
-    const byId = new Map((await listProjects(ctx.db, visible)).map((project) => [project.id, project]));
-    return ids.map((id) => byId.get(id) ?? null);
+    return inIdOrder(ids, await listProjects(ctx.db, visible));
   },
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id REST uses, and the value of the `X-Assay-Project` header that names the project.' }),

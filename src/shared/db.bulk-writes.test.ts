@@ -2,17 +2,15 @@
 // with Prisma's writes and write values that Prisma reads back as it writes them. On SQLite they
 // run on Prisma's own connection, refuse to run outside a transaction, and write the column text
 // Prisma writes; this also guards the adapter internals db.ts relies on.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
-import { onPostgres, startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer, onPostgres } from '../../test/helpers/server.js';
 
-let server: TestServer;
+const server = useTestServer();
 let projectId: string;
 beforeAll(async () => {
-  server = await startServer();
   projectId = (await server.assay.db.project.findFirstOrThrow()).id;
 });
-afterAll(() => server.close());
 
 const appColumns = ['id', 'projectId', 'name', 'createdAt', 'updatedAt'];
 

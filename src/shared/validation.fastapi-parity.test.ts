@@ -3,8 +3,8 @@
 // (test/helpers/fastapi_parity.py, python3 on the machine); the `loc` and `type` of every fault
 // must be the same, in the same order. A body pydantic accepts must not be a 422 here either.
 import { execFileSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/helpers/server.js';
 
 type Model = 'evaluation' | 'similarity_config' | 'regex_config' | 'webhook_config';
 type Faults = [loc: (string | number)[], type: string][];
@@ -98,12 +98,7 @@ const cases: { model: Model; body: string }[] = [
   ).map(([model, body]) => ({ model, body: JSON.stringify(body) })),
 ];
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
-
+const server = useTestServer();
 interface Detail {
   loc: (string | number)[];
   type: string;

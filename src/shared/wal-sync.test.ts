@@ -4,17 +4,13 @@ import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres, sqliteOnly, startServer, type TestServer } from '../../test/helpers/server.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useTestServer, onPostgres, sqliteOnly } from '../../test/helpers/server.js';
 import { WalSync } from './wal-sync.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'assay-wal-sync-'));
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
+const server = useTestServer();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 

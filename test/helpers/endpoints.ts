@@ -3,6 +3,7 @@
 // flight, and can hold requests back until a test releases them.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll } from 'vitest';
 
 export interface RecordedRequest {
   method: string;
@@ -143,6 +144,13 @@ export function endpointsOfFile(): { endpoint: (handler: Handler) => Promise<Fak
       for (const one of started) await one.close();
     },
   };
+}
+
+/** `endpointsOfFile().endpoint`, its endpoints closed after the file's tests. */
+export function useEndpoints(): (handler: Handler) => Promise<FakeEndpoint> {
+  const { endpoint, closeAll } = endpointsOfFile();
+  afterAll(closeAll);
+  return endpoint;
 }
 
 /** A latch: `wait()` resolves once `open()` was called (immediately after). */

@@ -1,6 +1,6 @@
 // Fixtures for tests of automatic evaluations: apps, variants, test sets and evaluator configs made
 // through the REST API, an evaluation started with a default rate limit, and a status poller.
-import { expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import type { TestServer } from './server.js';
 import { globalId } from '../../src/shared/graphql/ids.js';
 
@@ -63,6 +63,15 @@ export async function createApp(server: Requester, name = uniqueName('app')): Pr
   return (await ok(server, 'POST', '/apps', { app_name: name })).app_id;
 }
 
+/** An app made before the file's tests (after `useTestServer`'s start): its id is `.id` from then on. */
+export function useApp(server: Requester, name?: string): { id: string } {
+  const app = { id: '' };
+  beforeAll(async () => {
+    app.id = await createApp(server, name);
+  });
+  return app;
+}
+
 export interface CreatedVariant {
   variant_id: string;
   variant_name: string;
@@ -83,6 +92,16 @@ export async function createEndpointVariant(
   });
 }
 
+/** The parameters of a prompt variant that asks for a capital in one word. */
+export const promptParameters = {
+  model: 'gpt-4o-mini',
+  messages: [
+    { role: 'system', content: 'You answer in one word.' },
+    { role: 'user', content: 'Capital of {country}?' },
+  ],
+  temperature: 0.2,
+};
+
 export async function createPromptVariant(
   server: Requester,
   appId: string,
@@ -97,6 +116,18 @@ export async function createTestset(server: Requester, rows: Record<string, unkn
   return { id: created.id, name };
 }
 
+/** Three rows of a test set: a country and its capital. */
+export const CAPITALS = [
+  { country: 'France', correct_answer: 'Paris' },
+  { country: 'Japan', correct_answer: 'Tokyo' },
+  { country: 'Peru', correct_answer: 'Lima' },
+];
+
+/** POST /testsets with `body` as it is; the answer ({id, name, created_at}). */
+export async function createTestsetFrom(server: Requester, body: Record<string, unknown>): Promise<{ id: string; name: string; created_at: string }> {
+  return ok(server, 'POST', '/testsets', body);
+}
+
 export async function createConfig(
   server: Requester,
   appId: string,
@@ -105,6 +136,11 @@ export async function createConfig(
   name = uniqueName(evaluatorKey),
 ): Promise<{ id: string; name: string; evaluator_key: string; settings_values: Record<string, unknown> }> {
   return ok(server, 'POST', '/evaluators/configs', { app_id: appId, name, evaluator_key: evaluatorKey, settings_values: settings });
+}
+
+/** POST /evaluators/configs with `body` as it is; the config answered. */
+export async function createConfigFrom(server: Requester, body: Record<string, unknown>): Promise<any> {
+  return ok(server, 'POST', '/evaluators/configs', body);
 }
 
 export interface EvaluationRequest {
@@ -134,6 +170,21 @@ export interface StatusBody {
 }
 
 /**
+ * Polls GET `path` (which must answer 200) every 25 ms until `reached` holds for its body, and
+ * answers that body; fails after `timeoutMs` saying `what` was not reached and the last body.
+ */
+export async function pollUntil<Body>(server: Requester, path: string, reached: (body: Body) => boolean, what: string, timeoutMs = 10_000): Promise<Body> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await server.request('GET', path);
+    if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${response.text}`);
+    if (reached(response.body as Body)) return response.body as Body;
+    if (Date.now() > deadline) throw new Error(`${what} in ${timeoutMs} ms; last: ${response.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/**
  * Polls GET /evaluations/{id}/status until its value is one of `statuses` (default: any end state)
  * and answers that body; fails naming the last status seen after `timeoutMs`.
  */
@@ -143,18 +194,13 @@ export async function waitForStatus(
   statuses: readonly string[] = TERMINAL_STATUSES,
   timeoutMs = 10_000,
 ): Promise<StatusBody> {
-  const deadline = Date.now() + timeoutMs;
-  let last: StatusBody | undefined;
-  for (;;) {
-    const response = await server.request('GET', `/evaluations/${evaluationId}/status`);
-    if (response.status !== 200) throw new Error(`status of ${evaluationId} answered ${response.status}: ${response.text}`);
-    last = response.body as StatusBody;
-    if (statuses.includes(last.status.value)) return last;
-    if (Date.now() > deadline) {
-      throw new Error(`evaluation ${evaluationId} did not reach ${statuses.join('|')} in ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return pollUntil<StatusBody>(
+    server,
+    `/evaluations/${evaluationId}/status`,
+    (body) => statuses.includes(body.status.value),
+    `evaluation ${evaluationId} did not reach ${statuses.join('|')}`,
+    timeoutMs,
+  );
 }
 
 /**
@@ -162,24 +208,44 @@ export async function waitForStatus(
  * its app id and evaluation id.
  */
 export async function runEndpointEvaluation(server: Requester, url: string, rows: Record<string, unknown>[]): Promise<{ appId: string; id: string }> {
-  const appId = await createApp(server);
+  const { appId, evaluation } = await startEndpointEvaluation(server, url, rows);
+  expect((await waitForStatus(server, evaluation.id)).status.value).toMatch(/^EVALUATION_FINISHED/);
+  return { appId, id: evaluation.id };
+}
+
+/**
+ * An evaluation of an endpoint variant at `url` over `rows`, scored by exact match, started: what it
+ * was made of. The variant belongs to `options.appId`, else to a new app.
+ */
+export async function startEndpointEvaluation(
+  server: Requester,
+  url: string,
+  rows: Record<string, unknown>[],
+  options: { appId?: string; rate_limit?: Partial<RateLimitBody> } = {},
+) {
+  const appId = options.appId ?? (await createApp(server));
   const variant = await createEndpointVariant(server, appId, url);
   const testset = await createTestset(server, rows);
-  const exact = await createConfig(server, appId, 'auto_exact_match');
-  const { id } = await startEvaluation(server, { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [exact.id], testset_id: testset.id });
-  expect((await waitForStatus(server, id)).status.value).toMatch(/^EVALUATION_FINISHED/);
-  return { appId, id };
+  const config = await createConfig(server, appId, 'auto_exact_match');
+  const evaluation = await startEvaluation(server, {
+    app_id: appId,
+    variant_ids: [variant.variant_id],
+    evaluators_configs: [config.id],
+    testset_id: testset.id,
+    rate_limit: options.rate_limit,
+  });
+  return { appId, variant, testset, config, evaluation };
 }
 
 /** Polls the status until `done` reaches `count` (or the run ends). */
 export async function waitForDone(server: Requester, evaluationId: string, count: number, timeoutMs = 10_000): Promise<StatusBody> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const body = (await server.request('GET', `/evaluations/${evaluationId}/status`)).body as StatusBody;
-    if (body.progress.done >= count || (TERMINAL_STATUSES as readonly string[]).includes(body.status.value)) return body;
-    if (Date.now() > deadline) throw new Error(`evaluation ${evaluationId} stored ${body.progress.done} < ${count} cases in ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return pollUntil<StatusBody>(
+    server,
+    `/evaluations/${evaluationId}/status`,
+    (body) => body.progress.done >= count || (TERMINAL_STATUSES as readonly string[]).includes(body.status.value),
+    `evaluation ${evaluationId} did not store ${count} cases`,
+    timeoutMs,
+  );
 }
 
 export async function getScenarios(server: Requester, evaluationId: string): Promise<any[]> {

@@ -1,6 +1,6 @@
 // Fixtures for tests of human evaluations: create one through REST and wait until its outputs are
 // generated (its status leaves INITIALIZED/STARTED).
-import { TERMINAL_STATUSES, createApp, createEndpointVariant, createTestset, type Requester } from './evaluations.js';
+import { TERMINAL_STATUSES, createApp, createEndpointVariant, createTestset, pollUntil, type Requester } from './evaluations.js';
 
 export interface HumanEvaluationRequest {
   app_id: string;
@@ -25,15 +25,13 @@ export async function waitForHumanStatus(
   statuses: readonly string[] = TERMINAL_STATUSES,
   timeoutMs = 10_000,
 ): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const response = await server.request('GET', `/human-evaluations/${evaluationId}`);
-    if (response.status !== 200) throw new Error(`GET /human-evaluations/${evaluationId} answered ${response.status}: ${response.text}`);
-    if (statuses.includes(response.body.status)) return response.body;
-    if (Date.now() > deadline)
-      throw new Error(`human evaluation ${evaluationId} did not reach ${statuses.join('|')} in ${timeoutMs} ms; last: ${response.text}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return pollUntil<any>(
+    server,
+    `/human-evaluations/${evaluationId}`,
+    (body) => statuses.includes(body.status),
+    `human evaluation ${evaluationId} did not reach ${statuses.join('|')}`,
+    timeoutMs,
+  );
 }
 
 /** PUT /human-evaluations/{id}/evaluation_scenario/{scenario_id}/{type} expecting 200; the scenario (2.7). */

@@ -3,12 +3,15 @@
 // compiled dist/main.js, which test/start.test.ts covers. Its log goes to stdout as JSON lines; it
 // is ready once it logs its address.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { requester, type TestResponse } from './server.js';
+import { afterAll, beforeAll } from 'vitest';
+import { createTestDatabase, requester, type TestDatabase, type TestResponse } from './server.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 // tsx is resolved from the project, since the process may run in a temp dir as its working directory.
@@ -29,6 +32,37 @@ export interface AssayProcess {
   kill(): Promise<void>;
   /** SIGTERM: a clean stop. */
   stop(): Promise<number | null>;
+}
+
+/** A database of the test file's own that services run as child processes share, one after another. */
+export interface ServiceDatabase {
+  /** Starts the service on the database (with the file's `env`); it is killed after the file's tests if still running. */
+  start(): Promise<AssayProcess>;
+  /** Rows of one read on a connection of its own: what a killed process left. */
+  query: TestDatabase['query'];
+}
+
+/** A ServiceDatabase made before the file's tests and dropped after them, with its temp dir. */
+export function useServiceDatabase(prefix: string, env: Record<string, string> = {}): ServiceDatabase {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  let database: TestDatabase | undefined;
+  const started: AssayProcess[] = [];
+  beforeAll(async () => {
+    database = await createTestDatabase(dir);
+  });
+  afterAll(async () => {
+    for (const service of started) await service.kill();
+    await database?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    start: async () => {
+      const service = await startAssayProcess(dir, { ...database!.env, ...env });
+      started.push(service);
+      return service;
+    },
+    query: (sql, params) => database!.query(sql, params),
+  };
 }
 
 /** Starts `src/main.ts` with `env` in `cwd`; resolves once it listens. */

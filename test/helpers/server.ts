@@ -5,6 +5,7 @@
 // listens on loopback, at `baseUrl`, for tests that use real clients (OTLP exporters, browsers,
 // SSE streams, gRPC, raw sockets).
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -136,6 +137,27 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The file's server: started in a `beforeAll`, closed in an `afterAll`, and meanwhile used as the
+ * TestServer it stands for; `env` may be worked out then (a free port). Call it at the top of a test file, before the file's own hooks: they
+ * then run after the start and before the close.
+ */
+export function useTestServer(env: Record<string, string> | (() => Promise<Record<string, string>>) = {}): TestServer {
+  let started: TestServer | undefined;
+  beforeAll(async () => {
+    started = await startServer(typeof env === 'function' ? await env() : env);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return new Proxy({} as TestServer, {
+    get(_target, key) {
+      if (!started) throw new Error('the test server starts in beforeAll: use it in a hook or a test');
+      return Reflect.get(started, key);
+    },
+  });
 }
 
 type Requester = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<TestResponse>;

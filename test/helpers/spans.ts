@@ -1,4 +1,6 @@
 // Builders of legacy ingest bodies (POST /observability/trace, docs/observability.md) for tests.
+import { expect } from 'vitest';
+import type { TestServer } from './server.js';
 
 /** The epoch of the test traces: 2024-05-01T12:00:00Z. */
 export const T0 = Date.parse('2024-05-01T12:00:00Z');
@@ -30,4 +32,10 @@ export function threeLevelTree(prefix: string, children: number, grandchildren: 
   }
   spans.push(legacySpan(`${prefix}-root`, null, 0, 1 + children * width, { spankind: 'workflow' }));
   return spans;
+}
+
+/** Stores `spans` of trace `trace` through POST /observability/trace, which answers once they are stored. */
+export async function ingestSpans(server: Pick<TestServer, 'request'>, trace: string, spans: unknown[]): Promise<void> {
+  const response = await server.request('POST', '/observability/trace', { trace, spans });
+  expect(response.status, response.text).toBe(200);
 }

@@ -1,14 +1,14 @@
 // The audit log (docs/access.md#audit) over real HTTP with auth on: key and project changes are
 // recorded with who, when and from where, in the same transaction as the change; a project's
 // admins read its log (REST and GraphQL), page through it and filter it, and nobody else can.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../../test/helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../../test/helpers/server.js';
 import { systemActor } from '../../shared/context.js';
 import { recordAudit } from './operations.js';
 
 const INIT_KEY = 'audit-init-key-0123456789abcdef';
 const agent = 'audit-test/1.0';
-let server: TestServer;
+const server = useTestServer({ ASSAY_AUTH: 'on', ASSAY_INIT_API_KEY: INIT_KEY });
 let projectId: string;
 
 const as = (key: string) => ({ authorization: `Bearer ${key}`, 'user-agent': agent });
@@ -22,10 +22,8 @@ async function graphql(query: string, key = INIT_KEY) {
 }
 
 beforeAll(async () => {
-  server = await startServer({ ASSAY_AUTH: 'on', ASSAY_INIT_API_KEY: INIT_KEY });
   projectId = (await server.request('GET', '/projects', undefined, as(INIT_KEY))).body[0].id;
 });
-afterAll(() => server.close());
 
 describe('recording', () => {
   it('records the ASSAY_INIT_API_KEY as created by the service, once however often the service starts', async () => {

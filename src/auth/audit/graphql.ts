@@ -4,6 +4,7 @@ import { resolveCursorConnection } from '@pothos/plugin-relay';
 import { z } from 'zod';
 import { ValidationError } from '../../shared/errors.js';
 import { builder } from '../../shared/graphql/builder.js';
+import { inIdOrder } from '../../shared/graphql/ids.js';
 import { upperCaseValues } from '../../shared/graphql/names.js';
 import { auditActions, auditDetails, findAuditEvents, listAuditEvents, type AuditEventRow } from './operations.js';
 
@@ -40,10 +41,7 @@ export const AuditEvent = builder.node(builder.objectRef<AuditEventRow>('AuditEv
   description: 'One change of access, with who made it, when and from where. Events are never changed or deleted.',
   id: { resolve: (row) => row.id },
   // Like the log itself: the caller's project's events, for an admin only.
-  loadMany: async (ids, ctx) => {
-    const byId = new Map((await findAuditEvents(ctx, ids)).map((row) => [row.id, row]));
-    return ids.map((id) => byId.get(id) ?? null);
-  },
+  loadMany: async (ids, ctx) => inIdOrder(ids, await findAuditEvents(ctx, ids)),
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
     action: t.field({ type: AuditAction, description: 'What happened.', resolve: (row) => row.action as (typeof auditActions)[number] }),

@@ -4,6 +4,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { scopes } from '../../shared/context.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { builder } from '../../shared/graphql/builder.js';
+import { inIdOrder } from '../../shared/graphql/ids.js';
 import { upperCaseValues } from '../../shared/graphql/names.js';
 import { parseInput } from '../../shared/validation.js';
 import { createApiKeyInput } from './inputs.js';
@@ -27,10 +28,7 @@ const ApiKey = builder.node(builder.objectRef<keys.ApiKeyRow>('ApiKey'), {
   description: "A project's API key. Its secret is never shown again after the mutation that creates it.",
   id: { resolve: (row) => row.id },
   // Like `apiKeys`: the caller's project's keys, for an admin only.
-  loadMany: async (ids, ctx) => {
-    const byId = new Map((await keys.findApiKeys(ctx, ids)).map((row) => [row.id, row]));
-    return ids.map((id) => byId.get(id) ?? null);
-  },
+  loadMany: async (ids, ctx) => inIdOrder(ids, await keys.findApiKeys(ctx, ids)),
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id REST uses (`DELETE /api-keys/{api_key_id}`).' }),
     name: t.exposeString('name', { description: 'A label for people, e.g. "otel-collector".' }),

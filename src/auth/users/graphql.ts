@@ -7,6 +7,7 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { NotFoundError } from '../../shared/errors.js';
 import { builder } from '../../shared/graphql/builder.js';
+import { inIdOrder } from '../../shared/graphql/ids.js';
 import { upperCaseValues } from '../../shared/graphql/names.js';
 import { parseInput } from '../../shared/validation.js';
 import { Project } from '../../projects/graphql.js';
@@ -35,10 +36,7 @@ const Membership = builder.objectRef<users.MembershipRow>('Membership').implemen
 const User = builder.node(builder.objectRef<users.UserRow>('User'), {
   description: "An Assay account: a person who signs in with an email and a password (not the `userId` of traces, an app's end user).",
   id: { resolve: (user) => user.id },
-  loadMany: async (ids, ctx) => {
-    const byId = new Map((await users.findUsers(ctx, ids)).map((user) => [user.id, user]));
-    return ids.map((id) => byId.get(id) ?? null);
-  },
+  loadMany: async (ids, ctx) => inIdOrder(ids, await users.findUsers(ctx, ids)),
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
     email: t.exposeString('email', { description: 'The email the user signs in with, lower case.' }),

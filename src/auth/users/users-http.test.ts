@@ -5,14 +5,22 @@
 // so the per-address throttle of one test does not reach another.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres, startServer, type TestResponse, type TestServer } from '../../../test/helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer, onPostgres, startServer, type TestResponse } from '../../../test/helpers/server.js';
 
 const INIT_KEY = 'init-key-for-users-tests-0123456789';
 const ADMIN = { email: 'root@example.com', password: 'the first administrator' };
 const PASSWORD = 'a password long enough';
 
-let server: TestServer;
+const server = useTestServer({
+  ASSAY_AUTH: 'on',
+  ASSAY_INIT_API_KEY: INIT_KEY,
+  ASSAY_INIT_ADMIN_EMAIL: 'Root@Example.com',
+  ASSAY_INIT_ADMIN_PASSWORD: ADMIN.password,
+  ASSAY_TRUST_PROXY: 'true',
+  ASSAY_LOGIN_FAILURES_PER_EMAIL: '3',
+  ASSAY_LOGIN_FAILURES_PER_IP: '5',
+});
 let defaultProject: string;
 let otherProject: string;
 /** The other project's first key: a key reaches its own project only. */
@@ -73,22 +81,11 @@ function auditRows(action: string) {
 }
 
 beforeAll(async () => {
-  server = await startServer({
-    ASSAY_AUTH: 'on',
-    ASSAY_INIT_API_KEY: INIT_KEY,
-    ASSAY_INIT_ADMIN_EMAIL: 'Root@Example.com',
-    ASSAY_INIT_ADMIN_PASSWORD: ADMIN.password,
-    ASSAY_TRUST_PROXY: 'true',
-    ASSAY_LOGIN_FAILURES_PER_EMAIL: '3',
-    ASSAY_LOGIN_FAILURES_PER_IP: '5',
-  });
   [{ id: defaultProject }] = await ok(server.request('GET', '/projects', undefined, bearer));
   const other = await ok(server.request('POST', '/projects', { name: 'other' }, bearer));
   otherProject = other.id;
   otherKey = { authorization: `Bearer ${other.api_key.key}` };
 });
-
-afterAll(() => server?.close());
 
 describe('logging in', () => {
   it('signs the first administrator in: a session cookie, the user and their memberships; /auth/me answers the same', async () => {

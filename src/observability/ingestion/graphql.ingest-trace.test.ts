@@ -1,13 +1,8 @@
 // The legacy ingest through GraphQL: the same operation and validation as POST /observability/trace.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../../test/helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../../test/helpers/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
-
+const server = useTestServer();
 const mutation = `mutation($input: JSON!) { ingestTrace(input: $input) { traceId spans } }`;
 
 describe('ingestTrace', () => {

@@ -1,23 +1,12 @@
 // The live `tracesStored` subscription (ingestion/graphql.ts): an empty list once listening, then
 // the trace ids of each commit of spans, over GraphQL's SSE stream on a real port.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../../test/helpers/server.js';
-import { legacySpan } from '../../../test/helpers/spans.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../../test/helpers/server.js';
+import { legacySpan, ingestSpans } from '../../../test/helpers/spans.js';
 
-let server: TestServer;
+const server = useTestServer();
 
-const ingest = async (trace: string, spans: unknown[]) => {
-  const response = await server.request('POST', '/observability/trace', { trace, spans });
-  expect(response.status).toBe(200);
-};
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await server?.close();
-});
+const ingest = (trace: string, spans: unknown[]) => ingestSpans(server, trace, spans);
 
 describe('tracesStored', () => {
   it('announces itself with an empty list, then the trace ids of each commit of spans', async () => {

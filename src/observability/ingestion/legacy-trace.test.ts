@@ -1,18 +1,10 @@
 // Legacy ingest (POST /observability/trace, legacy-trace.ts): batches in any order, idempotent
 // re-sends, and the Trace roll-up kept by writeSpans. Its validation is legacy-trace.validation.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../../test/helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../../test/helpers/server.js';
 import { at, legacySpan, T0 } from '../../../test/helpers/spans.js';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer();
 
 const ingest = (body: unknown) => server.request('POST', '/observability/trace', body);
 const storedTrace = (traceId: string) => server.assay.db.trace.findFirst({ where: { traceId } });

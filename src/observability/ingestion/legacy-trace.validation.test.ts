@@ -1,18 +1,10 @@
 // Validation of the legacy ingest (POST /observability/trace, inputs.ts): every fault answered as
 // a 422 in pydantic's words, and nothing stored.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../../test/helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../../test/helpers/server.js';
 import { legacySpan } from '../../../test/helpers/spans.js';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer();
 
 const ingest = (body: unknown) => server.request('POST', '/observability/trace', body);
 const storedTrace = (traceId: string) => server.assay.db.trace.findFirst({ where: { traceId } });

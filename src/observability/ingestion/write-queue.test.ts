@@ -1,23 +1,15 @@
 // The span write queue (write-queue.ts) and its backpressure: batches, writers, a failing
 // request alone, and a full queue answering 503 + Retry-After, which the real exporters retry
 // until stored.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../../test/helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../../test/helpers/server.js';
 import { testTracer } from '../../../test/helpers/otel.js';
 import { requestContext } from '../../shared/context.js';
 import { ExportTraceServiceRequest } from './otlp/messages.js';
 import type { SpanRecord } from './span-record.js';
 import { SpanWriteQueue } from './write-queue.js';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer();
 
 describe('write queue', () => {
   const record = (trace: string, span: number): SpanRecord => ({

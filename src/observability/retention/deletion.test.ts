@@ -1,23 +1,15 @@
 // Deleting a trace and a user's spans (docs/observability.md#deleting), over REST and GraphQL, on
 // the run's database: what goes, what stays (another user's spans, another project's), and the
 // summaries of the traces that keep spans, summed again.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { legacySpan } from '../../../test/helpers/spans.js';
-import { startServer, type TestServer } from '../../../test/helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { legacySpan, ingestSpans } from '../../../test/helpers/spans.js';
+import { useTestServer } from '../../../test/helpers/server.js';
 import { requestContext } from '../../shared/context.js';
 import { writeSpans } from '../ingestion/span-writer.js';
 
-let server: TestServer;
+const server = useTestServer();
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
-
-async function ingest(trace: string, spans: Record<string, unknown>[]) {
-  const response = await server.request('POST', '/observability/trace', { trace, spans });
-  expect(response.status, response.text).toBe(200);
-}
+const ingest = (trace: string, spans: unknown[]) => ingestSpans(server, trace, spans);
 
 /** The trace's summary (GraphQL `trace`), or undefined when there is none. */
 async function summary(traceId: string) {

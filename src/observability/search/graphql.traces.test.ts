@@ -1,23 +1,12 @@
 // GraphQL `traces` (search/graphql.ts): newest first, its filters, and cursors, over three traces
 // a day apart.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../../test/helpers/server.js';
-import { at, legacySpan } from '../../../test/helpers/spans.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../../test/helpers/server.js';
+import { at, legacySpan, ingestSpans } from '../../../test/helpers/spans.js';
 
-let server: TestServer;
+const server = useTestServer();
 
-const ingest = async (trace: string, spans: unknown[]) => {
-  const response = await server.request('POST', '/observability/trace', { trace, spans });
-  expect(response.status).toBe(200);
-};
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
+const ingest = (trace: string, spans: unknown[]) => ingestSpans(server, trace, spans);
 
 describe('traces', () => {
   const day = (n: number) => n * 86_400;

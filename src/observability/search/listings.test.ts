@@ -1,15 +1,14 @@
 // Finding traces and spans (search/: filters, sorting, cursors, metrics) over REST and GraphQL, on
 // ten traces a minute apart.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../../test/helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../../test/helpers/server.js';
 import { at, legacySpan } from '../../../test/helpers/spans.js';
 
-let server: TestServer;
+const server = useTestServer({ OTLP_GRPC_PORT: '0' });
 
 // Ten traces, one a minute: t0 … t9. Even ones in production for user-a, odd in staging for
 // user-b; t3 failed; latencies 1…10 s; each root has one LLM child with a model and tokens.
 beforeAll(async () => {
-  server = await startServer({ OTLP_GRPC_PORT: '0' });
   for (let i = 0; i < 10; i++) {
     const even = i % 2 === 0;
     const response = await server.request('POST', '/observability/trace', {
@@ -38,10 +37,6 @@ beforeAll(async () => {
     });
     expect(response.status).toBe(200);
   }
-});
-
-afterAll(async () => {
-  await server.close();
 });
 
 const ids = (body: any) => body.traces.map((trace: any) => trace.trace_id);

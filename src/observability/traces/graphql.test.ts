@@ -1,26 +1,18 @@
 // GraphQL over traces and spans (traces/graphql.ts): trees through `children` at a constant number
 // of SQL statements, `roots` for orphans, span fields, and flat span pages. The `traces` search is
 // search/graphql.traces.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres, startServer, type TestServer } from '../../../test/helpers/server.js';
-import { at, legacySpan, threeLevelTree } from '../../../test/helpers/spans.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer, onPostgres } from '../../../test/helpers/server.js';
+import { at, legacySpan, threeLevelTree, ingestSpans } from '../../../test/helpers/spans.js';
 import { globalId } from '../../shared/graphql/ids.js';
 
-let server: TestServer;
+const server = useTestServer();
 
-const ingest = async (trace: string, spans: unknown[]) => {
-  const response = await server.request('POST', '/observability/trace', { trace, spans });
-  expect(response.status).toBe(200);
-};
+const ingest = (trace: string, spans: unknown[]) => ingestSpans(server, trace, spans);
 
 beforeAll(async () => {
-  server = await startServer();
   await ingest('small', threeLevelTree('s', 3, 2)); // 1 + 3 + 6 = 10 spans
   await ingest('large', threeLevelTree('l', 5, 11)); // 1 + 5 + 55 = 61 spans
-});
-
-afterAll(async () => {
-  await server.close();
 });
 
 const spanFields = `spanId traceId parentSpanId name spanKind status startTime endTime latency

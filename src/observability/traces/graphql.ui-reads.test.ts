@@ -1,19 +1,15 @@
 // The reads the web UI's trace screens use (docs/ui.md): a trace's light outline (parallel lists,
 // no payloads; traces/graphql.ts) and the trace list's chart series (search/graphql.ts), over the
 // same two traces. The live `tracesStored` subscription is ingestion/graphql.traces-stored.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../../test/helpers/server.js';
-import { at, legacySpan, threeLevelTree } from '../../../test/helpers/spans.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../../test/helpers/server.js';
+import { at, legacySpan, threeLevelTree, ingestSpans } from '../../../test/helpers/spans.js';
 
-let server: TestServer;
+const server = useTestServer();
 
-const ingest = async (trace: string, spans: unknown[]) => {
-  const response = await server.request('POST', '/observability/trace', { trace, spans });
-  expect(response.status).toBe(200);
-};
+const ingest = (trace: string, spans: unknown[]) => ingestSpans(server, trace, spans);
 
 beforeAll(async () => {
-  server = await startServer();
   await ingest('tree', threeLevelTree('t', 2, 2)); // 1 + 2 + 4 spans, children sent first
   // An orphan (parent never stored) and a parent cycle: both come out top-level.
   await ingest('odd', [
@@ -22,10 +18,6 @@ beforeAll(async () => {
     legacySpan('a', 'b', 3, 4),
     legacySpan('b', 'a', 5, 6),
   ]);
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 const outlineQuery = `query ($id: String!) { trace(traceId: $id) { outline { spanIds parents names kinds statuses offsets latencies } } }`;

@@ -1,27 +1,19 @@
 // The cost and usage a trace's root shows (docs/observability.md#cost-and-usage-in-a-tree): the
 // trace's sums where it reported none, its own where it did, alike over REST and GraphQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../../test/helpers/server.js';
-import { legacySpan } from '../../../test/helpers/spans.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../../test/helpers/server.js';
+import { legacySpan, ingestSpans } from '../../../test/helpers/spans.js';
 import { requestContext } from '../../shared/context.js';
 import { stringifySpanTree } from './span-json-text.js';
 import { getTraceTree } from './trace-reads.js';
 
-let server: TestServer;
+const server = useTestServer();
 let projectId: string;
 
-const ingest = async (trace: string, spans: unknown[]) => {
-  const response = await server.request('POST', '/observability/trace', { trace, spans });
-  expect(response.status).toBe(200);
-};
+const ingest = (trace: string, spans: unknown[]) => ingestSpans(server, trace, spans);
 
 beforeAll(async () => {
-  server = await startServer();
   projectId = (await server.assay.db.project.findFirstOrThrow()).id;
-});
-
-afterAll(async () => {
-  await server.close();
 });
 
 // docs/observability.md#cost-and-usage-in-a-tree: a span shows its own figures; the trace's root

@@ -1,9 +1,9 @@
 // REST reads (trace-reads.ts, docs/contract.md 4.1, 4.2): the span tree of a trace and of a span,
 // field by field, and their 404s and 422s. The cost and usage a trace's root shows are
 // trace-reads.root-figures.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../../test/helpers/server.js';
-import { legacySpan } from '../../../test/helpers/spans.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../../test/helpers/server.js';
+import { legacySpan, ingestSpans } from '../../../test/helpers/spans.js';
 import { requestContext } from '../../shared/context.js';
 import { writeSpans } from '../ingestion/span-writer.js';
 import type { SpanRecord } from '../ingestion/span-record.js';
@@ -11,16 +11,12 @@ import type { SpanJson } from './responses.js';
 import { stringifySpanTree } from './span-json-text.js';
 import { getTraceTree } from './trace-reads.js';
 
-let server: TestServer;
+const server = useTestServer();
 let projectId: string;
 
-const ingest = async (trace: string, spans: unknown[]) => {
-  const response = await server.request('POST', '/observability/trace', { trace, spans });
-  expect(response.status).toBe(200);
-};
+const ingest = (trace: string, spans: unknown[]) => ingestSpans(server, trace, spans);
 
 beforeAll(async () => {
-  server = await startServer();
   projectId = (await server.assay.db.project.findFirstOrThrow()).id;
   // r → (a, b, c); a → (a1, a2). Leaves first, siblings out of order; a and b start together.
   await ingest('tree', [
@@ -56,10 +52,6 @@ beforeAll(async () => {
       outputs: { answer: 'hi' },
     }),
   ]);
-});
-
-afterAll(async () => {
-  await server.close();
 });
 
 type Tree = { id: string; children: Tree[] | null };

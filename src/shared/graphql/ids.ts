@@ -24,3 +24,12 @@ export function databaseIdOf(decoded: { typename: string; id: string } | null | 
   if (decoded.typename !== typename) throw ValidationError.at(['args', arg], `Input should be the global id of a ${typename}`, 'value_error');
   return decoded.id;
 }
+
+/**
+ * What a Node's `loadMany` answers: `rows` lined up with `ids`, null where no row has that id
+ * (unknown, or outside the caller's reach).
+ */
+export function inIdOrder<Row>(ids: readonly string[], rows: readonly Row[], idOf: (row: Row) => string = (row) => (row as { id: string }).id): (Row | null)[] {
+  const byId = new Map(rows.map((row) => [idOf(row), row]));
+  return ids.map((id) => byId.get(id) ?? null);
+}

@@ -6,15 +6,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEndpoint, type FakeEndpoint } from '../../../test/helpers/endpoints.js';
-import {
-  createApp,
-  createConfig,
-  createEndpointVariant,
-  createTestset,
-  startEvaluation,
-  waitForStatus,
-  getScenarios,
-} from '../../../test/helpers/evaluations.js';
+import * as fixtures from '../../../test/helpers/evaluations.js';
 import { loadConfig } from '../config.js';
 import { startServer, type TestServer } from '../../../test/helpers/server.js';
 import { T0_NS, otlpProtobufBody } from '../../../test/helpers/otlp-trace.js';
@@ -223,16 +215,21 @@ describe('auth on', () => {
 
   it("refuses an evaluation's call to a loopback endpoint, saying why, and sends it nothing", async () => {
     const keyed = { request: (method: string, path: string, body?: unknown) => server.request(method, path, body, auth) };
-    const appId = await createApp(keyed);
+    const appId = await fixtures.createApp(keyed);
     // A loopback uri is refused when saved (src/shared/http/outbound.saved-urls.test.ts); one saved
     // before that rule, planted here, is still refused when called.
-    const variant = await createEndpointVariant(keyed, appId, 'http://saved-before-the-rule.invalid/generate');
+    const variant = await fixtures.createEndpointVariant(keyed, appId, 'http://saved-before-the-rule.invalid/generate');
     await server.assay.db.variantRevision.updateMany({ where: { variantId: variant.variant_id }, data: { uri: endpoint.url } });
-    const testset = await createTestset(keyed, [{ country: 'France', correct_answer: 'Paris' }]);
-    const exact = await createConfig(keyed, appId, 'auto_exact_match');
-    const { id } = await startEvaluation(keyed, { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [exact.id], testset_id: testset.id });
-    await waitForStatus(keyed, id);
-    const [scenario] = await getScenarios(keyed, id);
+    const testset = await fixtures.createTestset(keyed, [{ country: 'France', correct_answer: 'Paris' }]);
+    const exact = await fixtures.createConfig(keyed, appId, 'auto_exact_match');
+    const { id } = await fixtures.startEvaluation(keyed, {
+      app_id: appId,
+      variant_ids: [variant.variant_id],
+      evaluators_configs: [exact.id],
+      testset_id: testset.id,
+    });
+    await fixtures.waitForStatus(keyed, id);
+    const [scenario] = await fixtures.getScenarios(keyed, id);
     const error = JSON.stringify(scenario.outputs);
     expect(error).toContain('was refused: it is a loopback address');
     expect(error).toContain('ASSAY_OUTBOUND_ALLOW');
@@ -243,20 +240,20 @@ describe('auth on', () => {
     const allowing = await startServer({ ASSAY_AUTH: 'on', ASSAY_INIT_API_KEY: KEY, ASSAY_OUTBOUND_ALLOW: '127.0.0.1' });
     try {
       const keyed = { request: (method: string, path: string, body?: unknown) => allowing.request(method, path, body, auth) };
-      const appId = await createApp(keyed);
-      const variant = await createEndpointVariant(keyed, appId, endpoint.url);
-      const testset = await createTestset(keyed, [{ country: 'France', correct_answer: 'Paris' }]);
+      const appId = await fixtures.createApp(keyed);
+      const variant = await fixtures.createEndpointVariant(keyed, appId, endpoint.url);
+      const testset = await fixtures.createTestset(keyed, [{ country: 'France', correct_answer: 'Paris' }]);
       // Refused before connecting: nothing is sent to 127.0.0.2 (refused when saved, so planted as saved before that rule).
-      const webhook = await createConfig(keyed, appId, 'auto_webhook_test', { webhook_url: 'http://saved-before-the-rule.invalid/score' });
+      const webhook = await fixtures.createConfig(keyed, appId, 'auto_webhook_test', { webhook_url: 'http://saved-before-the-rule.invalid/score' });
       await allowing.assay.db.evaluatorConfig.update({ where: { id: webhook.id }, data: { settingsValues: { webhook_url: 'http://127.0.0.2:8000/score' } } });
-      const { id } = await startEvaluation(keyed, {
+      const { id } = await fixtures.startEvaluation(keyed, {
         app_id: appId,
         variant_ids: [variant.variant_id],
         evaluators_configs: [webhook.id],
         testset_id: testset.id,
       });
-      await waitForStatus(keyed, id);
-      const [scenario] = await getScenarios(keyed, id);
+      await fixtures.waitForStatus(keyed, id);
+      const [scenario] = await fixtures.getScenarios(keyed, id);
       expect(JSON.stringify(scenario.outputs)).toContain('Paris');
       expect(JSON.stringify(scenario.results)).toContain('127.0.0.2 was refused: it is a loopback address');
       expect(endpoint.requests).toHaveLength(1);

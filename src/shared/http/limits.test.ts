@@ -1,22 +1,17 @@
 // The limits a request meets while it is received (docs/limits.md): receive timeouts (408), a body
 // still arriving after its early answer (read and dropped, so the connection goes on), ids of any
 // length or encoding (404), and the `{"detail"}` shape of every such answer.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGate, startEndpoint, type FakeEndpoint } from '../../../test/helpers/endpoints.js';
-import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluation } from '../../../test/helpers/evaluations.js';
+import { startEndpointEvaluation } from '../../../test/helpers/evaluations.js';
 import { RawConnection } from '../../../test/helpers/raw-http.js';
-import { startServer, type TestServer } from '../../../test/helpers/server.js';
+import { useTestServer } from '../../../test/helpers/server.js';
 import { globalId } from '../graphql/ids.js';
 
 const MAX_BODY_BYTES = 6 * 1024 * 1024;
 const BIG = 4 * 1024 * 1024;
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ REQUEST_TIMEOUT_SECONDS: '2', HEADERS_TIMEOUT_SECONDS: '1', MAX_BODY_BYTES: String(MAX_BODY_BYTES) });
-});
-afterAll(() => server.close());
-
+const server = useTestServer({ REQUEST_TIMEOUT_SECONDS: '2', HEADERS_TIMEOUT_SECONDS: '1', MAX_BODY_BYTES: String(MAX_BODY_BYTES) });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const next = 'GET /testsets HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
 
@@ -67,16 +62,7 @@ describe('receive timeouts', () => {
       return { body: { message: 'Paris' } };
     });
     try {
-      const appId = await createApp(server);
-      const variant = await createEndpointVariant(server, appId, endpoint.url);
-      const testset = await createTestset(server, [{ country: 'France', correct_answer: 'Paris' }]);
-      const config = await createConfig(server, appId, 'auto_exact_match');
-      const evaluation = await startEvaluation(server, {
-        app_id: appId,
-        variant_ids: [variant.variant_id],
-        evaluators_configs: [config.id],
-        testset_id: testset.id,
-      });
+      const { evaluation } = await startEndpointEvaluation(server, endpoint.url, [{ country: 'France', correct_answer: 'Paris' }]);
       const response = await fetch(`${server.baseUrl}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'text/event-stream' },

@@ -1,21 +1,15 @@
 // OTLP/gRPC (grpc-receiver.ts) with the real SDK gRPC exporter, and raw messages no SDK would send.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { freePort } from '../../../../test/helpers/endpoints.js';
-import { startServer, type TestServer } from '../../../../test/helpers/server.js';
+import { useTestServer } from '../../../../test/helpers/server.js';
 import { testTracer } from '../../../../test/helpers/otel.js';
 import { WalSync } from '../../../shared/wal-sync.js';
 import { ExportTraceServiceRequest, ExportTraceServiceResponse } from './messages.js';
 
-let server: TestServer;
 let grpcPort: number;
-
-beforeAll(async () => {
+const server = useTestServer(async () => {
   grpcPort = await freePort();
-  server = await startServer({ OTLP_GRPC_PORT: String(grpcPort) });
-});
-
-afterAll(async () => {
-  await server.close();
+  return { OTLP_GRPC_PORT: String(grpcPort) };
 });
 
 describe('OTLP/gRPC', () => {

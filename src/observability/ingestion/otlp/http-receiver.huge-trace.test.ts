@@ -4,9 +4,9 @@
 // requests at once. Then the whole tree through REST, a span's children paged through GraphQL, and
 // the memory the read takes. Its own file, so it runs beside the other test files.
 import { ROOT_CONTEXT, type HrTime, type Span } from '@opentelemetry/api';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { agentTrace, endOrder, startOrder, type SyntheticSpan } from '../../../../test/helpers/otlp-trace.js';
-import { startServer, type TestServer } from '../../../../test/helpers/server.js';
+import { useTestServer } from '../../../../test/helpers/server.js';
 import { testTracer } from '../../../../test/helpers/otel.js';
 
 const TOTAL = 50_000;
@@ -15,15 +15,7 @@ const SHAPE = { agents: 50, steps: 37, calls: 20, tools: 6 };
 const BATCH = 1_000;
 const MB = 1024 * 1024;
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer();
 
 const hr = (ns: bigint): HrTime => [Number(ns / 1_000_000_000n), Number(ns % 1_000_000_000n)];
 

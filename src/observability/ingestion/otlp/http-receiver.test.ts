@@ -2,21 +2,13 @@
 // encoding, partial success naming rejected spans, the 400, 413 and 415 exporters act on, gzip
 // bodies and re-sends, and Langfuse's path.
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../../../test/helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../../../test/helpers/server.js';
 import { testTracer } from '../../../../test/helpers/otel.js';
 import { ExportTraceServiceRequest, ExportTraceServiceResponse, RpcStatus } from './messages.js';
 
-let server: TestServer;
 const MAX_BODY = 300_000;
-
-beforeAll(async () => {
-  server = await startServer({ OTLP_GRPC_PORT: '0', MAX_BODY_BYTES: String(MAX_BODY) });
-});
-
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer({ OTLP_GRPC_PORT: '0', MAX_BODY_BYTES: String(MAX_BODY) });
 
 const traceTree = async (traceId: string) => {
   const response = await server.request('GET', `/observability/traces/${traceId}`);

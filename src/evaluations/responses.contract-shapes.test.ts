@@ -1,18 +1,17 @@
 // The contract shapes of Evaluation (2.4) and EvaluationScenario (2.3) as read over REST and
 // GraphQL. Rows are stored directly here; creating and running evaluations is tested elsewhere.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/helpers/server.js';
 import { EVALUATION_FIELDS } from '../../test/helpers/evaluations.js';
 import { globalId } from '../shared/graphql/ids.js';
 
-let server: TestServer;
+const server = useTestServer();
 let appId: string;
 let configIds: string[];
 let running: string;
 let finished: string;
 
 beforeAll(async () => {
-  server = await startServer();
   appId = (await server.request('POST', '/apps', { app_name: 'reads' })).body.app_id;
   const variant = (await server.request('POST', `/apps/${appId}/variants`, { variant_name: 'v1', kind: 'endpoint', uri: 'http://127.0.0.1:9/' })).body;
   configIds = [];
@@ -82,7 +81,6 @@ beforeAll(async () => {
     });
   }
 });
-afterAll(() => server.close());
 
 describe('reading evaluations', () => {
   it('answers an Evaluation with every field of docs/contract.md 2.4', async () => {

@@ -4,23 +4,21 @@
 // clear BAD_USER_INPUT, never a 500.
 import { Client, fetchExchange, gql } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { globalId } from '../src/shared/graphql/ids.js';
-import { startEndpoint, type FakeEndpoint } from './helpers/endpoints.js';
-import { createApp, createConfig, createEndpointVariant, createTestset, startEvaluation, waitForStatus } from './helpers/evaluations.js';
-import { createHumanEvaluation, judge } from './helpers/human-evaluations.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { globalId } from '../shared/graphql/ids.js';
+import { startEndpoint, type FakeEndpoint } from '../../test/helpers/endpoints.js';
+import { createApp, startEndpointEvaluation, waitForStatus } from '../../test/helpers/evaluations.js';
+import { createHumanEvaluation, judge } from '../../test/helpers/human-evaluations.js';
+import { useTestServer } from '../../test/helpers/server.js';
 
-let server: TestServer;
+const server = useTestServer();
 let endpoint: FakeEndpoint;
 let client: Client;
 beforeAll(async () => {
-  server = await startServer();
   endpoint = await startEndpoint((request: any) => ({ body: { message: request.body.inputs.country, cost: 0, latency: 0.01 } }));
   client = new Client({ url: `${server.baseUrl}/graphql`, exchanges: [fetchExchange], requestPolicy: 'network-only' });
 });
 afterAll(async () => {
   await endpoint?.close();
-  await server?.close();
 });
 
 const NODES = gql`
@@ -114,16 +112,9 @@ function span(trace: string, id: string) {
 
 describe('node and nodes', () => {
   it('refetch every node type by the global id the schema answers', async () => {
-    const appId = await createApp(server);
-    const variant = await createEndpointVariant(server, appId, endpoint.url);
-    const testset = await createTestset(server, [{ country: 'France', correct_answer: 'France' }]);
-    const config = await createConfig(server, appId, 'auto_exact_match');
-    const evaluation = await startEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluators_configs: [config.id],
-      testset_id: testset.id,
-    });
+    const { appId, variant, testset, config, evaluation } = await startEndpointEvaluation(server, endpoint.url, [
+      { country: 'France', correct_answer: 'France' },
+    ]);
     await waitForStatus(server, evaluation.id);
     const human = await createHumanEvaluation(server, {
       app_id: appId,

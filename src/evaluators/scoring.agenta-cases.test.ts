@@ -6,20 +6,18 @@
 // model provider (AI critique, semantic similarity, RAG) are covered by their own tests with a
 // local provider. Agenta v2 answers `{"data": …}` reach the scorers unwrapped (invocation.ts), so
 // the cases whose output is such a dict are given its `data`.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { context, score, scoringCase, valueOf } from '../../test/helpers/scorers.js';
 import { getScorer } from './scoring.js';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer } from '../../test/helpers/server.js';
 
-let server: TestServer;
+const server = useTestServer();
 let appId: string;
 let configs = 0;
 
 beforeAll(async () => {
-  server = await startServer();
   appId = (await server.request('POST', '/apps', { app_name: 'agenta-cases' })).body.app_id;
 });
-afterAll(() => server.close());
 
 /** Saves a config as Agenta's client would; answers the settings as stored. */
 async function saved(evaluator_key: string, settings_values: Record<string, unknown>): Promise<Record<string, unknown>> {

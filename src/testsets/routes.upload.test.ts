@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requester, startServer, type TestServer } from '../../test/helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer, requester } from '../../test/helpers/server.js';
 
 // A small body limit, so the 413 of an oversized file is cheap to provoke.
 const MAX_BODY_BYTES = 64 * 1024;
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ MAX_BODY_BYTES: String(MAX_BODY_BYTES) });
-});
-afterAll(() => server.close());
-
+const server = useTestServer({ MAX_BODY_BYTES: String(MAX_BODY_BYTES) });
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const UNKNOWN_ID = '01900000-0000-7000-8000-000000000000';

@@ -2,24 +2,13 @@
 // the case-by-case comparison of two variants over one test set, DELETE /evaluations (all or
 // nothing, also of a running one), and the 404 of every route for an unknown id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer } from '../../test/helpers/server.js';
 import { createGate, type FakeEndpoint, sleep, startEndpoint } from '../../test/helpers/endpoints.js';
-import {
-  createApp,
-  createConfig,
-  createEndpointVariant,
-  createTestset,
-  getEvaluation,
-  getScenarios,
-  scenarioTraceIds,
-  startEvaluation,
-  startEvaluations,
-  waitForStatus,
-} from '../../test/helpers/evaluations.js';
+import * as fixtures from '../../test/helpers/evaluations.js';
 
-let server: TestServer;
+const server = useTestServer();
+const app = fixtures.useApp(server, 'compared');
 const endpoints: FakeEndpoint[] = [];
-let appId: string;
 let otherAppId: string;
 let upper: { variant_id: string; variant_name: string };
 let echo: { variant_id: string; variant_name: string };
@@ -35,44 +24,41 @@ const rows = [
 ];
 
 beforeAll(async () => {
-  server = await startServer();
   const upperEndpoint = await startEndpoint((request) => ({ body: { data: String(request.body.inputs.word).toUpperCase() } }));
   const echoEndpoint = await startEndpoint((request) => ({ body: { data: request.body.inputs.word } }));
   endpoints.push(upperEndpoint, echoEndpoint);
-  appId = await createApp(server, 'compared');
-  otherAppId = await createApp(server, 'elsewhere');
-  upper = await createEndpointVariant(server, appId, upperEndpoint.url, { name: 'upper' });
-  echo = await createEndpointVariant(server, appId, echoEndpoint.url, { name: 'echo' });
-  const testset = await createTestset(server, rows);
-  exactConfig = await createConfig(server, appId, 'auto_exact_match', {}, 'exact');
-  const created = await startEvaluations(server, {
-    app_id: appId,
+  otherAppId = await fixtures.createApp(server, 'elsewhere');
+  upper = await fixtures.createEndpointVariant(server, app.id, upperEndpoint.url, { name: 'upper' });
+  echo = await fixtures.createEndpointVariant(server, app.id, echoEndpoint.url, { name: 'echo' });
+  const testset = await fixtures.createTestset(server, rows);
+  exactConfig = await fixtures.createConfig(server, app.id, 'auto_exact_match', {}, 'exact');
+  const created = await fixtures.startEvaluations(server, {
+    app_id: app.id,
     variant_ids: [upper.variant_id, echo.variant_id],
     evaluators_configs: [exactConfig.id],
     testset_id: testset.id,
   });
   [evaluationA, evaluationB] = created.map((e: any) => e.id);
-  const otherVariant = await createEndpointVariant(server, otherAppId, echoEndpoint.url, { name: 'other-echo' });
-  const otherConfig = await createConfig(server, otherAppId, 'auto_exact_match', {}, 'exact');
+  const otherVariant = await fixtures.createEndpointVariant(server, otherAppId, echoEndpoint.url, { name: 'other-echo' });
+  const otherConfig = await fixtures.createConfig(server, otherAppId, 'auto_exact_match', {}, 'exact');
   evaluationOther = (
-    await startEvaluation(server, {
+    await fixtures.startEvaluation(server, {
       app_id: otherAppId,
       variant_ids: [otherVariant.variant_id],
       evaluators_configs: [otherConfig.id],
       testset_id: testset.id,
     })
   ).id;
-  for (const id of [evaluationA, evaluationB, evaluationOther]) await waitForStatus(server, id);
+  for (const id of [evaluationA, evaluationB, evaluationOther]) await fixtures.waitForStatus(server, id);
 });
 
 afterAll(async () => {
-  await server?.close();
   for (const started of endpoints) await started.close();
 });
 
 describe('reading evaluations that ran', () => {
   it('lists the evaluations of an app, oldest first', async () => {
-    const ofApp = await server.request('GET', `/evaluations?app_id=${appId}`);
+    const ofApp = await server.request('GET', `/evaluations?app_id=${app.id}`);
     expect(ofApp.status).toBe(200);
     expect(ofApp.body.map((e: any) => [e.id, e.variant_names[0]])).toEqual([
       [evaluationA, 'upper'],
@@ -83,7 +69,7 @@ describe('reading evaluations that ran', () => {
     expect(all).toEqual(expect.arrayContaining([evaluationA, evaluationB, evaluationOther]));
     expect((await server.request('GET', '/evaluations?app_id=no-such-app')).body).toEqual([]);
     // The listed evaluation is the same as the one read alone.
-    expect(ofApp.body[0]).toEqual(await getEvaluation(server, evaluationA));
+    expect(ofApp.body[0]).toEqual(await fixtures.getEvaluation(server, evaluationA));
   });
 
   it('answers the aggregated results of one evaluation', async () => {
@@ -99,8 +85,8 @@ describe('reading evaluations that ran', () => {
   });
 
   it('compares two evaluations case by case, in the order asked', async () => {
-    const scenariosA = await getScenarios(server, evaluationA);
-    const scenariosB = await getScenarios(server, evaluationB);
+    const scenariosA = await fixtures.getScenarios(server, evaluationA);
+    const scenariosB = await fixtures.getScenarios(server, evaluationB);
     const response = await server.request('GET', `/evaluations/evaluation_scenarios/comparison-results?evaluations_ids=${evaluationB},${evaluationA}`);
     expect(response.status, response.text).toBe(200);
     expect(response.body).toEqual(
@@ -154,7 +140,7 @@ describe('DELETE /evaluations', () => {
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ detail: 'Evaluation with id nope not found' });
     expect((await server.request('GET', `/evaluations/${evaluationOther}`)).status).toBe(200);
-    expect(await getScenarios(server, evaluationOther)).toHaveLength(3);
+    expect(await fixtures.getScenarios(server, evaluationOther)).toHaveLength(3);
   });
 
   it('refuses an empty list', async () => {
@@ -164,7 +150,7 @@ describe('DELETE /evaluations', () => {
   });
 
   it('deletes evaluations with their scenarios (204), then every read is 404; their traces stay', async () => {
-    const traces = await scenarioTraceIds(server, evaluationOther);
+    const traces = await fixtures.scenarioTraceIds(server, evaluationOther);
     const response = await server.request('DELETE', '/evaluations', { evaluations_ids: [evaluationOther] });
     expect(response.status).toBe(204);
     expect(response.text).toBe('');
@@ -176,7 +162,7 @@ describe('DELETE /evaluations', () => {
     expect(await server.assay.db.evaluationScenario.count({ where: { evaluationId: evaluationOther } })).toBe(0);
     expect((await server.request('GET', `/evaluations?app_id=${otherAppId}`)).body).toEqual([]);
     // The other app's evaluations are untouched.
-    expect((await server.request('GET', `/evaluations?app_id=${appId}`)).body).toHaveLength(2);
+    expect((await server.request('GET', `/evaluations?app_id=${app.id}`)).body).toHaveLength(2);
     expect((await server.request('GET', `/observability/traces/${traces[0].trace_id}`)).status).toBe(200);
     // Deleting it again: it is gone.
     expect((await server.request('DELETE', '/evaluations', { evaluations_ids: [evaluationOther] })).status).toBe(404);
@@ -189,10 +175,10 @@ describe('DELETE /evaluations', () => {
       return { body: { data: 'late' } };
     });
     endpoints.push(held);
-    const variant = await createEndpointVariant(server, appId, held.url, { name: 'held' });
-    const testset = await createTestset(server, [{ word: 'a' }, { word: 'b' }, { word: 'c' }]);
-    const { id } = await startEvaluation(server, {
-      app_id: appId,
+    const variant = await fixtures.createEndpointVariant(server, app.id, held.url, { name: 'held' });
+    const testset = await fixtures.createTestset(server, [{ word: 'a' }, { word: 'b' }, { word: 'c' }]);
+    const { id } = await fixtures.startEvaluation(server, {
+      app_id: app.id,
       variant_ids: [variant.variant_id],
       evaluators_configs: [exactConfig.id],
       testset_id: testset.id,

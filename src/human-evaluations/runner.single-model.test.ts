@@ -1,20 +1,20 @@
-// Single model tests end to end (docs/human-evaluations.md), a variant that fails, a run resumed
-// from an expired lease, status changes and deletes.
+// Output generation of single model tests end to end (docs/human-evaluations.md): a variant that
+// fails, a run resumed from an expired lease, a live lease left alone, and status changes that stop
+// and resume it. Lists and deletes are in routes.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeEndpoint, createGate, sleep, startEndpoint } from '../../test/helpers/endpoints.js';
 import { createApp, createEndpointVariant, createTestset } from '../../test/helpers/evaluations.js';
 import { createHumanEvaluation, judge, waitForHumanStatus } from '../../test/helpers/human-evaluations.js';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer } from '../../test/helpers/server.js';
 import { globalId } from '../shared/graphql/ids.js';
 
-let server: TestServer;
+// A short lease: the scan for runs whose worker died comes every half lease.
+const server = useTestServer({ EVALUATION_LEASE_SECONDS: '1' });
 let user: FakeEndpoint;
 let appId: string;
 let variantId: string;
 
 beforeAll(async () => {
-  // A short lease: the scan for runs whose worker died comes every half lease.
-  server = await startServer({ EVALUATION_LEASE_SECONDS: '1' });
   user = await startEndpoint((request) => {
     const question = request.body.inputs.question as string;
     // A plain-text answer; "boom" makes the endpoint refuse (a 400 is not retried).
@@ -25,9 +25,21 @@ beforeAll(async () => {
   variantId = (await createEndpointVariant(server, appId, user.url, { name: 'only' })).variant_id;
 });
 afterAll(async () => {
-  await server.close();
   await user.close();
 });
+
+/** A single model test of `variant` over test set `rows` (with `question` as input), created with `status` if given. */
+async function singleModelTest(variant: string, rows: Record<string, unknown>[], status?: string) {
+  const testset = await createTestset(server, rows);
+  return createHumanEvaluation(server, {
+    app_id: appId,
+    variant_ids: [variant],
+    evaluation_type: 'single_model_test',
+    inputs: ['question'],
+    testset_id: testset.id,
+    ...(status ? { status } : {}),
+  });
+}
 
 async function scenariosOf(evaluationId: string): Promise<any[]> {
   const response = await server.request('GET', `/human-evaluations/${evaluationId}/evaluation_scenarios`);
@@ -37,14 +49,11 @@ async function scenariosOf(evaluationId: string): Promise<any[]> {
 
 describe('a single model test', () => {
   it('generates the outputs, takes scores (integers or integer strings) and counts them per score', async () => {
-    const testset = await createTestset(server, [{ question: 'one', correct_answer: 1 }, { question: 'two', correct_answer: 'zwei' }, { question: 'three' }]);
-    const created = await createHumanEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variantId],
-      evaluation_type: 'single_model_test',
-      inputs: ['question'],
-      testset_id: testset.id,
-    });
+    const created = await singleModelTest(variantId, [
+      { question: 'one', correct_answer: 1 },
+      { question: 'two', correct_answer: 'zwei' },
+      { question: 'three' },
+    ]);
     expect(created).toMatchObject({ evaluation_type: 'single_model_test', variant_ids: [variantId], variant_names: ['only'], revisions: ['1'] });
     expect((await waitForHumanStatus(server, created.id)).status).toBe('EVALUATION_FINISHED');
 
@@ -87,14 +96,7 @@ describe('a single model test', () => {
   });
 
   it('records a failed variant call in the output text, flags the scenario and ends with errors', async () => {
-    const testset = await createTestset(server, [{ question: 'fine' }, { question: 'boom' }]);
-    const created = await createHumanEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variantId],
-      evaluation_type: 'single_model_test',
-      inputs: ['question'],
-      testset_id: testset.id,
-    });
+    const created = await singleModelTest(variantId, [{ question: 'fine' }, { question: 'boom' }]);
     expect((await waitForHumanStatus(server, created.id)).status).toBe('EVALUATION_FINISHED_WITH_ERRORS');
     const scenarios = await scenariosOf(created.id);
     const message = `The endpoint ${user.url} answered 400: cannot answer that`;
@@ -117,16 +119,8 @@ describe('a single model test', () => {
   });
 
   it('resumes a run whose worker died (expired lease) and calls only the cases without outputs', async () => {
-    const testset = await createTestset(server, [{ question: 'r0' }, { question: 'r1' }, { question: 'r2' }]);
     // Created as if a client filled outputs itself, so the runner leaves it alone for now.
-    const created = await createHumanEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variantId],
-      evaluation_type: 'single_model_test',
-      inputs: ['question'],
-      testset_id: testset.id,
-      status: 'EVALUATION_CANCELLED',
-    });
+    const created = await singleModelTest(variantId, [{ question: 'r0' }, { question: 'r1' }, { question: 'r2' }], 'EVALUATION_CANCELLED');
     const db = server.assay.db;
     const [first] = await scenariosOf(created.id);
     // A worker of a dead process: it started the run, stored the first case, then its lease expired.
@@ -155,14 +149,7 @@ describe('a single model test', () => {
     });
     try {
       const heldVariant = (await createEndpointVariant(server, appId, held.url, { name: 'held' })).variant_id;
-      const testset = await createTestset(server, [{ question: 'h0' }, { question: 'h1' }]);
-      const created = await createHumanEvaluation(server, {
-        app_id: appId,
-        variant_ids: [heldVariant],
-        evaluation_type: 'single_model_test',
-        inputs: ['question'],
-        testset_id: testset.id,
-      });
+      const created = await singleModelTest(heldVariant, [{ question: 'h0' }, { question: 'h1' }]);
       await held.waitForRequests(2);
       const db = server.assay.db;
       const [first, second] = await db.humanEvaluationScenario.findMany({ where: { humanEvaluationId: created.id }, orderBy: { position: 'asc' } });
@@ -188,15 +175,7 @@ describe('a single model test', () => {
   });
 
   it('leaves a scenario alone while a live worker holds the lease', async () => {
-    const testset = await createTestset(server, [{ question: 'held' }]);
-    const created = await createHumanEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variantId],
-      evaluation_type: 'single_model_test',
-      inputs: ['question'],
-      testset_id: testset.id,
-      status: 'EVALUATION_CANCELLED',
-    });
+    const created = await singleModelTest(variantId, [{ question: 'held' }], 'EVALUATION_CANCELLED');
     const callsBefore = user.requests.length;
     await server.assay.db.humanEvaluation.update({
       where: { id: created.id },
@@ -208,7 +187,7 @@ describe('a single model test', () => {
   });
 });
 
-describe('status and delete', () => {
+describe('status changes and a missing revision', () => {
   it('stops generating when the status is set to a final value, and resumes when set back', async () => {
     const gate = createGate();
     const slow = await startEndpoint(async (request) => {
@@ -217,14 +196,7 @@ describe('status and delete', () => {
     });
     try {
       const variant = (await createEndpointVariant(server, appId, slow.url)).variant_id;
-      const testset = await createTestset(server, [{ question: 'a' }, { question: 'b' }]);
-      const created = await createHumanEvaluation(server, {
-        app_id: appId,
-        variant_ids: [variant],
-        evaluation_type: 'single_model_test',
-        inputs: ['question'],
-        testset_id: testset.id,
-      });
+      const created = await singleModelTest(variant, [{ question: 'a' }, { question: 'b' }]);
       await slow.waitForRequests(2);
       expect((await server.request('GET', `/human-evaluations/${created.id}`)).body.status).toBe('EVALUATION_STARTED');
 
@@ -248,15 +220,7 @@ describe('status and delete', () => {
 
   it('fails, saying why, when a variant revision it pinned no longer exists', async () => {
     const doomed = (await createEndpointVariant(server, appId, user.url)).variant_id;
-    const testset = await createTestset(server, [{ question: 'q' }]);
-    const created = await createHumanEvaluation(server, {
-      app_id: appId,
-      variant_ids: [doomed],
-      evaluation_type: 'single_model_test',
-      inputs: ['question'],
-      testset_id: testset.id,
-      status: 'EVALUATION_CANCELLED',
-    });
+    const created = await singleModelTest(doomed, [{ question: 'q' }], 'EVALUATION_CANCELLED');
     expect((await server.request('DELETE', `/variants/${doomed}`)).status).toBe(204);
     await server.request('PUT', `/human-evaluations/${created.id}`, { status: 'EVALUATION_INITIALIZED' });
     expect((await waitForHumanStatus(server, created.id)).status).toBe('EVALUATION_FAILED');
@@ -265,35 +229,5 @@ describe('status and delete', () => {
     expect(response.data.humanEvaluation.statusError).toBe(
       `The variant revision ${revisionId} (${created.variant_names[0]}) of this evaluation no longer exists`,
     );
-  });
-
-  it('lists human evaluations by app, and deletes them by list or by id', async () => {
-    const testset = await createTestset(server, [{ question: 'gone' }]);
-    const body = {
-      app_id: appId,
-      variant_ids: [variantId],
-      evaluation_type: 'single_model_test' as const,
-      inputs: ['question'],
-      testset_id: testset.id,
-      status: 'EVALUATION_FINISHED',
-    };
-    const one = await createHumanEvaluation(server, body);
-    const two = await createHumanEvaluation(server, body);
-    const three = await createHumanEvaluation(server, body);
-    const listed = await server.request('GET', `/human-evaluations?app_id=${appId}`);
-    expect(listed.status).toBe(200);
-    expect(listed.body.map((e: any) => e.id)).toEqual(expect.arrayContaining([one.id, two.id, three.id]));
-    expect((await server.request('GET', '/human-evaluations?app_id=another-app')).body).toEqual([]);
-
-    const deleted = await server.request('DELETE', '/human-evaluations', { evaluations_ids: [one.id, two.id] });
-    expect(deleted.status).toBe(204);
-    expect(deleted.text).toBe('');
-    const byId = await server.request('DELETE', `/human-evaluations/${three.id}`);
-    expect(byId.status).toBe(204);
-    for (const id of [one.id, two.id, three.id]) {
-      expect((await server.request('GET', `/human-evaluations/${id}`)).status).toBe(404);
-    }
-    // Scenarios went with them.
-    expect(await server.assay.db.humanEvaluationScenario.count({ where: { humanEvaluationId: { in: [one.id, two.id, three.id] } } })).toBe(0);
   });
 });

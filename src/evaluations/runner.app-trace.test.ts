@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeEndpoint, startEndpoint, startFakeOpenAI } from '../../test/helpers/endpoints.js';
 import { createApp, createConfig, createEndpointVariant, createTestset, getScenarios, startEvaluation, waitForStatus } from '../../test/helpers/evaluations.js';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer } from '../../test/helpers/server.js';
 import { FAITHFULNESS_PROMPT } from '../evaluators/scorers/rag.js';
 
-let server: TestServer;
+const server = useTestServer();
 let openai: FakeEndpoint;
 let v2: FakeEndpoint;
 let v3: FakeEndpoint;
@@ -101,7 +101,6 @@ function v3Answer(topic: string) {
 }
 
 beforeAll(async () => {
-  server = await startServer();
   openai = await startFakeOpenAI(() => ({ content: '{"score": 0.75}' }));
   // The v2 app also exports a span of its own over OTLP/HTTP, as an app instrumented with
   // OpenTelemetry would, in the trace and under the span its traceparent names.
@@ -127,7 +126,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await server?.close();
   await Promise.all([openai?.close(), v2?.close(), v3?.close()]);
 });
 

@@ -1,14 +1,13 @@
 // The contract shapes of HumanEvaluation (2.6) and HumanEvaluationScenario (2.7), operations 4.5
 // and 4.6. Rows are stored directly here; creating human evaluations is tested elsewhere.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/helpers/server.js';
 import { globalId } from '../shared/graphql/ids.js';
 
-let server: TestServer;
+const server = useTestServer();
 let evaluationId: string;
 
 beforeAll(async () => {
-  server = await startServer();
   const appId = (await server.request('POST', '/apps', { app_name: 'human-reads' })).body.app_id;
   const db = server.assay.db;
   const project = await db.project.findFirstOrThrow();
@@ -46,7 +45,6 @@ beforeAll(async () => {
     })
   ).id;
 });
-afterAll(() => server.close());
 
 describe('reading human evaluations', () => {
   it('answers a HumanEvaluation with every field of docs/contract.md 2.6 (operation 4.5)', async () => {

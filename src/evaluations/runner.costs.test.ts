@@ -3,24 +3,13 @@
 // spans say their cost was computed, a price corrected later costs the next run, and costs sum
 // to the decimal they are (0.01275, never 0.012750000000000001) in REST and GraphQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer } from '../../test/helpers/server.js';
 import { type FakeEndpoint, startEndpoint, startFakeOpenAI } from '../../test/helpers/endpoints.js';
 import { generateSingleModelEvaluation } from '../../test/helpers/human-evaluations.js';
 import { globalId } from '../shared/graphql/ids.js';
-import {
-  createApp,
-  createConfig,
-  createPromptVariant,
-  createTestset,
-  getEvaluation,
-  getScenarios,
-  runEndpointEvaluation,
-  scenarioTraceIds,
-  startEvaluation,
-  waitForStatus,
-} from '../../test/helpers/evaluations.js';
+import * as fixtures from '../../test/helpers/evaluations.js';
 
-let server: TestServer;
+const server = useTestServer();
 let openai: FakeEndpoint;
 let endpoint: FakeEndpoint;
 /** An app whose reported cost is float noise: 0.1 + 0.2 is sent as 0.30000000000000004. */
@@ -43,12 +32,10 @@ beforeAll(async () => {
   // An app that reports its own cost, 0.00425 per call.
   endpoint = await startEndpoint(() => ({ body: { message: 'Paris', cost: 0.00425 } }));
   noisy = await startEndpoint(() => ({ body: { message: 'Paris', cost: 0.1 + 0.2 } }));
-  server = await startServer();
   keys = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: openai.url };
 });
 
 afterAll(async () => {
-  await server?.close();
   await openai?.close();
   await endpoint?.close();
   await noisy?.close();
@@ -61,10 +48,15 @@ async function addPrice(body: Record<string, unknown>) {
 }
 
 async function runEvaluation(variantModel: string) {
-  const appId = await createApp(server);
-  const variant = await createPromptVariant(server, appId, { model: variantModel, messages: [{ role: 'user', content: 'Capital of {country}?' }] }, 'capital');
-  const testset = await createTestset(server, rows);
-  const judge = await createConfig(
+  const appId = await fixtures.createApp(server);
+  const variant = await fixtures.createPromptVariant(
+    server,
+    appId,
+    { model: variantModel, messages: [{ role: 'user', content: 'Capital of {country}?' }] },
+    'capital',
+  );
+  const testset = await fixtures.createTestset(server, rows);
+  const judge = await fixtures.createConfig(
     server,
     appId,
     'auto_ai_critique',
@@ -77,14 +69,14 @@ async function runEvaluation(variantModel: string) {
     },
     'judge',
   );
-  const { id } = await startEvaluation(server, {
+  const { id } = await fixtures.startEvaluation(server, {
     app_id: appId,
     variant_ids: [variant.variant_id],
     evaluators_configs: [judge.id],
     testset_id: testset.id,
     lm_providers_keys: keys,
   });
-  expect((await waitForStatus(server, id)).status.value).toBe('EVALUATION_FINISHED');
+  expect((await fixtures.waitForStatus(server, id)).status.value).toBe('EVALUATION_FINISHED');
   return { id, judge };
 }
 
@@ -96,9 +88,9 @@ describe('evaluation calls are priced with the project price list', () => {
     await addPrice({ model: 'acme-judge', input: 4.25, output: 0 });
     const { id, judge } = await runEvaluation('gpt-4o-mini');
 
-    const scenarios = await getScenarios(server, id);
+    const scenarios = await fixtures.getScenarios(server, id);
     expect(scenarios.map((s) => s.outputs[0].cost)).toEqual([0.00425, 0.00425, 0.00425]);
-    const evaluation = await getEvaluation(server, id);
+    const evaluation = await fixtures.getEvaluation(server, id);
     expect(evaluation.average_cost).toEqual({ type: 'cost', value: 0.00425, error: null });
     expect(evaluation.total_cost).toEqual({ type: 'cost', value: 0.01275, error: null });
     const cost = (await server.request('GET', `/evaluations/${id}/evaluator_cost`)).body;
@@ -116,7 +108,7 @@ describe('evaluation calls are priced with the project price list', () => {
     });
 
     // The variant's LLM span and the judge's EVALUATOR span: costs Assay computed, not reported.
-    const [first] = await scenarioTraceIds(server, id);
+    const [first] = await fixtures.scenarioTraceIds(server, id);
     const trace = await server.graphql(
       'query($id: String!) { trace(traceId: $id) { cost spans(first: 10) { edges { node { spanKind model costSource metadata { cost } } } } } }',
       { id: first.trace_id },
@@ -132,28 +124,28 @@ describe('evaluation calls are priced with the project price list', () => {
   it('prices the next run with a price corrected meanwhile (the cached list is dropped)', async () => {
     await addPrice({ model: 'acme-chat', input: 1, output: 0 });
     const before = await runEvaluation('acme-chat');
-    expect((await getEvaluation(server, before.id)).total_cost.value).toBe(0.003);
+    expect((await fixtures.getEvaluation(server, before.id)).total_cost.value).toBe(0.003);
     await addPrice({ model: 'acme-chat', input: 2, output: 0 });
     const after = await runEvaluation('acme-chat');
-    expect((await getEvaluation(server, after.id)).total_cost.value).toBe(0.006);
+    expect((await fixtures.getEvaluation(server, after.id)).total_cost.value).toBe(0.006);
   });
 
   it('leaves a call of a model without any price unpriced', async () => {
     const { id } = await runEvaluation('no-such-model');
-    const evaluation = await getEvaluation(server, id);
-    expect((await getScenarios(server, id)).map((s) => s.outputs[0].cost)).toEqual([null, null, null]);
+    const evaluation = await fixtures.getEvaluation(server, id);
+    expect((await fixtures.getScenarios(server, id)).map((s) => s.outputs[0].cost)).toEqual([null, null, null]);
     expect(evaluation.total_cost).toMatchObject({ value: null });
   });
 });
 
 describe('reported costs sum exactly', () => {
   it('totals three reported 0.00425 to 0.01275 and keeps them reported', async () => {
-    const id = (await runEndpointEvaluation(server, endpoint.url, rows)).id;
-    const evaluation = await getEvaluation(server, id);
+    const id = (await fixtures.runEndpointEvaluation(server, endpoint.url, rows)).id;
+    const evaluation = await fixtures.getEvaluation(server, id);
     expect([evaluation.average_cost.value, evaluation.total_cost.value]).toEqual([0.00425, 0.01275]);
     const graphql = await server.graphql('query($id: ID!) { evaluation(id: $id) { totalCost { value } } }', { id: globalId('Evaluation', id) });
     expect(graphql.data.evaluation.totalCost.value).toBe(0.01275);
-    const [first] = await scenarioTraceIds(server, id);
+    const [first] = await fixtures.scenarioTraceIds(server, id);
     const trace = await server.graphql('query($id: String!) { trace(traceId: $id) { spans(first: 1) { edges { node { costSource } } } } }', {
       id: first.trace_id,
     });
@@ -190,10 +182,10 @@ describe('ingested costs sum exactly', () => {
 
 describe('reported costs are kept to the pico-dollar', () => {
   it("shows an app's reported 0.30000000000000004 as 0.3 in scenarios, totals and traces, REST and GraphQL", async () => {
-    const id = (await runEndpointEvaluation(server, noisy.url, rows)).id;
-    const scenarios = await getScenarios(server, id);
+    const id = (await fixtures.runEndpointEvaluation(server, noisy.url, rows)).id;
+    const scenarios = await fixtures.getScenarios(server, id);
     expect(scenarios.map((scenario) => scenario.outputs[0].cost)).toEqual([0.3, 0.3, 0.3]);
-    const evaluation = await getEvaluation(server, id);
+    const evaluation = await fixtures.getEvaluation(server, id);
     expect([evaluation.average_cost.value, evaluation.total_cost.value]).toEqual([0.3, 0.9]);
     const graphql = await server.graphql(
       'query($id: ID!) { evaluation(id: $id) { totalCost { value } scenarios(first: 5) { edges { node { outputs { cost } } } } } }',

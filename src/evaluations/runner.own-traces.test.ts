@@ -2,12 +2,12 @@
 // write when they call variants and evaluators carry the environment "assay-evaluation", and the
 // trace and span searches and metrics of REST and GraphQL leave them out unless asked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer } from '../../test/helpers/server.js';
 import { type FakeEndpoint, startEndpoint } from '../../test/helpers/endpoints.js';
 import { getScenarios, runEndpointEvaluation } from '../../test/helpers/evaluations.js';
 import { generateSingleModelEvaluation } from '../../test/helpers/human-evaluations.js';
 
-let server: TestServer;
+const server = useTestServer();
 let endpoint: FakeEndpoint;
 let evaluationApp: string;
 let humanApp: string;
@@ -20,7 +20,6 @@ const rows = [
 ];
 
 beforeAll(async () => {
-  server = await startServer();
   endpoint = await startEndpoint(() => ({ body: { message: 'Paris', cost: 0.00425 } }));
   // The app's own traces: one in production, one without an environment.
   for (const [trace, environment] of [
@@ -43,7 +42,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await server?.close();
   await endpoint?.close();
 });
 

@@ -1,13 +1,13 @@
-// Every 422 and 404 of the human evaluation routes (docs/contract.md, docs/human-evaluations.md),
-// each with its exact body. Evaluations here are created with a final status so no output is
+// The human evaluation routes (docs/contract.md, docs/human-evaluations.md): every 422 and 404,
+// each with its exact body, and lists and deletes. Evaluations here are created with a final status so no output is
 // generated: the scenarios' outputs are filled through the PUT, as a client that runs the variants
 // itself would.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp, createEndpointVariant, createPromptVariant, createTestset } from '../../test/helpers/evaluations.js';
 import { createHumanEvaluation } from '../../test/helpers/human-evaluations.js';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer } from '../../test/helpers/server.js';
 
-let server: TestServer;
+const server = useTestServer();
 let appId: string;
 let otherAppId: string;
 let variantA: string;
@@ -23,7 +23,6 @@ let singleScenario: string;
 const missing = (...loc: (string | number)[]) => ({ loc: ['body', ...loc], msg: 'Field required', type: 'missing' });
 
 beforeAll(async () => {
-  server = await startServer();
   appId = await createApp(server, 'checks');
   otherAppId = await createApp(server, 'elsewhere');
   variantA = (await createEndpointVariant(server, appId, 'http://127.0.0.1:9/a', { name: 'a' })).variant_id;
@@ -38,7 +37,6 @@ beforeAll(async () => {
   abScenario = (await server.request('GET', `/human-evaluations/${abId}/evaluation_scenarios`)).body[0].id;
   singleScenario = (await server.request('GET', `/human-evaluations/${singleId}/evaluation_scenarios`)).body[0].id;
 });
-afterAll(() => server.close());
 
 function validBody(): Record<string, unknown> {
   return { app_id: appId, variant_ids: [variantA, variantB], evaluation_type: 'human_a_b_testing', inputs: ['country'], testset_id: testsetId };
@@ -194,6 +192,36 @@ describe('reads, status and delete', () => {
     });
     await expectStatus('DELETE', '/human-evaluations', { evaluations_ids: [singleId, 'nope'] }, 404, { detail: 'HumanEvaluation with id nope not found' });
     expect((await server.request('GET', `/human-evaluations/${singleId}`)).status).toBe(200);
+  });
+
+  it('lists human evaluations by app, and deletes them by list or by id', async () => {
+    const testset = await createTestset(server, [{ question: 'gone' }]);
+    const body = {
+      app_id: appId,
+      variant_ids: [variantA],
+      evaluation_type: 'single_model_test' as const,
+      inputs: ['question'],
+      testset_id: testset.id,
+      status: 'EVALUATION_FINISHED',
+    };
+    const one = await createHumanEvaluation(server, body);
+    const two = await createHumanEvaluation(server, body);
+    const three = await createHumanEvaluation(server, body);
+    const listed = await server.request('GET', `/human-evaluations?app_id=${appId}`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((e: any) => e.id)).toEqual(expect.arrayContaining([one.id, two.id, three.id]));
+    expect((await server.request('GET', '/human-evaluations?app_id=another-app')).body).toEqual([]);
+
+    const deleted = await server.request('DELETE', '/human-evaluations', { evaluations_ids: [one.id, two.id] });
+    expect(deleted.status).toBe(204);
+    expect(deleted.text).toBe('');
+    const byId = await server.request('DELETE', `/human-evaluations/${three.id}`);
+    expect(byId.status).toBe(204);
+    for (const id of [one.id, two.id, three.id]) {
+      expect((await server.request('GET', `/human-evaluations/${id}`)).status).toBe(404);
+    }
+    // Scenarios went with them.
+    expect(await server.assay.db.humanEvaluationScenario.count({ where: { humanEvaluationId: { in: [one.id, two.id, three.id] } } })).toBe(0);
   });
 });
 

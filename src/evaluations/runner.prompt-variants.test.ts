@@ -8,21 +8,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '../shared/secrets.js';
-import { onPostgres, startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer, onPostgres, startServer, type TestServer } from '../../test/helpers/server.js';
 import { type FakeEndpoint, createGate, startFakeOpenAI } from '../../test/helpers/endpoints.js';
-import {
-  createApp,
-  createConfig,
-  createPromptVariant,
-  createTestset,
-  getEvaluation,
-  getScenarios,
-  scenarioTraceIds,
-  startEvaluation,
-  waitForStatus,
-} from '../../test/helpers/evaluations.js';
+import * as fixtures from '../../test/helpers/evaluations.js';
 
-let server: TestServer;
+const server = useTestServer();
 let envServer: TestServer;
 let openai: FakeEndpoint;
 
@@ -66,22 +56,21 @@ beforeAll(async () => {
     const content = body.response_format ? JSON.stringify({ city }) : city;
     return { content, model: `${body.model}-2024-07-18`, usage: usage[country] };
   });
-  server = await startServer();
   envServer = await startServer({ OPENAI_API_KEY: 'sk-env', OPENAI_BASE_URL: openai.url });
 });
 
 afterAll(async () => {
-  await server?.close();
   await envServer?.close();
   await openai?.close();
 });
 
+/** A prompt variant of a new app, a test set of `rows` and an exact-match config: the request that evaluates them. */
 async function setup(target: TestServer, variantParameters: Record<string, unknown> = parameters) {
-  const appId = await createApp(target);
-  const variant = await createPromptVariant(target, appId, variantParameters, 'capital-prompt');
-  const testset = await createTestset(target, rows);
-  const exact = await createConfig(target, appId, 'auto_exact_match');
-  return { appId, variant, testset, exact };
+  const appId = await fixtures.createApp(target);
+  const variant = await fixtures.createPromptVariant(target, appId, variantParameters, 'capital-prompt');
+  const testset = await fixtures.createTestset(target, rows);
+  const exact = await fixtures.createConfig(target, appId, 'auto_exact_match');
+  return { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [exact.id], testset_id: testset.id };
 }
 
 function callsWithKey(key: string) {
@@ -90,16 +79,13 @@ function callsWithKey(key: string) {
 
 describe('prompt variants', () => {
   it('sends the filled messages, model and sampling parameters with the key given in lm_providers_keys', async () => {
-    const { appId, variant, testset, exact } = await setup(server);
-    const { id } = await startEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluators_configs: [exact.id],
-      testset_id: testset.id,
+    const request = await setup(server);
+    const { id } = await fixtures.startEvaluation(server, {
+      ...request,
       rate_limit: { batch_size: 1 },
       lm_providers_keys: { OPENAI_API_KEY: 'sk-request', OPENAI_BASE_URL: openai.url },
     });
-    expect(await waitForStatus(server, id)).toEqual({
+    expect(await fixtures.waitForStatus(server, id)).toEqual({
       status: { type: 'status', value: 'EVALUATION_FINISHED', error: null },
       progress: { total: 2, done: 2, errors: 0 },
     });
@@ -113,7 +99,7 @@ describe('prompt variants', () => {
       expect(call.body).toEqual({ model: 'gpt-4o-mini', messages: filledMessages(rows[index]), temperature: 0.2, max_tokens: 16 });
     }
 
-    const scenarios = await getScenarios(server, id);
+    const scenarios = await fixtures.getScenarios(server, id);
     expect(scenarios.map((s) => s.inputs)).toEqual(
       rows.map((row) => [
         { name: 'country', type: 'text', value: row.country },
@@ -128,17 +114,17 @@ describe('prompt variants', () => {
       expect(scenario.outputs[0].cost).toBeCloseTo(costs[index], 15);
       expect(scenario.outputs[0].latency).toBeGreaterThan(0);
       expect(scenario.outputs[0].latency).toBeLessThan(5);
-      expect(scenario.results).toEqual([{ evaluator_config: exact.id, result: { type: 'bool', value: true, error: null } }]);
+      expect(scenario.results).toEqual([{ evaluator_config: request.evaluators_configs[0], result: { type: 'bool', value: true, error: null } }]);
     });
 
-    const evaluation = await getEvaluation(server, id);
+    const evaluation = await fixtures.getEvaluation(server, id);
     // 5.7e-6 + 6.15e-6 = 1.185e-5; mean 5.925e-6.
     expect(evaluation.total_cost.value).toBeCloseTo(1.185e-5, 15);
     expect(evaluation.average_cost.value).toBeCloseTo(5.925e-6, 15);
     expect(evaluation.aggregated_results.map((a: any) => a.result)).toEqual([{ type: 'number', value: 1, error: null }]);
 
     // The invocation's trace is an LLM span with the request as sent, and the call's usage and cost.
-    const [trace] = await scenarioTraceIds(server, id);
+    const [trace] = await fixtures.scenarioTraceIds(server, id);
     const span = (await server.request('GET', `/observability/traces/${trace.trace_id}`)).body;
     expect(span).toMatchObject({
       name: 'capital-prompt',
@@ -155,19 +141,16 @@ describe('prompt variants', () => {
   });
 
   it('parses the reply as JSON when the variant asks for a JSON response format', async () => {
-    const { appId, variant, testset, exact } = await setup(server, { ...parameters, response_format: { type: 'json_object' } });
-    const { id } = await startEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluators_configs: [exact.id],
-      testset_id: testset.id,
+    const request = await setup(server, { ...parameters, response_format: { type: 'json_object' } });
+    const { id } = await fixtures.startEvaluation(server, {
+      ...request,
       lm_providers_keys: { OPENAI_API_KEY: 'sk-json', OPENAI_BASE_URL: openai.url },
     });
-    await waitForStatus(server, id);
+    await fixtures.waitForStatus(server, id);
     const calls = callsWithKey('sk-json');
     expect(calls).toHaveLength(2);
     expect(calls[0].body.response_format).toEqual({ type: 'json_object' });
-    const scenarios = await getScenarios(server, id);
+    const scenarios = await fixtures.getScenarios(server, id);
     expect(scenarios.map((s) => s.outputs[0].result)).toEqual([
       { type: 'json', value: { city: 'Paris' }, error: null },
       { type: 'json', value: { city: 'Lima' }, error: null },
@@ -175,21 +158,18 @@ describe('prompt variants', () => {
   });
 
   it('stores the provider refusal as the output, without retrying a 401', async () => {
-    const { appId, variant, testset, exact } = await setup(server);
-    const { id } = await startEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluators_configs: [exact.id],
-      testset_id: testset.id,
+    const request = await setup(server);
+    const { id } = await fixtures.startEvaluation(server, {
+      ...request,
       rate_limit: { max_retries: 2 },
       lm_providers_keys: { OPENAI_API_KEY: 'sk-bad', OPENAI_BASE_URL: openai.url },
     });
-    expect(await waitForStatus(server, id)).toEqual({
+    expect(await fixtures.waitForStatus(server, id)).toEqual({
       status: { type: 'status', value: 'EVALUATION_FINISHED_WITH_ERRORS', error: null },
       progress: { total: 2, done: 2, errors: 2 },
     });
     expect(callsWithKey('sk-bad')).toHaveLength(2);
-    const scenarios = await getScenarios(server, id);
+    const scenarios = await fixtures.getScenarios(server, id);
     expect(scenarios[0].outputs).toEqual([
       {
         result: { type: 'error', value: null, error: { message: 'OPENAI answered 401: {"error":{"message":"bad key"}}', stacktrace: null } },
@@ -201,20 +181,19 @@ describe('prompt variants', () => {
   });
 
   it("uses the server's OPENAI_API_KEY and OPENAI_BASE_URL when the request carries no key; a request key wins", async () => {
-    const { appId, variant, testset, exact } = await setup(envServer);
-    const request = { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [exact.id], testset_id: testset.id };
-    const fromEnv = await startEvaluation(envServer, request);
-    expect((await waitForStatus(envServer, fromEnv.id)).status.value).toBe('EVALUATION_FINISHED');
+    const request = await setup(envServer);
+    const fromEnv = await fixtures.startEvaluation(envServer, request);
+    expect((await fixtures.waitForStatus(envServer, fromEnv.id)).status.value).toBe('EVALUATION_FINISHED');
     const envCalls = callsWithKey('sk-env');
     expect(envCalls).toHaveLength(2);
     expect(envCalls.map((call) => call.body.messages)).toEqual(rows.map(filledMessages));
 
     // The key of the request wins; the base URL still comes from the environment.
-    const fromRequest = await startEvaluation(envServer, { ...request, lm_providers_keys: { OPENAI_API_KEY: 'sk-request-2' } });
-    expect((await waitForStatus(envServer, fromRequest.id)).status.value).toBe('EVALUATION_FINISHED');
+    const fromRequest = await fixtures.startEvaluation(envServer, { ...request, lm_providers_keys: { OPENAI_API_KEY: 'sk-request-2' } });
+    expect((await fixtures.waitForStatus(envServer, fromRequest.id)).status.value).toBe('EVALUATION_FINISHED');
     expect(callsWithKey('sk-request-2')).toHaveLength(2);
     expect(callsWithKey('sk-env')).toHaveLength(2);
-    const scenarios = await getScenarios(envServer, fromRequest.id);
+    const scenarios = await fixtures.getScenarios(envServer, fromRequest.id);
     expect(scenarios.map((s) => s.outputs[0].result.value)).toEqual(['Paris', 'Lima']);
   });
 
@@ -225,13 +204,10 @@ describe('prompt variants', () => {
       return { content: 'Paris' };
     });
     try {
-      const { appId, variant, testset, exact } = await setup(server);
+      const request = await setup(server);
       const key = 'sk-kept-sealed-4f1c9a';
-      const { id } = await startEvaluation(server, {
-        app_id: appId,
-        variant_ids: [variant.variant_id],
-        evaluators_configs: [exact.id],
-        testset_id: testset.id,
+      const { id } = await fixtures.startEvaluation(server, {
+        ...request,
         lm_providers_keys: { OPENAI_API_KEY: key, OPENAI_BASE_URL: gated.url },
       });
       await gated.waitForRequests(2);
@@ -241,7 +217,7 @@ describe('prompt variants', () => {
       // files are ours to read; PostgreSQL's are the server's).
       if (!onPostgres) for (const file of ['assay.db', 'assay.db-wal']) expect(readFileSync(join(server.dir, file)).includes(key)).toBe(false);
       gate.open();
-      expect((await waitForStatus(server, id)).status.value).toBe('EVALUATION_FINISHED');
+      expect((await fixtures.waitForStatus(server, id)).status.value).toBe('EVALUATION_FINISHED');
       expect(gated.requests.map((request) => request.headers.authorization)).toEqual([`Bearer ${key}`, `Bearer ${key}`]);
       expect((await server.assay.db.evaluation.findUniqueOrThrow({ where: { id } })).providerKeys).toBeNull();
     } finally {
@@ -253,22 +229,19 @@ describe('prompt variants', () => {
   it('fails a resumed run whose keys were sealed under another secret key, saying so', async () => {
     const resuming = await startServer({ EVALUATION_LEASE_SECONDS: '1' });
     try {
-      const { appId, variant, testset, exact } = await setup(resuming);
-      const { id } = await startEvaluation(resuming, {
-        app_id: appId,
-        variant_ids: [variant.variant_id],
-        evaluators_configs: [exact.id],
-        testset_id: testset.id,
+      const request = await setup(resuming);
+      const { id } = await fixtures.startEvaluation(resuming, {
+        ...request,
         lm_providers_keys: { OPENAI_API_KEY: 'sk-other', OPENAI_BASE_URL: openai.url },
       });
-      await waitForStatus(resuming, id);
+      await fixtures.waitForStatus(resuming, id);
       // As if a process that died mid-run had sealed them under another key.
       const foreign = new SecretBox(randomBytes(32)).seal({ OPENAI_API_KEY: 'sk-other' });
       await resuming.assay.db.evaluation.update({
         where: { id },
         data: { status: 'EVALUATION_STARTED', providerKeys: foreign, leaseOwner: 'dead-process', leaseExpiresAt: new Date(Date.now() - 1000) },
       });
-      const ended = await waitForStatus(resuming, id);
+      const ended = await fixtures.waitForStatus(resuming, id);
       expect(ended.status.value).toBe('EVALUATION_FAILED');
       expect(ended.status.error?.message).toMatch(/^The provider keys given for this evaluation cannot be read: the server's secret key/);
     } finally {

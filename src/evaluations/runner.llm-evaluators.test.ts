@@ -5,23 +5,13 @@
 // paths into the output and the trace, prompt templates refused at config time, and custom code
 // whose escape attempts each end in an error result while the service keeps serving.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer } from '../../test/helpers/server.js';
 import { type FakeEndpoint, startEndpoint, startFakeOpenAI } from '../../test/helpers/endpoints.js';
-import {
-  createApp,
-  createConfig,
-  createEndpointVariant,
-  createTestset,
-  getEvaluation,
-  getScenarios,
-  scenarioTraceIds,
-  startEvaluation,
-  waitForStatus,
-} from '../../test/helpers/evaluations.js';
+import * as fixtures from '../../test/helpers/evaluations.js';
 import { CONTEXT_RELEVANCY_PROMPT, FAITHFULNESS_PROMPT } from '../evaluators/scorers/rag.js';
 import { globalId } from '../shared/graphql/ids.js';
 
-let server: TestServer;
+const server = useTestServer();
 let openai: FakeEndpoint;
 let variantEndpoint: FakeEndpoint;
 let ragEndpoint: FakeEndpoint;
@@ -58,13 +48,11 @@ beforeAll(async () => {
   ragEndpoint = await startEndpoint(() => ({
     body: { answer: 'Paris, on the Seine', contexts: ['Paris is the capital of France.', { content: 'The Seine flows through Paris.' }] },
   }));
-  server = await startServer();
-  appId = await createApp(server);
+  appId = await fixtures.createApp(server);
   keys = { OPENAI_API_KEY: 'sk-judge', OPENAI_BASE_URL: openai.url };
 });
 
 afterAll(async () => {
-  await server?.close();
   await openai?.close();
   await variantEndpoint?.close();
   await ragEndpoint?.close();
@@ -77,11 +65,11 @@ const critiquePrompt = [
 
 describe('auto_ai_critique and auto_semantic_similarity', () => {
   it('sends the exact judge messages, parses scores, quotes a reply without one, retries a 429, and keeps the judge cost apart', async () => {
-    const variant = await createEndpointVariant(server, appId, variantEndpoint.url, { name: 'capitals-v1' });
-    const testset = await createTestset(server, rows);
-    const critique = await createConfig(server, appId, 'auto_ai_critique', { prompt_template: critiquePrompt }, 'judge');
-    const semantic = await createConfig(server, appId, 'auto_semantic_similarity', {}, 'semantic');
-    const { id } = await startEvaluation(server, {
+    const variant = await fixtures.createEndpointVariant(server, appId, variantEndpoint.url, { name: 'capitals-v1' });
+    const testset = await fixtures.createTestset(server, rows);
+    const critique = await fixtures.createConfig(server, appId, 'auto_ai_critique', { prompt_template: critiquePrompt }, 'judge');
+    const semantic = await fixtures.createConfig(server, appId, 'auto_semantic_similarity', {}, 'semantic');
+    const { id } = await fixtures.startEvaluation(server, {
       app_id: appId,
       variant_ids: [variant.variant_id],
       evaluators_configs: [critique.id, semantic.id],
@@ -89,7 +77,7 @@ describe('auto_ai_critique and auto_semantic_similarity', () => {
       rate_limit: { batch_size: 3, max_retries: 2, retry_delay: 0 },
       lm_providers_keys: keys,
     });
-    expect(await waitForStatus(server, id)).toMatchObject({
+    expect(await fixtures.waitForStatus(server, id)).toMatchObject({
       status: { value: 'EVALUATION_FINISHED_WITH_ERRORS' },
       progress: { total: 3, done: 3, errors: 1 },
     });
@@ -115,7 +103,7 @@ describe('auto_ai_critique and auto_semantic_similarity', () => {
     expect(embeddings).toHaveLength(3);
     expect(embeddings).toContainEqual({ model: 'text-embedding-3-small', input: ['Cusco', 'Lima'] });
 
-    const scenarios = await getScenarios(server, id);
+    const scenarios = await fixtures.getScenarios(server, id);
     expect(scenarios.map((s) => s.results.map((r: any) => r.result))).toEqual([
       [
         { type: 'number', value: 9, error: null },
@@ -132,7 +120,7 @@ describe('auto_ai_critique and auto_semantic_similarity', () => {
     ]);
     // The scenarios' cost is the app's alone.
     expect(scenarios.map((s) => s.outputs[0].cost)).toEqual([0.001, 0.001, 0.001]);
-    const evaluation = await getEvaluation(server, id);
+    const evaluation = await fixtures.getEvaluation(server, id);
     expect(evaluation.total_cost.value).toBeCloseTo(0.003, 12);
     expect(evaluation).not.toHaveProperty('evaluator_cost');
     expect(evaluation.aggregated_results.map((a: any) => [a.evaluator_config.name, a.result.value])).toEqual([
@@ -166,7 +154,7 @@ describe('auto_ai_critique and auto_semantic_similarity', () => {
     });
 
     // Each judge call is an EVALUATOR span under the case's span, in the same trace.
-    const traces = await scenarioTraceIds(server, id);
+    const traces = await fixtures.scenarioTraceIds(server, id);
     const peru = (await server.request('GET', `/observability/traces/${traces[1].trace_id}`)).body;
     expect(peru).toMatchObject({ name: 'capitals-v1', spankind: 'CHAIN', metadata: { cost: 0.001 } });
     const judgeSpan = peru.children.find((child: any) => child.name === 'judge');
@@ -206,7 +194,7 @@ describe('auto_ai_critique and auto_semantic_similarity', () => {
     expect(created.status).toBe(422);
     expect(created.body).toEqual({ detail: [detail] });
 
-    const config = await createConfig(server, appId, 'auto_ai_critique', {});
+    const config = await fixtures.createConfig(server, appId, 'auto_ai_critique', {});
     const updated = await server.request('PUT', `/evaluators/configs/${config.id}`, {
       settings_values: { prompt_template: [{ role: 'user', content: 'Rate {prediction' }] },
     });
@@ -223,24 +211,27 @@ describe('auto_ai_critique and auto_semantic_similarity', () => {
 
 describe('rag_faithfulness and rag_context_relevancy', () => {
   it('reads question, answer and contexts by path (test case, output, trace) and names a path that resolves to nothing', async () => {
-    const variant = await createEndpointVariant(server, appId, ragEndpoint.url, { name: 'rag-v1' });
-    const testset = await createTestset(server, [{ question: 'What is the capital of France?' }]);
-    const faithfulness = await createConfig(server, appId, 'rag_faithfulness', {
+    const variant = await fixtures.createEndpointVariant(server, appId, ragEndpoint.url, { name: 'rag-v1' });
+    const testset = await fixtures.createTestset(server, [{ question: 'What is the capital of France?' }]);
+    const faithfulness = await fixtures.createConfig(server, appId, 'rag_faithfulness', {
       answer_key: 'output.answer',
       contexts_key: 'trace.rag-v1.outputs.output.contexts',
     });
-    const relevancy = await createConfig(server, appId, 'rag_context_relevancy', { question_key: 'testcase.question', contexts_key: 'output.contexts' });
-    const broken = await createConfig(server, appId, 'rag_faithfulness', { contexts_key: 'trace.retriever.outputs.documents' });
+    const relevancy = await fixtures.createConfig(server, appId, 'rag_context_relevancy', {
+      question_key: 'testcase.question',
+      contexts_key: 'output.contexts',
+    });
+    const broken = await fixtures.createConfig(server, appId, 'rag_faithfulness', { contexts_key: 'trace.retriever.outputs.documents' });
     const before = openai.requests.length;
-    const { id } = await startEvaluation(server, {
+    const { id } = await fixtures.startEvaluation(server, {
       app_id: appId,
       variant_ids: [variant.variant_id],
       evaluators_configs: [faithfulness.id, relevancy.id, broken.id],
       testset_id: testset.id,
       lm_providers_keys: keys,
     });
-    expect((await waitForStatus(server, id)).status.value).toBe('EVALUATION_FINISHED_WITH_ERRORS');
-    const [scenario] = await getScenarios(server, id);
+    expect((await fixtures.waitForStatus(server, id)).status.value).toBe('EVALUATION_FINISHED_WITH_ERRORS');
+    const [scenario] = await fixtures.getScenarios(server, id);
     expect(scenario.results.map((r: any) => r.result)).toEqual([
       { type: 'number', value: 0.5, error: null },
       { type: 'number', value: 1, error: null },
@@ -269,8 +260,8 @@ describe('rag_faithfulness and rag_context_relevancy', () => {
 
 describe('auto_custom_code_run', () => {
   it('scores with the sandboxed code; escape attempts are error results and the service keeps serving', async () => {
-    const variant = await createEndpointVariant(server, appId, variantEndpoint.url);
-    const testset = await createTestset(server, rows.slice(0, 2));
+    const variant = await fixtures.createEndpointVariant(server, appId, variantEndpoint.url);
+    const testset = await fixtures.createTestset(server, rows.slice(0, 2));
     const fn = (body: string) => `function evaluate(app_params, inputs, output, correct_answer) { ${body} }`;
     const codes = {
       exact: fn('return output === correct_answer ? 1 : 0'),
@@ -281,8 +272,8 @@ describe('auto_custom_code_run', () => {
     };
     const configs: Record<string, string> = {};
     for (const [name, code] of Object.entries(codes))
-      configs[name] = (await createConfig(server, appId, 'auto_custom_code_run', { code, runtime: 'javascript' })).id;
-    const { id } = await startEvaluation(server, {
+      configs[name] = (await fixtures.createConfig(server, appId, 'auto_custom_code_run', { code, runtime: 'javascript' })).id;
+    const { id } = await fixtures.startEvaluation(server, {
       app_id: appId,
       variant_ids: [variant.variant_id],
       evaluators_configs: Object.values(configs),
@@ -293,8 +284,8 @@ describe('auto_custom_code_run', () => {
     const started = Date.now();
     expect((await server.request('GET', '/evaluators')).status).toBe(200);
     expect(Date.now() - started).toBeLessThan(1_000);
-    expect((await waitForStatus(server, id, undefined, 20_000)).status.value).toBe('EVALUATION_FINISHED_WITH_ERRORS');
-    const scenarios = await getScenarios(server, id);
+    expect((await fixtures.waitForStatus(server, id, undefined, 20_000)).status.value).toBe('EVALUATION_FINISHED_WITH_ERRORS');
+    const scenarios = await fixtures.getScenarios(server, id);
     const messages = (index: number) => scenarios.map((s) => s.results[index].result.error?.message ?? s.results[index].result.value);
     expect(messages(0)).toEqual([1, 0]);
     expect(new Set(messages(1))).toEqual(new Set(["The code threw ReferenceError: 'require' is not defined (line 1)"]));

@@ -1,35 +1,15 @@
 // Automatic evaluations run end to end against endpoint variants played by local HTTP servers:
 // every answer form of docs/evaluations.md#what-a-variant-is-sent, the stored scenarios
-// (docs/contract.md 2.3) in test set order, the trace of each invocation, and the ground-truth
-// column rules.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { endpointsOfFile, type FakeEndpoint, type Reply, sleep } from '../../test/helpers/endpoints.js';
-import {
-  createApp,
-  createConfig,
-  createEndpointVariant,
-  createTestset,
-  getEvaluation,
-  getScenarios,
-  scenarioTraceIds,
-  startEvaluation,
-  waitForStatus,
-} from '../../test/helpers/evaluations.js';
+// (docs/contract.md 2.3) in test set order, the trace of each invocation, and Agenta v2 answers
+// without a full trace.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../../test/helpers/server.js';
+import { useEndpoints, type FakeEndpoint, type Reply, sleep } from '../../test/helpers/endpoints.js';
+import * as fixtures from '../../test/helpers/evaluations.js';
 
-let server: TestServer;
-const { endpoint, closeAll } = endpointsOfFile();
-let appId: string;
-
-beforeAll(async () => {
-  server = await startServer();
-  appId = await createApp(server, 'runs');
-});
-
-afterAll(async () => {
-  await server?.close();
-  await closeAll();
-});
+const server = useTestServer();
+const endpoint = useEndpoints();
+const app = fixtures.useApp(server, 'runs');
 
 describe('a run over every answer form of an endpoint', () => {
   // Test cases and what the endpoint answers for each (one form per case); each answer waits a
@@ -76,24 +56,24 @@ describe('a run over every answer form of an endpoint', () => {
       await sleep(delays[request.body.inputs.country]);
       return answers[request.body.inputs.country];
     });
-    variant = await createEndpointVariant(server, appId, user.url, { name: 'forms', parameters: { style: 'short', temperature: 0 } });
-    testset = await createTestset(server, rows, 'capitals');
+    variant = await fixtures.createEndpointVariant(server, app.id, user.url, { name: 'forms', parameters: { style: 'short', temperature: 0 } });
+    testset = await fixtures.createTestset(server, rows, 'capitals');
     configs = [
-      await createConfig(server, appId, 'auto_exact_match', {}, 'forms-exact'),
-      await createConfig(server, appId, 'auto_contains', { substring: 'a', case_sensitive: true }, 'forms-contains-a'),
-      await createConfig(server, appId, 'auto_levenshtein_distance', {}, 'forms-levenshtein'),
+      await fixtures.createConfig(server, app.id, 'auto_exact_match', {}, 'forms-exact'),
+      await fixtures.createConfig(server, app.id, 'auto_contains', { substring: 'a', case_sensitive: true }, 'forms-contains-a'),
+      await fixtures.createConfig(server, app.id, 'auto_levenshtein_distance', {}, 'forms-levenshtein'),
     ];
-    const created = await startEvaluation(server, {
-      app_id: appId,
+    const created = await fixtures.startEvaluation(server, {
+      app_id: app.id,
       variant_ids: [variant.variant_id],
       evaluators_configs: configs.map((c) => c.id),
       testset_id: testset.id,
       rate_limit: { batch_size: 3 },
     });
     evaluationId = created.id;
-    const end = await waitForStatus(server, evaluationId);
+    const end = await fixtures.waitForStatus(server, evaluationId);
     expect(end).toEqual({ status: { type: 'status', value: 'EVALUATION_FINISHED', error: null }, progress: { total: 5, done: 5, errors: 0 } });
-    scenarios = await getScenarios(server, evaluationId);
+    scenarios = await fixtures.getScenarios(server, evaluationId);
   });
 
   it('POSTs {inputs, parameters} as JSON to the uri, once per case, without the ground truth', () => {
@@ -172,7 +152,7 @@ describe('a run over every answer form of an endpoint', () => {
   });
 
   it('aggregates per config and totals cost and latency', async () => {
-    const evaluation = await getEvaluation(server, evaluationId);
+    const evaluation = await fixtures.getEvaluation(server, evaluationId);
     expect(evaluation.status).toEqual({ type: 'status', value: 'EVALUATION_FINISHED', error: null });
     // exact 2/5, contains 3/5, levenshtein (0 + 1 + 0 + 21 + 2) / 5 = 4.8.
     expect(evaluation.aggregated_results).toEqual([
@@ -191,12 +171,12 @@ describe('a run over every answer form of an endpoint', () => {
   });
 
   it('records a trace per case, readable with the variant and its output', async () => {
-    const traces = await scenarioTraceIds(server, evaluationId);
+    const traces = await fixtures.scenarioTraceIds(server, evaluationId);
     expect(traces.map((t) => t.position)).toEqual([0, 1, 2, 3, 4]);
     for (const { trace_id } of traces) expect(trace_id).toMatch(/^[0-9a-f]{32}$/);
     expect(new Set(traces.map((t) => t.trace_id)).size).toBe(5);
     // REST's scenarios link the same traces (docs/contract.md 2.3).
-    expect((await getScenarios(server, evaluationId)).map((scenario) => scenario.trace_id)).toEqual(traces.map((t) => t.trace_id));
+    expect((await fixtures.getScenarios(server, evaluationId)).map((scenario) => scenario.trace_id)).toEqual(traces.map((t) => t.trace_id));
 
     const expectedOutputs = ['Paris', 'Lima!', 'Rome', { city: 'Tokyo', ok: true }, 'Madird'];
     for (const [position, { trace_id }] of traces.entries()) {
@@ -231,21 +211,21 @@ describe('Agenta v2 answers without a full trace', () => {
       c: { data: 'y', trace: { latency: 'slow', cost: null } },
     };
     const user = await endpoint((request) => ({ body: answers[request.body.inputs.q] }));
-    const variant = await createEndpointVariant(server, appId, user.url);
-    const testset = await createTestset(server, [
+    const variant = await fixtures.createEndpointVariant(server, app.id, user.url);
+    const testset = await fixtures.createTestset(server, [
       { q: 'a', correct_answer: 'x' },
       { q: 'b', correct_answer: '{"k":1}' },
       { q: 'c', correct_answer: 'y' },
     ]);
-    const exact = await createConfig(server, appId, 'auto_exact_match');
-    const { id } = await startEvaluation(server, {
-      app_id: appId,
+    const exact = await fixtures.createConfig(server, app.id, 'auto_exact_match');
+    const { id } = await fixtures.startEvaluation(server, {
+      app_id: app.id,
       variant_ids: [variant.variant_id],
       evaluators_configs: [exact.id],
       testset_id: testset.id,
     });
-    expect((await waitForStatus(server, id)).status.value).toBe('EVALUATION_FINISHED');
-    const scenarios = await getScenarios(server, id);
+    expect((await fixtures.waitForStatus(server, id)).status.value).toBe('EVALUATION_FINISHED');
+    const scenarios = await fixtures.getScenarios(server, id);
     expect(scenarios.map((s) => s.outputs[0].result)).toEqual([
       { type: 'text', value: 'x', error: null },
       { type: 'json', value: { k: 1 }, error: null },
@@ -258,57 +238,5 @@ describe('Agenta v2 answers without a full trace', () => {
       expect(scenario.outputs[0].latency).toBeLessThan(5);
     }
     expect(scenarios.map((s) => s.results[0].result.value)).toEqual([true, true, true]);
-  });
-});
-
-describe('ground truth columns', () => {
-  it('reads correct_answer_key, else the evaluation correct_answer_column; both columns are left out of the inputs', async () => {
-    const user = await endpoint((request) => ({ body: { data: String(request.body.inputs.q).toUpperCase() } }));
-    const variant = await createEndpointVariant(server, appId, user.url);
-    const testset = await createTestset(server, [
-      { q: 'a', expected: 'A', correct_answer: 'nope', note: 7 },
-      { q: 'b', expected: 'nope', correct_answer: 'B', note: 8 },
-    ]);
-    const byColumn = await createConfig(server, appId, 'auto_exact_match');
-    const byKey = await createConfig(server, appId, 'auto_exact_match', { correct_answer_key: 'testcase.correct_answer' });
-    const { id } = await startEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluators_configs: [byColumn.id, byKey.id],
-      testset_id: testset.id,
-      correct_answer_column: 'expected',
-    });
-    await waitForStatus(server, id);
-    const scenarios = await getScenarios(server, id);
-    expect(scenarios.map((s) => s.inputs)).toEqual([
-      [
-        { name: 'q', type: 'text', value: 'a' },
-        { name: 'note', type: 'text', value: 7 },
-      ],
-      [
-        { name: 'q', type: 'text', value: 'b' },
-        { name: 'note', type: 'text', value: 8 },
-      ],
-    ]);
-    expect(scenarios.map((s) => s.correct_answers)).toEqual([
-      [
-        { key: 'expected', value: 'A' },
-        { key: 'correct_answer', value: 'nope' },
-      ],
-      [
-        { key: 'expected', value: 'nope' },
-        { key: 'correct_answer', value: 'B' },
-      ],
-    ]);
-    expect(scenarios.map((s) => s.results.map((r: any) => r.result.value))).toEqual([
-      [true, false],
-      [false, true],
-    ]);
-    expect(scenarios.map((s) => s.outputs[0].cost)).toEqual([null, null]);
-    // No case had a cost: the cost totals are error Results, the latency one a number.
-    const evaluation = await getEvaluation(server, id);
-    expect(evaluation.total_cost).toEqual({ type: 'error', value: null, error: { message: 'No cost was measured for this evaluation', stacktrace: null } });
-    expect(evaluation.average_cost).toEqual(evaluation.total_cost);
-    expect(evaluation.average_latency.type).toBe('latency');
   });
 });

@@ -2,23 +2,14 @@
 // loc/type/msg, the 404s that name the missing thing, the provider-key check of prompt variants,
 // and the contract array answered at once on success.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { useTestServer } from '../../test/helpers/server.js';
 import { startEndpoint, startFakeOpenAI, type FakeEndpoint } from '../../test/helpers/endpoints.js';
-import {
-  EVALUATION_FIELDS,
-  FAST,
-  createApp,
-  createConfig,
-  createEndpointVariant,
-  createPromptVariant,
-  createTestset,
-  waitForStatus,
-} from '../../test/helpers/evaluations.js';
+import * as fixtures from '../../test/helpers/evaluations.js';
 
-let server: TestServer;
+const server = useTestServer();
+const app = fixtures.useApp(server, 'validation');
 let endpoint: FakeEndpoint;
 let openai: FakeEndpoint;
-let appId: string;
 let otherAppId: string;
 let variantIds: string[];
 let otherVariantId: string;
@@ -29,45 +20,44 @@ let configId: string;
 let codeConfigId: string;
 
 beforeAll(async () => {
-  server = await startServer();
   endpoint = await startEndpoint(() => ({ body: 'ok' }));
   openai = await startFakeOpenAI(() => ({ content: 'ok', usage: { prompt_tokens: 1, completion_tokens: 1 } }));
-  appId = await createApp(server, 'validation');
-  otherAppId = await createApp(server, 'other');
+  otherAppId = await fixtures.createApp(server, 'other');
   variantIds = [
-    (await createEndpointVariant(server, appId, endpoint.url, { name: 'first' })).variant_id,
-    (await createEndpointVariant(server, appId, endpoint.url, { name: 'second' })).variant_id,
+    (await fixtures.createEndpointVariant(server, app.id, endpoint.url, { name: 'first' })).variant_id,
+    (await fixtures.createEndpointVariant(server, app.id, endpoint.url, { name: 'second' })).variant_id,
   ];
-  otherVariantId = (await createEndpointVariant(server, otherAppId, endpoint.url, { name: 'foreign' })).variant_id;
+  otherVariantId = (await fixtures.createEndpointVariant(server, otherAppId, endpoint.url, { name: 'foreign' })).variant_id;
   promptVariantId = (
-    await createPromptVariant(server, appId, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Capital of {country}?' }] }, 'prompted')
+    await fixtures.createPromptVariant(server, app.id, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Capital of {country}?' }] }, 'prompted')
   ).variant_id;
   mistralVariantId = (
-    await createPromptVariant(server, appId, { model: 'mistral/mistral-small', messages: [{ role: 'user', content: '{country}' }] }, 'mistral')
+    await fixtures.createPromptVariant(server, app.id, { model: 'mistral/mistral-small', messages: [{ role: 'user', content: '{country}' }] }, 'mistral')
   ).variant_id;
-  testset = await createTestset(server, [{ country: 'France', correct_answer: 'ok' }], 'one row');
-  configId = (await createConfig(server, appId, 'auto_exact_match', {}, 'exact')).id;
-  codeConfigId = (await createConfig(server, appId, 'auto_custom_code_run', { code: 'function evaluate() { return 1 }', runtime: 'javascript' }, 'code')).id;
+  testset = await fixtures.createTestset(server, [{ country: 'France', correct_answer: 'ok' }], 'one row');
+  configId = (await fixtures.createConfig(server, app.id, 'auto_exact_match', {}, 'exact')).id;
+  codeConfigId = (
+    await fixtures.createConfig(server, app.id, 'auto_custom_code_run', { code: 'function evaluate() { return 1 }', runtime: 'javascript' }, 'code')
+  ).id;
 });
 
 afterAll(async () => {
-  await server?.close();
   await endpoint?.close();
   await openai?.close();
 });
 
 function validBody(): Record<string, any> {
   return {
-    app_id: appId,
+    app_id: app.id,
     variant_ids: [variantIds[0]],
     evaluators_configs: [configId],
     testset_id: testset.id,
-    rate_limit: { ...FAST },
+    rate_limit: { ...fixtures.FAST },
   };
 }
 
 async function evaluationsOfApp(): Promise<number> {
-  return (await server.request('GET', `/evaluations?app_id=${appId}`)).body.length;
+  return (await server.request('GET', `/evaluations?app_id=${app.id}`)).body.length;
 }
 
 /** Posts and expects 422 with exactly `detail`; checks nothing was created. */
@@ -116,7 +106,7 @@ describe('POST /evaluations validation (422)', () => {
       const response = await server.request('POST', '/evaluations', { ...validBody(), rate_limit });
       expect(response.status, response.text).toBe(200);
       // The second one would wait an hour between batches; it has a single batch and ends at once.
-      await waitForStatus(server, response.body[0].id);
+      await fixtures.waitForStatus(server, response.body[0].id);
     }
   });
 
@@ -208,16 +198,16 @@ describe('POST /evaluations validation (422)', () => {
   it('accepts a custom code evaluator, which needs no provider key', async () => {
     const response = await server.request('POST', '/evaluations', { ...validBody(), evaluators_configs: [configId, codeConfigId] });
     expect(response.status, response.text).toBe(200);
-    expect((await waitForStatus(server, response.body[0].id)).status.value).toBe('EVALUATION_FINISHED');
+    expect((await fixtures.waitForStatus(server, response.body[0].id)).status.value).toBe('EVALUATION_FINISHED');
   });
 
   it("refuses an AI critique whose {column} placeholders are not columns of the test set, at the config's index", async () => {
-    const fine = await createConfig(server, appId, 'auto_ai_critique', {
+    const fine = await fixtures.createConfig(server, app.id, 'auto_ai_critique', {
       prompt_template: [{ role: 'user', content: 'Country {country}, answer {prediction}, expected {ground_truth}, all {inputs}' }],
     });
-    const missing = await createConfig(
+    const missing = await fixtures.createConfig(
       server,
-      appId,
+      app.id,
       'auto_ai_critique',
       {
         prompt_template: [
@@ -241,7 +231,7 @@ describe('POST /evaluations validation (422)', () => {
     ]);
     const response = await server.request('POST', '/evaluations', { ...validBody(), evaluators_configs: [fine.id], lm_providers_keys: keys });
     expect(response.status, response.text).toBe(200);
-    expect((await waitForStatus(server, response.body[0].id)).status.value).toBe('EVALUATION_FINISHED');
+    expect((await fixtures.waitForStatus(server, response.body[0].id)).status.value).toBe('EVALUATION_FINISHED');
     expect(judge.requests[0].body.messages).toEqual([{ role: 'user', content: 'Country France, answer ok, expected ok, all {"country":"France"}' }]);
     await judge.close();
   });
@@ -249,9 +239,9 @@ describe('POST /evaluations validation (422)', () => {
 
 describe('POST /evaluations: provider keys of evaluators', () => {
   it("answers 422 at lm_providers_keys when an evaluator's model has no key, naming its provider once", async () => {
-    const critique = await createConfig(server, appId, 'auto_ai_critique', {});
-    const semantic = await createConfig(server, appId, 'auto_semantic_similarity', {});
-    const rag = await createConfig(server, appId, 'rag_faithfulness', { model: 'mistral/mistral-small' });
+    const critique = await fixtures.createConfig(server, app.id, 'auto_ai_critique', {});
+    const semantic = await fixtures.createConfig(server, app.id, 'auto_semantic_similarity', {});
+    const rag = await fixtures.createConfig(server, app.id, 'rag_faithfulness', { model: 'mistral/mistral-small' });
     const body = { ...validBody(), evaluators_configs: [configId, critique.id, semantic.id] };
     await expect422(body, [
       {
@@ -307,7 +297,7 @@ describe('POST /evaluations: provider keys of prompt variants', () => {
       lm_providers_keys: { OPENAI_API_KEY: 'sk-1', OPENAI_BASE_URL: openai.url },
     });
     expect(response.status, response.text).toBe(200);
-    expect((await waitForStatus(server, response.body[0].id)).status.value).toBe('EVALUATION_FINISHED');
+    expect((await fixtures.waitForStatus(server, response.body[0].id)).status.value).toBe('EVALUATION_FINISHED');
   });
 });
 
@@ -356,10 +346,10 @@ describe('POST /evaluations: the answer (docs/contract.md 4.3 → array of 2.4)'
     ];
     expect(revisions.map((r: any) => r.revision)).toEqual([1, 2]);
     created.forEach((evaluation: any, index: number) => {
-      expect(Object.keys(evaluation).sort()).toEqual(EVALUATION_FIELDS);
+      expect(Object.keys(evaluation).sort()).toEqual(fixtures.EVALUATION_FIELDS);
       expect(evaluation).toEqual({
         id: expect.any(String),
-        app_id: appId,
+        app_id: app.id,
         project_id: projectId,
         variant_ids: [expected[index].variant],
         variant_names: [expected[index].name],
@@ -385,7 +375,7 @@ describe('POST /evaluations: the answer (docs/contract.md 4.3 → array of 2.4)'
 
     // Both are readable and run to the end in the background.
     for (const evaluation of created) {
-      expect((await waitForStatus(server, evaluation.id)).status.value).toBe('EVALUATION_FINISHED');
+      expect((await fixtures.waitForStatus(server, evaluation.id)).status.value).toBe('EVALUATION_FINISHED');
       expect((await server.request('GET', `/evaluations/${evaluation.id}`)).body.revisions).toEqual(evaluation.revisions);
     }
     // The pinned revision's parameters were sent.
