@@ -17,6 +17,7 @@ const domainRanks = [
   ['invocation'],
   ['evaluation-engine'],
   ['evaluations', 'human-evaluations'],
+  ['annotation-queues'],
 ];
 
 const bottom = '^src/(shared|generated)/';

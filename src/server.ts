@@ -14,6 +14,7 @@ import { searchRoutes } from './observability/search/routes.js';
 import { traceRoutes } from './observability/traces/routes.js';
 import { pricingRoutes } from './pricing/routes.js';
 import { scoreRoutes } from './scores/routes.js';
+import { annotationQueueRoutes } from './annotation-queues/routes.js';
 import { testsetRoutes } from './testsets/routes.js';
 import { Authenticator, authEnabled, PROJECT_HEADER } from './auth/access.js';
 import { authRoutes } from './auth/routes.js';
@@ -210,6 +211,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     evaluatorRoutes(rest);
     pricingRoutes(rest);
     scoreRoutes(rest);
+    annotationQueueRoutes(rest);
     searchRoutes(rest);
     ingestionRoutes(rest);
     traceRoutes(rest);

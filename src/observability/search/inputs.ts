@@ -67,6 +67,9 @@ export const searchQuery = z.object({
 
 export type SearchQuery = z.output<typeof searchQuery>;
 
+/** The filter fields alone, no sort or page (an annotation queue's items picked by a filter). */
+export const searchFilterQuery = searchQuery.omit({ sort_by: true, sort_direction: true, limit: true, cursor: true }).strict();
+
 /** `GET /observability/metrics`: of traces (the default) or of spans. */
 export const metricsQuery = z.object({ of: z.enum(['traces', 'spans']).default('traces') });
 
