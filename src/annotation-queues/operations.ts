@@ -6,7 +6,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Prisma } from '../generated/prisma/client.js';
 import { listMembers } from '../auth/users/operations.js';
 import { agreementOf, type Agreement } from '../human-evaluations/statistics.js';
-import { searchFilter } from '../observability/search/inputs.js';
+import type { SearchFilter } from '../observability/search/filters.js';
 import { searchSpans, searchTraces } from '../observability/search/listings.js';
 import { spanMetrics, traceMetrics } from '../observability/search/metrics.js';
 import type { ScoreInput } from '../scores/inputs.js';
@@ -14,8 +14,9 @@ import * as scores from '../scores/operations.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.js';
 import { requireScope, type RequestContext } from '../shared/context.js';
 import { sqlDate } from '../shared/sql.js';
+import { isUniqueViolation } from '../shared/db.js';
 import type { ValidationIssue } from '../shared/errors.js';
-import type { CompleteBody, ItemStatus, ItemTarget, ItemsBody, QueueInput, QueuePatch, QueueTargetType } from './inputs.js';
+import type { CompleteBody, ItemStatus, ItemTarget, QueueInput, QueuePatch, QueueTargetType } from './inputs.js';
 
 const withAssignees = { assignees: { orderBy: { userId: 'asc' } } } as const;
 export type QueueRow = Prisma.AnnotationQueueGetPayload<{ include: typeof withAssignees }>;
@@ -147,40 +148,45 @@ function checkTargets(targetType: QueueTargetType, targets: readonly ItemTarget[
   if (issues.length > 0) throw new ValidationError(issues);
 }
 
+/** Where a filter's matches come from: a trace or span filter, and the most taken. */
+export interface FilterSource {
+  filter: SearchFilter;
+  limit: number;
+  /** Where a fault is reported (`['body', 'filter']`). */
+  at: (string | number)[];
+}
+
 /** The targets of a filter's matches, newest first, at most `limit`, and how many matched. */
-async function filterTargets(ctx: RequestContext, queue: QueueRow, body: ItemsBody): Promise<{ targets: ItemTarget[]; matched: number }> {
-  if (queue.targetType !== 'trace' && queue.targetType !== 'span')
-    throw ValidationError.at(['body', 'filter'], `A filter picks traces or spans; this queue's items are ${queue.targetType}s`);
-  const filter = searchFilter(body.filter!, 'body');
+async function filterTargets(ctx: RequestContext, queue: QueueRow, { filter, limit, at }: FilterSource): Promise<{ targets: ItemTarget[]; matched: number }> {
+  if (queue.targetType !== 'trace' && queue.targetType !== 'span') throw ValidationError.at(at, `A filter picks traces or spans; this queue's items are ${queue.targetType}s`);
   // One more than the limit says whether there were more; the count is a second read only then.
-  const first = body.limit + 1;
+  const first = limit + 1;
   if (queue.targetType === 'trace') {
     const page = await searchTraces(ctx, filter, undefined, { first });
-    const targets = page.edges.slice(0, body.limit).map(({ node }) => ({ target_id: node.traceId }));
-    return { targets, matched: page.edges.length <= body.limit ? page.edges.length : await countMatches(ctx, queue, body) };
+    const targets = page.edges.slice(0, limit).map(({ node }) => ({ target_id: node.traceId }));
+    return { targets, matched: page.edges.length <= limit ? page.edges.length : (await traceMetrics(ctx, filter)).count };
   }
   const page = await searchSpans(ctx, filter, undefined, { first });
-  const targets = page.edges.slice(0, body.limit).map(({ node }) => ({ target_id: node.spanId, trace_id: node.traceId }));
-  return { targets, matched: page.edges.length <= body.limit ? page.edges.length : await countMatches(ctx, queue, body) };
+  const targets = page.edges.slice(0, limit).map(({ node }) => ({ target_id: node.spanId, trace_id: node.traceId }));
+  return { targets, matched: page.edges.length <= limit ? page.edges.length : (await spanMetrics(ctx, filter)).count };
 }
 
-async function countMatches(ctx: RequestContext, queue: QueueRow, body: ItemsBody): Promise<number> {
-  const metrics = await (queue.targetType === 'trace' ? traceMetrics : spanMetrics)(ctx, searchFilter(body.filter!, 'body'));
-  return metrics.count;
-}
-
-/** Adds one target, a list of them or a filter's matches; targets already in the queue are kept as they are. */
-export async function addItems(ctx: RequestContext, queueId: string, body: ItemsBody): Promise<AddedItems> {
+/**
+ * Adds targets (each checked against the queue's type, faults at `at(index)`) or a filter's
+ * matches; targets the queue has already are kept as they are.
+ */
+export async function addItems(
+  ctx: RequestContext,
+  queueId: string,
+  source: { targets: readonly ItemTarget[]; at: (index: number) => (string | number)[] } | FilterSource,
+): Promise<AddedItems> {
   const queue = await getQueue(ctx, queueId);
-  let targets: ItemTarget[];
+  let targets: readonly ItemTarget[];
   let matched: number | null = null;
-  if (body.filter) ({ targets, matched } = await filterTargets(ctx, queue, body));
-  else if (body.items) {
-    targets = body.items;
-    checkTargets(queue.targetType as QueueTargetType, targets, (index) => ['body', 'items', index]);
-  } else {
-    targets = [{ target_id: body.target_id!, trace_id: body.trace_id }];
-    checkTargets(queue.targetType as QueueTargetType, targets, () => ['body']);
+  if ('filter' in source) ({ targets, matched } = await filterTargets(ctx, queue, source));
+  else {
+    targets = source.targets;
+    checkTargets(queue.targetType as QueueTargetType, targets, source.at);
   }
   const keyOf = (target: { target_id: string; trace_id?: string | null }) => `${target.trace_id ?? ''}\u0000${target.target_id}`;
   const unique = [...new Map(targets.map((target) => [keyOf(target), target])).values()];
@@ -221,8 +227,11 @@ export async function getItem(ctx: RequestContext, queueId: string, itemId: stri
   return item;
 }
 
-export function itemsByIds(ctx: RequestContext, ids: readonly string[]): Promise<(ItemRow & { queue: { projectId: string } })[]> {
-  return ctx.db.annotationQueueItem.findMany({ where: { id: { in: [...ids] }, queue: { projectId: ctx.projectId } }, include: { queue: { select: { projectId: true } } } });
+/** The queue of an item of the project (GraphQL names items alone); 404 otherwise. */
+export async function queueIdOfItem(ctx: RequestContext, itemId: string): Promise<string> {
+  const item = await ctx.db.annotationQueueItem.findFirst({ where: { id: itemId, queue: { projectId: ctx.projectId } }, select: { queueId: true } });
+  if (!item) throw new NotFoundError('annotation queue item', itemId);
+  return item.queueId;
 }
 
 export async function deleteItem(ctx: RequestContext, queueId: string, itemId: string): Promise<void> {
@@ -355,9 +364,12 @@ export async function completeItem(ctx: RequestContext, queueId: string, itemId:
     const already = await tx.annotationQueueAnnotation.findUnique({ where: { itemId_annotator: { itemId, annotator: me } } });
     if (already) throw new ConflictError('You have annotated this item already');
     const written = await scores.writeScores(ctx, tx, inputs, { at: (index, field) => ['body', 'scores', index, field] });
-    await tx.annotationQueueAnnotation.create({
-      data: { itemId, annotator: me, label: ctx.principal.actor.label, queueId, scoreIds: written.map((score) => score.id) },
-    });
+    await tx.annotationQueueAnnotation
+      .create({ data: { itemId, annotator: me, label: ctx.principal.actor.label, queueId, scoreIds: written.map((score) => score.id) } })
+      .catch((error: unknown) => {
+        // The same reviewer completing twice at once: the second meets the first's key.
+        throw isUniqueViolation(error) ? new ConflictError('You have annotated this item already') : error;
+      });
     await tx.annotationQueueItem.updateMany({
       where: { id: itemId, annotationCount: { gte: queue.annotatorsPerItem } },
       data: { status: 'done', completedAt: now },

@@ -2,7 +2,8 @@
 // write, `next` and `complete` included, needs `write`, so viewers read queues but never annotate.
 import type { FastifyInstance } from 'fastify';
 import { restRoutes } from '../shared/http/route.js';
-import { completeBody, itemListQuery, itemsBody, queueInput, queuePatch } from './inputs.js';
+import { searchFilter } from '../observability/search/inputs.js';
+import { completeBody, itemListQuery, itemsBody, queueInput, queuePatch, type ItemsBody } from './inputs.js';
 import * as queues from './operations.js';
 import {
   addedItemsJson,
@@ -23,6 +24,13 @@ import {
 import { z } from 'zod';
 
 const tag = 'annotation queues';
+
+/** What `POST …/items` adds: one target, a list, or a filter's matches (read as the trace search reads its query). */
+function itemSource(body: ItemsBody): Parameters<typeof queues.addItems>[2] {
+  if (body.filter) return { filter: searchFilter(body.filter, 'body'), limit: body.limit, at: ['body', 'filter'] };
+  if (body.items) return { targets: body.items, at: (index) => ['body', 'items', index] };
+  return { targets: [{ target_id: body.target_id!, trace_id: body.trace_id }], at: () => ['body'] };
+}
 
 export function annotationQueueRoutes(app: FastifyInstance): void {
   const rest = restRoutes(app);
@@ -68,7 +76,7 @@ export function annotationQueueRoutes(app: FastifyInstance): void {
         filter: { filter: { status: ['ERROR'], started_after: '2026-11-01T00:00:00Z' }, limit: 200 },
       },
     },
-    async (req, { params, body }) => addedItemsJson(await queues.addItems(req.ctx, params.queue_id, body)),
+    async (req, { params, body }) => addedItemsJson(await queues.addItems(req.ctx, params.queue_id, itemSource(body))),
   );
   rest.get(
     '/annotation-queues/:queue_id/items',

@@ -14,6 +14,7 @@ import '../observability/search/graphql.js';
 import '../observability/traces/graphql.js';
 import '../pricing/graphql.js';
 import '../scores/graphql.js';
+import '../annotation-queues/graphql.js';
 import '../testsets/graphql.js';
 
 export const schema = builder.toSchema();
