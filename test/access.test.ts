@@ -77,6 +77,8 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
   const member = await ok(client.request('POST', `/projects/${projectIds[project]}/members`, { email: `member-${project}@example.com`, role: 'viewer' }));
   const scoreConfig = await ok(client.request('POST', '/score-configs', { name: `quality-${project}`, data_type: 'NUMERIC', min_value: 0, max_value: 1 }));
   const score = await ok(client.request('POST', '/scores', { trace_id: trace, name: `quality-${project}`, value: 1, config_id: scoreConfig.id }));
+  const queue = await ok(client.request('POST', '/annotation-queues', { name: `queue-${project}`, target_type: 'trace', score_config_ids: [scoreConfig.id] }));
+  const items = await ok(client.request('POST', `/annotation-queues/${queue.id}/items`, { target_id: trace }));
   return {
     app_id: app,
     variant_id: variant.variant_id,
@@ -92,6 +94,8 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
     user_id: member.user_id,
     score_id: score.id,
     score_config_id: scoreConfig.id,
+    queue_id: queue.id,
+    item_id: items.items[0].id,
   };
 }
 
@@ -243,6 +247,20 @@ const expected: Record<string, Access> = {
   'GET /score-configs': 'read',
   'GET /score-configs/:score_config_id': 'read',
   'PATCH /score-configs/:score_config_id': 'write',
+  'POST /annotation-queues': 'write',
+  'GET /annotation-queues': 'read',
+  'GET /annotation-queues/:queue_id': 'read',
+  'PATCH /annotation-queues/:queue_id': 'write',
+  'DELETE /annotation-queues/:queue_id': 'write',
+  'POST /annotation-queues/:queue_id/items': 'write',
+  'GET /annotation-queues/:queue_id/items': 'read',
+  'GET /annotation-queues/:queue_id/items/:item_id': 'read',
+  'DELETE /annotation-queues/:queue_id/items/:item_id': 'write',
+  'POST /annotation-queues/:queue_id/next': 'write',
+  'POST /annotation-queues/:queue_id/items/:item_id/release': 'write',
+  'POST /annotation-queues/:queue_id/items/:item_id/complete': 'write',
+  'GET /annotation-queues/:queue_id/progress': 'read',
+  'GET /annotation-queues/:queue_id/agreement': 'read',
   'POST /v1/traces': 'ingest',
   'POST /otlp/v1/traces': 'ingest',
   'POST /public/otel/v1/traces': 'ingest',
@@ -291,6 +309,10 @@ function bodyFor(route: string, ids: Record<string, string>): unknown {
     'POST /scores': { trace_id: ids.trace_id, name: 'walk', value: 1 },
     'POST /score-configs': { name: 'walk', data_type: 'BOOLEAN' },
     'PATCH /score-configs/:score_config_id': { description: 'walked' },
+    'POST /annotation-queues': { name: 'walk', target_type: 'trace', score_config_ids: [ids.score_config_id] },
+    'PATCH /annotation-queues/:queue_id': { instructions: 'walked' },
+    'POST /annotation-queues/:queue_id/items': { target_id: 'walked-trace' },
+    'POST /annotation-queues/:queue_id/items/:item_id/complete': { scores: [] },
     'POST /observability/trace': { trace: 'cccccccccccccccccccccccccccccccc', spans: [] },
     'POST /evaluations': {
       app_id: ids.app_id,
@@ -455,6 +477,8 @@ async function projectState(project: Project) {
     '/observability/traces',
     '/scores',
     '/score-configs',
+    '/annotation-queues',
+    `/annotation-queues/${ids.queue_id}/items`,
     `/projects/${ids.project_id}/api-keys`,
     `/projects/${ids.project_id}/members`,
     `/projects/${ids.project_id}/audit-events`,
@@ -619,6 +643,11 @@ describe('GraphQL', () => {
       ['write', 'mutation($id: ID!) { deleteScore(id: $id) }', 'score_global_id'],
       ['read', 'query($id: ID!) { node(id: $id) { ... on ScoreConfig { name } } }', 'score_config_global_id'],
       ['write', 'mutation($id: ID!) { updateScoreConfig(id: $id, input: { isArchived: true }) { name } }', 'score_config_global_id'],
+      ['read', 'query($id: ID!) { node(id: $id) { ... on AnnotationQueue { name } } }', 'queue_global_id'],
+      ['write', 'mutation($id: ID!) { nextAnnotationQueueItem(queueId: $id) { id } }', 'queue_global_id'],
+      ['write', 'mutation($id: ID!) { deleteAnnotationQueue(id: $id) }', 'queue_global_id'],
+      ['read', 'query($id: ID!) { node(id: $id) { ... on AnnotationQueueItem { status } } }', 'item_global_id'],
+      ['write', 'mutation($id: ID!) { completeAnnotationQueueItem(id: $id, scores: []) { item { id } } }', 'item_global_id'],
       ['admin', 'mutation($id: ID!) { revokeApiKey(id: $id) }', 'api_key_global_id'],
     ];
     // Cases naming a global id: its type and the fixture holding the plain id.
@@ -626,6 +655,8 @@ describe('GraphQL', () => {
       api_key_global_id: ['ApiKey', 'api_key_id'],
       score_global_id: ['Score', 'score_id'],
       score_config_global_id: ['ScoreConfig', 'score_config_id'],
+      queue_global_id: ['AnnotationQueue', 'queue_id'],
+      item_global_id: ['AnnotationQueueItem', 'item_id'],
     };
     const idOf = (name: string, ids: Record<string, string>) =>
       name in globalIds ? Buffer.from(`${globalIds[name][0]}:${ids[globalIds[name][1]]}`).toString('base64') : ids[name];
