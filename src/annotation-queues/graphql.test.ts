@@ -11,7 +11,9 @@ const QUEUE_FIELDS = 'id databaseId name instructions targetType annotatorsPerIt
 const ITEM_FIELDS = 'id databaseId targetId traceId status annotationCount lockedBy lockedUntil completedAt queue { databaseId }';
 
 async function config(name: string) {
-  const created = await server.graphql(`mutation($input: ScoreConfigInput!) { createScoreConfig(input: $input) { id } }`, { input: { name, dataType: 'BOOLEAN' } });
+  const created = await server.graphql(`mutation($input: ScoreConfigInput!) { createScoreConfig(input: $input) { id } }`, {
+    input: { name, dataType: 'BOOLEAN' },
+  });
   expect(created.errors).toBeUndefined();
   return created.data.createScoreConfig.id as string;
 }
@@ -24,7 +26,14 @@ describe('annotation queues over GraphQL', () => {
     });
     expect(created.errors).toBeUndefined();
     const queue = created.data.createAnnotationQueue;
-    expect(queue).toMatchObject({ name: 'gql', targetType: 'TRACE', annotatorsPerItem: 1, lockSeconds: 300, assigneeIds: [], scoreConfigs: [{ name: 'correct' }] });
+    expect(queue).toMatchObject({
+      name: 'gql',
+      targetType: 'TRACE',
+      annotatorsPerItem: 1,
+      lockSeconds: 300,
+      assigneeIds: [],
+      scoreConfigs: [{ name: 'correct' }],
+    });
 
     const added = await server.graphql(
       `mutation($queueId: ID!, $targets: [AnnotationQueueTargetInput!]!) { addAnnotationQueueItems(queueId: $queueId, targets: $targets) { added existing matched items { ${ITEM_FIELDS} } } }`,
@@ -32,7 +41,12 @@ describe('annotation queues over GraphQL', () => {
     );
     expect(added.errors).toBeUndefined();
     expect(added.data.addAnnotationQueueItems).toMatchObject({ added: 2, existing: 0, matched: null });
-    expect(added.data.addAnnotationQueueItems.items[0]).toMatchObject({ targetId: 'g1', traceId: null, status: 'PENDING', queue: { databaseId: queue.databaseId } });
+    expect(added.data.addAnnotationQueueItems.items[0]).toMatchObject({
+      targetId: 'g1',
+      traceId: null,
+      status: 'PENDING',
+      queue: { databaseId: queue.databaseId },
+    });
 
     const next = await server.graphql(`mutation($queueId: ID!) { nextAnnotationQueueItem(queueId: $queueId) { ${ITEM_FIELDS} } }`, { queueId: queue.id });
     expect(next.errors).toBeUndefined();
@@ -61,19 +75,27 @@ describe('annotation queues over GraphQL', () => {
       agreement: [{ name: 'correct', items: 0 }],
       items: { edges: [{ node: { targetId: 'g1' } }], pageInfo: { hasNextPage: true } },
     });
-    const pending = await server.graphql(`query($id: ID!) { node(id: $id) { ... on AnnotationQueue { items(status: PENDING) { edges { node { targetId } } } } } }`, { id: queue.id });
+    const pending = await server.graphql(
+      `query($id: ID!) { node(id: $id) { ... on AnnotationQueue { items(status: PENDING) { edges { node { targetId } } } } } }`,
+      { id: queue.id },
+    );
     expect(pending.data.node.items.edges).toEqual([{ node: { targetId: 'g2' } }]);
     const list = await server.graphql(`{ annotationQueues { edges { node { databaseId } } } }`);
     expect(list.data.annotationQueues.edges.map((edge: { node: { databaseId: string } }) => edge.node.databaseId)).toContain(queue.databaseId);
     const itemNode = await server.graphql(`query($id: ID!) { node(id: $id) { ... on AnnotationQueueItem { targetId status } } }`, { id: item.id });
     expect(itemNode.data.node).toEqual({ targetId: 'g1', status: 'DONE' });
 
-    const changed = await server.graphql(`mutation($id: ID!, $input: AnnotationQueuePatchInput!) { updateAnnotationQueue(id: $id, input: $input) { annotatorsPerItem } }`, {
-      id: queue.id,
-      input: { annotatorsPerItem: 2 },
-    });
+    const changed = await server.graphql(
+      `mutation($id: ID!, $input: AnnotationQueuePatchInput!) { updateAnnotationQueue(id: $id, input: $input) { annotatorsPerItem } }`,
+      {
+        id: queue.id,
+        input: { annotatorsPerItem: 2 },
+      },
+    );
     expect(changed.data.updateAnnotationQueue.annotatorsPerItem).toBe(2);
-    expect((await server.graphql(`query($id: ID!) { node(id: $id) { ... on AnnotationQueueItem { status } } }`, { id: item.id })).data.node.status).toBe('PENDING');
+    expect((await server.graphql(`query($id: ID!) { node(id: $id) { ... on AnnotationQueueItem { status } } }`, { id: item.id })).data.node.status).toBe(
+      'PENDING',
+    );
     const removed = await server.graphql(`mutation($id: ID!) { deleteAnnotationQueue(id: $id) }`, { id: queue.id });
     expect(removed.data.deleteAnnotationQueue).toBe(queue.id);
     expect((await server.graphql(`query($id: ID!) { node(id: $id) { id } }`, { id: queue.id })).data.node).toBeNull();
@@ -86,11 +108,16 @@ describe('annotation queues over GraphQL', () => {
     }
     const correct = await config('refund-ok');
     const queue = (
-      await server.graphql(`mutation($input: AnnotationQueueInput!) { createAnnotationQueue(input: $input) { id } }`, { input: { name: 'f', targetType: 'TRACE', scoreConfigIds: [correct] } })
+      await server.graphql(`mutation($input: AnnotationQueueInput!) { createAnnotationQueue(input: $input) { id } }`, {
+        input: { name: 'f', targetType: 'TRACE', scoreConfigIds: [correct] },
+      })
     ).data.createAnnotationQueue;
-    const added = await server.graphql(`mutation($queueId: ID!) { addAnnotationQueueItemsFromFilter(queueId: $queueId, nameContains: "refund", limit: 1) { added matched items { targetId } } }`, {
-      queueId: queue.id,
-    });
+    const added = await server.graphql(
+      `mutation($queueId: ID!) { addAnnotationQueueItemsFromFilter(queueId: $queueId, nameContains: "refund", limit: 1) { added matched items { targetId } } }`,
+      {
+        queueId: queue.id,
+      },
+    );
     expect(added.errors).toBeUndefined();
     expect(added.data.addAnnotationQueueItemsFromFilter).toMatchObject({ added: 1, matched: 2 });
   });

@@ -9,7 +9,17 @@ import { parseInput } from '../shared/validation.js';
 import { ScoreConfigRef, ScoreRef } from '../scores/graphql.js';
 import * as scores from '../scores/operations.js';
 import { filterOf, searchArgs } from '../observability/search/graphql.js';
-import { completeBody, itemStatuses, itemTarget, MAX_ITEMS_PER_REQUEST, queueInput, queuePatch, queueTargetTypes, type ItemStatus, type QueueTargetType } from './inputs.js';
+import {
+  completeBody,
+  itemStatuses,
+  itemTarget,
+  MAX_ITEMS_PER_REQUEST,
+  queueInput,
+  queuePatch,
+  queueTargetTypes,
+  type ItemStatus,
+  type QueueTargetType,
+} from './inputs.js';
 import * as queues from './operations.js';
 import { ValidationError } from '../shared/errors.js';
 import { z } from 'zod';
@@ -127,7 +137,7 @@ export const AnnotationQueueRef = builder.prismaNode('AnnotationQueue', {
     annotatorsPerItem: t.exposeInt('annotatorsPerItem', { description: 'An item is done when this many reviewers completed it.' }),
     lockSeconds: t.exposeInt('lockSeconds', { description: 'How long `nextAnnotationQueueItem` keeps an item for its reviewer.' }),
     assigneeIds: t.stringList({
-      description: "The REST ids of the users who annotate it; empty: every member who may write.",
+      description: 'The REST ids of the users who annotate it; empty: every member who may write.',
       resolve: (row) => row.assignees.map((assignee) => assignee.userId),
     }),
     progress: t.field({ type: Progress, description: 'Its progress, in all and per reviewer.', resolve: (row, _args, ctx) => queues.progress(ctx, row.id) }),
@@ -147,7 +157,12 @@ export const AnnotationQueueRef = builder.prismaNode('AnnotationQueue', {
         const page = await queues.listItems(ctx, row.id, { status: args.status ?? undefined, first, after: args.after });
         return {
           edges: page.items.map((item) => ({ cursor: item.id, node: item })),
-          pageInfo: { hasNextPage: page.nextCursor !== null, hasPreviousPage: args.after != null, startCursor: page.items[0]?.id ?? null, endCursor: page.items.at(-1)?.id ?? null },
+          pageInfo: {
+            hasNextPage: page.nextCursor !== null,
+            hasPreviousPage: args.after != null,
+            startCursor: page.items[0]?.id ?? null,
+            endCursor: page.items.at(-1)?.id ?? null,
+          },
         };
       },
     }),
@@ -223,7 +238,11 @@ const Completion = builder.objectRef<queues.Completion>('AnnotationQueueCompleti
   description: "A completed item and the reviewer's scores.",
   fields: (t) => ({
     item: t.field({ type: AnnotationQueueItemRef, description: 'The item, its count updated.', resolve: (completion) => completion.item }),
-    scores: t.field({ type: [ScoreRef], description: 'The scores written (source ANNOTATION, the queue in metadata.queue_id).', resolve: (completion) => completion.scores }),
+    scores: t.field({
+      type: [ScoreRef],
+      description: 'The scores written (source ANNOTATION, the queue in metadata.queue_id).',
+      resolve: (completion) => completion.scores,
+    }),
   }),
 });
 
@@ -276,13 +295,17 @@ builder.mutationFields((t) => ({
       targets: t.arg({ type: [TargetInput], required: true, description: 'The targets.' }),
     },
     resolve: (_root, args, ctx) => {
-      const targets = parseInput(z.array(itemTarget).min(1).max(MAX_ITEMS_PER_REQUEST), args.targets.map((target) => restFields(target)), 'body');
+      const targets = parseInput(
+        z.array(itemTarget).min(1).max(MAX_ITEMS_PER_REQUEST),
+        args.targets.map((target) => restFields(target)),
+        'body',
+      );
       return queues.addItems(ctx, args.queueId.id, { targets, at: (index) => ['body', index] });
     },
   }),
   addAnnotationQueueItemsFromFilter: t.field({
     type: AddedItems,
-    description: "Adds the traces (or, to a span queue, the spans) matching the filters, newest first, at most `limit`; `matched` tells how many matched.",
+    description: 'Adds the traces (or, to a span queue, the spans) matching the filters, newest first, at most `limit`; `matched` tells how many matched.',
     args: {
       queueId: t.arg.globalID({ for: AnnotationQueueRef, required: true, description: 'The global id of an AnnotationQueue.' }),
       limit: t.arg.int({ description: `The most added, 1 to ${MAX_ITEMS_PER_REQUEST}; 100 when absent.` }),
@@ -305,7 +328,8 @@ builder.mutationFields((t) => ({
   nextAnnotationQueueItem: t.field({
     type: AnnotationQueueItemRef,
     nullable: true,
-    description: 'Takes the next item for the caller, locked to them for the queue’s lockSeconds (the one they hold, if any); null when nothing is left for them.',
+    description:
+      'Takes the next item for the caller, locked to them for the queue’s lockSeconds (the one they hold, if any); null when nothing is left for them.',
     args: { queueId: t.arg.globalID({ for: AnnotationQueueRef, required: true, description: 'The global id of an AnnotationQueue.' }) },
     resolve: (_root, args, ctx) => queues.nextItem(ctx, args.queueId.id),
   }),
@@ -319,7 +343,8 @@ builder.mutationFields((t) => ({
   }),
   completeAnnotationQueueItem: t.field({
     type: Completion,
-    description: "Writes the caller's scores for the item and counts one annotation; CONFLICT when it is done, the caller did it already, or another reviewer holds it.",
+    description:
+      "Writes the caller's scores for the item and counts one annotation; CONFLICT when it is done, the caller did it already, or another reviewer holds it.",
     args: {
       id: t.arg.globalID({ for: AnnotationQueueItemRef, required: true, description: 'The global id of an AnnotationQueueItem.' }),
       scores: t.arg({ type: [AnnotationScoreInput], required: true, description: "The reviewer's values, at most one per config." }),

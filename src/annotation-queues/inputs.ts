@@ -53,7 +53,13 @@ export const itemsBody = z
     trace_id: itemTarget.shape.trace_id,
     items: z.array(itemTarget).min(1).max(MAX_ITEMS_PER_REQUEST).optional().describe('Several targets at once'),
     filter: filterBody.optional(),
-    limit: z.number().int().min(1).max(MAX_ITEMS_PER_REQUEST).default(100).describe("With `filter`: the most matches added (the answer tells how many matched)"),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_ITEMS_PER_REQUEST)
+      .default(100)
+      .describe('With `filter`: the most matches added (the answer tells how many matched)'),
   })
   .superRefine((body, ctx) => {
     const given = (['target_id', 'items', 'filter'] as const).filter((key) => body[key] !== undefined);

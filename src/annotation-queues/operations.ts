@@ -111,8 +111,14 @@ export async function updateQueue(ctx: RequestContext, id: string, patch: QueueP
     // A changed count re-decides which items are done (docs/annotation-queues.md#changing-a-queue).
     if (patch.annotators_per_item !== undefined) {
       const required = patch.annotators_per_item;
-      await tx.annotationQueueItem.updateMany({ where: { queueId: id, status: 'pending', annotationCount: { gte: required } }, data: { status: 'done', completedAt: new Date() } });
-      await tx.annotationQueueItem.updateMany({ where: { queueId: id, status: 'done', annotationCount: { lt: required } }, data: { status: 'pending', completedAt: null } });
+      await tx.annotationQueueItem.updateMany({
+        where: { queueId: id, status: 'pending', annotationCount: { gte: required } },
+        data: { status: 'done', completedAt: new Date() },
+      });
+      await tx.annotationQueueItem.updateMany({
+        where: { queueId: id, status: 'done', annotationCount: { lt: required } },
+        data: { status: 'pending', completedAt: null },
+      });
     }
     return queue;
   });
@@ -141,7 +147,8 @@ export interface AddedItems {
 function checkTargets(targetType: QueueTargetType, targets: readonly ItemTarget[], at: (index: number) => (string | number)[]): void {
   const issues: ValidationIssue[] = [];
   targets.forEach((target, index) => {
-    if (targetType === 'span' && !target.trace_id) issues.push({ loc: [...at(index), 'trace_id'], msg: "A span queue's items need the span's trace_id", type: 'missing' });
+    if (targetType === 'span' && !target.trace_id)
+      issues.push({ loc: [...at(index), 'trace_id'], msg: "A span queue's items need the span's trace_id", type: 'missing' });
     if (targetType !== 'span' && target.trace_id)
       issues.push({ loc: [...at(index), 'trace_id'], msg: `A ${targetType} queue's items take target_id alone`, type: 'extra_forbidden' });
   });
@@ -158,7 +165,8 @@ export interface FilterSource {
 
 /** The targets of a filter's matches, newest first, at most `limit`, and how many matched. */
 async function filterTargets(ctx: RequestContext, queue: QueueRow, { filter, limit, at }: FilterSource): Promise<{ targets: ItemTarget[]; matched: number }> {
-  if (queue.targetType !== 'trace' && queue.targetType !== 'span') throw ValidationError.at(at, `A filter picks traces or spans; this queue's items are ${queue.targetType}s`);
+  if (queue.targetType !== 'trace' && queue.targetType !== 'span')
+    throw ValidationError.at(at, `A filter picks traces or spans; this queue's items are ${queue.targetType}s`);
   // One more than the limit says whether there were more; the count is a second read only then.
   const first = limit + 1;
   if (queue.targetType === 'trace') {
@@ -209,7 +217,11 @@ export interface ItemPage {
 }
 
 /** The queue's items in the order they were added (ids are UUIDv7: the id is the cursor). */
-export async function listItems(ctx: RequestContext, queueId: string, filter: { status?: ItemStatus; first: number; after?: string | null }): Promise<ItemPage> {
+export async function listItems(
+  ctx: RequestContext,
+  queueId: string,
+  filter: { status?: ItemStatus; first: number; after?: string | null },
+): Promise<ItemPage> {
   await getQueue(ctx, queueId);
   const rows = await ctx.db.annotationQueueItem.findMany({
     where: { queueId, status: filter.status, id: filter.after ? { gt: filter.after } : undefined },
@@ -298,8 +310,10 @@ function annotationScores(ctx: RequestContext, queue: QueueRow, item: ItemRow, b
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
   body.scores.forEach((score, index) => {
-    if (!allowed.has(score.config_id)) issues.push({ loc: ['body', 'scores', index, 'config_id'], msg: "Not one of the queue's score configs", type: 'value_error' });
-    else if (seen.has(score.config_id)) issues.push({ loc: ['body', 'scores', index, 'config_id'], msg: 'A config takes one score per completion', type: 'value_error' });
+    if (!allowed.has(score.config_id))
+      issues.push({ loc: ['body', 'scores', index, 'config_id'], msg: "Not one of the queue's score configs", type: 'value_error' });
+    else if (seen.has(score.config_id))
+      issues.push({ loc: ['body', 'scores', index, 'config_id'], msg: 'A config takes one score per completion', type: 'value_error' });
     seen.add(score.config_id);
   });
   if (issues.length > 0) throw new ValidationError(issues);

@@ -16,13 +16,23 @@ beforeAll(async () => {
   http = requester(server.baseUrl);
   const [project] = (await as(INIT_KEY, 'GET', '/projects')).body;
   reviewers = [];
-  for (let i = 0; i < 20; i++) reviewers.push((await as(INIT_KEY, 'POST', `/projects/${project.id}/api-keys`, { name: `reviewer ${i}`, scopes: ['read', 'write'] })).body.key);
+  for (let i = 0; i < 20; i++)
+    reviewers.push((await as(INIT_KEY, 'POST', `/projects/${project.id}/api-keys`, { name: `reviewer ${i}`, scopes: ['read', 'write'] })).body.key);
   correct = (await as(INIT_KEY, 'POST', '/score-configs', { name: 'correct', data_type: 'BOOLEAN' })).body.id;
 });
 
 async function queueOf(items: number, annotatorsPerItem: number): Promise<string> {
-  const queue = (await as(INIT_KEY, 'POST', '/annotation-queues', { name: 'race', target_type: 'trace', score_config_ids: [correct], annotators_per_item: annotatorsPerItem })).body;
-  const added = await as(INIT_KEY, 'POST', `/annotation-queues/${queue.id}/items`, { items: Array.from({ length: items }, (_, i) => ({ target_id: `trace-${i}` })) });
+  const queue = (
+    await as(INIT_KEY, 'POST', '/annotation-queues', {
+      name: 'race',
+      target_type: 'trace',
+      score_config_ids: [correct],
+      annotators_per_item: annotatorsPerItem,
+    })
+  ).body;
+  const added = await as(INIT_KEY, 'POST', `/annotation-queues/${queue.id}/items`, {
+    items: Array.from({ length: items }, (_, i) => ({ target_id: `trace-${i}` })),
+  });
   expect(added.body.added).toBe(items);
   return queue.id;
 }
@@ -37,7 +47,9 @@ describe('concurrent reviewers', () => {
           const next = await as(key, 'POST', `/annotation-queues/${queueId}/next`);
           expect(next.status, next.text).toBe(200);
           if (!next.body.item) return;
-          const done = await as(key, 'POST', `/annotation-queues/${queueId}/items/${next.body.item.id}/complete`, { scores: [{ config_id: correct, value: index % 2 === 0 }] });
+          const done = await as(key, 'POST', `/annotation-queues/${queueId}/items/${next.body.item.id}/complete`, {
+            scores: [{ config_id: correct, value: index % 2 === 0 }],
+          });
           expect(done.status, done.text).toBe(200);
           completedBy[index].push(next.body.item.target_id);
         }
@@ -68,6 +80,10 @@ describe('concurrent reviewers', () => {
     expect(statuses.filter((status) => status === 200)).toHaveLength(2);
     expect(statuses.filter((status) => status === 409)).toHaveLength(18);
     expect((await as(INIT_KEY, 'GET', `/annotation-queues/${queueId}/items/${item.id}`)).body).toMatchObject({ annotation_count: 2, status: 'done' });
-    expect((await as(INIT_KEY, 'GET', `/scores?trace_id=trace-0&source=annotation&limit=1000`)).body.scores.filter((s: { metadata: { queue_id: string } }) => s.metadata.queue_id === queueId)).toHaveLength(2);
+    expect(
+      (await as(INIT_KEY, 'GET', `/scores?trace_id=trace-0&source=annotation&limit=1000`)).body.scores.filter(
+        (s: { metadata: { queue_id: string } }) => s.metadata.queue_id === queueId,
+      ),
+    ).toHaveLength(2);
   }, 60_000);
 });

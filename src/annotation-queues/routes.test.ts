@@ -44,7 +44,15 @@ beforeAll(async () => {
 describe('queues', () => {
   it('creates with defaults, reads, lists, changes and deletes', async () => {
     const queue = await createQueue({ name: 'weekly', instructions: 'Is it right?', score_config_ids: [correct, helpfulness] });
-    expect(queue).toMatchObject({ name: 'weekly', instructions: 'Is it right?', target_type: 'trace', score_config_ids: [correct, helpfulness], annotators_per_item: 1, lock_seconds: 300, assignees: [] });
+    expect(queue).toMatchObject({
+      name: 'weekly',
+      instructions: 'Is it right?',
+      target_type: 'trace',
+      score_config_ids: [correct, helpfulness],
+      annotators_per_item: 1,
+      lock_seconds: 300,
+      assignees: [],
+    });
     expect((await as(viewer, 'GET', `/annotation-queues/${queue.id}`)).body).toEqual(queue);
     expect((await as(viewer, 'GET', '/annotation-queues')).body.map((q: { id: string }) => q.id)).toContain(queue.id);
     const changed = await as(INIT_KEY, 'PATCH', `/annotation-queues/${queue.id}`, { annotators_per_item: 3, name: 'monthly' });
@@ -55,12 +63,23 @@ describe('queues', () => {
   });
 
   it('answers 422 naming the field', async () => {
-    const bad = await as(INIT_KEY, 'POST', '/annotation-queues', { name: '', target_type: 'tweet', score_config_ids: [], annotators_per_item: 0, lock_seconds: 0 });
+    const bad = await as(INIT_KEY, 'POST', '/annotation-queues', {
+      name: '',
+      target_type: 'tweet',
+      score_config_ids: [],
+      annotators_per_item: 0,
+      lock_seconds: 0,
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.detail.map((issue: { loc: unknown[] }) => issue.loc.join('.')).sort()).toEqual(
       ['body.annotators_per_item', 'body.lock_seconds', 'body.name', 'body.score_config_ids', 'body.target_type'].sort(),
     );
-    const unknown = await as(INIT_KEY, 'POST', '/annotation-queues', { name: 'q', target_type: 'trace', score_config_ids: [correct, 'nope'], assignees: ['ghost'] });
+    const unknown = await as(INIT_KEY, 'POST', '/annotation-queues', {
+      name: 'q',
+      target_type: 'trace',
+      score_config_ids: [correct, 'nope'],
+      assignees: ['ghost'],
+    });
     expect(unknown.status).toBe(422);
     expect(unknown.body.detail.map((issue: { loc: unknown[] }) => issue.loc.join('.'))).toEqual(['body.score_config_ids.1', 'body.assignees.0']);
     const queue = await createQueue({});
@@ -75,8 +94,15 @@ describe('items', () => {
     const queue = await createQueue({});
     const one = await as(INIT_KEY, 'POST', `/annotation-queues/${queue.id}/items`, { target_id: 't1' });
     expect(one.status, one.text).toBe(200);
-    expect(one.body).toMatchObject({ added: 1, existing: 0, matched: null, items: [{ target_id: 't1', trace_id: null, status: 'pending', annotation_count: 0 }] });
-    const list = await as(INIT_KEY, 'POST', `/annotation-queues/${queue.id}/items`, { items: [{ target_id: 't1' }, { target_id: 't2' }, { target_id: 't3' }, { target_id: 't2' }] });
+    expect(one.body).toMatchObject({
+      added: 1,
+      existing: 0,
+      matched: null,
+      items: [{ target_id: 't1', trace_id: null, status: 'pending', annotation_count: 0 }],
+    });
+    const list = await as(INIT_KEY, 'POST', `/annotation-queues/${queue.id}/items`, {
+      items: [{ target_id: 't1' }, { target_id: 't2' }, { target_id: 't3' }, { target_id: 't2' }],
+    });
     expect(list.body).toMatchObject({ added: 2, existing: 1 });
     expect(list.body.items.map((item: { target_id: string }) => item.target_id)).toEqual(['t1', 't2', 't3']);
     const page = await as(viewer, 'GET', `/annotation-queues/${queue.id}/items?limit=2`);
@@ -147,7 +173,14 @@ describe('next and complete', () => {
     expect(done.status, done.text).toBe(200);
     expect(done.body.item).toMatchObject({ status: 'pending', annotation_count: 1, locked_by: null });
     expect(done.body.scores).toHaveLength(2);
-    expect(done.body.scores[0]).toMatchObject({ target: 'trace', trace_id: 'trace-1', name: 'correct', value: 1, source: 'annotation', metadata: { queue_id: queue.id, queue_item_id: a.id } });
+    expect(done.body.scores[0]).toMatchObject({
+      target: 'trace',
+      trace_id: 'trace-1',
+      name: 'correct',
+      value: 1,
+      source: 'annotation',
+      metadata: { queue_id: queue.id, queue_item_id: a.id },
+    });
     const stored = await as(INIT_KEY, 'GET', `/scores?trace_id=trace-1&source=annotation`);
     expect(stored.body.scores).toHaveLength(2);
     const again = await as(reviewerA, 'POST', `/annotation-queues/${queue.id}/items/${a.id}/complete`, { scores: [] });
@@ -185,7 +218,9 @@ describe('next and complete', () => {
     });
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0].loc).toEqual(['body', 'scores', 0, 'config_id']);
-    const badValue = await as(reviewerA, 'POST', `/annotation-queues/${queue.id}/items/${item.id}/complete`, { scores: [{ config_id: correct, value: 'maybe' }] });
+    const badValue = await as(reviewerA, 'POST', `/annotation-queues/${queue.id}/items/${item.id}/complete`, {
+      scores: [{ config_id: correct, value: 'maybe' }],
+    });
     expect(badValue.status).toBe(422);
     expect(badValue.body.detail[0].loc.slice(0, 3)).toEqual(['body', 'scores', 0]);
     // Nothing was counted.

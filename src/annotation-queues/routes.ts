@@ -41,7 +41,9 @@ export function annotationQueueRoutes(app: FastifyInstance): void {
       summary: 'Create an annotation queue',
       body: queueInput,
       response: queueResponse,
-      examples: { review: { name: 'Weekly review', target_type: 'trace', score_config_ids: ['0199…'], annotators_per_item: 2, instructions: 'Is the answer right?' } },
+      examples: {
+        review: { name: 'Weekly review', target_type: 'trace', score_config_ids: ['0199…'], annotators_per_item: 2, instructions: 'Is the answer right?' },
+      },
     },
     async (req, { body }) => queueJson(await queues.createQueue(req.ctx, body)),
   );
@@ -126,8 +128,10 @@ export function annotationQueueRoutes(app: FastifyInstance): void {
     },
     async (req, { params, body }) => completionJson(await queues.completeItem(req.ctx, params.queue_id, params.item_id, body)),
   );
-  rest.get('/annotation-queues/:queue_id/progress', { tag, summary: 'Progress of the queue and of each reviewer', response: progressResponse, errors: [404] }, async (req, { params }) =>
-    progressJson(await queues.progress(req.ctx, params.queue_id)),
+  rest.get(
+    '/annotation-queues/:queue_id/progress',
+    { tag, summary: 'Progress of the queue and of each reviewer', response: progressResponse, errors: [404] },
+    async (req, { params }) => progressJson(await queues.progress(req.ctx, params.queue_id)),
   );
   rest.get(
     '/annotation-queues/:queue_id/agreement',
