@@ -65,14 +65,14 @@ describe('annotation queues over GraphQL', () => {
     expect(again.errors[0].extensions.code).toBe('CONFLICT');
 
     const read = await server.graphql(
-      `query($id: ID!) { node(id: $id) { ... on AnnotationQueue { name progress { items done pending annotations required reviewers { annotator annotations } } agreement { name items } items(first: 1) { edges { node { targetId } } pageInfo { hasNextPage endCursor } } } } }`,
+      `query($id: ID!) { node(id: $id) { ... on AnnotationQueue { name progress { items done pending annotations required reviewers { annotator annotations } } agreement { name agreement { scenarios } } items(first: 1) { edges { node { targetId } } pageInfo { hasNextPage endCursor } } } } }`,
       { id: queue.id },
     );
     expect(read.errors).toBeUndefined();
     expect(read.data.node).toMatchObject({
       name: 'gql',
       progress: { items: 2, done: 1, pending: 1, annotations: 1, required: 2, reviewers: [{ annotator: 'system', annotations: 1 }] },
-      agreement: [{ name: 'correct', items: 0 }],
+      agreement: [{ name: 'correct', agreement: { scenarios: 0 } }],
       items: { edges: [{ node: { targetId: 'g1' } }], pageInfo: { hasNextPage: true } },
     });
     const pending = await server.graphql(

@@ -7,6 +7,7 @@ import { resolveArrayConnection } from '@pothos/plugin-relay';
 import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { parseInput } from '../shared/validation.js';
 import { ScoreConfigRef, ScoreRef } from '../scores/graphql.js';
+import { AgreementRef } from '../human-evaluations/statistics-graphql.js';
 import * as scores from '../scores/operations.js';
 import { filterOf, searchArgs } from '../observability/search/graphql.js';
 import {
@@ -64,27 +65,15 @@ const Progress = builder.objectRef<queues.Progress>('AnnotationQueueProgress').i
   }),
 });
 
-const ReviewerPair = builder.objectRef<queues.NameAgreement['pairs'][number]>('AnnotationQueueReviewerPair').implement({
-  description: "Two reviewers' agreement over the items both scored.",
-  fields: (t) => ({
-    reviewerA: t.exposeString('judge_a', { description: 'One reviewer.' }),
-    reviewerB: t.exposeString('judge_b', { description: 'The other.' }),
-    items: t.exposeInt('scenarios', { description: 'Items both scored.' }),
-    observedAgreement: t.exposeFloat('observed_agreement', { description: 'The share of those where they gave the same value.' }),
-    cohenKappa: t.exposeFloat('cohen_kappa', { nullable: true, description: "Cohen's kappa; null when chance agreement is 1." }),
-  }),
-});
-
 const Agreement = builder.objectRef<queues.NameAgreement>('AnnotationQueueAgreement').implement({
   description: "Reviewers' agreement on one score name, over the items two or more of them scored.",
   fields: (t) => ({
     name: t.exposeString('name', { description: 'The score name.' }),
-    items: t.exposeInt('scenarios', { description: 'Items with scores of this name from two or more reviewers.' }),
-    judgements: t.exposeInt('judgements', { description: 'Scores on those items.' }),
-    observedAgreement: t.exposeFloat('observed_agreement', { nullable: true, description: "Fleiss' mean share of agreeing pairs per item." }),
-    expectedAgreement: t.exposeFloat('expected_agreement', { nullable: true, description: 'Agreement expected by chance.' }),
-    fleissKappa: t.exposeFloat('fleiss_kappa', { nullable: true, description: "Fleiss' kappa; null when undefined." }),
-    pairs: t.field({ type: [ReviewerPair], description: "Cohen's kappa of each pair of reviewers.", resolve: (row) => row.pairs }),
+    agreement: t.field({
+      type: AgreementRef,
+      description: "Fleiss' kappa over the items (its scenarios), Cohen's per pair of reviewers (its judges), as human evaluations compute them.",
+      resolve: (row) => row,
+    }),
   }),
 });
 
