@@ -18,6 +18,7 @@ const domainRanks = [
   ['evaluation-engine'],
   ['evaluations', 'human-evaluations'],
   ['annotation-queues'],
+  ['langfuse'],
 ];
 
 const bottom = '^src/(shared|generated)/';
@@ -39,12 +40,14 @@ const domainRules = domainRanks.flatMap((rank, index) => {
  * Observability's parts (docs/architecture.md#observabilitys-parts), and the other parts each may
  * import: ingestion stands alone (what it stores is what the others read: its SpanRecord types and
  * the roll-ups), the trace reads build on it, search on both (it lists spans as the reads shape
- * them), retention and deletion on ingestion alone (they undo its writes).
+ * them), sessions on all three (they group the traces search lists), retention and deletion on
+ * ingestion alone (they undo its writes).
  */
 const observabilityParts = {
   ingestion: [],
   traces: ['ingestion'],
   search: ['ingestion', 'traces'],
+  sessions: ['ingestion', 'traces', 'search'],
   retention: ['ingestion'],
 };
 

@@ -67,10 +67,11 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
   const scenarios = await ok(client.request('GET', `/human-evaluations/${human.id}/evaluation_scenarios`));
   const trace = project === 'A' ? 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' : 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
   const span = project === 'A' ? 'aaaaaaaaaaaaaaaa' : 'bbbbbbbbbbbbbbbb';
+  const session = `session-${span}`;
   await ok(
     client.request('POST', '/observability/trace', {
       trace,
-      spans: [{ id: span, name: 'root', spankind: 'LLM', start_time: '2026-01-01T00:00:00Z', end_time: '2026-01-01T00:00:01Z' }],
+      spans: [{ id: span, name: 'root', spankind: 'LLM', session_id: session, start_time: '2026-01-01T00:00:00Z', end_time: '2026-01-01T00:00:01Z' }],
     }),
   );
   const price = await ok(client.request('POST', '/observability/prices', { model: `model-${project}`, input: 1, output: 2 }));
@@ -89,6 +90,7 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
     scenario_id: scenarios[0].id,
     trace_id: trace,
     span_id: span,
+    session_id: session,
     price_id: price.id,
     api_key_id: keys[project].readId,
     user_id: member.user_id,
@@ -204,6 +206,8 @@ const expected: Record<string, Access> = {
   'DELETE /observability/traces/:trace_id': 'write',
   'DELETE /observability/users/:user_id': 'write',
   'GET /observability/spans/:span_id': 'read',
+  'GET /sessions': 'read',
+  'GET /sessions/:session_id': 'read',
   'POST /evaluations': 'write',
   'GET /evaluations': 'read',
   'DELETE /evaluations': 'write',
@@ -264,6 +268,21 @@ const expected: Record<string, Access> = {
   'POST /v1/traces': 'ingest',
   'POST /otlp/v1/traces': 'ingest',
   'POST /public/otel/v1/traces': 'ingest',
+  // Langfuse's public API (docs/langfuse.md): a feedback key may create scores, as a write key.
+  'POST /public/ingestion': 'ingest',
+  'POST /public/scores': 'feedback',
+  'GET /public/scores': 'read',
+  'GET /public/v2/scores': 'read',
+  'GET /public/scores/:scoreId': 'read',
+  'GET /public/v2/scores/:scoreId': 'read',
+  'GET /public/v3/scores': 'read',
+  'DELETE /public/scores/:scoreId': 'write',
+  'POST /public/score-configs': 'write',
+  'GET /public/score-configs': 'read',
+  'GET /public/score-configs/:configId': 'read',
+  'PATCH /public/score-configs/:configId': 'write',
+  'GET /public/sessions': 'read',
+  'GET /public/sessions/:sessionId': 'read',
 };
 
 const isOtlp = (url: string) => url.endsWith('/v1/traces');
@@ -278,10 +297,14 @@ function paramValue(url: string, name: string, ids: Record<string, string>): str
   if (name === 'evaluation_type') return 'single_model_test';
   if (name === 'file') return 'swagger-ui.css';
   if (name === 'evaluation_id' && url.startsWith('/human-evaluations')) return ids.human_evaluation_id;
+  // Langfuse's paths name their ids in its camelCase.
+  if (name === 'scoreId') return ids.score_id;
+  if (name === 'configId') return ids.score_config_id;
+  if (name === 'sessionId') return ids.session_id;
   return ids[name];
 }
 
-const fill = (url: string, ids: Record<string, string>) => url.replace(/:([a-z_]+)/g, (_match, name: string) => paramValue(url, name, ids));
+const fill = (url: string, ids: Record<string, string>) => url.replace(/:([A-Za-z_]+)/g, (_match, name: string) => paramValue(url, name, ids));
 
 /** The path of an asset the built web UI loads (the tests' global setup builds it). */
 function builtAsset(): string {
@@ -337,6 +360,10 @@ function bodyFor(route: string, ids: Record<string, string>): unknown {
     'POST /projects/:project_id/api-keys': { name: 'walk', scopes: ['read'] },
     'POST /projects/:project_id/members': { email: 'walk@example.com', role: 'viewer' },
     'PATCH /projects/:project_id/members/:user_id': { role: 'member' },
+    'POST /public/ingestion': { batch: [] },
+    'POST /public/scores': { traceId: ids.trace_id, name: 'walk', value: 1 },
+    'POST /public/score-configs': { name: 'walk', dataType: 'NUMERIC' },
+    'PATCH /public/score-configs/:configId': { description: 'walked' },
   };
   return bodies[route];
 }
@@ -375,6 +402,7 @@ function expectRefusal(response: TestResponse, route: string, status: 401 | 403 
     const code = { 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 429: 'TOO_MANY_REQUESTS' }[status];
     expect(response.body.errors[0].extensions.code).toBe(code);
   } else if (isOtlp(url)) expect(response.body.code).toBe({ 401: 16, 403: 7, 429: 8 }[status]);
+  else if (url.startsWith('/public/')) expect(typeof response.body.message).toBe('string');
   else expect(typeof response.body.detail).toBe('string');
 }
 
@@ -475,10 +503,14 @@ async function projectState(project: Project) {
     `/human-evaluations/${ids.human_evaluation_id}/evaluation_scenarios`,
     '/observability/prices?source=user',
     '/observability/traces',
+    '/sessions',
+    `/sessions/${ids.session_id}`,
     '/scores',
     '/score-configs',
     '/annotation-queues',
     `/annotation-queues/${ids.queue_id}/items`,
+    '/api/public/v2/scores',
+    '/api/public/score-configs',
     `/projects/${ids.project_id}/api-keys`,
     `/projects/${ids.project_id}/members`,
     `/projects/${ids.project_id}/audit-events`,
@@ -634,6 +666,7 @@ describe('GraphQL', () => {
       ['read', 'query($id: ID!) { humanEvaluation(id: $id) { status } }', 'human_evaluation_id'],
       ['read', 'query($id: ID!) { evaluatorConfig(id: $id) { name } }', 'config_id'],
       ['read', 'query($id: ID!) { span(id: $id) { name } }', 'span_id'],
+      ['read', 'query($id: String!) { session(sessionId: $id) { sessionId } }', 'session_id'],
       ['write', 'mutation($id: ID!) { deleteApp(id: $id) }', 'app_id'],
       ['write', 'mutation($id: ID!) { deleteTestset(id: $id) }', 'testset_id'],
       ['write', 'mutation($id: ID!) { deleteVariant(id: $id) }', 'variant_id'],
@@ -668,7 +701,7 @@ describe('GraphQL', () => {
       expect(other.status, query).toBe(missing.status);
       const normalised = (text: string, ids: Record<string, string>) => text.replaceAll(idOf(name, ids), '<id>').replaceAll(plainOf(name, ids), '<id>');
       expect(normalised(other.text, b), query).toBe(normalised(missing.text, unknown));
-      expect(other.body.data?.app ?? other.body.data?.evaluation ?? null).toBeNull();
+      expect(other.body.data?.app ?? other.body.data?.evaluation ?? other.body.data?.session ?? null).toBeNull();
     }
     const follow = 'subscription($id: ID!) { evaluationProgress(id: $id) { __typename } }';
     const other = await streamAs(keys.A.read, follow, { id: b.evaluation_id });

@@ -41,12 +41,16 @@ let built = false;
  * benchmark process), then the start script's `[VAR=value …] exec node <flags> dist/main.js` gives the
  * environment and the arguments.
  */
+/** `npm run build`, once per benchmark process. */
+export function buildService(): void {
+  if (built) return;
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error(`npm run build exited with ${build.status}`);
+  built = true;
+}
+
 function startCommand(): { env: Record<string, string>; args: string[] } {
-  if (!built) {
-    const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
-    if (build.status !== 0) throw new Error(`npm run build exited with ${build.status}`);
-    built = true;
-  }
+  buildService();
   const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   const words = scripts.start.split(' ').filter(Boolean);
   const env: Record<string, string> = {};
@@ -64,10 +68,12 @@ function startCommand(): { env: Record<string, string>; args: string[] } {
  * Runs Assay as `npm start` does (the build, then node dist/main.js with the start script's flags,
  * in the project's directory) on a fresh database: a SQLite file in a temp dir, or a database of
  * its own on TEST_DATABASE_URL's server, dropped when it stops.
- * BENCH_SERVICE_NODE_ARGS adds Node flags, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+ * BENCH_SERVICE_NODE_ARGS adds Node flags, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof". `dist`
+ * runs another build of the service (bench/support/baseline.ts) in dist/'s place.
  */
-export async function startService(env: Record<string, string> = {}): Promise<Service> {
+export async function startService(env: Record<string, string> = {}, dist?: string): Promise<Service> {
   const start = startCommand();
+  if (dist) start.args = start.args.map((arg) => (arg === 'dist/main.js' ? join(dist, 'main.js') : arg));
   const dir = mkdtempSync(join(tmpdir(), 'assay-bench-'));
   const database = await createTestDatabase(dir);
   const serviceEnv: NodeJS.ProcessEnv = { ...process.env, ...start.env, PORT: '0', LOG_LEVEL: 'info', ...database.env, ...env };

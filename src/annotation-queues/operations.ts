@@ -447,7 +447,8 @@ export async function agreement(ctx: RequestContext, queueId: string): Promise<N
   await getQueue(ctx, queueId);
   const annotations = await ctx.db.annotationQueueAnnotation.findMany({ where: { queueId }, select: { itemId: true, annotator: true, scoreIds: true } });
   const ids = annotations.flatMap((annotation) => annotation.scoreIds as string[]);
-  const byId = new Map((await scores.scoresByIds(ctx, ids)).map((score) => [score.id, score]));
+  const { scores: written } = await scores.listScores(ctx, { ids }, { first: Math.max(ids.length, 1) });
+  const byId = new Map(written.map((score) => [score.id, score]));
   const byName = new Map<string, Map<string, Map<string, string>>>();
   for (const annotation of annotations) {
     for (const id of annotation.scoreIds as string[]) {

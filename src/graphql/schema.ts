@@ -11,6 +11,7 @@ import '../human-evaluations/graphql.js';
 import '../observability/ingestion/graphql.js';
 import '../observability/retention/graphql.js';
 import '../observability/search/graphql.js';
+import '../observability/sessions/graphql.js';
 import '../observability/traces/graphql.js';
 import '../pricing/graphql.js';
 import '../scores/graphql.js';

@@ -213,7 +213,8 @@ function resolveScore(
   };
 }
 
-const SCORE_COLUMNS = [
+/** The columns of a Score row, in the order `writeScores` writes them (bench/scores inserts the same). */
+export const SCORE_COLUMNS = [
   'id',
   'projectId',
   'target',
@@ -371,8 +372,11 @@ export function upsertScores(ctx: ScoreContext, inputs: readonly ScoreInput[], o
 // ---------------------------------------------------------------------------------------------
 // Reading scores
 
-/** The filter of `GET /scores` and GraphQL `scores`, every part optional; `ids` for Langfuse's `scoreIds`. */
-export type ScoreFilter = Omit<Partial<ScoreListQuery>, 'limit' | 'cursor'> & { ids?: readonly string[] };
+/**
+ * The filter of `GET /scores` and GraphQL `scores`, every part optional; besides, for callers
+ * above (Langfuse's API): `ids`, and `trace_ids` (the traces another filter found).
+ */
+export type ScoreFilter = Omit<Partial<ScoreListQuery>, 'limit' | 'cursor'> & { ids?: readonly string[]; trace_ids?: readonly string[] };
 
 export interface ScorePage {
   scores: ScoreRow[];
@@ -400,6 +404,7 @@ function scoreWhere(projectId: string, filter: ScoreFilter): Prisma.ScoreWhereIn
   return {
     projectId,
     ...(filter.ids && { id: { in: [...filter.ids] } }),
+    ...(filter.trace_ids && { traceId: { in: [...filter.trace_ids] } }),
     ...(filter.trace_id && { traceId: filter.trace_id }),
     ...(filter.span_id && { spanId: filter.span_id }),
     ...(filter.session_id && { sessionId: filter.session_id }),
@@ -446,11 +451,6 @@ export async function getScore(ctx: Pick<ScoreContext, 'db' | 'projectId'>, id: 
   const row = await ctx.db.score.findUnique({ where: { projectId_id: { projectId: ctx.projectId, id } } });
   if (!row) throw new NotFoundError('Score', id);
   return row;
-}
-
-/** The project's scores among `ids` (GraphQL's node loader), missing ones left out. */
-export function scoresByIds(ctx: Pick<ScoreContext, 'db' | 'projectId'>, ids: readonly string[]): Promise<ScoreRow[]> {
-  return ctx.db.score.findMany({ where: { projectId: ctx.projectId, id: { in: [...ids] } } });
 }
 
 /** What scores are read by for a batch of targets (GraphQL's loaders of `Trace.scores`, `Span.scores`, …). */
@@ -656,4 +656,85 @@ export async function updateScoreConfig(
       ...(patch.categories !== undefined && row.dataType === 'CATEGORICAL' && { categories: next.categories as Prisma.InputJsonValue }),
     },
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Searching scores by lists of values (Langfuse's public API, docs/langfuse.md)
+
+/** A wider filter than ScoreFilter: each list matches any of its values, the parts all at once. */
+export interface ScoreSearch {
+  ids?: string[];
+  names?: string[];
+  sources?: ScoreSource[];
+  dataTypes?: ScoreDataType[];
+  configIds?: string[];
+  traceIds?: string[];
+  spanIds?: string[];
+  sessionIds?: string[];
+  /** Scores written by these signed-in users. */
+  authorUserIds?: string[];
+  /** The value compared with a number (`value >= 3`). */
+  compare?: { operator: 'lt' | 'gt' | 'lte' | 'gte' | 'equals' | 'not'; value: number };
+  /** The value is one of these numbers (NUMERIC, BOOLEAN as 1/0). */
+  values?: number[];
+  /** The label is one of these (CATEGORICAL). */
+  stringValues?: string[];
+  valueMin?: number;
+  valueMax?: number;
+  /** Created at or after. */
+  createdFrom?: Date;
+  /** Created before. */
+  createdBefore?: Date;
+}
+
+function searchWhere(projectId: string, search: ScoreSearch): Prisma.ScoreWhereInput {
+  const anyOf = <T>(values: T[] | undefined) => (values === undefined ? undefined : { in: values });
+  const value: Prisma.FloatNullableFilter = {
+    ...(search.compare && { [search.compare.operator]: search.compare.value }),
+    ...(search.values && { in: search.values }),
+    ...(search.valueMin !== undefined && { gte: search.valueMin }),
+    ...(search.valueMax !== undefined && { lte: search.valueMax }),
+  };
+  return {
+    projectId,
+    id: anyOf(search.ids),
+    name: anyOf(search.names),
+    source: anyOf(search.sources),
+    dataType: anyOf(search.dataTypes),
+    configId: anyOf(search.configIds),
+    traceId: anyOf(search.traceIds),
+    spanId: anyOf(search.spanIds),
+    sessionId: anyOf(search.sessionIds),
+    ...(search.authorUserIds && { authorType: 'user', authorId: { in: search.authorUserIds } }),
+    ...(Object.keys(value).length > 0 && { value }),
+    stringValue: anyOf(search.stringValues),
+    ...((search.createdFrom || search.createdBefore) && {
+      createdAt: { ...(search.createdFrom && { gte: search.createdFrom }), ...(search.createdBefore && { lt: search.createdBefore }) },
+    }),
+  };
+}
+
+/**
+ * A page of the project's scores matching `search`, newest first (creation time, then id): by
+ * `offset` (Langfuse's numbered pages) or after a `scoreCursor` (a cursor that is not one is a
+ * 422 at `['query', 'cursor']`).
+ */
+export async function searchScores(
+  ctx: Pick<ScoreContext, 'db' | 'projectId'>,
+  search: ScoreSearch,
+  page: { limit: number; offset?: number; after?: string | null },
+): Promise<ScorePage> {
+  const where = searchWhere(ctx.projectId, search);
+  if (page.after) {
+    const { createdAt, id } = decodeCursor(page.after, ['query', 'cursor']);
+    where.AND = [{ OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }] }];
+  }
+  const rows = await ctx.db.score.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: page.offset, take: page.limit + 1 });
+  const scores = rows.slice(0, page.limit);
+  return { scores, nextCursor: rows.length > page.limit ? scoreCursor(scores.at(-1)!) : null };
+}
+
+/** How many of the project's scores match `search`. */
+export function countSearchedScores(ctx: Pick<ScoreContext, 'db' | 'projectId'>, search: ScoreSearch): Promise<number> {
+  return ctx.db.score.count({ where: searchWhere(ctx.projectId, search) });
 }

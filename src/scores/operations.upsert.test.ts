@@ -132,6 +132,7 @@ describe('upsertScoresPartly', () => {
     expect((outcomes[1].error as ValidationError).issues[0].loc).toEqual(['body', 1, 'value']);
     expect(await scores.countScores(ctx, { trace_id: 't-p' })).toBe(3);
     expect(await scores.getScore(ctx, 'partly-taken')).toMatchObject({ traceId: 't-p', value: 1 });
+    expect(await scores.countScores(ctx, { trace_ids: ['t-p', 'no-such-trace'] })).toBe(3);
     const page = await scores.listScores(ctx, { ids: ['partly-ok', 'partly-ok-2', 'partly-taken'] }, { first: 1, skip: 1 });
     expect(page.scores).toHaveLength(1);
     expect(page.nextCursor).not.toBeNull();

@@ -169,6 +169,9 @@ function Sections({ projectId, route, me }: { projectId: string; route: Route | 
       <Link to={paths.traces(projectId)} aria-current={route?.screen === 'traces' ? 'page' : undefined}>
         Traces
       </Link>
+      <Link to={paths.sessions(projectId)} aria-current={route?.screen === 'sessions' || route?.screen === 'session' ? 'page' : undefined}>
+        Sessions
+      </Link>
       <Link to={paths.evaluations(projectId)} aria-current={route?.screen.startsWith('evaluation') ? 'page' : undefined}>
         Evaluations
       </Link>

@@ -8,7 +8,9 @@ describe('matchRoute', () => {
     expect(matchRoute('/p/p1/traces/')).toEqual({ screen: 'traces', projectId: 'p1' });
     expect(matchRoute('/p/p1/traces/t%2F1', '?span=s1')).toEqual({ screen: 'trace', projectId: 'p1', traceId: 't/1', spanId: 's1' });
     expect(matchRoute('/p/p1/traces/t1')).toMatchObject({ spanId: null });
-    for (const path of ['/apps', '/p', '/p/p1/nothing', '/p/p1/traces/t1/more']) expect(matchRoute(path)).toBeNull();
+    expect(matchRoute('/p/p1/sessions')).toEqual({ screen: 'sessions', projectId: 'p1' });
+    expect(matchRoute(paths.session('p1', 'chat/1 2'))).toEqual({ screen: 'session', projectId: 'p1', sessionId: 'chat/1 2' });
+    for (const path of ['/apps', '/p', '/p/p1/nothing', '/p/p1/traces/t1/more', '/p/p1/sessions/s1/more']) expect(matchRoute(path)).toBeNull();
   });
 
   it('names the evaluation screens', () => {

@@ -42,6 +42,8 @@ export type Route =
   | { screen: 'home' }
   | { screen: 'traces'; projectId: string }
   | { screen: 'trace'; projectId: string; traceId: string; spanId: string | null }
+  | { screen: 'sessions'; projectId: string }
+  | { screen: 'session'; projectId: string; sessionId: string }
   | { screen: 'login' }
   | { screen: 'set-password' }
   | { screen: 'admin'; projectId: string; section: AdminSection }
@@ -133,6 +135,8 @@ export function matchRoute(pathname: string, search = ''): Route | null {
   const projectId = parts[1];
   if (parts.length === 2 || (parts.length === 3 && parts[2] === 'traces')) return { screen: 'traces', projectId };
   if (parts.length === 4 && parts[2] === 'traces') return { screen: 'trace', projectId, traceId: parts[3], spanId: new URLSearchParams(search).get('span') };
+  if (parts[2] === 'sessions' && parts.length === 3) return { screen: 'sessions', projectId };
+  if (parts[2] === 'sessions' && parts.length === 4) return { screen: 'session', projectId, sessionId: parts[3] };
   if (parts[2] === 'admin' && parts.length <= 4) {
     const section = parts[3] ?? 'keys';
     if (isAdminSection(section)) return { screen: 'admin', projectId, section };
@@ -147,6 +151,8 @@ export const paths = {
   traces: (projectId: string, search = '') => `/p/${encodeURIComponent(projectId)}/traces${search}`,
   trace: (projectId: string, traceId: string, spanId?: string | null) =>
     `/p/${encodeURIComponent(projectId)}/traces/${encodeURIComponent(traceId)}${spanId ? `?span=${encodeURIComponent(spanId)}` : ''}`,
+  sessions: (projectId: string, search = '') => `/p/${encodeURIComponent(projectId)}/sessions${search}`,
+  session: (projectId: string, sessionId: string) => `/p/${encodeURIComponent(projectId)}/sessions/${encodeURIComponent(sessionId)}`,
   admin: (projectId: string, section: AdminSection, search = '') => `/p/${encodeURIComponent(projectId)}/admin/${section}${search}`,
   /** The login page, coming back to `next` (a path of this UI) once signed in. */
   login: (next?: string | null) => {

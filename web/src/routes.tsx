@@ -8,7 +8,7 @@ import { apiKeys, auditLog, loginPage, members, setPasswordPage } from './auth/e
 import { comparison, evaluationList, evaluationPage, newEvaluation } from './evaluations/entrypoints.ts';
 import { editConfig, newConfig } from './evaluators/entrypoints.ts';
 import { humanEvaluationList, humanEvaluationPage, judgeScreen } from './human-evaluations/entrypoints.ts';
-import { traceList, tracePage } from './observability/entrypoints.ts';
+import { sessionList, sessionPage, traceList, tracePage } from './observability/entrypoints.ts';
 import { prices } from './pricing/entrypoints.ts';
 import { projects } from './projects/entrypoints.ts';
 import { testsetList, testsetPage } from './testsets/entrypoints.ts';
@@ -20,6 +20,8 @@ const screens: { [S in Screen]: EntryPoint<RouteOf<S>> } = {
   'set-password': setPasswordPage,
   traces: traceList,
   trace: tracePage,
+  sessions: sessionList,
+  session: sessionPage,
   evaluations: evaluationList,
   'evaluation-new': newEvaluation,
   evaluation: evaluationPage,

@@ -13,7 +13,8 @@ import type { BulkSql, SqlValue, Tx } from '../../shared/sql.js';
 // for every span of a large trace. A trace whose spans all sit in a parent cycle (a faulty
 // client) falls back to its earliest span. The root is found in a step of its own (a
 // materialised CTE), once per trace: PostgreSQL would otherwise test it as a join condition, once
-// per span of the trace.
+// per span of the trace. A trace's session is its root's, else one a span below names (an AI SDK
+// call inside an app's own span names it there; docs/sessions.md#session-ids).
 // `WHERE true` is SQLite's documented way to parse an upsert after INSERT … SELECT … JOIN.
 /**
  * Whether span `s`'s parent is missing from its trace (`agg`). SQLite looks each parent up by the
@@ -47,7 +48,8 @@ WITH agg AS MATERIALIZED (
     SUM(CASE WHEN "statusCode" = 'ERROR' THEN 1 ELSE 0 END) AS "errorCount",
     SUM("promptTokens") AS "promptTokens", SUM("completionTokens") AS "completionTokens",
     SUM("totalTokens") AS "totalTokens", ${costSumSql('"cost"', sql)} AS "cost",
-    MIN(CASE WHEN "parentSpanId" IS NULL THEN "startTimeUnixNano" END) AS "firstParentless"
+    MIN(CASE WHEN "parentSpanId" IS NULL THEN "startTimeUnixNano" END) AS "firstParentless",
+    MIN("sessionId") AS "anySessionId"
   FROM "Span"
   WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')})${spansWithin(sql, '', null)}
   GROUP BY "projectId", "traceId"
@@ -81,7 +83,7 @@ SELECT agg."projectId", agg."traceId", root."spanId", root."name", agg."startTim
   (agg."endNano" - agg."startNano") / 1e9,
   agg."spanCount", agg."errorCount", agg."promptTokens", agg."completionTokens", agg."totalTokens", agg."cost",
   root."spanKind", CASE WHEN agg."errorCount" > 0 THEN 'ERROR' ELSE root."statusCode" END,
-  root."environment", root."userId", root."sessionId", root."appId", root."variantId", root."variantName", ${sql.timestamp('?')}, ${sql.timestamp('?')}
+  root."environment", root."userId", COALESCE(root."sessionId", agg."anySessionId"), root."appId", root."variantId", root."variantName", ${sql.timestamp('?')}, ${sql.timestamp('?')}
 FROM rooted AS agg
 LEFT JOIN "Span" AS root ON root."projectId" = agg."projectId" AND root."traceId" = agg."traceId" AND root."spanId" = agg."rootId"${spansWithin(sql, 'root.', 'agg')}
 WHERE true

@@ -50,14 +50,14 @@ const spanSortSql: Record<SpanSortField, string> = {
 
 type Key = [sort: unknown, ...ids: string[]];
 
-function encodeCursor(key: Key): string {
+export function encodeCursor(key: Key): string {
   const [sort, ...ids] = key;
   const tagged =
     sort instanceof Date ? ['d', sort.toISOString()] : typeof sort === 'bigint' ? ['b', sort.toString()] : typeof sort === 'string' ? ['s', sort] : ['n', sort];
   return Buffer.from(JSON.stringify([...tagged, ...ids])).toString('base64url');
 }
 
-function decodeCursor(cursor: string, ids: number, argument: string): Key {
+export function decodeCursor(cursor: string, ids: number, argument: string): Key {
   const invalid = () => ValidationError.at(['query', argument], 'Invalid cursor', 'value_error');
   let parsed: unknown;
   try {
@@ -76,7 +76,7 @@ function decodeCursor(cursor: string, ids: number, argument: string): Key {
 }
 
 /** `(k, id1, id2) < (?, ?, ?)` written out for SQLite versions without row values in all places. */
-function keysetCondition(columns: string[], op: '<' | '>', values: unknown[], where: Where) {
+export function keysetCondition(columns: string[], op: '<' | '>', values: unknown[], where: Where) {
   const ors: string[] = [];
   const params: unknown[] = [];
   for (let i = 0; i < columns.length; i++) {
@@ -87,7 +87,7 @@ function keysetCondition(columns: string[], op: '<' | '>', values: unknown[], wh
   where.add(`(${ors.join(' OR ')})`, ...params);
 }
 
-function pageSize(args: PageArgs): { size: number; backward: boolean } {
+export function pageSize(args: PageArgs): { size: number; backward: boolean } {
   if (args.first != null && args.last != null) throw ValidationError.at(['query', 'last'], 'Give first or last, not both', 'value_error');
   const backward = args.last != null || (args.before != null && args.first == null);
   const size = (backward ? args.last : args.first) ?? DEFAULT_PAGE;

@@ -59,7 +59,7 @@ export const SpanStatusCode = builder.enumType('SpanStatusCode', {
   }),
 });
 
-const TokenUsage = builder.objectRef<SpanUsageJson>('TokenUsage').implement({
+export const TokenUsage = builder.objectRef<SpanUsageJson>('TokenUsage').implement({
   description: 'Token counts of model calls; each null when none was reported.',
   fields: (t) => ({
     promptTokens: t.exposeInt('prompt_tokens', { nullable: true, description: 'Tokens sent to the model, cached ones included.' }),

@@ -222,6 +222,19 @@ export async function getTrace<Q extends TraceQuery>(ctx: RequestContext, traceI
   return trace;
 }
 
+/**
+ * Who and where of the stored traces among `traceIds` (their roll-ups' user, session and
+ * environment), for what names traces from elsewhere: Langfuse's scores show their trace's
+ * (docs/langfuse.md#field-mapping). Traces not stored yet are absent.
+ */
+export function traceOwners(ctx: RequestContext, traceIds: readonly string[]) {
+  if (traceIds.length === 0) return Promise.resolve([]);
+  return ctx.db.trace.findMany({
+    select: { traceId: true, userId: true, sessionId: true, environment: true },
+    where: { projectId: ctx.projectId, traceId: { in: [...new Set(traceIds)] } },
+  });
+}
+
 /** A trace's spans, flat in start order (a page of them when `query` carries cursor and take). */
 export async function listTraceSpans<Q extends Omit<Prisma.SpanFindManyArgs, 'where' | 'orderBy'>>(ctx: RequestContext, traceId: string, query?: Q) {
   return ctx.db.span.findMany({ ...query, where: { projectId: ctx.projectId, traceId, ...(await spanTimes(ctx, [traceId])) }, orderBy: spanOrder });

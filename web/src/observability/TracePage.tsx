@@ -53,7 +53,7 @@ const headFragment = graphql`
   }
 `;
 
-function TraceHead({ trace: traceRef }: { trace: TracePageHead_trace$key }) {
+function TraceHead({ projectId, trace: traceRef }: { projectId: string; trace: TracePageHead_trace$key }) {
   const trace = useFragment(headFragment, traceRef);
   const figures: [string, string][] = [
     ['Started', formatTime(trace.startTime)],
@@ -64,7 +64,6 @@ function TraceHead({ trace: traceRef }: { trace: TracePageHead_trace$key }) {
     ['Cost', formatCost(trace.cost)],
     ...(trace.environment ? ([['Environment', trace.environment]] as [string, string][]) : []),
     ...(trace.userId ? ([['User', trace.userId]] as [string, string][]) : []),
-    ...(trace.sessionId ? ([['Session', trace.sessionId]] as [string, string][]) : []),
   ];
   return (
     <>
@@ -73,6 +72,11 @@ function TraceHead({ trace: traceRef }: { trace: TracePageHead_trace$key }) {
         {trace.status === 'ERROR' && <span className="badge error">failed</span>}
       </h1>
       <Figures figures={figures} />
+      {trace.sessionId && (
+        <p>
+          A turn of the session <Link to={paths.session(projectId, trace.sessionId)}>{trace.sessionId}</Link>
+        </p>
+      )}
     </>
   );
 }
@@ -103,7 +107,7 @@ export function TracePage({ route: { projectId, traceId, spanId }, queries }: Sc
       <nav aria-label="Breadcrumb" className="breadcrumb">
         <Link to={paths.traces(projectId)}>Traces</Link> / <span aria-current="page">{trace.traceId}</span>
       </nav>
-      <TraceHead trace={trace} />
+      <TraceHead projectId={projectId} trace={trace} />
       <div className="trace-body">
         <SpanTree outline={trace.outline} tree={tree} selected={selected} onSelect={select} />
         <section className="details-pane" aria-label="Selected span">

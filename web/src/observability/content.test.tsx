@@ -50,4 +50,26 @@ describe('content for people', () => {
     render(<ContentView value={null} />);
     expect(screen.getByText('None reported.')).toBeTruthy();
   });
+
+  it('shows the tool calls of a message as calls, and the call a tool message answers', () => {
+    render(
+      <ContentView
+        value={{
+          messages: [
+            {
+              role: 'assistant',
+              content: null,
+              tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+            },
+            { role: 'tool', tool_call_id: 'call_1', content: '{"forecast":"sunny"}' },
+          ],
+        }}
+      />,
+    );
+    expect(screen.getByText('get_weather').className).toBe('tool-call-name');
+    expect(screen.getByText('{"city":"Paris"}').tagName).toBe('PRE');
+    expect(screen.getByText('answer to call_1')).toBeTruthy();
+    expect(screen.getByText('{"forecast":"sunny"}')).toBeTruthy();
+    expect(document.querySelector('.json')).toBeNull();
+  });
 });

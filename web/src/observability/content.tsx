@@ -88,7 +88,15 @@ export function ContentView({ value }: { value: unknown }) {
       {conversation.messages.map((message, i) => (
         <div key={i} className={`message message-${message.role.replace(/[^a-z]/gi, '')}`}>
           <div className="message-role">{message.role}</div>
+          {message.toolCallId !== null && <div className="tool-call-id">answer to {message.toolCallId}</div>}
           {message.text !== null && <LongText text={message.text} />}
+          {message.toolCalls.map((call, j) => (
+            <div key={j} className="tool-call">
+              <span className="tool-call-name">{call.name}</span>
+              {call.id !== null && <span className="tool-call-id"> {call.id}</span>}
+              <LongText text={call.arguments} />
+            </div>
+          ))}
           {message.rest && <JsonView value={message.rest} />}
         </div>
       ))}

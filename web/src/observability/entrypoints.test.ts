@@ -2,7 +2,7 @@
 // variables, before any screen renders (docs/ui.md#routes-and-preloading).
 import { Environment, Network, Observable, RecordSource, Store, type Variables } from 'relay-runtime';
 import { describe, expect, it } from 'vitest';
-import { traceList, tracePage } from './entrypoints.ts';
+import { sessionList, sessionPage, traceList, tracePage } from './entrypoints.ts';
 
 /** An environment whose network records each request and never answers. */
 function recording() {
@@ -35,5 +35,17 @@ describe('the observability entry points', () => {
       { name: 'SpanDetailsQuery', variables: { traceId: 't1', spanId: 's1' } },
     ]);
     expect(queries.span).not.toBeNull();
+  });
+
+  it("start the session list's query with the URL's filters and page, and a session's with its first turns", () => {
+    const { sent, environment } = recording();
+    sessionList.load(environment, { screen: 'sessions', projectId: 'p1' }, '?search=abc&user=u1&before=c1');
+    expect(sent).toEqual([
+      { name: 'SessionListQuery', variables: expect.objectContaining({ search: 'abc', userId: 'u1', last: 50, before: 'c1', first: undefined }) },
+    ]);
+    const page = recording();
+    const queries = sessionPage.load(page.environment, { screen: 'session', projectId: 'p1', sessionId: 's/1' }, '');
+    expect(page.sent).toEqual([{ name: 'SessionPageQuery', variables: { sessionId: 's/1' } }]);
+    expect(Object.keys(queries)).toEqual(['session']);
   });
 });

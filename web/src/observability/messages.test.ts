@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conversationOf, exceptionsOf } from './messages.ts';
+import { contentPreview, conversationOf, exceptionsOf, PREVIEW_LENGTH } from './messages.ts';
 
 describe('conversationOf', () => {
   it('reads stored chat messages, system instructions and text parts', () => {
@@ -13,7 +13,9 @@ describe('conversationOf', () => {
             { type: 'text', content: 'is' },
           ],
         },
-        { role: 'assistant', content: null, tool_calls: [{ name: 'lookup' }] },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: '{"found":true}' },
+        { role: 'assistant', content: null, tool_calls: [{ unknown: 'shape' }] },
       ],
       system_instructions: [{ type: 'text', content: 'Be terse.' }],
       temperature: 0,
@@ -21,9 +23,11 @@ describe('conversationOf', () => {
     expect(conversation).toEqual({
       system: 'Be terse.',
       messages: [
-        { role: 'user', text: 'Capital of France?', rest: null },
-        { role: 'assistant', text: 'Paris', rest: null },
-        { role: 'assistant', text: null, rest: { content: null, tool_calls: [{ name: 'lookup' }] } },
+        { role: 'user', text: 'Capital of France?', toolCalls: [], toolCallId: null, rest: null },
+        { role: 'assistant', text: 'Paris', toolCalls: [], toolCallId: null, rest: null },
+        { role: 'assistant', text: null, toolCalls: [{ id: 'call_1', name: 'lookup', arguments: '{"q":"x"}' }], toolCallId: null, rest: null },
+        { role: 'tool', text: '{"found":true}', toolCalls: [], toolCallId: 'call_1', rest: null },
+        { role: 'assistant', text: null, toolCalls: [], toolCallId: null, rest: { content: null, tool_calls: [{ unknown: 'shape' }] } },
       ],
       rest: { temperature: 0 },
     });
@@ -53,5 +57,16 @@ describe('exceptionsOf', () => {
       { type: null, message: null, stacktrace: null, time: null },
     ]);
     expect(exceptionsOf(null)).toEqual([]);
+  });
+});
+
+describe('contentPreview', () => {
+  it('shows a text, the last said of a conversation, or JSON, in one line cut short', () => {
+    expect(contentPreview(null)).toBe('');
+    expect(contentPreview('hello\n  there')).toBe('hello there');
+    expect(contentPreview({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello!' }] })).toBe('assistant: Hello!');
+    expect(contentPreview({ input: 'why?' })).toBe('why?');
+    expect(contentPreview({ question: 'why?', n: 1 })).toBe('{"question":"why?","n":1}');
+    expect(contentPreview('x'.repeat(PREVIEW_LENGTH + 5))).toBe(`${'x'.repeat(PREVIEW_LENGTH)}…`);
   });
 });

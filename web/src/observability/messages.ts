@@ -1,12 +1,23 @@
 // Reading a span's inputs and outputs for people (docs/ui.md#span-details): chat messages, as
-// ingestion stores them (`{messages: [{role, content | parts, tool_calls?}]}`, from OpenInference
-// and OTel GenAI alike), are shown as a conversation; anything else as folded JSON.
+// ingestion stores them (`{messages: [{role, content | parts, tool_calls?, tool_call_id?}]}`, from
+// every library alike), are shown as a conversation, tool calls as calls; anything else as folded JSON.
+
+/** A tool call an assistant message asks for: the function and its arguments (JSON text). */
+export interface ToolCall {
+  id: string | null;
+  name: string;
+  arguments: string;
+}
 
 export interface ChatMessage {
   role: string;
   /** The text, when the message is text; else null and `rest` holds its parts. */
   text: string | null;
-  /** What else the message carries (parts, tool calls, name), or null. */
+  /** The tool calls it asks for (`tool_calls`), read as calls. */
+  toolCalls: ToolCall[];
+  /** The call a tool message answers (`tool_call_id`), or null. */
+  toolCallId: string | null;
+  /** What else the message carries (parts, name, finish reason), or null. */
   rest: Record<string, unknown> | null;
 }
 
@@ -33,6 +44,23 @@ function textOf(value: unknown): string | null {
   return null;
 }
 
+/**
+ * `tool_calls` as ingestion stores them (`{id, function: {name, arguments}}`, OpenInference's
+ * unwrapped form alike, or `{id, name, arguments}`); null when one of them is not a call.
+ */
+function toolCallsOf(value: unknown): ToolCall[] | null {
+  if (!Array.isArray(value) || value.length === 0) return null;
+  const calls: ToolCall[] = [];
+  for (const item of value) {
+    if (!isRecord(item)) return null;
+    const fn = isRecord(item.function) ? item.function : item;
+    if (typeof fn.name !== 'string') return null;
+    const args = fn.arguments ?? null;
+    calls.push({ id: typeof item.id === 'string' ? item.id : null, name: fn.name, arguments: typeof args === 'string' ? args : JSON.stringify(args) });
+  }
+  return calls;
+}
+
 /** The conversation a span's inputs or outputs hold; null when they are not chat messages. */
 export function conversationOf(value: unknown): Conversation | null {
   const list = Array.isArray(value) ? value : isRecord(value) && Array.isArray(value.messages) ? value.messages : null;
@@ -40,7 +68,11 @@ export function conversationOf(value: unknown): Conversation | null {
   const messages = (list as Record<string, unknown>[]).map((message) => {
     const text = textOf(message.content) ?? textOf(message.parts);
     const handled = text !== null ? ['role', 'content', 'parts'] : ['role'];
-    return { role: message.role as string, text, rest: withoutKeys(message, handled) };
+    const toolCalls = toolCallsOf(message.tool_calls);
+    if (toolCalls) handled.push('tool_calls', ...(message.content === null ? ['content'] : []));
+    const toolCallId = typeof message.tool_call_id === 'string' ? message.tool_call_id : null;
+    if (toolCallId !== null) handled.push('tool_call_id');
+    return { role: message.role as string, text, toolCalls: toolCalls ?? [], toolCallId, rest: withoutKeys(message, handled) };
   });
   const system = isRecord(value) ? textOf(value.system_instructions) : null;
   return { system, messages, rest: isRecord(value) ? withoutKeys(value, ['messages', 'system_instructions']) : null };
@@ -71,4 +103,22 @@ export function exceptionsOf(events: unknown): ExceptionEvent[] {
         time: typeof event.time === 'string' ? event.time : null,
       };
     });
+}
+
+/** Characters of a one-line preview. */
+export const PREVIEW_LENGTH = 120;
+
+/**
+ * Inputs or outputs in one short line, for a list's cell: a text as it is (also alone in an object,
+ * as `input.value` is stored: `{input: "…"}`), a conversation's last message with text (what was
+ * last said), anything else as JSON; empty when none were reported.
+ */
+export function contentPreview(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const only = isRecord(value) && Object.keys(value).length === 1 ? Object.values(value)[0] : undefined;
+  const conversation = conversationOf(value);
+  const last = conversation?.messages.findLast((message) => message.text !== null);
+  const text = typeof value === 'string' ? value : typeof only === 'string' ? only : last ? `${last.role}: ${last.text}` : JSON.stringify(value);
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > PREVIEW_LENGTH ? `${line.slice(0, PREVIEW_LENGTH)}…` : line;
 }

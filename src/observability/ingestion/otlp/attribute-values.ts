@@ -55,44 +55,67 @@ export function amount(attrs: Attrs, keys: readonly string[]): number | null {
   return null;
 }
 
+/** A branch `unflatten` made (as opposed to a value the client sent, which it never changes). */
+class Branch {
+  [key: string]: JsonValue;
+}
+
 /**
  * The attributes under `prefix.` as one nested value: `p.0.message.role` → `[{message: {role}}]`.
  * Objects whose keys are all indexes become arrays (in index order). Undefined when none.
  */
 export function unflatten(attrs: Attrs, prefix: string): JsonValue | undefined {
   const head = `${prefix}.`;
-  let root: JsonObject | undefined;
-  let created!: Set<JsonObject>;
+  let root: Branch | undefined;
   for (const key in attrs) {
     if (!key.startsWith(head)) continue;
-    const path = key.slice(head.length).split('.');
-    if (!root) created = new Set([(root = {})]);
-    let node: JsonObject = root;
+    root ??= new Branch();
+    let node: Branch = root;
+    let from = head.length;
+    let dot = key.indexOf('.', from);
     let ok = true;
-    for (let i = 0; i < path.length - 1; i++) {
-      const next = node[path[i]];
-      if (next === undefined) {
-        node = node[path[i]] = {};
-        created.add(node);
-      } else if (isObject(next) && created.has(next)) node = next;
+    while (dot >= 0) {
+      const part = key.slice(from, dot);
+      const next = node[part];
+      if (next === undefined) node = node[part] = new Branch();
+      else if (next instanceof Branch) node = next;
       else {
         ok = false; // a leaf already sits where this key needs a branch: the raw attributes keep it
         break;
       }
+      from = dot + 1;
+      dot = key.indexOf('.', from);
     }
-    const last = path[path.length - 1];
-    if (ok && !created.has(node[last] as JsonObject)) node[last] = attrs[key]!;
+    const last = key.slice(from);
+    if (ok && !(node[last] instanceof Branch)) node[last] = attrs[key]!;
   }
-  return root === undefined ? undefined : arrays(root, created);
+  return root === undefined ? undefined : arrays(root);
 }
 
-/** Index-keyed objects built by `unflatten` to arrays (values the client sent are left alone). */
-function arrays(value: JsonValue, created: Set<JsonObject>): JsonValue {
-  if (!isObject(value) || !created.has(value)) return value;
-  const keys = Object.keys(value);
-  for (const key of keys) value[key] = arrays(value[key], created);
-  if (keys.length > 0 && keys.every((key) => /^\d+$/.test(key))) {
-    return keys.sort((a, b) => Number(a) - Number(b)).map((key) => value[key]!);
+function isIndex(key: string): boolean {
+  if (key.length === 0) return false;
+  for (let i = 0; i < key.length; i++) {
+    const code = key.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
   }
-  return value;
+  return true;
+}
+
+/**
+ * Branches made by `unflatten` whose keys are all indexes to arrays (in index order); the other
+ * branches stay as they are (plain objects to JSON, whose prototype nothing reads).
+ */
+function arrays(value: JsonValue): JsonValue {
+  if (!(value instanceof Branch)) return value;
+  const keys = Object.keys(value);
+  let indexed = keys.length > 0;
+  for (const key of keys) {
+    const item = value[key];
+    if (item instanceof Branch) value[key] = arrays(item);
+    if (indexed && !isIndex(key)) indexed = false;
+  }
+  if (!indexed) return value;
+  // Canonical indexes are enumerated in ascending order already; others ("01") are sorted.
+  if (keys.some((key) => key.length > 1 && key[0] === '0')) keys.sort((a, b) => Number(a) - Number(b));
+  return keys.map((key) => value[key]);
 }

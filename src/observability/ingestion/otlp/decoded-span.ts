@@ -50,6 +50,29 @@ export interface OtlpSpan {
   statusMessage: string;
 }
 
+/** A span with every field at its protobuf default, for a decoder to fill. */
+export function blankSpan(): OtlpSpan {
+  return {
+    traceId: '',
+    spanId: '',
+    parentSpanId: null,
+    traceState: '',
+    flags: 0,
+    name: '',
+    kind: 0,
+    startTimeUnixNano: 0n,
+    endTimeUnixNano: 0n,
+    attributes: {},
+    droppedAttributesCount: 0,
+    events: [],
+    droppedEventsCount: 0,
+    links: [],
+    droppedLinksCount: 0,
+    statusCode: 0,
+    statusMessage: '',
+  };
+}
+
 export interface OtlpResource {
   attributes: JsonObject;
   droppedAttributesCount: number;

@@ -1,10 +1,10 @@
-// OTLP/protobuf: an ExportTraceServiceRequest (an HTTP body or a gRPC message) decoded by the
-// protobufjs descriptor (messages.ts) into the plain form of decoded-span.ts.
+// OTLP/protobuf: an ExportTraceServiceRequest (an HTTP body or a gRPC message) decoded into the
+// plain form of decoded-span.ts.
 import type { JsonValue } from '../span-record.js';
 import {
+  blankSpan,
   checkIds,
   checkTimes,
-  hex,
   isZero,
   MAX_VALUE_DEPTH,
   OtlpBadRequest,
@@ -14,9 +14,11 @@ import {
   type JsonObject,
   type OtlpGroup,
   type OtlpResource,
+  type OtlpEvent,
+  type OtlpLink,
   type OtlpScope,
 } from './decoded-span.js';
-import { ExportTraceServiceRequest } from './messages.js';
+import protobuf from 'protobufjs';
 
 /** protobufjs gives 64-bit integers as Long ({low, high}) or as a number when small. */
 interface LongLike {
@@ -41,162 +43,306 @@ function double(value: number): JsonValue {
   return Number.isFinite(value) ? value : String(value);
 }
 
-type PbAnyValue = {
-  stringValue?: string;
-  boolValue?: boolean;
-  intValue?: LongLike | number;
-  doubleValue?: number;
-  arrayValue?: { values?: PbAnyValue[] };
-  kvlistValue?: { values?: PbKeyValue[] };
-  bytesValue?: Uint8Array;
-};
-type PbKeyValue = { key?: string; value?: PbAnyValue };
+// The wire is read field by field (docs/observability.md#otlp-ingestion): straight into the plain
+// form, without protobufjs' message objects in between, which were most of the decoding's garbage.
+// Field numbers are those of messages.ts; unknown fields and fields of an unexpected wire type are
+// skipped, as protobuf readers do.
 
-const own = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
+const LEN = 2;
 
-function pbValue(value: PbAnyValue | null | undefined, depth: number): JsonValue {
-  if (!value) return null;
-  if (own(value, 'stringValue')) return value.stringValue!;
-  if (own(value, 'intValue')) return signed64(value.intValue!);
-  if (own(value, 'boolValue')) return value.boolValue!;
-  if (own(value, 'doubleValue')) return double(value.doubleValue!);
-  if (depth >= MAX_VALUE_DEPTH && (own(value, 'arrayValue') || own(value, 'kvlistValue'))) {
-    throw new SpanFault(`an attribute value is nested deeper than ${MAX_VALUE_DEPTH} levels`);
-  }
-  if (own(value, 'arrayValue')) return (value.arrayValue!.values ?? []).map((item) => pbValue(item, depth + 1));
-  if (own(value, 'kvlistValue')) return pbAttributes(value.kvlistValue!.values, depth + 1);
-  if (own(value, 'bytesValue')) return Buffer.from(value.bytesValue!).toString('base64');
-  return null;
+/** The bounds of the length-delimited field at the reader's position, the reader moved past it. */
+function delimited(reader: protobuf.Reader): number {
+  const length = reader.uint32();
+  const end = reader.pos + length;
+  if (end > reader.len) throw new RangeError(`index out of range: ${end} > ${reader.len}`);
+  return end;
 }
 
-function pbAttributes(list: PbKeyValue[] | null | undefined, depth = 0): JsonObject {
-  const out: JsonObject = {};
-  if (!list) return out;
-  for (const kv of list) out[kv.key ?? ''] = pbValue(kv.value, depth);
+function idHex(reader: protobuf.Reader, buffer: Buffer): string {
+  const end = delimited(reader);
+  const id = buffer.toString('hex', reader.pos, end);
+  reader.pos = end;
+  return id;
+}
+
+function skip(reader: protobuf.Reader, tag: number): void {
+  reader.skipType(tag & 7);
+}
+
+function pbValue(reader: protobuf.Reader, buffer: Buffer, end: number, depth: number): JsonValue {
+  let value: JsonValue = null;
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    switch (tag) {
+      case (1 << 3) | LEN:
+        value = reader.string();
+        break;
+      case 2 << 3:
+        value = reader.bool();
+        break;
+      case 3 << 3:
+        value = signed64(reader.int64());
+        break;
+      case (4 << 3) | 1:
+        value = double(reader.double());
+        break;
+      case (5 << 3) | LEN:
+      case (6 << 3) | LEN: {
+        if (depth >= MAX_VALUE_DEPTH) throw new SpanFault(`an attribute value is nested deeper than ${MAX_VALUE_DEPTH} levels`);
+        const inner = delimited(reader);
+        value = tag === ((5 << 3) | LEN) ? pbArray(reader, buffer, inner, depth + 1) : pbAttributes(reader, buffer, inner, {}, depth + 1);
+        break;
+      }
+      case (7 << 3) | LEN: {
+        const inner = delimited(reader);
+        value = buffer.toString('base64', reader.pos, inner);
+        reader.pos = inner;
+        break;
+      }
+      default:
+        skip(reader, tag);
+    }
+  }
+  return value;
+}
+
+function pbArray(reader: protobuf.Reader, buffer: Buffer, end: number, depth: number): JsonValue[] {
+  const out: JsonValue[] = [];
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    if (tag === ((1 << 3) | LEN)) out.push(pbValue(reader, buffer, delimited(reader), depth));
+    else skip(reader, tag);
+  }
   return out;
 }
 
-type PbSpan = {
-  traceId?: Uint8Array;
-  spanId?: Uint8Array;
-  traceState?: string;
-  parentSpanId?: Uint8Array;
-  flags?: number;
-  name?: string;
-  kind?: number;
-  startTimeUnixNano?: LongLike | number;
-  endTimeUnixNano?: LongLike | number;
-  attributes?: PbKeyValue[];
-  droppedAttributesCount?: number;
-  events?: { timeUnixNano?: LongLike | number; name?: string; attributes?: PbKeyValue[]; droppedAttributesCount?: number }[];
-  droppedEventsCount?: number;
-  links?: { traceId?: Uint8Array; spanId?: Uint8Array; traceState?: string; attributes?: PbKeyValue[]; droppedAttributesCount?: number; flags?: number }[];
-  droppedLinksCount?: number;
-  status?: { message?: string; code?: number };
-};
+/** The KeyValue at the reader's position (its end given) into `into`. */
+function pbKeyValue(reader: protobuf.Reader, buffer: Buffer, end: number, into: JsonObject, depth: number): void {
+  let key = '';
+  let value: JsonValue = null;
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    if (tag === ((1 << 3) | LEN)) key = reader.string();
+    else if (tag === ((2 << 3) | LEN)) value = pbValue(reader, buffer, delimited(reader), depth);
+    else skip(reader, tag);
+  }
+  into[key] = value;
+}
 
-function pbSpan(span: PbSpan, index: string): DecodedSpan {
-  const traceId = span.traceId ? hex(span.traceId) : '';
-  const spanId = span.spanId ? hex(span.spanId) : '';
+/** A KeyValueList's values (field 1) up to `end`, into `into`. */
+function pbAttributes(reader: protobuf.Reader, buffer: Buffer, end: number, into: JsonObject, depth: number): JsonObject {
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    if (tag === ((1 << 3) | LEN)) pbKeyValue(reader, buffer, delimited(reader), into, depth);
+    else skip(reader, tag);
+  }
+  return into;
+}
+
+interface Fields {
+  attributes: JsonObject;
+  droppedAttributesCount: number;
+}
+
+function pbEvent(reader: protobuf.Reader, buffer: Buffer, end: number): OtlpEvent {
+  const event: OtlpEvent = { name: '', timeUnixNano: 0n, attributes: {}, droppedAttributesCount: 0 };
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    if (tag === ((1 << 3) | 1)) event.timeUnixNano = unsigned64(reader.fixed64());
+    else if (tag === ((2 << 3) | LEN)) event.name = reader.string();
+    else if (tag === ((3 << 3) | LEN)) pbKeyValue(reader, buffer, delimited(reader), event.attributes, 0);
+    else if (tag === 4 << 3) event.droppedAttributesCount = reader.uint32();
+    else skip(reader, tag);
+  }
+  return event;
+}
+
+function pbLink(reader: protobuf.Reader, buffer: Buffer, end: number): OtlpLink {
+  const link: OtlpLink = { traceId: '', spanId: '', traceState: '', flags: 0, attributes: {}, droppedAttributesCount: 0 };
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    if (tag === ((1 << 3) | LEN)) link.traceId = idHex(reader, buffer);
+    else if (tag === ((2 << 3) | LEN)) link.spanId = idHex(reader, buffer);
+    else if (tag === ((3 << 3) | LEN)) link.traceState = reader.string();
+    else if (tag === ((4 << 3) | LEN)) pbKeyValue(reader, buffer, delimited(reader), link.attributes, 0);
+    else if (tag === 5 << 3) link.droppedAttributesCount = reader.uint32();
+    else if (tag === ((6 << 3) | 5)) link.flags = reader.fixed32();
+    else skip(reader, tag);
+  }
+  return link;
+}
+
+function pbSpan(reader: protobuf.Reader, buffer: Buffer, end: number, index: string): DecodedSpan {
+  let traceId = '';
+  let spanId = '';
   try {
+    let parent: string | null = null;
+    let start = 0n;
+    let finish = 0n;
+    const span = blankSpan();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag) {
+        case (1 << 3) | LEN:
+          traceId = idHex(reader, buffer);
+          break;
+        case (2 << 3) | LEN:
+          spanId = idHex(reader, buffer);
+          break;
+        case (3 << 3) | LEN:
+          span.traceState = reader.string();
+          break;
+        case (4 << 3) | LEN:
+          parent = idHex(reader, buffer);
+          break;
+        case (5 << 3) | LEN:
+          span.name = reader.string();
+          break;
+        case 6 << 3:
+          span.kind = reader.int32();
+          break;
+        case (7 << 3) | 1:
+          start = unsigned64(reader.fixed64());
+          break;
+        case (8 << 3) | 1:
+          finish = unsigned64(reader.fixed64());
+          break;
+        case (9 << 3) | LEN:
+          pbKeyValue(reader, buffer, delimited(reader), span.attributes, 0);
+          break;
+        case 10 << 3:
+          span.droppedAttributesCount = reader.uint32();
+          break;
+        case (11 << 3) | LEN:
+          span.events.push(pbEvent(reader, buffer, delimited(reader)));
+          break;
+        case 12 << 3:
+          span.droppedEventsCount = reader.uint32();
+          break;
+        case (13 << 3) | LEN:
+          span.links.push(pbLink(reader, buffer, delimited(reader)));
+          break;
+        case 14 << 3:
+          span.droppedLinksCount = reader.uint32();
+          break;
+        case (15 << 3) | LEN: {
+          const statusEnd = delimited(reader);
+          while (reader.pos < statusEnd) {
+            const statusTag = reader.uint32();
+            if (statusTag === ((2 << 3) | LEN)) span.statusMessage = reader.string();
+            else if (statusTag === 3 << 3) span.statusCode = reader.int32();
+            else skip(reader, statusTag);
+          }
+          break;
+        }
+        case (16 << 3) | 5:
+          span.flags = reader.fixed32();
+          break;
+        default:
+          skip(reader, tag);
+      }
+    }
     checkIds(traceId, spanId);
-    const parent = span.parentSpanId && span.parentSpanId.length > 0 ? hex(span.parentSpanId) : null;
-    if (parent !== null && parent.length !== 16) throw new SpanFault('parent_span_id must be 8 bytes');
-    const start = unsigned64(span.startTimeUnixNano);
-    const end = unsigned64(span.endTimeUnixNano);
-    checkTimes(start, end);
-    return {
-      span: {
-        traceId,
-        spanId,
-        parentSpanId: parent === null || isZero(parent) ? null : parent,
-        traceState: span.traceState ?? '',
-        flags: span.flags ?? 0,
-        name: span.name ?? '',
-        kind: span.kind ?? 0,
-        startTimeUnixNano: start,
-        endTimeUnixNano: end,
-        attributes: pbAttributes(span.attributes),
-        droppedAttributesCount: span.droppedAttributesCount ?? 0,
-        events: (span.events ?? []).map((event) => ({
-          name: event.name ?? '',
-          timeUnixNano: unsigned64(event.timeUnixNano),
-          attributes: pbAttributes(event.attributes),
-          droppedAttributesCount: event.droppedAttributesCount ?? 0,
-        })),
-        droppedEventsCount: span.droppedEventsCount ?? 0,
-        links: (span.links ?? []).map((link) => ({
-          traceId: link.traceId ? hex(link.traceId) : '',
-          spanId: link.spanId ? hex(link.spanId) : '',
-          traceState: link.traceState ?? '',
-          flags: link.flags ?? 0,
-          attributes: pbAttributes(link.attributes),
-          droppedAttributesCount: link.droppedAttributesCount ?? 0,
-        })),
-        droppedLinksCount: span.droppedLinksCount ?? 0,
-        statusCode: span.status?.code ?? 0,
-        statusMessage: span.status?.message ?? '',
-      },
-    };
+    if (parent !== null && parent.length > 0 && parent.length !== 16) throw new SpanFault('parent_span_id must be 8 bytes');
+    checkTimes(start, finish);
+    span.traceId = traceId;
+    span.spanId = spanId;
+    span.parentSpanId = parent === null || parent.length === 0 || isZero(parent) ? null : parent;
+    span.startTimeUnixNano = start;
+    span.endTimeUnixNano = finish;
+    return { span };
   } catch (error) {
     if (!(error instanceof SpanFault)) throw error;
+    reader.pos = end;
     return { rejected: { ref: spanRef(traceId || null, spanId || null, index), reason: error.message } };
   }
 }
 
-type PbScopeSpans = {
-  scope?: { name?: string; version?: string; attributes?: PbKeyValue[]; droppedAttributesCount?: number };
-  spans?: PbSpan[];
-  schemaUrl?: string;
-};
+/** A Resource or InstrumentationScope: its attributes (field `attributesField`) and the rest. */
+function pbEntity(reader: protobuf.Reader, buffer: Buffer, end: number, attributesField: number, read: (tag: number) => boolean): Fields {
+  const fields: Fields = { attributes: {}, droppedAttributesCount: 0 };
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    if (tag === ((attributesField << 3) | LEN)) pbKeyValue(reader, buffer, delimited(reader), fields.attributes, 0);
+    else if (tag === (attributesField + 1) << 3) fields.droppedAttributesCount = reader.uint32();
+    else if (!read(tag)) skip(reader, tag);
+  }
+  return fields;
+}
+
+function pbScopeSpans(reader: protobuf.Reader, buffer: Buffer, end: number, where: string): { scope: OtlpScope; spans: DecodedSpan[] } {
+  let scope: OtlpScope = { name: '', version: '', attributes: {}, droppedAttributesCount: 0, schemaUrl: '' };
+  let schemaUrl = '';
+  const spans: DecodedSpan[] = [];
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    if (tag === ((1 << 3) | LEN)) {
+      const scopeEnd = delimited(reader);
+      let name = '';
+      let version = '';
+      try {
+        const fields = pbEntity(reader, buffer, scopeEnd, 3, (scopeTag) => {
+          if (scopeTag === ((1 << 3) | LEN)) name = reader.string();
+          else if (scopeTag === ((2 << 3) | LEN)) version = reader.string();
+          else return false;
+          return true;
+        });
+        scope = { ...fields, name, version, schemaUrl: '' };
+      } catch (error) {
+        if (!(error instanceof SpanFault)) throw error;
+        throw new OtlpBadRequest(`${where}.scope: ${error.message}`);
+      }
+    } else if (tag === ((2 << 3) | LEN)) spans.push(pbSpan(reader, buffer, delimited(reader), `#${spans.length} of ${where}`));
+    else if (tag === ((3 << 3) | LEN)) schemaUrl = reader.string();
+    else skip(reader, tag);
+  }
+  scope.schemaUrl = schemaUrl;
+  return { scope, spans };
+}
+
+function pbResourceSpans(reader: protobuf.Reader, buffer: Buffer, end: number, r: number, groups: OtlpGroup[]): void {
+  let resource: OtlpResource = { attributes: {}, droppedAttributesCount: 0, schemaUrl: '' };
+  // Scope groups in the order protobufjs gave them: scope_spans, then the deprecated field's.
+  const scoped: OtlpGroup[] = [];
+  const deprecated: OtlpGroup[] = [];
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    if (tag === ((1 << 3) | LEN)) {
+      try {
+        resource = { ...pbEntity(reader, buffer, delimited(reader), 1, () => false), schemaUrl: resource.schemaUrl };
+      } catch (error) {
+        if (!(error instanceof SpanFault)) throw error;
+        throw new OtlpBadRequest(`resource_spans[${r}].resource: ${error.message}`);
+      }
+    } else if (tag === ((2 << 3) | LEN) || tag === ((1000 << 3) | LEN)) {
+      const current = tag === ((2 << 3) | LEN);
+      const list = current ? scoped : deprecated;
+      const where = `resource_spans[${r}].${current ? 'scope_spans' : 'instrumentation_library_spans'}[${list.length}]`;
+      list.push({ resource, ...pbScopeSpans(reader, buffer, delimited(reader), where) });
+    } else if (tag === ((3 << 3) | LEN)) resource.schemaUrl = reader.string();
+    else skip(reader, tag);
+  }
+  // The resource may follow its scopes on the wire: every group gets the final one.
+  for (const group of [...scoped, ...deprecated]) groups.push({ ...group, resource });
+}
 
 /** An OTLP/protobuf ExportTraceServiceRequest (HTTP body or gRPC message). */
 export function decodeProtobuf(body: Uint8Array): OtlpGroup[] {
-  let message: {
-    resourceSpans?: {
-      resource?: { attributes?: PbKeyValue[]; droppedAttributesCount?: number };
-      scopeSpans?: PbScopeSpans[];
-      instrumentationLibrarySpans?: PbScopeSpans[];
-      schemaUrl?: string;
-    }[];
-  };
+  // As a Buffer, strings are read with Node's native UTF-8 decoder (a body that crossed to a
+  // worker thread arrives as a plain Uint8Array).
+  const buffer = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const reader = protobuf.Reader.create(buffer);
+  const groups: OtlpGroup[] = [];
   try {
-    // As a Buffer, protobufjs reads strings with Node's native UTF-8 decoder, not its own in JavaScript
-    // (a body that crossed to a worker thread arrives as a plain Uint8Array).
-    const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-    message = ExportTraceServiceRequest.decode(bytes) as typeof message;
+    let r = 0;
+    while (reader.pos < reader.len) {
+      const tag = reader.uint32();
+      if (tag === ((1 << 3) | LEN)) pbResourceSpans(reader, buffer, delimited(reader), r++, groups);
+      else skip(reader, tag);
+    }
   } catch (error) {
+    if (error instanceof OtlpBadRequest) throw error;
     throw new OtlpBadRequest(`the body is not an OTLP ExportTraceServiceRequest in protobuf: ${(error as Error).message}`);
   }
-  const groups: OtlpGroup[] = [];
-  (message.resourceSpans ?? []).forEach((resourceSpans, r) => {
-    let resource: OtlpResource;
-    try {
-      resource = {
-        attributes: pbAttributes(resourceSpans.resource?.attributes),
-        droppedAttributesCount: resourceSpans.resource?.droppedAttributesCount ?? 0,
-        schemaUrl: resourceSpans.schemaUrl ?? '',
-      };
-    } catch (error) {
-      if (!(error instanceof SpanFault)) throw error;
-      throw new OtlpBadRequest(`resource_spans[${r}].resource: ${error.message}`);
-    }
-    [...(resourceSpans.scopeSpans ?? []), ...(resourceSpans.instrumentationLibrarySpans ?? [])].forEach((scopeSpans, s) => {
-      let scope: OtlpScope;
-      try {
-        scope = {
-          name: scopeSpans.scope?.name ?? '',
-          version: scopeSpans.scope?.version ?? '',
-          attributes: pbAttributes(scopeSpans.scope?.attributes),
-          droppedAttributesCount: scopeSpans.scope?.droppedAttributesCount ?? 0,
-          schemaUrl: scopeSpans.schemaUrl ?? '',
-        };
-      } catch (error) {
-        if (!(error instanceof SpanFault)) throw error;
-        throw new OtlpBadRequest(`resource_spans[${r}].scope_spans[${s}].scope: ${error.message}`);
-      }
-      groups.push({ resource, scope, spans: (scopeSpans.spans ?? []).map((span, i) => pbSpan(span, `#${i} of resource_spans[${r}].scope_spans[${s}]`)) });
-    });
-  });
   return groups;
 }

@@ -1,0 +1,139 @@
+// Langfuse's public API for scores, score configs and sessions (docs/langfuse.md), served under
+// /api/public like Langfuse, so an app set up for Langfuse changes only its base URL and keys. Its
+// own Fastify scope: bodies are read as JSON as in REST, but every error is answered in Langfuse's
+// body (`{message, error}`, 400 for a fault) by the handler set here.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { AssayError } from '../shared/errors.js';
+import { acceptJsonBodies } from '../shared/http/body.js';
+import * as scores from '../scores/operations.js';
+import * as sessions from '../observability/sessions/operations.js';
+import { ingestBatch } from './ingestion.js';
+import { ingestionBody, langfuseScoreBody, pageQuery, scoreConfigBody, scoreConfigPatch, scoresV2Query, scoresV3Query, sessionsQuery } from './inputs.js';
+import {
+  idResponse,
+  ingestionResponse,
+  langfuseErrorAnswer,
+  langfuseErrorName,
+  langfusePage,
+  langfuseScoreConfigJson,
+  langfuseScoreConfigResponse,
+  langfuseScoreJson,
+  langfuseScoreResponse,
+  langfuseScoresV3Response,
+  langfuseSessionResponse,
+  langfuseSessionWithTracesResponse,
+  messageResponse,
+  pageOf,
+} from './responses.js';
+import { langfuseRoutes } from './route.js';
+import { listScoresV2, listScoresV3, writeLangfuseScore } from './scores.js';
+import { createConfig, updateConfig } from './configs.js';
+import { listLangfuseSessions, langfuseSessionWithTraces } from './sessions.js';
+
+const scoreId = z.object({ scoreId: z.string() });
+const configId = z.object({ configId: z.string() });
+const sessionId = z.object({ sessionId: z.string() });
+
+function routes(app: FastifyInstance): void {
+  const langfuse = langfuseRoutes(app);
+
+  langfuse.post(
+    '/public/ingestion',
+    {
+      summary: "Langfuse's batch ingestion: score-create events are stored, every event answered in a 207",
+      description:
+        'Each event is answered on its own: `successes` (201) or `errors` (status, message, error). Traces and observations are refused one by one with where to send them instead (OTLP at /api/public/otel); docs/langfuse.md#ingestion.',
+      scope: 'ingest',
+      body: ingestionBody,
+      response: ingestionResponse,
+      status: 207,
+    },
+    async (req, { body }) => ingestBatch(req.ctx, body),
+  );
+
+  langfuse.post(
+    '/public/scores',
+    { summary: 'Create or update a score (Langfuse)', scope: 'feedback', body: langfuseScoreBody, response: idResponse },
+    async (req, { body }) => ({ id: (await writeLangfuseScore(req.ctx, body)).id }),
+  );
+  const scoresV2 = langfusePage(langfuseScoreResponse, 'LangfuseScores');
+  for (const url of ['/public/v2/scores', '/public/scores']) {
+    langfuse.get(url, { summary: 'List scores, a page at a time (Langfuse v2)', query: scoresV2Query, response: scoresV2 }, async (req, { query }) =>
+      listScoresV2(req.ctx, query),
+    );
+    langfuse.get(
+      `${url}/:scoreId`,
+      { summary: 'One score (Langfuse)', params: scoreId, response: langfuseScoreResponse, notFound: true },
+      async (req, { params }) => langfuseScoreJson(await scores.getScore(req.ctx, params.scoreId)),
+    );
+  }
+  langfuse.get(
+    '/public/v3/scores',
+    { summary: 'List scores by cursor (Langfuse v3)', query: scoresV3Query, response: langfuseScoresV3Response },
+    async (req, { query }) => listScoresV3(req.ctx, query),
+  );
+  langfuse.delete(
+    '/public/scores/:scoreId',
+    { summary: 'Delete a score (Langfuse)', params: scoreId, response: messageResponse, notFound: true },
+    async (req, { params }) => {
+      await scores.deleteScore(req.ctx, params.scoreId);
+      return { message: 'Score deleted successfully' };
+    },
+  );
+
+  langfuse.post(
+    '/public/score-configs',
+    { summary: 'Create a score config (Langfuse)', body: scoreConfigBody, response: langfuseScoreConfigResponse },
+    async (req, { body }) => langfuseScoreConfigJson(await createConfig(req.ctx, body)),
+  );
+  langfuse.get(
+    '/public/score-configs',
+    { summary: 'List score configs (Langfuse)', query: pageQuery, response: langfusePage(langfuseScoreConfigResponse, 'LangfuseScoreConfigs') },
+    async (req, { query }) => {
+      const configs = await scores.listScoreConfigs(req.ctx);
+      const start = (query.page - 1) * query.limit;
+      return pageOf(configs.slice(start, start + query.limit).map(langfuseScoreConfigJson), query.page, query.limit, configs.length);
+    },
+  );
+  langfuse.get(
+    '/public/score-configs/:configId',
+    { summary: 'One score config (Langfuse)', params: configId, response: langfuseScoreConfigResponse, notFound: true },
+    async (req, { params }) => langfuseScoreConfigJson(await scores.getScoreConfig(req.ctx, params.configId)),
+  );
+  langfuse.patch(
+    '/public/score-configs/:configId',
+    { summary: 'Change or archive a score config (Langfuse)', params: configId, body: scoreConfigPatch, response: langfuseScoreConfigResponse, notFound: true },
+    async (req, { params, body }) => langfuseScoreConfigJson(await updateConfig(req.ctx, params.configId, body)),
+  );
+
+  langfuse.get(
+    '/public/sessions',
+    { summary: 'List sessions (Langfuse)', query: sessionsQuery, response: langfusePage(langfuseSessionResponse, 'LangfuseSessions') },
+    async (req, { query }) => listLangfuseSessions(req.ctx, query),
+  );
+  langfuse.get(
+    '/public/sessions/:sessionId',
+    { summary: 'One session and its traces (Langfuse)', params: sessionId, response: langfuseSessionWithTracesResponse, notFound: true },
+    async (req, { params }) => langfuseSessionWithTraces(req.ctx, await sessions.getSession(req.ctx, params.sessionId)),
+  );
+}
+
+/** Registers Langfuse's public API in a scope of its own (its bodies and its error answers). */
+export async function registerLangfuse(server: FastifyInstance): Promise<void> {
+  await server.register((scope, _options, done) => {
+    acceptJsonBodies(scope);
+    scope.setErrorHandler((error: FastifyError | AssayError, request, reply) => {
+      if (error instanceof AssayError) {
+        const { status, body } = langfuseErrorAnswer(error);
+        return reply.code(status).headers(error.headers()).send(body);
+      }
+      const status = error.statusCode;
+      if (status && status >= 400 && status < 500) return reply.code(status).send({ message: error.message, error: langfuseErrorName(status) });
+      request.log.error({ err: error }, 'unhandled error in Langfuse API');
+      return reply.code(500).send({ message: 'Internal Server Error', error: 'An unknown error occurred' });
+    });
+    routes(scope);
+    done();
+  });
+}

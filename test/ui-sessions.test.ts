@@ -1,0 +1,90 @@
+// The session screens end to end (docs/sessions.md#in-the-ui), in headless Chromium against a real
+// Assay on loopback, every request off the server refused: a conversation of three turns sent with
+// the OpenTelemetry SDK is listed under Sessions, filtered, opened turn by turn, and a turn opens
+// its trace. Needs Debian's chromium; skipped, and reported so, where it is absent.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { browserSuite, chromiumAvailable as available, screenshot, seriousViolations, watchedPage } from './helpers/browser.js';
+import { testTracer, type TestTracer } from './helpers/otel.js';
+
+const suite = browserSuite();
+let otel: TestTracer;
+
+beforeAll(() => {
+  otel = testTracer('proto', `${suite.server.baseUrl}/v1/traces`);
+});
+afterAll(() => otel?.shutdown());
+
+/** One turn of a chat: a root span naming the session, its question in and its answer out. */
+function sendTurn(session: string, name: string, question: string, answer: string, offsetMs: number): void {
+  const t0 = Date.now() - 60_000 + offsetMs;
+  const root = otel.tracer.startSpan(name, {
+    startTime: t0,
+    attributes: {
+      'openinference.span.kind': 'CHAIN',
+      'session.id': session,
+      'user.id': 'ada',
+      'input.value': question,
+      'output.value': answer,
+    },
+  });
+  root.end(t0 + 300);
+}
+
+it.skipIf(!available)(
+  'lists sessions, filters them, opens one turn by turn, and a turn opens its trace',
+  async () => {
+    sendTurn('chat-42', 'greet', 'Hello, who are you?', 'A travel assistant.', 0);
+    sendTurn('chat-42', 'ask capital', 'Capital of France?', 'Paris.', 1000);
+    sendTurn('chat-42', 'ask river', 'Which river runs through it?', 'The Seine.', 2000);
+    sendTurn('chat-7', 'other chat', 'Weather in Lima?', 'Cloudy.', 3000);
+    await otel.flush();
+    const { context, page, traffic, consoleErrors } = await watchedPage(suite);
+
+    // The nav leads to the list: the latest-active session first, with its figures and previews.
+    await page.goto(`${suite.server.baseUrl}/`);
+    await page.waitForURL(/\/p\/[^/]+\/traces$/);
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Sessions' }).click();
+    await page.waitForURL(/\/p\/[^/]+\/sessions$/);
+    const rows = page.locator('table.sessions tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.nth(0).locator('td').first().innerText()).toContain('chat-7');
+    const chat = rows.nth(1);
+    expect(await chat.locator('td').allInnerTexts()).toEqual(expect.arrayContaining(['3', 'Hello, who are you?', 'The Seine.']));
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'sessions');
+
+    // A filter goes into the URL and the API.
+    await page.getByLabel('Session id contains').fill('42');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/search=42/);
+    await expect.poll(() => rows.count()).toBe(1);
+
+    // The session: its turns in order, each with its input and output.
+    await page.getByRole('link', { name: 'chat-42' }).click();
+    await page.waitForURL(/\/sessions\/chat-42$/);
+    await page.getByRole('heading', { name: 'Session chat-42' }).waitFor();
+    const turns = page.locator('li.turn');
+    await expect.poll(() => turns.count()).toBe(3);
+    expect(await turns.locator('.turn-head a').allInnerTexts()).toEqual(['greet', 'ask capital', 'ask river']);
+    await turns.nth(1).getByText('Capital of France?').waitFor();
+    await turns.nth(1).getByText('Paris.').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'session', { fullPage: true });
+
+    // A turn opens its trace, which leads back to its session.
+    await turns.nth(1).getByRole('link', { name: 'ask capital' }).click();
+    await page.waitForURL(/\/traces\/[0-9a-f]{32}$/);
+    await page.getByRole('heading', { name: 'ask capital' }).waitFor();
+    await page.getByRole('link', { name: 'chat-42' }).click();
+    await page.waitForURL(/\/sessions\/chat-42$/);
+
+    // A session no trace has says so.
+    await page.goto(page.url().replace(/chat-42$/, 'chat-0'));
+    await page.getByText('No such session').waitFor();
+
+    expect(traffic.offHost).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  },
+  60_000,
+);
