@@ -283,6 +283,16 @@ const expected: Record<string, Access> = {
   'PATCH /public/score-configs/:configId': 'write',
   'GET /public/sessions': 'read',
   'GET /public/sessions/:sessionId': 'read',
+  'GET /public/annotation-queues': 'read',
+  'POST /public/annotation-queues': 'write',
+  'GET /public/annotation-queues/:queueId': 'read',
+  'GET /public/annotation-queues/:queueId/items': 'read',
+  'POST /public/annotation-queues/:queueId/items': 'write',
+  'GET /public/annotation-queues/:queueId/items/:itemId': 'read',
+  'PATCH /public/annotation-queues/:queueId/items/:itemId': 'write',
+  'DELETE /public/annotation-queues/:queueId/items/:itemId': 'write',
+  'POST /public/annotation-queues/:queueId/assignments': 'write',
+  'DELETE /public/annotation-queues/:queueId/assignments': 'write',
 };
 
 const isOtlp = (url: string) => url.endsWith('/v1/traces');
@@ -301,6 +311,8 @@ function paramValue(url: string, name: string, ids: Record<string, string>): str
   if (name === 'scoreId') return ids.score_id;
   if (name === 'configId') return ids.score_config_id;
   if (name === 'sessionId') return ids.session_id;
+  if (name === 'queueId') return ids.queue_id;
+  if (name === 'itemId') return ids.item_id;
   return ids[name];
 }
 
@@ -364,6 +376,11 @@ function bodyFor(route: string, ids: Record<string, string>): unknown {
     'POST /public/scores': { traceId: ids.trace_id, name: 'walk', value: 1 },
     'POST /public/score-configs': { name: 'walk', dataType: 'NUMERIC' },
     'PATCH /public/score-configs/:configId': { description: 'walked' },
+    'POST /public/annotation-queues': { name: 'walk', scoreConfigIds: [ids.score_config_id] },
+    'POST /public/annotation-queues/:queueId/items': { objectId: 'walked-trace', objectType: 'TRACE' },
+    'PATCH /public/annotation-queues/:queueId/items/:itemId': { status: 'COMPLETED' },
+    'POST /public/annotation-queues/:queueId/assignments': { userId: ids.user_id },
+    'DELETE /public/annotation-queues/:queueId/assignments': { userId: ids.user_id },
   };
   return bodies[route];
 }
@@ -511,6 +528,8 @@ async function projectState(project: Project) {
     `/annotation-queues/${ids.queue_id}/items`,
     '/api/public/v2/scores',
     '/api/public/score-configs',
+    '/api/public/annotation-queues',
+    `/api/public/annotation-queues/${ids.queue_id}/items`,
     `/projects/${ids.project_id}/api-keys`,
     `/projects/${ids.project_id}/members`,
     `/projects/${ids.project_id}/audit-events`,

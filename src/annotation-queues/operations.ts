@@ -124,6 +124,20 @@ export async function updateQueue(ctx: RequestContext, id: string, patch: QueueP
   });
 }
 
+/** Makes a member an assignee of the queue (kept when already one); 422 at `field` for a user who is not a member. */
+export async function addAssignee(ctx: RequestContext, queueId: string, userId: string, field: (string | number)[] = ['body', 'userId']): Promise<void> {
+  await getQueue(ctx, queueId);
+  const members = await listMembers(ctx, ctx.projectId);
+  if (!members.some((member) => member.user.id === userId)) throw ValidationError.at(field, `No member of the project with user id ${userId}`);
+  await ctx.db.annotationQueueAssignee.upsert({ where: { queueId_userId: { queueId, userId } }, create: { queueId, userId }, update: {} });
+}
+
+/** Removes an assignee (nothing when the user is not one). */
+export async function removeAssignee(ctx: RequestContext, queueId: string, userId: string): Promise<void> {
+  await getQueue(ctx, queueId);
+  await ctx.db.annotationQueueAssignee.deleteMany({ where: { queueId, userId } });
+}
+
 /** Deletes the queue with its items and annotations; the scores written stay (they are the project's judgements). */
 export async function deleteQueue(ctx: RequestContext, id: string): Promise<void> {
   await getQueue(ctx, id);
@@ -230,6 +244,16 @@ export async function listItems(
   });
   const items = rows.slice(0, filter.first);
   return { items, nextCursor: rows.length > filter.first ? items[items.length - 1].id : null };
+}
+
+/** How many items the queue has (in `status`, when given). */
+export function countItems(ctx: RequestContext, queueId: string, status?: ItemStatus): Promise<number> {
+  return ctx.db.annotationQueueItem.count({ where: { queueId, status } });
+}
+
+/** Whether the caller has completed the item. */
+export async function hasAnnotated(ctx: RequestContext, itemId: string): Promise<boolean> {
+  return (await ctx.db.annotationQueueAnnotation.count({ where: { itemId, annotator: annotatorKey(ctx) } })) > 0;
 }
 
 export async function getItem(ctx: RequestContext, queueId: string, itemId: string): Promise<ItemRow> {
