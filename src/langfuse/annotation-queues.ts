@@ -6,17 +6,15 @@ import { z } from 'zod';
 import * as queues from '../annotation-queues/operations.js';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
 import type { RequestContext } from '../shared/context.js';
+import { pageQuery } from './inputs.js';
 import { pageOf } from './responses.js';
 
 const objectTypes = { trace: 'TRACE', span: 'OBSERVATION', session: 'SESSION' } as const;
 type LangfuseTarget = keyof typeof objectTypes;
 const langfuseStatus = { pending: 'PENDING', done: 'COMPLETED' } as const;
 
-const page = () => z.coerce.number().int().min(1).default(1);
-const limit = () => z.coerce.number().int().min(1).max(1000).default(50);
-
-export const queuePageQuery = z.object({ page: page(), limit: limit() });
-export const itemPageQuery = z.object({ status: z.enum(['PENDING', 'COMPLETED']).optional(), page: page(), limit: limit() });
+export const queuePageQuery = pageQuery;
+export const itemPageQuery = pageQuery.extend({ status: z.enum(['PENDING', 'COMPLETED']).optional() });
 export const createQueueBody = z.object({
   name: z.string().trim().min(1).max(200),
   description: z.string().max(10_000).nullish(),
