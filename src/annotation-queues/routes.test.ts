@@ -26,6 +26,19 @@ async function issueKey(name: string, scopes: string[]): Promise<string> {
   return created.body.key;
 }
 
+/** A user of `role` in the project, with a password set through a link, signed in: their id and cookie. */
+async function signedIn(email: string, role: 'viewer' | 'member'): Promise<{ id: string; cookie: string }> {
+  const [project] = (await as(INIT_KEY, 'GET', '/projects')).body;
+  const added = await as(INIT_KEY, 'POST', `/projects/${project.id}/members`, { email, role });
+  const link = await as(INIT_KEY, 'POST', `/users/${added.body.user_id}/password-link`);
+  const token = new URL(link.body.url).hash.replace('#token=', '');
+  const password = 'a password long enough';
+  expect((await server.request('POST', '/auth/password', { token, password })).status).toBe(204);
+  const login = await server.request('POST', '/auth/login', { email, password });
+  expect(login.status).toBe(200);
+  return { id: added.body.user_id, cookie: /^assay_session=[^;]+/.exec(login.headers.get('set-cookie')!)![0] };
+}
+
 async function createQueue(body: Record<string, unknown>) {
   const created = await as(INIT_KEY, 'POST', '/annotation-queues', { name: 'review', target_type: 'trace', score_config_ids: [correct], ...body });
   expect(created.status, created.text).toBe(200);
@@ -247,6 +260,33 @@ describe('next and complete', () => {
     expect((await as(viewer, 'POST', `/annotation-queues/${queue.id}/next`)).status).toBe(403);
     expect((await as(viewer, 'POST', `/annotation-queues/${queue.id}/items/${item.id}/complete`, { scores: [] })).status).toBe(403);
     expect((await as(viewer, 'POST', `/annotation-queues/${queue.id}/items`, { target_id: 'trace-w' })).status).toBe(403);
+  });
+
+  it('on a queue with assignees, only they among users annotate; a viewer user reads but never annotates', async () => {
+    const alice = await signedIn('alice@example.com', 'member');
+    const bob = await signedIn('bob@example.com', 'member');
+    const vera = await signedIn('vera@example.com', 'viewer');
+    const queue = await createQueue({ assignees: [alice.id] });
+    expect(queue.assignees).toEqual([alice.id]);
+    await as(INIT_KEY, 'POST', `/annotation-queues/${queue.id}/items`, { target_id: 'trace-assigned' });
+    const cookie = (user: { cookie: string }) => ({ cookie: user.cookie });
+    const refused = await server.request('POST', `/annotation-queues/${queue.id}/next`, undefined, cookie(bob));
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body.detail).toMatch(/assignee/);
+    const taken = await server.request('POST', `/annotation-queues/${queue.id}/next`, undefined, cookie(alice));
+    expect(taken.body.item).toMatchObject({ target_id: 'trace-assigned', locked_by: `user:${alice.id}` });
+    expect((await server.request('GET', `/annotation-queues/${queue.id}/items`, undefined, cookie(vera))).status).toBe(200);
+    expect((await server.request('POST', `/annotation-queues/${queue.id}/next`, undefined, cookie(vera))).status).toBe(403);
+    const done = await server.request(
+      'POST',
+      `/annotation-queues/${queue.id}/items/${taken.body.item.id}/complete`,
+      { scores: [{ config_id: correct, value: true }] },
+      cookie(alice),
+    );
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.scores[0]).toMatchObject({ source: 'annotation', author: { type: 'user', id: alice.id, label: 'alice@example.com' } });
+    const progress = await as(INIT_KEY, 'GET', `/annotation-queues/${queue.id}/progress`);
+    expect(progress.body.reviewers).toEqual([{ annotator: `user:${alice.id}`, label: 'alice@example.com', annotations: 1 }]);
   });
 
   it("answers another project's queue and items with 404", async () => {
