@@ -1,9 +1,12 @@
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+import { relayArtifacts } from './web/relay-artifacts.js';
 
 const require = createRequire(import.meta.url);
 
 export default defineConfig({
+  // The UI's tests render components with their Relay fragments (docs/ui.md#tests).
+  plugins: [relayArtifacts()],
   resolve: {
     // graphql has no exports map: Vite would pick its ESM build for our code while Node gives
     // Pothos and Yoga the CJS one, and graphql refuses types from "another module or realm".

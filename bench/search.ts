@@ -1,20 +1,26 @@
-// bench/search: the trace list over 1,000,000 spans. A database (a SQLite file, or a PostgreSQL
-// database on TEST_DATABASE_URL's server) is filled with 100,000 traces of 1 to 19 spans (10 on
-// average) spread over 30 days, in three projects: half the traces go through the service's own
+// bench/search: the trace list over 1,000,000 spans and 200,000 scores. A database (a SQLite file,
+// or a PostgreSQL database on TEST_DATABASE_URL's server) is filled with 100,000 traces of 1 to 19
+// spans (10 on average) spread over 30 days, in three projects: half the traces go through the service's own
 // ingest (OTLP/protobuf over HTTP into the default project, so the rows and the Trace roll-ups are
 // what ingestion stores), and the other half are those rows again under two other projects,
 // copied by SQL. Names, models, users, environments, statuses, latencies and costs vary as an
-// LLM application's do. The filled database is kept (data/bench-search.db, or the database
-// assay_bench_search) and reused by the next run; `--refill` fills it again.
+// LLM application's do. Then 200,000 scores (twice the traces; `--scores=N`) by SQL, as the Score
+// rows the service writes: quality and hallucination (numbers), thumbs (booleans), topic
+// (categories), on traces and some on their spans, and 1% on traces that never arrive (feedback
+// sent before its trace). The filled database is kept (data/bench-search.db, or the database
+// assay_bench_search) and reused by the next run; `--refill` fills it again, and a kept database
+// of another size (`--traces=N`) is filled again too.
 // Then, against the service as `npm start` runs it, each query below is asked ITERATIONS times:
 //   - list: `GET /observability/traces` (first page of 50, or the second through its cursor);
 //   - ui: the trace list page's GraphQL query (web/src/observability/TraceList.tsx: the `traces` page,
-//     `traceMetrics` and a 40-bucket `traceSeries` over the same filter);
+//     `traceMetrics` and a 40-bucket `traceSeries` over the same filter), with what the list's
+//     score columns and figures add: each row's `scoreValues`, `scoreSummary` of the score names,
+//     and the chart's mean of one score;
 //   - raw: the list's SQL written by hand, run on a connection of its own (better-sqlite3 or
 //     node-postgres), rows to JSON: the floor the list's ratio is measured against.
 // Times are relative to the newest trace, so a kept database measures the same.
-// Run: npx tsx bench/search.ts [iterations] [--refill]   (on PostgreSQL: TEST_DATABASE_URL=postgresql://…)
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+// Run: npx tsx bench/search.ts [iterations] [--refill] [--traces=N] [--scores=N]   (on PostgreSQL: TEST_DATABASE_URL=postgresql://…)
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -30,7 +36,11 @@ process.env.TZ = 'UTC';
 const args = process.argv.slice(2);
 const ITERATIONS = Number(args.find((arg) => /^\d+$/.test(arg)) ?? 30);
 const REFILL = args.includes('--refill');
-const TRACES = 100_000;
+const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+/** `--traces=N`: the size (100,000 traces, about 1,000,000 spans, by default); a kept database of another size is filled again. */
+const TRACES = Number(option('traces') ?? 100_000);
+/** `--scores=N`: the scores over all three projects, twice the traces by default. */
+const SCORES = Number(option('scores') ?? TRACES * 2);
 const DAYS = 30;
 const PAGE = 50;
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -179,7 +189,7 @@ async function rawConnection(url: string): Promise<Raw> {
 
 /** The filled marker: the trace count, kept beside the SQLite file or as the PostgreSQL database's comment. */
 async function filled(): Promise<boolean> {
-  if (!onPostgres) return existsSync(`${sqliteFile}.filled`) && existsSync(sqliteFile);
+  if (!onPostgres) return existsSync(`${sqliteFile}.filled`) && existsSync(sqliteFile) && readFileSync(`${sqliteFile}.filled`, 'utf8') === String(TRACES);
   const admin = await rawConnection(postgresServerUrl!);
   try {
     const [row] = await admin.all<{ note: string | null }>(`SELECT shobj_description(oid, 'pg_database') AS note FROM pg_database WHERE datname = ?`, [pgName]);
@@ -248,7 +258,7 @@ async function fill(): Promise<void> {
     ['bench-c', "'8', '9', 'a', 'b', 'c', 'd', 'e', 'f'"],
   ] as const) {
     await db.all(`INSERT INTO "Project" ("id", "name", "updatedAt") VALUES (?, ?, ?)`, [project, project, new Date().toISOString()]);
-    for (const table of ['Span', 'Trace']) {
+    for (const table of ['Span', 'Trace', 'TraceModel']) {
       const columns = await columnsOf(table);
       const list = columns.map((column) => `"${column}"`).join(', ');
       const values = columns.map((column) => (column === 'projectId' ? '?' : `"${column}"`)).join(', ');
@@ -270,6 +280,89 @@ async function fill(): Promise<void> {
   console.log(
     `  filled: ${spans} spans through OTLP ingest in ${ingested.toFixed(0)} s (${Math.round(spans / ingested)} spans/s), ${total} spans in all after the copies, ${seconds(started).toFixed(0)} s`,
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The scores: written by SQL into a kept database whenever it does not hold SCORES of them.
+
+const topics = ['billing', 'shipping', 'returns', 'account', 'other'];
+
+/** The scores of one trace (or of a trace that never arrives): about two, of four names. */
+function traceScores(draw: () => number): { name: string; dataType: string; value: number | null; stringValue: string | null; span: boolean }[] {
+  const scores = [];
+  if (draw() < 0.75) scores.push({ name: 'quality', dataType: 'NUMERIC', value: Math.round(draw() * 100) / 100, stringValue: null, span: false });
+  if (draw() < 0.45) {
+    const up = draw() < 0.8;
+    scores.push({ name: 'thumbs', dataType: 'BOOLEAN', value: up ? 1 : 0, stringValue: up ? 'True' : 'False', span: false });
+  }
+  if (draw() < 0.5) {
+    const topic = Math.floor(draw() ** 2 * topics.length);
+    scores.push({ name: 'topic', dataType: 'CATEGORICAL', value: topic, stringValue: topics[topic], span: false });
+  }
+  if (draw() < 0.35) scores.push({ name: 'hallucination', dataType: 'NUMERIC', value: Math.round(draw() * 1000) / 1000, stringValue: null, span: true });
+  return scores;
+}
+
+async function ensureScores(db: Raw): Promise<void> {
+  const [{ count }] = await db.all<{ count: number | string }>(`SELECT COUNT(*) AS "count" FROM "Score"`);
+  if (Number(count) === SCORES) return;
+  const started = process.hrtime.bigint();
+  await db.exec(`DELETE FROM "Score"`);
+  seed = 7;
+  const traces = await db.all<{ projectId: string; traceId: string; rootSpanId: string; startTime: string | Date }>(
+    `SELECT "projectId", "traceId", "rootSpanId", "startTime" FROM "Trace" ORDER BY "projectId", "traceId"`,
+  );
+  const columns = [
+    'id',
+    'projectId',
+    'target',
+    'traceId',
+    'spanId',
+    'name',
+    'dataType',
+    'value',
+    'stringValue',
+    'source',
+    'authorType',
+    'createdAt',
+    'updatedAt',
+  ];
+  const rows: unknown[][] = [];
+  for (let i = 0; rows.length < SCORES; i++) {
+    const trace = traces[i % traces.length];
+    // One in a hundred names a trace that never arrives.
+    const traceId = random() < 0.01 ? `pending-${i}` : trace.traceId;
+    const at = new Date(new Date(trace.startTime).getTime() + 60_000);
+    for (const score of traceScores(random)) {
+      if (rows.length === SCORES) break;
+      const onSpan = score.span && traceId === trace.traceId;
+      rows.push([
+        `score-${rows.length}`,
+        trace.projectId,
+        onSpan ? 'span' : 'trace',
+        traceId,
+        onSpan ? trace.rootSpanId : null,
+        score.name,
+        score.dataType,
+        score.value,
+        score.stringValue,
+        'api',
+        'api_key',
+        onPostgres ? at : sqlDate(at),
+        onPostgres ? at : sqlDate(at),
+      ]);
+    }
+  }
+  const perStatement = 500;
+  await db.exec('BEGIN');
+  for (let i = 0; i < rows.length; i += perStatement) {
+    const chunk = rows.slice(i, i + perStatement);
+    const values = chunk.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
+    await db.all(`INSERT INTO "Score" (${columns.map((column) => `"${column}"`).join(', ')}) VALUES ${values}`, chunk.flat());
+  }
+  await db.exec('COMMIT');
+  await db.exec(onPostgres ? 'VACUUM ANALYZE "Score"' : 'ANALYZE');
+  console.log(`  scores: ${rows.length} written by SQL in ${seconds(started).toFixed(0)} s`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -329,7 +422,7 @@ function queries(newest: Date, user: string): Query[] {
     {
       name: 'model claude-3-5-haiku',
       rest: { model: 'claude-3-5-haiku' },
-      where: `EXISTS (SELECT 1 FROM "Span" AS s WHERE s."projectId" = t."projectId" AND s."traceId" = t."traceId" AND s."model" = ?)`,
+      where: `t."traceId" IN (SELECT m."traceId" FROM "TraceModel" AS m WHERE m."projectId" = t."projectId" AND m."model" = ?)`,
       order: byTime,
       params: ['claude-3-5-haiku'],
       ui: { model: 'claude-3-5-haiku' },
@@ -352,23 +445,48 @@ function queries(newest: Date, user: string): Query[] {
       ui: { sortBy: 'COST', startedAfter: week },
     },
   ];
+  // The score filters, and the raw SQL's condition on the Score table as the service writes it.
+  const scored = (name: string, filter: Record<string, unknown>, condition = '', params: unknown[] = [], negate = false): Query => ({
+    name,
+    rest: { scores: JSON.stringify([filter]) },
+    where: `t."traceId" ${negate ? 'NOT IN' : 'IN'} (SELECT s."traceId" FROM "Score" AS s
+      WHERE s."projectId" = t."projectId" AND s."name" = ?${condition} AND s."traceId" IS NOT NULL)`,
+    order: byTime,
+    params: [filter.name, ...params],
+    ui: { scores: [Object.fromEntries(Object.entries(filter).map(([key, value]) => [key === 'any_of' ? 'anyOf' : key, value]))] },
+  });
+  list.push(
+    scored('score quality >= 0.9', { name: 'quality', min: 0.9 }, ` AND s."value" >= ?`, [0.9]),
+    scored('score thumbs false', { name: 'thumbs', value: false }, ` AND s."value" = ? AND s."dataType" = 'BOOLEAN'`, [0]),
+    scored('topic returns or account', { name: 'topic', any_of: ['returns', 'account'] }, ` AND s."stringValue" IN (?, ?) AND s."dataType" = 'CATEGORICAL'`, [
+      'returns',
+      'account',
+    ]),
+    scored('has a hallucination score', { name: 'hallucination', present: true }),
+    scored('no quality score', { name: 'quality', present: false }, '', [], true),
+  );
   return [...list, { ...list[0], name: 'all, page 2', second: true }, { ...list[10], name: 'slowest first, page 2', second: true }];
 }
 
 const uiQuery = `query TraceList($first: Int, $after: String, $sortBy: TraceSortField, $startedAfter: DateTime, $nameContains: String,
-  $status: [SpanStatusCode!], $userId: String, $environment: String, $model: String, $minLatency: Float) {
+  $status: [SpanStatusCode!], $userId: String, $environment: String, $model: String, $minLatency: Float, $scores: [ScoreFilter!]) {
   traces(first: $first, after: $after, sortBy: $sortBy, startedAfter: $startedAfter, nameContains: $nameContains, status: $status,
-    userId: $userId, environment: $environment, model: $model, minLatency: $minLatency) {
-    edges { node { id traceId name startTime latency spanCount errorCount cost status userId environment spanKind tokens { totalTokens } } }
+    userId: $userId, environment: $environment, model: $model, minLatency: $minLatency, scores: $scores) {
+    edges { node { id traceId name startTime latency spanCount errorCount cost status userId environment spanKind tokens { totalTokens }
+      scoreValues(names: ["quality", "thumbs", "topic"]) { name mean value stringValue } } }
     pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
   }
   traceMetrics(startedAfter: $startedAfter, nameContains: $nameContains, status: $status, userId: $userId, environment: $environment,
-    model: $model, minLatency: $minLatency) {
+    model: $model, minLatency: $minLatency, scores: $scores) {
     count errorRate cost totalTokens latency { p50 p95 p99 }
   }
-  traceSeries(buckets: 40, startedAfter: $startedAfter, nameContains: $nameContains, status: $status, userId: $userId,
-    environment: $environment, model: $model, minLatency: $minLatency) {
-    start end count errorCount
+  scoreSummary(names: ["quality", "thumbs", "topic"], startedAfter: $startedAfter, nameContains: $nameContains, status: $status, userId: $userId,
+    environment: $environment, model: $model, minLatency: $minLatency, scores: $scores) {
+    name count mean interval { low high } labels { label share }
+  }
+  traceSeries(buckets: 40, scoreNames: ["quality"], startedAfter: $startedAfter, nameContains: $nameContains, status: $status, userId: $userId,
+    environment: $environment, model: $model, minLatency: $minLatency, scores: $scores) {
+    start end count errorCount scores { name mean }
   }
 }`;
 
@@ -381,6 +499,8 @@ else console.log(`  reusing the filled database (${onPostgres ? pgName : sqliteF
 const service = await startService({ OTLP_GRPC_PORT: '0', DATABASE_URL: databaseUrl, ...secretKey });
 const db = await rawConnection(databaseUrl);
 try {
+  // After the service started: it has migrated a kept database to the Score table.
+  await ensureScores(db);
   const [{ id: projectId }] = await db.all<{ id: string }>(`SELECT "id" FROM "Project" WHERE "name" = 'default'`);
   const [{ newest, spans, traces }] = await db.all<{ newest: string; spans: number; traces: number }>(
     `SELECT (SELECT ${onPostgres ? `MAX("startTime")::text || 'Z'` : 'MAX("startTime")'} FROM "Trace") AS "newest", (SELECT COUNT(*) FROM "Span") AS "spans", (SELECT COUNT(*) FROM "Trace") AS "traces"`,
@@ -391,7 +511,10 @@ try {
     `SELECT "userId" FROM "Trace" WHERE "projectId" = ? GROUP BY "userId" ORDER BY COUNT(*) DESC LIMIT 1 OFFSET 500`,
     [projectId],
   );
-  console.log(`  ${spans} spans in ${traces} traces, 3 projects; the queries ask the default project's (${Number(traces) / 2} traces)`);
+  const [{ scores }] = await db.all<{ scores: number }>(`SELECT COUNT(*) AS "scores" FROM "Score" WHERE "projectId" = ?`, [projectId]);
+  console.log(
+    `  ${spans} spans in ${traces} traces, ${SCORES} scores, 3 projects; the queries ask the default project's (${Number(traces) / 2} traces, ${scores} scores)`,
+  );
 
   const rows: string[] = [];
   const all = { list: [] as number[], raw: [] as number[], ui: [] as number[] };

@@ -55,6 +55,7 @@ const readNames: Record<Read, string> = {
   'event-messages': 'GenAI message events',
   value: 'JSON object as is, else `{input/output: value}`',
   'langfuse-io': 'messages as a conversation; a generation’s text as a message; a tool’s as arguments/result',
+  'traceloop-io': 'a decorated function’s `{args, kwargs}` as its one argument, its result; a tool’s as arguments/result',
   'ai-prompt': '`{system, prompt, messages}` as messages',
   'ai-response': 'text and tool calls as one assistant message',
   texts: '`{texts}`',

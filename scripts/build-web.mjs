@@ -17,6 +17,7 @@ const inputs = [
   'web/src',
   'web/index.html',
   'web/vite.config.ts',
+  'web/relay-artifacts.ts',
   'web/tsconfig.json',
   'schema.graphql',
   'relay.config.json',

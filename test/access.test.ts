@@ -13,8 +13,9 @@ import { FAST, createApp, createConfig, createEndpointVariant, createTestset, st
 import { createHumanEvaluation, waitForHumanStatus } from './helpers/human-evaluations.js';
 import { useTestServer, onPostgres, startServer, type TestResponse, type TestServer } from './helpers/server.js';
 import { schema } from '../src/graphql/schema.js';
-import { ExportTraceServiceRequest, RetryInfo, RpcStatus } from '../src/observability/ingestion/otlp/messages.js';
-import { scopes, type Scope } from '../src/shared/context.js';
+import { ExportLogsServiceRequest, ExportTraceServiceRequest, RetryInfo, RpcStatus } from '../src/observability/ingestion/otlp/messages.js';
+import { requestContext, scopes, type Scope } from '../src/shared/context.js';
+import { upsertScores } from '../src/scores/operations.js';
 import { KeyHasher } from '../src/auth/keys/tokens.js';
 import { webDist } from '../src/shared/http/web-ui.js';
 
@@ -293,9 +294,12 @@ const expected: Record<string, Access> = {
   'DELETE /public/annotation-queues/:queueId/items/:itemId': 'write',
   'POST /public/annotation-queues/:queueId/assignments': 'write',
   'DELETE /public/annotation-queues/:queueId/assignments': 'write',
+  'POST /v1/logs': 'ingest',
+  'POST /otlp/v1/logs': 'ingest',
+  'POST /public/otel/v1/logs': 'ingest',
 };
 
-const isOtlp = (url: string) => url.endsWith('/v1/traces');
+const isOtlp = (url: string) => url.endsWith('/v1/traces') || url.endsWith('/v1/logs');
 
 /** Public routes that answer a request without a body or session on their own terms: its fault, not a key's absence. */
 const publicAnswers: Record<string, number> = { 'POST /auth/login': 422, 'POST /auth/password': 422, 'GET /auth/me': 401 };
@@ -400,7 +404,7 @@ const notProjectScoped = ['GET /evaluators/:evaluator_key', 'GET /variants/:vari
 
 function send(route: string, url: string, headers: Record<string, string>, ids: Record<string, string>): Promise<TestResponse> {
   const method = route.split(' ')[0];
-  if (isOtlp(url)) return server.request(method, url, { resourceSpans: [] }, headers);
+  if (isOtlp(url)) return server.request(method, url, url.endsWith('/v1/logs') ? { resourceLogs: [] } : { resourceSpans: [] }, headers);
   if (url === '/testsets/upload') {
     const form = new FormData();
     form.append('testset_name', 'walk');
@@ -686,6 +690,7 @@ describe('GraphQL', () => {
       ['read', 'query($id: ID!) { evaluatorConfig(id: $id) { name } }', 'config_id'],
       ['read', 'query($id: ID!) { span(id: $id) { name } }', 'span_id'],
       ['read', 'query($id: String!) { session(sessionId: $id) { sessionId } }', 'session_id'],
+      ['read', 'query($id: ID!) { node(id: $id) { ... on Session { traceCount } } }', 'session_global_id'],
       ['write', 'mutation($id: ID!) { deleteApp(id: $id) }', 'app_id'],
       ['write', 'mutation($id: ID!) { deleteTestset(id: $id) }', 'testset_id'],
       ['write', 'mutation($id: ID!) { deleteVariant(id: $id) }', 'variant_id'],
@@ -706,6 +711,7 @@ describe('GraphQL', () => {
     const globalIds: Record<string, [string, string]> = {
       api_key_global_id: ['ApiKey', 'api_key_id'],
       score_global_id: ['Score', 'score_id'],
+      session_global_id: ['Session', 'session_id'],
       score_config_global_id: ['ScoreConfig', 'score_config_id'],
       queue_global_id: ['AnnotationQueue', 'queue_id'],
       item_global_id: ['AnnotationQueueItem', 'item_id'],
@@ -859,10 +865,57 @@ describe('OTLP', () => {
     expect((await server.request('GET', `/observability/traces/${traceId}`, undefined, bearer(keys.A.read))).status).toBe(200);
     expect((await server.request('GET', `/observability/traces/${traceId}`, undefined, bearer(keys.B.read))).status).toBe(404);
   });
+
+  it("gRPC logs: the same keys and scopes; the records join the span of the key's project only", async () => {
+    const { grpc, call, close } = await grpcClient(grpcPort, 'logs');
+    const traceId = 'eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+    const record = {
+      traceId: Buffer.from(traceId, 'hex'),
+      spanId: Buffer.from('1111111111111111', 'hex'),
+      timeUnixNano: 1795000000500000000,
+      body: { kvlistValue: { values: [{ key: 'content', value: { stringValue: 'Hello?' } }] } },
+      attributes: [{ key: 'event.name', value: { stringValue: 'gen_ai.user.message' } }],
+    };
+    const message = Buffer.from(
+      ExportLogsServiceRequest.encode(ExportLogsServiceRequest.fromObject({ resourceLogs: [{ scopeLogs: [{ logRecords: [record] }] }] })).finish(),
+    );
+    try {
+      expect((await call(message)).error?.code).toBe(grpc.status.UNAUTHENTICATED);
+      expect((await call(message, `Bearer ${keys.A.read}`)).error?.code).toBe(grpc.status.PERMISSION_DENIED);
+      expect((await call(message, `Bearer ${keys.B.ingest}`)).error).toBeNull();
+      expect((await call(message, `Bearer ${keys.A.ingest}`)).error).toBeNull();
+    } finally {
+      close();
+    }
+    const tree = (await server.request('GET', `/observability/traces/${traceId}`, undefined, bearer(keys.A.read))).body;
+    expect(tree.content.inputs).toEqual({ messages: [{ role: 'user', content: 'Hello?' }] });
+    // Project B's copy waits for a span of its own: it never reaches A's.
+    expect(tree.content.internals.log_records.count).toBe(1);
+  });
+});
+
+describe('scores in the trace list', () => {
+  it("filter, columns and summaries see only the key's project's scores, even on the same trace id", async () => {
+    const traceId = 'dddddddddddddddddddddddddddddddd'; // project A's, from the OTLP test above
+    await upsertScores(requestContext(server.assay.services, projectIds.A), [{ trace_id: traceId, name: 'mine', value: 1 }]);
+    await upsertScores(requestContext(server.assay.services, projectIds.B), [{ trace_id: traceId, name: 'theirs', value: 1 }]);
+    const list = async (name: string) => {
+      const scores = encodeURIComponent(JSON.stringify([{ name, present: true }]));
+      const response = await server.request('GET', `/observability/traces?scores=${scores}&score_names=mine,theirs`, undefined, bearer(keys.A.read));
+      expect(response.status).toBe(200);
+      return response.body.traces.map((trace: { trace_id: string; scores: { name: string }[] }) => [trace.trace_id, trace.scores.map((score) => score.name)]);
+    };
+    expect(await list('mine')).toEqual([[traceId, ['mine']]]);
+    expect(await list('theirs')).toEqual([]);
+    const summary = await graphqlAs(keys.A.read, '{ scoreSummary(names: ["mine", "theirs"]) { name count } }');
+    expect(summary.body.data.scoreSummary).toEqual([{ name: 'mine', count: 1 }]);
+    const other = await graphqlAs(keys.B.read, '{ scoreSummary { name } traces(scores: [{name: "theirs", present: true}]) { edges { node { traceId } } } }');
+    expect(other.body.data).toEqual({ scoreSummary: [], traces: { edges: [] } });
+  });
 });
 
 /** A raw OTLP/gRPC client: bytes in, the error or answer out, with an `authorization` metadata when given. */
-async function grpcClient(port: number) {
+async function grpcClient(port: number, signal: 'trace' | 'logs' = 'trace') {
   const grpc = await import('@grpc/grpc-js');
   const client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   const call = (body: Buffer, authorization?: string) =>
@@ -870,7 +923,7 @@ async function grpcClient(port: number) {
       const metadata = new grpc.Metadata();
       if (authorization) metadata.set('authorization', authorization);
       client.makeUnaryRequest(
-        '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+        signal === 'logs' ? '/opentelemetry.proto.collector.logs.v1.LogsService/Export' : '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
         (value: Buffer) => value,
         (value: Buffer) => value,
         body,

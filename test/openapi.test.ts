@@ -328,6 +328,24 @@ describe('real answers match the document', () => {
     await call('POST', '/otlp/v1/traces', '{', 400);
     // Langfuse's path (served under /api like every route, so documented as /public/…).
     await call('POST', '/public/otel/v1/traces', { resourceSpans: [] });
+    // OTLP logs beside each: a record of the span above, and one naming no span (partial success).
+    const logged = await call('POST', '/v1/logs', {
+      resourceLogs: [
+        {
+          scopeLogs: [
+            {
+              logRecords: [
+                { traceId: '5bf92f3577b34da6a3ce929d0e0e4736', spanId: '10f067aa0ba902b7', timeUnixNano: '1795000000500000000', body: { stringValue: 'log' } },
+                { timeUnixNano: '1795000000500000000', body: { stringValue: 'no span' } },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    expect(logged.partialSuccess.rejectedLogRecords).toBe('1');
+    await call('POST', '/otlp/v1/logs', '{', 400);
+    await call('POST', '/public/otel/v1/logs', { resourceLogs: [] });
     await call('GET', `/observability/traces/${traceId}`);
     await call('GET', '/observability/traces/ffffffffffffffffffffffffffffffff', undefined, 404);
     await call('DELETE', '/observability/traces/ffffffffffffffffffffffffffffffff', undefined, 404);
@@ -337,6 +355,19 @@ describe('real answers match the document', () => {
     await call('GET', '/observability/traces?limit=none', undefined, 422);
     await call('GET', '/observability/spans?spankind=llm');
     await call('GET', '/observability/metrics?of=spans');
+
+    // Sessions: the traces sharing a session id.
+    await call('POST', '/observability/trace', {
+      trace: 'tour-turn',
+      spans: [
+        { id: 'turn', name: 'turn', session_id: 'tour-session', start_time: '2026-11-22T10:00:00Z', end_time: '2026-11-22T10:00:01Z', inputs: { q: 'hi' } },
+      ],
+    });
+    await call('POST', '/scores', { session_id: 'tour-session', name: 'resolved', value: true });
+    await call('GET', '/sessions?limit=1&search=tour');
+    await call('GET', '/sessions?started_after=never', undefined, 422);
+    await call('GET', '/sessions/tour-session?limit=10');
+    await call('GET', '/sessions/unknown', undefined, 404);
 
     // Prices.
     const price = await call('POST', '/observability/prices', { model: 'my-model', input: 1, output: 2, effective_from: '2024-07-18' });

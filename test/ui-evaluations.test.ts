@@ -180,8 +180,11 @@ it.skipIf(!available)(
     await suite.server.request('PUT', `/variants/${variant.variant_id}/parameters`, { parameters: { flavour: 'bad', temperature: 0.7 } });
     const { context, page, traffic, consoleErrors } = await watchedPage(suite);
 
-    // Apps → the app: its variants, configs and test sets.
+    // Apps, each with its variants counted by the API (VariantConnection.totalCount) → the app: its variants, configs and test sets.
     await page.goto(`${suite.server.baseUrl}/p/${projectId}/apps`);
+    const variantCount = (await suite.server.request('GET', `/apps/${appId}/variants`)).body.length;
+    const appRow = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'capitals-app' }) });
+    expect(await appRow.getByRole('cell').nth(1).innerText()).toBe(String(variantCount));
     await page.getByRole('link', { name: 'capitals-app' }).click();
     await page.getByRole('heading', { name: 'capitals-app' }).waitFor();
     await page.getByRole('link', { name: 'exact', exact: true }).waitFor();

@@ -1,7 +1,7 @@
 // The session screens end to end (docs/sessions.md#in-the-ui), in headless Chromium against a real
 // Assay on loopback, every request off the server refused: a conversation of three turns sent with
-// the OpenTelemetry SDK is listed under Sessions, filtered, opened turn by turn, and a turn opens
-// its trace. Needs Debian's chromium; skipped, and reported so, where it is absent.
+// the OpenTelemetry SDK, with a score of the session and one of a turn, is listed under Sessions,
+// filtered, opened turn by turn with the scores, and a turn opens its trace. Needs Debian's chromium; skipped, and reported so, where it is absent.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { browserSuite, chromiumAvailable as available, screenshot, seriousViolations, watchedPage } from './helpers/browser.js';
 import { testTracer, type TestTracer } from './helpers/otel.js';
@@ -38,6 +38,13 @@ it.skipIf(!available)(
     sendTurn('chat-42', 'ask river', 'Which river runs through it?', 'The Seine.', 2000);
     sendTurn('chat-7', 'other chat', 'Weather in Lima?', 'Cloudy.', 3000);
     await otel.flush();
+    // The session's own score, and one of its second turn.
+    const session = await suite.server.request('GET', '/sessions/chat-42');
+    const scored = await suite.server.request('POST', '/scores', [
+      { session_id: 'chat-42', name: 'resolved', value: true, comment: 'answered both questions' },
+      { trace_id: session.body.turns[1].trace_id, name: 'helpful', value: 0.9 },
+    ]);
+    expect(scored.status, scored.text).toBe(200);
     const { context, page, traffic, consoleErrors } = await watchedPage(suite);
 
     // The nav leads to the list: the latest-active session first, with its figures and previews.
@@ -49,7 +56,7 @@ it.skipIf(!available)(
     await expect.poll(() => rows.count()).toBe(2);
     expect(await rows.nth(0).locator('td').first().innerText()).toContain('chat-7');
     const chat = rows.nth(1);
-    expect(await chat.locator('td').allInnerTexts()).toEqual(expect.arrayContaining(['3', 'Hello, who are you?', 'The Seine.']));
+    expect(await chat.locator('td').allInnerTexts()).toEqual(expect.arrayContaining(['3', 'Hello, who are you?', 'The Seine.', 'resolved: True']));
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'sessions');
 
@@ -68,6 +75,9 @@ it.skipIf(!available)(
     expect(await turns.locator('.turn-head a').allInnerTexts()).toEqual(['greet', 'ask capital', 'ask river']);
     await turns.nth(1).getByText('Capital of France?').waitFor();
     await turns.nth(1).getByText('Paris.').waitFor();
+    await turns.nth(1).getByText('helpful: 0.9').waitFor();
+    const scores = page.getByRole('region', { name: 'Scores of the session' });
+    expect(await scores.locator('tbody td').allInnerTexts()).toEqual(expect.arrayContaining(['resolved', 'True', 'answered both questions', 'api']));
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'session', { fullPage: true });
 

@@ -40,12 +40,18 @@ export const itemTarget = z.object({
 });
 export type ItemTarget = z.output<typeof itemTarget>;
 
+/** A query string's value of a JSON value: a list of names joined by commas, other lists (score filters) as JSON. */
+function queryValue(value: string | number | boolean | unknown[]): string {
+  if (!Array.isArray(value)) return String(value);
+  return value.every((item) => typeof item === 'string') ? value.join(',') : JSON.stringify(value);
+}
+
 /** A filter's fields as JSON (numbers, booleans, lists), read as the trace search's query string reads them. */
 const filterBody = z
-  .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
-  .transform((fields) => Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, Array.isArray(value) ? value.join(',') : String(value)])))
+  .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.unknown())]))
+  .transform((fields) => Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, queryValue(value)])))
   .pipe(searchFilterQuery)
-  .describe('The filters of GET /observability/traces (or /spans for a span queue): its matches, newest first, become items');
+  .describe('The filters of GET /observability/traces (or /spans for a span queue), score filters included: its matches, newest first, become items');
 
 export const itemsBody = z
   .object({

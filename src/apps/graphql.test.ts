@@ -39,6 +39,34 @@ describe('apps and variants over GraphQL', () => {
     expect(next.data.app.variants.pageInfo.hasNextPage).toBe(false);
   });
 
+  it("counts an app's variants whole, whatever the page, in one list of apps", async () => {
+    const appIds: string[] = [];
+    for (const [name, variants] of [
+      ['counted-3', 3],
+      ['counted-0', 0],
+    ] as const) {
+      const appId = (await server.request('POST', '/apps', { app_name: name })).body.app_id;
+      appIds.push(appId);
+      for (let index = 0; index < variants; index++) {
+        await server.request('POST', `/apps/${appId}/variants`, { variant_name: `v${index}`, kind: 'prompt', parameters: promptParameters });
+      }
+    }
+    const list = await server.graphql(`{ apps(first: 100) { edges { node { name variants(first: 1) { totalCount edges { node { name } } } } } } }`);
+    expect(list.errors).toBeUndefined();
+    const counted = list.data.apps.edges.map((edge: any) => edge.node).filter((app: any) => app.name.startsWith('counted-'));
+    expect(counted).toEqual([
+      { name: 'counted-3', variants: { totalCount: 3, edges: [{ node: { name: 'v0' } }] } },
+      { name: 'counted-0', variants: { totalCount: 0, edges: [] } },
+    ]);
+    const read = `query($id: ID!, $after: String) { app(id: $id) { variants(first: 2, after: $after) { totalCount pageInfo { endCursor } } } }`;
+    const first = await server.graphql(read, { id: globalId('App', appIds[0]) });
+    const second = await server.graphql(read, { id: globalId('App', appIds[0]), after: first.data.app.variants.pageInfo.endCursor });
+    expect([first.data.app.variants.totalCount, second.data.app.variants.totalCount]).toEqual([3, 3]);
+    const variants = (await server.request('GET', `/apps/${appIds[0]}/variants`)).body;
+    expect((await server.request('DELETE', `/variants/${variants[0].variant_id}`)).status).toBe(204);
+    expect((await server.graphql(read, { id: globalId('App', appIds[0]) })).data.app.variants.totalCount).toBe(2);
+  });
+
   it('reports validation faults and not-found with codes and the REST detail', async () => {
     const invalid = await server.graphql(`mutation { createApp(input: { appName: "" }) { id } }`);
     expect(invalid.errors[0].extensions).toEqual({

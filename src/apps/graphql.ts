@@ -1,6 +1,7 @@
 // GraphQL types, queries and mutations of apps and variants. Inputs carry the REST field names
 // and are validated by the same schemas (inputs.ts); resolvers call the same operations.
 import { builder } from '../shared/graphql/builder.js';
+import { countedConnection } from '../shared/graphql/connections.js';
 import { globalId } from '../shared/graphql/ids.js';
 import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { parseInput } from '../shared/validation.js';
@@ -21,7 +22,7 @@ export const App = builder.prismaNode('App', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it was last renamed.' }),
     variants: t.relatedConnection(
       'variants',
-      { cursor: 'id', description: 'Its variants in creation order.', query: { orderBy: { id: 'asc' } } },
+      { cursor: 'id', description: 'Its variants in creation order.', query: { orderBy: { id: 'asc' } }, totalCount: true },
       VariantConnection,
     ),
   }),
@@ -84,10 +85,11 @@ const AppConnection = builder.connectionObject(
   { type: App, name: 'AppConnection', description: 'Apps, a page at a time.' },
   { description: 'An app and its cursor.' },
 );
-const VariantConnection = builder.connectionObject(
-  { type: Variant, name: 'VariantConnection', description: 'Variants, a page at a time.' },
-  { description: 'A variant and its cursor.' },
-);
+const VariantConnection = countedConnection(Variant, {
+  name: 'VariantConnection',
+  description: 'Variants, a page at a time, and how many there are.',
+  edge: 'A variant and its cursor.',
+});
 
 const CreateAppInput = builder.inputType('CreateAppInput', {
   description: "An app's name, to create it or to rename it (REST `POST /apps`, `PATCH /apps/{id}`).",

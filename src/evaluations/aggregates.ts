@@ -1,7 +1,7 @@
 // The aggregates and totals of a finished evaluation (docs/evaluations.md#totals-and-aggregates):
 // per evaluator config the mean of its numeric results with their spread and confidence interval
-// (evaluation-engine/statistics.ts), and the app's cost and latency over the scenarios.
-import { aggregate } from '../evaluation-engine/statistics.js';
+// (shared/statistics.ts), and the app's cost and latency over the scenarios.
+import { aggregate } from '../shared/statistics.js';
 import { getEvaluator } from '../evaluators/operations.js';
 import { errorResult } from '../evaluators/results.js';
 import type { EvaluatorConfig } from '../generated/prisma/client.js';

@@ -142,6 +142,14 @@ const EvaluationRef = builder.prismaNode('Evaluation', {
       description: 'A Result of type status: its value the evaluation status, its error why the run failed.',
       resolve: statusResult,
     }),
+    evaluatorConfigs: t.field({
+      type: [EvaluatorConfig],
+      description: 'The configs that score its cases, in the order asked for: known from its creation, so a screen names its columns before any aggregate.',
+      select: (_args, _ctx, nestedSelection) => ({
+        evaluators: { orderBy: { position: 'asc' }, select: { evaluatorConfig: nestedSelection(true) } },
+      }),
+      resolve: (e) => e.evaluators.map((row) => row.evaluatorConfig),
+    }),
     aggregatedResults: t.relation('evaluators', {
       description: 'One per config, in the order asked, once the run has ended; empty before.',
       query: { where: { aggregate: { not: { equals: null } } }, orderBy: { position: 'asc' } },

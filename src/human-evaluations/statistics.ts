@@ -2,7 +2,7 @@
 // results (votes_data for A/B tests, results_data for single model tests) and, for GraphQL, win
 // rates with 95% confidence intervals, the position bias of A/B judging and the agreement between
 // judges, from the rows `evaluationFacts` (operations.ts) reads.
-import { aggregate } from '../evaluation-engine/statistics.js';
+import { aggregate } from '../shared/statistics.js';
 import type { EvaluationFacts, JudgementRow } from './operations.js';
 
 /** Python's round(x, 2) for the percentages Agenta reports. */

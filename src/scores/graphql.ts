@@ -35,7 +35,7 @@ export const ScoreTargetEnum = builder.enumType('ScoreTarget', {
   }),
 });
 
-const ScoreDataTypeEnum = builder.enumType('ScoreDataType', {
+export const ScoreDataTypeEnum = builder.enumType('ScoreDataType', {
   description: 'What a score holds.',
   values: upperCaseValues(scoreDataTypes, {
     NUMERIC: 'A number in `value`.',

@@ -66,6 +66,7 @@ describe('the session and administration paths', () => {
     expect(matchRoute('/set-password')).toEqual({ screen: 'set-password' });
     expect(matchRoute('/p/p1/admin')).toEqual({ screen: 'admin', projectId: 'p1', section: 'keys' });
     expect(matchRoute(paths.admin('p 1', 'audit'))).toEqual({ screen: 'admin', projectId: 'p 1', section: 'audit' });
+    expect(matchRoute(paths.admin('p1', 'scores'))).toEqual({ screen: 'admin', projectId: 'p1', section: 'scores' });
     expect(paths.admin('p1', 'audit', '?action=LOGOUT')).toBe('/p/p1/admin/audit?action=LOGOUT');
     for (const path of ['/p/p1/admin/nothing', '/p/p1/admin/keys/1', '/login/more']) expect(matchRoute(path)).toBeNull();
   });

@@ -55,7 +55,7 @@ export type Route =
 export type RouteOf<S extends Route['screen']> = Extract<Route, { screen: S }>;
 
 /** The administration screens, each at `/p/<project>/admin/<section>` (docs/ui.md#administration). */
-export const adminSections = ['projects', 'keys', 'members', 'audit', 'prices'] as const;
+export const adminSections = ['projects', 'keys', 'members', 'audit', 'prices', 'scores'] as const;
 export type AdminSection = (typeof adminSections)[number];
 const isAdminSection = (value: string | undefined): value is AdminSection => adminSections.includes(value as AdminSection);
 

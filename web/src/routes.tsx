@@ -11,6 +11,7 @@ import { humanEvaluationList, humanEvaluationPage, judgeScreen } from './human-e
 import { sessionList, sessionPage, traceList, tracePage } from './observability/entrypoints.ts';
 import { prices } from './pricing/entrypoints.ts';
 import { projects } from './projects/entrypoints.ts';
+import { scoreConfigs } from './scores/entrypoints.ts';
 import { testsetList, testsetPage } from './testsets/entrypoints.ts';
 
 type Screen = Exclude<Route['screen'], 'home' | 'admin'>;
@@ -39,7 +40,7 @@ const screens: { [S in Screen]: EntryPoint<RouteOf<S>> } = {
 };
 
 /** The administration sections, each its own entry point within the administration's frame. */
-const adminSections: Record<AdminSection, EntryPoint<RouteOf<'admin'>>> = { keys: apiKeys, members, audit: auditLog, prices, projects };
+const adminSections: Record<AdminSection, EntryPoint<RouteOf<'admin'>>> = { keys: apiKeys, members, audit: auditLog, prices, projects, scores: scoreConfigs };
 
 /** The entry point of the screen `route` names (`/` is the shell's own: it opens a project). */
 export function entryPointOf(route: Exclude<Route, { screen: 'home' }>): EntryPoint<Route> {

@@ -14,6 +14,8 @@ import { priceList } from '../../pricing/operations.js';
 import type { PriceList } from '../../pricing/prices.js';
 import { nanosToDate } from '../../shared/time.js';
 import { serializeSpanRecord, sharedJsonText, type AnySpanRecord, type SerializedSpanRecord, type WriteSummary } from './span-record.js';
+import { rollUpTraceModels } from './trace-models.js';
+import { joinWithLogRecords } from './log-writer.js';
 import { rollUpTracesSql, spanRange } from './trace-rollups.js';
 
 /**
@@ -203,6 +205,8 @@ async function storeSpans(ctx: RequestContext, tx: Tx, records: readonly AnySpan
     tx,
     traceIds.map((traceId) => `trace:${ctx.projectId}:${traceId}`),
   );
+  // Under the locks, so that log records committed before this batch are in it (log-writer.ts).
+  await joinWithLogRecords(ctx, tx, spans);
   const ids = JSON.stringify(traceIds);
   const { stored, range } = await spanRange(ctx, tx, ids, batchTimes(spans));
   if (stored) await deleteMovedSpans(ctx, tx, spans, stored);
@@ -216,5 +220,6 @@ async function storeSpans(ctx: RequestContext, tx: Tx, records: readonly AnySpan
     `ON CONFLICT (${spanKey(ctx.sql)}) DO UPDATE SET ${updateFromExcluded(spanColumns, keptOnConflict)}`,
   );
   await ctx.sql.run(tx, rollUpTracesSql(ctx.sql), [ctx.projectId, ids, ...range, now, now]);
+  await rollUpTraceModels(ctx, tx, ids, range);
   return { spans: spans.length, traceIds };
 }

@@ -33,7 +33,7 @@ function parentMissing(sql: BulkSql): string {
  * bounds that keep a read of these traces' spans to the partitions holding them. `agg` bounds the
  * spans of its trace; `null` takes them from two `?` parameters (`spanRange`).
  */
-function spansWithin(sql: BulkSql, alias: string, agg: string | null): string {
+export function spansWithin(sql: BulkSql, alias: string, agg: string | null): string {
   if (sql.provider !== 'postgresql') return '';
   const [from, to] = agg ? [`${agg}."startTime"`, `${agg}."endTime"`] : ['?::timestamp(3)', '?::timestamp(3)'];
   return ` AND ${alias}"startTime" >= ${from} AND ${alias}"startTime" <= ${to}`;

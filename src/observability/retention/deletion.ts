@@ -6,6 +6,7 @@ import type { RequestContext } from '../../shared/context.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { deleteScoresOfSpans, deleteScoresOfTraces } from '../../scores/operations.js';
 import type { SqlValue, Tx } from '../../shared/sql.js';
+import { rollUpTraceModels } from '../ingestion/trace-models.js';
 import { rollUpTracesSql, spanRange } from '../ingestion/trace-rollups.js';
 
 /** What a deletion took away: spans, and the traces left without any. */
@@ -36,6 +37,14 @@ async function deleteSpans(
       traceIds.map((traceId) => `trace:${projectId}:${traceId}`),
     );
     const { range } = await spanRange(ctx, tx, ids, null);
+    // The log records joined with the spans about to go (docs/observability.md#otlp-logs).
+    await sql.run(
+      tx,
+      `DELETE FROM "SpanLogRecord" WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')}) AND EXISTS (
+         SELECT 1 FROM "Span" WHERE "Span"."projectId" = "SpanLogRecord"."projectId" AND "Span"."traceId" = "SpanLogRecord"."traceId"
+           AND "Span"."spanId" = "SpanLogRecord"."spanId" AND ${where})`,
+      [projectId, ids, ...params],
+    );
     const spans = await sql.run(tx, `DELETE FROM "Span" WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')}) AND ${where}`, [
       projectId,
       ids,
@@ -47,8 +56,10 @@ async function deleteSpans(
          AND NOT EXISTS (SELECT 1 FROM "Span" AS s WHERE s."projectId" = "Trace"."projectId" AND s."traceId" = "Trace"."traceId")`,
       [projectId, ids],
     );
+    await deleteLogRecordsOfGoneTraces(ctx, tx, traceIds);
     const now = new Date();
     await sql.run(tx, rollUpTracesSql(sql), [projectId, ids, ...range, now, now]);
+    await rollUpTraceModels(ctx, tx, ids, range);
     // Their scores go with them (docs/scores.md#deleting): every score of a trace gone, and of the
     // deleted spans of a trace that stays.
     await deleteScoresOfTraces(sql, tx, projectId, await goneTraces(ctx, tx, traceIds));
@@ -66,6 +77,36 @@ export async function goneTraces(ctx: Pick<RequestContext, 'sql' | 'projectId'>,
   );
   const stays = new Set(kept.map((row) => row.traceId));
   return traceIds.filter((traceId) => !stays.has(traceId));
+}
+
+/**
+ * Deletes the log records of the traces among `traceIds` that are gone (no Trace row): those whose
+ * span never arrived go with their trace. Inside the caller's transaction, under the traces' locks.
+ */
+export async function deleteLogRecordsOfGoneTraces(ctx: RequestContext, tx: Tx, traceIds: readonly string[]): Promise<number> {
+  const { sql, projectId } = ctx;
+  return sql.run(
+    tx,
+    `DELETE FROM "SpanLogRecord" WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')})
+       AND NOT EXISTS (SELECT 1 FROM "Trace" AS t WHERE t."projectId" = "SpanLogRecord"."projectId" AND t."traceId" = "SpanLogRecord"."traceId")`,
+    [projectId, JSON.stringify(traceIds)],
+  );
+}
+
+/**
+ * Retention of the log records whose trace never arrived at all (no Trace row): they go once
+ * stored before `time`, as their trace would have. Answers how many went.
+ */
+export async function deleteUnjoinedLogRecords(ctx: RequestContext, time: Date): Promise<number> {
+  const { sql, projectId } = ctx;
+  return sql.transaction((tx) =>
+    sql.run(
+      tx,
+      `DELETE FROM "SpanLogRecord" WHERE "projectId" = ? AND "createdAt" < ?
+         AND NOT EXISTS (SELECT 1 FROM "Trace" AS t WHERE t."projectId" = "SpanLogRecord"."projectId" AND t."traceId" = "SpanLogRecord"."traceId")`,
+      [projectId, time],
+    ),
+  );
 }
 
 /** Deletes a trace, every span and its summary; 404 when the project has no such trace. */

@@ -8,6 +8,8 @@ import { requestContext } from '../../shared/context.js';
 import { NotFoundError } from '../../shared/errors.js';
 import type { SpanRecord } from '../ingestion/span-record.js';
 import { dayOf, dayPartition } from '../ingestion/span-partitions.js';
+import type { SpanLogRow } from '../ingestion/log-join.js';
+import { writeLogRecords } from '../ingestion/log-writer.js';
 import { writeSpans } from '../ingestion/span-writer.js';
 import { getTrace, listTraceSpans } from '../traces/trace-reads.js';
 import { RetentionSweeper } from './retention-sweeper.js';
@@ -149,6 +151,40 @@ describe('retention', () => {
     await write(server, project, [span('late', 'root', past)]);
     expect(await partitions(server)).toContain('Span_p20010102');
     expect(await stored(server, project)).toEqual({ traces: ['future', 'late', 'past'], spans: 3 });
+  });
+
+  it('deletes log records with their trace, and those whose trace never came once older than the retention', async () => {
+    const project = await newProject(server, 'logs', 7);
+    const ctx = requestContext(server.assay.services, project);
+    const record = (traceId: string, spanId: string): SpanLogRow => ({
+      traceId,
+      spanId,
+      recordId: `${traceId}-${spanId}`,
+      timeUnixNano: BigInt(NOW) * 1_000_000n,
+      observedTimeUnixNano: BigInt(NOW) * 1_000_000n,
+      position: 0,
+      eventName: 'gen_ai.user.message',
+      severityNumber: 9,
+      severityText: null,
+      body: '{"content":"Hello?"}',
+      attributes: '{}',
+      resource: null,
+      scope: null,
+    });
+    const [old, recent, never] = ['d1', 'd2', 'd3'].map((id) => id.repeat(16));
+    await write(server, project, [span(old, 'a1', NOW - 10 * DAY), span(recent, 'b1', NOW - 1000)]);
+    // Joined with an old trace's span; waiting for a span of a recent trace; of a trace that never came.
+    await writeLogRecords(ctx, [record(old, 'a1'), record(recent, 'b2'), record(never, 'c1')]);
+    const left = async () =>
+      (await server.assay.db.spanLogRecord.findMany({ where: { projectId: project }, orderBy: { traceId: 'asc' } })).map((row) => row.traceId);
+
+    expect(await sweeper(server).sweep(new Date(NOW))).toMatchObject({ traces: 1, logRecords: 0 });
+    expect(await left()).toEqual([recent, never]);
+    // Eight days on: the recent trace is past the retention with its waiting record, and so is the record of no trace.
+    // (The other tests' projects are swept too: only this one's rows are looked at.)
+    expect(await sweeper(server).sweep(new Date(NOW + 8 * DAY))).toMatchObject({ logRecords: 1 });
+    expect(await stored(server, project)).toEqual({ traces: [], spans: 0 });
+    expect(await left()).toEqual([]);
   });
 });
 

@@ -14,7 +14,7 @@ import { projectRetentions } from '../../projects/operations.js';
 import { requestContext, type RequestContext, type Services } from '../../shared/context.js';
 import type { SqlValue } from '../../shared/sql.js';
 import { deleteScoresOfProjectBefore, deleteScoresOfTraces } from '../../scores/operations.js';
-import { deleteTracesBefore, goneTraces } from './deletion.js';
+import { deleteLogRecordsOfGoneTraces, deleteTracesBefore, deleteUnjoinedLogRecords, goneTraces } from './deletion.js';
 import type { SpanPartition } from '../ingestion/span-partitions.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -37,6 +37,8 @@ export interface SweepResult {
   batches: number;
   /** Partitions dropped (PostgreSQL), oldest first. */
   partitionsDropped: string[];
+  /** Log records deleted whose trace never arrived (docs/observability.md#otlp-logs). */
+  logRecords: number;
 }
 
 export const defaultRetentionSettings: RetentionSettings = { defaultDays: null, batchSize: 500, partitionsAhead: 3 };
@@ -90,7 +92,7 @@ export class RetentionSweeper {
       const days = retentionDays ?? this.settings.defaultDays;
       return { projectId: id, before: days === null ? null : new Date(now.getTime() - days * DAY_MS) };
     });
-    const result: SweepResult = { traces: 0, scores: 0, batches: 0, partitionsDropped: [] };
+    const result: SweepResult = { traces: 0, scores: 0, batches: 0, partitionsDropped: [], logRecords: 0 };
     if (spanPartitions.enabled) await this.dropPartitions(now, cutoffs, result);
     for (const { projectId, before } of cutoffs) {
       if (!before) continue;
@@ -98,8 +100,10 @@ export class RetentionSweeper {
       // Scores older than the cutoff, whatever they name: a session's, a scenario's, those of a
       // trace that never came (docs/scores.md#deleting). A trace's went with it above.
       if (!this.stopped) result.scores += await deleteScoresOfProjectBefore(this.services.db, projectId, before);
+      result.logRecords += await deleteUnjoinedLogRecords(requestContext(this.services, projectId), before);
     }
-    if (result.traces > 0 || result.scores > 0 || result.partitionsDropped.length > 0) this.log.info(result, 'retention sweep deleted traces');
+    if (result.traces > 0 || result.scores > 0 || result.partitionsDropped.length > 0 || result.logRecords > 0)
+      this.log.info(result, 'retention sweep deleted traces');
     return result;
   }
 
@@ -203,6 +207,7 @@ export class RetentionSweeper {
           end,
         ]);
         await deleteScoresOfTraces(sql, tx, projectId, await goneTraces(ctx, tx, ids));
+        await deleteLogRecordsOfGoneTraces(ctx, tx, ids);
         return deleted;
       });
     return this.inBatches(projectId, '"startTime" < ? AND "endTime" < ?', [end, end], remove, result);

@@ -1,10 +1,11 @@
 // The filters of trace and span search (docs/observability.md#search) as SQL conditions, shared
 // by the listings (listings.ts) and the aggregates (metrics.ts). Trace rows carry their roll-ups
 // (root name, kind, status, user, session, environment, app, variant, cost, tokens, latency), so
-// most trace filters touch only the Trace table; "model" and "text" look into the trace's spans
-// through the span primary key (projectId, traceId, …).
+// most trace filters touch only the Trace table; "model" reads the TraceModel roll-up through its
+// index, and "text" looks into the trace's spans through the span primary key (projectId, traceId, …).
 import type { RequestContext } from '../../shared/context.js';
 import type { BulkSql } from '../../shared/sql.js';
+import { scoreCondition, type ScoreCondition } from '../../scores/trace-search.js';
 import { EVALUATION_ENVIRONMENT, type SpanKind, type SpanStatus } from '../ingestion/span-record.js';
 
 export interface SearchFilter {
@@ -33,6 +34,8 @@ export interface SearchFilter {
   maxLatency?: number;
   /** Spans only: spans of this trace. */
   traceId?: string;
+  /** Scores the trace has (spans: their trace has), all of them (docs/scores.md#in-the-trace-list). */
+  scores?: ScoreCondition[];
   /**
    * Also the traces (spans) of Assay's own evaluation calls, which are left out unless this is
    * set or `environment` names theirs (EVALUATION_ENVIRONMENT).
@@ -55,8 +58,16 @@ export class Where {
   }
 }
 
-function modelCondition(sql: BulkSql, column: string, model: string, where: Where) {
-  where.add(`(${column} = ? OR ${column} ${sql.like} ? ESCAPE '\\')`, model, `${likeEscape(model)}-%`);
+/**
+ * A model or its family, as the column's text compares: the name itself, or the names that go on
+ * after it and a "-". On Span the family is found by its first characters; on TraceModel
+ * (`indexed`) by a range of its index, "x-" up to "x." ("." follows "-" in byte order, which
+ * TraceModel.model compares in on both databases: docs/observability.md#roll-ups).
+ */
+function modelCondition(column: string, model: string, where: Where, indexed = false) {
+  const family = `${model}-`;
+  if (indexed) where.add(`(${column} = ? OR (${column} >= ? AND ${column} < ?))`, model, family, `${model}.`);
+  else where.add(`(${column} = ? OR substr(${column}, 1, ?) = ?)`, model, [...family].length, family);
 }
 
 /** Text in a span's inputs or outputs (their JSON text), ignoring ASCII case. */
@@ -90,17 +101,30 @@ function commonConditions(sql: BulkSql, alias: string, filter: SearchFilter, whe
   if (filter.maxLatency !== undefined) where.add(`${c('latency')} <= ?`, filter.maxLatency);
 }
 
+function scoreConditions(ctx: RequestContext, alias: string, filter: SearchFilter, where: Where) {
+  for (const condition of filter.scores ?? []) {
+    const { sql, params } = scoreCondition(ctx.projectId, `${alias}."traceId"`, condition);
+    where.add(sql, ...params);
+  }
+}
+
 export function traceWhere(ctx: RequestContext, filter: SearchFilter): Where {
   const where = new Where();
   where.add('t."projectId" = ?', ctx.projectId);
   commonConditions(ctx.sql, 't', filter, where);
-  if (filter.model !== undefined || filter.text !== undefined) {
+  if (filter.model !== undefined) {
+    const models = new Where();
+    models.add('m."projectId" = ?', ctx.projectId);
+    modelCondition('m."model"', filter.model, models, true);
+    where.add(`t."traceId" IN (SELECT m."traceId" FROM "TraceModel" AS m WHERE ${models.sql})`, ...models.params);
+  }
+  scoreConditions(ctx, 't', filter, where);
+  if (filter.text !== undefined) {
     const inner = new Where();
     inner.add('s."projectId" = t."projectId" AND s."traceId" = t."traceId"');
     // PostgreSQL: only the partitions of the trace's time (docs/database.md#span-partitions).
     if (ctx.sql.provider === 'postgresql') inner.add('s."startTime" >= t."startTime" AND s."startTime" <= t."endTime"');
-    if (filter.model !== undefined) modelCondition(ctx.sql, 's."model"', filter.model, inner);
-    if (filter.text !== undefined) textCondition(ctx.sql, 's', filter.text, inner);
+    textCondition(ctx.sql, 's', filter.text, inner);
     where.add(`EXISTS (SELECT 1 FROM "Span" AS s WHERE ${inner.sql})`, ...inner.params);
   }
   return where;
@@ -111,7 +135,8 @@ export function spanWhere(ctx: RequestContext, filter: SearchFilter): Where {
   where.add('s."projectId" = ?', ctx.projectId);
   if (filter.traceId !== undefined) where.add('s."traceId" = ?', filter.traceId);
   commonConditions(ctx.sql, 's', filter, where);
-  if (filter.model !== undefined) modelCondition(ctx.sql, 's."model"', filter.model, where);
+  if (filter.model !== undefined) modelCondition('s."model"', filter.model, where);
   if (filter.text !== undefined) textCondition(ctx.sql, 's', filter.text, where);
+  scoreConditions(ctx, 's', filter, where);
   return where;
 }

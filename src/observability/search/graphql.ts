@@ -1,13 +1,19 @@
 // GraphQL queries of trace and span search (docs/observability.md#search): `traces` and `spans`
-// with their filters, sorting and paging, `traceMetrics`, `spanMetrics` and `traceSeries`, over the
-// Span and Trace types of traces/graphql.ts.
+// with their filters, sorting and paging, `traceMetrics`, `spanMetrics`, `traceSeries` and
+// `scoreSummary`, over the Span and Trace types of traces/graphql.ts, and the score columns of a
+// trace (`Trace.scoreValues`, docs/scores.md#in-the-trace-list).
 import type { ArgBuilder } from '@pothos/core';
+import { ScoreDataTypeEnum } from '../../scores/graphql.js';
+import { traceScoresLoader, traceScoreValues } from '../../scores/trace-search.js';
+import type * as scoreSearch from '../../scores/trace-search.js';
+import { ValidationError } from '../../shared/errors.js';
 import { builder } from '../../shared/graphql/builder.js';
+import { ConfidenceInterval } from '../../shared/graphql/interval.js';
 import { databaseIdOf } from '../../shared/graphql/ids.js';
 import { restFields, upperCaseValues } from '../../shared/graphql/names.js';
 import { EVALUATION_ENVIRONMENT } from '../ingestion/span-record.js';
 import { Span, SpanConnection, SpanKind, SpanStatusCode, TraceRef } from '../traces/graphql.js';
-import { searchFilter } from './inputs.js';
+import { MAX_SCORE_FILTERS, searchFilter } from './inputs.js';
 import * as listings from './listings.js';
 import * as metrics from './metrics.js';
 
@@ -58,6 +64,88 @@ const Metrics = builder.objectRef<metrics.Metrics>('ObservabilityMetrics').imple
   }),
 });
 
+const ScoreFilter = builder.inputType('ScoreFilter', {
+  description:
+    'A score a trace must have (any score of the name on the trace or its spans that meets it), or must not: give `name` and exactly one of `min`/`max`, `value`, `anyOf` or `present`.',
+  fields: (t) => ({
+    name: t.string({ required: true, description: 'The score name.' }),
+    min: t.float({ description: 'A value at least this (with `max`: a range).' }),
+    max: t.float({ description: 'A value at most this.' }),
+    value: t.boolean({ description: "A BOOLEAN score's value: true or false." }),
+    anyOf: t.stringList({ description: "A CATEGORICAL score's label, any of these (as written)." }),
+    present: t.boolean({ description: 'true: has a score of the name, whatever its value; false: has none.' }),
+  }),
+});
+
+const TraceScoreValue = builder.objectRef<scoreSearch.TraceScoreValue>('TraceScoreValue').implement({
+  description: "A trace's scores of one name (on the trace and its spans), as a column of the trace list shows them.",
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'The score name.' }),
+    dataType: t.expose('dataType', { type: ScoreDataTypeEnum, description: "The newest score's data type." }),
+    count: t.exposeInt('count', { description: 'How many scores of the name the trace has.' }),
+    mean: t.exposeFloat('mean', { nullable: true, description: 'The mean of their values; null when none has one (TEXT).' }),
+    value: t.exposeFloat('value', { nullable: true, description: "The newest score's value (a boolean's 1 or 0, a category's value)." }),
+    stringValue: t.exposeString('stringValue', { nullable: true, description: "The newest score's label (True/False, the category) or text." }),
+  }),
+});
+
+const ScoreLabelShare = builder.objectRef<scoreSearch.LabelShare>('ScoreLabelShare').implement({
+  description: "One label's part of the BOOLEAN or CATEGORICAL scores of a summary.",
+  fields: (t) => ({
+    label: t.exposeString('label', { description: 'True/False, or the category.' }),
+    count: t.exposeInt('count', { description: 'Scores with this label.' }),
+    share: t.exposeFloat('share', { description: "Of the summary's count, 0 to 1." }),
+  }),
+});
+
+const ScoreSummary = builder.objectRef<scoreSearch.ScoreSummary>('ScoreSummary').implement({
+  description: 'The scores of one name and data type of the traces matching a filter (and of their spans).',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'The score name.' }),
+    dataType: t.expose('dataType', { type: ScoreDataTypeEnum, description: 'Their data type.' }),
+    count: t.exposeInt('count', { description: 'How many scores.' }),
+    mean: t.exposeFloat('mean', {
+      nullable: true,
+      description: 'The mean of their values (a BOOLEAN: the share of true; a CATEGORICAL: of its values); null for TEXT.',
+    }),
+    stddev: t.exposeFloat('stddev', { nullable: true, description: 'Sample standard deviation of the values; null below two.' }),
+    interval: t.expose('interval', {
+      type: ConfidenceInterval,
+      nullable: true,
+      description: "95% interval of the mean: Wilson's for BOOLEAN, Student's t otherwise; null below two values.",
+    }),
+    labels: t.expose('labels', {
+      type: [ScoreLabelShare],
+      description: 'BOOLEAN and CATEGORICAL: the labels, most frequent first; empty otherwise.',
+    }),
+  }),
+});
+
+const SeriesScore = builder.objectRef<metrics.SeriesScore>('TraceSeriesScore').implement({
+  description: "One score name's mean over the traces of an interval of `traceSeries`.",
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'The score name.' }),
+    count: t.exposeInt('count', { description: 'Scores with a value of those traces (and their spans).' }),
+    mean: t.exposeFloat('mean', { description: 'The mean of those values.' }),
+  }),
+});
+
+/** Score names asked for: at most twice MAX_SCORE_FILTERS. */
+function scoreNames(names: readonly string[] | null | undefined, argument: string): string[] {
+  const list = [...new Set(names ?? [])];
+  if (list.length > MAX_SCORE_FILTERS * 2) throw ValidationError.at(['args', argument], `List should have at most ${MAX_SCORE_FILTERS * 2} items`, 'too_long');
+  return list;
+}
+
+builder.objectField(TraceRef, 'scoreValues', (t) =>
+  t.field({
+    type: [TraceScoreValue],
+    description: "The trace's scores (its spans' too) of each name asked for that it has, in the order asked: the score columns of a trace list.",
+    args: { names: t.arg.stringList({ required: true, description: `Score names, at most ${MAX_SCORE_FILTERS * 2}.` }) },
+    resolve: async (trace, args, ctx) => traceScoreValues(await traceScoresLoader(ctx).load(trace.traceId), scoreNames(args.names, 'names')),
+  }),
+);
+
 type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
 
 // The filters of traces, spans and their metrics (SearchFilter in filters.ts).
@@ -75,12 +163,16 @@ export function searchArgs(t: { arg: ArgBuilder<BuilderTypes> }) {
     appId: t.arg.globalID({ description: 'The global id of an App.' }),
     variantId: t.arg.globalID({ description: 'The global id of a Variant.' }),
     variantName: t.arg.string({ description: 'Exactly this variant name.' }),
-    model: t.arg.string({ description: 'A model or its family ("gpt-4o" matches "gpt-4o-2024-08-06"); traces: any span.' }),
+    model: t.arg.string({ description: 'A model or its family ("gpt-4o" matches "gpt-4o-2024-08-06"), letter case counting; traces: any span.' }),
     text: t.arg.string({ description: 'Text in the inputs or outputs (traces: of any span), ignoring ASCII case.' }),
     minCost: t.arg.float({ description: 'Cost at least this many USD.' }),
     maxCost: t.arg.float({ description: 'Cost at most this many USD.' }),
     minLatency: t.arg.float({ description: 'Latency at least this many seconds.' }),
     maxLatency: t.arg.float({ description: 'Latency at most this many seconds.' }),
+    scores: t.arg({
+      type: [ScoreFilter],
+      description: `Scores the trace has (spans: their trace has), every one of them; at most ${MAX_SCORE_FILTERS}.`,
+    }),
     includeEvaluations: t.arg.boolean({
       description: `Also the traces and spans of Assay's own evaluation calls (environment "${EVALUATION_ENVIRONMENT}"), left out unless this is true or \`environment\` names theirs.`,
     }),
@@ -96,6 +188,7 @@ const SeriesBucket = builder.objectRef<metrics.SeriesBucket>('TraceSeriesBucket'
     errorCount: t.exposeInt('error_count', { description: 'Of them, those with a failed span.' }),
     cost: t.exposeFloat('cost', { nullable: true, description: 'USD summed over them; null when none has a cost.' }),
     avgLatency: t.exposeFloat('avg_latency', { nullable: true, description: 'Mean latency in seconds; null when none started in it.' }),
+    scores: t.expose('scores', { type: [SeriesScore], description: 'The means of the scores `scoreNames` asked for, of the names these traces have.' }),
   }),
 });
 
@@ -107,7 +200,7 @@ const TraceConnection = builder.connectionObject(
 /** The filter of GraphQL's arguments, which are REST's (SearchArgs) in camelCase. */
 export function filterOf(args: { appId?: { typename: string; id: string } | null; variantId?: { typename: string; id: string } | null }) {
   return searchFilter({
-    ...restFields(args, { names: { spanKind: 'spankind' } }),
+    ...restFields(args, { names: { spanKind: 'spankind' }, nested: ['scores'] }),
     app_id: databaseIdOf(args.appId, 'App', 'appId'),
     variant_id: databaseIdOf(args.variantId, 'Variant', 'variantId'),
   });
@@ -156,9 +249,20 @@ builder.queryFields((t) => ({
     args: {
       ...searchArgs(t),
       buckets: t.arg.int({ defaultValue: 30, description: `How many intervals, 1 to ${metrics.MAX_SERIES_BUCKETS}.` }),
+      scoreNames: t.arg.stringList({ description: 'Score names whose mean each interval gives (`scores`), for a chart of a score over time.' }),
     },
     complexity: (args) => args.buckets ?? 30,
-    resolve: (_root, args, ctx) => metrics.traceSeries(ctx, filterOf(args), args.buckets ?? 30),
+    resolve: (_root, args, ctx) => metrics.traceSeries(ctx, filterOf(args), args.buckets ?? 30, scoreNames(args.scoreNames, 'scoreNames')),
+  }),
+  scoreSummary: t.field({
+    type: [ScoreSummary],
+    description:
+      'The scores of the traces matching the filters (and of their spans), per name and data type: count, mean with its 95% interval, label shares. In the order of `names`, else by name.',
+    args: {
+      ...searchArgs(t),
+      names: t.arg.stringList({ description: `Score names, at most ${MAX_SCORE_FILTERS * 2}; every name the traces have when absent.` }),
+    },
+    resolve: (_root, args, ctx) => metrics.traceScoreSummaries(ctx, filterOf(args), args.names == null ? null : scoreNames(args.names, 'names')),
   }),
   spanMetrics: t.field({
     type: Metrics,

@@ -2,9 +2,10 @@
 // /observability/metrics; GraphQL `traces`, `spans` and their metrics), and how REST query strings
 // and GraphQL arguments become one SearchFilter.
 import { z } from 'zod';
-import { ValidationError } from '../../shared/errors.js';
+import { ValidationError, type ValidationIssue } from '../../shared/errors.js';
 import { isoDate } from '../../shared/validation.js';
 import { pageLimit, queryBoolean } from '../../shared/http/params.js';
+import type { ScoreCondition } from '../../scores/trace-search.js';
 import { EVALUATION_ENVIRONMENT, spanKinds, spanStatuses, type SpanKind, type SpanStatus } from '../ingestion/span-record.js';
 import type { SearchFilter } from './filters.js';
 import type { SortDirection } from './listings.js';
@@ -35,6 +36,58 @@ function queryEnumList<const T extends readonly [string, ...string[]]>(values: T
     .meta({ description: `Comma-separated, any letter case: ${values.join(', ')}` });
 }
 
+/** How many score filters one search takes. */
+export const MAX_SCORE_FILTERS = 10;
+
+/** One score filter, as REST's `scores` (JSON) and GraphQL's `ScoreFilter` (camelCase) give it. */
+export interface ScoreFilterArgs {
+  name: string;
+  min?: number | null;
+  max?: number | null;
+  value?: boolean | null;
+  any_of?: readonly string[] | null;
+  present?: boolean | null;
+}
+
+const scoreFilterItem = z.strictObject({
+  name: z.string().min(1),
+  min: z.number().optional(),
+  max: z.number().optional(),
+  value: z.boolean().optional(),
+  any_of: z.array(z.string()).optional(),
+  present: z.boolean().optional(),
+});
+
+/** `scores`: a JSON array of score filters in a query string. */
+const queryScores = () =>
+  z
+    .string()
+    .transform((text, ctx): unknown => {
+      try {
+        return JSON.parse(text);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'Input should be a JSON array of score filters', params: { type: 'json_invalid' } });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.array(scoreFilterItem).max(MAX_SCORE_FILTERS))
+    .meta({
+      description:
+        'A JSON array of score filters, all of which a trace meets: `{"name": …}` with one of `"min"`/`"max"` (a value in the range), `"value"` (a boolean score\'s true or false), `"any_of"` (a categorical score\'s labels) or `"present"` (true: has a score of the name; false: has none). E.g. `[{"name":"helpfulness","min":0.5}]`',
+    });
+
+/** A comma-separated list of names in a query string. */
+const queryNames = () =>
+  z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== ''),
+    )
+    .pipe(z.array(z.string()).max(MAX_SCORE_FILTERS * 2));
+
 export const searchQuery = z.object({
   started_after: isoDate().optional(),
   started_before: isoDate().optional(),
@@ -54,6 +107,7 @@ export const searchQuery = z.object({
   min_latency: queryNumber().optional(),
   max_latency: queryNumber().optional(),
   trace_id: z.string().min(1).optional(),
+  scores: queryScores().optional(),
   include_evaluations: queryBoolean()
     .optional()
     .describe(
@@ -69,6 +123,18 @@ export type SearchQuery = z.output<typeof searchQuery>;
 
 /** The filter fields alone, no sort or page (an annotation queue's items picked by a filter). */
 export const searchFilterQuery = searchQuery.omit({ sort_by: true, sort_direction: true, limit: true, cursor: true }).strict();
+
+/** `GET /observability/traces`: the score names whose values each trace carries (its `scores`). */
+export const traceListQuery = z.object({
+  score_names: queryNames()
+    .optional()
+    .describe('Comma-separated score names: each trace answers `scores` with one entry per name it has scores of (its columns in a list)'),
+});
+
+/** `GET /observability/metrics`: the score names to sum up. */
+export const metricsScoresQuery = z.object({
+  score_names: queryNames().optional().describe('Comma-separated score names: the answer has `scores`, a summary of each over the matching traces'),
+});
 
 /** `GET /observability/metrics`: of traces (the default) or of spans. */
 export const metricsQuery = z.object({ of: z.enum(['traces', 'spans']).default('traces') });
@@ -93,13 +159,14 @@ export interface SearchArgs {
   min_latency?: number | null;
   max_latency?: number | null;
   trace_id?: string | null;
+  scores?: readonly ScoreFilterArgs[] | null;
   include_evaluations?: boolean | null;
 }
 
 const defined = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
 
 export function searchFilter(args: SearchArgs, where: 'query' | 'body' = 'query'): SearchFilter {
-  const issues = [];
+  const issues: ValidationIssue[] = [];
   for (const [low, high] of [
     ['min_cost', 'max_cost'],
     ['min_latency', 'max_latency'],
@@ -109,6 +176,7 @@ export function searchFilter(args: SearchArgs, where: 'query' | 'body' = 'query'
     if (a != null && a < 0) issues.push({ loc: [where, low], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal' });
     if (b != null && b < 0) issues.push({ loc: [where, high], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal' });
   }
+  const scores = scoreConditions(args.scores ?? [], where, issues);
   if (issues.length > 0) throw new ValidationError(issues);
   return {
     startedAfter: defined(args.started_after),
@@ -129,8 +197,37 @@ export function searchFilter(args: SearchArgs, where: 'query' | 'body' = 'query'
     minLatency: defined(args.min_latency),
     maxLatency: defined(args.max_latency),
     traceId: defined(args.trace_id),
+    scores: scores.length > 0 ? scores : undefined,
     includeEvaluations: args.include_evaluations ?? false,
   };
+}
+
+/**
+ * The score filters as conditions: each gives exactly one of a range (`min`, `max` or both), a
+ * boolean `value`, labels (`any_of`) or `present`; faults go into `issues`, naming the field.
+ */
+function scoreConditions(items: readonly ScoreFilterArgs[], where: string, issues: ValidationIssue[]): ScoreCondition[] {
+  if (items.length > MAX_SCORE_FILTERS) {
+    issues.push({ loc: [where, 'scores'], msg: `List should have at most ${MAX_SCORE_FILTERS} items`, type: 'too_long' });
+    return [];
+  }
+  return items.flatMap((item, index): ScoreCondition[] => {
+    const at = (field?: string) => (field ? [where, 'scores', index, field] : [where, 'scores', index]);
+    const kinds = [item.min != null || item.max != null, item.value != null, item.any_of != null, item.present != null].filter(Boolean).length;
+    const before = issues.length;
+    if (item.name.trim() === '') issues.push({ loc: at('name'), msg: 'String should have at least 1 character', type: 'string_too_short' });
+    if (kinds !== 1) issues.push({ loc: at(), msg: 'Give exactly one of min/max, value, any_of or present', type: 'value_error' });
+    if (item.min != null && item.max != null && item.min > item.max) issues.push({ loc: at('max'), msg: 'Input should be at least min', type: 'value_error' });
+    if (item.any_of != null && (item.any_of.length === 0 || item.any_of.some((label) => label === ''))) {
+      issues.push({ loc: at('any_of'), msg: 'Input should be a non-empty list of labels', type: 'value_error' });
+    }
+    if (issues.length > before) return [];
+    const { name } = item;
+    if (item.value != null) return [{ name, kind: 'boolean', value: item.value }];
+    if (item.any_of != null) return [{ name, kind: 'categories', anyOf: [...item.any_of] }];
+    if (item.present != null) return [{ name, kind: 'presence', present: item.present }];
+    return [{ name, kind: 'range', min: item.min ?? undefined, max: item.max ?? undefined }];
+  });
 }
 
 /** `sort_by` of a REST query, one of `fields` (422 `enum` otherwise). */

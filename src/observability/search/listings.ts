@@ -133,11 +133,19 @@ async function keysetPage<T extends Record<string, unknown>>(
     const { __sort, ...node } = row;
     return { cursor: encodeCursor([__sort, ...idColumns.map((column) => String(row[column]))]), node: node as unknown as T };
   });
+  return pageOf(edges, { more, backward, after: after !== null, before: before !== null });
+}
+
+/**
+ * A page of `edges` read in the asked order: `more` says a row lay past its end (in the direction
+ * walked), `after` and `before` whether those cursors were given.
+ */
+export function pageOf<T>(edges: Page<T>['edges'], read: { more: boolean; backward: boolean; after: boolean; before: boolean }): Page<T> {
   return {
     edges,
     pageInfo: {
-      hasNextPage: backward ? before !== null : more,
-      hasPreviousPage: backward ? more : after !== null,
+      hasNextPage: read.backward ? read.before : read.more,
+      hasPreviousPage: read.backward ? read.more : read.after,
       startCursor: edges[0]?.cursor ?? null,
       endCursor: edges.at(-1)?.cursor ?? null,
     },

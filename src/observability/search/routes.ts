@@ -3,22 +3,40 @@
 import type { FastifyInstance } from 'fastify';
 import { restRoutes } from '../../shared/http/route.js';
 import { spanJsons } from '../traces/trace-reads.js';
-import { metricsQuery, searchFilter, searchQuery, sortOf } from './inputs.js';
+import { scoresOf } from '../../scores/operations.js';
+import { traceScoreValues } from '../../scores/trace-search.js';
+import { metricsQuery, metricsScoresQuery, searchFilter, searchQuery, sortOf, traceListQuery } from './inputs.js';
 import { searchSpans, searchTraces, spanSortFields, traceSortFields } from './listings.js';
-import { spanMetrics, traceMetrics } from './metrics.js';
-import { metricsResponse, spanListResponse, traceJson, traceListResponse } from './responses.js';
+import { spanMetrics, traceMetrics, traceScoreSummaries } from './metrics.js';
+import { metricsResponse, scoreSummaryJson, spanListResponse, traceJson, traceListResponse, traceScoreJson } from './responses.js';
 
 const tag = 'observability';
-const searchDescription = 'Filters combine (AND); `spankind` and `status` take comma-separated lists. Newest first unless `sort_by` says otherwise.';
+const searchDescription =
+  'Filters combine (AND); `spankind` and `status` take comma-separated lists, `scores` a JSON array of score filters. Newest first unless `sort_by` says otherwise.';
 
 export function searchRoutes(app: FastifyInstance): void {
   const rest = restRoutes(app);
   rest.get(
     '/observability/traces',
-    { tag, summary: 'Find traces', description: searchDescription, query: searchQuery, response: traceListResponse },
+    { tag, summary: 'Find traces', description: searchDescription, query: searchQuery.extend(traceListQuery.shape), response: traceListResponse },
     async (req, { query }) => {
       const page = await searchTraces(req.ctx, searchFilter(query), sortOf(query, traceSortFields), { first: query.limit, after: query.cursor });
-      return { traces: page.edges.map((edge) => traceJson(edge.node)), next_cursor: page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null };
+      const traces = page.edges.map((edge) => edge.node);
+      const names = query.score_names;
+      const scores = names?.length
+        ? await scoresOf(
+            req.ctx,
+            'traceId',
+            traces.map((trace) => trace.traceId),
+          )
+        : null;
+      return {
+        traces: traces.map((trace, i) => ({
+          ...traceJson(trace),
+          ...(scores && names ? { scores: traceScoreValues(scores[i], names).map(traceScoreJson) } : {}),
+        })),
+        next_cursor: page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null,
+      };
     },
   );
   rest.get(
@@ -38,12 +56,16 @@ export function searchRoutes(app: FastifyInstance): void {
     {
       tag,
       summary: 'Counts, error rate, cost, tokens and latency percentiles of the matching traces or spans',
-      query: searchQuery.extend(metricsQuery.shape),
+      description: 'With `score_names`, also the summaries of those scores of the matching traces (`of=traces`).',
+      query: searchQuery.extend(metricsQuery.shape).extend(metricsScoresQuery.shape),
       response: metricsResponse,
     },
     async (req, { query }) => {
       const filter = searchFilter(query);
-      return query.of === 'spans' ? spanMetrics(req.ctx, filter) : traceMetrics(req.ctx, filter);
+      if (query.of === 'spans') return spanMetrics(req.ctx, filter);
+      const names = query.score_names;
+      const [figures, scores] = await Promise.all([traceMetrics(req.ctx, filter), names?.length ? traceScoreSummaries(req.ctx, filter, names) : null]);
+      return scores ? { ...figures, scores: scores.map(scoreSummaryJson) } : figures;
     },
   );
 }

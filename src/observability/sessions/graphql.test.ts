@@ -30,7 +30,8 @@ afterAll(async () => {
   await server.close();
 });
 
-const sessionFields = 'id sessionId firstSeen lastSeen traceCount errorCount failedTraceCount cost userId environment firstTraceId lastTraceId firstInput lastOutput';
+const sessionFields =
+  'id sessionId firstSeen lastSeen traceCount errorCount failedTraceCount cost userId environment firstTraceId lastTraceId firstInput lastOutput';
 
 describe('GraphQL sessions', () => {
   it('lists sessions with their figures, filters and pages both ways', async () => {
@@ -73,9 +74,12 @@ describe('GraphQL sessions', () => {
     );
     expect(next.data.sessions.edges).toEqual([{ node: { sessionId: 'b' } }]);
     expect(next.data.sessions.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
-    const back = await server.graphql('query($before: String) { sessions(last: 1, before: $before) { edges { node { sessionId } } pageInfo { hasPreviousPage } } }', {
-      before: next.data.sessions.pageInfo.startCursor,
-    });
+    const back = await server.graphql(
+      'query($before: String) { sessions(last: 1, before: $before) { edges { node { sessionId } } pageInfo { hasPreviousPage } } }',
+      {
+        before: next.data.sessions.pageInfo.startCursor,
+      },
+    );
     expect(back.data.sessions.edges).toEqual([{ node: { sessionId: 'a' } }]);
     expect(back.data.sessions.pageInfo.hasPreviousPage).toBe(false);
 
@@ -84,10 +88,13 @@ describe('GraphQL sessions', () => {
   });
 
   it('reads a session with its turns, each a trace, by id and as a node', async () => {
+    const scored = await server.graphql('mutation { upsertScores(input: [{ sessionId: "b", name: "csat", value: 4 }]) { id } }');
+    expect(scored.errors).toBeUndefined();
     const read = await server.graphql(
-      '{ session(sessionId: "b") { id traceCount turns { edges { node { input output trace { id traceId sessionId } } } } } }',
+      '{ session(sessionId: "b") { id traceCount scores { name value target } turns { edges { node { input output trace { id traceId sessionId } } } } } }',
     );
     expect(read.errors).toBeUndefined();
+    expect(read.data.session.scores).toEqual([{ name: 'csat', value: 4, target: 'SESSION' }]);
     expect(read.data.session.turns.edges.map((edge: any) => edge.node)).toEqual([
       { input: { message: 'hello 1' }, output: { message: 'reply 1' }, trace: { id: expect.any(String), traceId: 't1', sessionId: 'b' } },
       { input: { message: 'hello 3' }, output: { message: 'reply 3' }, trace: { id: expect.any(String), traceId: 't3', sessionId: 'b' } },
@@ -95,7 +102,10 @@ describe('GraphQL sessions', () => {
     const node = await server.graphql('query($id: ID!) { node(id: $id) { __typename ... on Session { sessionId traceCount } } }', { id: read.data.session.id });
     expect(node.data.node).toEqual({ __typename: 'Session', sessionId: 'b', traceCount: 2 });
     const paged = await server.graphql('{ session(sessionId: "a") { turns(first: 2) { edges { node { trace { traceId } } } pageInfo { hasNextPage } } } }');
-    expect(paged.data.session.turns).toEqual({ edges: [{ node: { trace: { traceId: 't0' } } }, { node: { trace: { traceId: 't2' } } }], pageInfo: { hasNextPage: true } });
+    expect(paged.data.session.turns).toEqual({
+      edges: [{ node: { trace: { traceId: 't0' } } }, { node: { trace: { traceId: 't2' } } }],
+      pageInfo: { hasNextPage: true },
+    });
   });
 
   it('answers null for a session no trace has', async () => {

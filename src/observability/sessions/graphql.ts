@@ -1,6 +1,7 @@
 // GraphQL of sessions (docs/sessions.md): the Session node, the `sessions` connection with its
 // filters and `session`, each session's conversation as `turns` over the Trace type of
 // traces/graphql.ts.
+import { ScoreRef } from '../../scores/graphql.js';
 import { builder } from '../../shared/graphql/builder.js';
 import { restFields } from '../../shared/graphql/names.js';
 import { TokenUsage, TraceRef } from '../traces/graphql.js';
@@ -42,6 +43,11 @@ export const Session = builder.node(builder.objectRef<sessions.SessionRow>('Sess
     lastTraceId: t.exposeString('lastTraceId', { description: 'The trace id of its latest trace.' }),
     firstInput: t.expose('firstInput', { type: 'JSON', nullable: true, description: "The first trace's input (its root span's inputs)." }),
     lastOutput: t.expose('lastOutput', { type: 'JSON', nullable: true, description: "The latest trace's output (its root span's outputs)." }),
+    scores: t.field({
+      type: [ScoreRef],
+      description: 'The scores of the session itself (target SESSION), oldest first; they may have come before its traces (docs/scores.md).',
+      resolve: (session) => session.scores,
+    }),
     turns: t.connection(
       {
         type: SessionTurn,

@@ -2,12 +2,13 @@
 // Trace roll-ups on every read (no table of their own, so a session goes when its traces go). A
 // listing takes two steps: the page's session ids in order of their latest trace, from the
 // (projectId, sessionId, startTime) index alone, then the figures of those few sessions.
+import { scoresOf, type ScoreRow } from '../../scores/operations.js';
 import type { RequestContext } from '../../shared/context.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { costSumSql } from '../../shared/money.js';
 import type { JsonValue } from '../ingestion/span-record.js';
 import { traceWhere, Where } from '../search/filters.js';
-import { decodeCursor, encodeCursor, keysetCondition, pageSize, searchTraces, type Page, type PageArgs, type TraceRow } from '../search/listings.js';
+import { decodeCursor, encodeCursor, keysetCondition, pageOf, pageSize, searchTraces, type Page, type PageArgs, type TraceRow } from '../search/listings.js';
 
 export interface SessionFilter {
   /** Sessions with a trace that started at or after this time. */
@@ -53,6 +54,8 @@ export interface SessionRow {
   /** The first trace's input and the latest trace's output (their root spans'). */
   firstInput: JsonValue | null;
   lastOutput: JsonValue | null;
+  /** The scores of the session itself (target "session"), oldest first. */
+  scores: ScoreRow[];
 }
 
 /** One turn of a session's conversation: a trace, with its root's input and output. */
@@ -81,9 +84,18 @@ export async function traceContents(ctx: RequestContext, traces: readonly Pick<T
   return new Map(spans.map((span) => [span.traceId, { inputs: span.inputs as JsonValue | null, outputs: span.outputs as JsonValue | null }]));
 }
 
+/** Sessions whose figures one statement reads (one parameter each). */
+const FIGURES_BATCH = 500;
+
 /** The figures of these sessions (those with no trace are absent), in no order. */
 async function sessionFigures(ctx: RequestContext, sessionIds: readonly string[]): Promise<SessionRow[]> {
   if (sessionIds.length === 0) return [];
+  if (sessionIds.length > FIGURES_BATCH) {
+    const batches = Array.from({ length: Math.ceil(sessionIds.length / FIGURES_BATCH) }, (_, i) =>
+      sessionIds.slice(i * FIGURES_BATCH, (i + 1) * FIGURES_BATCH),
+    );
+    return (await Promise.all(batches.map((batch) => sessionFigures(ctx, batch)))).flat();
+  }
   const { sql } = ctx;
   const edge = (direction: 'ASC' | 'DESC') =>
     `(SELECT e."traceId" FROM "Trace" AS e WHERE e."projectId" = t."projectId" AND e."sessionId" = t."sessionId"
@@ -95,9 +107,12 @@ async function sessionFigures(ctx: RequestContext, sessionIds: readonly string[]
        SUM(t."promptTokens") AS "promptTokens", SUM(t."completionTokens") AS "completionTokens", SUM(t."totalTokens") AS "totalTokens",
        ${costSumSql('t."cost"', sql)} AS "cost", ${edge('ASC')} AS "firstTraceId", ${edge('DESC')} AS "lastTraceId"
      FROM "Trace" AS t
-     WHERE t."projectId" = ? AND t."sessionId" IN (${sql.jsonValues('?')})
+     WHERE t."projectId" = ? AND t."sessionId" IN (${sessionIds.map(() => '?').join(', ')})
      GROUP BY t."projectId", t."sessionId"`,
-    [ctx.projectId, JSON.stringify(sessionIds)],
+    // One parameter per id (a page holds at most 1000): PostgreSQL then reads each session through
+    // the (projectId, sessionId, startTime) index, where a JSON array's unknown length led it to
+    // scan the project's traces.
+    [ctx.projectId, ...sessionIds],
   );
   const edgeIds = rows.flatMap((row) => [String(row.firstTraceId), String(row.lastTraceId)]);
   const traces = new Map(
@@ -109,6 +124,8 @@ async function sessionFigures(ctx: RequestContext, sessionIds: readonly string[]
     ).map((trace) => [trace.traceId, trace]),
   );
   const contents = await traceContents(ctx, [...traces.values()]);
+  const ids = rows.map((row) => String(row.sessionId));
+  const scores = new Map((await scoresOf(ctx, 'sessionId', ids)).map((list, i) => [ids[i], list.filter((score) => score.target === 'session')]));
   return rows.map((row) => {
     const first = traces.get(String(row.firstTraceId));
     return {
@@ -128,8 +145,93 @@ async function sessionFigures(ctx: RequestContext, sessionIds: readonly string[]
       lastTraceId: String(row.lastTraceId),
       firstInput: contents.get(String(row.firstTraceId))?.inputs ?? null,
       lastOutput: contents.get(String(row.lastTraceId))?.outputs ?? null,
+      scores: scores.get(String(row.sessionId)) ?? [],
     };
   });
+}
+
+type Key = ReturnType<typeof decodeCursor>;
+type PageRead = { after: Key | null; before: Key | null; size: number; backward: boolean };
+type SessionKey = { sessionId: string; lastSeen: string | Date };
+
+/** Traces a filtered walk looks at per session of its page before it gives way to grouping. */
+const WALK_PER_SESSION = 10;
+
+/**
+ * The ids and last-seen times of a page of sessions, in the asked order (walking backward reverses
+ * it; the caller puts the page back). The project's traces are walked newest first through the
+ * (projectId, startTime) index, keeping each session's latest one: a page costs about its own
+ * traces, however many there are. A filter is checked on each kept trace's session; when the first
+ * traces walked hold too few matching sessions (a selective filter), the sessions it matches are
+ * grouped instead, found through the filter's own index.
+ */
+async function pageKeys(ctx: RequestContext, filter: SessionFilter, page: PageRead): Promise<SessionKey[]> {
+  const { search, ...traceFilter } = filter;
+  const matches = new Where();
+  const grouped = new Where();
+  if (search !== undefined) {
+    const like = [`g."sessionId" ${ctx.sql.like} ? ESCAPE '\\'`, `%${likeEscape(search)}%`] as const;
+    matches.add(...like);
+    grouped.add(...like);
+  }
+  if (Object.values(traceFilter).some((value) => value !== undefined)) {
+    // Every trace counts, Assay's own evaluation calls too (they carry no session id).
+    const traces = traceWhere(ctx, { ...traceFilter, includeEvaluations: true });
+    matches.add(`EXISTS (SELECT 1 FROM "Trace" AS t WHERE ${traces.sql} AND t."sessionId" = g."sessionId")`, ...traces.params);
+    // No `IS NOT NULL` on t (NULL never matches IN): it led SQLite to the session index rather than the filter's own.
+    grouped.add(`g."sessionId" IN (SELECT t."sessionId" FROM "Trace" AS t WHERE ${traces.sql})`, ...traces.params);
+  }
+  if (matches.parts.length === 0) return walk(ctx, page, matches, null);
+  const window = WALK_PER_SESSION * (page.size + 1);
+  const walked = await walk(ctx, page, matches, window);
+  return walked.length > page.size ? walked : group(ctx, page, grouped);
+}
+
+/**
+ * The walk: each session's latest trace, in order from the cursor, whose session `matches`; over
+ * the next `window` traces only when given (a shorter answer then says nothing of those past it).
+ */
+function walk(ctx: RequestContext, page: PageRead, matches: Where, window: number | null): Promise<SessionKey[]> {
+  const order = page.backward ? 'ASC' : 'DESC';
+  const walked = new Where();
+  walked.add('g."projectId" = ? AND g."sessionId" IS NOT NULL', ctx.projectId);
+  const columns = ['g."startTime"', 'g."sessionId"'];
+  if (page.after) keysetCondition(columns, '<', page.after, walked);
+  if (page.before) keysetCondition(columns, '>', page.before, walked);
+  const latest = new Where();
+  // Written as a range of the session index (later, or as late with a greater id): an OR of the
+  // two led SQLite to scan the primary key for the greater ids.
+  latest.add(`NOT EXISTS (SELECT 1 FROM "Trace" AS n WHERE n."projectId" = g."projectId" AND n."sessionId" = g."sessionId"
+    AND n."startTime" >= g."startTime" AND (n."startTime" > g."startTime" OR n."traceId" > g."traceId"))`);
+  latest.add(matches.sql || '1 = 1', ...matches.params);
+  const ordered = `ORDER BY g."startTime" ${order}, g."sessionId" ${order}`;
+  const traces =
+    window === null
+      ? { sql: `"Trace" AS g WHERE ${walked.sql} AND ${latest.sql}`, params: [...walked.params, ...latest.params] }
+      : {
+          sql: `(SELECT g."projectId", g."sessionId", g."traceId", g."startTime" FROM "Trace" AS g WHERE ${walked.sql} ${ordered} LIMIT ?) AS g WHERE ${latest.sql}`,
+          params: [...walked.params, window, ...latest.params],
+        };
+  return ctx.sql.query<SessionKey>(ctx.db, `SELECT g."sessionId" AS "sessionId", g."startTime" AS "lastSeen" FROM ${traces.sql} ${ordered} LIMIT ?`, [
+    ...traces.params,
+    page.size + 1,
+  ]);
+}
+
+/** The sessions `grouped` matches, each its traces grouped for its last-seen time. */
+function group(ctx: RequestContext, page: PageRead, grouped: Where): Promise<SessionKey[]> {
+  const order = page.backward ? 'ASC' : 'DESC';
+  const having = new Where();
+  const columns = ['MAX(g."startTime")', 'g."sessionId"'];
+  if (page.after) keysetCondition(columns, '<', page.after, having);
+  if (page.before) keysetCondition(columns, '>', page.before, having);
+  return ctx.sql.query<SessionKey>(
+    ctx.db,
+    `SELECT g."sessionId" AS "sessionId", MAX(g."startTime") AS "lastSeen" FROM "Trace" AS g
+     WHERE g."projectId" = ? AND g."sessionId" IS NOT NULL AND ${grouped.sql} GROUP BY g."sessionId"${having.parts.length > 0 ? ` HAVING ${having.sql}` : ''}
+     ORDER BY MAX(g."startTime") ${order}, g."sessionId" ${order} LIMIT ?`,
+    [ctx.projectId, ...grouped.params, ...having.params, page.size + 1],
+  );
 }
 
 /**
@@ -155,23 +257,9 @@ function sessionKeysWhere(ctx: RequestContext, filter: SessionFilter): Where {
  */
 export async function listSessions(ctx: RequestContext, filter: SessionFilter = {}, args: PageArgs = {}): Promise<Page<SessionRow>> {
   const { size, backward } = pageSize(args);
-  const { sql } = ctx;
-  const where = sessionKeysWhere(ctx, filter);
-  const having = new Where();
-  const columns = ['MAX(g."startTime")', 'g."sessionId"'];
   const after = args.after != null ? decodeCursor(args.after, 1, 'after') : null;
   const before = args.before != null ? decodeCursor(args.before, 1, 'before') : null;
-  if (after) keysetCondition(columns, '<', after, having);
-  if (before) keysetCondition(columns, '>', before, having);
-  // Walking backward reverses the order; the page is put back in the asked order afterwards.
-  const order = backward ? 'ASC' : 'DESC';
-  const keys = await sql.query<{ sessionId: string; lastSeen: string | Date }>(
-    ctx.db,
-    `SELECT g."sessionId" AS "sessionId", MAX(g."startTime") AS "lastSeen" FROM "Trace" AS g
-     WHERE ${where.sql} GROUP BY g."sessionId"${having.parts.length > 0 ? ` HAVING ${having.sql}` : ''}
-     ORDER BY MAX(g."startTime") ${order}, g."sessionId" ${order} LIMIT ?`,
-    [...where.params, ...having.params, size + 1],
-  );
+  const keys = await pageKeys(ctx, filter, { after, before, size, backward });
   const more = keys.length > size;
   const page = keys.slice(0, size);
   if (backward) page.reverse();
@@ -187,15 +275,7 @@ export async function listSessions(ctx: RequestContext, filter: SessionFilter = 
     const node = figures.get(key.sessionId);
     return node ? [{ cursor: encodeCursor([new Date(key.lastSeen), key.sessionId]), node }] : [];
   });
-  return {
-    edges,
-    pageInfo: {
-      hasNextPage: backward ? before !== null : more,
-      hasPreviousPage: backward ? more : after !== null,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    },
-  };
+  return pageOf(edges, { more, backward, after: after !== null, before: before !== null });
 }
 
 /** The session with this id, or NotFoundError (also when no trace of the caller's project has it). */

@@ -2,6 +2,7 @@
 // OpenAPI document (docs/api.md; a test checks real answers against these), and the shaping of
 // session rows into them.
 import { z } from 'zod';
+import { scoreJson, scoreResponse } from '../../scores/responses.js';
 import { timestamp } from '../../shared/http/openapi.js';
 import { traceJson, traceSummaryResponse } from '../search/responses.js';
 import { usageResponse } from '../traces/responses.js';
@@ -25,6 +26,7 @@ export const sessionResponse = z
     last_trace_id: z.string(),
     first_input: z.unknown().describe("The first trace's input (its root span's inputs)"),
     last_output: z.unknown().describe("The latest trace's output (its root span's outputs)"),
+    scores: z.array(scoreResponse).describe('The scores of the session itself, oldest first'),
   })
   .meta({ id: 'Session' });
 
@@ -60,6 +62,7 @@ export function sessionJson(session: SessionRow) {
     last_trace_id: session.lastTraceId,
     first_input: session.firstInput,
     last_output: session.lastOutput,
+    scores: session.scores.map(scoreJson),
   };
 }
 

@@ -74,7 +74,22 @@ describe('GET /sessions', () => {
       last_trace_id: 't6',
       first_input: { question: 'question 0' },
       last_output: { answer: 'answer 6' },
+      scores: [],
     });
+  });
+
+  it("shows each session's own scores, not its traces'", async () => {
+    const sent = await server.request('POST', '/scores', [
+      { id: 'resolved-1', session_id: 'session-1', name: 'resolved', value: true, comment: 'solved in two turns' },
+      { id: 'turn-1', trace_id: 't1', name: 'helpful', value: 0.5 },
+    ]);
+    expect(sent.status, sent.text).toBe(200);
+    const body = await list('?user_id=user-b');
+    expect(body.sessions[0].scores).toEqual([
+      expect.objectContaining({ id: 'resolved-1', target: 'session', session_id: 'session-1', name: 'resolved', value: 1, comment: 'solved in two turns' }),
+    ]);
+    expect((await server.request('GET', '/sessions/session-1')).body.scores.map((score: { id: string }) => score.id)).toEqual(['resolved-1']);
+    expect((await list('?user_id=user-a')).sessions.map((session: { scores: unknown[] }) => session.scores)).toEqual([[], []]);
   });
 
   it('filters: a session matches when one of its traces does', async () => {
@@ -89,6 +104,16 @@ describe('GET /sessions', () => {
     expect(await ids('?text=eiffel')).toEqual(['session-1']);
     expect(await ids('?user_id=user-a&environment=production')).toEqual(['session-0']);
     expect(await ids('?user_id=nobody')).toEqual([]);
+  });
+
+  it('finds a filtered page by walking the newest traces, or by grouping the matches when the walk finds too few', async () => {
+    const grouped = () => server.queries.some((query) => query.includes('GROUP BY g."sessionId"'));
+    server.resetQueries();
+    expect(await ids('?limit=1&user_id=user-a')).toEqual(['session-0']);
+    expect(grouped()).toBe(false);
+    server.resetQueries();
+    expect(await ids('?user_id=user-a')).toEqual(['session-0', 'session-2']);
+    expect(grouped()).toBe(true);
   });
 
   it('pages with cursors, each session once', async () => {
@@ -147,9 +172,26 @@ describe('GET /sessions/{session_id}', () => {
     await ingest(8); // a third trace of session-2, deleted again below
     expect((await server.request('GET', '/sessions/session-2')).body.trace_count).toBe(3);
     expect((await server.request('DELETE', '/observability/traces/t8')).status).toBe(204);
-    expect((await server.request('GET', '/sessions/session-2')).body).toMatchObject({ trace_count: 2, last_trace_id: 't5', last_output: { answer: 'answer 5' } });
+    expect((await server.request('GET', '/sessions/session-2')).body).toMatchObject({
+      trace_count: 2,
+      last_trace_id: 't5',
+      last_output: { answer: 'answer 5' },
+    });
     for (const trace of ['t2', 't5']) expect((await server.request('DELETE', `/observability/traces/${trace}`)).status).toBe(204);
     expect((await server.request('GET', '/sessions/session-2')).status).toBe(404);
     expect(await ids()).toEqual(['session-0', 'session-1']);
+  });
+
+  it('lists a session once when two of its traces start at the same moment', async () => {
+    for (const trace of ['tie-a', 'tie-b']) {
+      const response = await server.request('POST', '/observability/trace', {
+        trace,
+        spans: [legacySpan(`${trace}-root`, null, 600, 601, { session_id: 'tied' })],
+      });
+      expect(response.status).toBe(200);
+    }
+    expect(await ids()).toEqual(['tied', 'session-0', 'session-1']);
+    expect((await list('?limit=1')).sessions[0]).toMatchObject({ session_id: 'tied', trace_count: 2, first_trace_id: 'tie-a', last_trace_id: 'tie-b' });
+    expect(await ids(`?cursor=${(await list('?limit=1')).next_cursor}`)).toEqual(['session-0', 'session-1']);
   });
 });

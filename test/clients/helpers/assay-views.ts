@@ -129,3 +129,15 @@ export async function expectToolLoop(server: TestServer, view: TraceView, toolSp
   expect(view.graphql.tokens).toEqual({ promptTokens: 40, completionTokens: 16, totalTokens: 56 });
   expect(view.graphql.cost).toBeCloseTo(calls[0].metadata.cost! + calls[1].metadata.cost!, 12);
 }
+
+/** The sums of the spans' own figures that a trace's totals must equal: every model call once. */
+export function ownSums(spans: RestSpan[]): { prompt: number; completion: number; total: number } {
+  return spans.reduce(
+    (sum, span) => ({
+      prompt: sum.prompt + (span.metadata.usage.prompt_tokens ?? 0),
+      completion: sum.completion + (span.metadata.usage.completion_tokens ?? 0),
+      total: sum.total + (span.metadata.usage.total_tokens ?? 0),
+    }),
+    { prompt: 0, completion: 0, total: 0 },
+  );
+}

@@ -3,6 +3,7 @@
 // asks for the weather), Embeddings, and a 400 for the model `no-such-model`. Its usage figures are
 // fixed, so a test knows the tokens every call reports.
 import type { ServerResponse } from 'node:http';
+import type OpenAI from 'openai';
 import { z } from 'zod';
 import { startEndpoint, type FakeEndpoint, type RecordedRequest } from '../../helpers/endpoints.js';
 
@@ -12,6 +13,25 @@ export const embeddingUsage = { prompt_tokens: 6, total_tokens: 6 };
 export const failingModel = 'no-such-model';
 export const failureMessage = 'The model `no-such-model` does not exist';
 export const weatherAnswer = 'It is sunny in Paris, 21 °C.';
+
+/** The tool weather questions are offered, in OpenAI's function-tool form. */
+export const weatherTools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
+  {
+    type: 'function',
+    function: { name: 'get_weather', description: 'The weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+  },
+];
+
+/** A streamed chat ("Stream me a greeting", usage asked for), read to its end. */
+export async function streamGreeting(openai: OpenAI): Promise<void> {
+  const stream = await openai.chat.completions.create({
+    model: 'gpt-4o-mini',
+    messages: [{ role: 'user', content: 'Stream me a greeting' }],
+    stream: true,
+    stream_options: { include_usage: true },
+  });
+  for await (const chunk of stream) void chunk;
+}
 
 /** The question of every library's tool loop, its tool (in the AI SDK's form) and the tool's answer. */
 export const weatherQuestion = { system: 'You answer weather questions.', prompt: 'What is the weather in Paris?' };

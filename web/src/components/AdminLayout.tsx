@@ -10,6 +10,7 @@ const sectionNames: Record<AdminSection, string> = {
   members: 'Members',
   audit: 'Audit log',
   prices: 'Prices',
+  scores: 'Score configs',
   projects: 'Projects',
 };
 

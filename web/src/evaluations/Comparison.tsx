@@ -14,6 +14,7 @@ import { formatCost, formatDuration, formatPercent } from '../format.ts';
 import { Link, paths } from '../router.tsx';
 import { Empty } from '../components/states.tsx';
 import { changeOrder, countChanges, orderComparison, outputOf, type Change, type Classified } from './compare.ts';
+import { readOutcome, type Outcome } from './outcome.ts';
 import { answerText, pairsText, scoreText } from './results.ts';
 import { TextDiff } from './TextDiff.tsx';
 import './evaluations.css';
@@ -27,15 +28,13 @@ const query = graphql`
         variantNames
         revisions
         testsetName
-        evaluatorCost {
-          evaluators {
-            evaluatorConfigId
-          }
+        evaluatorConfigs {
+          id
+          name
         }
         aggregatedResults {
           evaluatorConfig {
             id
-            name
             evaluator {
               resultType
             }
@@ -63,35 +62,15 @@ const casesFragment = graphql`
       inputs
       correctAnswers
       scenarios {
-        id
-        traceId
-        outputs {
-          cost
-          latency
-          result {
-            type
-            value
-            error {
-              message
-            }
-          }
-        }
-        results {
-          evaluatorConfigId
-          result {
-            type
-            value
-            error {
-              message
-            }
-          }
-        }
+        ...outcome_scenario
       }
     }
   }
 `;
 
-type Row = ComparisonCases_query$data['evaluationComparison'][number];
+type Case = ComparisonCases_query$data['evaluationComparison'][number];
+/** A case with each evaluation's outcome (null where an evaluation has none). */
+type Row = Omit<Case, 'scenarios'> & { scenarios: (Outcome | null)[] };
 type Column = { id: string; name: string };
 
 const changeLabels: Record<Change, string> = { regression: 'Regressions', improvement: 'Improvements', changed: 'Output changed', same: 'The same' };
@@ -182,7 +161,11 @@ function ComparisonCases({
   configs: readonly Column[];
   projectId: string;
 }) {
-  const rows = useFragment(casesFragment, key).evaluationComparison;
+  const cases = useFragment(casesFragment, key).evaluationComparison;
+  const rows = useMemo(
+    () => cases.map((item): Row => ({ ...item, scenarios: item.scenarios.map((scenario) => (scenario ? readOutcome(scenario) : null)) })),
+    [cases],
+  );
   const [shown, setShown] = useState<Change | 'all'>('all');
   const ordered = useMemo(
     () =>
@@ -249,13 +232,10 @@ function ComparisonScreen({
     id: node?.id ?? ids[index],
     label: node?.variantNames ? `${index === 0 ? 'Baseline: ' : ''}${node.variantNames[0]} v${node.revisions?.[0]}` : 'unknown',
   }));
-  // Columns: the configs every compared evaluation ran; names from the aggregates.
+  // Columns: the configs every compared evaluation ran, in the baseline's order.
   const configs = useMemo(() => {
-    const lists = data.nodes.map((node) => node?.evaluatorCost?.evaluators.map((item) => item.evaluatorConfigId) ?? []);
-    const names = new Map(
-      data.nodes.flatMap((node) => node?.aggregatedResults?.map((aggregate) => [aggregate.evaluatorConfig.id, aggregate.evaluatorConfig.name] as const) ?? []),
-    );
-    return (lists[0] ?? []).filter((id) => lists.every((list) => list.includes(id))).map((id) => ({ id, name: names.get(id) ?? 'evaluator' }));
+    const lists = data.nodes.map((node) => node?.evaluatorConfigs?.map((config) => config.id) ?? []);
+    return (data.nodes[0]?.evaluatorConfigs ?? []).filter((config) => lists.every((list) => list.includes(config.id)));
   }, [data.nodes]);
   if (data.nodes.some((node) => !node?.id)) {
     return (

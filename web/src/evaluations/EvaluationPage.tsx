@@ -1,8 +1,8 @@
 // One evaluation (docs/ui.md#an-evaluation): its status and progress, followed live through the
 // `evaluationProgress` subscription (SSE on /graphql/stream); once it ends, the aggregates with
 // their 95% intervals as the API computes them, costs and latency; and the results table.
-import { startTransition, useMemo, useRef, useState, type ReactNode } from 'react';
-import { graphql, useFragment, useLazyLoadQuery, useMutation, usePreloadedQuery, useRefetchableFragment, useSubscription } from 'react-relay';
+import { startTransition, useMemo, useRef, useState } from 'react';
+import { graphql, useFragment, useMutation, usePreloadedQuery, useRefetchableFragment, useSubscription } from 'react-relay';
 import type { ScreenProps } from '../entrypoint.ts';
 import type { RouteOf } from '../router.tsx';
 import type { EvaluationPageQueries } from './entrypoints.ts';
@@ -14,7 +14,6 @@ import type {
   EvaluationPageAggregates_evaluation$key,
 } from '../__generated__/EvaluationPageAggregates_evaluation.graphql.ts';
 import type { EvaluationPageCancelMutation } from '../__generated__/EvaluationPageCancelMutation.graphql.ts';
-import type { EvaluationPageConfigsQuery } from '../__generated__/EvaluationPageConfigsQuery.graphql.ts';
 import type { EvaluationPageQuery } from '../__generated__/EvaluationPageQuery.graphql.ts';
 import type { EvaluationPageRefetchQuery } from '../__generated__/EvaluationPageRefetchQuery.graphql.ts';
 import type { EvaluationPageSubscription, EvaluationPageSubscription$data } from '../__generated__/EvaluationPageSubscription.graphql.ts';
@@ -70,15 +69,11 @@ const evaluationFragment = graphql`
     evaluatorCost {
       calls
       totalCost
-      evaluators {
-        evaluatorConfigId
-      }
     }
-    aggregatedResults {
-      evaluatorConfig {
-        id
-        name
-      }
+    # The table's columns, named from the start (aggregates name them only once the run ends).
+    evaluatorConfigs {
+      id
+      name
     }
     ...EvaluationPageAggregates_evaluation
   }
@@ -109,17 +104,6 @@ const aggregatesFragment = graphql`
       count
       errors
       stddev
-    }
-  }
-`;
-
-const configsQuery = graphql`
-  query EvaluationPageConfigsQuery($ids: [ID!]!) {
-    nodes(ids: $ids) {
-      ... on EvaluatorConfig {
-        id
-        name
-      }
     }
   }
 `;
@@ -198,15 +182,6 @@ function Follow({ config }: { config: GraphQLSubscriptionConfig<EvaluationPageSu
   return null;
 }
 
-/** Column names before the aggregates name them (while the run goes on): the configs, by their ids. */
-function ConfigNames({ ids, children }: { ids: readonly string[]; children: (configs: { id: string; name: string }[]) => ReactNode }) {
-  const data = useLazyLoadQuery<EvaluationPageConfigsQuery>(configsQuery, { ids: [...ids] });
-  const configs = data.nodes.flatMap((node, index) =>
-    node?.name ? [{ id: node.id ?? ids[index], name: node.name }] : [{ id: ids[index], name: 'deleted config' }],
-  );
-  return <>{children(configs)}</>;
-}
-
 function EvaluationView({ projectId, evaluation: key }: { projectId: string; evaluation: EvaluationPage_evaluation$key & EvaluationResults_evaluation$key }) {
   const [evaluation, refetch] = useRefetchableFragment<EvaluationPageRefetchQuery, EvaluationPage_evaluation$key>(evaluationFragment, key);
   const id = evaluation.id;
@@ -240,11 +215,6 @@ function EvaluationView({ projectId, evaluation: key }: { projectId: string; eva
 
   const progress = live ?? evaluation.progress;
   const status = live?.status ?? String(evaluation.status.value);
-  const configIds = evaluation.evaluatorCost.evaluators.map((item) => item.evaluatorConfigId);
-  const aggregateNames = evaluation.aggregatedResults.map((aggregate) => ({ id: aggregate.evaluatorConfig.id, name: aggregate.evaluatorConfig.name }));
-  const table = (configs: { id: string; name: string }[]) => (
-    <EvaluationResults evaluation={key} total={progress.total} configs={configs} projectId={projectId} version={tableVersion} running={running} />
-  );
   return (
     <section aria-labelledby="evaluation-title" className="evaluation">
       {running && <Follow config={config} />}
@@ -298,7 +268,14 @@ function EvaluationView({ projectId, evaluation: key }: { projectId: string; eva
       </dl>
       <Aggregates evaluation={evaluation} />
       <h2>Results</h2>
-      {aggregateNames.length > 0 ? table(aggregateNames) : configIds.length > 0 ? <ConfigNames ids={configIds}>{table}</ConfigNames> : table([])}
+      <EvaluationResults
+        evaluation={key}
+        total={progress.total}
+        configs={evaluation.evaluatorConfigs}
+        projectId={projectId}
+        version={tableVersion}
+        running={running}
+      />
     </section>
   );
 }

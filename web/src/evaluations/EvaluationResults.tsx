@@ -7,6 +7,7 @@ import type { EvaluationResults_evaluation$data, EvaluationResults_evaluation$ke
 import type { EvaluationResultsPaginationQuery } from '../__generated__/EvaluationResultsPaginationQuery.graphql.ts';
 import { PAGE_SIZE } from '../connections.ts';
 import { Empty, ErrorMessage } from '../components/states.tsx';
+import { readOutcome, type Outcome } from './outcome.ts';
 import { ResultsTable, type ConfigColumn } from './ResultsTable.tsx';
 
 const fragment = graphql`
@@ -20,36 +21,17 @@ const fragment = graphql`
           position
           inputs
           correctAnswers
-          traceId
-          outputs {
-            cost
-            latency
-            result {
-              type
-              value
-              error {
-                message
-              }
-            }
-          }
-          results {
-            evaluatorConfigId
-            result {
-              type
-              value
-              error {
-                message
-              }
-            }
-          }
+          ...outcome_scenario
         }
       }
     }
   }
 `;
 
-/** A case as the results table shows it. */
-export type Scenario = EvaluationResults_evaluation$data['scenarios']['edges'][number]['node'];
+type Node = EvaluationResults_evaluation$data['scenarios']['edges'][number]['node'];
+
+/** A case as the results table shows it: the test case and what the evaluation made of it. */
+export type Scenario = Outcome & Pick<Node, 'position' | 'inputs' | 'correctAnswers'>;
 
 export function EvaluationResults({
   evaluation,
@@ -85,7 +67,16 @@ export function EvaluationResults({
   const loadMore = useCallback(() => {
     if (hasNext && !isLoadingNext) loadNext(PAGE_SIZE, { onComplete: (error) => error && setFailure(error) });
   }, [hasNext, isLoadingNext, loadNext]);
-  const rows = useMemo(() => data.scenarios.edges.map((edge) => edge.node), [data.scenarios.edges]);
+  const rows = useMemo(
+    () =>
+      data.scenarios.edges.map(({ node }): Scenario => ({
+        ...readOutcome(node),
+        position: node.position,
+        inputs: node.inputs,
+        correctAnswers: node.correctAnswers,
+      })),
+    [data.scenarios.edges],
+  );
   if (rows.length === 0) return <Empty title="No case stored yet">Results appear here as the run stores them.</Empty>;
   return (
     <>

@@ -2,6 +2,7 @@
 // evaluation recorded for it (left, right), and the verdicts as buttons and keys (judging.ts).
 // Single model: a 0–100 score. The judge's own verdict on the case is marked.
 import { useEffect, useState, type FormEvent } from 'react';
+import { isField } from '../components/keys.ts';
 import { judgeAction, parseScore, voteFor, type JudgeAction } from './judging.ts';
 import type { HumanScenario } from './scenarios.ts';
 
@@ -16,10 +17,6 @@ const abButtons: { action: JudgeAction; label: string; keys: string }[] = [
   { action: 'both-good', label: 'Both good', keys: '3 or G' },
   { action: 'both-bad', label: 'Both bad', keys: '4 or B' },
 ];
-
-function isField(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
-}
 
 export function JudgePanel({
   type,

@@ -1,5 +1,6 @@
 // The session list (docs/sessions.md#in-the-ui): the traces that share a session id, the one
-// active last first, filtered from a form into the URL and paged by cursor.
+// active last first with its figures, previews and scores, filtered from a form into the URL and
+// paged by cursor.
 import { Suspense, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { graphql, useFragment, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
 import type { SessionListQuery } from '../__generated__/SessionListQuery.graphql.ts';
@@ -10,8 +11,9 @@ import type { ScreenProps } from '../entrypoint.ts';
 import { formatCost, formatCount, formatTime } from '../format.ts';
 import { Link, paths, useRouter, type RouteOf } from '../router.tsx';
 import type { SessionListQueries } from './entrypoints.ts';
-import { ranges, type Range } from './filters.ts';
+import { CursorPager, TimeRangeFields } from './ListControls.tsx';
 import { contentPreview } from './messages.ts';
+import { SessionScoreChips } from './SessionScores.tsx';
 import { parseSessionState, sessionStateSearch, type SessionListState } from './sessionFilters.ts';
 
 const query = graphql`
@@ -77,6 +79,7 @@ const rowFragment = graphql`
     tokens {
       totalTokens
     }
+    ...SessionScoreChips_session
   }
 `;
 
@@ -99,6 +102,9 @@ function SessionRow({ projectId, session: sessionRef }: { projectId: string; ses
       <td className="numeric">{formatCost(session.cost)}</td>
       <td className="preview">{contentPreview(session.firstInput)}</td>
       <td className="preview">{contentPreview(session.lastOutput)}</td>
+      <td>
+        <SessionScoreChips session={session} />
+      </td>
     </tr>
   );
 }
@@ -113,6 +119,7 @@ const columns: { label: string; numeric?: boolean }[] = [
   { label: 'Cost', numeric: true },
   { label: 'First input' },
   { label: 'Last output' },
+  { label: 'Scores' },
 ];
 
 interface TableProps {
@@ -150,22 +157,7 @@ function SessionTable({ projectId, state, apply, query: queryRef }: TableProps &
           </tbody>
         </table>
       )}
-      <nav className="pager" aria-label="Pages">
-        <button
-          type="button"
-          disabled={!sessions.pageInfo.hasPreviousPage || !sessions.pageInfo.startCursor}
-          onClick={() => apply({ ...state, after: null, before: sessions.pageInfo.startCursor ?? null })}
-        >
-          Previous page
-        </button>
-        <button
-          type="button"
-          disabled={!sessions.pageInfo.hasNextPage || !sessions.pageInfo.endCursor}
-          onClick={() => apply({ ...state, before: null, after: sessions.pageInfo.endCursor ?? null })}
-        >
-          Next page
-        </button>
-      </nav>
+      <CursorPager pageInfo={sessions.pageInfo} onPage={(cursors) => apply({ ...state, ...cursors })} />
     </>
   );
 }
@@ -192,28 +184,7 @@ function SessionFilters({ state, apply }: { state: SessionListState; apply: (nex
   );
   return (
     <form className="filters" onSubmit={submit} aria-label="Filter sessions">
-      <fieldset>
-        <legend>Active</legend>
-        <label>
-          Range
-          <select value={draft.range ?? ''} onChange={(event) => set('range', (event.target.value || null) as Range | null)}>
-            <option value="">All time or custom</option>
-            {Object.keys(ranges).map((range) => (
-              <option key={range} value={range}>
-                Last {range}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          From
-          <input type="datetime-local" value={draft.from} disabled={draft.range !== null} onChange={(event) => set('from', event.target.value)} />
-        </label>
-        <label>
-          To
-          <input type="datetime-local" value={draft.to} disabled={draft.range !== null} onChange={(event) => set('to', event.target.value)} />
-        </label>
-      </fieldset>
+      <TimeRangeFields legend="Active" value={draft} onChange={(next) => setDraft((current) => ({ ...current, ...next }))} />
       <fieldset>
         <legend>Session</legend>
         {text('search', 'Session id contains')}
@@ -243,7 +214,9 @@ export function SessionList({ route: { projectId }, queries }: ScreenProps<Route
       </div>
       <SessionFilters state={state} apply={apply} />
       <ErrorBoundary resetKey={location.search} onRetry={() => list && loadList(list.variables, { fetchPolicy: 'network-only' })}>
-        <Suspense fallback={<Loading label="Loading sessions…" />}>{list && <Results projectId={projectId} state={state} apply={apply} list={list} />}</Suspense>
+        <Suspense fallback={<Loading label="Loading sessions…" />}>
+          {list && <Results projectId={projectId} state={state} apply={apply} list={list} />}
+        </Suspense>
       </ErrorBoundary>
     </div>
   );

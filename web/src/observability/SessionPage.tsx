@@ -1,5 +1,6 @@
-// A session (docs/sessions.md#in-the-ui): its figures, then its traces in start order as the turns
-// of a conversation, each turn's input and output with a link to its trace, more turns on demand.
+// A session (docs/sessions.md#in-the-ui): its figures and scores, then its traces in start order as
+// the turns of a conversation, each turn's input, output and scores with a link to its trace, more
+// turns on demand.
 import { graphql, useFragment, usePaginationFragment, usePreloadedQuery } from 'react-relay';
 import type { SessionPageHead_session$key } from '../__generated__/SessionPageHead_session.graphql.ts';
 import type { SessionPageQuery } from '../__generated__/SessionPageQuery.graphql.ts';
@@ -11,7 +12,9 @@ import type { ScreenProps } from '../entrypoint.ts';
 import { formatCost, formatCount, formatDuration, formatTime } from '../format.ts';
 import { Link, paths, type RouteOf } from '../router.tsx';
 import { ContentView } from './content.tsx';
+import { soleText } from './messages.ts';
 import type { SessionPageQueries } from './entrypoints.ts';
+import { scoreValue, SessionScores } from './SessionScores.tsx';
 
 /** Turns asked for at a time. */
 export const TURNS_PAGE = 20;
@@ -21,6 +24,7 @@ const query = graphql`
     session(sessionId: $sessionId) {
       sessionId
       ...SessionPageHead_session
+      ...SessionScores_session
       ...SessionPageTurns_session
     }
   }
@@ -74,6 +78,13 @@ const turnFragment = graphql`
       tokens {
         totalTokens
       }
+      scores {
+        id
+        name
+        dataType
+        value
+        stringValue
+      }
     }
   }
 `;
@@ -109,15 +120,20 @@ function Turn({ projectId, number, turn: turnRef }: { projectId: string; number:
         <span className="muted small">
           {formatTime(trace.startTime)} · {formatDuration(trace.latency)} · {formatCount(trace.tokens.totalTokens)} tokens · {formatCost(trace.cost)}
         </span>
+        {trace.scores.map((score) => (
+          <span key={score.id} className="badge">
+            {score.name}: {scoreValue(score)}
+          </span>
+        ))}
       </div>
       <div className="turn-body">
         <section aria-label="Input">
           <h3>Input</h3>
-          <ContentView value={input} />
+          <ContentView value={soleText(input)} />
         </section>
         <section aria-label="Output">
           <h3>Output</h3>
-          <ContentView value={output} />
+          <ContentView value={soleText(output)} />
         </section>
       </div>
     </li>
@@ -163,6 +179,7 @@ export function SessionPage({ route: { projectId, sessionId }, queries }: Screen
         <Link to={paths.sessions(projectId)}>Sessions</Link> / <span aria-current="page">{session.sessionId}</span>
       </nav>
       <SessionHead session={session} />
+      <SessionScores session={session} />
       <Conversation projectId={projectId} session={session} />
     </div>
   );

@@ -95,4 +95,12 @@ describe('SpanTree', () => {
     expect(document.querySelector('#span-row-2')!.getAttribute('aria-selected')).toBe('true');
     expect(tree.querySelectorAll('[aria-selected="true"]')).toHaveLength(1);
   });
+
+  it("shows each span's scores on its row, three and how many more", () => {
+    const scores = new Map([[1, ['a', 'b', 'c', 'd'].map((name, index) => ({ id: name, name, dataType: 'NUMERIC', value: index + 0.5, stringValue: null }))]]);
+    render(<SpanTree outline={outline} tree={buildTree(outline)} selected={null} onSelect={vi.fn()} scores={scores} />);
+    const rows = within(screen.getByRole('tree', { name: 'Spans of the trace' })).getAllByRole('treeitem');
+    expect([...rows[1].querySelectorAll('.score-chip')].map((chip) => chip.textContent)).toEqual(['a: 0.5', 'b: 1.5', 'c: 2.5', '+1']);
+    expect(rows[0].querySelector('.score-chip')).toBeNull();
+  });
 });

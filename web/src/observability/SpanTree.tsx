@@ -4,6 +4,8 @@
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { formatDuration } from '../format.ts';
+import { scoreValueText, type PanelScore } from '../scores/panel.ts';
+import '../scores/scores.css';
 import { allParents, searchTree, visibleRows, type Outline, type SpanTree as Tree } from './outline.ts';
 
 export const ROW_HEIGHT = 28;
@@ -14,9 +16,17 @@ interface Props {
   tree: Tree;
   selected: number | null;
   onSelect: (span: number) => void;
+  /** The scores of each span, by its index, shown on its row (docs/ui.md#scores). */
+  scores?: ReadonlyMap<number, readonly ScoreShown[]>;
 }
 
-export function SpanTree({ outline, tree, selected, onSelect }: Props) {
+/** What a row shows of a score: its name and value. */
+type ScoreShown = Pick<PanelScore, 'id' | 'name' | 'dataType' | 'value' | 'stringValue'>;
+
+/** Scores shown on a row before "+n". */
+const ROW_SCORES = 3;
+
+export function SpanTree({ outline, tree, selected, onSelect, scores }: Props) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(() => new Set());
   const [query, setQuery] = useState('');
   const search = useMemo(() => searchTree(tree, outline, query), [tree, outline, query]);
@@ -163,6 +173,7 @@ export function SpanTree({ outline, tree, selected, onSelect }: Props) {
                   <span className={`kind kind-${outline.kinds[span].toLowerCase()}`}>{outline.kinds[span]}</span>
                   <span className="span-name">{outline.names[span]}</span>
                   {failed && <span className="badge error">error</span>}
+                  <RowScores scores={scores?.get(span)} />
                 </span>
                 <span className="tree-bar-cell">
                   <span
@@ -177,5 +188,19 @@ export function SpanTree({ outline, tree, selected, onSelect }: Props) {
         </div>
       </div>
     </div>
+  );
+}
+
+function RowScores({ scores }: { scores: readonly ScoreShown[] | undefined }) {
+  if (!scores?.length) return null;
+  return (
+    <>
+      {scores.slice(0, ROW_SCORES).map((score) => (
+        <span key={score.id} className="score-chip">
+          {score.name}: {scoreValueText(score)}
+        </span>
+      ))}
+      {scores.length > ROW_SCORES && <span className="score-chip">+{scores.length - ROW_SCORES}</span>}
+    </>
   );
 }

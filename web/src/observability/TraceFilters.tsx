@@ -2,15 +2,50 @@
 // a button (not at each keystroke) into the URL.
 import { useEffect, useState, type FormEvent } from 'react';
 import { ChecksField } from '../components/forms.tsx';
-import { numberOf, parseState, ranges, spanKinds, statuses, type Range, type TraceListState } from './filters.ts';
+import { TimeRangeFields } from './ListControls.tsx';
+import { SCORE_NAMES_LIST } from '../scores/columns.tsx';
+import '../scores/scores.css';
+import {
+  MAX_SCORE_FILTERS,
+  numberOf,
+  parseState,
+  rowScoreFilter,
+  scoreConditions,
+  scoreFilterRow,
+  spanKinds,
+  statuses,
+  type ScoreCondition,
+  type ScoreFilterRow,
+  type TraceListState,
+} from './filters.ts';
+
+const namesText = (names: readonly string[]) => names.join(', ');
+const namesOf = (text: string) => [
+  ...new Set(
+    text
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+  ),
+];
 
 export function TraceFilters({ state, apply }: { state: TraceListState; apply: (next: TraceListState) => void }) {
   const [draft, setDraft] = useState(state);
-  useEffect(() => setDraft(state), [state]);
+  const [scoreRows, setScoreRows] = useState<ScoreFilterRow[]>(() => state.scores.map(scoreFilterRow));
+  const [columns, setColumns] = useState(() => namesText(state.columns));
+  useEffect(() => {
+    setDraft(state);
+    setScoreRows(state.scores.map(scoreFilterRow));
+    setColumns(namesText(state.columns));
+  }, [state]);
   const set = <K extends keyof TraceListState>(key: K, value: TraceListState[K]) => setDraft((current) => ({ ...current, [key]: value }));
+  const setRow = (index: number, change: Partial<ScoreFilterRow>) =>
+    setScoreRows((rows) => rows.map((row, at) => (at === index ? { ...row, ...change } : row)));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    apply({ ...draft, after: null, before: null });
+    // A score filter still without its name or number is left out, as an unreadable number is.
+    const scores = scoreRows.flatMap((row) => rowScoreFilter(row) ?? []);
+    apply({ ...draft, scores, columns: namesOf(columns), after: null, before: null });
   };
   const text = (key: 'name' | 'user' | 'session' | 'environment' | 'model' | 'text', label: string) => (
     <label>
@@ -32,28 +67,7 @@ export function TraceFilters({ state, apply }: { state: TraceListState; apply: (
     [state.minCost, state.maxCost, state.minLatency, state.maxLatency].some((value) => value !== '') || state.statuses.length > 0 || state.kinds.length > 0;
   return (
     <form className="filters" onSubmit={submit} aria-label="Filter traces">
-      <fieldset>
-        <legend>Time</legend>
-        <label>
-          Range
-          <select value={draft.range ?? ''} onChange={(event) => set('range', (event.target.value || null) as Range | null)}>
-            <option value="">All time or custom</option>
-            {Object.keys(ranges).map((range) => (
-              <option key={range} value={range}>
-                Last {range}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          From
-          <input type="datetime-local" value={draft.from} disabled={draft.range !== null} onChange={(event) => set('from', event.target.value)} />
-        </label>
-        <label>
-          To
-          <input type="datetime-local" value={draft.to} disabled={draft.range !== null} onChange={(event) => set('to', event.target.value)} />
-        </label>
-      </fieldset>
+      <TimeRangeFields legend="Time" value={draft} onChange={(next) => setDraft((current) => ({ ...current, ...next }))} />
       <fieldset>
         <legend>Trace</legend>
         {text('name', 'Name contains')}
@@ -62,6 +76,77 @@ export function TraceFilters({ state, apply }: { state: TraceListState; apply: (
         {text('user', 'User id')}
         {text('session', 'Session id')}
         {text('environment', 'Environment')}
+      </fieldset>
+      <fieldset className="score-filters">
+        <legend>Scores</legend>
+        {scoreRows.map((row, index) => {
+          const incomplete = rowScoreFilter(row) === null;
+          const numbers = row.condition === 'atLeast' || row.condition === 'atMost' || row.condition === 'between';
+          return (
+            <div key={index} className="score-filter" role="group" aria-label={`Score filter ${index + 1}`}>
+              <label>
+                Score name
+                <input
+                  list={SCORE_NAMES_LIST}
+                  value={row.name}
+                  aria-invalid={row.name.trim() === '' || undefined}
+                  onChange={(event) => setRow(index, { name: event.target.value })}
+                />
+              </label>
+              <label>
+                Condition
+                <select value={row.condition} onChange={(event) => setRow(index, { condition: event.target.value as ScoreCondition })}>
+                  {Object.entries(scoreConditions).map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              {(numbers || row.condition === 'anyOf') && (
+                <label>
+                  {row.condition === 'anyOf' ? 'Labels (commas between)' : row.condition === 'between' ? 'From' : 'Value'}
+                  <input
+                    inputMode={numbers ? 'decimal' : undefined}
+                    value={row.first}
+                    aria-invalid={(incomplete && row.name.trim() !== '') || undefined}
+                    onChange={(event) => setRow(index, { first: event.target.value })}
+                  />
+                </label>
+              )}
+              {row.condition === 'between' && (
+                <label>
+                  To
+                  <input
+                    inputMode="decimal"
+                    value={row.second}
+                    aria-invalid={numberOf(row.second) === undefined || undefined}
+                    onChange={(event) => setRow(index, { second: event.target.value })}
+                  />
+                </label>
+              )}
+              <button type="button" className="secondary" onClick={() => setScoreRows((rows) => rows.filter((_, at) => at !== index))}>
+                Remove <span className="visually-hidden">score filter {index + 1}</span>
+              </button>
+            </div>
+          );
+        })}
+        <button
+          type="button"
+          className="secondary"
+          disabled={scoreRows.length >= MAX_SCORE_FILTERS}
+          onClick={() => setScoreRows((rows) => [...rows, { name: '', condition: 'atLeast', first: '', second: '' }])}
+        >
+          Add a score filter
+        </button>
+        <label>
+          Chart a score
+          <input list={SCORE_NAMES_LIST} value={draft.chart} placeholder="a score name" onChange={(event) => set('chart', event.target.value)} />
+        </label>
+        <label>
+          Score columns
+          <input value={columns} placeholder="names, commas between" onChange={(event) => setColumns(event.target.value)} />
+        </label>
       </fieldset>
       <details className="more-filters" open={moreSet || undefined}>
         <summary>More filters{moreSet ? ' (some set)' : ''}</summary>

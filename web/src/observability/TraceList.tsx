@@ -13,7 +13,9 @@ import type { ScreenProps } from '../entrypoint.ts';
 import { formatCost, formatCount, formatDuration, formatPercent, formatTime } from '../format.ts';
 import { Link, paths, useRouter, type RouteOf } from '../router.tsx';
 import type { TraceListQueries } from './entrypoints.ts';
-import { parseState, sortedBy, stateSearch, type SortField, type TraceListState } from './filters.ts';
+import { parseState, scoreColumns, sortedBy, stateSearch, type SortField, type TraceListState } from './filters.ts';
+import { columnText, ScoreNameOptions, summaryFigure } from '../scores/columns.tsx';
+import { CursorPager } from './ListControls.tsx';
 import { TraceFilters } from './TraceFilters.tsx';
 import { SeriesChart } from './SeriesChart.tsx';
 
@@ -39,9 +41,14 @@ const query = graphql`
     $maxCost: Float
     $minLatency: Float
     $maxLatency: Float
+    $scores: [ScoreFilter!]
+    $scoreNames: [String!]!
+    $withScores: Boolean!
+    $chartScores: [String!]
   ) {
     ...TraceListFigures_query
     ...TraceListTable_query
+    ...ScoreConfigChoices_query
   }
 `;
 
@@ -63,6 +70,7 @@ const figuresFragment = graphql`
       maxCost: $maxCost
       minLatency: $minLatency
       maxLatency: $maxLatency
+      scores: $scores
     ) {
       count
       errorRate
@@ -76,6 +84,7 @@ const figuresFragment = graphql`
     }
     traceSeries(
       buckets: 40
+      scoreNames: $chartScores
       startedAfter: $startedAfter
       startedBefore: $startedBefore
       nameContains: $nameContains
@@ -90,8 +99,40 @@ const figuresFragment = graphql`
       maxCost: $maxCost
       minLatency: $minLatency
       maxLatency: $maxLatency
+      scores: $scores
     ) {
       ...SeriesChart_buckets
+    }
+    scoreSummary(
+      names: $scoreNames
+      startedAfter: $startedAfter
+      startedBefore: $startedBefore
+      nameContains: $nameContains
+      spanKind: $spanKind
+      status: $status
+      userId: $userId
+      sessionId: $sessionId
+      environment: $environment
+      model: $model
+      text: $text
+      minCost: $minCost
+      maxCost: $maxCost
+      minLatency: $minLatency
+      maxLatency: $maxLatency
+      scores: $scores
+    ) @include(if: $withScores) {
+      name
+      dataType
+      count
+      mean
+      interval {
+        low
+        high
+      }
+      labels {
+        label
+        share
+      }
     }
   }
 `;
@@ -120,6 +161,7 @@ const tableFragment = graphql`
       maxCost: $maxCost
       minLatency: $minLatency
       maxLatency: $maxLatency
+      scores: $scores
     ) {
       edges {
         node {
@@ -152,6 +194,13 @@ const rowFragment = graphql`
     tokens {
       totalTokens
     }
+    scoreValues(names: $scoreNames) @include(if: $withScores) {
+      name
+      dataType
+      count
+      mean
+      stringValue
+    }
   }
 `;
 
@@ -175,8 +224,8 @@ const columns: { field: SortField | null; label: string; numeric?: boolean }[] =
 ];
 
 /** The metrics over the filter and traces over time. */
-function TraceFigures({ query: queryRef }: { query: TraceListFigures_query$key }) {
-  const { traceMetrics: metrics, traceSeries } = useFragment(figuresFragment, queryRef);
+function TraceFigures({ query: queryRef, scoreName }: { query: TraceListFigures_query$key; scoreName: string | null }) {
+  const { traceMetrics: metrics, traceSeries, scoreSummary } = useFragment(figuresFragment, queryRef);
   const figures: [string, string][] = [
     ['Traces', formatCount(metrics.count)],
     ['Error rate', formatPercent(metrics.errorRate)],
@@ -189,12 +238,13 @@ function TraceFigures({ query: queryRef }: { query: TraceListFigures_query$key }
   return (
     <>
       <Figures figures={figures} label="Over the filter" />
-      <SeriesChart buckets={traceSeries} />
+      {scoreSummary && scoreSummary.length > 0 && <Figures figures={scoreSummary.map(summaryFigure)} label="Scores over the filter" />}
+      <SeriesChart buckets={traceSeries} scoreName={scoreName} />
     </>
   );
 }
 
-function TraceRow({ projectId, trace: traceRef }: { projectId: string; trace: TraceListRow_trace$key }) {
+function TraceRow({ projectId, trace: traceRef, scoreNames }: { projectId: string; trace: TraceListRow_trace$key; scoreNames: readonly string[] }) {
   const node = useFragment(rowFragment, traceRef);
   return (
     <tr className={node.errorCount > 0 ? 'failed' : undefined}>
@@ -211,6 +261,11 @@ function TraceRow({ projectId, trace: traceRef }: { projectId: string; trace: Tr
       <td className="numeric">{node.errorCount > 0 ? <span className="badge error">{node.errorCount}</span> : '0'}</td>
       <td className="numeric">{formatCount(node.tokens.totalTokens)}</td>
       <td className="numeric">{formatCost(node.cost)}</td>
+      {scoreNames.map((name) => (
+        <td key={name} className="score-cell">
+          {columnText(node.scoreValues?.find((value) => value.name === name))}
+        </td>
+      ))}
     </tr>
   );
 }
@@ -225,6 +280,7 @@ interface TableProps {
 /** The sortable table, a page at a time by cursor (the cursors in the URL). */
 function TraceTable({ projectId, state, apply, query: queryRef }: TableProps) {
   const { traces } = useFragment(tableFragment, queryRef);
+  const scoreNames = scoreColumns(state);
   return (
     <>
       {traces.edges.length === 0 ? (
@@ -254,31 +310,22 @@ function TraceTable({ projectId, state, apply, query: queryRef }: TableProps) {
                   )}
                 </th>
               ))}
+              {scoreNames.map((name) => (
+                <th key={`score-${name}`} scope="col" className="score-cell">
+                  <span className="visually-hidden">Score </span>
+                  {name}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
             {traces.edges.map(({ node }) => (
-              <TraceRow key={node.id} projectId={projectId} trace={node} />
+              <TraceRow key={node.id} projectId={projectId} trace={node} scoreNames={scoreNames} />
             ))}
           </tbody>
         </table>
       )}
-      <nav className="pager" aria-label="Pages">
-        <button
-          type="button"
-          disabled={!traces.pageInfo.hasPreviousPage || !traces.pageInfo.startCursor}
-          onClick={() => apply({ ...state, after: null, before: traces.pageInfo.startCursor ?? null })}
-        >
-          Previous page
-        </button>
-        <button
-          type="button"
-          disabled={!traces.pageInfo.hasNextPage || !traces.pageInfo.endCursor}
-          onClick={() => apply({ ...state, before: null, after: traces.pageInfo.endCursor ?? null })}
-        >
-          Next page
-        </button>
-      </nav>
+      <CursorPager pageInfo={traces.pageInfo} onPage={(cursors) => apply({ ...state, ...cursors })} />
     </>
   );
 }
@@ -288,7 +335,8 @@ function Results({ list, ...table }: Omit<TableProps, 'query'> & { list: Preload
   const data = usePreloadedQuery<TraceListQuery>(query, list);
   return (
     <>
-      <TraceFigures query={data} />
+      <ScoreNameOptions query={data} />
+      <TraceFigures query={data} scoreName={table.state.chart.trim() || null} />
       <TraceTable {...table} query={data} />
     </>
   );
@@ -323,7 +371,7 @@ function useLiveRefresh(onStored: () => void): boolean {
 export function TraceList({ route: { projectId }, queries }: ScreenProps<RouteOf<'traces'>, TraceListQueries>) {
   const { location, navigate } = useRouter();
   const state = useMemo(() => parseState(location.search), [location.search]);
-  const [list, loadList] = useQueryLoader(query, queries.list);
+  const [list, loadList] = useQueryLoader<TraceListQuery>(query, queries.list);
   // The same variables (a relative range keeps its start), from the API rather than the store; not
   // when the URL has moved on since this render (a refresh timed out during a navigation), which
   // would load the old filter's list over the one the new URL preloaded.

@@ -1,25 +1,30 @@
 // A trace (docs/ui.md#the-trace-page): its sums, the span tree with its waterfall from the light
 // `outline`, and the selected span's details, loaded on demand. The selection is in the URL, and
 // the route preloads the selected span's details with the trace (entrypoints.ts).
-import { Suspense, useCallback, useMemo } from 'react';
-import { graphql, useFragment, usePreloadedQuery, useQueryLoader } from 'react-relay';
+import { Suspense, useCallback, useMemo, useState } from 'react';
+import { graphql, useFragment, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
+import type { ScoreConfigChoices_query$key } from '../__generated__/ScoreConfigChoices_query.graphql.ts';
 import type { SpanDetailsQuery } from '../__generated__/SpanDetailsQuery.graphql.ts';
 import type { TracePageHead_trace$key } from '../__generated__/TracePageHead_trace.graphql.ts';
-import type { TracePageQuery } from '../__generated__/TracePageQuery.graphql.ts';
+import type { TracePageQuery, TracePageQuery$data } from '../__generated__/TracePageQuery.graphql.ts';
 import { Empty, ErrorBoundary, Figures, Loading } from '../components/states.tsx';
 import type { ScreenProps } from '../entrypoint.ts';
 import { formatCost, formatCount, formatDuration, formatTime } from '../format.ts';
 import { Link, paths, useRouter, type RouteOf } from '../router.tsx';
 import type { TracePageQueries } from './entrypoints.ts';
-import { buildTree } from './outline.ts';
+import { ScorePanel } from '../scores/ScorePanel.tsx';
+import { scoresBySpan, useScoreConfigs, useTraceScores } from '../scores/traceScores.ts';
+import { buildTree, type SpanTree as Tree } from './outline.ts';
 import { SpanDetails, spanDetailsQuery } from './SpanDetails.tsx';
 import { SpanTree } from './SpanTree.tsx';
 
 const query = graphql`
   query TracePageQuery($traceId: String!) {
+    ...ScoreConfigChoices_query
     trace(traceId: $traceId) {
       traceId
       ...TracePageHead_trace
+      ...TraceScores_trace
       outline {
         spanIds
         parents
@@ -83,7 +88,8 @@ function TraceHead({ projectId, trace: traceRef }: { projectId: string; trace: T
 
 export function TracePage({ route: { projectId, traceId, spanId }, queries }: ScreenProps<RouteOf<'trace'>, TracePageQueries>) {
   const { navigate } = useRouter();
-  const { trace } = usePreloadedQuery<TracePageQuery>(query, queries.trace);
+  const data = usePreloadedQuery<TracePageQuery>(query, queries.trace);
+  const { trace } = data;
   // The span the route preloaded; "Try again" asks the API anew (a failed query stays failed).
   const [span, loadSpan] = useQueryLoader<SpanDetailsQuery>(spanDetailsQuery, queries.span);
   const tree = useMemo(() => (trace ? buildTree(trace.outline) : null), [trace]);
@@ -103,22 +109,81 @@ export function TracePage({ route: { projectId, traceId, spanId }, queries }: Sc
   }
   const selectedId = selected !== null ? trace.outline.spanIds[selected] : null;
   return (
+    <TraceView
+      projectId={projectId}
+      trace={trace}
+      configs={data}
+      tree={tree}
+      selected={selected}
+      select={select}
+      selectedId={selectedId}
+      span={span}
+      retrySpan={() => span && loadSpan(span.variables, { fetchPolicy: 'network-only' })}
+    />
+  );
+}
+
+function TraceView({
+  projectId,
+  trace,
+  configs: configsKey,
+  tree,
+  selected,
+  select,
+  selectedId,
+  span,
+  retrySpan,
+}: {
+  projectId: string;
+  trace: NonNullable<TracePageQuery$data['trace']>;
+  configs: ScoreConfigChoices_query$key;
+  tree: Tree;
+  selected: number | null;
+  select: (span: number) => void;
+  selectedId: string | null;
+  span: PreloadedQuery<SpanDetailsQuery> | null | undefined;
+  retrySpan: () => void;
+}) {
+  const configs = useScoreConfigs(configsKey);
+  const { scores, write, remove } = useTraceScores(trace, trace.traceId);
+  // One panel has the keys (keys.ts): the trace's, or the selected span's.
+  const [keysOn, setKeysOn] = useState<'trace' | 'span'>('trace');
+  const keysAt = selectedId === null ? 'trace' : keysOn;
+  const spanScores = useMemo(() => scoresBySpan(scores, tree.indexOf), [scores, tree]);
+  const panel = (target: 'trace' | 'span') => ({
+    configs,
+    keysActive: keysAt === target,
+    onTakeKeys: () => setKeysOn(target),
+    onSwitch: () => setKeysOn(target === 'trace' ? 'span' : 'trace'),
+    onDelete: remove,
+  });
+  return (
     <div className="trace-page">
       <nav aria-label="Breadcrumb" className="breadcrumb">
         <Link to={paths.traces(projectId)}>Traces</Link> / <span aria-current="page">{trace.traceId}</span>
       </nav>
       <TraceHead projectId={projectId} trace={trace} />
+      <ScorePanel {...panel('trace')} target="this trace" scores={scores.filter((score) => score.spanId === null)} onWrite={(score) => write(score, null)} />
       <div className="trace-body">
-        <SpanTree outline={trace.outline} tree={tree} selected={selected} onSelect={select} />
+        <SpanTree outline={trace.outline} tree={tree} selected={selected} onSelect={select} scores={spanScores} />
         <section className="details-pane" aria-label="Selected span">
           {selectedId === null || !span ? (
             <Empty title="Select a span">Its inputs, outputs and attributes show here.</Empty>
           ) : (
-            <ErrorBoundary resetKey={selectedId} onRetry={() => loadSpan(span.variables, { fetchPolicy: 'network-only' })}>
-              <Suspense fallback={<Loading label="Loading the span…" />}>
-                <SpanDetails query={span} />
-              </Suspense>
-            </ErrorBoundary>
+            <>
+              <ScorePanel
+                key={selectedId}
+                {...panel('span')}
+                target={`span ${trace.outline.names[selected!]}`}
+                scores={scores.filter((score) => score.spanId === selectedId)}
+                onWrite={(score) => write(score, selectedId)}
+              />
+              <ErrorBoundary resetKey={selectedId} onRetry={retrySpan}>
+                <Suspense fallback={<Loading label="Loading the span…" />}>
+                  <SpanDetails query={span} />
+                </Suspense>
+              </ErrorBoundary>
+            </>
           )}
         </section>
       </div>

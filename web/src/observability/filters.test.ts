@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { filterVariables, pageVariables, PAGE_SIZE, parseState, sortedBy, stateSearch } from './filters.ts';
+import {
+  filterVariables,
+  listVariables,
+  pageVariables,
+  PAGE_SIZE,
+  parseScoreFilters,
+  parseState,
+  rowScoreFilter,
+  scoreColumns,
+  scoreFilterRow,
+  sortedBy,
+  stateSearch,
+  type ScoreFilterState,
+} from './filters.ts';
 
 describe('the trace list URL', () => {
   it('reads every filter, sort and page from the query string and writes it back the same', () => {
@@ -41,5 +54,50 @@ describe('the trace list URL', () => {
     expect(byCost).toMatchObject({ sort: 'COST', direction: 'DESC', after: null });
     expect(sortedBy(byCost, 'COST').direction).toBe('ASC');
     expect(sortedBy(sortedBy(byCost, 'COST'), 'LATENCY').direction).toBe('DESC');
+  });
+
+  it('keeps score filters (JSON, as REST takes them) and score columns in the URL, and asks for each column once', () => {
+    const scores: ScoreFilterState[] = [
+      { name: 'quality', min: 7, max: 9 },
+      { name: 'correct', value: true },
+      { name: 'tone', anyOf: ['kind'] },
+      { name: 'flag', present: false },
+    ];
+    const state = { ...parseState(''), scores, columns: ['correct', 'helpful'], chart: 'quality' };
+    const search = stateSearch(state);
+    expect(new URLSearchParams(search).getAll('column')).toEqual(['correct', 'helpful']);
+    expect(parseState(search)).toMatchObject({ scores, columns: ['correct', 'helpful'], chart: 'quality' });
+    expect(scoreColumns(state)).toEqual(['correct', 'helpful', 'quality', 'tone', 'flag']);
+    expect(listVariables(state, 0)).toMatchObject({
+      scores,
+      scoreNames: ['correct', 'helpful', 'quality', 'tone', 'flag'],
+      withScores: true,
+      chartScores: ['quality'],
+    });
+    expect(listVariables(parseState(''), 0)).toMatchObject({ scores: undefined, scoreNames: [], withScores: false, chartScores: [] });
+  });
+
+  it('drops a score filter of the URL without a name or with two conditions, and unreadable JSON', () => {
+    const text = JSON.stringify([{ name: '', present: true }, { name: 'a', value: true, present: true }, { name: 'b' }, { name: 'c', max: 1 }, 7]);
+    expect(parseScoreFilters(text)).toEqual([{ name: 'c', max: 1 }]);
+    expect(parseScoreFilters('{not json')).toEqual([]);
+    expect(parseScoreFilters('{"name":"a"}')).toEqual([]);
+  });
+
+  it('edits a score filter as a form row and back, leaving out a row that lacks its name or number', () => {
+    for (const filter of [
+      { name: 'q', min: 1, max: 2 },
+      { name: 'q', min: 1 },
+      { name: 'q', max: 2 },
+      { name: 'c', value: false },
+      { name: 't', anyOf: ['a', 'b c'] },
+      { name: 'f', present: true },
+      { name: 'f', present: false },
+    ]) {
+      expect(rowScoreFilter(scoreFilterRow(filter))).toEqual(filter);
+    }
+    expect(rowScoreFilter({ name: ' ', condition: 'present', first: '', second: '' })).toBeNull();
+    expect(rowScoreFilter({ name: 'q', condition: 'between', first: '1', second: 'x' })).toBeNull();
+    expect(rowScoreFilter({ name: 'q', condition: 'anyOf', first: ' , ', second: '' })).toBeNull();
   });
 });

@@ -14,6 +14,22 @@ export type Range = keyof typeof ranges;
 
 export const PAGE_SIZE = 50;
 
+/**
+ * A score filter as GraphQL's `ScoreFilter` takes it (REST's `scores` JSON alike): a name and one
+ * condition, a range (`min`, `max` or both), a boolean `value`, labels `anyOf`, or `present`.
+ */
+export interface ScoreFilterState {
+  name: string;
+  min?: number;
+  max?: number;
+  value?: boolean;
+  anyOf?: string[];
+  present?: boolean;
+}
+
+/** Most score filters and columns the API takes at once (MAX_SCORE_FILTERS, twice for names). */
+export const MAX_SCORE_FILTERS = 10;
+
 /** What the URL says, as typed in the form. */
 export interface TraceListState {
   range: Range | null;
@@ -35,12 +51,52 @@ export interface TraceListState {
   direction: 'ASC' | 'DESC';
   after: string | null;
   before: string | null;
+  /** Score filters, every one of which a trace must meet (`scores`, JSON in the URL). */
+  scores: ScoreFilterState[];
+  /** Score names shown as columns (`column`, one each); a filtered name shows too. */
+  columns: string[];
+  /** A score name whose mean the chart plots over time (`chart`); '' for none. */
+  chart: string;
 }
 
-const textKeys = ['from', 'to', 'name', 'user', 'session', 'environment', 'model', 'text', 'minCost', 'maxCost', 'minLatency', 'maxLatency'] as const;
+const textKeys = ['from', 'to', 'name', 'user', 'session', 'environment', 'model', 'text', 'minCost', 'maxCost', 'minLatency', 'maxLatency', 'chart'] as const;
 
 function listOf<T extends string>(value: string | null, allowed: readonly T[]): T[] {
   return (value ?? '').split(',').filter((item): item is T => (allowed as readonly string[]).includes(item));
+}
+
+/** The score filters of the URL's `scores`, each kept only when it has a name and one condition. */
+export function parseScoreFilters(text: string | null): ScoreFilterState[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text ?? '[]');
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(parsed)) return [];
+  return parsed.flatMap((item: unknown): ScoreFilterState[] => {
+    if (typeof item !== 'object' || item === null) return [];
+    const { name, min, max, value, anyOf, present } = item as Record<string, unknown>;
+    if (typeof name !== 'string' || name.trim() === '') return [];
+    const filter: ScoreFilterState = { name };
+    if (typeof min === 'number') filter.min = min;
+    if (typeof max === 'number') filter.max = max;
+    if (typeof value === 'boolean') filter.value = value;
+    if (Array.isArray(anyOf)) filter.anyOf = anyOf.filter((label): label is string => typeof label === 'string');
+    if (typeof present === 'boolean') filter.present = present;
+    const conditions = [
+      filter.min !== undefined || filter.max !== undefined,
+      filter.value !== undefined,
+      filter.anyOf !== undefined,
+      filter.present !== undefined,
+    ];
+    return conditions.filter(Boolean).length === 1 ? [filter] : [];
+  });
+}
+
+/** The score names the table shows as columns: those asked for, then the filtered ones, each once. */
+export function scoreColumns(state: Pick<TraceListState, 'scores' | 'columns'>): string[] {
+  return [...new Set([...state.columns, ...state.scores.map((filter) => filter.name)])].slice(0, MAX_SCORE_FILTERS * 2);
 }
 
 export function parseState(search: string): TraceListState {
@@ -57,6 +113,8 @@ export function parseState(search: string): TraceListState {
     direction: params.get('dir') === 'ASC' ? 'ASC' : 'DESC',
     after: params.get('after'),
     before: params.get('before'),
+    scores: parseScoreFilters(params.get('scores')),
+    columns: [...new Set(params.getAll('column').filter((name) => name.trim() !== ''))],
   };
 }
 
@@ -69,6 +127,8 @@ export function stateSearch(state: TraceListState): string {
   if (state.statuses.length) params.set('status', state.statuses.join(','));
   if (state.sort !== 'START_TIME') params.set('sort', state.sort);
   if (state.direction !== 'DESC') params.set('dir', state.direction);
+  if (state.scores.length) params.set('scores', JSON.stringify(state.scores));
+  for (const name of state.columns) params.append('column', name);
   if (state.after) params.set('after', state.after);
   if (state.before) params.set('before', state.before);
   const text = params.toString();
@@ -107,6 +167,7 @@ export function filterVariables(state: TraceListState, now: number) {
     maxCost: numberOf(state.maxCost),
     minLatency: numberOf(state.minLatency),
     maxLatency: numberOf(state.maxLatency),
+    scores: state.scores.length ? state.scores : undefined,
   };
 }
 
@@ -124,5 +185,75 @@ export function sortedBy(state: TraceListState, field: SortField): TraceListStat
 
 /** The trace list query's variables for the URL's state, relative ranges counted back from `now`. */
 export function listVariables(state: TraceListState, now: number) {
-  return { ...filterVariables(state, now), ...pageVariables(state), sortBy: state.sort, sortDirection: state.direction };
+  const scoreNames = scoreColumns(state);
+  return {
+    ...filterVariables(state, now),
+    ...pageVariables(state),
+    sortBy: state.sort,
+    sortDirection: state.direction,
+    scoreNames,
+    withScores: scoreNames.length > 0,
+    chartScores: state.chart.trim() ? [state.chart.trim()] : [],
+  };
+}
+
+/** The conditions the filter form offers on a score, as its select names them. */
+export const scoreConditions = {
+  atLeast: 'at least',
+  atMost: 'at most',
+  between: 'between',
+  isTrue: 'is true',
+  isFalse: 'is false',
+  anyOf: 'is any of',
+  present: 'is given',
+  absent: 'is not given',
+} as const;
+export type ScoreCondition = keyof typeof scoreConditions;
+
+/** A score filter as the form edits it: numbers and labels as typed. */
+export interface ScoreFilterRow {
+  name: string;
+  condition: ScoreCondition;
+  /** The number (at least, at most, the lower bound), or the labels separated by commas. */
+  first: string;
+  /** The upper bound of `between`. */
+  second: string;
+}
+
+export function scoreFilterRow(filter: ScoreFilterState): ScoreFilterRow {
+  const row = { name: filter.name, first: '', second: '' };
+  if (filter.min !== undefined && filter.max !== undefined) return { ...row, condition: 'between', first: String(filter.min), second: String(filter.max) };
+  if (filter.min !== undefined) return { ...row, condition: 'atLeast', first: String(filter.min) };
+  if (filter.max !== undefined) return { ...row, condition: 'atMost', first: String(filter.max) };
+  if (filter.value !== undefined) return { ...row, condition: filter.value ? 'isTrue' : 'isFalse' };
+  if (filter.anyOf !== undefined) return { ...row, condition: 'anyOf', first: filter.anyOf.join(', ') };
+  return { ...row, condition: filter.present === false ? 'absent' : 'present' };
+}
+
+/** The filter a form row makes, or null while it lacks a name or a number it needs. */
+export function rowScoreFilter(row: ScoreFilterRow): ScoreFilterState | null {
+  const name = row.name.trim();
+  if (!name) return null;
+  const first = numberOf(row.first);
+  const second = numberOf(row.second);
+  switch (row.condition) {
+    case 'atLeast':
+      return first === undefined ? null : { name, min: first };
+    case 'atMost':
+      return first === undefined ? null : { name, max: first };
+    case 'between':
+      return first === undefined || second === undefined ? null : { name, min: first, max: second };
+    case 'isTrue':
+    case 'isFalse':
+      return { name, value: row.condition === 'isTrue' };
+    case 'anyOf': {
+      const labels = row.first
+        .split(',')
+        .map((label) => label.trim())
+        .filter(Boolean);
+      return labels.length ? { name, anyOf: labels } : null;
+    }
+    default:
+      return { name, present: row.condition === 'present' };
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentPreview, conversationOf, exceptionsOf, PREVIEW_LENGTH } from './messages.ts';
+import { contentPreview, conversationOf, exceptionsOf, PREVIEW_LENGTH, soleText } from './messages.ts';
 
 describe('conversationOf', () => {
   it('reads stored chat messages, system instructions and text parts', () => {
@@ -64,8 +64,17 @@ describe('contentPreview', () => {
   it('shows a text, the last said of a conversation, or JSON, in one line cut short', () => {
     expect(contentPreview(null)).toBe('');
     expect(contentPreview('hello\n  there')).toBe('hello there');
-    expect(contentPreview({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello!' }] })).toBe('assistant: Hello!');
+    expect(
+      contentPreview({
+        messages: [
+          { role: 'user', content: 'Hi' },
+          { role: 'assistant', content: 'Hello!' },
+        ],
+      }),
+    ).toBe('assistant: Hello!');
     expect(contentPreview({ input: 'why?' })).toBe('why?');
+    expect(soleText({ output: 'because' })).toBe('because');
+    expect(soleText({ output: 3 })).toEqual({ output: 3 });
     expect(contentPreview({ question: 'why?', n: 1 })).toBe('{"question":"why?","n":1}');
     expect(contentPreview('x'.repeat(PREVIEW_LENGTH + 5))).toBe(`${'x'.repeat(PREVIEW_LENGTH)}…`);
   });

@@ -108,17 +108,23 @@ export function exceptionsOf(events: unknown): ExceptionEvent[] {
 /** Characters of a one-line preview. */
 export const PREVIEW_LENGTH = 120;
 
-/**
- * Inputs or outputs in one short line, for a list's cell: a text as it is (also alone in an object,
- * as `input.value` is stored: `{input: "…"}`), a conversation's last message with text (what was
- * last said), anything else as JSON; empty when none were reported.
- */
-export function contentPreview(value: unknown): string {
-  if (value === null || value === undefined) return '';
+/** A text alone in an object, as `input.value` and `output.value` are stored (`{input: "…"}`), as that text; else the value. */
+export function soleText(value: unknown): unknown {
   const only = isRecord(value) && Object.keys(value).length === 1 ? Object.values(value)[0] : undefined;
+  return typeof only === 'string' ? only : value;
+}
+
+/**
+ * Inputs or outputs in one short line, for a list's cell: a text as it is (also alone in an
+ * object, `soleText`), a conversation's last message with text (what was last said), anything else
+ * as JSON; empty when none were reported.
+ */
+export function contentPreview(content: unknown): string {
+  if (content === null || content === undefined) return '';
+  const value = soleText(content);
   const conversation = conversationOf(value);
   const last = conversation?.messages.findLast((message) => message.text !== null);
-  const text = typeof value === 'string' ? value : typeof only === 'string' ? only : last ? `${last.role}: ${last.text}` : JSON.stringify(value);
+  const text = typeof value === 'string' ? value : last ? `${last.role}: ${last.text}` : JSON.stringify(value);
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > PREVIEW_LENGTH ? `${line.slice(0, PREVIEW_LENGTH)}…` : line;
 }

@@ -7,6 +7,9 @@ import type { JsonValue } from '../span-record.js';
 
 export type JsonObject = { [key: string]: JsonValue };
 
+/** How an OTLP body is encoded (its Content-Type; gRPC is protobuf). */
+export type OtlpFormat = 'protobuf' | 'json';
+
 export class OtlpBadRequest extends Error {}
 
 /** A fault of one span; the decoders and the mapper throw it, the request goes on without that span. */
@@ -118,4 +121,15 @@ export function checkTimes(start: bigint, end: bigint): void {
   if (end <= 0n) throw new SpanFault('end_time_unix_nano is missing');
   if (start > MAX_NANOS || end > MAX_NANOS) throw new SpanFault('time is after 2262-04-11');
   if (end < start) throw new SpanFault('end_time_unix_nano is before start_time_unix_nano');
+}
+
+/** A JSON body's value; undefined for an empty body (an export of nothing). */
+export function jsonBody(body: Uint8Array): unknown {
+  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new OtlpBadRequest(`The body is not valid JSON: ${(error as Error).message}`);
+  }
 }

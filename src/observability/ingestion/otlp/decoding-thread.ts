@@ -4,11 +4,12 @@
 // one serves and writes, one decodes). A worker that dies fails the bodies it held and is replaced
 // at the next request.
 import { Worker } from 'node:worker_threads';
-import { OtlpBadRequest } from './decoded-span.js';
-import type { OtlpFormat, PreparedOtlp, PrepareReply } from './prepare-spans.js';
+import { OtlpBadRequest, type OtlpFormat } from './decoded-span.js';
+import type { PreparedLogs } from './prepare-logs.js';
+import type { OtlpSignal, PreparedOtlp, PrepareReply } from './prepare-spans.js';
 
 interface Pending {
-  resolve(prepared: PreparedOtlp): void;
+  resolve(prepared: PreparedOtlp | PreparedLogs): void;
   reject(error: Error): void;
 }
 
@@ -21,15 +22,24 @@ export class OtlpDecoder {
   private thread: DecodingThread | null = null;
   private nextId = 1;
 
-  /** Decodes and maps a decompressed body; rejects with OtlpBadRequest when it cannot be read at all. */
+  /** Decodes and maps a decompressed traces body; rejects with OtlpBadRequest when it cannot be read at all. */
   prepare(format: OtlpFormat, body: Uint8Array): Promise<PreparedOtlp> {
+    return this.send('traces', format, body) as Promise<PreparedOtlp>;
+  }
+
+  /** Decodes a decompressed logs body into SpanLogRecord rows, as `prepare` does spans. */
+  prepareLogs(format: OtlpFormat, body: Uint8Array): Promise<PreparedLogs> {
+    return this.send('logs', format, body) as Promise<PreparedLogs>;
+  }
+
+  private send(signal: OtlpSignal, format: OtlpFormat, body: Uint8Array): Promise<PreparedOtlp | PreparedLogs> {
     const { worker, pending } = this.thread ?? this.spawn();
     const id = this.nextId++;
-    return new Promise<PreparedOtlp>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
       // Referenced only while it holds work, so an idle decoder never keeps the process alive.
       if (pending.size === 1) worker.ref();
-      worker.postMessage({ id, format, body });
+      worker.postMessage({ id, signal, format, body });
     });
   }
 
@@ -54,6 +64,7 @@ export class OtlpDecoder {
       pending.delete(reply.id);
       if (pending.size === 0) worker.unref();
       if ('prepared' in reply) waiting.resolve(reply.prepared);
+      else if ('logs' in reply) waiting.resolve(reply.logs);
       else waiting.reject(reply.error.badRequest ? new OtlpBadRequest(reply.error.message) : new Error(`OTLP decoding failed: ${reply.error.message}`));
     });
     const fail = (error: Error) => {

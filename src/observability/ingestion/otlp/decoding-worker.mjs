@@ -9,4 +9,4 @@ const source = new URL('./prepare-spans.ts', import.meta.url);
 if (existsSync(source)) (await import('tsx/esm/api')).register();
 const { prepareReply } = await import(existsSync(source) ? source.href : new URL('./prepare-spans.js', import.meta.url).href);
 
-parentPort.on('message', ({ id, format, body }) => parentPort.postMessage({ id, ...prepareReply(format, body) }));
+parentPort.on('message', ({ id, signal, format, body }) => parentPort.postMessage({ id, ...prepareReply(signal, format, body) }));

@@ -1,10 +1,12 @@
-// OTLP/gRPC (grpc-receiver.ts) with the real SDK gRPC exporter, and raw messages no SDK would send.
+// OTLP/gRPC (grpc-receiver.ts) with the real SDK gRPC exporter, and raw messages no SDK would send:
+// traces and logs, partial success, and messages over the size limit.
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../../../test/helpers/endpoints.js';
 import { useTestServer } from '../../../../test/helpers/server.js';
 import { testTracer } from '../../../../test/helpers/otel.js';
 import { WalSync } from '../../../shared/wal-sync.js';
-import { ExportTraceServiceRequest, ExportTraceServiceResponse } from './messages.js';
+import { ExportLogsServiceRequest, ExportLogsServiceResponse, ExportTraceServiceRequest, ExportTraceServiceResponse } from './messages.js';
 
 let grpcPort: number;
 const server = useTestServer(async () => {
@@ -88,14 +90,78 @@ describe('OTLP/gRPC', () => {
   });
 });
 
-/** A client sending raw bytes to Export, to send what no SDK would. */
-async function rawExport() {
+describe('OTLP/gRPC messages over MAX_BODY_BYTES', () => {
+  // 11 MB of text that gzip cannot shrink much, and as much that it can (under the limit sent,
+  // over it once decompressed).
+  const noise = (bytes: number) => randomBytes(bytes / 2).toString('hex');
+  for (const [compression, text] of [
+    ['none', () => noise(11 * 1024 * 1024)],
+    ['gzip', () => 'a'.repeat(11 * 1024 * 1024)],
+  ] as const) {
+    it(`answers RESOURCE_EXHAUSTED with a message to the SDK exporter (compression ${compression}), and the next export goes through`, async () => {
+      const otel = testTracer('grpc', `http://127.0.0.1:${grpcPort}`, {}, { compression });
+      otel.tracer.startSpan('huge', { attributes: { payload: text() } }).end();
+      // The batch processor rejects with the exporters' errors: here the gRPC status, not retried.
+      const errors = await otel.flush().then(
+        () => [],
+        (error: unknown) => error as { code: number; details: string }[],
+      );
+      expect(errors).toHaveLength(1);
+      expect(errors[0].code).toBe(8); // RESOURCE_EXHAUSTED
+      expect(errors[0].details).toMatch(/^Received message (larger than max \(\d+ vs 10485760\)|that decompresses to a size larger than 10485760)$/);
+      const small = otel.tracer.startSpan('small after huge');
+      small.end();
+      await otel.flush();
+      await otel.shutdown();
+      expect(await server.assay.db.span.count({ where: { traceId: small.spanContext().traceId } })).toBe(1);
+    }, 30_000);
+  }
+
+  it('answers RESOURCE_EXHAUSTED to an oversized LogsService message too', async () => {
+    const { grpc, call, close } = await rawExport('logs');
+    const answer = await call(Buffer.alloc(11 * 1024 * 1024, 0));
+    close();
+    expect(answer.error?.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    expect(answer.error?.details).toMatch(/larger than max/);
+  });
+});
+
+describe('OTLP/gRPC logs', () => {
+  it('stores records naming a span and answers the others in partial_success', async () => {
+    const { call, close } = await rawExport('logs');
+    const trace = Buffer.from('0e'.repeat(16), 'hex');
+    const message = ExportLogsServiceRequest.fromObject({
+      resourceLogs: [
+        {
+          scopeLogs: [
+            {
+              logRecords: [
+                { traceId: trace, spanId: Buffer.from('01'.repeat(8), 'hex'), timeUnixNano: 1, body: { stringValue: 'kept' } },
+                { timeUnixNano: 2, body: { stringValue: 'no span' } },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const answer = await call(Buffer.from(ExportLogsServiceRequest.encode(message).finish()));
+    close();
+    expect(answer.error).toBeNull();
+    const response = ExportLogsServiceResponse.toObject(ExportLogsServiceResponse.decode(answer.response!), { longs: String });
+    expect(response.partialSuccess.rejectedLogRecords).toBe('1');
+    expect(response.partialSuccess.errorMessage).toContain('log record #1 of resource_logs[0].scope_logs[0]: names no span');
+    expect(await server.assay.db.spanLogRecord.count({ where: { traceId: trace.toString('hex') } })).toBe(1);
+  });
+});
+
+/** A client sending raw bytes to Export (of TraceService or LogsService), to send what no SDK would. */
+async function rawExport(signal: 'trace' | 'logs' = 'trace') {
   const grpc = await import('@grpc/grpc-js');
   const client = new grpc.Client(`127.0.0.1:${grpcPort}`, grpc.credentials.createInsecure());
   const call = (body: Buffer) =>
     new Promise<{ error: any; response?: Buffer }>((resolve) =>
       client.makeUnaryRequest(
-        '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+        signal === 'logs' ? '/opentelemetry.proto.collector.logs.v1.LogsService/Export' : '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
         (value: Buffer) => value,
         (value: Buffer) => value,
         body,

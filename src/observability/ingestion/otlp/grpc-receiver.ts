@@ -1,6 +1,6 @@
 // OTLP/gRPC (docs/observability.md#otlp-ingestion):
-// `opentelemetry.proto.collector.trace.v1.TraceService/Export` on OTLP_GRPC_PORT, with the same
-// decoder, mapping, write queue and limits as OTLP/HTTP. Messages are decoded by our protobufjs
+// `opentelemetry.proto.collector.trace.v1.TraceService/Export` and `…logs.v1.LogsService/Export`
+// on OTLP_GRPC_PORT, with the same decoder, mapping, write paths and limits as OTLP/HTTP. Messages are decoded by our protobufjs
 // descriptor (no proto-loader): the service is declared with pass-through serialisers and the
 // handler decodes the bytes itself. grpc-js decompresses gzip messages and refuses messages over
 // MAX_BODY_BYTES (RESOURCE_EXHAUSTED).
@@ -10,14 +10,15 @@ import type { RequestContext } from '../../../shared/context.js';
 import { AssayError, ForbiddenError, OverloadedError, TooManyRequestsError, UnauthorizedError } from '../../../shared/errors.js';
 import { OtlpBadRequest } from './decoded-span.js';
 import type { OtlpDecoder } from './decoding-thread.js';
-import { ingestOtlp } from './export.js';
-import { ExportTraceServiceResponse, RetryInfo, RpcStatus } from './messages.js';
+import { ingestOtlp, ingestOtlpLogs, type OtlpIngestResult } from './export.js';
+import { ExportLogsServiceResponse, ExportTraceServiceResponse, RetryInfo, RpcStatus } from './messages.js';
 
 const identity = (value: Buffer) => value;
 
-export const traceServiceDefinition: grpc.ServiceDefinition = {
+/** An OTLP collector service whose one method is Export (`service`: trace.v1.TraceService, logs.v1.LogsService). */
+const exportService = (service: string): grpc.ServiceDefinition => ({
   Export: {
-    path: '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+    path: `/opentelemetry.proto.collector.${service}/Export`,
     requestStream: false,
     responseStream: false,
     requestSerialize: identity,
@@ -25,7 +26,10 @@ export const traceServiceDefinition: grpc.ServiceDefinition = {
     responseSerialize: identity,
     responseDeserialize: identity,
   },
-};
+});
+
+export const traceServiceDefinition = exportService('trace.v1.TraceService');
+export const logsServiceDefinition = exportService('logs.v1.LogsService');
 
 function grpcError(code: grpc.status, details: string, metadata?: grpc.Metadata): Partial<grpc.StatusObject> {
   return { code, details, ...(metadata ? { metadata } : {}) };
@@ -72,25 +76,21 @@ export async function startOtlpGrpc(options: {
     'grpc.max_receive_message_length': options.maxMessageBytes,
     'grpc.max_send_message_length': 1024 * 1024,
   });
-  server.addService(traceServiceDefinition, {
-    Export: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
+  /** Export of one signal: the message decoded and stored as `ingest` does, answered as `encode` says. */
+  const exporter =
+    (ingest: (ctx: RequestContext, message: Buffer) => Promise<OtlpIngestResult>, encode: (result: OtlpIngestResult) => Uint8Array) =>
+    (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
       const authorization = call.metadata.get('authorization')[0];
       Promise.resolve(typeof authorization === 'string' ? authorization : undefined)
         .then((credential) => options.context(credential))
-        .then(async (ctx) => ({ ctx, prepared: await options.decoder.prepare('protobuf', call.request) }))
-        .then(async ({ ctx, prepared }) => ({ ctx, result: await ingestOtlp(ctx, 'otlp_grpc', prepared) }))
+        .then(async (ctx) => ({ ctx, result: await ingest(ctx, call.request) }))
         .then(async ({ ctx, result }) => {
           // Answered once on disk, as HTTP replies are (shared/http/durable.ts).
           await ctx.walSync.sync();
           return result;
         })
         .then(
-          (result) => {
-            const message = ExportTraceServiceResponse.create(
-              result.rejected > 0 ? { partialSuccess: { rejectedSpans: result.rejected, errorMessage: result.errorMessage } } : {},
-            );
-            callback(null, Buffer.from(ExportTraceServiceResponse.encode(message).finish()));
-          },
+          (result) => callback(null, Buffer.from(encode(result))),
           (error: unknown) => {
             if (error instanceof OverloadedError) {
               // UNAVAILABLE is what OTLP/gRPC exporters retry, with backoff.
@@ -106,7 +106,28 @@ export async function startOtlpGrpc(options: {
             callback(grpcError(grpc.status.INTERNAL, 'Internal error'));
           },
         );
-    },
+    };
+  server.addService(traceServiceDefinition, {
+    Export: exporter(
+      async (ctx, message) => ingestOtlp(ctx, 'otlp_grpc', await options.decoder.prepare('protobuf', message)),
+      (result) =>
+        ExportTraceServiceResponse.encode(
+          ExportTraceServiceResponse.create(
+            result.rejected > 0 ? { partialSuccess: { rejectedSpans: result.rejected, errorMessage: result.errorMessage } } : {},
+          ),
+        ).finish(),
+    ),
+  });
+  server.addService(logsServiceDefinition, {
+    Export: exporter(
+      async (ctx, message) => ingestOtlpLogs(ctx, await options.decoder.prepareLogs('protobuf', message)),
+      (result) =>
+        ExportLogsServiceResponse.encode(
+          ExportLogsServiceResponse.create(
+            result.rejected > 0 ? { partialSuccess: { rejectedLogRecords: result.rejected, errorMessage: result.errorMessage } } : {},
+          ),
+        ).finish(),
+    ),
   });
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${options.host}:${options.port}`, grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),

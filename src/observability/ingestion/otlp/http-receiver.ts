@@ -1,7 +1,8 @@
 // OTLP/HTTP: POST /v1/traces, /otlp/v1/traces, Langfuse's /api/public/otel/v1/traces (and /api/…) take an
 // ExportTraceServiceRequest as application/x-protobuf or application/json, optionally gzip (or
 // deflate) encoded, and answer an ExportTraceServiceResponse in the request's encoding, with
-// partial_success naming rejected spans. Failures answer a google.rpc.Status in the same encoding
+// partial_success naming rejected spans; `/v1/logs` beside each takes an ExportLogsServiceRequest
+// alike (docs/observability.md#otlp-logs). Failures answer a google.rpc.Status in the same encoding
 // with the status codes OTLP exporters act on: 400 (unreadable body: dropped), 401/403 (no key, or
 // one without the ingest scope: docs/access.md), 413 (too large), 415 (not protobuf or JSON),
 // 429 + Retry-After (the key's rate limit) and 503 + Retry-After (write queue full): retried.
@@ -14,11 +15,12 @@ import { AssayError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../
 import { described } from '../../../shared/http/openapi.js';
 import { OtlpBadRequest } from './decoded-span.js';
 import type { OtlpDecoder } from './decoding-thread.js';
-import { ingestOtlp, type OtlpIngestResult } from './export.js';
-import { ExportTraceServiceResponse, RpcStatus } from './messages.js';
+import { ingestOtlp, ingestOtlpLogs, type OtlpIngestResult } from './export.js';
+import { ExportLogsServiceResponse, ExportTraceServiceResponse, RpcStatus } from './messages.js';
+import type { OtlpSignal } from './prepare-spans.js';
 
 // /public/otel/v1/traces is Langfuse's path (served as /api/public/otel/v1/traces, like every route
-// under /api), so an app set up for Langfuse can point at Assay unchanged.
+// under /api), so an app set up for Langfuse can point at Assay unchanged. Each has its /v1/logs.
 export const otlpHttpPaths = ['/v1/traces', '/otlp/v1/traces', '/public/otel/v1/traces'] as const;
 
 const protobufTypes = ['application/x-protobuf', 'application/protobuf'];
@@ -71,15 +73,17 @@ function sendStatus(reply: FastifyReply, format: Format, status: number, message
   return reply.type('application/json; charset=utf-8').send({ code: rpcCode(status), message });
 }
 
-function sendResult(reply: FastifyReply, format: Format, result: OtlpIngestResult) {
-  const partial = result.rejected > 0 ? { rejectedSpans: result.rejected, errorMessage: result.errorMessage } : null;
+/** The Export answer of `signal`: ExportTraceServiceResponse (`rejectedSpans`) or ExportLogsServiceResponse (`rejectedLogRecords`). */
+function sendResult(reply: FastifyReply, format: Format, result: OtlpIngestResult, signal: OtlpSignal) {
+  const [type, count] = signal === 'logs' ? [ExportLogsServiceResponse, 'rejectedLogRecords'] : [ExportTraceServiceResponse, 'rejectedSpans'];
+  const partial = result.rejected > 0 ? { [count]: result.rejected, errorMessage: result.errorMessage } : null;
   if (format === 'protobuf') {
-    const message = ExportTraceServiceResponse.create(partial ? { partialSuccess: partial } : {});
-    return reply.type('application/x-protobuf').send(Buffer.from(ExportTraceServiceResponse.encode(message).finish()));
+    const message = type.create(partial ? { partialSuccess: partial } : {});
+    return reply.type('application/x-protobuf').send(Buffer.from(type.encode(message).finish()));
   }
   return reply
     .type('application/json; charset=utf-8')
-    .send(partial ? { partialSuccess: { rejectedSpans: String(partial.rejectedSpans), errorMessage: partial.errorMessage } } : {});
+    .send(partial ? { partialSuccess: { [count]: String(result.rejected), errorMessage: result.errorMessage } } : {});
 }
 
 // The API reference's view of these paths: bodies and answers in both encodings.
@@ -91,39 +95,47 @@ const failure = (description: string) => ({
   description,
   content: { 'application/json': { schema: rpcStatus }, 'application/x-protobuf': { schema: binary } },
 });
-const otlpDoc = described({
-  tag: 'otlp',
-  scope: 'ingest',
-  summary: 'OTLP/HTTP trace export (ExportTraceServiceRequest)',
-  description:
-    'Point any OTLP exporter here. The body may be gzip or deflate encoded (`Content-Encoding`). Rejected spans are named in `partialSuccess`; the rest is stored.',
-  operation: {
-    requestParams: { header: z.object({ 'content-encoding': z.enum(['gzip', 'deflate', 'identity']).optional() }) },
-    requestBody: {
-      required: true,
-      content: {
-        'application/x-protobuf': { schema: binary },
-        'application/json': { schema: z.looseObject({ resourceSpans: z.array(z.record(z.string(), z.unknown())) }) },
-      },
-    },
-    responses: {
-      200: {
-        description: 'ExportTraceServiceResponse, in the encoding of the request; sent once the spans are committed',
+const otlpDoc = (signal: OtlpSignal) => {
+  const [request, response, items, rejected, what] =
+    signal === 'logs'
+      ? ['ExportLogsServiceRequest', 'ExportLogsServiceResponse', 'resourceLogs', 'rejectedLogRecords', 'log records']
+      : ['ExportTraceServiceRequest', 'ExportTraceServiceResponse', 'resourceSpans', 'rejectedSpans', 'spans'];
+  return described({
+    tag: 'otlp',
+    scope: 'ingest',
+    summary: `OTLP/HTTP ${signal === 'logs' ? 'log' : 'trace'} export (${request})`,
+    description:
+      signal === 'logs'
+        ? 'Point any OTLP log exporter here. Log records that name a span are kept with it: GenAI events become its conversation, the others its events (docs/observability.md#otlp-logs); records naming no span are rejected in `partialSuccess`.'
+        : 'Point any OTLP exporter here. The body may be gzip or deflate encoded (`Content-Encoding`). Rejected spans are named in `partialSuccess`; the rest is stored.',
+    operation: {
+      requestParams: { header: z.object({ 'content-encoding': z.enum(['gzip', 'deflate', 'identity']).optional() }) },
+      requestBody: {
+        required: true,
         content: {
           'application/x-protobuf': { schema: binary },
-          'application/json': {
-            schema: z.object({ partialSuccess: z.object({ rejectedSpans: z.string(), errorMessage: z.string() }).optional() }),
-          },
+          'application/json': { schema: z.looseObject({ [items]: z.array(z.record(z.string(), z.unknown())) }) },
         },
       },
-      400: failure('An unreadable body (not retried by exporters)'),
-      413: failure('The body, before or after decompression, is larger than MAX_BODY_BYTES'),
-      415: failure('Neither application/x-protobuf nor application/json'),
-      429: failure("Over the API key's rate limit: retry after Retry-After seconds"),
-      503: failure('The write queue is full: retry after Retry-After seconds'),
+      responses: {
+        200: {
+          description: `${response}, in the encoding of the request; sent once the ${what} are committed`,
+          content: {
+            'application/x-protobuf': { schema: binary },
+            'application/json': {
+              schema: z.object({ partialSuccess: z.object({ [rejected]: z.string(), errorMessage: z.string() }).optional() }),
+            },
+          },
+        },
+        400: failure('An unreadable body (not retried by exporters)'),
+        413: failure('The body, before or after decompression, is larger than MAX_BODY_BYTES'),
+        415: failure('Neither application/x-protobuf nor application/json'),
+        429: failure("Over the API key's rate limit: retry after Retry-After seconds"),
+        503: failure('The write queue is full: retry after Retry-After seconds'),
+      },
     },
-  },
-});
+  });
+};
 
 export function otlpHttpRoutes(app: FastifyInstance, maxBodyBytes: number, decoder: OtlpDecoder): void {
   app.removeAllContentTypeParsers();
@@ -147,10 +159,19 @@ export function otlpHttpRoutes(app: FastifyInstance, maxBodyBytes: number, decod
     return sendStatus(reply, format, 500, 'Internal Server Error');
   });
 
-  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+  const body = (request: FastifyRequest) => (request.body as Buffer | undefined) ?? Buffer.alloc(0);
+  const traces = async (request: FastifyRequest, reply: FastifyReply) => {
     const format = formatOf(request);
-    const prepared = await decoder.prepare(format, (request.body as Buffer | undefined) ?? Buffer.alloc(0));
-    return sendResult(reply, format, await ingestOtlp(request.ctx, 'otlp_http', prepared));
+    const prepared = await decoder.prepare(format, body(request));
+    return sendResult(reply, format, await ingestOtlp(request.ctx, 'otlp_http', prepared), 'traces');
   };
-  for (const path of otlpHttpPaths) app.post(path, otlpDoc, handler);
+  const logs = async (request: FastifyRequest, reply: FastifyReply) => {
+    const format = formatOf(request);
+    const prepared = await decoder.prepareLogs(format, body(request));
+    return sendResult(reply, format, await ingestOtlpLogs(request.ctx, prepared), 'logs');
+  };
+  for (const path of otlpHttpPaths) {
+    app.post(path, otlpDoc('traces'), traces);
+    app.post(path.replace(/traces$/, 'logs'), otlpDoc('logs'), logs);
+  }
 }

@@ -18,28 +18,28 @@ import {
 } from './decoded-span.js';
 import { enumNumbers } from './messages.js';
 
-type Json = unknown;
+export type Json = unknown;
 
-function field(object: Json, camel: string, snake?: string): Json {
+export function field(object: Json, camel: string, snake?: string): Json {
   if (object === null || typeof object !== 'object' || Array.isArray(object)) return undefined;
   const record = object as Record<string, Json>;
   if (record[camel] !== undefined) return record[camel];
   return snake === undefined ? undefined : record[snake];
 }
 
-function jsonList(value: Json, what: string, fault: (message: string) => Error): Json[] {
+export function jsonList(value: Json, what: string, fault: (message: string) => Error): Json[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw fault(`${what} must be an array`);
   return value;
 }
 
-function jsonString(value: Json, what: string): string {
+export function jsonString(value: Json, what: string): string {
   if (value === undefined || value === null) return '';
   if (typeof value !== 'string') throw new SpanFault(`${what} must be a string`);
   return value;
 }
 
-function jsonCount(value: Json, what: string): number {
+export function jsonCount(value: Json, what: string): number {
   if (value === undefined || value === null) return 0;
   const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isInteger(number) || number < 0) throw new SpanFault(`${what} must be a non-negative integer`);
@@ -47,7 +47,7 @@ function jsonCount(value: Json, what: string): number {
 }
 
 /** A 64-bit unsigned integer given as a number or a decimal string. */
-function jsonNanos(value: Json, what: string): bigint {
+export function jsonNanos(value: Json, what: string): bigint {
   if (value === undefined || value === null) return 0n;
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return BigInt(value);
   if (typeof value === 'string' && /^\d{1,20}$/.test(value)) return BigInt(value);
@@ -55,7 +55,7 @@ function jsonNanos(value: Json, what: string): bigint {
 }
 
 /** An id in hex (OTLP/JSON), or base64 (protobuf's JSON mapping), as lower-case hex. */
-function jsonId(value: Json, bytes: number, what: string): string {
+export function jsonId(value: Json, bytes: number, what: string): string {
   if (value === undefined || value === null || value === '') return '';
   if (typeof value !== 'string') throw new SpanFault(`${what} must be a hex string`);
   if (value.length === bytes * 2 && /^[0-9a-fA-F]+$/.test(value)) return value.toLowerCase();
@@ -73,7 +73,7 @@ function jsonEnum(value: Json, what: string, max: number): number {
   return number;
 }
 
-function jsonValue(value: Json, depth: number): JsonValue {
+export function jsonValue(value: Json, depth: number): JsonValue {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     if (value === undefined || value === null) return null;
     throw new SpanFault('an attribute value must be an AnyValue object');
@@ -121,7 +121,7 @@ function jsonValue(value: Json, depth: number): JsonValue {
   return null;
 }
 
-function jsonAttributes(list: Json, depth = 0): JsonObject {
+export function jsonAttributes(list: Json, depth = 0): JsonObject {
   const out: JsonObject = {};
   for (const kv of jsonList(list, 'attributes', (m) => new SpanFault(m))) {
     const key = field(kv, 'key');
@@ -184,6 +184,38 @@ function jsonSpan(span: Json, index: string): DecodedSpan {
   }
 }
 
+/** The resource of a `resourceSpans` or `resourceLogs` item; `where` names it when it cannot be read. */
+export function jsonResource(resourceItem: Json, where: string): OtlpResource {
+  try {
+    const raw = field(resourceItem, 'resource');
+    return {
+      attributes: jsonAttributes(field(raw, 'attributes')),
+      droppedAttributesCount: jsonCount(field(raw, 'droppedAttributesCount', 'dropped_attributes_count'), 'dropped_attributes_count'),
+      schemaUrl: jsonString(field(resourceItem, 'schemaUrl', 'schema_url'), 'schemaUrl'),
+    };
+  } catch (error) {
+    if (!(error instanceof SpanFault)) throw error;
+    throw new OtlpBadRequest(`${where}: ${error.message}`);
+  }
+}
+
+/** The scope of a `scopeSpans` or `scopeLogs` item (or the older `instrumentationLibrary`). */
+export function jsonScope(scopeItem: Json, where: string): OtlpScope {
+  try {
+    const raw = field(scopeItem, 'scope') ?? field(scopeItem, 'instrumentationLibrary', 'instrumentation_library');
+    return {
+      name: jsonString(field(raw, 'name'), 'scope name'),
+      version: jsonString(field(raw, 'version'), 'scope version'),
+      attributes: jsonAttributes(field(raw, 'attributes')),
+      droppedAttributesCount: jsonCount(field(raw, 'droppedAttributesCount', 'dropped_attributes_count'), 'dropped_attributes_count'),
+      schemaUrl: jsonString(field(scopeItem, 'schemaUrl', 'schema_url'), 'schemaUrl'),
+    };
+  } catch (error) {
+    if (!(error instanceof SpanFault)) throw error;
+    throw new OtlpBadRequest(`${where}: ${error.message}`);
+  }
+}
+
 /** An OTLP/JSON ExportTraceServiceRequest, already parsed from its text. */
 export function decodeJson(body: Json): OtlpGroup[] {
   const bad = (message: string) => new OtlpBadRequest(message);
@@ -193,18 +225,7 @@ export function decodeJson(body: Json): OtlpGroup[] {
   jsonList(field(body, 'resourceSpans', 'resource_spans'), 'resourceSpans', bad).forEach((resourceSpans, r) => {
     const where = `resourceSpans[${r}]`;
     if (resourceSpans === null || typeof resourceSpans !== 'object') throw bad(`${where} must be an object`);
-    let resource: OtlpResource;
-    try {
-      const raw = field(resourceSpans, 'resource');
-      resource = {
-        attributes: jsonAttributes(field(raw, 'attributes')),
-        droppedAttributesCount: jsonCount(field(raw, 'droppedAttributesCount', 'dropped_attributes_count'), 'dropped_attributes_count'),
-        schemaUrl: jsonString(field(resourceSpans, 'schemaUrl', 'schema_url'), 'schemaUrl'),
-      };
-    } catch (error) {
-      if (!(error instanceof SpanFault)) throw error;
-      throw bad(`${where}.resource: ${error.message}`);
-    }
+    const resource = jsonResource(resourceSpans, `${where}.resource`);
     const scopes = [
       ...jsonList(field(resourceSpans, 'scopeSpans', 'scope_spans'), `${where}.scopeSpans`, bad),
       ...jsonList(field(resourceSpans, 'instrumentationLibrarySpans', 'instrumentation_library_spans'), `${where}.instrumentationLibrarySpans`, bad),
@@ -212,20 +233,7 @@ export function decodeJson(body: Json): OtlpGroup[] {
     scopes.forEach((scopeSpans, s) => {
       const at = `${where}.scopeSpans[${s}]`;
       if (scopeSpans === null || typeof scopeSpans !== 'object') throw bad(`${at} must be an object`);
-      let scope: OtlpScope;
-      try {
-        const raw = field(scopeSpans, 'scope') ?? field(scopeSpans, 'instrumentationLibrary', 'instrumentation_library');
-        scope = {
-          name: jsonString(field(raw, 'name'), 'scope name'),
-          version: jsonString(field(raw, 'version'), 'scope version'),
-          attributes: jsonAttributes(field(raw, 'attributes')),
-          droppedAttributesCount: jsonCount(field(raw, 'droppedAttributesCount', 'dropped_attributes_count'), 'dropped_attributes_count'),
-          schemaUrl: jsonString(field(scopeSpans, 'schemaUrl', 'schema_url'), 'schemaUrl'),
-        };
-      } catch (error) {
-        if (!(error instanceof SpanFault)) throw error;
-        throw bad(`${at}.scope: ${error.message}`);
-      }
+      const scope = jsonScope(scopeSpans, `${at}.scope`);
       const spans = jsonList(field(scopeSpans, 'spans'), `${at}.spans`, bad);
       groups.push({ resource, scope, spans: spans.map((span, i) => jsonSpan(span, `#${i} of ${at}`)) });
     });

@@ -68,6 +68,8 @@ export type Read =
   | 'value'
   /** Langfuse's `input`/`output`: chat messages as a conversation, anything else like `value`. */
   | 'langfuse-io'
+  /** OpenLLMetry's `traceloop.entity.input`/`output`: a function's `{args, kwargs}` and result, like `langfuse-io`. */
+  | 'traceloop-io'
   /** AI SDK's `ai.prompt`: `{system?, prompt?, messages?}` as a conversation. */
   | 'ai-prompt'
   /** AI SDK's `ai.response.text` and `ai.response.toolCalls` as one assistant message. */
@@ -143,7 +145,13 @@ const allKinds: SpanKind[] = ['LLM', 'CHAIN', 'TOOL', 'RETRIEVER', 'EMBEDDING', 
 export const openInference: Convention = {
   name: 'OpenInference',
   rules: [
-    { key: 'openinference.span.kind', field: 'kind', kinds: { ...upperKinds(allKinds), prompt: 'CHAIN', unknown: 'UNKNOWN' } },
+    {
+      key: 'openinference.span.kind',
+      field: 'kind',
+      kinds: { ...upperKinds(allKinds), prompt: 'CHAIN', unknown: 'UNKNOWN' },
+      // OpenInference puts usage on LLM spans; an agent span that reports some repeats its calls'.
+      rollUp: ['agent'],
+    },
     { key: 'llm.model_name', field: 'requestModel' },
     { key: 'embedding.model_name', field: 'requestModel' },
     { key: 'llm.provider', field: 'provider' },
@@ -154,6 +162,8 @@ export const openInference: Convention = {
     { key: 'llm.token_count.prompt_details.cache_read', field: 'cachedTokens' },
     { key: 'llm.cost.total', field: 'cost' },
     { key: 'llm.input_messages.*', field: 'input', read: 'openinference-messages' },
+    // An embedding's texts before its `input.value` (the same text, or their JSON list).
+    { key: 'embedding.embeddings.*', field: 'input', read: 'embedding-texts' },
     { key: 'llm.output_messages.*', field: 'output', read: 'openinference-messages' },
     { key: 'retrieval.documents.*', field: 'output', read: 'documents' },
     { key: 'reranker.output_documents.*', field: 'output', read: 'documents' },
@@ -366,7 +376,6 @@ export const common: Convention = {
     { key: 'gen_ai.tool.call.arguments', field: 'input', read: 'arguments' },
     { key: 'tool.parameters', field: 'input', read: 'arguments', only: 'TOOL' },
     { key: 'gen_ai.tool.call.result', field: 'output', read: 'result' },
-    { key: 'embedding.embeddings.*', field: 'input', read: 'embedding-texts' },
     { key: 'reranker.input_documents.*', field: 'input', read: 'rerank-input' },
     { key: 'llm.invocation_parameters', field: 'config', read: 'object' },
     { key: 'llm.prompt_template.*', field: 'promptTemplate', read: 'prompt-template' },
@@ -396,6 +405,14 @@ export const traceloop: Convention = {
       kinds: { workflow: 'WORKFLOW', task: 'CHAIN', agent: 'AGENT', tool: 'TOOL' },
       rollUp: ['workflow', 'agent'],
     },
+    { key: 'traceloop.entity.input', field: 'input', read: 'traceloop-io' },
+    { key: 'traceloop.entity.output', field: 'output', read: 'traceloop-io' },
+    // Association properties are whatever the app names: these are the user and session of its docs.
+    { key: 'traceloop.association.properties.user_id', field: 'userId' },
+    { key: 'traceloop.association.properties.userId', field: 'userId' },
+    { key: 'traceloop.association.properties.session_id', field: 'sessionId' },
+    { key: 'traceloop.association.properties.sessionId', field: 'sessionId' },
+    { key: 'traceloop.association.properties.*', field: 'metadata' },
   ],
 };
 

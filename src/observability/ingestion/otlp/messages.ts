@@ -1,6 +1,6 @@
-// The OTLP trace messages as a protobufjs JSON descriptor: field numbers and types from
-// opentelemetry-proto (opentelemetry/proto/{common,resource,trace}/v1 and
-// collector/trace/v1/trace_service.proto), plus google.rpc.Status for error bodies. protobufjs
+// The OTLP trace and log messages as a protobufjs JSON descriptor: field numbers and types from
+// opentelemetry-proto (opentelemetry/proto/{common,resource,trace,logs}/v1 and
+// collector/{trace,logs}/v1/*_service.proto), plus google.rpc.Status for error bodies. protobufjs
 // builds its decoders and encoders from this; no .proto file or code generation at run time.
 import protobuf from 'protobufjs';
 
@@ -142,6 +142,43 @@ const descriptor = {
                 },
               },
             },
+            logs: {
+              nested: {
+                v1: {
+                  nested: {
+                    ResourceLogs: {
+                      fields: {
+                        resource: { type: 'opentelemetry.proto.resource.v1.Resource', id: 1 },
+                        scopeLogs: { rule: 'repeated', type: 'ScopeLogs', id: 2 },
+                        schemaUrl: { type: 'string', id: 3 },
+                      },
+                    },
+                    ScopeLogs: {
+                      fields: {
+                        scope: { type: 'opentelemetry.proto.common.v1.InstrumentationScope', id: 1 },
+                        logRecords: { rule: 'repeated', type: 'LogRecord', id: 2 },
+                        schemaUrl: { type: 'string', id: 3 },
+                      },
+                    },
+                    LogRecord: {
+                      fields: {
+                        timeUnixNano: { type: 'fixed64', id: 1 },
+                        observedTimeUnixNano: { type: 'fixed64', id: 11 },
+                        severityNumber: { type: 'int32', id: 2 },
+                        severityText: { type: 'string', id: 3 },
+                        body: { type: 'opentelemetry.proto.common.v1.AnyValue', id: 5 },
+                        attributes: { rule: 'repeated', type: 'opentelemetry.proto.common.v1.KeyValue', id: 6 },
+                        droppedAttributesCount: { type: 'uint32', id: 7 },
+                        flags: { type: 'fixed32', id: 8 },
+                        traceId: { type: 'bytes', id: 9 },
+                        spanId: { type: 'bytes', id: 10 },
+                        eventName: { type: 'string', id: 12 },
+                      },
+                    },
+                  },
+                },
+              },
+            },
             collector: {
               nested: {
                 trace: {
@@ -156,6 +193,23 @@ const descriptor = {
                         },
                         ExportTracePartialSuccess: {
                           fields: { rejectedSpans: { type: 'int64', id: 1 }, errorMessage: { type: 'string', id: 2 } },
+                        },
+                      },
+                    },
+                  },
+                },
+                logs: {
+                  nested: {
+                    v1: {
+                      nested: {
+                        ExportLogsServiceRequest: {
+                          fields: { resourceLogs: { rule: 'repeated', type: 'opentelemetry.proto.logs.v1.ResourceLogs', id: 1 } },
+                        },
+                        ExportLogsServiceResponse: {
+                          fields: { partialSuccess: { type: 'ExportLogsPartialSuccess', id: 1 } },
+                        },
+                        ExportLogsPartialSuccess: {
+                          fields: { rejectedLogRecords: { type: 'int64', id: 1 }, errorMessage: { type: 'string', id: 2 } },
                         },
                       },
                     },
@@ -197,6 +251,8 @@ const root = protobuf.Root.fromJSON(descriptor);
 
 export const ExportTraceServiceRequest = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
 export const ExportTraceServiceResponse = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse');
+export const ExportLogsServiceRequest = root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest');
+export const ExportLogsServiceResponse = root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse');
 export const RpcStatus = root.lookupType('google.rpc.Status');
 export const RetryInfo = root.lookupType('google.rpc.RetryInfo');
 

@@ -3,28 +3,16 @@
 // (decoding-thread.ts), so the serving thread is left with HTTP and the database. Spans that cannot be used are
 // named in `rejections`, and the rest of the request goes on (OTLP partial success).
 import { serializeOwnSpanRecord, sharedJsonText, type SerializedSpanRecord } from '../span-record.js';
-import { OtlpBadRequest, type OtlpGroup } from './decoded-span.js';
+import { jsonBody, OtlpBadRequest, type OtlpFormat, type OtlpGroup } from './decoded-span.js';
 import { decodeJson } from './json-decoding.js';
+import { prepareLogs, type PreparedLogs } from './prepare-logs.js';
 import { decodeProtobuf } from './protobuf-decoding.js';
 import { otlpSpanRecord, resourceJson, scopeJson } from './span-mapping.js';
-
-export type OtlpFormat = 'protobuf' | 'json';
 
 export interface PreparedOtlp {
   records: SerializedSpanRecord[];
   /** "<span ref>: <reason>" per rejected span. */
   rejections: string[];
-}
-
-/** A JSON body's value; undefined for an empty body (an export of nothing). */
-function parseJsonBody(body: Uint8Array): unknown {
-  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new OtlpBadRequest(`The body is not valid JSON: ${(error as Error).message}`);
-  }
 }
 
 export function prepareGroups(groups: readonly OtlpGroup[]): PreparedOtlp {
@@ -52,15 +40,18 @@ export function prepareGroups(groups: readonly OtlpGroup[]): PreparedOtlp {
 
 /** Decodes and prepares a (decompressed) body; throws OtlpBadRequest when it cannot be read at all. */
 export function prepareOtlp(format: OtlpFormat, body: Uint8Array): PreparedOtlp {
-  return prepareGroups(format === 'protobuf' ? decodeProtobuf(body) : decodeJson(parseJsonBody(body)));
+  return prepareGroups(format === 'protobuf' ? decodeProtobuf(body) : decodeJson(jsonBody(body)));
 }
 
-/** What the decoding thread answers for one body (decoding-thread.ts): the spans, or why the body was refused. */
-export type PrepareReply = { prepared: PreparedOtlp } | { error: { message: string; badRequest: boolean } };
+/** What an OTLP body exports: spans (`/v1/traces`, TraceService) or log records (`/v1/logs`, LogsService). */
+export type OtlpSignal = 'traces' | 'logs';
 
-export function prepareReply(format: OtlpFormat, body: Uint8Array): PrepareReply {
+/** What the decoding thread answers for one body (decoding-thread.ts): the spans or log records, or why the body was refused. */
+export type PrepareReply = { prepared: PreparedOtlp } | { logs: PreparedLogs } | { error: { message: string; badRequest: boolean } };
+
+export function prepareReply(signal: OtlpSignal, format: OtlpFormat, body: Uint8Array): PrepareReply {
   try {
-    return { prepared: prepareOtlp(format, body) };
+    return signal === 'logs' ? { logs: prepareLogs(format, body) } : { prepared: prepareOtlp(format, body) };
   } catch (error) {
     return { error: { message: (error as Error).message, badRequest: error instanceof OtlpBadRequest } };
   }

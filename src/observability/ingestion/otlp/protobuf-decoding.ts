@@ -26,7 +26,7 @@ interface LongLike {
   high: number;
 }
 
-function unsigned64(value: LongLike | number | null | undefined): bigint {
+export function unsigned64(value: LongLike | number | null | undefined): bigint {
   if (value === null || value === undefined) return 0n;
   if (typeof value === 'number') return BigInt(value);
   return (BigInt(value.high >>> 0) << 32n) | BigInt(value.low >>> 0);
@@ -48,28 +48,28 @@ function double(value: number): JsonValue {
 // Field numbers are those of messages.ts; unknown fields and fields of an unexpected wire type are
 // skipped, as protobuf readers do.
 
-const LEN = 2;
+export const LEN = 2;
 
 /** The bounds of the length-delimited field at the reader's position, the reader moved past it. */
-function delimited(reader: protobuf.Reader): number {
+export function delimited(reader: protobuf.Reader): number {
   const length = reader.uint32();
   const end = reader.pos + length;
   if (end > reader.len) throw new RangeError(`index out of range: ${end} > ${reader.len}`);
   return end;
 }
 
-function idHex(reader: protobuf.Reader, buffer: Buffer): string {
+export function idHex(reader: protobuf.Reader, buffer: Buffer): string {
   const end = delimited(reader);
   const id = buffer.toString('hex', reader.pos, end);
   reader.pos = end;
   return id;
 }
 
-function skip(reader: protobuf.Reader, tag: number): void {
+export function skip(reader: protobuf.Reader, tag: number): void {
   reader.skipType(tag & 7);
 }
 
-function pbValue(reader: protobuf.Reader, buffer: Buffer, end: number, depth: number): JsonValue {
+export function pbValue(reader: protobuf.Reader, buffer: Buffer, end: number, depth: number): JsonValue {
   let value: JsonValue = null;
   while (reader.pos < end) {
     const tag = reader.uint32();
@@ -117,7 +117,7 @@ function pbArray(reader: protobuf.Reader, buffer: Buffer, end: number, depth: nu
 }
 
 /** The KeyValue at the reader's position (its end given) into `into`. */
-function pbKeyValue(reader: protobuf.Reader, buffer: Buffer, end: number, into: JsonObject, depth: number): void {
+export function pbKeyValue(reader: protobuf.Reader, buffer: Buffer, end: number, into: JsonObject, depth: number): void {
   let key = '';
   let value: JsonValue = null;
   while (reader.pos < end) {
@@ -270,29 +270,42 @@ function pbEntity(reader: protobuf.Reader, buffer: Buffer, end: number, attribut
   return fields;
 }
 
+/** The InstrumentationScope up to `end` (its schema URL is its container's, set by the caller). */
+export function pbScope(reader: protobuf.Reader, buffer: Buffer, end: number, where: string): OtlpScope {
+  let name = '';
+  let version = '';
+  try {
+    const fields = pbEntity(reader, buffer, end, 3, (scopeTag) => {
+      if (scopeTag === ((1 << 3) | LEN)) name = reader.string();
+      else if (scopeTag === ((2 << 3) | LEN)) version = reader.string();
+      else return false;
+      return true;
+    });
+    return { ...fields, name, version, schemaUrl: '' };
+  } catch (error) {
+    if (!(error instanceof SpanFault)) throw error;
+    throw new OtlpBadRequest(`${where}: ${error.message}`);
+  }
+}
+
+/** The Resource up to `end`, its schema URL `schemaUrl` (its container's). */
+export function pbResource(reader: protobuf.Reader, buffer: Buffer, end: number, schemaUrl: string, where: string): OtlpResource {
+  try {
+    return { ...pbEntity(reader, buffer, end, 1, () => false), schemaUrl };
+  } catch (error) {
+    if (!(error instanceof SpanFault)) throw error;
+    throw new OtlpBadRequest(`${where}: ${error.message}`);
+  }
+}
+
 function pbScopeSpans(reader: protobuf.Reader, buffer: Buffer, end: number, where: string): { scope: OtlpScope; spans: DecodedSpan[] } {
   let scope: OtlpScope = { name: '', version: '', attributes: {}, droppedAttributesCount: 0, schemaUrl: '' };
   let schemaUrl = '';
   const spans: DecodedSpan[] = [];
   while (reader.pos < end) {
     const tag = reader.uint32();
-    if (tag === ((1 << 3) | LEN)) {
-      const scopeEnd = delimited(reader);
-      let name = '';
-      let version = '';
-      try {
-        const fields = pbEntity(reader, buffer, scopeEnd, 3, (scopeTag) => {
-          if (scopeTag === ((1 << 3) | LEN)) name = reader.string();
-          else if (scopeTag === ((2 << 3) | LEN)) version = reader.string();
-          else return false;
-          return true;
-        });
-        scope = { ...fields, name, version, schemaUrl: '' };
-      } catch (error) {
-        if (!(error instanceof SpanFault)) throw error;
-        throw new OtlpBadRequest(`${where}.scope: ${error.message}`);
-      }
-    } else if (tag === ((2 << 3) | LEN)) spans.push(pbSpan(reader, buffer, delimited(reader), `#${spans.length} of ${where}`));
+    if (tag === ((1 << 3) | LEN)) scope = pbScope(reader, buffer, delimited(reader), `${where}.scope`);
+    else if (tag === ((2 << 3) | LEN)) spans.push(pbSpan(reader, buffer, delimited(reader), `#${spans.length} of ${where}`));
     else if (tag === ((3 << 3) | LEN)) schemaUrl = reader.string();
     else skip(reader, tag);
   }
@@ -307,14 +320,8 @@ function pbResourceSpans(reader: protobuf.Reader, buffer: Buffer, end: number, r
   const deprecated: OtlpGroup[] = [];
   while (reader.pos < end) {
     const tag = reader.uint32();
-    if (tag === ((1 << 3) | LEN)) {
-      try {
-        resource = { ...pbEntity(reader, buffer, delimited(reader), 1, () => false), schemaUrl: resource.schemaUrl };
-      } catch (error) {
-        if (!(error instanceof SpanFault)) throw error;
-        throw new OtlpBadRequest(`resource_spans[${r}].resource: ${error.message}`);
-      }
-    } else if (tag === ((2 << 3) | LEN) || tag === ((1000 << 3) | LEN)) {
+    if (tag === ((1 << 3) | LEN)) resource = pbResource(reader, buffer, delimited(reader), resource.schemaUrl, `resource_spans[${r}].resource`);
+    else if (tag === ((2 << 3) | LEN) || tag === ((1000 << 3) | LEN)) {
       const current = tag === ((2 << 3) | LEN);
       const list = current ? scoped : deprecated;
       const where = `resource_spans[${r}].${current ? 'scope_spans' : 'instrumentation_library_spans'}[${list.length}]`;
@@ -326,23 +333,35 @@ function pbResourceSpans(reader: protobuf.Reader, buffer: Buffer, end: number, r
   for (const group of [...scoped, ...deprecated]) groups.push({ ...group, resource });
 }
 
-/** An OTLP/protobuf ExportTraceServiceRequest (HTTP body or gRPC message). */
-export function decodeProtobuf(body: Uint8Array): OtlpGroup[] {
+/**
+ * Reads an Export request (`message`: its name, for the 400) whose field 1 is a repeated resource
+ * item, each handed to `item` with its bounds and index; anything the wire cannot give is a 400.
+ */
+export function readExportRequest(
+  body: Uint8Array,
+  message: string,
+  item: (reader: protobuf.Reader, buffer: Buffer, end: number, index: number) => void,
+): void {
   // As a Buffer, strings are read with Node's native UTF-8 decoder (a body that crossed to a
   // worker thread arrives as a plain Uint8Array).
   const buffer = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const reader = protobuf.Reader.create(buffer);
-  const groups: OtlpGroup[] = [];
   try {
-    let r = 0;
+    let index = 0;
     while (reader.pos < reader.len) {
       const tag = reader.uint32();
-      if (tag === ((1 << 3) | LEN)) pbResourceSpans(reader, buffer, delimited(reader), r++, groups);
+      if (tag === ((1 << 3) | LEN)) item(reader, buffer, delimited(reader), index++);
       else skip(reader, tag);
     }
   } catch (error) {
     if (error instanceof OtlpBadRequest) throw error;
-    throw new OtlpBadRequest(`the body is not an OTLP ExportTraceServiceRequest in protobuf: ${(error as Error).message}`);
+    throw new OtlpBadRequest(`the body is not an OTLP ${message} in protobuf: ${(error as Error).message}`);
   }
+}
+
+/** An OTLP/protobuf ExportTraceServiceRequest (HTTP body or gRPC message). */
+export function decodeProtobuf(body: Uint8Array): OtlpGroup[] {
+  const groups: OtlpGroup[] = [];
+  readExportRequest(body, 'ExportTraceServiceRequest', (reader, buffer, end, r) => pbResourceSpans(reader, buffer, end, r, groups));
   return groups;
 }

@@ -5,7 +5,7 @@
 // shows as a conversation.
 import type { JsonValue } from '../span-record.js';
 import { isObject, parsed, unflatten, type Attrs } from './attribute-values.js';
-import type { JsonObject, OtlpSpan } from './decoded-span.js';
+import type { JsonObject, OtlpEvent } from './decoded-span.js';
 
 /** `[{message: {...}}]` → `[{...}]`, the wrapper OpenInference puts around each item. */
 function unwrap(list: JsonValue | undefined, wrapper: string): JsonValue[] | undefined {
@@ -13,9 +13,23 @@ function unwrap(list: JsonValue | undefined, wrapper: string): JsonValue[] | und
   return list.map((item) => (isObject(item) && isObject(item[wrapper]) ? unwrapMessage(item[wrapper]) : item));
 }
 
+/**
+ * An OpenInference message with its wrappers taken off. Its `contents`
+ * (`message.contents.{j}.message_content.*`, the parts of a multi-part message) become its
+ * `content` text when they are all text; other parts (images) stay as `contents`, beside the text
+ * of the text parts.
+ */
 function unwrapMessage(message: JsonObject): JsonObject {
   const out: JsonObject = { ...message };
-  if (Array.isArray(out.contents)) out.contents = unwrap(out.contents, 'message_content')!;
+  if (Array.isArray(out.contents)) {
+    const contents = unwrap(out.contents, 'message_content')!;
+    const texts = contents
+      .filter((part) => isObject(part) && part.type === 'text' && typeof part.text === 'string')
+      .map((part) => (part as JsonObject).text as string);
+    if (out.content === undefined && texts.length > 0) out.content = texts.join('');
+    if (texts.length === contents.length) delete out.contents;
+    else out.contents = contents;
+  }
   if (Array.isArray(out.tool_calls)) out.tool_calls = unwrap(out.tool_calls, 'tool_call')!;
   return out;
 }
@@ -148,22 +162,49 @@ export function valueContent(value: JsonValue, key: 'input' | 'output'): JsonVal
 }
 
 /**
- * Langfuse's observation input or output: messages as a conversation; a generation's text as a
- * user or assistant message; a tool's as its arguments and result; anything else like `valueContent`.
+ * A function's input or output as an SDK recorded it (Langfuse's observations, OpenLLMetry's
+ * entities): a tool's as its arguments and result; messages as a conversation; a generation's
+ * text as a user or assistant message; anything else like `valueContent`.
  */
-export function langfuseContent(attrs: Attrs, value: JsonValue, key: 'input' | 'output'): JsonValue | undefined {
-  const content = parsed(value);
+function recordedContent(content: JsonValue | undefined, key: 'input' | 'output', kind: 'tool' | 'generation' | 'other'): JsonValue | undefined {
   if (content === null || content === undefined || content === '') return undefined;
-  const type = attrs['langfuse.observation.type'];
-  if (type === 'tool') return key === 'input' ? { arguments: content } : { result: content };
+  if (kind === 'tool') return key === 'input' ? { arguments: content } : { result: content };
   if (isMessageList(content)) return { messages: normalizeMessages(content) };
   if (isObject(content)) {
     if (isMessageList(content.messages)) return { ...content, messages: normalizeMessages(content.messages) };
     if (typeof content.role === 'string') return { messages: normalizeMessages([content]) };
     return content;
   }
-  if (typeof content === 'string' && type === 'generation') return { messages: [{ role: key === 'input' ? 'user' : 'assistant', content }] };
+  if (typeof content === 'string' && kind === 'generation') return { messages: [{ role: key === 'input' ? 'user' : 'assistant', content }] };
   return { [key]: content };
+}
+
+/** Langfuse's observation input or output (`recordedContent`, by the observation's type). */
+export function langfuseContent(attrs: Attrs, value: JsonValue, key: 'input' | 'output'): JsonValue | undefined {
+  const type = attrs['langfuse.observation.type'];
+  return recordedContent(parsed(value), key, type === 'tool' ? 'tool' : type === 'generation' ? 'generation' : 'other');
+}
+
+/**
+ * OpenLLMetry's `traceloop.entity.input`/`output`: JSON of what a decorated function took and
+ * answered. Its arguments come as `{args, kwargs}`: one object argument is shown as that object,
+ * one other argument as itself.
+ */
+export function traceloopContent(attrs: Attrs, value: JsonValue, key: 'input' | 'output'): JsonValue | undefined {
+  let content: JsonValue | undefined = value;
+  if (typeof value === 'string') {
+    try {
+      content = JSON.parse(value) as JsonValue;
+    } catch {
+      content = value;
+    }
+  }
+  if (key === 'input' && isObject(content) && Array.isArray(content.args) && isObject(content.kwargs)) {
+    const { args, kwargs } = content;
+    if (args.length === 0) content = Object.keys(kwargs).length > 0 ? kwargs : undefined;
+    else if (args.length === 1 && Object.keys(kwargs).length === 0) content = args[0];
+  }
+  return recordedContent(content, key, attrs['traceloop.span.kind'] === 'tool' ? 'tool' : 'other');
 }
 
 /** AI SDK's `ai.prompt` (`{system?, prompt?, messages?}`) as a conversation. */
@@ -275,21 +316,32 @@ function eventBody(attrs: JsonObject): JsonObject {
   return out;
 }
 
-/** Messages carried by span events (GenAI's event forms and the older `gen_ai.content.*` events). */
-export function eventMessages(span: OtlpSpan): { input?: JsonValue; output?: JsonValue } {
+/**
+ * Messages carried by span events (GenAI's event forms and the older `gen_ai.content.*` events),
+ * or by the OTLP log records joined to their span (../log-join.ts).
+ */
+export function eventMessages(events: readonly OtlpEvent[]): { input?: JsonValue; output?: JsonValue } {
   const input: JsonValue[] = [];
   const output: JsonValue[] = [];
-  for (const event of span.events) {
+  for (const event of events) {
     const attrs = event.attributes;
     const role = roleOfEvent[event.name];
     if (role) {
       const message = eventBody(attrs);
       message.role ??= role;
+      // A tool message's `id` is the call it answers: stored as `tool_call_id`, as other forms are.
+      if (role === 'tool' && message.tool_call_id === undefined && message.id !== undefined) {
+        message.tool_call_id = message.id;
+        delete message.id;
+      }
       input.push(message);
     } else if (event.name === 'gen_ai.choice') {
       const choice = eventBody(attrs);
+      // A choice is the model's answer: OpenTelemetry's OpenAI instrumentation sends its message without a role.
       output.push(
-        isObject(choice.message) ? { ...choice.message, ...(choice.finish_reason !== undefined ? { finish_reason: choice.finish_reason } : {}) } : choice,
+        isObject(choice.message)
+          ? { role: 'assistant', ...choice.message, ...(choice.finish_reason !== undefined ? { finish_reason: choice.finish_reason } : {}) }
+          : choice,
       );
     } else if (event.name === 'gen_ai.content.prompt') {
       const prompt = parsed(attrs['gen_ai.prompt']);

@@ -34,8 +34,10 @@ const kept = kindRules.flatMap(({ convention, rule }) =>
 );
 
 describe('spans whose usage repeats their descendants', () => {
-  it('are named by the AI SDK, OpenTelemetry GenAI, Langfuse and OpenLLMetry rules', () => {
-    expect(new Set(rolledUp.map((item) => item.convention))).toEqual(new Set(['Vercel AI SDK', 'OpenTelemetry GenAI', 'Langfuse', 'OpenLLMetry']));
+  it('are named by the AI SDK, OpenTelemetry GenAI, Langfuse, OpenLLMetry and OpenInference rules', () => {
+    expect(new Set(rolledUp.map((item) => item.convention))).toEqual(
+      new Set(['Vercel AI SDK', 'OpenTelemetry GenAI', 'Langfuse', 'OpenLLMetry', 'OpenInference']),
+    );
   });
 
   it.each(rolledUp)('$convention: $key = $value keeps its usage and cost apart', ({ key, value }) => {

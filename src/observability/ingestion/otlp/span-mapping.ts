@@ -24,6 +24,7 @@ import {
   promptTemplate,
   rerankInput,
   textsContent,
+  traceloopContent,
   valueContent,
 } from './span-content.js';
 
@@ -166,11 +167,13 @@ function read(hit: Hit, attrs: Attrs, span: OtlpSpan | null): unknown {
     case 'indexed-messages':
       return indexedMessages(attrs, ruleKey);
     case 'event-messages':
-      return span ? (field === 'input' ? eventMessages(span).input : eventMessages(span).output) : undefined;
+      return span ? (field === 'input' ? eventMessages(span.events).input : eventMessages(span.events).output) : undefined;
     case 'value':
       return valueContent(value, field === 'output' ? 'output' : 'input');
     case 'langfuse-io':
       return langfuseContent(attrs, value, field === 'output' ? 'output' : 'input');
+    case 'traceloop-io':
+      return traceloopContent(attrs, value, field === 'output' ? 'output' : 'input');
     case 'ai-prompt':
       return aiPromptContent(value);
     case 'ai-response':

@@ -1,6 +1,7 @@
-// Aggregates of one evaluator over an evaluation's scenarios
-// (docs/evaluations.md#totals-and-aggregates): the mean of the numeric results (booleans as 1/0),
-// with the spread and a 95% confidence interval so two runs can be told apart from noise.
+// Means of numbers (booleans as 1/0): an evaluator's over an evaluation's scenarios
+// (docs/evaluations.md#totals-and-aggregates), a score's over the traces of a filter
+// (docs/scores.md#in-the-trace-list), with the spread and a 95% confidence interval
+// so two runs can be told apart from noise.
 // Proportions get Wilson's interval (sound near 0 and 1 and for small n); other numbers Student's t
 // interval.
 

@@ -1,0 +1,40 @@
+-- DropIndex
+DROP INDEX "Trace_projectId_startTime_idx";
+
+-- DropIndex
+DROP INDEX "Trace_projectId_latency_idx";
+
+-- CreateTable
+CREATE TABLE "TraceModel" (
+    "projectId" TEXT NOT NULL,
+    "traceId" TEXT NOT NULL,
+    "model" TEXT NOT NULL,
+
+    CONSTRAINT "TraceModel_pkey" PRIMARY KEY ("projectId","traceId","model")
+);
+
+-- Written by hand, PostgreSQL only: model names compare byte by byte, as on SQLite, so that a
+-- model family ("gpt-4o-" up to "gpt-4o.") is one range of the index (docs/observability.md#roll-ups).
+ALTER TABLE "TraceModel" ALTER COLUMN "model" SET DATA TYPE TEXT COLLATE "C";
+
+-- CreateIndex
+CREATE INDEX "TraceModel_projectId_model_traceId_idx" ON "TraceModel"("projectId", "model", "traceId");
+
+-- CreateIndex
+CREATE INDEX "Trace_projectId_startTime_figures_idx" ON "Trace"("projectId", "startTime", "environment", "latency", "errorCount", "cost", "promptTokens", "completionTokens", "totalTokens", "traceId");
+
+-- CreateIndex
+CREATE INDEX "Trace_projectId_latency_environment_startTime_idx" ON "Trace"("projectId", "latency", "environment", "startTime");
+
+-- CreateIndex
+CREATE INDEX "Score_projectId_name_value_traceId_dataType_stringValue_idx" ON "Score"("projectId", "name", "value", "traceId", "dataType", "stringValue");
+
+-- CreateIndex
+CREATE INDEX "Score_projectId_name_stringValue_traceId_dataType_idx" ON "Score"("projectId", "name", "stringValue", "traceId", "dataType");
+
+-- AddForeignKey
+ALTER TABLE "TraceModel" ADD CONSTRAINT "TraceModel_projectId_fkey" FOREIGN KEY ("projectId") REFERENCES "Project"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- Written by hand: the models of the traces already stored (docs/observability.md#roll-ups).
+INSERT INTO "TraceModel" ("projectId", "traceId", "model")
+SELECT DISTINCT "projectId", "traceId", "model" FROM "Span" WHERE "model" IS NOT NULL;

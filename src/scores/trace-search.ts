@@ -1,0 +1,244 @@
+// Scores in trace search (docs/scores.md#in-the-trace-list): the score filters as
+// conditions on a trace's id, and figures of the scores of a set of traces. Observability's search
+// hands in its traces as SQL (a SELECT over "Trace" with its parameters), so the SQL of "Score"
+// stays here (docs/architecture.md#who-owns-which-table). A trace's scores are every score naming
+// it, its spans' too. No roll-up of score names is kept: a score may come before its trace or
+// after it, and the conditions read the Score table itself through its (projectId, name, value |
+// stringValue, traceId) indexes, which answer them without reading a row.
+import DataLoader from 'dataloader';
+import { perRequest, type RequestContext } from '../shared/context.js';
+import { aggregate } from '../shared/statistics.js';
+import type { ScoreDataType } from './inputs.js';
+import { scoresOf, type ScoreRow } from './operations.js';
+
+/** SQL with its `?` parameters in order. */
+export interface SqlPart {
+  sql: string;
+  params: unknown[];
+}
+
+/** A score filter of the trace list: one of a range, a boolean, categories or presence, on a score name. */
+export type ScoreCondition = { name: string } & (
+  | { kind: 'range'; min?: number; max?: number }
+  | { kind: 'boolean'; value: boolean }
+  | { kind: 'categories'; anyOf: string[] }
+  | { kind: 'presence'; present: boolean }
+);
+
+/**
+ * `traceId` (a trace id column of the caller's query) has a score of the condition's name that
+ * meets it (or, for `present: false`, none of that name).
+ */
+export function scoreCondition(projectId: string, traceId: string, condition: ScoreCondition): SqlPart {
+  const inner: SqlPart = {
+    sql: `SELECT s."traceId" FROM "Score" AS s WHERE s."projectId" = ? AND s."name" = ? AND s."traceId" IS NOT NULL`,
+    params: [projectId, condition.name],
+  };
+  const and = (sql: string, ...params: unknown[]) => {
+    inner.sql += ` AND ${sql}`;
+    inner.params.push(...params);
+  };
+  switch (condition.kind) {
+    case 'range':
+      if (condition.min !== undefined) and(`s."value" >= ?`, condition.min);
+      if (condition.max !== undefined) and(`s."value" <= ?`, condition.max);
+      if (condition.min === undefined && condition.max === undefined) and(`s."value" IS NOT NULL`);
+      break;
+    case 'boolean':
+      and(`s."value" = ? AND s."dataType" = 'BOOLEAN'`, condition.value ? 1 : 0);
+      break;
+    case 'categories':
+      and(`s."stringValue" IN (${condition.anyOf.map(() => '?').join(', ')}) AND s."dataType" = 'CATEGORICAL'`, ...condition.anyOf);
+      break;
+    case 'presence':
+      break;
+  }
+  const negated = condition.kind === 'presence' && !condition.present;
+  return { sql: `${traceId} ${negated ? 'NOT IN' : 'IN'} (${inner.sql})`, params: inner.params };
+}
+
+/** A label's part of a BOOLEAN or CATEGORICAL score's summary. */
+export interface LabelShare {
+  label: string;
+  count: number;
+  /** Of the summary's count, 0 to 1. */
+  share: number;
+}
+
+/** The scores of one name and data type over a set of traces. */
+export interface ScoreSummary {
+  name: string;
+  dataType: ScoreDataType;
+  /** Scores counted (TEXT ones too). */
+  count: number;
+  /** Of their values (a boolean as 1/0, a category as its value); null for TEXT. */
+  mean: number | null;
+  /** Sample standard deviation; null below two values. */
+  stddev: number | null;
+  /** 95%: Wilson's for BOOLEAN (a share of true), Student's t otherwise; null below two values. */
+  interval: { low: number; high: number } | null;
+  /** BOOLEAN and CATEGORICAL: each label's count and share, most frequent first; empty otherwise. */
+  labels: LabelShare[];
+}
+
+const labelled = new Set<string>(['BOOLEAN', 'CATEGORICAL']);
+
+/** From how many traces SQLite's figures walk the names' scores rather than each trace's. */
+export const SCORES_FIRST_FROM = 2_000;
+
+/**
+ * How SQLite's figures meet the traces (PostgreSQL's planner hashes one side on its own). Left to
+ * itself SQLite walks the traces and looks up each one's scores by trace id, a row read per
+ * score: right for a few traces, a second over 50,000. From SCORES_FIRST_FROM traces on (counted
+ * up to there, no further) the names' scores are walked instead, through the (projectId, name,
+ * value, traceId, dataType, stringValue) index that holds all the figures need, and tested
+ * against the traces built once into a temporary index (docs/scores.md#in-the-trace-list).
+ */
+async function scoresFirst(ctx: Pick<RequestContext, 'db' | 'sql'>, traces: SqlPart): Promise<boolean> {
+  if (ctx.sql.provider === 'postgresql') return false;
+  const [row] = await ctx.sql.query<{ n: number | bigint }>(
+    ctx.db,
+    `SELECT COUNT(*) AS "n" FROM (${traces.sql} LIMIT ${SCORES_FIRST_FROM}) AS c`,
+    traces.params,
+  );
+  return Number(row.n) >= SCORES_FIRST_FROM;
+}
+
+/**
+ * The summaries of the scores named `names` (every name when null) of the traces `traces` (a SELECT
+ * of one column, trace ids), by name and data type, in the order of `names` (else by name).
+ */
+export async function scoreSummaries(
+  ctx: Pick<RequestContext, 'db' | 'sql' | 'projectId'>,
+  traces: SqlPart,
+  names: readonly string[] | null,
+): Promise<ScoreSummary[]> {
+  if (names?.length === 0) return [];
+  const named = names ? `AND s."name" IN (${names.map(() => '?').join(', ')})` : '';
+  // A unary + keeps SQLite from the trace id's index (scoresFirst).
+  const plus = (await scoresFirst(ctx, traces)) ? '+' : '';
+  const rows = await ctx.sql.query<Record<string, string | number | bigint | null>>(
+    ctx.db,
+    `SELECT s."name" AS "name", s."dataType" AS "dataType",
+       CASE WHEN s."dataType" IN ('BOOLEAN', 'CATEGORICAL') THEN s."stringValue" END AS "label",
+       COUNT(*) AS "count", COUNT(s."value") AS "n", SUM(s."value") AS "sum", SUM(s."value" * s."value") AS "squares"
+     FROM "Score" AS s
+     WHERE s."projectId" = ? ${named} AND ${plus}s."traceId" IN (${traces.sql})
+     GROUP BY s."name", s."dataType", 3`,
+    [ctx.projectId, ...(names ?? []), ...traces.params],
+  );
+  const byKey = new Map<string, { name: string; dataType: ScoreDataType; count: number; n: number; sum: number; squares: number; labels: LabelShare[] }>();
+  for (const row of rows) {
+    const key = `${row.name}\u0000${row.dataType}`;
+    const entry = byKey.get(key) ?? { name: String(row.name), dataType: String(row.dataType) as ScoreDataType, count: 0, n: 0, sum: 0, squares: 0, labels: [] };
+    byKey.set(key, entry);
+    const count = Number(row.count);
+    entry.count += count;
+    entry.n += Number(row.n);
+    entry.sum += Number(row.sum ?? 0);
+    entry.squares += Number(row.squares ?? 0);
+    if (labelled.has(entry.dataType) && row.label !== null) entry.labels.push({ label: String(row.label), count, share: 0 });
+  }
+  const order = names ?? [...new Set([...byKey.values()].map((entry) => entry.name))].sort();
+  return order.flatMap((name) =>
+    [...byKey.values()]
+      .filter((entry) => entry.name === name)
+      .sort((a, b) => a.dataType.localeCompare(b.dataType))
+      .map((entry) => {
+        const figures = aggregate(entry.n, 0, entry.sum, entry.squares, entry.dataType === 'BOOLEAN');
+        return {
+          name: entry.name,
+          dataType: entry.dataType,
+          count: entry.count,
+          mean: entry.dataType === 'TEXT' ? null : figures.mean,
+          stddev: figures.stddev,
+          interval: figures.ciLow === null || figures.ciHigh === null || entry.n < 2 ? null : { low: figures.ciLow, high: figures.ciHigh },
+          labels: entry.labels
+            .map((label) => ({ ...label, share: label.count / entry.count }))
+            .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label)),
+        };
+      }),
+  );
+}
+
+/** The mean of one score name's values over one group of traces. */
+export interface GroupScoreMean {
+  group: number;
+  name: string;
+  /** Scores with a value. */
+  count: number;
+  mean: number;
+}
+
+/**
+ * The mean value of the scores named `names` of the traces of each group: `groups` is a SELECT of
+ * `"group"` (a number), `"projectId"` and `"traceId"` (the chart's buckets, search/metrics.ts),
+ * made once (a materialised CTE, which SQLite indexes by trace id itself when it walks the scores
+ * first).
+ */
+export async function scoreMeansByGroup(
+  ctx: Pick<RequestContext, 'db' | 'sql' | 'projectId'>,
+  groups: SqlPart,
+  names: readonly string[],
+): Promise<GroupScoreMean[]> {
+  if (names.length === 0) return [];
+  // SQLite's CROSS JOIN walks its left side first (scoresFirst).
+  const first = await scoresFirst(ctx, groups);
+  const joined =
+    ctx.sql.provider === 'postgresql'
+      ? `"Score" AS s JOIN g ON g."traceId" = s."traceId"`
+      : first
+        ? `"Score" AS s CROSS JOIN g ON g."traceId" = s."traceId"`
+        : `g CROSS JOIN "Score" AS s ON s."projectId" = g."projectId" AND s."traceId" = g."traceId"`;
+  const rows = await ctx.sql.query<{ group: number | bigint; name: string; count: number | bigint; mean: number | null }>(
+    ctx.db,
+    `WITH g AS MATERIALIZED (${groups.sql})
+     SELECT g."group" AS "group", s."name" AS "name", COUNT(s."value") AS "count", AVG(s."value") AS "mean"
+     FROM ${joined}
+     WHERE s."projectId" = ? AND s."name" IN (${names.map(() => '?').join(', ')}) AND s."value" IS NOT NULL
+     GROUP BY g."group", s."name"`,
+    [...groups.params, ctx.projectId, ...names],
+  );
+  return rows.map((row) => ({ group: Number(row.group), name: row.name, count: Number(row.count), mean: Number(row.mean) }));
+}
+
+/** A trace's scores of one name, as a column of the trace list shows them. */
+export interface TraceScoreValue {
+  name: string;
+  /** The newest score's. */
+  dataType: ScoreDataType;
+  /** Scores of the name on the trace and its spans. */
+  count: number;
+  /** Of their values; null when none has one (TEXT). */
+  mean: number | null;
+  /** The newest score's value and label (or text). */
+  value: number | null;
+  stringValue: string | null;
+}
+
+/** The values of `scores` (one trace's, oldest first, as `scoresOf` gives them) for each of `names` the trace has. */
+export function traceScoreValues(scores: readonly ScoreRow[], names: readonly string[]): TraceScoreValue[] {
+  return [...new Set(names)].flatMap((name) => {
+    const named = scores.filter((score) => score.name === name);
+    const newest = named.at(-1);
+    if (!newest) return [];
+    const values = named.flatMap((score) => (score.value === null ? [] : [score.value]));
+    return [
+      {
+        name,
+        dataType: newest.dataType as ScoreDataType,
+        count: named.length,
+        mean: values.length > 0 ? values.reduce((sum, value) => sum + value, 0) / values.length : null,
+        value: newest.value,
+        stringValue: newest.stringValue,
+      },
+    ];
+  });
+}
+
+const traceScoresKey = Symbol('scores.traceScores');
+
+/** Per request: the scores of each trace (its spans' too), loaded together for a page of traces. */
+export function traceScoresLoader(ctx: RequestContext): DataLoader<string, ScoreRow[]> {
+  return perRequest(ctx, traceScoresKey, () => new DataLoader<string, ScoreRow[]>((traceIds) => scoresOf(ctx, 'traceId', traceIds), { maxBatchSize: 500 }));
+}
