@@ -156,6 +156,12 @@ describe('items', () => {
     expect(added.body.items.map((item: { target_id: string }) => item.target_id).sort()).toEqual([traceIds[2], traceIds[4]].sort());
     const all = await as(INIT_KEY, 'POST', `/annotation-queues/${queue.id}/items`, { filter: { name_contains: 'checkout' } });
     expect(all.body).toMatchObject({ added: 1, existing: 2, matched: 3 });
+    // The trace list's score filters too, as JSON.
+    await as(INIT_KEY, 'POST', '/scores', { trace_id: traceIds[1], name: 'flagged', value: true });
+    const flagged = await createQueue({});
+    const byScore = await as(INIT_KEY, 'POST', `/annotation-queues/${flagged.id}/items`, { filter: { scores: [{ name: 'flagged', present: true }] } });
+    expect(byScore.status, byScore.text).toBe(200);
+    expect(byScore.body).toMatchObject({ added: 1, matched: 1, items: [{ target_id: traceIds[1] }] });
     const sessions = await createQueue({ target_type: 'session' });
     const refused = await as(INIT_KEY, 'POST', `/annotation-queues/${sessions.id}/items`, { filter: {} });
     expect(refused.status).toBe(422);
