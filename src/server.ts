@@ -15,6 +15,7 @@ import { sessionRoutes } from './observability/sessions/routes.js';
 import { traceRoutes } from './observability/traces/routes.js';
 import { pricingRoutes } from './pricing/routes.js';
 import { scoreRoutes } from './scores/routes.js';
+import { annotationQueueRoutes } from './annotation-queues/routes.js';
 import { testsetRoutes } from './testsets/routes.js';
 import { Authenticator, authEnabled, PROJECT_HEADER } from './auth/access.js';
 import { authRoutes } from './auth/routes.js';
@@ -212,6 +213,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     evaluatorRoutes(rest);
     pricingRoutes(rest);
     scoreRoutes(rest);
+    annotationQueueRoutes(rest);
     searchRoutes(rest);
     ingestionRoutes(rest);
     traceRoutes(rest);

@@ -85,6 +85,8 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
   await ok(
     server.request('POST', '/api/public/v2/prompts', { name: prompt, prompt: 'Hi {{name}}', config: { model: 'm' }, labels: ['production'] }, promptKey),
   );
+  const queue = await ok(client.request('POST', '/annotation-queues', { name: `queue-${project}`, target_type: 'trace', score_config_ids: [scoreConfig.id] }));
+  const items = await ok(client.request('POST', `/annotation-queues/${queue.id}/items`, { target_id: trace }));
   return {
     app_id: app,
     variant_id: variant.variant_id,
@@ -102,6 +104,8 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
     score_id: score.id,
     score_config_id: scoreConfig.id,
     prompt_name: prompt,
+    queue_id: queue.id,
+    item_id: items.items[0].id,
   };
 }
 
@@ -262,6 +266,20 @@ const expected: Record<string, Access> = {
   'GET /score-configs': 'read',
   'GET /score-configs/:score_config_id': 'read',
   'PATCH /score-configs/:score_config_id': 'write',
+  'POST /annotation-queues': 'write',
+  'GET /annotation-queues': 'read',
+  'GET /annotation-queues/:queue_id': 'read',
+  'PATCH /annotation-queues/:queue_id': 'write',
+  'DELETE /annotation-queues/:queue_id': 'write',
+  'POST /annotation-queues/:queue_id/items': 'write',
+  'GET /annotation-queues/:queue_id/items': 'read',
+  'GET /annotation-queues/:queue_id/items/:item_id': 'read',
+  'DELETE /annotation-queues/:queue_id/items/:item_id': 'write',
+  'POST /annotation-queues/:queue_id/next': 'write',
+  'POST /annotation-queues/:queue_id/items/:item_id/release': 'write',
+  'POST /annotation-queues/:queue_id/items/:item_id/complete': 'write',
+  'GET /annotation-queues/:queue_id/progress': 'read',
+  'GET /annotation-queues/:queue_id/agreement': 'read',
   'POST /v1/traces': 'ingest',
   'POST /otlp/v1/traces': 'ingest',
   'POST /public/otel/v1/traces': 'ingest',
@@ -280,6 +298,16 @@ const expected: Record<string, Access> = {
   'PATCH /public/score-configs/:configId': 'write',
   'GET /public/sessions': 'read',
   'GET /public/sessions/:sessionId': 'read',
+  'GET /public/annotation-queues': 'read',
+  'POST /public/annotation-queues': 'write',
+  'GET /public/annotation-queues/:queueId': 'read',
+  'GET /public/annotation-queues/:queueId/items': 'read',
+  'POST /public/annotation-queues/:queueId/items': 'write',
+  'GET /public/annotation-queues/:queueId/items/:itemId': 'read',
+  'PATCH /public/annotation-queues/:queueId/items/:itemId': 'write',
+  'DELETE /public/annotation-queues/:queueId/items/:itemId': 'write',
+  'POST /public/annotation-queues/:queueId/assignments': 'write',
+  'DELETE /public/annotation-queues/:queueId/assignments': 'write',
   'POST /v1/logs': 'ingest',
   'POST /otlp/v1/logs': 'ingest',
   'POST /public/otel/v1/logs': 'ingest',
@@ -309,6 +337,8 @@ function paramValue(url: string, name: string, ids: Record<string, string>): str
   // Names every app has; the app's id decides whose it is.
   if (name === 'environment_name') return 'production';
   if (name === 'version') return '1';
+  if (name === 'queueId') return ids.queue_id;
+  if (name === 'itemId') return ids.item_id;
   return ids[name];
 }
 
@@ -340,6 +370,10 @@ function bodyFor(route: string, ids: Record<string, string>): unknown {
     'POST /scores': { trace_id: ids.trace_id, name: 'walk', value: 1 },
     'POST /score-configs': { name: 'walk', data_type: 'BOOLEAN' },
     'PATCH /score-configs/:score_config_id': { description: 'walked' },
+    'POST /annotation-queues': { name: 'walk', target_type: 'trace', score_config_ids: [ids.score_config_id] },
+    'PATCH /annotation-queues/:queue_id': { instructions: 'walked' },
+    'POST /annotation-queues/:queue_id/items': { target_id: 'walked-trace' },
+    'POST /annotation-queues/:queue_id/items/:item_id/complete': { scores: [] },
     'POST /observability/trace': { trace: 'cccccccccccccccccccccccccccccccc', spans: [] },
     'POST /evaluations': {
       app_id: ids.app_id,
@@ -372,6 +406,11 @@ function bodyFor(route: string, ids: Record<string, string>): unknown {
     'POST /apps/:app_id/environments/:environment_name/deploy': { variant_id: ids.variant_id },
     'POST /public/v2/prompts': { name: 'walk', prompt: 'x', config: { model: 'm' } },
     'PATCH /public/v2/prompts/:name/versions/:version': { newLabels: ['staging'] },
+    'POST /public/annotation-queues': { name: 'walk', scoreConfigIds: [ids.score_config_id] },
+    'POST /public/annotation-queues/:queueId/items': { objectId: 'walked-trace', objectType: 'TRACE' },
+    'PATCH /public/annotation-queues/:queueId/items/:itemId': { status: 'COMPLETED' },
+    'POST /public/annotation-queues/:queueId/assignments': { userId: ids.user_id },
+    'DELETE /public/annotation-queues/:queueId/assignments': { userId: ids.user_id },
   };
   return bodies[route];
 }
@@ -519,8 +558,12 @@ async function projectState(project: Project) {
     `/sessions/${ids.session_id}`,
     '/scores',
     '/score-configs',
+    '/annotation-queues',
+    `/annotation-queues/${ids.queue_id}/items`,
     '/api/public/v2/scores',
     '/api/public/score-configs',
+    '/api/public/annotation-queues',
+    `/api/public/annotation-queues/${ids.queue_id}/items`,
     `/projects/${ids.project_id}/api-keys`,
     `/projects/${ids.project_id}/members`,
     `/projects/${ids.project_id}/audit-events`,
@@ -688,6 +731,11 @@ describe('GraphQL', () => {
       ['write', 'mutation($id: ID!) { deleteScore(id: $id) }', 'score_global_id'],
       ['read', 'query($id: ID!) { node(id: $id) { ... on ScoreConfig { name } } }', 'score_config_global_id'],
       ['write', 'mutation($id: ID!) { updateScoreConfig(id: $id, input: { isArchived: true }) { name } }', 'score_config_global_id'],
+      ['read', 'query($id: ID!) { node(id: $id) { ... on AnnotationQueue { name } } }', 'queue_global_id'],
+      ['write', 'mutation($id: ID!) { nextAnnotationQueueItem(queueId: $id) { id } }', 'queue_global_id'],
+      ['write', 'mutation($id: ID!) { deleteAnnotationQueue(id: $id) }', 'queue_global_id'],
+      ['read', 'query($id: ID!) { node(id: $id) { ... on AnnotationQueueItem { status } } }', 'item_global_id'],
+      ['write', 'mutation($id: ID!) { completeAnnotationQueueItem(id: $id, scores: []) { item { id } } }', 'item_global_id'],
       ['admin', 'mutation($id: ID!) { revokeApiKey(id: $id) }', 'api_key_global_id'],
     ];
     // Cases naming a global id: its type and the fixture holding the plain id.
@@ -696,6 +744,8 @@ describe('GraphQL', () => {
       score_global_id: ['Score', 'score_id'],
       session_global_id: ['Session', 'session_id'],
       score_config_global_id: ['ScoreConfig', 'score_config_id'],
+      queue_global_id: ['AnnotationQueue', 'queue_id'],
+      item_global_id: ['AnnotationQueueItem', 'item_id'],
     };
     const idOf = (name: string, ids: Record<string, string>) =>
       name in globalIds ? Buffer.from(`${globalIds[name][0]}:${ids[globalIds[name][1]]}`).toString('base64') : ids[name];

@@ -475,6 +475,38 @@ describe('real answers match the document', () => {
     // Assay's own reads of the same session.
     await call('GET', '/sessions');
     await call('GET', '/sessions/tour-session');
+
+    // Annotation queues, Assay's and Langfuse's (docs/annotation-queues.md).
+    const correct = await call('POST', '/score-configs', { name: 'tour-correct', data_type: 'BOOLEAN' });
+    const queue = await call('POST', '/annotation-queues', { name: 'tour', target_type: 'trace', score_config_ids: [correct.id], annotators_per_item: 1 });
+    await call('POST', '/annotation-queues', { name: 'tour', target_type: 'tweet', score_config_ids: [correct.id] }, 422);
+    await call('GET', '/annotation-queues');
+    await call('GET', `/annotation-queues/${queue.id}`);
+    await call('PATCH', `/annotation-queues/${queue.id}`, { instructions: 'Is it right?' });
+    await call('POST', `/annotation-queues/${queue.id}/items`, { filter: { name_contains: 'chat' }, limit: 1 });
+    const { items } = await call('POST', `/annotation-queues/${queue.id}/items`, { items: [{ target_id: 'tour-a' }, { target_id: 'tour-b' }] });
+    await call('GET', `/annotation-queues/${queue.id}/items?status=pending`);
+    await call('GET', `/annotation-queues/${queue.id}/items/${items[0].id}`);
+    const { item } = await call('POST', `/annotation-queues/${queue.id}/next`);
+    await call('POST', `/annotation-queues/${queue.id}/items/${item.id}/release`);
+    await call('POST', `/annotation-queues/${queue.id}/items/${item.id}/complete`, { scores: [{ config_id: correct.id, value: true }] });
+    await call('POST', `/annotation-queues/${queue.id}/items/${item.id}/complete`, { scores: [] }, 409);
+    await call('GET', `/annotation-queues/${queue.id}/progress`);
+    await call('GET', `/annotation-queues/${queue.id}/agreement`);
+    await call('DELETE', `/annotation-queues/${queue.id}/items/${items[1].id}`, undefined, 204);
+    const langfuseQueue = await call('POST', '/public/annotation-queues', { name: 'tour-langfuse', scoreConfigIds: [correct.id] });
+    await call('GET', '/public/annotation-queues');
+    await call('GET', `/public/annotation-queues/${langfuseQueue.id}`);
+    const langfuseItem = await call('POST', `/public/annotation-queues/${langfuseQueue.id}/items`, { objectId: 'tour-a', objectType: 'TRACE' });
+    await call('POST', `/public/annotation-queues/${langfuseQueue.id}/items`, { objectId: 'tour-a', objectType: 'SESSION' }, 400);
+    await call('GET', `/public/annotation-queues/${langfuseQueue.id}/items`);
+    await call('GET', `/public/annotation-queues/${langfuseQueue.id}/items/${langfuseItem.id}`);
+    await call('PATCH', `/public/annotation-queues/${langfuseQueue.id}/items/${langfuseItem.id}`, { status: 'COMPLETED' });
+    await call('POST', `/public/annotation-queues/${langfuseQueue.id}/assignments`, { userId: 'nobody' }, 400);
+    await call('DELETE', `/public/annotation-queues/${langfuseQueue.id}/assignments`, { userId: 'nobody' });
+    await call('DELETE', `/public/annotation-queues/${langfuseQueue.id}/items/${langfuseItem.id}`);
+    await call('DELETE', `/annotation-queues/${queue.id}`, undefined, 204);
+    await call('GET', `/annotation-queues/${queue.id}`, undefined, 404);
   });
 
   it("through deployments and Langfuse's prompts", async () => {

@@ -15,6 +15,7 @@ import '../observability/sessions/graphql.js';
 import '../observability/traces/graphql.js';
 import '../pricing/graphql.js';
 import '../scores/graphql.js';
+import '../annotation-queues/graphql.js';
 import '../testsets/graphql.js';
 
 export const schema = builder.toSchema();

@@ -66,7 +66,8 @@ const JudgePairRef = builder.objectRef<JudgePair>('HumanJudgePair').implement({
   }),
 });
 
-const AgreementRef = builder.objectRef<Agreement>('HumanAgreement').implement({
+/** Also annotation queues' agreement per score name (items as scenarios, reviewers as judges). */
+export const AgreementRef = builder.objectRef<Agreement>('HumanAgreement').implement({
   description: "Agreement between judges on the scenarios at least two judged: Fleiss' kappa overall, Cohen's per pair.",
   fields: (t) => ({
     scenarios: t.exposeInt('scenarios', { description: 'Scenarios with verdicts from at least two judges.' }),

@@ -226,6 +226,14 @@ export function agreement(facts: EvaluationFacts): Agreement {
     verdicts.set(row.judge, verdict);
     byScenario.set(row.scenarioId, verdicts);
   }
+  return agreementOf(byScenario);
+}
+
+/**
+ * The agreement of judges' verdicts given item by item (item → judge → verdict), as `agreement`
+ * computes it; annotation queues' agreement per score name reads its scores into this shape.
+ */
+export function agreementOf(byScenario: ReadonlyMap<string, ReadonlyMap<string, string>>): Agreement {
   const items = [...byScenario.values()].filter((verdicts) => verdicts.size >= 2);
   const judgements = items.reduce((n, verdicts) => n + verdicts.size, 0);
   let observed: number | null = null;

@@ -47,10 +47,13 @@ import { langfuseRoutes } from './route.js';
 import { listScoresV2, listScoresV3, writeLangfuseScore } from './scores.js';
 import { createConfig, updateConfig } from './configs.js';
 import { listLangfuseSessions, langfuseSessionWithTraces } from './sessions.js';
+import * as annotationQueues from './annotation-queues.js';
 
 const scoreId = z.object({ scoreId: z.string() });
 const configId = z.object({ configId: z.string() });
 const sessionId = z.object({ sessionId: z.string() });
+const queueId = z.object({ queueId: z.string() });
+const queueItemId = z.object({ queueId: z.string(), itemId: z.string() });
 
 function routes(app: FastifyInstance): void {
   const langfuse = langfuseRoutes(app);
@@ -135,6 +138,7 @@ function routes(app: FastifyInstance): void {
     async (req, { params }) => langfuseSessionWithTraces(req.ctx, await sessions.getSession(req.ctx, params.sessionId)),
   );
 
+  annotationQueueRoutes(langfuse);
   promptRoutes(app);
 }
 
@@ -179,6 +183,91 @@ function promptRoutes(app: FastifyInstance): void {
     '/public/v2/prompts',
     { summary: 'List prompts (Langfuse)', query: listPromptsQuery, response: langfusePage(langfusePromptMetaResponse, 'LangfusePrompts') },
     async (req, { query }) => listPrompts(req.ctx, query),
+  );
+}
+
+/** Langfuse's annotation queues, items and assignments over Assay's queues (docs/langfuse.md#annotation-queues). */
+function annotationQueueRoutes(langfuse: ReturnType<typeof langfuseRoutes>): void {
+  const { queueResponse, itemResponse } = annotationQueues;
+  langfuse.get(
+    '/public/annotation-queues',
+    { summary: 'List annotation queues (Langfuse)', query: annotationQueues.queuePageQuery, response: langfusePage(queueResponse, 'LangfuseAnnotationQueues') },
+    async (req, { query }) => annotationQueues.listQueues(req.ctx, query),
+  );
+  langfuse.post(
+    '/public/annotation-queues',
+    { summary: 'Create an annotation queue of traces (Langfuse)', body: annotationQueues.createQueueBody, response: queueResponse },
+    async (req, { body }) => annotationQueues.createQueue(req.ctx, body),
+  );
+  langfuse.get(
+    '/public/annotation-queues/:queueId',
+    { summary: 'One annotation queue (Langfuse)', params: queueId, response: queueResponse, notFound: true },
+    async (req, { params }) => annotationQueues.getQueue(req.ctx, params.queueId),
+  );
+  langfuse.get(
+    '/public/annotation-queues/:queueId/items',
+    {
+      summary: "A queue's items (Langfuse)",
+      params: queueId,
+      query: annotationQueues.itemPageQuery,
+      response: langfusePage(itemResponse, 'LangfuseAnnotationQueueItems'),
+      notFound: true,
+    },
+    async (req, { params, query }) => annotationQueues.listItems(req.ctx, params.queueId, query),
+  );
+  langfuse.post(
+    '/public/annotation-queues/:queueId/items',
+    {
+      summary: 'Add an item, or complete it at once with status COMPLETED (Langfuse)',
+      params: queueId,
+      body: annotationQueues.createItemBody,
+      response: itemResponse,
+      notFound: true,
+    },
+    async (req, { params, body }) => annotationQueues.createItem(req.ctx, params.queueId, body),
+  );
+  langfuse.get(
+    '/public/annotation-queues/:queueId/items/:itemId',
+    { summary: 'One queue item (Langfuse)', params: queueItemId, response: itemResponse, notFound: true },
+    async (req, { params }) => annotationQueues.getItem(req.ctx, params.queueId, params.itemId),
+  );
+  langfuse.patch(
+    '/public/annotation-queues/:queueId/items/:itemId',
+    {
+      summary: "Complete an item: the caller's annotation (Langfuse)",
+      params: queueItemId,
+      body: annotationQueues.updateItemBody,
+      response: itemResponse,
+      notFound: true,
+    },
+    async (req, { params, body }) => annotationQueues.updateItem(req.ctx, params.queueId, params.itemId, body),
+  );
+  langfuse.delete(
+    '/public/annotation-queues/:queueId/items/:itemId',
+    { summary: 'Remove an item (Langfuse)', params: queueItemId, response: z.object({ success: z.boolean(), message: z.string() }), notFound: true },
+    async (req, { params }) => annotationQueues.deleteItem(req.ctx, params.queueId, params.itemId),
+  );
+  langfuse.post(
+    '/public/annotation-queues/:queueId/assignments',
+    {
+      summary: 'Assign a member to a queue (Langfuse)',
+      params: queueId,
+      body: annotationQueues.assignmentBody,
+      response: z.object({ userId: z.string(), queueId: z.string(), projectId: z.string() }),
+      notFound: true,
+    },
+    async (req, { params, body }) => annotationQueues.assign(req.ctx, params.queueId, body.userId),
+  );
+  langfuse.delete(
+    '/public/annotation-queues/:queueId/assignments',
+    {
+      summary: 'Unassign a member (Langfuse)',
+      params: queueId,
+      body: annotationQueues.assignmentBody,
+      response: z.object({ success: z.boolean() }),
+      notFound: true,
+    },
+    async (req, { params, body }) => annotationQueues.unassign(req.ctx, params.queueId, body.userId),
   );
 }
 

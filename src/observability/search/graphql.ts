@@ -150,7 +150,8 @@ builder.objectField(TraceRef, 'scoreValues', (t) =>
 type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
 
 // The filters of traces, spans and their metrics (SearchFilter in filters.ts).
-function searchArgs(t: { arg: ArgBuilder<BuilderTypes> }) {
+/** The filter arguments of `traces` and `spans`, also those of `addAnnotationQueueItemsFromFilter`. */
+export function searchArgs(t: { arg: ArgBuilder<BuilderTypes> }) {
   return {
     startedAfter: t.arg({ type: 'DateTime', description: 'Started at or after this time.' }),
     startedBefore: t.arg({ type: 'DateTime', description: 'Started at or before this time.' }),
@@ -198,7 +199,7 @@ const TraceConnection = builder.connectionObject(
 );
 
 /** The filter of GraphQL's arguments, which are REST's (SearchArgs) in camelCase. */
-function filterOf(args: { appId?: { typename: string; id: string } | null; variantId?: { typename: string; id: string } | null }) {
+export function filterOf(args: { appId?: { typename: string; id: string } | null; variantId?: { typename: string; id: string } | null }) {
   return searchFilter({
     ...restFields(args, { names: { spanKind: 'spankind' }, nested: ['scores'] }),
     app_id: databaseIdOf(args.appId, 'App', 'appId'),

@@ -121,6 +121,9 @@ export const searchQuery = z.object({
 
 export type SearchQuery = z.output<typeof searchQuery>;
 
+/** The filter fields alone, no sort or page (an annotation queue's items picked by a filter). */
+export const searchFilterQuery = searchQuery.omit({ sort_by: true, sort_direction: true, limit: true, cursor: true }).strict();
+
 /** `GET /observability/traces`: the score names whose values each trace carries (its `scores`). */
 export const traceListQuery = z.object({
   score_names: queryNames()
