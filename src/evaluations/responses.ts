@@ -75,7 +75,9 @@ export const comparisonRowResponse = z.object({
   position: z.int(),
   inputs: evaluationScenarioResponse.shape.inputs,
   correct_answers: evaluationScenarioResponse.shape.correct_answers,
-  case_differs: z.boolean().describe("Whether the scenarios ran different versions of this case (the evaluations ran on different test set revisions, which changed it)"),
+  case_differs: z
+    .boolean()
+    .describe('Whether the scenarios ran different versions of this case (the evaluations ran on different test set revisions, which changed it)'),
   variants: z.array(
     z.object({
       evaluation_id: z.string(),

@@ -98,7 +98,14 @@ describe('reading evaluations that ran', () => {
         case_differs: false,
         variants: [
           { evaluation_id: evaluationB, variant_id: echo.variant_id, variant_name: 'echo', revision: '1', testset_revision: 1, scenario: scenariosB[position] },
-          { evaluation_id: evaluationA, variant_id: upper.variant_id, variant_name: 'upper', revision: '1', testset_revision: 1, scenario: scenariosA[position] },
+          {
+            evaluation_id: evaluationA,
+            variant_id: upper.variant_id,
+            variant_name: 'upper',
+            revision: '1',
+            testset_revision: 1,
+            scenario: scenariosA[position],
+          },
         ],
       })),
     );

@@ -11,7 +11,7 @@ const server = useTestServer();
 let user: FakeEndpoint;
 
 beforeAll(async () => {
-  user = await startEndpoint((request) => ({ body: { data: String((request.body as any).inputs.country) } }));
+  user = await startEndpoint((request) => ({ body: { data: String(request.body.inputs.country) } }));
 });
 afterAll(() => user.close());
 
@@ -27,7 +27,10 @@ describe('an evaluation over a test set that changes', () => {
     const first = started.evaluation.id;
     await fixtures.waitForStatus(server, first);
     const rows = (await server.request('GET', `/testsets/${testset.id}/revisions/1`)).body.rows;
-    expect((await server.request('PATCH', `/testsets/${testset.id}/rows`, { rows: [{ row_id: rows[0].id, data: { country: 'Italy', correct_answer: 'Italy' } }] })).status).toBe(200);
+    expect(
+      (await server.request('PATCH', `/testsets/${testset.id}/rows`, { rows: [{ row_id: rows[0].id, data: { country: 'Italy', correct_answer: 'Italy' } }] }))
+        .status,
+    ).toBe(200);
     expect((await server.request('POST', `/testsets/${testset.id}/rows`, { rows: [{ country: 'Peru', correct_answer: 'Peru' }] })).status).toBe(200);
 
     const request = { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [config.id], testset_id: testset.id };
@@ -59,7 +62,9 @@ describe('an evaluation over a test set that changes', () => {
     expect(status.progress.total).toBe(2);
     expect(countries(await fixtures.getScenarios(server, pinned.id))).toEqual(['France', 'Spain']);
 
-    const evaluation = await server.graphql(`query($id: ID!) { node(id: $id) { ... on Evaluation { testsetRevision } } }`, { id: globalId('Evaluation', second) });
+    const evaluation = await server.graphql(`query($id: ID!) { node(id: $id) { ... on Evaluation { testsetRevision } } }`, {
+      id: globalId('Evaluation', second),
+    });
     expect(evaluation.data.node.testsetRevision).toBe(3);
     // The contract's Evaluation (2.4) keeps its exact fields.
     expect(Object.keys(await fixtures.getEvaluation(server, second)).sort()).toEqual(fixtures.EVALUATION_FIELDS);

@@ -23,8 +23,14 @@ const TestsetRow = builder.prismaNode('TestsetRow', {
     databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
     position: t.exposeInt('position', { description: 'Place of the case in the test set, from 0.' }),
     data: t.expose('data', { type: 'JSON', description: 'Column name → value.' }),
-    sourceTraceId: t.exposeString('sourceTraceId', { nullable: true, description: 'The production trace the case was made from; null when typed in or uploaded.' }),
-    sourceSpanId: t.exposeString('sourceSpanId', { nullable: true, description: 'The production span the case was made from; null when typed in or uploaded.' }),
+    sourceTraceId: t.exposeString('sourceTraceId', {
+      nullable: true,
+      description: 'The production trace the case was made from; null when typed in or uploaded.',
+    }),
+    sourceSpanId: t.exposeString('sourceSpanId', {
+      nullable: true,
+      description: 'The production span the case was made from; null when typed in or uploaded.',
+    }),
     revisionFrom: t.exposeInt('revisionFrom', { description: 'The first revision holding this version of the case.' }),
     revisionTo: t.exposeInt('revisionTo', { nullable: true, description: 'The revision that replaced or deleted this version; null while it is current.' }),
   }),
@@ -128,7 +134,11 @@ export const TestsetRevision = builder.prismaNode('TestsetRevision', {
     rowCount: t.exposeInt('rowCount', { description: 'How many test cases it held.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the change was made.' }),
     rows: t.connection(
-      { type: TestsetRow, description: 'The test cases of this revision in position order.', resolve: (revision, args, ctx) => rowPage(ctx, revision.testsetId, args, revision.number) },
+      {
+        type: TestsetRow,
+        description: 'The test cases of this revision in position order.',
+        resolve: (revision, args, ctx) => rowPage(ctx, revision.testsetId, args, revision.number),
+      },
       TestsetRowConnection,
     ),
   }),
@@ -288,9 +298,16 @@ const TestsetRowsFromSpansInput = builder.inputType('TestsetRowsFromSpansInput',
   fields: (t) => ({
     traceIds: t.stringList({ description: 'Traces whose root span becomes a row each, at most 1000.' }),
     spans: t.field({ type: [SpanSelectionInput], description: 'Spans that become a row each, at most 1000.' }),
-    filter: t.field({ type: 'JSON', description: "A trace search filter under REST's names (`GET /observability/traces`' query fields); its newest matches, up to `limit`." }),
+    filter: t.field({
+      type: 'JSON',
+      description: "A trace search filter under REST's names (`GET /observability/traces`' query fields); its newest matches, up to `limit`.",
+    }),
     limit: t.int({ description: "At most this many of the filter's matches, 1 to 1000; 100 when absent." }),
-    mapping: t.field({ type: 'JSON', required: true, description: 'Column → JSONPath into the span: `$.input…`, `$.output…`, `$.metadata…` or `$.attributes…`.' }),
+    mapping: t.field({
+      type: 'JSON',
+      required: true,
+      description: 'Column → JSONPath into the span: `$.input…`, `$.output…`, `$.metadata…` or `$.attributes…`.',
+    }),
     preview: t.boolean({ description: 'Answer the rows without writing them; false when absent.' }),
   }),
 });
@@ -298,7 +315,11 @@ const TestsetRowsFromSpansInput = builder.inputType('TestsetRowsFromSpansInput',
 const MappedRow = builder.objectRef<RowsFromSpans['rows'][number]>('TestsetMappedRow').implement({
   description: 'A test case made from a production span: written (with its id) or previewed.',
   fields: (t) => ({
-    rowId: t.id({ nullable: true, description: 'Global id of the written row; null in a preview.', resolve: (row) => (row.id === null ? null : globalId('TestsetRow', row.id)) }),
+    rowId: t.id({
+      nullable: true,
+      description: 'Global id of the written row; null in a preview.',
+      resolve: (row) => (row.id === null ? null : globalId('TestsetRow', row.id)),
+    }),
     position: t.exposeInt('position', { nullable: true, description: 'Its place in the test set; null in a preview.' }),
     data: t.field({ type: 'JSON', description: 'Column name → value, as the mapping read them.', resolve: (row) => row.data }),
     sourceTraceId: t.exposeString('sourceTraceId', { description: 'The trace it was made from.' }),

@@ -100,7 +100,9 @@ export const FROM_SPANS_MAX = 1000;
 const traceFilter = z
   .record(z.string(), z.unknown())
   .transform((fields) =>
-    Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, Array.isArray(value) ? value.join(',') : value instanceof Object ? value : String(value)])),
+    Object.fromEntries(
+      Object.entries(fields).map(([key, value]) => [key, Array.isArray(value) ? value.join(',') : value instanceof Object ? value : String(value)]),
+    ),
   )
   .pipe(searchQuery.omit({ sort_by: true, sort_direction: true, limit: true, cursor: true, trace_id: true }).strict());
 
@@ -109,7 +111,7 @@ const selected = z.array(z.string().min(1)).min(1).max(FROM_SPANS_MAX);
 /** `POST /testsets/{id}/rows/from-spans`: exactly one of trace_ids, spans, filter. */
 export const rowsFromSpansInput = z
   .object({
-    trace_ids: selected.optional().describe("Traces whose root span becomes a row each, at most 1000"),
+    trace_ids: selected.optional().describe('Traces whose root span becomes a row each, at most 1000'),
     spans: z
       .array(z.object({ trace_id: z.string().min(1), span_id: z.string().min(1) }))
       .min(1)

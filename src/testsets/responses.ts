@@ -51,7 +51,7 @@ export const testsetRevisionSummaryResponse = z
 
 export const testsetRowResponse = z
   .object({
-    id: z.string().nullable().describe("This version of the case (an edit makes a new one); null in a preview"),
+    id: z.string().nullable().describe('This version of the case (an edit makes a new one); null in a preview'),
     position: z.int().nullable().describe('Place in the test set; null in a preview'),
     data: z.record(z.string(), z.unknown()),
     source_trace_id: z.string().nullable().describe('The production trace it was made from, if any'),

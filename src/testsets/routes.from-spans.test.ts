@@ -26,7 +26,12 @@ beforeAll(async () => {
           inputs: { question: `question ${i}`, tags: [`tag-${i}`, 'other'] },
           outputs: { answer: `answer ${i}` },
         }),
-        legacySpan(`p${i}-llm`, `p${i}-root`, i * 60, i * 60 + 1, { name: 'chat', spankind: 'llm', inputs: { prompt: `prompt ${i}` }, outputs: { text: `text ${i}` } }),
+        legacySpan(`p${i}-llm`, `p${i}-root`, i * 60, i * 60 + 1, {
+          name: 'chat',
+          spankind: 'llm',
+          inputs: { prompt: `prompt ${i}` },
+          outputs: { text: `text ${i}` },
+        }),
       ],
     });
     expect(response.status).toBe(200);
@@ -47,7 +52,17 @@ beforeAll(async () => {
   ]);
   const other = await server.assay.db.project.create({ data: { name: 'other-project' } });
   await writeSpans(requestContext(server.assay.services, other.id), [
-    { traceId: 'elsewhere', spanId: 'foreign-span', parentSpanId: null, name: 'foreign', spanKind: 'LLM', statusCode: 'OK', startTimeUnixNano: 1n, endTimeUnixNano: 2n, attributes: {} },
+    {
+      traceId: 'elsewhere',
+      spanId: 'foreign-span',
+      parentSpanId: null,
+      name: 'foreign',
+      spanKind: 'LLM',
+      statusCode: 'OK',
+      startTimeUnixNano: 1n,
+      endTimeUnixNano: 2n,
+      attributes: {},
+    },
   ]);
 });
 
@@ -95,7 +110,12 @@ describe('POST /testsets/{id}/rows/from-spans', () => {
         { trace_id: 'p2', span_id: 'p2-llm' },
         { trace_id: 'with-attributes', span_id: 'attr-root' },
       ],
-      mapping: { question: '$.input.prompt', correct_answer: '$.output.text', expected: "$.attributes['app.case'].expected", model: '$.attributes["gen_ai.request.model"]' },
+      mapping: {
+        question: '$.input.prompt',
+        correct_answer: '$.output.text',
+        expected: "$.attributes['app.case'].expected",
+        model: '$.attributes["gen_ai.request.model"]',
+      },
     });
     expect(response.status).toBe(200);
     expect(response.body.revision).toBe(2);
@@ -121,7 +141,12 @@ describe('POST /testsets/{id}/rows/from-spans', () => {
 
   it("takes a filter's newest matches up to the limit and tells how many matched", async () => {
     const id = await newTestset();
-    const response = await fromSpans(id, { filter: { name_contains: 'support', spankind: ['WORKFLOW'] }, limit: 2, mapping: { question: '$.input.question' }, preview: true });
+    const response = await fromSpans(id, {
+      filter: { name_contains: 'support', spankind: ['WORKFLOW'] },
+      limit: 2,
+      mapping: { question: '$.input.question' },
+      preview: true,
+    });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ matched: 3, capped: true, revision: null });
     expect(response.body.rows.map((row: any) => row.source_trace_id)).toEqual(['p4', 'p2']);
@@ -134,11 +159,19 @@ describe('POST /testsets/{id}/rows/from-spans', () => {
     const id = await newTestset();
     const cases: [unknown, (string | number)[], string][] = [
       [{ trace_ids: ['p1'], mapping: { q: 'input.question' } }, ['body', 'mapping', 'q'], 'A JSONPath starts with $'],
-      [{ trace_ids: ['p1'], mapping: { q: '$.input[?(@.x)]' } }, ['body', 'mapping', 'q'], 'Unsupported JSONPath at "[?(@.x)]": use .name, [\'name\'] or [index]'],
+      [
+        { trace_ids: ['p1'], mapping: { q: '$.input[?(@.x)]' } },
+        ['body', 'mapping', 'q'],
+        'Unsupported JSONPath at "[?(@.x)]": use .name, [\'name\'] or [index]',
+      ],
       [{ trace_ids: ['p1'], mapping: { q: '$.config.model' } }, ['body', 'mapping', 'q'], 'A JSONPath starts with $.input, $.output, $.metadata, $.attributes'],
       [{ mapping: { q: '$.input' } }, ['body', 'trace_ids'], 'Give exactly one of trace_ids, spans, filter'],
       [{ trace_ids: ['p1'], filter: {}, mapping: { q: '$.input' } }, ['body', 'filter'], 'Give exactly one of trace_ids, spans, filter'],
-      [{ filter: { min_cost: 'cheap' }, mapping: { q: '$.input' } }, ['body', 'filter', 'min_cost'], 'Input should be a valid number, unable to parse string as a number'],
+      [
+        { filter: { min_cost: 'cheap' }, mapping: { q: '$.input' } },
+        ['body', 'filter', 'min_cost'],
+        'Input should be a valid number, unable to parse string as a number',
+      ],
       [{ filter: {}, limit: 1001, mapping: { q: '$.input' } }, ['body', 'limit'], 'Input should be less than or equal to 1000'],
       [{ trace_ids: ['p1'], mapping: {} }, ['body', 'mapping'], 'Map at least one column'],
     ];
@@ -184,7 +217,10 @@ describe('GraphQL addTestsetRowsFromSpans', () => {
     const read = await server.graphql(`query($id: ID!) { node(id: $id) { ... on TestsetRow { position sourceTraceId sourceSpanId data } } }`, { id: rowId });
     expect(read.data.node).toEqual({ position: 1, sourceTraceId: 'p0', sourceSpanId: 'p0-root', data: { question: 'question 0', correct_answer: 'answer 0' } });
 
-    const invalid = await server.graphql(mutation, { id: globalId('Testset', id), input: { spans: [{ traceId: 'p0', spanId: 'p0-root' }], filter: {}, mapping: { q: 'nope' } } });
+    const invalid = await server.graphql(mutation, {
+      id: globalId('Testset', id),
+      input: { spans: [{ traceId: 'p0', spanId: 'p0-root' }], filter: {}, mapping: { q: 'nope' } },
+    });
     expect(invalid.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(JSON.stringify(invalid.errors[0].extensions)).toContain('mapping');
   });

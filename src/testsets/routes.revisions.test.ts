@@ -134,13 +134,13 @@ describe('GraphQL revisions', () => {
       change: 'ROWS_EDITED',
       rowCount: 2,
       rows: {
-        edges: [
-          { node: { data: { q: 'A' }, revisionFrom: 2 } },
-          { node: { data: { q: 'b' }, revisionFrom: 1 } },
-        ],
+        edges: [{ node: { data: { q: 'A' }, revisionFrom: 2 } }, { node: { data: { q: 'b' }, revisionFrom: 1 } }],
       },
     });
-    const add = await server.graphql(`mutation($id: ID!, $rows: [JSON!]!) { addTestsetRows(id: $id, rows: $rows) { number change } }`, { id: testsetId, rows: [{ q: 'c' }] });
+    const add = await server.graphql(`mutation($id: ID!, $rows: [JSON!]!) { addTestsetRows(id: $id, rows: $rows) { number change } }`, {
+      id: testsetId,
+      rows: [{ q: 'c' }],
+    });
     expect(add.data.addTestsetRows).toEqual({ number: 3, change: 'ROWS_ADDED' });
     const remove = await server.graphql(`mutation($id: ID!, $rowIds: [ID!]!) { deleteTestsetRows(id: $id, rowIds: $rowIds) { number rowCount } }`, {
       id: testsetId,
