@@ -5,10 +5,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../../test/helpers/server.js';
 import { createTestset } from '../../test/helpers/evaluations.js';
-import { legacySpan } from '../../test/helpers/spans.js';
-import { requestContext } from '../shared/context.js';
+import { legacySpan, writeSpanIn } from '../../test/helpers/spans.js';
 import { globalId } from '../shared/graphql/ids.js';
-import { writeSpans } from '../observability/ingestion/span-writer.js';
 
 const server = useTestServer({ OTLP_GRPC_PORT: '0' });
 
@@ -37,33 +35,9 @@ beforeAll(async () => {
     expect(response.status).toBe(200);
   }
   const project = await server.assay.db.project.findFirstOrThrow();
-  await writeSpans(requestContext(server.assay.services, project.id), [
-    {
-      traceId: 'with-attributes',
-      spanId: 'attr-root',
-      parentSpanId: null,
-      name: 'attributed',
-      spanKind: 'LLM',
-      statusCode: 'OK',
-      startTimeUnixNano: 1n,
-      endTimeUnixNano: 2n,
-      attributes: { 'app.case': { expected: 'yes' }, 'gen_ai.request.model': 'gpt-4o' },
-    },
-  ]);
+  await writeSpanIn(server, project.id, 'with-attributes', 'attr-root', { 'app.case': { expected: 'yes' }, 'gen_ai.request.model': 'gpt-4o' });
   const other = await server.assay.db.project.create({ data: { name: 'other-project' } });
-  await writeSpans(requestContext(server.assay.services, other.id), [
-    {
-      traceId: 'elsewhere',
-      spanId: 'foreign-span',
-      parentSpanId: null,
-      name: 'foreign',
-      spanKind: 'LLM',
-      statusCode: 'OK',
-      startTimeUnixNano: 1n,
-      endTimeUnixNano: 2n,
-      attributes: {},
-    },
-  ]);
+  await writeSpanIn(server, other.id, 'elsewhere', 'foreign-span');
 });
 
 async function newTestset(): Promise<string> {
