@@ -52,7 +52,7 @@ export async function writeSpanIn(
   projectId: string,
   traceId: string,
   spanId: string,
-  attributes: Record<string, unknown> = {},
+  attributes: SpanRecord['attributes'] = {},
 ): Promise<void> {
   const record: SpanRecord = {
     traceId,
