@@ -257,6 +257,30 @@ it.skipIf(!available)(
       '2 rows from production spans 3',
     ]);
 
+    // The same from the trace page: choose the test set, correct a JSONPath, preview, then add.
+    await page.goto(`${suite.server.baseUrl}/p/${projectId}/traces/from-production`);
+    await page.getByRole('button', { name: 'Add to test set' }).click();
+    const form = page.getByRole('form', { name: 'Add to test set' });
+    await form.getByLabel('Test set').selectOption({ label: 'europe (3 cases)' });
+    expect(await form.getByLabel('country').inputValue()).toBe('$.input.country');
+    await form.getByLabel('correct_answer').fill('output.answer');
+    await form.getByRole('button', { name: 'Preview' }).click();
+    await form.getByText('A JSONPath starts with $').waitFor();
+    await form.getByLabel('correct_answer').fill('$.output.answer');
+    await form.getByRole('button', { name: 'Preview' }).click();
+    const preview = form.getByRole('table', { name: 'Preview of the test case' }).getByRole('row');
+    await preview.nth(1).waitFor();
+    expect(await preview.allInnerTexts()).toEqual(['country\tcorrect_answer', 'Peru\tLima']);
+    expect((await suite.server.request('GET', `/testsets/${europe}/revisions`)).body).toHaveLength(2);
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
+    await form.getByText('Added as revision 3 of europe').waitFor();
+    const latest = await suite.server.request('GET', `/testsets/${europe}/revisions/3`);
+    expect(latest.body.rows.at(-1)).toMatchObject({
+      data: { country: 'Peru', correct_answer: 'Lima' },
+      source_trace_id: 'from-production',
+      source_span_id: 'prod-root',
+    });
+
     expect(traffic.offHost).toEqual([]);
     // Chromium logs every 4xx response; the refused upload's 422 is the one expected.
     expect(consoleErrors).toEqual(['Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)']);

@@ -1,7 +1,7 @@
 // A trace (docs/ui.md#the-trace-page): its sums, the span tree with its waterfall from the light
 // `outline`, and the selected span's details, loaded on demand. The selection is in the URL, and
 // the route preloads the selected span's details with the trace (entrypoints.ts).
-import { Suspense, useCallback, useMemo } from 'react';
+import { Suspense, useCallback, useMemo, useState } from 'react';
 import { graphql, useFragment, usePreloadedQuery, useQueryLoader } from 'react-relay';
 import type { SpanDetailsQuery } from '../__generated__/SpanDetailsQuery.graphql.ts';
 import type { TracePageHead_trace$key } from '../__generated__/TracePageHead_trace.graphql.ts';
@@ -14,6 +14,7 @@ import type { TracePageQueries } from './entrypoints.ts';
 import { buildTree } from './outline.ts';
 import { SpanDetails, spanDetailsQuery } from './SpanDetails.tsx';
 import { SpanTree } from './SpanTree.tsx';
+import { AddToTestset } from '../testsets/AddToTestset.tsx';
 
 const query = graphql`
   query TracePageQuery($traceId: String!) {
@@ -83,6 +84,8 @@ export function TracePage({ route: { projectId, traceId, spanId }, queries }: Sc
   // The span the route preloaded; "Try again" asks the API anew (a failed query stays failed).
   const [span, loadSpan] = useQueryLoader<SpanDetailsQuery>(spanDetailsQuery, queries.span);
   const tree = useMemo(() => (trace ? buildTree(trace.outline) : null), [trace]);
+  // The test sets are read only once the form is opened.
+  const [adding, setAdding] = useState(false);
   const selected = tree && spanId !== null ? (tree.indexOf.get(spanId) ?? null) : null;
   const select = useCallback(
     (span: number) => trace && navigate(paths.trace(projectId, traceId, trace.outline.spanIds[span]), { replace: true }),
@@ -104,6 +107,18 @@ export function TracePage({ route: { projectId, traceId, spanId }, queries }: Sc
         <Link to={paths.traces(projectId)}>Traces</Link> / <span aria-current="page">{trace.traceId}</span>
       </nav>
       <TraceHead trace={trace} />
+      <section aria-label="Add to test set">
+        <button type="button" aria-expanded={adding} onClick={() => setAdding(!adding)}>
+          Add to test set
+        </button>
+        {adding && (
+          <ErrorBoundary resetKey={traceId}>
+            <Suspense fallback={<Loading label="Loading the test sets…" />}>
+              <AddToTestset projectId={projectId} traceId={traceId} spanId={selectedId} />
+            </Suspense>
+          </ErrorBoundary>
+        )}
+      </section>
       <div className="trace-body">
         <SpanTree outline={trace.outline} tree={tree} selected={selected} onSelect={select} />
         <section className="details-pane" aria-label="Selected span">
