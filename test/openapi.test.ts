@@ -245,6 +245,9 @@ describe('real answers match the document', () => {
     });
     await call('DELETE', `/testsets/${testset.id}/rows`, { row_ids: [revised.rows[2].id] }, 404);
     await call('DELETE', `/testsets/${testset.id}/rows`, { row_ids: [revised.rows[0].id] });
+    await call('PATCH', `/testsets/${testset.id}/columns`, { rename: { correct_answer: 'capital' } });
+    await call('PATCH', `/testsets/${testset.id}/columns`, { rename: { capital: 'correct_answer' } });
+    await call('PATCH', `/testsets/${testset.id}/columns`, { remove: ['nope'] }, 422);
     await call('GET', `/testsets/${testset.id}/revisions`);
     await call('GET', `/testsets/${testset.id}/revisions/99`, undefined, 404);
     await call('DELETE', `/testsets/${uploaded.id}`, undefined, 204);

@@ -10,7 +10,7 @@ import { App } from '../apps/graphql.js';
 import { databaseIds, globalId } from '../shared/graphql/ids.js';
 import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { parseInput } from '../shared/validation.js';
-import { addRowsInput, createTestsetInput, deleteRowsInput, editRowsInput, rowsFromSpansInput, updateTestsetInput } from './inputs.js';
+import { addRowsInput, changeColumnsInput, createTestsetInput, deleteRowsInput, editRowsInput, rowsFromSpansInput, updateTestsetInput } from './inputs.js';
 import { type RowsFromSpans, rowsFromSpans } from './from-spans.js';
 import * as testsets from './operations.js';
 
@@ -118,6 +118,7 @@ const TestsetChange = builder.enumType('TestsetChange', {
     rows_edited: 'Rows were edited.',
     rows_deleted: 'Rows were deleted.',
     rows_from_spans: 'Rows were made from production traces or spans.',
+    columns_changed: 'Columns were renamed or removed in every row.',
   }),
 });
 
@@ -387,6 +388,19 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, ctx) => {
       const { row_ids } = parseInput(deleteRowsInput, { row_ids: databaseIds(args.rowIds) }, 'body');
       return madeRevision(ctx, await testsets.deleteRows(ctx, args.id.id, row_ids), query);
+    },
+  }),
+  changeTestsetColumns: t.prismaField({
+    type: TestsetRevision,
+    description: 'Renames or removes columns in every row as a new revision (REST `PATCH /testsets/{id}/columns`); answers that revision.',
+    args: {
+      id: t.arg.globalID({ for: Testset, required: true, description: 'Global id of the test set.' }),
+      rename: t.arg({ type: 'JSON', description: 'Old column name → new one.' }),
+      remove: t.arg.stringList({ description: 'Columns to remove from every row.' }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const input = parseInput(changeColumnsInput, restFields({ rename: args.rename ?? undefined, remove: args.remove ?? undefined }), 'body');
+      return madeRevision(ctx, await testsets.changeColumns(ctx, args.id.id, input), query);
     },
   }),
   addTestsetRowsFromSpans: t.field({

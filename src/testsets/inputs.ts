@@ -77,6 +77,20 @@ export const editRowsInput = z.object({
 
 export const deleteRowsInput = z.object({ row_ids: z.array(z.string().min(1)).min(1) });
 
+/** `PATCH /testsets/{id}/columns`: renames (old → new) and removals, at least one of them. */
+export const changeColumnsInput = z
+  .object({
+    rename: z.record(z.string(), name()).optional().describe('Old column name → new one'),
+    remove: z.array(z.string()).optional().describe('Columns to remove from every row'),
+  })
+  .superRefine((input, ctx) => {
+    if (Object.keys(input.rename ?? {}).length === 0 && (input.remove ?? []).length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['rename'], message: 'Rename or remove at least one column', params: { type: 'value_error' } });
+    }
+  });
+
+export type ChangeColumnsInput = z.output<typeof changeColumnsInput>;
+
 /** The parts of a span a mapping reads from: `$.input…`, `$.output…`, `$.metadata…`, `$.attributes…`. */
 export const spanParts = ['input', 'output', 'metadata', 'attributes'] as const;
 

@@ -6,11 +6,11 @@ import { v7 as uuidv7 } from 'uuid';
 import { getApp } from '../apps/operations.js';
 import type { RequestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
-import { NotFoundError, ValidationError } from '../shared/errors.js';
-import { asArray } from '../shared/json.js';
+import { NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.js';
+import { asArray, asObject } from '../shared/json.js';
 import type { Tx } from '../shared/sql.js';
 import { nameFromFilename, parseCsvRows, parseJsonRows } from './files.js';
-import type { CreateTestsetInput, TestsetRowData, UpdateTestsetInput, UploadTestsetInput } from './inputs.js';
+import type { ChangeColumnsInput, CreateTestsetInput, TestsetRowData, UpdateTestsetInput, UploadTestsetInput } from './inputs.js';
 
 type TestsetQuery = Omit<Prisma.TestsetFindFirstArgs, 'where'>;
 
@@ -64,7 +64,7 @@ async function insertTestsetRows(
 const plainRows = (rows: readonly TestsetRowData[]): NewRow[] => rows.map((data) => ({ data }));
 
 /** What a revision records as its change (TestsetRevision.change). */
-export const testsetChanges = ['created', 'uploaded', 'replaced', 'rows_added', 'rows_edited', 'rows_deleted', 'rows_from_spans'] as const;
+export const testsetChanges = ['created', 'uploaded', 'replaced', 'rows_added', 'rows_edited', 'rows_deleted', 'rows_from_spans', 'columns_changed'] as const;
 export type TestsetChange = (typeof testsetChanges)[number];
 
 type TestsetRecord = Prisma.TestsetGetPayload<object>;
@@ -285,6 +285,70 @@ export async function deleteTestsets(ctx: RequestContext, testsetIds: readonly s
     if (unknown !== undefined) throw new NotFoundError('Testset', unknown);
     await tx.testset.deleteMany({ where: { id: { in: ids }, projectId: ctx.projectId } });
   });
+}
+
+/** Rows rewritten per statement by a column change. */
+const REWRITE_CHUNK = 1000;
+
+/**
+ * Renames and removes columns as a new revision: every current row holding one of them gets a new
+ * version at its position (keeping its source), read and written a chunk at a time.
+ */
+export async function changeColumns(ctx: RequestContext, testsetId: string, input: ChangeColumnsInput) {
+  const rename = input.rename ?? {};
+  const remove = new Set(input.remove ?? []);
+  return ctx.db.$transaction(
+    async (tx) => {
+      const current = await nextRevision(ctx, tx, testsetId);
+      const columns = asArray<string>(current.columns);
+      const issues: ValidationIssue[] = [];
+      for (const column of [...Object.keys(rename), ...remove]) {
+        if (!columns.includes(column))
+          issues.push({ loc: ['body', column in rename ? 'rename' : 'remove', column], msg: `The test set has no column ${column}`, type: 'value_error' });
+      }
+      const kept = columns.filter((column) => !remove.has(column) && !(column in rename));
+      for (const [from, to] of Object.entries(rename)) {
+        if (kept.includes(to) || Object.entries(rename).some(([other, target]) => other !== from && target === to)) {
+          issues.push({ loc: ['body', 'rename', from], msg: `Column ${to} would be there twice`, type: 'value_error' });
+        }
+      }
+      if (issues.length > 0) throw new ValidationError(issues);
+      const touched = new Set([...Object.keys(rename), ...remove]);
+      let afterPosition = -1;
+      for (;;) {
+        const rows = await tx.testsetRow.findMany({
+          where: { testsetId, revisionTo: null, position: { gt: afterPosition } },
+          orderBy: { position: 'asc' },
+          take: REWRITE_CHUNK,
+        });
+        const changed = rows.filter((row) => Object.keys(asObject(row.data)).some((column) => touched.has(column)));
+        if (changed.length > 0) {
+          await closeRows(
+            tx,
+            testsetId,
+            current.revision,
+            changed.map((row) => row.id),
+          );
+          for (const row of changed) {
+            const data = Object.fromEntries(
+              Object.entries(asObject(row.data)).flatMap(([column, value]) => (remove.has(column) ? [] : [[rename[column] ?? column, value]])),
+            );
+            const source = row.sourceTraceId && row.sourceSpanId ? { traceId: row.sourceTraceId, spanId: row.sourceSpanId } : undefined;
+            await insertTestsetRows(ctx, tx, testsetId, current.revision, row.position, [{ data, source }]);
+          }
+        }
+        if (rows.length < REWRITE_CHUNK) break;
+        afterPosition = rows[rows.length - 1].position;
+      }
+      const testset = await tx.testset.update({
+        where: { id: testsetId },
+        data: { columns: columns.flatMap((column) => (remove.has(column) ? [] : [rename[column] ?? column])) },
+      });
+      await recordRevision(tx, testset, 'columns_changed');
+      return testset;
+    },
+    { timeout: WRITE_TIMEOUT_MS },
+  );
 }
 
 export type TestsetRowRecord = Prisma.TestsetRowGetPayload<object>;

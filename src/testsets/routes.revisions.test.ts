@@ -117,6 +117,50 @@ describe('REST revisions', () => {
   });
 });
 
+describe('PATCH /testsets/{id}/columns', () => {
+  it('renames and removes columns in every row as a revision; the old one keeps them; faults name the column', async () => {
+    const { id } = await createTestset(server, [
+      { q: 'a', answer: 'A', note: 1 },
+      { q: 'b', other: true },
+    ]);
+    const changed = await server.request('PATCH', `/testsets/${id}/columns`, { rename: { answer: 'correct_answer' }, remove: ['note'] });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ number: 2, change: 'columns_changed', columns: ['q', 'correct_answer', 'other'], row_count: 2 });
+    const second = await revision(id, 2);
+    expect(data(second)).toEqual([
+      { q: 'a', correct_answer: 'A' },
+      { q: 'b', other: true },
+    ]);
+    const first = await revision(id, 1);
+    expect(data(first)).toEqual([
+      { q: 'a', answer: 'A', note: 1 },
+      { q: 'b', other: true },
+    ]);
+    // Only the rows holding a changed column get a new version.
+    expect(second.rows[1].id).toBe(first.rows[1].id);
+    expect(second.rows[0].id).not.toBe(first.rows[0].id);
+
+    const cases: [unknown, (string | number)[], string][] = [
+      [{ rename: { nope: 'x' } }, ['body', 'rename', 'nope'], 'The test set has no column nope'],
+      [{ remove: ['nope'] }, ['body', 'remove', 'nope'], 'The test set has no column nope'],
+      [{ rename: { q: 'other' } }, ['body', 'rename', 'q'], 'Column other would be there twice'],
+      [{}, ['body', 'rename'], 'Rename or remove at least one column'],
+    ];
+    for (const [body, loc, msg] of cases) {
+      const response = await server.request('PATCH', `/testsets/${id}/columns`, body);
+      expect(response.status, JSON.stringify(body)).toBe(422);
+      expect(response.body.detail).toContainEqual(expect.objectContaining({ loc, msg }));
+    }
+    expect(await revisions(id)).toHaveLength(2);
+    expect((await server.request('PATCH', `/testsets/nope/columns`, { remove: ['q'] })).body).toEqual({ detail: 'Testset with id nope not found' });
+
+    const graphql = await server.graphql(`mutation($id: ID!) { changeTestsetColumns(id: $id, rename: { q: "question" }) { number change columns } }`, {
+      id: globalId('Testset', id),
+    });
+    expect(graphql.data.changeTestsetColumns).toEqual({ number: 3, change: 'COLUMNS_CHANGED', columns: ['question', 'correct_answer', 'other'] });
+  });
+});
+
 describe('GraphQL revisions', () => {
   it('lists revisions, reads one by number with its rows, and changes rows by global id', async () => {
     const { id } = await createTestset(server, [{ q: 'a' }, { q: 'b' }]);

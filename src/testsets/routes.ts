@@ -6,6 +6,7 @@ import { restRoutes } from '../shared/http/route.js';
 import { NotFoundError } from '../shared/errors.js';
 import {
   addRowsInput,
+  changeColumnsInput,
   createTestsetInput,
   deleteRowsInput,
   deleteTestsetsInput,
@@ -130,6 +131,17 @@ function revisionRoutes(app: FastifyInstance): void {
     '/testsets/:testset_id/rows',
     { tag, summary: 'Delete rows by id (a new revision)', body: deleteRowsInput, response: testsetRevisionSummaryResponse, errors: [404] },
     async (req, { params, body }) => madeRevision(req, await testsets.deleteRows(req.ctx, params.testset_id, body.row_ids)),
+  );
+  rest.patch(
+    '/testsets/:testset_id/columns',
+    {
+      tag,
+      summary: 'Rename or remove columns in every row (a new revision)',
+      body: changeColumnsInput,
+      response: testsetRevisionSummaryResponse,
+      errors: [404],
+    },
+    async (req, { params, body }) => madeRevision(req, await testsets.changeColumns(req.ctx, params.testset_id, body)),
   );
   rest.post(
     '/testsets/:testset_id/rows/from-spans',

@@ -295,6 +295,7 @@ const changeNames: Record<string, string> = {
   ROWS_EDITED: 'rows edited',
   ROWS_DELETED: 'rows deleted',
   ROWS_FROM_SPANS: 'rows from production spans',
+  COLUMNS_CHANGED: 'columns renamed or removed',
 };
 
 function Revisions({ testset: key }: { testset: TestsetsRevisions_testset$key }) {
