@@ -7,6 +7,7 @@ import { traceMetrics } from '../observability/search/metrics.js';
 import { getSpan, getTrace, listTraceSpans, type SpanRow } from '../observability/traces/trace-reads.js';
 import { spanMetadata } from '../observability/traces/responses.js';
 import type { RequestContext } from '../shared/context.js';
+import { NotFoundError } from '../shared/errors.js';
 import type { RowsFromSpansInput, TestsetRowData } from './inputs.js';
 import { readJsonPath } from './json-path.js';
 import { addRows, getTestset, type NewRow, type TestsetRowRecord } from './operations.js';
@@ -27,6 +28,8 @@ async function rootSpan(ctx: RequestContext, traceId: string): Promise<SpanRow> 
   const trace = await getTrace(ctx, traceId, { select: { rootSpanId: true } });
   if (trace.rootSpanId) return getSpan(ctx, trace.rootSpanId, traceId);
   const [first] = await listTraceSpans(ctx, traceId, { take: 1 });
+  // A roll-up whose spans are gone (retention deleting them) names nothing to make a case of.
+  if (!first) throw new NotFoundError('Trace', traceId);
   return first;
 }
 

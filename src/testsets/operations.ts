@@ -228,6 +228,8 @@ export async function editRows(ctx: RequestContext, testsetId: string, edits: re
     async (tx) => {
       const current = await nextRevision(ctx, tx, testsetId);
       const rowIds = edits.map((edit) => edit.row_id);
+      const repeated = rowIds.findIndex((id, index) => rowIds.indexOf(id) !== index);
+      if (repeated !== -1) throw ValidationError.at(['body', 'rows', repeated, 'row_id'], 'The row is edited twice', 'value_error');
       const old = await currentRows(tx, testsetId, rowIds);
       await closeRows(tx, testsetId, current.revision, rowIds);
       for (const edit of edits) {

@@ -105,6 +105,16 @@ describe('REST revisions', () => {
       ['POST', { rows: [] }, ['body', 'rows']],
       ['POST', { rows: ['not a row'] }, ['body', 'rows', 0]],
       ['PATCH', { rows: [{ row_id: a }] }, ['body', 'rows', 0, 'data']],
+      [
+        'PATCH',
+        {
+          rows: [
+            { row_id: a, data: { q: 1 } },
+            { row_id: a, data: { q: 2 } },
+          ],
+        },
+        ['body', 'rows', 1, 'row_id'],
+      ],
       ['DELETE', { row_ids: [] }, ['body', 'row_ids']],
       ['DELETE', { row_ids: [a] }, ['body', 'row_ids']],
     ];
