@@ -34,6 +34,8 @@ describe('REST revisions', () => {
 
     const edited = await server.request('PATCH', `/testsets/${id}/rows`, { rows: [{ row_id: b, data: { q: 'B' } }] });
     expect(edited.body).toMatchObject({ number: 3, change: 'rows_edited', row_count: 4 });
+    // Copy-on-write: the edit stored one new version; nothing else was copied.
+    expect(await server.assay.db.testsetRow.count({ where: { testsetId: id } })).toBe(5);
 
     const deleted = await server.request('DELETE', `/testsets/${id}/rows`, { row_ids: [a] });
     expect(deleted.body).toMatchObject({ number: 4, change: 'rows_deleted', row_count: 3 });
