@@ -91,6 +91,7 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
     app_id: app,
     variant_id: variant.variant_id,
     testset_id: testset.id,
+    testset_row_id: (await ok(client.request('GET', `/testsets/${testset.id}/revisions/1`))).rows[0].id,
     config_id: config.id,
     evaluation_id: evaluation.id,
     human_evaluation_id: human.id,
@@ -202,6 +203,13 @@ const expected: Record<string, Access> = {
   'GET /testsets/:testset_id': 'read',
   'PUT /testsets/:testset_id': 'write',
   'DELETE /testsets/:testset_id': 'write',
+  'POST /testsets/:testset_id/rows': 'write',
+  'PATCH /testsets/:testset_id/rows': 'write',
+  'DELETE /testsets/:testset_id/rows': 'write',
+  'PATCH /testsets/:testset_id/columns': 'write',
+  'POST /testsets/:testset_id/rows/from-spans': 'write',
+  'GET /testsets/:testset_id/revisions': 'read',
+  'GET /testsets/:testset_id/revisions/:number': 'read',
   'GET /evaluators': 'read',
   'POST /evaluators/configs': 'write',
   'GET /evaluators/configs': 'read',
@@ -324,7 +332,7 @@ const publicAnswers: Record<string, number> = { 'POST /auth/login': 422, 'POST /
 
 /** A path parameter's value in a project's fixtures (`evaluation_id` of /human-evaluations is the human one). */
 function paramValue(url: string, name: string, ids: Record<string, string>): string {
-  if (name === 'revision') return '1';
+  if (name === 'revision' || name === 'number') return '1';
   if (name === 'evaluator_key') return 'auto_exact_match';
   if (name === 'evaluation_type') return 'single_model_test';
   if (name === 'file') return 'swagger-ui.css';
@@ -364,6 +372,11 @@ function bodyFor(route: string, ids: Record<string, string>): unknown {
     'POST /testsets': { name: 'walk', csvdata: [{ country: 'x' }], app_id: ids.app_id },
     'PUT /testsets/:testset_id': { name: 'renamed', csvdata: [{ country: 'x' }] },
     'DELETE /testsets': { testset_ids: [ids.testset_id] },
+    'POST /testsets/:testset_id/rows': { rows: [{ country: 'x' }] },
+    'PATCH /testsets/:testset_id/rows': { rows: [{ row_id: ids.testset_row_id, data: { country: 'y' } }] },
+    'DELETE /testsets/:testset_id/rows': { row_ids: [ids.testset_row_id] },
+    'PATCH /testsets/:testset_id/columns': { rename: { country: 'land' } },
+    'POST /testsets/:testset_id/rows/from-spans': { trace_ids: [ids.trace_id], mapping: { country: '$.input' } },
     'POST /evaluators/configs': { app_id: ids.app_id, name: 'walk', evaluator_key: 'auto_exact_match', settings_values: {} },
     'PUT /evaluators/configs/:config_id': { name: 'renamed' },
     'POST /observability/prices': { model: 'walk', input: 1, output: 1 },
@@ -548,6 +561,7 @@ async function projectState(project: Project) {
     `/api/public/v2/prompts/${ids.prompt_name}`,
     '/testsets',
     `/testsets/${ids.testset_id}`,
+    `/testsets/${ids.testset_id}/revisions`,
     '/evaluators/configs',
     '/evaluations',
     '/human-evaluations',

@@ -249,6 +249,18 @@ describe('real answers match the document', () => {
     await call('GET', '/testsets');
     await call('GET', `/testsets/${testset.id}`);
     await call('PUT', `/testsets/${testset.id}`, { name: 'capitals', csvdata: rows });
+    const added = await call('POST', `/testsets/${testset.id}/rows`, { rows: [{ country: 'Chile', correct_answer: 'Santiago' }] });
+    const revised = await call('GET', `/testsets/${testset.id}/revisions/${added.number}`);
+    await call('PATCH', `/testsets/${testset.id}/rows`, {
+      rows: [{ row_id: revised.rows[2].id, data: { country: 'Chile', correct_answer: 'Santiago de Chile' } }],
+    });
+    await call('DELETE', `/testsets/${testset.id}/rows`, { row_ids: [revised.rows[2].id] }, 404);
+    await call('DELETE', `/testsets/${testset.id}/rows`, { row_ids: [revised.rows[0].id] });
+    await call('PATCH', `/testsets/${testset.id}/columns`, { rename: { correct_answer: 'capital' } });
+    await call('PATCH', `/testsets/${testset.id}/columns`, { rename: { capital: 'correct_answer' } });
+    await call('PATCH', `/testsets/${testset.id}/columns`, { remove: ['nope'] }, 422);
+    await call('GET', `/testsets/${testset.id}/revisions`);
+    await call('GET', `/testsets/${testset.id}/revisions/99`, undefined, 404);
     await call('DELETE', `/testsets/${uploaded.id}`, undefined, 204);
     await call('DELETE', '/testsets', { testset_ids: ['unknown'] }, 404);
 
@@ -304,6 +316,12 @@ describe('real answers match the document', () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     // The document's own example, so it is known to work.
     await call('POST', '/observability/trace', doc.paths['/observability/trace'].post.requestBody.content['application/json'].examples.agent.value);
+    await call(
+      'POST',
+      `/testsets/${testset.id}/rows/from-spans`,
+      doc.paths['/testsets/{testset_id}/rows/from-spans'].post.requestBody.content['application/json'].examples.traces.value,
+    );
+    await call('POST', `/testsets/${testset.id}/rows/from-spans`, { trace_ids: [traceId], mapping: { country: 'input' } }, 422);
     await call('POST', '/v1/traces', {
       resourceSpans: [
         {

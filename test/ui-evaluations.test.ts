@@ -226,7 +226,63 @@ it.skipIf(!available)(
     await page.getByRole('heading', { name: 'europe' }).waitFor();
     const rows = page.getByRole('table', { name: /Test cases 1 to 2/ }).getByRole('row');
     expect(await rows.allInnerTexts()).toEqual(['#\tcountry\tcorrect_answer', '1\tItaly\tRome', '2\tSpain\tMadrid']);
+    const revisions = page.getByRole('table', { name: /Revisions of the test set/ }).getByRole('row');
+    expect((await revisions.allInnerTexts()).map((row) => row.split('\t').slice(0, 3).join(' '))).toEqual(['# Change Cases', '1 uploaded 2']);
     await screenshot(page, 'testset', { fullPage: true });
+
+    // A case made from a production span links to that span; the change is a revision of its own.
+    await suite.server.request('POST', '/observability/trace', {
+      trace: 'from-production',
+      spans: [
+        {
+          id: 'prod-root',
+          name: 'answer',
+          spankind: 'WORKFLOW',
+          start_time: '2026-01-01T00:00:00Z',
+          end_time: '2026-01-01T00:00:01Z',
+          inputs: { country: 'Peru' },
+          outputs: { answer: 'Lima' },
+        },
+      ],
+    });
+    const europe = page.url().split('/testsets/')[1];
+    const made = await suite.server.request('POST', `/testsets/${europe}/rows/from-spans`, {
+      trace_ids: ['from-production'],
+      mapping: { country: '$.input.country', correct_answer: '$.output.answer' },
+    });
+    expect(made.status).toBe(200);
+    await page.reload();
+    const source = page.getByRole('table', { name: /Test cases 1 to 3/ }).getByRole('link', { name: 'prod-root' });
+    expect(await source.getAttribute('href')).toBe(`/p/${projectId}/traces/from-production?span=prod-root`);
+    expect((await revisions.allInnerTexts()).map((row) => row.split('\t').slice(0, 3).join(' '))).toEqual([
+      '# Change Cases',
+      '1 uploaded 2',
+      '2 rows from production spans 3',
+    ]);
+
+    // The same from the trace page: choose the test set, correct a JSONPath, preview, then add.
+    await page.goto(`${suite.server.baseUrl}/p/${projectId}/traces/from-production`);
+    await page.getByRole('button', { name: 'Add to test set' }).click();
+    const form = page.getByRole('form', { name: 'Add to test set' });
+    await form.getByLabel('Test set').selectOption({ label: 'europe (3 cases)' });
+    expect(await form.getByLabel('country').inputValue()).toBe('$.input.country');
+    await form.getByLabel('correct_answer').fill('output.answer');
+    await form.getByRole('button', { name: 'Preview' }).click();
+    await form.getByText('A JSONPath starts with $').waitFor();
+    await form.getByLabel('correct_answer').fill('$.output.answer');
+    await form.getByRole('button', { name: 'Preview' }).click();
+    const preview = form.getByRole('table', { name: 'Preview of the test case' }).getByRole('row');
+    await preview.nth(1).waitFor();
+    expect(await preview.allInnerTexts()).toEqual(['country\tcorrect_answer', 'Peru\tLima']);
+    expect((await suite.server.request('GET', `/testsets/${europe}/revisions`)).body).toHaveLength(2);
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
+    await form.getByText('Added as revision 3 of europe').waitFor();
+    const latest = await suite.server.request('GET', `/testsets/${europe}/revisions/3`);
+    expect(latest.body.rows.at(-1)).toMatchObject({
+      data: { country: 'Peru', correct_answer: 'Lima' },
+      source_trace_id: 'from-production',
+      source_span_id: 'prod-root',
+    });
 
     expect(traffic.offHost).toEqual([]);
     // Chromium logs every 4xx response; the refused upload's 422 is the one expected.

@@ -137,6 +137,10 @@ const EvaluationRef = builder.prismaNode('Evaluation', {
       resolve: (e) => globalId('Testset', e.testsetId),
     }),
     testsetName: t.exposeString('testsetName', { nullable: true, description: "The test set's name at creation; kept when it is deleted." }),
+    testsetRevision: t.exposeInt('testsetRevision', {
+      nullable: true,
+      description: 'The test set revision it runs over, pinned at creation (read it as `Testset.revision(number)`).',
+    }),
     status: t.field({
       type: ResultRef,
       description: 'A Result of type status: its value the evaluation status, its error why the run failed.',
@@ -280,7 +284,9 @@ builder.queryFields((t) => ({
   ),
 }));
 
-const ComparisonRow = builder.objectRef<Awaited<ReturnType<typeof evaluations.compareEvaluations>>['rows'][number]>('EvaluationComparisonRow').implement({
+type Comparison = Awaited<ReturnType<typeof evaluations.compareEvaluations>>;
+
+const ComparisonRow = builder.objectRef<Comparison['rows'][number] & Pick<Comparison, 'revisionsDiffer'>>('EvaluationComparisonRow').implement({
   description: 'One test case across several evaluations.',
   fields: (t) => ({
     position: t.exposeInt('position', { description: 'Index of the test case in its test set.' }),
@@ -295,6 +301,12 @@ const ComparisonRow = builder.objectRef<Awaited<ReturnType<typeof evaluations.co
       nullable: { list: false, items: true },
       description: "The compared evaluations' scenarios in the order asked; null where one has none for this case.",
       resolve: (row) => row.cells,
+    }),
+    revisionsDiffer: t.exposeBoolean('revisionsDiffer', {
+      description: 'Whether the compared evaluations ran on different test sets or test set revisions (the same on every row).',
+    }),
+    caseDiffers: t.exposeBoolean('caseDiffers', {
+      description: 'Whether the scenarios of this row ran different versions of the case (or one has none): the revisions changed it.',
     }),
   }),
 });
@@ -338,7 +350,10 @@ builder.queryField('evaluationComparison', (t) =>
     args: {
       ids: t.arg.globalIDList({ for: EvaluationRef, required: true, description: 'Global ids of the evaluations, in the order each row lists them.' }),
     },
-    resolve: async (_root, args, ctx) => (await evaluations.compareEvaluations(ctx, databaseIds(args.ids))).rows,
+    resolve: async (_root, args, ctx) => {
+      const { rows, revisionsDiffer } = await evaluations.compareEvaluations(ctx, databaseIds(args.ids));
+      return rows.map((row) => ({ ...row, revisionsDiffer }));
+    },
   }),
 );
 

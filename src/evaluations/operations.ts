@@ -141,6 +141,7 @@ export async function createEvaluations(ctx: RequestContext, input: CreateEvalua
           revision: revision.revision,
           testsetId: testset.id,
           testsetName: testset.name,
+          testsetRevision: testset.revision,
           correctAnswerColumn: input.correct_answer_column ?? null,
           rateLimit: toJson(input.rate_limit),
           // Kept until the run ends, so that a restart can resume it; sealed (shared/secrets.ts).
@@ -242,12 +243,17 @@ export async function compareEvaluations(ctx: RequestContext, evaluationIds: rea
   });
   const positions = [...new Set(scenarios.map((scenario) => scenario.position))].sort((a, b) => a - b);
   const byKey = new Map(scenarios.map((scenario) => [`${scenario.evaluationId}:${scenario.position}`, scenario]));
+  // Evaluations of one test set at different revisions may have run different cases at a position
+  // (docs/resources.md#test-set-revisions): a row says when its scenarios ran different versions.
+  const revisions = new Set(evaluations.map((evaluation) => `${evaluation.testsetId}:${evaluation.testsetRevision}`));
   return {
     evaluations,
+    revisionsDiffer: revisions.size > 1,
     rows: positions.map((position) => {
       const cells = evaluations.map((evaluation) => byKey.get(`${evaluation.id}:${position}`) ?? null);
       const first = cells.find((cell) => cell !== null)!;
-      return { position, inputs: first.inputs, correct_answers: first.correctAnswers, cells };
+      const cases = new Set(cells.map((cell) => cell?.testsetRowId ?? null));
+      return { position, inputs: first.inputs, correct_answers: first.correctAnswers, cells, caseDiffers: cases.size > 1 };
     }),
   };
 }

@@ -75,12 +75,16 @@ export const comparisonRowResponse = z.object({
   position: z.int(),
   inputs: evaluationScenarioResponse.shape.inputs,
   correct_answers: evaluationScenarioResponse.shape.correct_answers,
+  case_differs: z
+    .boolean()
+    .describe('Whether the scenarios ran different versions of this case (the evaluations ran on different test set revisions, which changed it)'),
   variants: z.array(
     z.object({
       evaluation_id: z.string(),
       variant_id: z.string(),
       variant_name: z.string(),
       revision: z.string(),
+      testset_revision: z.int().nullable().describe('The test set revision the evaluation ran on'),
       scenario: evaluationScenarioResponse.nullable(),
     }),
   ),

@@ -94,9 +94,18 @@ describe('reading evaluations that ran', () => {
         position,
         inputs: [{ name: 'word', type: 'text', value: row.word }],
         correct_answers: [{ key: 'correct_answer', value: row.correct_answer }],
+        // Both ran on revision 1 of the same test set: the same version of every case.
+        case_differs: false,
         variants: [
-          { evaluation_id: evaluationB, variant_id: echo.variant_id, variant_name: 'echo', revision: '1', scenario: scenariosB[position] },
-          { evaluation_id: evaluationA, variant_id: upper.variant_id, variant_name: 'upper', revision: '1', scenario: scenariosA[position] },
+          { evaluation_id: evaluationB, variant_id: echo.variant_id, variant_name: 'echo', revision: '1', testset_revision: 1, scenario: scenariosB[position] },
+          {
+            evaluation_id: evaluationA,
+            variant_id: upper.variant_id,
+            variant_name: 'upper',
+            revision: '1',
+            testset_revision: 1,
+            scenario: scenariosA[position],
+          },
         ],
       })),
     );

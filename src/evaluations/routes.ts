@@ -66,6 +66,7 @@ export function evaluationRoutes(app: FastifyInstance): void {
         position: row.position,
         inputs: row.inputs,
         correct_answers: row.correct_answers,
+        case_differs: row.caseDiffers,
         variants: compared.map((evaluation, index) => {
           const cell = row.cells[index];
           return {
@@ -73,6 +74,7 @@ export function evaluationRoutes(app: FastifyInstance): void {
             variant_id: evaluation.variantId,
             variant_name: evaluation.variantName,
             revision: String(evaluation.revision),
+            testset_revision: evaluation.testsetRevision,
             scenario: cell ? scenarioJson(cell, configOrder(evaluation)) : null,
           };
         }),

@@ -23,7 +23,7 @@ import { asObject } from '../shared/json.js';
 import { SecretUnreadable } from '../shared/secrets.js';
 import { jsonText } from '../shared/sql.js';
 import { TransientError, withRetries } from '../shared/retry.js';
-import { getTestset, readTestsetRows, type TestsetRowRecord } from '../testsets/operations.js';
+import { getRevision, getTestset, readTestsetRows, type TestsetRowRecord } from '../testsets/operations.js';
 import type { RateLimit } from './inputs.js';
 import { invocationSpans, invokeVariant, newCallSpan, randomId, type Invocation, type VariantTarget } from '../invocation/invocation.js';
 import { traceView } from '../invocation/app-trace.js';
@@ -45,6 +45,8 @@ interface RunPlan {
   revision: number;
   target: VariantTarget;
   testsetId: string;
+  /** The revision whose rows it runs; absent for an evaluation from before revisions. */
+  testsetRevision?: number;
   providerKeys: ProviderKeys | null;
   correctAnswerColumn: string | null;
   configs: EvaluatorConfig[];
@@ -128,6 +130,7 @@ export class EvaluationJobs implements JobKind<EvaluationWithConfigs, RunPlan, T
         revision: evaluation.revision,
         target: { kind: revision.variant.kind, uri: revision.uri, parameters: asObject(revision.parameters) },
         testsetId: testset.id,
+        testsetRevision: evaluation.testsetRevision ?? undefined,
         providerKeys: this.providerKeysOf(evaluation.providerKeys),
         correctAnswerColumn: evaluation.correctAnswerColumn,
         configs: evaluation.evaluators.map((row) => row.evaluatorConfig),
@@ -142,8 +145,14 @@ export class EvaluationJobs implements JobKind<EvaluationWithConfigs, RunPlan, T
         retries: rateLimit.max_retries,
         retryDelayMs: rateLimit.retry_delay * 1000,
       },
-      start: { total: testset.rowCount, ...(evaluation.startedAt ? {} : { startedAt: new Date() }) },
+      start: { total: await this.caseCount(ctx, testset, evaluation.testsetRevision), ...(evaluation.startedAt ? {} : { startedAt: new Date() }) },
     };
+  }
+
+  /** The cases of the pinned revision (docs/resources.md#test-set-revisions), or of the set as it is. */
+  private async caseCount(ctx: RequestContext, testset: { id: string; rowCount: number }, revision: number | null): Promise<number> {
+    if (revision === null) return testset.rowCount;
+    return (await getRevision(ctx, testset.id, revision)).rowCount;
   }
 
   /** The provider keys the run was given, unsealed; a run the server can no longer read them for fails. */
@@ -168,7 +177,7 @@ export class EvaluationJobs implements JobKind<EvaluationWithConfigs, RunPlan, T
     );
     let afterPosition: number | undefined;
     for (;;) {
-      const page = await readTestsetRows(plan.ctx, plan.testsetId, { afterPosition, limit: ROW_PAGE });
+      const page = await readTestsetRows(plan.ctx, plan.testsetId, { afterPosition, limit: ROW_PAGE, revision: plan.testsetRevision });
       for (const row of page) if (!stored.has(row.position)) yield row;
       if (page.length < ROW_PAGE) return;
       afterPosition = page[page.length - 1].position;

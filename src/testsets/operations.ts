@@ -6,10 +6,11 @@ import { v7 as uuidv7 } from 'uuid';
 import { getApp } from '../apps/operations.js';
 import type { RequestContext } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
-import { NotFoundError, ValidationError } from '../shared/errors.js';
+import { NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.js';
+import { asArray, asObject } from '../shared/json.js';
 import type { Tx } from '../shared/sql.js';
 import { nameFromFilename, parseCsvRows, parseJsonRows } from './files.js';
-import type { CreateTestsetInput, TestsetRowData, UpdateTestsetInput, UploadTestsetInput } from './inputs.js';
+import type { ChangeColumnsInput, CreateTestsetInput, TestsetRowData, UpdateTestsetInput, UploadTestsetInput } from './inputs.js';
 
 type TestsetQuery = Omit<Prisma.TestsetFindFirstArgs, 'where'>;
 
@@ -23,21 +24,63 @@ export function columnsOf(rows: readonly TestsetRowData[]): string[] {
   return [...columns];
 }
 
-/** Writes the rows at positions 0, 1, … (`createMany` took 10 s for 100,000 rows, this 1 s). */
-async function insertTestsetRows(ctx: RequestContext, tx: Tx, testsetId: string, rows: readonly TestsetRowData[]): Promise<void> {
+/** A case to write, with the production span it was made from when it was (from-spans.ts). */
+export interface NewRow {
+  data: TestsetRowData;
+  source?: { traceId: string; spanId: string };
+}
+
+/**
+ * Writes rows as versions starting at `revision`, at positions `firstPosition`, `firstPosition + 1`,
+ * … (`createMany` took 10 s for 100,000 rows, this 1 s).
+ */
+async function insertTestsetRows(
+  ctx: RequestContext,
+  tx: Tx,
+  testsetId: string,
+  revision: number,
+  firstPosition: number,
+  rows: readonly NewRow[],
+): Promise<TestsetRowRecord[]> {
+  const records = rows.map((row, index) => ({
+    id: uuidv7(),
+    testsetId,
+    position: firstPosition + index,
+    data: row.data as Prisma.JsonValue,
+    revisionFrom: revision,
+    revisionTo: null,
+    sourceTraceId: row.source?.traceId ?? null,
+    sourceSpanId: row.source?.spanId ?? null,
+  }));
   await ctx.sql.insertRows(
     tx,
     'TestsetRow',
-    ['id', 'testsetId', 'position', 'data'],
-    rows.map((data, position) => [uuidv7(), testsetId, position, JSON.stringify(data)]),
+    ['id', 'testsetId', 'position', 'data', 'revisionFrom', 'sourceTraceId', 'sourceSpanId'],
+    records.map((row) => [row.id, testsetId, row.position, JSON.stringify(row.data), revision, row.sourceTraceId, row.sourceSpanId]),
   );
+  return records;
+}
+
+const plainRows = (rows: readonly TestsetRowData[]): NewRow[] => rows.map((data) => ({ data }));
+
+/** What a revision records as its change (TestsetRevision.change). */
+export const testsetChanges = ['created', 'uploaded', 'replaced', 'rows_added', 'rows_edited', 'rows_deleted', 'rows_from_spans', 'columns_changed'] as const;
+export type TestsetChange = (typeof testsetChanges)[number];
+
+type TestsetRecord = Prisma.TestsetGetPayload<object>;
+
+/** Records the test set as it now is as the revision its `revision` names. */
+async function recordRevision(tx: Prisma.TransactionClient, testset: TestsetRecord, change: TestsetChange): Promise<void> {
+  await tx.testsetRevision.create({
+    data: { testsetId: testset.id, number: testset.revision, change, name: testset.name, columns: testset.columns ?? [], rowCount: testset.rowCount },
+  });
 }
 
 async function checkApp(ctx: RequestContext, appId: string | null | undefined): Promise<void> {
   if (appId) await getApp(ctx, appId);
 }
 
-export async function createTestset(ctx: RequestContext, input: CreateTestsetInput) {
+export async function createTestset(ctx: RequestContext, input: CreateTestsetInput, change: TestsetChange = 'created') {
   await checkApp(ctx, input.app_id);
   return ctx.db.$transaction(
     async (tx) => {
@@ -50,7 +93,8 @@ export async function createTestset(ctx: RequestContext, input: CreateTestsetInp
           rowCount: input.csvdata.length,
         },
       });
-      await insertTestsetRows(ctx, tx, testset.id, input.csvdata);
+      await insertTestsetRows(ctx, tx, testset.id, 1, 0, plainRows(input.csvdata));
+      await recordRevision(tx, testset, change);
       return testset;
     },
     { timeout: WRITE_TIMEOUT_MS },
@@ -64,7 +108,7 @@ export async function uploadTestset(ctx: RequestContext, input: UploadTestsetInp
     throw ValidationError.at(['body', 'testset_name'], 'Field required when the file has no name', 'missing');
   }
   const csvdata = input.upload_type === 'JSON' ? parseJsonRows(input.file) : parseCsvRows(input.file);
-  return createTestset(ctx, { name, csvdata, app_id: input.app_id });
+  return createTestset(ctx, { name, csvdata, app_id: input.app_id }, 'uploaded');
 }
 
 /** Oldest first (ids are UUID v7, so id order is creation order), like every list of the API. */
@@ -83,7 +127,7 @@ export async function getTestset<Q extends TestsetQuery = object>(ctx: RequestCo
   return testset as Prisma.TestsetGetPayload<Q>;
 }
 
-const allRows = { include: { rows: { orderBy: { position: 'asc' } } } } as const;
+const allRows = { include: { rows: { where: { revisionTo: null }, orderBy: { position: 'asc' } } } } as const;
 export type TestsetWithRows = Prisma.TestsetGetPayload<typeof allRows>;
 
 /** The test set with every row in position order (REST answers them all, as Agenta does). */
@@ -91,19 +135,138 @@ export async function getTestsetWithRows(ctx: RequestContext, testsetId: string)
   return getTestset(ctx, testsetId, allRows);
 }
 
-/** Replaces the name and all rows in one transaction: readers see the old set or the new one. */
+/**
+ * Starts a new revision of the test set inside `tx`: its number goes up by one in the statement
+ * that finds it, so concurrent changes of one set queue on its row and each gets its own number,
+ * and a concurrent delete cannot slip in between.
+ */
+async function nextRevision(ctx: RequestContext, tx: Prisma.TransactionClient, testsetId: string): Promise<TestsetRecord> {
+  const { count } = await tx.testset.updateMany({ where: { id: testsetId, projectId: ctx.projectId }, data: { revision: { increment: 1 } } });
+  if (count === 0) throw new NotFoundError('Testset', testsetId);
+  return tx.testset.findUniqueOrThrow({ where: { id: testsetId } });
+}
+
+/** Ends the current versions of these rows (all of them when `rowIds` is absent) at `revision`. */
+async function closeRows(tx: Prisma.TransactionClient, testsetId: string, revision: number, rowIds?: readonly string[]): Promise<number> {
+  const { count } = await tx.testsetRow.updateMany({
+    where: { testsetId, revisionTo: null, ...(rowIds ? { id: { in: [...rowIds] } } : {}) },
+    data: { revisionTo: revision },
+  });
+  return count;
+}
+
+/**
+ * Replaces the name and all rows in one transaction: readers see the old set or the new one, and
+ * the old rows stay as the previous revision.
+ */
 export async function updateTestset(ctx: RequestContext, testsetId: string, input: UpdateTestsetInput) {
   return ctx.db.$transaction(
     async (tx) => {
-      // Found and changed in one statement, so a concurrent delete cannot slip in between.
-      const { count } = await tx.testset.updateMany({
-        where: { id: testsetId, projectId: ctx.projectId },
+      const { revision } = await nextRevision(ctx, tx, testsetId);
+      await closeRows(tx, testsetId, revision);
+      await insertTestsetRows(ctx, tx, testsetId, revision, 0, plainRows(input.csvdata));
+      const testset = await tx.testset.update({
+        where: { id: testsetId },
         data: { name: input.name, columns: columnsOf(input.csvdata), rowCount: input.csvdata.length },
       });
-      if (count === 0) throw new NotFoundError('Testset', testsetId);
-      await tx.testsetRow.deleteMany({ where: { testsetId } });
-      await insertTestsetRows(ctx, tx, testsetId, input.csvdata);
-      return tx.testset.findUniqueOrThrow({ where: { id: testsetId } });
+      await recordRevision(tx, testset, 'replaced');
+      return testset;
+    },
+    { timeout: WRITE_TIMEOUT_MS },
+  );
+}
+
+/** One past the last current row's position (deleted rows leave gaps, which stay). */
+async function nextPosition(tx: Prisma.TransactionClient, testsetId: string): Promise<number> {
+  const { _max } = await tx.testsetRow.aggregate({ where: { testsetId, revisionTo: null }, _max: { position: true } });
+  return (_max.position ?? -1) + 1;
+}
+
+/** The columns so far, then those the new rows bring, in the order first seen. */
+function widenedColumns(columns: Prisma.JsonValue, rows: readonly TestsetRowData[]): string[] {
+  return [...new Set([...asArray<string>(columns), ...columnsOf(rows)])];
+}
+
+/** Appends rows (with their sources, when made from spans) as a new revision. */
+export async function addRows(ctx: RequestContext, testsetId: string, rows: readonly NewRow[], change: TestsetChange = 'rows_added') {
+  return ctx.db.$transaction(
+    async (tx) => {
+      const current = await nextRevision(ctx, tx, testsetId);
+      const written = await insertTestsetRows(ctx, tx, testsetId, current.revision, await nextPosition(tx, testsetId), rows);
+      const testset = await tx.testset.update({
+        where: { id: testsetId },
+        data: {
+          columns: widenedColumns(
+            current.columns,
+            rows.map((row) => row.data),
+          ),
+          rowCount: { increment: rows.length },
+        },
+      });
+      await recordRevision(tx, testset, change);
+      return { testset, rows: written };
+    },
+    { timeout: WRITE_TIMEOUT_MS },
+  );
+}
+
+/** The current versions of these rows of the set, by id; 404 naming the first that is not one. */
+async function currentRows(tx: Prisma.TransactionClient, testsetId: string, rowIds: readonly string[]) {
+  const found = await tx.testsetRow.findMany({ where: { testsetId, revisionTo: null, id: { in: [...rowIds] } } });
+  const byId = new Map(found.map((row) => [row.id, row]));
+  const unknown = rowIds.find((id) => !byId.has(id));
+  if (unknown !== undefined) throw new NotFoundError('TestsetRow', unknown);
+  return byId;
+}
+
+/**
+ * Replaces the data of some rows as a new revision: each edited row gets a new version (a new id)
+ * at the same position, keeping its source; the old version stays in the earlier revisions.
+ */
+export async function editRows(ctx: RequestContext, testsetId: string, edits: readonly { row_id: string; data: TestsetRowData }[]) {
+  return ctx.db.$transaction(
+    async (tx) => {
+      const current = await nextRevision(ctx, tx, testsetId);
+      const rowIds = edits.map((edit) => edit.row_id);
+      const repeated = rowIds.findIndex((id, index) => rowIds.indexOf(id) !== index);
+      if (repeated !== -1) throw ValidationError.at(['body', 'rows', repeated, 'row_id'], 'The row is edited twice', 'value_error');
+      const old = await currentRows(tx, testsetId, rowIds);
+      await closeRows(tx, testsetId, current.revision, rowIds);
+      for (const edit of edits) {
+        const row = old.get(edit.row_id)!;
+        const source = row.sourceTraceId && row.sourceSpanId ? { traceId: row.sourceTraceId, spanId: row.sourceSpanId } : undefined;
+        await insertTestsetRows(ctx, tx, testsetId, current.revision, row.position, [{ data: edit.data, source }]);
+      }
+      const testset = await tx.testset.update({
+        where: { id: testsetId },
+        data: {
+          columns: widenedColumns(
+            current.columns,
+            edits.map((edit) => edit.data),
+          ),
+        },
+      });
+      await recordRevision(tx, testset, 'rows_edited');
+      return testset;
+    },
+    { timeout: WRITE_TIMEOUT_MS },
+  );
+}
+
+/** Removes rows as a new revision (they stay in the earlier ones); at least one row must remain. */
+export async function deleteRows(ctx: RequestContext, testsetId: string, rowIds: readonly string[]) {
+  const ids = [...new Set(rowIds)];
+  return ctx.db.$transaction(
+    async (tx) => {
+      const current = await nextRevision(ctx, tx, testsetId);
+      await currentRows(tx, testsetId, ids);
+      if (ids.length >= current.rowCount) {
+        throw ValidationError.at(['body', 'row_ids'], 'A test set keeps at least one row; delete the test set instead', 'value_error');
+      }
+      await closeRows(tx, testsetId, current.revision, ids);
+      const testset = await tx.testset.update({ where: { id: testsetId }, data: { rowCount: { decrement: ids.length } } });
+      await recordRevision(tx, testset, 'rows_deleted');
+      return testset;
     },
     { timeout: WRITE_TIMEOUT_MS },
   );
@@ -126,6 +289,70 @@ export async function deleteTestsets(ctx: RequestContext, testsetIds: readonly s
   });
 }
 
+/** Rows rewritten per statement by a column change. */
+const REWRITE_CHUNK = 1000;
+
+/**
+ * Renames and removes columns as a new revision: every current row holding one of them gets a new
+ * version at its position (keeping its source), read and written a chunk at a time.
+ */
+export async function changeColumns(ctx: RequestContext, testsetId: string, input: ChangeColumnsInput) {
+  const rename = input.rename ?? {};
+  const remove = new Set(input.remove ?? []);
+  return ctx.db.$transaction(
+    async (tx) => {
+      const current = await nextRevision(ctx, tx, testsetId);
+      const columns = asArray<string>(current.columns);
+      const issues: ValidationIssue[] = [];
+      for (const column of [...Object.keys(rename), ...remove]) {
+        if (!columns.includes(column))
+          issues.push({ loc: ['body', column in rename ? 'rename' : 'remove', column], msg: `The test set has no column ${column}`, type: 'value_error' });
+      }
+      const kept = columns.filter((column) => !remove.has(column) && !(column in rename));
+      for (const [from, to] of Object.entries(rename)) {
+        if (kept.includes(to) || Object.entries(rename).some(([other, target]) => other !== from && target === to)) {
+          issues.push({ loc: ['body', 'rename', from], msg: `Column ${to} would be there twice`, type: 'value_error' });
+        }
+      }
+      if (issues.length > 0) throw new ValidationError(issues);
+      const touched = new Set([...Object.keys(rename), ...remove]);
+      let afterPosition = -1;
+      for (;;) {
+        const rows = await tx.testsetRow.findMany({
+          where: { testsetId, revisionTo: null, position: { gt: afterPosition } },
+          orderBy: { position: 'asc' },
+          take: REWRITE_CHUNK,
+        });
+        const changed = rows.filter((row) => Object.keys(asObject(row.data)).some((column) => touched.has(column)));
+        if (changed.length > 0) {
+          await closeRows(
+            tx,
+            testsetId,
+            current.revision,
+            changed.map((row) => row.id),
+          );
+          for (const row of changed) {
+            const data = Object.fromEntries(
+              Object.entries(asObject(row.data)).flatMap(([column, value]) => (remove.has(column) ? [] : [[rename[column] ?? column, value]])),
+            );
+            const source = row.sourceTraceId && row.sourceSpanId ? { traceId: row.sourceTraceId, spanId: row.sourceSpanId } : undefined;
+            await insertTestsetRows(ctx, tx, testsetId, current.revision, row.position, [{ data, source }]);
+          }
+        }
+        if (rows.length < REWRITE_CHUNK) break;
+        afterPosition = rows[rows.length - 1].position;
+      }
+      const testset = await tx.testset.update({
+        where: { id: testsetId },
+        data: { columns: columns.flatMap((column) => (remove.has(column) ? [] : [rename[column] ?? column])) },
+      });
+      await recordRevision(tx, testset, 'columns_changed');
+      return testset;
+    },
+    { timeout: WRITE_TIMEOUT_MS },
+  );
+}
+
 export type TestsetRowRecord = Prisma.TestsetRowGetPayload<object>;
 
 /** Rows of several test sets, each cut to the same window of positions (a GraphQL page). */
@@ -138,7 +365,23 @@ export interface RowWindow {
   limit: number;
   /** Take the last rows of the window instead of the first (returned in descending order). */
   fromEnd?: boolean;
+  /** The rows of this revision; the current ones when absent. */
+  revision?: number;
 }
+
+/** Which versions of the rows a read sees: those of the revision, or the current ones. */
+function revisionCondition(revision: number | undefined): Prisma.Sql {
+  return revision === undefined
+    ? Prisma.sql` AND r."revisionTo" IS NULL`
+    : Prisma.sql` AND r."revisionFrom" <= ${revision} AND (r."revisionTo" IS NULL OR r."revisionTo" > ${revision})`;
+}
+
+type RawRow = Omit<TestsetRowRecord, 'position' | 'revisionFrom' | 'revisionTo' | 'data'> & {
+  position: number | bigint;
+  revisionFrom: number | bigint;
+  revisionTo: number | bigint | null;
+  data: unknown;
+};
 
 /** SQLite refuses a compound SELECT of more than 500 terms. */
 const SETS_PER_STATEMENT = 200;
@@ -155,22 +398,27 @@ export async function readRowWindows(ctx: RequestContext, testsetIds: readonly s
   const order = Prisma.raw(window.fromEnd ? 'DESC' : 'ASC');
   const after = window.afterPosition === undefined ? Prisma.empty : Prisma.sql` AND r."position" > ${window.afterPosition}`;
   const before = window.beforePosition === undefined ? Prisma.empty : Prisma.sql` AND r."position" < ${window.beforePosition}`;
+  const versions = revisionCondition(window.revision);
   const ids = [...found.keys()];
   for (let start = 0; start < ids.length; start += SETS_PER_STATEMENT) {
     const branches = ids.slice(start, start + SETS_PER_STATEMENT).map(
       (testsetId, index) => Prisma.sql`SELECT * FROM (
-        SELECT r."id", r."testsetId", r."position", r."data"
+        SELECT r."id", r."testsetId", r."position", r."data", r."revisionFrom", r."revisionTo", r."sourceTraceId", r."sourceSpanId"
         FROM "TestsetRow" r JOIN "Testset" t ON t."id" = r."testsetId"
-        WHERE r."testsetId" = ${testsetId} AND t."projectId" = ${ctx.projectId}${after}${before}
+        WHERE r."testsetId" = ${testsetId} AND t."projectId" = ${ctx.projectId}${versions}${after}${before}
         ORDER BY r."position" ${order} LIMIT ${window.limit}
       ) AS ${Prisma.raw(`w${index}`)}`,
     );
-    const rows = await ctx.db.$queryRaw<{ id: string; testsetId: string; position: number | bigint; data: unknown }[]>(Prisma.join(branches, ' UNION ALL '));
+    const rows = await ctx.db.$queryRaw<RawRow[]>(Prisma.join(branches, ' UNION ALL '));
     for (const row of rows) {
       found.get(row.testsetId)?.push({
         id: row.id,
         testsetId: row.testsetId,
         position: Number(row.position),
+        revisionFrom: Number(row.revisionFrom),
+        revisionTo: row.revisionTo === null ? null : Number(row.revisionTo),
+        sourceTraceId: row.sourceTraceId,
+        sourceSpanId: row.sourceSpanId,
         // SQLite hands a Json column to raw queries as its text; PostgreSQL as the value.
         data: (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as Prisma.JsonValue,
       });
@@ -186,6 +434,8 @@ export interface RowPage {
   /** Rows after this position (exclusive); from the first row when absent. */
   afterPosition?: number;
   limit: number;
+  /** The rows of this revision (an evaluation's pinned one); the current ones when absent. */
+  revision?: number;
 }
 
 /**
@@ -197,4 +447,38 @@ export interface RowPage {
 export async function readTestsetRows(ctx: RequestContext, testsetId: string, page: RowPage): Promise<TestsetRowRecord[]> {
   const windows = await readRowWindows(ctx, [testsetId], page);
   return windows.get(testsetId) ?? [];
+}
+
+export type TestsetRevisionRecord = Prisma.TestsetRevisionGetPayload<object>;
+
+/** A test set's revisions, oldest first. */
+export async function listRevisions(ctx: RequestContext, testsetId: string): Promise<TestsetRevisionRecord[]> {
+  await getTestset(ctx, testsetId, { select: { id: true } });
+  return ctx.db.testsetRevision.findMany({ where: { testsetId }, orderBy: { number: 'asc' } });
+}
+
+/** Revision `number` of the test set; 404 when the set (in this project) or the revision is unknown. */
+export async function getRevision<Q extends Omit<Prisma.TestsetRevisionFindFirstArgs, 'where'> = object>(
+  ctx: RequestContext,
+  testsetId: string,
+  number: number,
+  query?: Q,
+): Promise<Prisma.TestsetRevisionGetPayload<Q>> {
+  const revision = await ctx.db.testsetRevision.findFirst({ ...query, where: { testsetId, number, testset: { projectId: ctx.projectId } } });
+  if (!revision) throw new NotFoundError('TestsetRevision', `${testsetId}/${number}`);
+  return revision as Prisma.TestsetRevisionGetPayload<Q>;
+}
+
+const ROW_PAGE = 5000;
+
+/** Every row of one revision in position order, read a page at a time (REST answers them all). */
+export async function readRevisionRows(ctx: RequestContext, testsetId: string, revision: number): Promise<TestsetRowRecord[]> {
+  const rows: TestsetRowRecord[] = [];
+  let afterPosition: number | undefined;
+  for (;;) {
+    const page = await readTestsetRows(ctx, testsetId, { afterPosition, limit: ROW_PAGE, revision });
+    rows.push(...page);
+    if (page.length < ROW_PAGE) return rows;
+    afterPosition = page[page.length - 1].position;
+  }
 }

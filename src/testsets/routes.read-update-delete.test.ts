@@ -119,7 +119,9 @@ describe('PUT /testsets/{id}', () => {
     expect(Date.parse(response.body.updated_at)).toBeGreaterThan(Date.parse(before.body.updated_at));
     const read = await server.request('GET', `/testsets/${created.id}`);
     expect(read.body).toEqual(response.body);
-    expect(await server.assay.db.testsetRow.count({ where: { testsetId: created.id } })).toBe(1);
+    // The old rows stay as revision 1 (docs/resources.md#test-set-revisions); one row is current.
+    expect(await server.assay.db.testsetRow.count({ where: { testsetId: created.id, revisionTo: null } })).toBe(1);
+    expect(await server.assay.db.testsetRow.count({ where: { testsetId: created.id, revisionTo: 2 } })).toBe(3);
   });
 
   it('answers 422 listing every fault, before looking the test set up', async () => {

@@ -3,9 +3,35 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { restRoutes } from '../shared/http/route.js';
-import { createTestsetInput, deleteTestsetsInput, listTestsetsQuery, type TestsetRowData, updateTestsetInput, uploadTestsetInput } from './inputs.js';
+import { NotFoundError } from '../shared/errors.js';
+import {
+  addRowsInput,
+  changeColumnsInput,
+  createTestsetInput,
+  deleteRowsInput,
+  deleteTestsetsInput,
+  editRowsInput,
+  listTestsetsQuery,
+  rowsFromSpansInput,
+  type TestsetRowData,
+  updateTestsetInput,
+  uploadTestsetInput,
+} from './inputs.js';
+import { rowsFromSpans } from './from-spans.js';
 import * as testsets from './operations.js';
-import { createdJson, summaryJson, testsetCreatedResponse, testsetJson, testsetResponse, testsetSummaryResponse } from './responses.js';
+import {
+  createdJson,
+  revisionSummaryJson,
+  rowJson,
+  rowsFromSpansResponse,
+  summaryJson,
+  testsetCreatedResponse,
+  testsetJson,
+  testsetResponse,
+  testsetRevisionResponse,
+  testsetRevisionSummaryResponse,
+  testsetSummaryResponse,
+} from './responses.js';
 
 const tag = 'testsets';
 const capitals = [{ country: 'France', correct_answer: 'Paris' }];
@@ -63,5 +89,89 @@ export function testsetRoutes(app: FastifyInstance): void {
   );
   rest.delete('/testsets/:testset_id', { tag, summary: 'Delete a test set', noContent: true, errors: [404] }, (req, { params }) =>
     testsets.deleteTestset(req.ctx, params.testset_id),
+  );
+  revisionRoutes(app);
+}
+
+/** The answer of a change: the revision it made. */
+async function madeRevision(req: { ctx: Parameters<typeof testsets.getRevision>[0] }, testset: { id: string; revision: number }) {
+  return revisionSummaryJson(await testsets.getRevision(req.ctx, testset.id, testset.revision));
+}
+
+/** A revision number in a path; anything else names no revision (404, as a malformed id does). */
+function revisionNumber(testsetId: string, text: string): number {
+  if (!/^[1-9]\d{0,8}$/.test(text)) throw new NotFoundError('TestsetRevision', `${testsetId}/${text}`);
+  return Number(text);
+}
+
+// Row changes and revisions (docs/resources.md#test-set-revisions); each change answers the revision it made.
+function revisionRoutes(app: FastifyInstance): void {
+  const rest = restRoutes(app);
+  rest.post(
+    '/testsets/:testset_id/rows',
+    { tag, summary: 'Append rows (a new revision)', body: addRowsInput, response: testsetRevisionSummaryResponse, errors: [404] },
+    async (req, { params, body }) =>
+      madeRevision(
+        req,
+        (
+          await testsets.addRows(
+            req.ctx,
+            params.testset_id,
+            body.rows.map((data) => ({ data })),
+          )
+        ).testset,
+      ),
+  );
+  rest.patch(
+    '/testsets/:testset_id/rows',
+    { tag, summary: 'Edit rows by id (a new revision)', body: editRowsInput, response: testsetRevisionSummaryResponse, errors: [404] },
+    async (req, { params, body }) => madeRevision(req, await testsets.editRows(req.ctx, params.testset_id, body.rows)),
+  );
+  rest.delete(
+    '/testsets/:testset_id/rows',
+    { tag, summary: 'Delete rows by id (a new revision)', body: deleteRowsInput, response: testsetRevisionSummaryResponse, errors: [404] },
+    async (req, { params, body }) => madeRevision(req, await testsets.deleteRows(req.ctx, params.testset_id, body.row_ids)),
+  );
+  rest.patch(
+    '/testsets/:testset_id/columns',
+    {
+      tag,
+      summary: 'Rename or remove columns in every row (a new revision)',
+      body: changeColumnsInput,
+      response: testsetRevisionSummaryResponse,
+      errors: [404],
+    },
+    async (req, { params, body }) => madeRevision(req, await testsets.changeColumns(req.ctx, params.testset_id, body)),
+  );
+  rest.post(
+    '/testsets/:testset_id/rows/from-spans',
+    {
+      tag,
+      summary: 'Rows from production traces or spans, mapped by JSONPath (a preview writes nothing)',
+      body: rowsFromSpansInput,
+      response: rowsFromSpansResponse,
+      errors: [404],
+      examples: {
+        traces: { trace_ids: ['4bf92f3577b34da6a3ce929d0e0e4736'], mapping: { question: '$.input.question', correct_answer: '$.output' }, preview: true },
+      },
+    },
+    async (req, { params, body }) => {
+      const made = await rowsFromSpans(req.ctx, params.testset_id, body);
+      return { matched: made.matched, capped: made.capped, revision: made.revision, rows: made.rows.map(rowJson) };
+    },
+  );
+  rest.get(
+    '/testsets/:testset_id/revisions',
+    { tag, summary: "A test set's revisions, oldest first", response: z.array(testsetRevisionSummaryResponse), errors: [404] },
+    async (req, { params }) => (await testsets.listRevisions(req.ctx, params.testset_id)).map(revisionSummaryJson),
+  );
+  rest.get(
+    '/testsets/:testset_id/revisions/:number',
+    { tag, summary: 'One revision with its rows', response: testsetRevisionResponse, errors: [404] },
+    async (req, { params }) => {
+      const revision = await testsets.getRevision(req.ctx, params.testset_id, revisionNumber(params.testset_id, params.number));
+      const rows = await testsets.readRevisionRows(req.ctx, params.testset_id, revision.number);
+      return { ...revisionSummaryJson(revision), rows: rows.map(rowJson) };
+    },
   );
 }

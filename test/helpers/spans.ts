@@ -1,6 +1,9 @@
 // Builders of legacy ingest bodies (POST /observability/trace, docs/observability.md) for tests.
 import { expect } from 'vitest';
 import type { TestServer } from './server.js';
+import { requestContext } from '../../src/shared/context.js';
+import { writeSpans } from '../../src/observability/ingestion/span-writer.js';
+import type { SpanRecord } from '../../src/observability/ingestion/span-record.js';
 
 /** The epoch of the test traces: 2024-05-01T12:00:00Z. */
 export const T0 = Date.parse('2024-05-01T12:00:00Z');
@@ -38,4 +41,29 @@ export function threeLevelTree(prefix: string, children: number, grandchildren: 
 export async function ingestSpans(server: Pick<TestServer, 'request'>, trace: string, spans: unknown[]): Promise<void> {
   const response = await server.request('POST', '/observability/trace', { trace, spans });
   expect(response.status, response.text).toBe(200);
+}
+
+/**
+ * Writes one LLM span, alone in its trace, straight into `projectId`'s store (another project's,
+ * which no request of the tests' default key can reach).
+ */
+export async function writeSpanIn(
+  server: TestServer,
+  projectId: string,
+  traceId: string,
+  spanId: string,
+  attributes: SpanRecord['attributes'] = {},
+): Promise<void> {
+  const record: SpanRecord = {
+    traceId,
+    spanId,
+    parentSpanId: null,
+    name: spanId,
+    spanKind: 'LLM',
+    statusCode: 'OK',
+    startTimeUnixNano: 1n,
+    endTimeUnixNano: 2n,
+    attributes,
+  };
+  await writeSpans(requestContext(server.assay.services, projectId), [record]);
 }

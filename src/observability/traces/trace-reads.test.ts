@@ -3,7 +3,7 @@
 // trace-reads.root-figures.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../../../test/helpers/server.js';
-import { legacySpan, ingestSpans } from '../../../test/helpers/spans.js';
+import { legacySpan, ingestSpans, writeSpanIn } from '../../../test/helpers/spans.js';
 import { requestContext } from '../../shared/context.js';
 import { writeSpans } from '../ingestion/span-writer.js';
 import type { SpanRecord } from '../ingestion/span-record.js';
@@ -327,19 +327,7 @@ describe('GET /observability/traces/{trace_id}', () => {
 
   it("never answers another project's trace", async () => {
     const other = await server.assay.db.project.create({ data: { name: 'other-project' } });
-    await writeSpans(requestContext(server.assay.services, other.id), [
-      {
-        traceId: 'elsewhere',
-        spanId: 'foreign-span',
-        parentSpanId: null,
-        name: 'foreign',
-        spanKind: 'LLM',
-        statusCode: 'OK',
-        startTimeUnixNano: 1n,
-        endTimeUnixNano: 2n,
-        attributes: {},
-      },
-    ]);
+    await writeSpanIn(server, other.id, 'elsewhere', 'foreign-span');
     expect((await server.request('GET', '/observability/traces/elsewhere')).body).toEqual({ detail: 'Trace with id elsewhere not found' });
     expect((await server.request('GET', '/observability/spans/foreign-span')).body).toEqual({ detail: 'Span with id foreign-span not found' });
     const { errors } = await server.graphql('{ trace(traceId: "elsewhere") { traceId } }');

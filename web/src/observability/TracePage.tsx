@@ -17,6 +17,7 @@ import { scoresBySpan, useScoreConfigs, useTraceScores } from '../scores/traceSc
 import { buildTree, type SpanTree as Tree } from './outline.ts';
 import { SpanDetails, spanDetailsQuery } from './SpanDetails.tsx';
 import { SpanTree } from './SpanTree.tsx';
+import { AddToTestset } from '../testsets/AddToTestset.tsx';
 
 const query = graphql`
   query TracePageQuery($traceId: String!) {
@@ -93,6 +94,8 @@ export function TracePage({ route: { projectId, traceId, spanId }, queries }: Sc
   // The span the route preloaded; "Try again" asks the API anew (a failed query stays failed).
   const [span, loadSpan] = useQueryLoader<SpanDetailsQuery>(spanDetailsQuery, queries.span);
   const tree = useMemo(() => (trace ? buildTree(trace.outline) : null), [trace]);
+  // The test sets are read only once the form is opened.
+  const [adding, setAdding] = useState(false);
   const selected = tree && spanId !== null ? (tree.indexOf.get(spanId) ?? null) : null;
   const select = useCallback(
     (span: number) => trace && navigate(paths.trace(projectId, traceId, trace.outline.spanIds[span]), { replace: true }),
@@ -164,6 +167,18 @@ function TraceView({
       </nav>
       <TraceHead projectId={projectId} trace={trace} />
       <ScorePanel {...panel('trace')} target="this trace" scores={scores.filter((score) => score.spanId === null)} onWrite={(score) => write(score, null)} />
+      <section aria-label="Add to test set">
+        <button type="button" aria-expanded={adding} onClick={() => setAdding(!adding)}>
+          Add to test set
+        </button>
+        {adding && (
+          <ErrorBoundary resetKey={traceId}>
+            <Suspense fallback={<Loading label="Loading the test sets…" />}>
+              <AddToTestset projectId={projectId} traceId={traceId} spanId={selectedId} />
+            </Suspense>
+          </ErrorBoundary>
+        )}
+      </section>
       <div className="trace-body">
         <SpanTree outline={trace.outline} tree={tree} selected={selected} onSelect={select} scores={spanScores} />
         <section className="details-pane" aria-label="Selected span">

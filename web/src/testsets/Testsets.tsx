@@ -9,6 +9,7 @@ import type { TestsetsList_query$key } from '../__generated__/TestsetsList_query
 import type { TestsetsListPaginationQuery } from '../__generated__/TestsetsListPaginationQuery.graphql.ts';
 import type { TestsetsRow_testset$key } from '../__generated__/TestsetsRow_testset.graphql.ts';
 import type { TestsetsRows_testset$key } from '../__generated__/TestsetsRows_testset.graphql.ts';
+import type { TestsetsRevisions_testset$key } from '../__generated__/TestsetsRevisions_testset.graphql.ts';
 import type { TestsetsListQuery } from '../__generated__/TestsetsListQuery.graphql.ts';
 import type { TestsetsPageQuery } from '../__generated__/TestsetsPageQuery.graphql.ts';
 import { FieldIssues, FormIssues, useFormIssues } from '../components/forms.tsx';
@@ -60,6 +61,25 @@ const pageQuery = graphql`
       rowCount
       updatedAt
       ...TestsetsRows_testset @arguments(after: $after)
+      ...TestsetsRevisions_testset
+    }
+  }
+`;
+
+// The revisions, newest last (docs/resources.md#test-set-revisions).
+const revisionsFragment = graphql`
+  fragment TestsetsRevisions_testset on Testset {
+    currentRevision
+    revisions(first: 100) {
+      edges {
+        node {
+          id
+          number
+          change
+          rowCount
+          createdAt
+        }
+      }
     }
   }
 `;
@@ -74,6 +94,8 @@ const rowsFragment = graphql`
           id
           position
           data
+          sourceTraceId
+          sourceSpanId
         }
       }
       pageInfo {
@@ -220,6 +242,8 @@ function TestsetRows({
 }) {
   const testset = useFragment(rowsFragment, key);
   const rows = testset.rows.edges.map((edge) => edge.node);
+  // Cases made from production spans link to the span they came from.
+  const hasSources = rows.some((row) => row.sourceTraceId !== null);
   return (
     <>
       <div className="table-scroll">
@@ -235,6 +259,7 @@ function TestsetRows({
                   {column}
                 </th>
               ))}
+              {hasSources && <th scope="col">Source</th>}
             </tr>
           </thead>
           <tbody>
@@ -244,6 +269,11 @@ function TestsetRows({
                 {testset.columns.map((column) => (
                   <td key={column}>{cell((row.data as Record<string, unknown>)[column])}</td>
                 ))}
+                {hasSources && (
+                  <td>
+                    {row.sourceTraceId && <Link to={paths.trace(projectId, row.sourceTraceId, row.sourceSpanId)}>{row.sourceSpanId ?? row.sourceTraceId}</Link>}
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>
@@ -254,6 +284,41 @@ function TestsetRows({
         {testset.rows.pageInfo.hasNextPage && <Link to={paths.testset(projectId, testsetId, testset.rows.pageInfo.endCursor)}>Next 100</Link>}
       </nav>
     </>
+  );
+}
+
+const changeNames: Record<string, string> = {
+  CREATED: 'created',
+  UPLOADED: 'uploaded',
+  REPLACED: 'replaced',
+  ROWS_ADDED: 'rows added',
+  ROWS_EDITED: 'rows edited',
+  ROWS_DELETED: 'rows deleted',
+  ROWS_FROM_SPANS: 'rows from production spans',
+  COLUMNS_CHANGED: 'columns renamed or removed',
+};
+
+function Revisions({ testset: key }: { testset: TestsetsRevisions_testset$key }) {
+  const testset = useFragment(revisionsFragment, key);
+  const revisions = testset.revisions.edges.map((edge) => edge.node);
+  return (
+    <section aria-labelledby="revisions-title">
+      <h2 id="revisions-title">Revisions</h2>
+      <table className="traces">
+        <caption className="visually-hidden">Revisions of the test set; evaluations run the revision they were created on</caption>
+        <HeadRow columns={['#', 'Change', 'Cases', 'When']} numeric={['#', 'Cases']} />
+        <tbody>
+          {revisions.map((revision) => (
+            <tr key={revision.id} aria-current={revision.number === testset.currentRevision ? 'true' : undefined}>
+              <td className="numeric">{revision.number}</td>
+              <td>{changeNames[revision.change] ?? revision.change}</td>
+              <td className="numeric">{revision.rowCount.toLocaleString('en-US')}</td>
+              <td>{formatTime(revision.createdAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
   );
 }
 
@@ -276,6 +341,7 @@ export function TestsetPage({ route: { projectId, testsetId, after }, queries }:
         {testset.rowCount.toLocaleString('en-US')} cases, changed {formatTime(testset.updatedAt)}
       </p>
       <TestsetRows projectId={projectId} testsetId={testsetId} after={after} testset={testset} />
+      <Revisions testset={testset} />
     </section>
   );
 }

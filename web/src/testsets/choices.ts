@@ -13,6 +13,7 @@ const fragment = graphql`
       edges {
         node {
           id
+          databaseId
           name
           rowCount
           columns

@@ -1,0 +1,134 @@
+// "Add to test set" on the trace page (docs/ui.md#the-trace-page): the selected span (else the
+// trace's root) becomes a test case of a chosen test set, each column read from the span by a
+// JSONPath (docs/resources.md#test-cases-from-production); a preview shows the row before it is written.
+import { useState, type FormEvent } from 'react';
+import { graphql, useLazyLoadQuery } from 'react-relay';
+import type { AddToTestsetMutation, AddToTestsetMutation$data } from '../__generated__/AddToTestsetMutation.graphql.ts';
+import type { AddToTestsetQuery } from '../__generated__/AddToTestsetQuery.graphql.ts';
+import { useCommit } from '../components/actions.tsx';
+import { FieldIssues, FormIssues, invalidProps, SelectField, useFormIssues } from '../components/forms.tsx';
+import { Link, paths } from '../router.tsx';
+import { testsetOptions, useTestsetChoices } from './choices.ts';
+
+const query = graphql`
+  query AddToTestsetQuery {
+    ...TestsetChoices_query
+  }
+`;
+
+const mutation = graphql`
+  mutation AddToTestsetMutation($id: ID!, $input: TestsetRowsFromSpansInput!) {
+    addTestsetRowsFromSpans(id: $id, input: $input) {
+      revision {
+        number
+      }
+      rows {
+        data
+      }
+    }
+  }
+`;
+
+/** A first guess at where a column's value is: the expected answer in the output, the rest in the input. */
+function guessPath(column: string): string {
+  return /answer|expected|output/i.test(column) ? '$.output' : `$.input.${/^[A-Za-z_$][\w$-]*$/.test(column) ? column : `['${column}']`}`;
+}
+
+export function AddToTestset({ projectId, traceId, spanId }: { projectId: string; traceId: string; spanId: string | null }) {
+  const data = useLazyLoadQuery<AddToTestsetQuery>(query, {}, { fetchPolicy: 'store-and-network' });
+  const { testsets } = useTestsetChoices(data);
+  const [testsetId, setTestsetId] = useState('');
+  const [paths_, setPaths] = useState<Record<string, string>>({});
+  const [made, setMade] = useState<{ preview: boolean; result: AddToTestsetMutation$data['addTestsetRowsFromSpans'] } | null>(null);
+  const { issues, failure, onError, reset } = useFormIssues();
+  const [commit, busy] = useCommit<AddToTestsetMutation>(mutation);
+  const testset = testsets.find((candidate) => candidate.id === testsetId);
+  const columns = testset?.columns ?? [];
+  const mapping = Object.fromEntries(columns.map((column) => [column, paths_[column] ?? guessPath(column)]));
+
+  const run = async (preview: boolean) => {
+    reset();
+    const selection = spanId ? { spans: [{ traceId, spanId }] } : { traceIds: [traceId] };
+    try {
+      const response = await commit({ id: testsetId, input: { ...selection, mapping, preview } });
+      setMade({ preview, result: response.addTestsetRowsFromSpans });
+    } catch (error) {
+      setMade(null);
+      onError(error);
+    }
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void run(false);
+  };
+
+  return (
+    <form className="add-to-testset" aria-label="Add to test set" onSubmit={submit}>
+      <p className="muted">{spanId ? 'The selected span' : "The trace's root span"} becomes one test case; each column is read from it by a JSONPath.</p>
+      <SelectField
+        label="Test set"
+        field="id"
+        issues={issues}
+        value={testsetId}
+        onChange={(value) => {
+          setTestsetId(value);
+          setMade(null);
+        }}
+        placeholder="Choose a test set"
+        options={testsetOptions(testsets)}
+      />
+      {columns.map((column) => (
+        <label key={column}>
+          {column}
+          <input
+            value={mapping[column]}
+            {...invalidProps(issues, `mapping.${column}`)}
+            onChange={(event) => setPaths({ ...paths_, [column]: event.target.value })}
+          />
+          <FieldIssues issues={issues} field={`mapping.${column}`} />
+        </label>
+      ))}
+      <FormIssues issues={issues} fields={['id', ...columns.map((column) => `mapping.${column}`)]} failure={failure} />
+      {made && (
+        <div role="status">
+          {made.preview ? (
+            <table className="traces">
+              <caption>Preview of the test case</caption>
+              <thead>
+                <tr>
+                  {columns.map((column) => (
+                    <th scope="col" key={column}>
+                      {column}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {made.result.rows.map((row, index) => (
+                  <tr key={index}>
+                    {columns.map((column) => {
+                      const value = (row.data as Record<string, unknown>)[column];
+                      return <td key={column}>{value === undefined ? '–' : typeof value === 'string' ? value : JSON.stringify(value)}</td>;
+                    })}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <p>
+              Added as revision {made.result.revision?.number} of {testset && <Link to={paths.testset(projectId, testset.databaseId)}>{testset.name}</Link>}.
+            </p>
+          )}
+        </div>
+      )}
+      <div className="form-actions">
+        <button type="button" disabled={!testset || busy} onClick={() => void run(true)}>
+          Preview
+        </button>
+        <button type="submit" disabled={!testset || busy}>
+          {busy ? 'Adding…' : 'Add'}
+        </button>
+      </div>
+    </form>
+  );
+}
