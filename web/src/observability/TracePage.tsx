@@ -94,8 +94,6 @@ export function TracePage({ route: { projectId, traceId, spanId }, queries }: Sc
   // The span the route preloaded; "Try again" asks the API anew (a failed query stays failed).
   const [span, loadSpan] = useQueryLoader<SpanDetailsQuery>(spanDetailsQuery, queries.span);
   const tree = useMemo(() => (trace ? buildTree(trace.outline) : null), [trace]);
-  // The test sets are read only once the form is opened.
-  const [adding, setAdding] = useState(false);
   const selected = tree && spanId !== null ? (tree.indexOf.get(spanId) ?? null) : null;
   const select = useCallback(
     (span: number) => trace && navigate(paths.trace(projectId, traceId, trace.outline.spanIds[span]), { replace: true }),
@@ -151,6 +149,8 @@ function TraceView({
   const { scores, write, remove } = useTraceScores(trace, trace.traceId);
   // One panel has the keys (keys.ts): the trace's, or the selected span's.
   const [keysOn, setKeysOn] = useState<'trace' | 'span'>('trace');
+  // The test sets are read only once the form is opened.
+  const [adding, setAdding] = useState(false);
   const keysAt = selectedId === null ? 'trace' : keysOn;
   const spanScores = useMemo(() => scoresBySpan(scores, tree.indexOf), [scores, tree]);
   const panel = (target: 'trace' | 'span') => ({
@@ -172,9 +172,9 @@ function TraceView({
           Add to test set
         </button>
         {adding && (
-          <ErrorBoundary resetKey={traceId}>
+          <ErrorBoundary resetKey={trace.traceId}>
             <Suspense fallback={<Loading label="Loading the test sets…" />}>
-              <AddToTestset projectId={projectId} traceId={traceId} spanId={selectedId} />
+              <AddToTestset projectId={projectId} traceId={trace.traceId} spanId={selectedId} />
             </Suspense>
           </ErrorBoundary>
         )}
