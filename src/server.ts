@@ -139,6 +139,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     outboundPolicy,
     spanQueue: new SpanWriteQueue({ writers: database.provider === 'postgresql' ? 2 : 1 }),
     spanPartitions: new SpanPartitions(db, sql),
+    tracesStoredHooks: [],
     authenticator,
   };
   services.metrics.watchWriteQueue(services.spanQueue);

@@ -32,6 +32,7 @@ export class EvaluationEngine<Row extends { leaseOwner: string | null }, Plan, C
       leaseMs: settings.leaseMs,
       table: kind.table,
       statuses: kind.states.runnable,
+      due: kind.due,
     });
     this.scheduler = new JobScheduler(kind.name, services.events, this.leases, settings, log, {
       work: (id, signal) => this.work(id, signal),

@@ -85,6 +85,8 @@ export interface JobKind<Row extends { leaseOwner: string | null }, Plan, Case, 
   readonly name: EvaluationKind;
   /** The jobs' table ("Evaluation"): its rows have `id`, `status`, `statusError`, `leaseOwner` and `leaseExpiresAt`. */
   readonly table: string;
+  /** A DateTime column of the row before which it is not run (online evaluation's delays and backoffs). */
+  readonly due?: string;
   /** The table's delegate in `db`, which is the service's client or a transaction. */
   model(db: JobDb): JobModel;
   readonly states: JobStates;

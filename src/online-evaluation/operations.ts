@@ -1,0 +1,333 @@
+// Online evaluation rules and their jobs (docs/online-evaluation.md): plain functions over Prisma,
+// the only code touching the EvaluationRule and EvaluationRuleJob tables. Rules are read and
+// written by REST and GraphQL; jobs are planned from committed spans (`planJobs`, called after
+// ingestion, apart from it) and run by runner.ts.
+import { v7 as uuidv7 } from 'uuid';
+import { getEvaluatorConfig } from '../evaluators/operations.js';
+import { getScorer } from '../evaluators/scoring.js';
+import { spanWhere, traceWhere, type SearchFilter } from '../observability/search/filters.js';
+import { searchFilter } from '../observability/search/inputs.js';
+import { type RequestContext, type Services, requestContext } from '../shared/context.js';
+import { isUniqueViolation, type Prisma } from '../shared/db.js';
+import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
+import { toJson } from '../shared/json.js';
+import { type SqlValue, sqlDate } from '../shared/sql.js';
+import type { JobStatus, RuleFilter, RuleInput, RuleMapping, RulePatch, RuleTarget, SkipReason } from './inputs.js';
+import { isSampled } from './sampling.js';
+
+export type RuleRow = Prisma.EvaluationRuleGetPayload<object>;
+export type JobRow = Prisma.EvaluationRuleJobGetPayload<object>;
+
+const RULE = 'EvaluationRule';
+
+/** Statuses of jobs that still need work: a RUNNING job whose worker died is taken again. */
+export const WAITING_STATUSES = ['PENDING', 'RUNNING'] as const;
+
+/** The search filter of a rule's stored filter (its query parameters' names, read as the trace search reads them). */
+export function ruleSearchFilter(filter: Prisma.JsonValue): SearchFilter {
+  return searchFilter((filter ?? {}) as RuleFilter, 'body');
+}
+
+/** The project's evaluator config a rule names, or a 422 at `evaluator_config_id`. */
+export async function checkConfig(ctx: RequestContext, configId: string) {
+  try {
+    const config = await getEvaluatorConfig(ctx, configId);
+    if (!getScorer(config.evaluatorKey)) {
+      throw ValidationError.at(['body', 'evaluator_config_id'], `The evaluator ${config.evaluatorKey} cannot run online in this version`);
+    }
+    return config;
+  } catch (error) {
+    if (error instanceof NotFoundError) throw ValidationError.at(['body', 'evaluator_config_id'], `No evaluator config with id ${configId} in this project`);
+    throw error;
+  }
+}
+
+async function uniqueName<T>(write: Promise<T>, name: string): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ConflictError(`A rule named ${name} already exists in this project`);
+    throw error;
+  }
+}
+
+function checkCosts(filter: RuleFilter): void {
+  for (const [low, high] of [
+    ['min_cost', 'max_cost'],
+    ['min_latency', 'max_latency'],
+  ] as const) {
+    const a = filter[low];
+    const b = filter[high];
+    if (a !== undefined && b !== undefined && a > b) throw ValidationError.at(['body', 'filter', low], `Input should be at most ${high} (${b})`);
+  }
+}
+
+export async function createRule(ctx: RequestContext, input: RuleInput): Promise<RuleRow> {
+  const config = await checkConfig(ctx, input.evaluator_config_id);
+  checkCosts(input.filter);
+  return uniqueName(
+    ctx.db.evaluationRule.create({
+      data: {
+        projectId: ctx.projectId,
+        name: input.name,
+        enabled: input.enabled,
+        target: input.target,
+        filter: toJson(input.filter),
+        samplingRate: input.sampling_rate,
+        delaySeconds: input.delay_seconds,
+        evaluatorConfigId: input.evaluator_config_id,
+        mapping: input.mapping ? toJson(input.mapping) : undefined,
+        scoreName: input.score_name ?? config.name,
+        dailyCostLimitUsd: input.daily_cost_limit_usd ?? null,
+      },
+    }),
+    input.name,
+  );
+}
+
+export function listRules(ctx: RequestContext): Promise<RuleRow[]> {
+  return ctx.db.evaluationRule.findMany({ where: { projectId: ctx.projectId }, orderBy: { id: 'asc' } });
+}
+
+export async function getRule(ctx: Pick<RequestContext, 'db' | 'projectId'>, id: string): Promise<RuleRow> {
+  const rule = await ctx.db.evaluationRule.findFirst({ where: { id, projectId: ctx.projectId } });
+  if (!rule) throw new NotFoundError(RULE, id);
+  return rule;
+}
+
+/** The fields whose change makes a new version: what the rule evaluates, and how. */
+const VERSIONED = ['target', 'filter', 'sampling_rate', 'evaluator_config_id', 'mapping', 'score_name'] as const;
+
+export async function updateRule(ctx: RequestContext, id: string, patch: RulePatch): Promise<RuleRow> {
+  const rule = await getRule(ctx, id);
+  const config = patch.evaluator_config_id !== undefined ? await checkConfig(ctx, patch.evaluator_config_id) : null;
+  if (patch.filter) checkCosts(patch.filter);
+  const versioned = VERSIONED.some((field) => patch[field] !== undefined);
+  const enabling = patch.enabled === true && !rule.enabled;
+  const data: Prisma.EvaluationRuleUpdateInput = {
+    name: patch.name,
+    enabled: patch.enabled,
+    target: patch.target,
+    filter: patch.filter ? toJson(patch.filter) : undefined,
+    samplingRate: patch.sampling_rate,
+    delaySeconds: patch.delay_seconds,
+    evaluatorConfigId: patch.evaluator_config_id,
+    mapping: patch.mapping === undefined ? undefined : patch.mapping === null ? { set: null } : toJson(patch.mapping),
+    // score_name null: back to the config's name.
+    scoreName: patch.score_name === undefined ? undefined : (patch.score_name ?? (config ?? (await checkConfig(ctx, rule.evaluatorConfigId))).name),
+    dailyCostLimitUsd: patch.daily_cost_limit_usd,
+    ...(versioned ? { version: { increment: 1 } } : {}),
+    // A new config or re-enabling tries again: the rule is active until a job finds it cannot run.
+    ...(config || enabling ? { status: 'ACTIVE', pausedReason: null } : {}),
+    ...(enabling ? { enabledAt: new Date() } : {}),
+  };
+  return uniqueName(ctx.db.evaluationRule.update({ where: { id: rule.id }, data }), patch.name ?? rule.name);
+}
+
+/** Deletes the rule and its jobs; its scores stay (they are the project's results). */
+export async function deleteRule(ctx: RequestContext, id: string): Promise<void> {
+  const rule = await getRule(ctx, id);
+  const running = await ctx.db.evaluationRuleJob.findMany({ where: { ruleId: rule.id, status: 'RUNNING' }, select: { id: true } });
+  await ctx.db.evaluationRule.delete({ where: { id: rule.id } });
+  for (const job of running) ctx.events.publish('job:stopped', job.id);
+}
+
+// Jobs.
+
+export interface JobPage {
+  jobs: JobRow[];
+  nextCursor: string | null;
+}
+
+/** A rule's jobs, newest first (ids are UUIDv7), `limit` a page, after the cursor (a job id). */
+export async function listJobs(ctx: RequestContext, ruleId: string, query: { status?: JobStatus; limit: number; cursor?: string }): Promise<JobPage> {
+  const rule = await getRule(ctx, ruleId);
+  const jobs = await ctx.db.evaluationRuleJob.findMany({
+    where: { ruleId: rule.id, status: query.status, ...(query.cursor ? { id: { lt: query.cursor } } : {}) },
+    orderBy: { id: 'desc' },
+    take: query.limit + 1,
+  });
+  const more = jobs.length > query.limit;
+  const page = more ? jobs.slice(0, query.limit) : jobs;
+  return { jobs: page, nextCursor: more ? page[page.length - 1].id : null };
+}
+
+export async function getJob(ctx: Pick<RequestContext, 'db' | 'projectId'>, id: string): Promise<JobRow> {
+  const job = await ctx.db.evaluationRuleJob.findFirst({ where: { id, projectId: ctx.projectId } });
+  if (!job) throw new NotFoundError('EvaluationRuleJob', id);
+  return job;
+}
+
+export interface RuleStats {
+  byStatus: Record<JobStatus, number>;
+  bySkipReason: Record<SkipReason, number>;
+  costUsd: number;
+  costTodayUsd: number;
+  latencyP50: number | null;
+  latencyP95: number | null;
+  lastErrors: { jobId: string; message: string; at: Date | null }[];
+}
+
+/** The UTC day's start: the daily cost limit counts from it. */
+export function startOfDay(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+/** What a rule's judges cost since `since`, in USD. */
+export async function ruleCostSince(db: Prisma.TransactionClient, ruleId: string, since: Date): Promise<number> {
+  const { _sum } = await db.evaluationRuleJob.aggregate({ where: { ruleId, finishedAt: { gte: since } }, _sum: { cost: true } });
+  return _sum.cost ?? 0;
+}
+
+/** The latencies percentiles are read over: the rule's latest finished jobs. */
+const LATENCY_SAMPLE = 1000;
+
+export async function ruleStats(ctx: RequestContext, ruleId: string): Promise<RuleStats> {
+  const rule = await getRule(ctx, ruleId);
+  const [statuses, reasons, total, latencies, errors, today] = await Promise.all([
+    ctx.db.evaluationRuleJob.groupBy({ by: ['status'], where: { ruleId: rule.id }, _count: { _all: true } }),
+    ctx.db.evaluationRuleJob.groupBy({ by: ['skipReason'], where: { ruleId: rule.id, status: 'SKIPPED' }, _count: { _all: true } }),
+    ctx.db.evaluationRuleJob.aggregate({ where: { ruleId: rule.id }, _sum: { cost: true } }),
+    ctx.db.evaluationRuleJob.findMany({
+      where: { ruleId: rule.id, status: 'DONE', latency: { not: null } },
+      orderBy: { finishedAt: 'desc' },
+      take: LATENCY_SAMPLE,
+      select: { latency: true },
+    }),
+    ctx.db.evaluationRuleJob.findMany({ where: { ruleId: rule.id, status: 'ERROR' }, orderBy: { finishedAt: 'desc' }, take: 5 }),
+    ruleCostSince(ctx.db, rule.id, startOfDay()),
+  ]);
+  const byStatus = { PENDING: 0, RUNNING: 0, DONE: 0, ERROR: 0, SKIPPED: 0 } as Record<JobStatus, number>;
+  for (const row of statuses) byStatus[row.status as JobStatus] = row._count._all;
+  const bySkipReason = { sampled_out: 0, filter_no_longer_matches: 0, cost_limit_reached: 0, rule_disabled: 0, target_deleted: 0, backlog_full: 0 } as Record<SkipReason, number>;
+  for (const row of reasons) if (row.skipReason) bySkipReason[row.skipReason as SkipReason] = row._count._all;
+  const sorted = latencies.map((row) => row.latency!).sort((a, b) => a - b);
+  return {
+    byStatus,
+    bySkipReason,
+    costUsd: total._sum.cost ?? 0,
+    costTodayUsd: today,
+    latencyP50: percentile(sorted, 0.5),
+    latencyP95: percentile(sorted, 0.95),
+    lastErrors: errors.map((job) => ({ jobId: job.id, message: errorMessage(job.statusError) ?? 'failed', at: job.finishedAt })),
+  };
+}
+
+/** The nearest-rank percentile of sorted values; null when there are none. */
+export function percentile(sorted: readonly number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+}
+
+export function errorMessage(stored: Prisma.JsonValue | null): string | null {
+  if (!stored || typeof stored !== 'object' || Array.isArray(stored)) return null;
+  const message = (stored as Record<string, unknown>).message;
+  return typeof message === 'string' ? message : null;
+}
+
+// Planning jobs from committed spans.
+
+/** A target as planned: its key (what sampling hashes and the job is unique by) and ids. */
+interface PlannedTarget {
+  key: string;
+  traceId: string | null;
+  spanId: string | null;
+  sessionId: string | null;
+}
+
+const JOB_COLUMNS = ['id', 'projectId', 'ruleId', 'ruleVersion', 'targetType', 'targetKey', 'traceId', 'spanId', 'sessionId', 'status', 'skipReason', 'notBefore', 'createdAt'];
+
+/** The targets of `traceIds` (just committed) that match the rule's filter and arrived since it was enabled. */
+async function matchingTargets(ctx: RequestContext, rule: RuleRow, traceIds: readonly string[]): Promise<PlannedTarget[]> {
+  const filter = ruleSearchFilter(rule.filter);
+  const ids = JSON.stringify(traceIds);
+  const since = sqlDate(rule.enabledAt);
+  if (rule.target === 'span') {
+    const where = spanWhere(ctx, filter);
+    const rows = await ctx.sql.query<{ traceId: string; spanId: string; sessionId: string | null }>(
+      ctx.db,
+      `SELECT s."traceId", s."spanId", s."sessionId" FROM "Span" AS s WHERE ${where.sql} AND s."traceId" IN (${ctx.sql.jsonValues('?')}) AND s."createdAt" >= ${ctx.sql.timestamp('?')}`,
+      [...where.params, ids, since],
+    );
+    return rows.map((row) => ({ key: `${row.traceId}/${row.spanId}`, traceId: row.traceId, spanId: row.spanId, sessionId: row.sessionId }));
+  }
+  const where = traceWhere(ctx, filter);
+  const rows = await ctx.sql.query<{ traceId: string; sessionId: string | null }>(
+    ctx.db,
+    `SELECT t."traceId", t."sessionId" FROM "Trace" AS t WHERE ${where.sql} AND t."traceId" IN (${ctx.sql.jsonValues('?')}) AND t."createdAt" >= ${ctx.sql.timestamp('?')}`,
+    [...where.params, ids, since],
+  );
+  if (rule.target === 'trace') return rows.map((row) => ({ key: row.traceId, traceId: row.traceId, spanId: null, sessionId: row.sessionId }));
+  const sessions = new Set(rows.flatMap((row) => (row.sessionId ? [row.sessionId] : [])));
+  return [...sessions].map((sessionId) => ({ key: sessionId, traceId: null, spanId: null, sessionId }));
+}
+
+export interface PlanSettings {
+  maxPendingJobs: number;
+}
+
+/**
+ * Plans the jobs of the enabled rules of a project for traces whose spans were just committed:
+ * one job per (rule version, target), a sampled-out target as a SKIPPED job, and once
+ * `maxPendingJobs` wait, new ones SKIPPED as backlog_full. A trace's or session's job that exists
+ * already has its start pushed back to the delay after this arrival (late spans are seen).
+ * Answers the jobs written.
+ */
+export async function planJobs(services: Services, projectId: string, traceIds: readonly string[], settings: PlanSettings): Promise<number> {
+  const ctx = requestContext(services, projectId);
+  const rules = await ctx.db.evaluationRule.findMany({ where: { projectId, enabled: true } });
+  if (rules.length === 0 || traceIds.length === 0) return 0;
+  let room = settings.maxPendingJobs - (await ctx.db.evaluationRuleJob.count({ where: { status: { in: [...WAITING_STATUSES] } } }));
+  let written = 0;
+  for (const rule of rules) {
+    const targets = await matchingTargets(ctx, rule, traceIds);
+    if (targets.length === 0) continue;
+    const now = new Date();
+    const notBefore = sqlDate(new Date(now.getTime() + rule.delaySeconds * 1000));
+    const rows = targets.map((target): SqlValue[] => {
+      let status: JobStatus = 'PENDING';
+      let reason: SkipReason | null = null;
+      if (!isSampled(target.key, rule.samplingRate)) [status, reason] = ['SKIPPED', 'sampled_out'];
+      else if (room <= 0) [status, reason] = ['SKIPPED', 'backlog_full'];
+      else room--;
+      return [uuidv7(), projectId, rule.id, rule.version, rule.target, target.key, target.traceId, target.spanId, target.sessionId, status, reason, notBefore, sqlDate(now)];
+    });
+    // A span arrives once; a trace's or a session's delay runs from its latest arrival.
+    const onConflict =
+      rule.target === 'span'
+        ? 'ON CONFLICT ("ruleId", "ruleVersion", "targetKey") DO NOTHING'
+        : 'ON CONFLICT ("ruleId", "ruleVersion", "targetKey") DO UPDATE SET "notBefore" = excluded."notBefore" ' +
+          `WHERE "EvaluationRuleJob"."status" = 'PENDING' AND "EvaluationRuleJob"."leaseOwner" IS NULL`;
+    written += await ctx.sql.transaction((tx) => ctx.sql.insertRows(tx, 'EvaluationRuleJob', JOB_COLUMNS, rows, onConflict));
+  }
+  if (written > 0) ctx.events.publish('jobs:created', 'online-evaluation');
+  return written;
+}
+
+/** Whether the target still matches the filter (a rule changed since the job was planned, or the trace's roll-up did). */
+export async function targetMatches(ctx: RequestContext, target: RuleTarget, filter: SearchFilter, job: Pick<JobRow, 'traceId' | 'spanId' | 'sessionId'>): Promise<boolean> {
+  if (target === 'span') {
+    const where = spanWhere(ctx, filter);
+    const rows = await ctx.sql.query(ctx.db, `SELECT 1 AS one FROM "Span" AS s WHERE ${where.sql} AND s."traceId" = ? AND s."spanId" = ? LIMIT 1`, [...where.params, job.traceId, job.spanId]);
+    return rows.length > 0;
+  }
+  const where = traceWhere(ctx, filter);
+  const [column, id] = target === 'trace' ? ['traceId', job.traceId] : ['sessionId', job.sessionId];
+  const rows = await ctx.sql.query(ctx.db, `SELECT 1 AS one FROM "Trace" AS t WHERE ${where.sql} AND t."${column}" = ? LIMIT 1`, [...where.params, id]);
+  return rows.length > 0;
+}
+
+/** The rule's mapping as stored. */
+export function ruleMappingOf(rule: RuleRow): RuleMapping | null {
+  return (rule.mapping as RuleMapping | null) ?? null;
+}
+
+/** Pauses a rule whose evaluator cannot run (no provider key), with the reason users see. */
+export async function pauseRule(db: Prisma.TransactionClient, ruleId: string, reason: string): Promise<void> {
+  await db.evaluationRule.updateMany({ where: { id: ruleId }, data: { status: 'PAUSED', pausedReason: reason } });
+}
+
+/** The rule runs again (a job of it ran). */
+export async function resumeRule(db: Prisma.TransactionClient, ruleId: string): Promise<void> {
+  await db.evaluationRule.updateMany({ where: { id: ruleId, status: 'PAUSED' }, data: { status: 'ACTIVE', pausedReason: null } });
+}

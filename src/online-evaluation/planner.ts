@@ -1,0 +1,46 @@
+// Plans online evaluation jobs after spans are committed (docs/online-evaluation.md#jobs). The
+// ingestion writer tells the planner which traces it stored and goes on at once: the planner
+// gathers the trace ids per project and plans them one project at a time, apart from ingestion,
+// so rules never slow or refuse it. A failed planning is logged, never thrown back to ingestion.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Services } from '../shared/context.js';
+import { type PlanSettings, planJobs } from './operations.js';
+
+export class JobPlanner {
+  private readonly waiting = new Map<string, Set<string>>();
+  private draining: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly services: Services,
+    private readonly settings: PlanSettings,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Ingestion's hook (Services.tracesStoredHooks): remembers the traces and returns. */
+  readonly notify = (projectId: string, traceIds: string[]): void => {
+    if (this.stopped) return;
+    let traces = this.waiting.get(projectId);
+    if (!traces) this.waiting.set(projectId, (traces = new Set()));
+    for (const id of traceIds) traces.add(id);
+    this.draining ??= this.drain().finally(() => (this.draining = null));
+  };
+
+  private async drain(): Promise<void> {
+    // Let the ingestion request that told us end first.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.waiting.size > 0 && !this.stopped) {
+      const [projectId, traces] = this.waiting.entries().next().value!;
+      this.waiting.delete(projectId);
+      await planJobs(this.services, projectId, [...traces], this.settings).catch((error: unknown) =>
+        this.log.error({ err: error, projectId, traces: traces.size }, 'planning online evaluation jobs failed'),
+      );
+    }
+  }
+
+  /** Plans what was told already, then stops listening. */
+  async stop(): Promise<void> {
+    await this.draining;
+    this.stopped = true;
+  }
+}
