@@ -44,12 +44,19 @@ export interface OnlineSettings {
   /** How long after its creation a job retries transient failures for free. */
   retryDeadlineMs: number;
   maxAttempts: number;
-  /** The first backoff of a transient failure; doubled each time, with jitter, up to `maxBackoffMs`. */
+  /** The first backoff of a failure; doubled each time, with jitter, up to MAX_BACKOFF_MS. */
   backoffMs: number;
-  maxBackoffMs: number;
 }
 
-export const defaultOnlineSettings: Omit<OnlineSettings, 'timeoutMs' | 'retryDeadlineMs' | 'maxAttempts'> = { backoffMs: 1000, maxBackoffMs: 5 * 60_000 };
+/** The longest wait between two tries of a job (a Retry-After may ask for more). */
+export const MAX_BACKOFF_MS = 5 * 60_000;
+
+declare module '../shared/context.js' {
+  interface Services {
+    /** Online evaluation's settings that requests need too (a preview's time limit). */
+    onlineEvaluation: Pick<OnlineSettings, 'timeoutMs'>;
+  }
+}
 
 /** How long a job waits while its rule is paused (no provider key) before looking again. */
 const PAUSED_RETRY_MS = 60_000;
@@ -131,8 +138,8 @@ function spanDoc(span: SpanRowLite) {
 }
 
 /** The wait before the next try of a job that failed transiently `retries` times: doubling, jittered, Retry-After winning. */
-export function backoffMs(settings: Pick<OnlineSettings, 'backoffMs' | 'maxBackoffMs'>, retries: number, retryAfterMs?: number): number {
-  const base = Math.min(settings.maxBackoffMs, settings.backoffMs * 2 ** Math.min(retries, 30));
+export function backoffMs(settings: Pick<OnlineSettings, 'backoffMs'>, retries: number, retryAfterMs?: number): number {
+  const base = Math.min(MAX_BACKOFF_MS, settings.backoffMs * 2 ** Math.min(retries, 30));
   // Full jitter over the upper half: jobs failing together do not come back together.
   const jittered = base / 2 + Math.random() * (base / 2);
   return Math.max(jittered, retryAfterMs ?? 0);

@@ -134,6 +134,8 @@ const configSchema = z.object({
   ONLINE_EVALUATION_MAX_PENDING_JOBS: z.coerce.number().int().min(1).default(100_000),
   /** How long after its creation a job keeps retrying transient failures without using attempts. */
   ONLINE_EVALUATION_RETRY_DEADLINE_SECONDS: z.coerce.number().positive().default(24 * 3600),
+  /** The first wait before a failed job is tried again; doubled each time (with jitter) up to 5 minutes. */
+  ONLINE_EVALUATION_BACKOFF_SECONDS: z.coerce.number().positive().default(1),
   /** Attempts of a job whose evaluator fails for another reason, before it ends ERROR. */
   ONLINE_EVALUATION_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
   /** Days a project's traces are kept when the project sets none; unset: forever (docs/observability.md#retention). */
