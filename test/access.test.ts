@@ -73,6 +73,7 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
   const member = await ok(client.request('POST', `/projects/${projectIds[project]}/members`, { email: `member-${project}@example.com`, role: 'viewer' }));
   const scoreConfig = await ok(client.request('POST', '/score-configs', { name: `quality-${project}`, data_type: 'NUMERIC', min_value: 0, max_value: 1 }));
   const score = await ok(client.request('POST', '/scores', { trace_id: trace, name: `quality-${project}`, value: 1, config_id: scoreConfig.id }));
+  const rule = await ok(client.request('POST', '/evaluation-rules', { name: `rule-${project}`, evaluator_config_id: config.id, enabled: false }));
   return {
     app_id: app,
     variant_id: variant.variant_id,
@@ -88,6 +89,7 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
     user_id: member.user_id,
     score_id: score.id,
     score_config_id: scoreConfig.id,
+    rule_id: rule.id,
   };
 }
 
@@ -243,6 +245,15 @@ const expected: Record<string, Access> = {
   'GET /score-configs': 'read',
   'GET /score-configs/:score_config_id': 'read',
   'PATCH /score-configs/:score_config_id': 'write',
+  'POST /evaluation-rules': 'write',
+  'GET /evaluation-rules': 'read',
+  'POST /evaluation-rules/preview': 'write',
+  'GET /evaluation-rules/:rule_id': 'read',
+  'PATCH /evaluation-rules/:rule_id': 'write',
+  'DELETE /evaluation-rules/:rule_id': 'write',
+  'GET /evaluation-rules/:rule_id/jobs': 'read',
+  'GET /evaluation-rules/:rule_id/stats': 'read',
+  'POST /evaluation-rules/:rule_id/preview': 'write',
   'POST /v1/traces': 'ingest',
   'POST /otlp/v1/traces': 'ingest',
   'POST /public/otel/v1/traces': 'ingest',
@@ -291,6 +302,10 @@ function bodyFor(route: string, ids: Record<string, string>): unknown {
     'POST /scores': { trace_id: ids.trace_id, name: 'walk', value: 1 },
     'POST /score-configs': { name: 'walk', data_type: 'BOOLEAN' },
     'PATCH /score-configs/:score_config_id': { description: 'walked' },
+    'POST /evaluation-rules': { name: 'walk', evaluator_config_id: ids.config_id, enabled: false },
+    'PATCH /evaluation-rules/:rule_id': { delay_seconds: 5 },
+    'POST /evaluation-rules/preview': { rule: { name: 'walk', evaluator_config_id: ids.config_id }, trace_id: ids.trace_id },
+    'POST /evaluation-rules/:rule_id/preview': { trace_id: ids.trace_id },
     'POST /observability/trace': { trace: 'cccccccccccccccccccccccccccccccc', spans: [] },
     'POST /evaluations': {
       app_id: ids.app_id,
@@ -328,6 +343,8 @@ const idsInBody = [
   'DELETE /evaluations',
   'POST /human-evaluations',
   'DELETE /human-evaluations',
+  'POST /evaluation-rules',
+  'POST /evaluation-rules/preview',
 ];
 /** Routes with a path parameter that names nothing of a project. */
 const notProjectScoped = ['GET /evaluators/:evaluator_key', 'GET /variants/:variant_id/revisions/:revision'];
@@ -455,6 +472,7 @@ async function projectState(project: Project) {
     '/observability/traces',
     '/scores',
     '/score-configs',
+    '/evaluation-rules',
     `/projects/${ids.project_id}/api-keys`,
     `/projects/${ids.project_id}/members`,
     `/projects/${ids.project_id}/audit-events`,
@@ -620,12 +638,17 @@ describe('GraphQL', () => {
       ['read', 'query($id: ID!) { node(id: $id) { ... on ScoreConfig { name } } }', 'score_config_global_id'],
       ['write', 'mutation($id: ID!) { updateScoreConfig(id: $id, input: { isArchived: true }) { name } }', 'score_config_global_id'],
       ['admin', 'mutation($id: ID!) { revokeApiKey(id: $id) }', 'api_key_global_id'],
+      ['read', 'query($id: ID!) { node(id: $id) { ... on EvaluationRule { name stats { costUsd } } } }', 'rule_global_id'],
+      ['write', 'mutation($id: ID!) { updateEvaluationRule(id: $id, input: { enabled: true }) { name } }', 'rule_global_id'],
+      ['write', 'mutation($id: ID!) { previewEvaluationRule(id: $id, traceId: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa") { matches } }', 'rule_global_id'],
+      ['write', 'mutation($id: ID!) { deleteEvaluationRule(id: $id) }', 'rule_global_id'],
     ];
     // Cases naming a global id: its type and the fixture holding the plain id.
     const globalIds: Record<string, [string, string]> = {
       api_key_global_id: ['ApiKey', 'api_key_id'],
       score_global_id: ['Score', 'score_id'],
       score_config_global_id: ['ScoreConfig', 'score_config_id'],
+      rule_global_id: ['EvaluationRule', 'rule_id'],
     };
     const idOf = (name: string, ids: Record<string, string>) =>
       name in globalIds ? Buffer.from(`${globalIds[name][0]}:${ids[globalIds[name][1]]}`).toString('base64') : ids[name];

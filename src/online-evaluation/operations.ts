@@ -28,18 +28,13 @@ export function ruleSearchFilter(filter: Prisma.JsonValue): SearchFilter {
   return searchFilter((filter ?? {}) as RuleFilter, 'body');
 }
 
-/** The project's evaluator config a rule names, or a 422 at `evaluator_config_id`. */
+/** The project's evaluator config a rule names: 404 for another project's or an unknown one, as evaluations answer. */
 export async function checkConfig(ctx: RequestContext, configId: string) {
-  try {
-    const config = await getEvaluatorConfig(ctx, configId);
-    if (!getScorer(config.evaluatorKey)) {
-      throw ValidationError.at(['body', 'evaluator_config_id'], `The evaluator ${config.evaluatorKey} cannot run online in this version`);
-    }
-    return config;
-  } catch (error) {
-    if (error instanceof NotFoundError) throw ValidationError.at(['body', 'evaluator_config_id'], `No evaluator config with id ${configId} in this project`);
-    throw error;
+  const config = await getEvaluatorConfig(ctx, configId);
+  if (!getScorer(config.evaluatorKey)) {
+    throw ValidationError.at(['body', 'evaluator_config_id'], `The evaluator ${config.evaluatorKey} cannot run online in this version`);
   }
+  return config;
 }
 
 async function uniqueName<T>(write: Promise<T>, name: string): Promise<T> {
@@ -150,12 +145,6 @@ export async function listJobs(ctx: RequestContext, ruleId: string, query: { sta
   const more = jobs.length > query.limit;
   const page = more ? jobs.slice(0, query.limit) : jobs;
   return { jobs: page, nextCursor: more ? page[page.length - 1].id : null };
-}
-
-export async function getJob(ctx: Pick<RequestContext, 'db' | 'projectId'>, id: string): Promise<JobRow> {
-  const job = await ctx.db.evaluationRuleJob.findFirst({ where: { id, projectId: ctx.projectId } });
-  if (!job) throw new NotFoundError('EvaluationRuleJob', id);
-  return job;
 }
 
 export interface RuleStats {

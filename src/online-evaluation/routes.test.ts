@@ -64,12 +64,17 @@ describe('POST /evaluation-rules', () => {
     [{ filter: { min_cost: 2, max_cost: 1 } }, ['body', 'filter', 'min_cost']],
     [{ mapping: { inputs: 'input.question' } }, ['body', 'mapping', 'inputs']],
     [{ daily_cost_limit_usd: -1 }, ['body', 'daily_cost_limit_usd']],
-    [{ evaluator_config_id: 'no-such-config' }, ['body', 'evaluator_config_id']],
     [{ name: '' }, ['body', 'name']],
   ])('refuses %j with a 422 at %j', async (body, loc) => {
     const response = await create({ name: 'bad', ...body });
     expect(response.status, response.text).toBe(422);
     expect(response.body.detail.map((issue: any) => issue.loc)).toContainEqual(loc);
+  });
+
+  it('answers 404 for an evaluator config the project does not have, as evaluations do', async () => {
+    const response = await create({ name: 'no config', evaluator_config_id: 'no-such-config' });
+    expect(response.status).toBe(404);
+    expect(response.body.detail).toMatch(/no-such-config/);
   });
 
   it('refuses a name the project already uses with a 409', async () => {
@@ -146,8 +151,7 @@ describe('previews', () => {
     });
     expect(staging.body.matches).toBe(false);
     const unknown = await server.request('POST', `/evaluation-rules/${rule.id}/preview`, { trace_id: 'no-such-trace' });
-    expect(unknown.status).toBe(422);
-    expect(unknown.body.detail[0].loc).toEqual(['body', 'trace_id']);
+    expect(unknown.status).toBe(404);
   });
 });
 

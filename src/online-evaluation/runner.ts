@@ -20,7 +20,7 @@ import { Prisma } from '../shared/db.js';
 import { asObject } from '../shared/json.js';
 import { TransientError } from '../shared/retry.js';
 import type { SearchFilter } from '../observability/search/filters.js';
-import { ValidationError } from '../shared/errors.js';
+import { NotFoundError } from '../shared/errors.js';
 import type { RuleMapping, RuleTarget, SkipReason } from './inputs.js';
 import type { PreviewJson } from './responses.js';
 import { type TargetDocument, type EvaluatorVariables, evaluatorVariables } from './mapping.js';
@@ -459,7 +459,7 @@ export interface PreviewedRule {
 export async function previewRule(ctx: RequestContext, timeoutMs: number, rule: PreviewedRule, traceId: string, signal: AbortSignal): Promise<PreviewJson> {
   const config = await checkConfig(ctx, rule.evaluatorConfigId);
   const trace = await ctx.db.trace.findFirst({ where: { projectId: ctx.projectId, traceId } });
-  if (!trace) throw ValidationError.at(['body', 'trace_id'], `No trace with id ${traceId} in this project`);
+  if (!trace) throw new NotFoundError('Trace', traceId);
   let ids: Pick<JobRow, 'traceId' | 'spanId' | 'sessionId'> = { traceId, spanId: null, sessionId: trace.sessionId };
   if (rule.target === 'span') {
     const spans = await ctx.db.span.findMany({ where: { projectId: ctx.projectId, traceId }, orderBy: { startTime: 'asc' }, select: { spanId: true, parentSpanId: true } });
