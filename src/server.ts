@@ -252,7 +252,11 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
       server.log.child({ component: 'online-evaluation-runner' }),
     ),
   ];
-  const planner = new JobPlanner(services, { maxPendingJobs: config.ONLINE_EVALUATION_MAX_PENDING_JOBS }, server.log.child({ component: 'online-evaluation-planner' }));
+  const planner = new JobPlanner(
+    services,
+    { maxPendingJobs: config.ONLINE_EVALUATION_MAX_PENDING_JOBS },
+    server.log.child({ component: 'online-evaluation-planner' }),
+  );
   services.tracesStoredHooks.push(planner.notify);
   const retention = new RetentionSweeper(
     services,

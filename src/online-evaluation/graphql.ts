@@ -54,7 +54,7 @@ const RuleStatusEnum = builder.enumType('EvaluationRuleStatus', {
 });
 
 export const EvaluationRuleJobRef = builder.prismaNode('EvaluationRuleJob', {
-  description: "One evaluation of one target by one version of a rule (docs/online-evaluation.md#jobs).",
+  description: 'One evaluation of one target by one version of a rule (docs/online-evaluation.md#jobs).',
   id: { field: 'id' },
   nullable: true,
   findUnique: (id, ctx) => ({ id, projectId: ctx.projectId }),
@@ -134,7 +134,8 @@ const Stats = builder.objectRef<StatsJson>('EvaluationRuleStats').implement({
 });
 
 export const EvaluationRuleRef = builder.prismaNode('EvaluationRule', {
-  description: 'An online evaluation rule: an evaluator config run on matching production spans, traces or sessions as they arrive (docs/online-evaluation.md).',
+  description:
+    'An online evaluation rule: an evaluator config run on matching production spans, traces or sessions as they arrive (docs/online-evaluation.md).',
   id: { field: 'id' },
   nullable: true,
   findUnique: (id, ctx) => ({ id, projectId: ctx.projectId }),
@@ -152,7 +153,11 @@ export const EvaluationRuleRef = builder.prismaNode('EvaluationRule', {
       description: 'The evaluator config it runs; null once deleted.',
       resolve: (query, row, _args, ctx) => ctx.db.evaluatorConfig.findFirst({ ...query, where: { id: row.evaluatorConfigId, projectId: ctx.projectId } }),
     }),
-    mapping: t.expose('mapping', { type: 'JSON', nullable: true, description: 'JSONPaths of the inputs, output and expected answer; null: the target’s input and output.' }),
+    mapping: t.expose('mapping', {
+      type: 'JSON',
+      nullable: true,
+      description: 'JSONPaths of the inputs, output and expected answer; null: the target’s input and output.',
+    }),
     scoreName: t.exposeString('scoreName', { description: 'The name of the scores it writes.' }),
     dailyCostLimitUsd: t.exposeFloat('dailyCostLimitUsd', { nullable: true, description: 'USD its judges may spend a UTC day; null for no limit.' }),
     status: t.field({ type: RuleStatusEnum, description: 'Whether it can run.', resolve: (row) => (row.status === 'PAUSED' ? 'paused' : 'active') }),
@@ -174,7 +179,12 @@ export const EvaluationRuleRef = builder.prismaNode('EvaluationRule', {
           const page = await rules.listJobs(ctx, row.id, { status: args.status ?? undefined, limit: first, cursor: args.after ?? undefined });
           return {
             edges: page.jobs.map((job) => ({ cursor: job.id, node: job })),
-            pageInfo: { hasNextPage: page.nextCursor !== null, hasPreviousPage: args.after != null, startCursor: page.jobs[0]?.id ?? null, endCursor: page.jobs.at(-1)?.id ?? null },
+            pageInfo: {
+              hasNextPage: page.nextCursor !== null,
+              hasPreviousPage: args.after != null,
+              startCursor: page.jobs[0]?.id ?? null,
+              endCursor: page.jobs.at(-1)?.id ?? null,
+            },
           };
         },
       },
@@ -194,7 +204,10 @@ const ruleFields = (t: PothosInputFields, required: boolean) => ({
   name: t.string({ required, description: 'Unique in the project.' }),
   enabled: t.boolean({ description: 'Default true.' }),
   target: t.field({ type: TargetEnum, description: 'Default TRACE.' }),
-  filter: t.field({ type: 'JSON', description: 'The trace search filters, under the query parameter names of `GET /observability/traces` (`environment`, `spankind`…).' }),
+  filter: t.field({
+    type: 'JSON',
+    description: 'The trace search filters, under the query parameter names of `GET /observability/traces` (`environment`, `spankind`…).',
+  }),
   samplingRate: t.float({ description: '0 < r ≤ 1, default 1.' }),
   delaySeconds: t.int({ description: 'Default 0.' }),
   evaluatorConfigId: t.globalID({ for: EvaluatorConfig, required, description: 'The EvaluatorConfig to run.' }),
@@ -229,8 +242,18 @@ const Preview = builder.objectRef<PreviewJson>('EvaluationRulePreview').implemen
   description: 'A rule run on one trace with nothing stored: the target, the variables sent and the result.',
   fields: (t) => ({
     matches: t.exposeBoolean('matches', { description: 'Whether the target matches the filter.' }),
-    target: t.field({ type: PreviewTarget, nullable: true, description: 'The target taken; null when the trace has none (no session).', resolve: (row) => row.target }),
-    variables: t.field({ type: 'JSON', nullable: true, description: '`{inputs, output, expected}` as sent to the evaluator.', resolve: (row) => row.variables }),
+    target: t.field({
+      type: PreviewTarget,
+      nullable: true,
+      description: 'The target taken; null when the trace has none (no session).',
+      resolve: (row) => row.target,
+    }),
+    variables: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: '`{inputs, output, expected}` as sent to the evaluator.',
+      resolve: (row) => row.variables,
+    }),
     result: t.field({ type: 'JSON', nullable: true, description: "The evaluator's result `{type, value, error}`.", resolve: (row) => row.result }),
     cost: t.exposeFloat('cost', { description: "USD of the judges' calls." }),
   }),
@@ -288,7 +311,12 @@ builder.mutationFields((t) => ({
         return previewRule(
           ctx,
           ctx.onlineEvaluation.timeoutMs,
-          { target: rule.target as RuleTarget, filter: rules.ruleSearchFilter(rule.filter), mapping: rules.ruleMappingOf(rule), evaluatorConfigId: rule.evaluatorConfigId },
+          {
+            target: rule.target as RuleTarget,
+            filter: rules.ruleSearchFilter(rule.filter),
+            mapping: rules.ruleMappingOf(rule),
+            evaluatorConfigId: rule.evaluatorConfigId,
+          },
           args.traceId,
           signal,
         );
@@ -298,7 +326,12 @@ builder.mutationFields((t) => ({
       return previewRule(
         ctx,
         ctx.onlineEvaluation.timeoutMs,
-        { target: body.rule.target, filter: rules.ruleSearchFilter(body.rule.filter), mapping: body.rule.mapping ?? null, evaluatorConfigId: body.rule.evaluator_config_id },
+        {
+          target: body.rule.target,
+          filter: rules.ruleSearchFilter(body.rule.filter),
+          mapping: body.rule.mapping ?? null,
+          evaluatorConfigId: body.rule.evaluator_config_id,
+        },
         body.trace_id,
         signal,
       );

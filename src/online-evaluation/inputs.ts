@@ -31,7 +31,9 @@ export const ruleFilter = z
     session_id: z.string().optional(),
     environment: z
       .string()
-      .refine((value) => value !== EVALUATION_ENVIRONMENT, { message: `The environment "${EVALUATION_ENVIRONMENT}" holds Assay's own calls, which rules never evaluate` })
+      .refine((value) => value !== EVALUATION_ENVIRONMENT, {
+        message: `The environment "${EVALUATION_ENVIRONMENT}" holds Assay's own calls, which rules never evaluate`,
+      })
       .optional(),
     app_id: z.string().optional(),
     variant_id: z.string().optional(),
@@ -62,8 +64,7 @@ export const ruleMapping = z
 
 export type RuleMapping = z.output<typeof ruleMapping>;
 
-const samplingRate = () =>
-  number({ min: 0, max: 1 }).refine((value) => value > 0, { message: 'Input should be greater than 0' });
+const samplingRate = () => number({ min: 0, max: 1 }).refine((value) => value > 0, { message: 'Input should be greater than 0' });
 
 const fields = {
   name: name(),
@@ -114,4 +115,3 @@ export const jobsQuery = z.object({
 
 export const previewBody = z.object({ rule: ruleInput, trace_id: z.string().min(1) });
 export const savedPreviewBody = z.object({ trace_id: z.string().min(1) });
-

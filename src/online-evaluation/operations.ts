@@ -188,7 +188,10 @@ export async function ruleStats(ctx: RequestContext, ruleId: string): Promise<Ru
   ]);
   const byStatus = { PENDING: 0, RUNNING: 0, DONE: 0, ERROR: 0, SKIPPED: 0 } as Record<JobStatus, number>;
   for (const row of statuses) byStatus[row.status as JobStatus] = row._count._all;
-  const bySkipReason = { sampled_out: 0, filter_no_longer_matches: 0, cost_limit_reached: 0, rule_disabled: 0, target_deleted: 0, backlog_full: 0 } as Record<SkipReason, number>;
+  const bySkipReason = { sampled_out: 0, filter_no_longer_matches: 0, cost_limit_reached: 0, rule_disabled: 0, target_deleted: 0, backlog_full: 0 } as Record<
+    SkipReason,
+    number
+  >;
   for (const row of reasons) if (row.skipReason) bySkipReason[row.skipReason as SkipReason] = row._count._all;
   const sorted = latencies.map((row) => row.latency!).sort((a, b) => a - b);
   return {
@@ -224,7 +227,21 @@ interface PlannedTarget {
   sessionId: string | null;
 }
 
-const JOB_COLUMNS = ['id', 'projectId', 'ruleId', 'ruleVersion', 'targetType', 'targetKey', 'traceId', 'spanId', 'sessionId', 'status', 'skipReason', 'notBefore', 'createdAt'];
+const JOB_COLUMNS = [
+  'id',
+  'projectId',
+  'ruleId',
+  'ruleVersion',
+  'targetType',
+  'targetKey',
+  'traceId',
+  'spanId',
+  'sessionId',
+  'status',
+  'skipReason',
+  'notBefore',
+  'createdAt',
+];
 
 /** The targets of `traceIds` (just committed) that match the rule's filter and arrived since it was enabled. */
 async function matchingTargets(ctx: RequestContext, rule: RuleRow, traceIds: readonly string[]): Promise<PlannedTarget[]> {
@@ -279,7 +296,21 @@ export async function planJobs(services: Services, projectId: string, traceIds: 
       if (!isSampled(target.key, rule.samplingRate)) [status, reason] = ['SKIPPED', 'sampled_out'];
       else if (room <= 0) [status, reason] = ['SKIPPED', 'backlog_full'];
       else room--;
-      return [uuidv7(), projectId, rule.id, rule.version, rule.target, target.key, target.traceId, target.spanId, target.sessionId, status, reason, notBefore, sqlDate(now)];
+      return [
+        uuidv7(),
+        projectId,
+        rule.id,
+        rule.version,
+        rule.target,
+        target.key,
+        target.traceId,
+        target.spanId,
+        target.sessionId,
+        status,
+        reason,
+        notBefore,
+        sqlDate(now),
+      ];
     });
     // A span arrives once; a trace's or a session's delay runs from its latest arrival.
     const onConflict =
@@ -294,10 +325,19 @@ export async function planJobs(services: Services, projectId: string, traceIds: 
 }
 
 /** Whether the target still matches the filter (a rule changed since the job was planned, or the trace's roll-up did). */
-export async function targetMatches(ctx: RequestContext, target: RuleTarget, filter: SearchFilter, job: Pick<JobRow, 'traceId' | 'spanId' | 'sessionId'>): Promise<boolean> {
+export async function targetMatches(
+  ctx: RequestContext,
+  target: RuleTarget,
+  filter: SearchFilter,
+  job: Pick<JobRow, 'traceId' | 'spanId' | 'sessionId'>,
+): Promise<boolean> {
   if (target === 'span') {
     const where = spanWhere(ctx, filter);
-    const rows = await ctx.sql.query(ctx.db, `SELECT 1 AS one FROM "Span" AS s WHERE ${where.sql} AND s."traceId" = ? AND s."spanId" = ? LIMIT 1`, [...where.params, job.traceId, job.spanId]);
+    const rows = await ctx.sql.query(ctx.db, `SELECT 1 AS one FROM "Span" AS s WHERE ${where.sql} AND s."traceId" = ? AND s."spanId" = ? LIMIT 1`, [
+      ...where.params,
+      job.traceId,
+      job.spanId,
+    ]);
     return rows.length > 0;
   }
   const where = traceWhere(ctx, filter);

@@ -2,7 +2,18 @@
 // into it; GraphQL's rule, job and stats types read the same JSON.
 import { z } from 'zod';
 import { timestamp } from '../shared/http/openapi.js';
-import { jobStatuses, ruleFilter, ruleMapping, ruleTargets, skipReasons, type JobStatus, type RuleTarget, type SkipReason, type RuleFilter, type RuleMapping } from './inputs.js';
+import {
+  jobStatuses,
+  ruleFilter,
+  ruleMapping,
+  ruleTargets,
+  skipReasons,
+  type JobStatus,
+  type RuleTarget,
+  type SkipReason,
+  type RuleFilter,
+  type RuleMapping,
+} from './inputs.js';
 import { errorMessage, type JobRow, type RuleRow, type RuleStats } from './operations.js';
 
 export const ruleResponse = z
@@ -61,7 +72,7 @@ export const jobResponse = z
     session_id: z.string().nullable(),
     status: z.enum(jobStatuses),
     skip_reason: z.enum(skipReasons).nullable(),
-    error: z.string().nullable().describe("ERROR: what failed; PENDING: the failure it waits to retry, if any"),
+    error: z.string().nullable().describe('ERROR: what failed; PENDING: the failure it waits to retry, if any'),
     attempts: z.number().int().describe('Failures that used an attempt (transient failures do not)'),
     retries: z.number().int().describe('Transient failures retried later (429, 5xx, timeouts, unreachable)'),
     score_id: z.string().nullable(),
@@ -137,9 +148,16 @@ export function statsJson(rule: RuleRow, stats: RuleStats): z.output<typeof stat
 export const previewResponse = z
   .object({
     matches: z.boolean().describe("Whether the trace (or its spans, its session) matches the rule's filter"),
-    target: z.object({ type: z.enum(ruleTargets), trace_id: z.string().nullable(), span_id: z.string().nullable(), session_id: z.string().nullable() }).nullable(),
-    variables: z.object({ inputs: z.record(z.string(), z.unknown()), output: z.unknown(), expected: z.unknown() }).nullable().describe('What the evaluator is sent'),
-    result: z.object({ type: z.string(), value: z.unknown(), error: z.object({ message: z.string(), stacktrace: z.string().nullable() }).nullable() }).nullable(),
+    target: z
+      .object({ type: z.enum(ruleTargets), trace_id: z.string().nullable(), span_id: z.string().nullable(), session_id: z.string().nullable() })
+      .nullable(),
+    variables: z
+      .object({ inputs: z.record(z.string(), z.unknown()), output: z.unknown(), expected: z.unknown() })
+      .nullable()
+      .describe('What the evaluator is sent'),
+    result: z
+      .object({ type: z.string(), value: z.unknown(), error: z.object({ message: z.string(), stacktrace: z.string().nullable() }).nullable() })
+      .nullable(),
     cost: z.number().describe("USD of the judges' calls"),
   })
   .meta({ id: 'EvaluationRulePreview' });

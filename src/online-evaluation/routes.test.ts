@@ -17,7 +17,13 @@ beforeAll(async () => {
   const ingested = await server.request('POST', '/observability/trace', {
     trace: 'preview-trace',
     spans: [
-      legacySpan('root', null, 0, 2, { spankind: 'workflow', environment: 'production', session_id: 's-1', inputs: { country: 'France' }, outputs: { answer: 'Paris' } }),
+      legacySpan('root', null, 0, 2, {
+        spankind: 'workflow',
+        environment: 'production',
+        session_id: 's-1',
+        inputs: { country: 'France' },
+        outputs: { answer: 'Paris' },
+      }),
       legacySpan('llm', 'root', 0.5, 1.5, { spankind: 'llm', environment: 'production', inputs: { prompt: 'capital?' }, outputs: { text: 'Lyon' } }),
     ],
   });
@@ -143,7 +149,11 @@ describe('previews', () => {
   it('runs a saved span rule on the first matching span, and says when nothing matches', async () => {
     const rule = (await create({ name: 'llm spans', target: 'span', filter: { spankind: ['LLM'] } })).body;
     const preview = await server.request('POST', `/evaluation-rules/${rule.id}/preview`, { trace_id: 'preview-trace' });
-    expect(preview.body).toMatchObject({ matches: true, target: { type: 'span', span_id: 'llm' }, variables: { inputs: { prompt: 'capital?' }, output: { text: 'Lyon' } } });
+    expect(preview.body).toMatchObject({
+      matches: true,
+      target: { type: 'span', span_id: 'llm' },
+      variables: { inputs: { prompt: 'capital?' }, output: { text: 'Lyon' } },
+    });
     expect(preview.body.result).toEqual({ type: 'bool', value: false, error: null });
     const staging = await server.request('POST', '/evaluation-rules/preview', {
       rule: { name: 'staging', evaluator_config_id: configId, filter: { environment: 'staging' } },
@@ -167,21 +177,41 @@ describe('GraphQL', () => {
     );
     expect(created.errors).toBeUndefined();
     const rule = created.data.createEvaluationRule;
-    expect(rule).toMatchObject({ name: 'graphql rule', target: 'SESSION', samplingRate: 0.5, scoreName: 'mentions-paris', status: 'ACTIVE', version: 1, evaluatorConfig: { name: 'mentions-paris' } });
+    expect(rule).toMatchObject({
+      name: 'graphql rule',
+      target: 'SESSION',
+      samplingRate: 0.5,
+      scoreName: 'mentions-paris',
+      status: 'ACTIVE',
+      version: 1,
+      evaluatorConfig: { name: 'mentions-paris' },
+    });
     expect(rule.stats.jobs).toContainEqual({ status: 'DONE', count: 0 });
     expect(rule.jobs.edges).toEqual([]);
 
-    const bad = await server.graphql(`mutation($config: ID!) { createEvaluationRule(input: { name: "bad", samplingRate: 0, evaluatorConfigId: $config }) { id } }`, { config });
+    const bad = await server.graphql(
+      `mutation($config: ID!) { createEvaluationRule(input: { name: "bad", samplingRate: 0, evaluatorConfigId: $config }) { id } }`,
+      { config },
+    );
     expect(bad.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(JSON.stringify(bad.errors[0].extensions)).toContain('sampling_rate');
 
-    const preview = await server.graphql(`mutation($id: ID!) { previewEvaluationRule(id: $id, traceId: "preview-trace") { matches target { type sessionId } result } }`, { id: rule.id });
-    expect(preview.data.previewEvaluationRule).toMatchObject({ matches: true, target: { type: 'SESSION', sessionId: 's-1' }, result: { type: 'bool', value: true } });
+    const preview = await server.graphql(
+      `mutation($id: ID!) { previewEvaluationRule(id: $id, traceId: "preview-trace") { matches target { type sessionId } result } }`,
+      { id: rule.id },
+    );
+    expect(preview.data.previewEvaluationRule).toMatchObject({
+      matches: true,
+      target: { type: 'SESSION', sessionId: 's-1' },
+      result: { type: 'bool', value: true },
+    });
 
     const listed = await server.graphql('{ evaluationRules(first: 100) { edges { node { name } } } }');
     expect(listed.data.evaluationRules.edges.map((edge: any) => edge.node.name)).toContain('graphql rule');
 
-    const updated = await server.graphql(`mutation($id: ID!) { updateEvaluationRule(id: $id, input: { enabled: false }) { enabled version } }`, { id: rule.id });
+    const updated = await server.graphql(`mutation($id: ID!) { updateEvaluationRule(id: $id, input: { enabled: false }) { enabled version } }`, {
+      id: rule.id,
+    });
     expect(updated.data.updateEvaluationRule).toEqual({ enabled: false, version: 1 });
     const deleted = await server.graphql(`mutation($id: ID!) { deleteEvaluationRule(id: $id) }`, { id: rule.id });
     expect(deleted.data.deleteEvaluationRule).toBe(rule.id);

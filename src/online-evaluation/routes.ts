@@ -43,7 +43,12 @@ export function evaluationRuleRoutes(app: FastifyInstance): void {
       previewRule(
         req.ctx,
         req.ctx.onlineEvaluation.timeoutMs,
-        { target: body.rule.target, filter: rules.ruleSearchFilter(body.rule.filter), mapping: body.rule.mapping ?? null, evaluatorConfigId: body.rule.evaluator_config_id },
+        {
+          target: body.rule.target,
+          filter: rules.ruleSearchFilter(body.rule.filter),
+          mapping: body.rule.mapping ?? null,
+          evaluatorConfigId: body.rule.evaluator_config_id,
+        },
         body.trace_id,
         AbortSignal.timeout(req.ctx.onlineEvaluation.timeoutMs + 1000),
       ),
@@ -56,8 +61,10 @@ export function evaluationRuleRoutes(app: FastifyInstance): void {
     { tag, summary: 'Change a rule (what it evaluates: a new version)', body: rulePatch, response: ruleResponse, errors: [404, 409] },
     async (req, { params, body }) => ruleJson(await rules.updateRule(req.ctx, params.rule_id, body)),
   );
-  rest.delete('/evaluation-rules/:rule_id', { tag, summary: 'Delete a rule and its jobs (its scores stay)', noContent: true, errors: [404] }, (req, { params }) =>
-    rules.deleteRule(req.ctx, params.rule_id),
+  rest.delete(
+    '/evaluation-rules/:rule_id',
+    { tag, summary: 'Delete a rule and its jobs (its scores stay)', noContent: true, errors: [404] },
+    (req, { params }) => rules.deleteRule(req.ctx, params.rule_id),
   );
   rest.get(
     '/evaluation-rules/:rule_id/jobs',
@@ -83,7 +90,12 @@ export function evaluationRuleRoutes(app: FastifyInstance): void {
       return previewRule(
         req.ctx,
         req.ctx.onlineEvaluation.timeoutMs,
-        { target: rule.target as RuleTarget, filter: rules.ruleSearchFilter(rule.filter), mapping: rules.ruleMappingOf(rule), evaluatorConfigId: rule.evaluatorConfigId },
+        {
+          target: rule.target as RuleTarget,
+          filter: rules.ruleSearchFilter(rule.filter),
+          mapping: rules.ruleMappingOf(rule),
+          evaluatorConfigId: rule.evaluatorConfigId,
+        },
         body.trace_id,
         AbortSignal.timeout(req.ctx.onlineEvaluation.timeoutMs + 1000),
       );

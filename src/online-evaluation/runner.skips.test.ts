@@ -28,8 +28,22 @@ async function ingest(srv: TestServer, traceId: string, user: string, extra: Rec
   const response = await srv.request('POST', '/observability/trace', {
     trace: traceId,
     spans: spans ?? [
-      legacySpan(`${traceId}-root`, null, 0, 2, { spankind: 'workflow', environment: 'production', user, inputs: { q: 'capital of France' }, outputs: { a: 'Paris' }, ...extra }),
-      legacySpan(`${traceId}-llm`, `${traceId}-root`, 0.5, 1.5, { spankind: 'llm', environment: 'production', user, inputs: { p: 'x' }, outputs: { t: 'Lyon' }, ...extra }),
+      legacySpan(`${traceId}-root`, null, 0, 2, {
+        spankind: 'workflow',
+        environment: 'production',
+        user,
+        inputs: { q: 'capital of France' },
+        outputs: { a: 'Paris' },
+        ...extra,
+      }),
+      legacySpan(`${traceId}-llm`, `${traceId}-root`, 0.5, 1.5, {
+        spankind: 'llm',
+        environment: 'production',
+        user,
+        inputs: { p: 'x' },
+        outputs: { t: 'Lyon' },
+        ...extra,
+      }),
     ],
   });
   expect(response.status, response.text).toBe(200);
@@ -66,7 +80,15 @@ describe('targets', () => {
     const [job] = await settled(server, id, 1);
     expect(job).toMatchObject({ target_type: 'span', trace_id: 'span-trace', span_id: 'span-trace-llm', status: 'DONE' });
     const score = (await server.request('GET', `/scores/${job.score_id}`)).body;
-    expect(score).toMatchObject({ target: 'span', trace_id: 'span-trace', span_id: 'span-trace-llm', name: 'paris', value: 0, data_type: 'BOOLEAN', source: 'online' });
+    expect(score).toMatchObject({
+      target: 'span',
+      trace_id: 'span-trace',
+      span_id: 'span-trace-llm',
+      name: 'paris',
+      value: 0,
+      data_type: 'BOOLEAN',
+      source: 'online',
+    });
     // Sent again (an exporter's retry), the span makes no second job.
     await ingest(server, 'span-trace', 'u-span');
     await sleep(300);
@@ -78,7 +100,9 @@ describe('targets', () => {
     await ingest(server, 'late-trace', 'u-late');
     await sleep(1000);
     const late = Date.now();
-    await ingest(server, 'late-trace', 'u-late', {}, [legacySpan('late-trace-late', 'late-trace-root', 1.6, 1.9, { environment: 'production', user: 'u-late', outputs: { t: 'Paris, late' } })]);
+    await ingest(server, 'late-trace', 'u-late', {}, [
+      legacySpan('late-trace-late', 'late-trace-root', 1.6, 1.9, { environment: 'production', user: 'u-late', outputs: { t: 'Paris, late' } }),
+    ]);
     const [job] = await settled(server, id, 1);
     expect(job.status).toBe('DONE');
     expect(Date.parse(job.finished_at)).toBeGreaterThanOrEqual(late + 2000 - 50);

@@ -100,7 +100,14 @@ describe('online evaluation jobs against a judge that misbehaves', () => {
       evaluator_config_id: config.id,
     });
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ name: 'production helpfulness', enabled: true, target: 'trace', sampling_rate: 1, score_name: 'helpfulness', status: 'active' });
+    expect(created.body).toMatchObject({
+      name: 'production helpfulness',
+      enabled: true,
+      target: 'trace',
+      sampling_rate: 1,
+      score_name: 'helpfulness',
+      status: 'active',
+    });
     ruleId = created.body.id;
 
     for (const mode of ['ok', 'slow', 'storm', 'broken', 'malformed', 'hang']) await ingest(`t-${mode}`, `mode-${mode}`);

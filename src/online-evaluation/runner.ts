@@ -86,7 +86,14 @@ export async function loadTarget(
   target: RuleTarget,
   ids: Pick<JobRow, 'traceId' | 'spanId' | 'sessionId'>,
 ): Promise<{ document: TargetDocument; views: TraceSpanView[]; lastArrival: Date } | null> {
-  const view = (span: SpanRowLite): TraceSpanView => ({ id: span.spanId, parentId: span.parentSpanId, name: span.name, inputs: span.inputs, outputs: span.outputs, internals: span.internals });
+  const view = (span: SpanRowLite): TraceSpanView => ({
+    id: span.spanId,
+    parentId: span.parentSpanId,
+    name: span.name,
+    inputs: span.inputs,
+    outputs: span.outputs,
+    internals: span.internals,
+  });
   if (target === 'span') {
     const span = await ctx.db.span.findFirst({ where: { projectId: ctx.projectId, traceId: ids.traceId!, spanId: ids.spanId! } });
     if (!span) return null;
@@ -102,8 +109,13 @@ export async function loadTarget(
     take: 200,
   });
   if (traces.length === 0) return null;
-  const spans = await ctx.db.span.findMany({ where: { projectId: ctx.projectId, traceId: { in: traces.map((t) => t.traceId) } }, orderBy: { startTime: 'asc' } });
-  const roots = traces.map((trace) => spans.find((span) => span.traceId === trace.traceId && span.parentSpanId === null) ?? spans.find((span) => span.traceId === trace.traceId));
+  const spans = await ctx.db.span.findMany({
+    where: { projectId: ctx.projectId, traceId: { in: traces.map((t) => t.traceId) } },
+    orderBy: { startTime: 'asc' },
+  });
+  const roots = traces.map(
+    (trace) => spans.find((span) => span.traceId === trace.traceId && span.parentSpanId === null) ?? spans.find((span) => span.traceId === trace.traceId),
+  );
   const transcript = traces.map((trace, index) => ({ trace_id: trace.traceId, input: roots[index]?.inputs ?? null, output: roots[index]?.outputs ?? null }));
   const first = roots[0];
   const last = roots[roots.length - 1];
@@ -212,7 +224,8 @@ export class OnlineEvaluationJobs implements JobKind<JobRow, Plan, Plan, Outcome
       const until = new Date(target.lastArrival.getTime() + rule.delaySeconds * 1000);
       if (until.getTime() > Date.now()) return { action: 'wait', until, reason: null };
     }
-    if (!(await targetMatches(ctx, rule.target as RuleTarget, ruleSearchFilter(rule.filter), job))) return { action: 'skip', reason: 'filter_no_longer_matches' };
+    if (!(await targetMatches(ctx, rule.target as RuleTarget, ruleSearchFilter(rule.filter), job)))
+      return { action: 'skip', reason: 'filter_no_longer_matches' };
     if (rule.dailyCostLimitUsd !== null && (await ruleCostSince(ctx.db, rule.id, startOfDay())) >= rule.dailyCostLimitUsd) {
       return { action: 'skip', reason: 'cost_limit_reached' };
     }
@@ -231,12 +244,20 @@ export class OnlineEvaluationJobs implements JobKind<JobRow, Plan, Plan, Outcome
     return { action: 'run' };
   }
 
-  async *pending(plan: Plan): AsyncGenerator<Plan> {
-    if (plan.decision.action === 'run') yield plan;
+  pending(plan: Plan): Plan[] {
+    return plan.decision.action === 'run' ? [plan] : [];
   }
 
   runCase(plan: Plan, _item: Plan, run: CaseRun): Promise<Outcome> {
-    return runEvaluator(this.services, this.settings.timeoutMs, plan.ctx, plan.config!, evaluatorVariables(plan.document!, ruleMappingOf(plan.rule)), plan.views, run.signal);
+    return runEvaluator(
+      this.services,
+      this.settings.timeoutMs,
+      plan.ctx,
+      plan.config!,
+      evaluatorVariables(plan.document!, ruleMappingOf(plan.rule)),
+      plan.views,
+      run.signal,
+    );
   }
 
   async store(plan: Plan, outcomes: Outcome[], fenced: FencedWrite): Promise<void> {
@@ -294,10 +315,16 @@ export class OnlineEvaluationJobs implements JobKind<JobRow, Plan, Plan, Outcome
       if (outcome.kind === 'failed' && attempts < this.settings.maxAttempts) {
         const wait = backoffMs(this.settings, attempts - 1);
         await tx.evaluationRuleJob.update({ where: { id: job.id }, data: { ...common, attempts, notBefore: new Date(now.getTime() + wait) } });
-        plan.ending = { status: 'PENDING', error: { message: `Attempt ${attempts} of ${this.settings.maxAttempts} failed: ${outcome.message}`, stacktrace: null } };
+        plan.ending = {
+          status: 'PENDING',
+          error: { message: `Attempt ${attempts} of ${this.settings.maxAttempts} failed: ${outcome.message}`, stacktrace: null },
+        };
         return { written: 1, errors: 1 };
       }
-      await tx.evaluationRuleJob.update({ where: { id: job.id }, data: { ...common, attempts: outcome.kind === 'failed' ? attempts : job.attempts, finishedAt: now } });
+      await tx.evaluationRuleJob.update({
+        where: { id: job.id },
+        data: { ...common, attempts: outcome.kind === 'failed' ? attempts : job.attempts, finishedAt: now },
+      });
       const why =
         outcome.kind === 'failed'
           ? `${outcome.message} (after ${attempts} attempts)`
@@ -307,8 +334,8 @@ export class OnlineEvaluationJobs implements JobKind<JobRow, Plan, Plan, Outcome
     });
   }
 
-  async finish(plan: Plan): Promise<Ending> {
-    return plan.ending;
+  finish(plan: Plan): Promise<Ending> {
+    return Promise.resolve(plan.ending);
   }
 }
 
@@ -357,11 +384,15 @@ export async function runEvaluator(
   });
   try {
     const result = await Promise.race([
-      scorer(asObject(config.settingsValues), { testcase, output: variables.output, correctAnswerColumn: null, appParams: {}, trace: views }, {
-        signal,
-        providers: providers.client,
-        dispatcher: services.outbound,
-      }),
+      scorer(
+        asObject(config.settingsValues),
+        { testcase, output: variables.output, correctAnswerColumn: null, appParams: {}, trace: views },
+        {
+          signal,
+          providers: providers.client,
+          dispatcher: services.outbound,
+        },
+      ),
       expired,
     ]);
     stop.throwIfAborted();
@@ -373,7 +404,12 @@ export async function runEvaluator(
       return { kind: 'failed', message, calls, startedAt };
     }
     if (numericValue(result) === null) {
-      return { kind: 'failed', message: `The evaluator answered ${result.type} ${JSON.stringify(result.value)}, not a number or a boolean a score can hold`, calls, startedAt };
+      return {
+        kind: 'failed',
+        message: `The evaluator answered ${result.type} ${JSON.stringify(result.value)}, not a number or a boolean a score can hold`,
+        calls,
+        startedAt,
+      };
     }
     return { kind: 'scored', result, variables, calls, latency, startedAt };
   } catch (error) {
@@ -416,30 +452,28 @@ function judgeSpans(plan: Plan, outcome: Outcome, traceId: string, now: Date): S
     costSource: 'computed',
     attributes,
   };
-  const children = outcome.calls.map(
-    (call): SpanRecord => ({
-      traceId,
-      spanId: randomId(8),
-      parentSpanId: rootId,
-      name: `${call.kind} ${call.model}`,
-      spanKind: call.kind === 'chat' ? 'LLM' : 'EMBEDDING',
-      statusCode: call.error ? 'ERROR' : 'OK',
-      statusMessage: call.error,
-      startTimeUnixNano: call.startNs,
-      endTimeUnixNano: call.endNs,
-      inputs: call.request as SpanRecord['inputs'],
-      outputs: call.error ? null : ({ output: call.response } as SpanRecord['outputs']),
-      environment: EVALUATION_ENVIRONMENT,
-      model: call.model,
-      promptTokens: call.usage?.prompt_tokens ?? null,
-      completionTokens: call.usage?.completion_tokens ?? null,
-      totalTokens: call.usage?.total_tokens ?? null,
-      cachedTokens: call.usage?.cached_tokens ?? null,
-      cost: call.cost?.cost ?? null,
-      costSource: call.cost?.source ?? null,
-      attributes: { ...attributes, 'assay.provider': call.provider, 'assay.attempts': call.attempts },
-    }),
-  );
+  const children = outcome.calls.map((call): SpanRecord => ({
+    traceId,
+    spanId: randomId(8),
+    parentSpanId: rootId,
+    name: `${call.kind} ${call.model}`,
+    spanKind: call.kind === 'chat' ? 'LLM' : 'EMBEDDING',
+    statusCode: call.error ? 'ERROR' : 'OK',
+    statusMessage: call.error,
+    startTimeUnixNano: call.startNs,
+    endTimeUnixNano: call.endNs,
+    inputs: call.request as SpanRecord['inputs'],
+    outputs: call.error ? null : ({ output: call.response } as SpanRecord['outputs']),
+    environment: EVALUATION_ENVIRONMENT,
+    model: call.model,
+    promptTokens: call.usage?.prompt_tokens ?? null,
+    completionTokens: call.usage?.completion_tokens ?? null,
+    totalTokens: call.usage?.total_tokens ?? null,
+    cachedTokens: call.usage?.cached_tokens ?? null,
+    cost: call.cost?.cost ?? null,
+    costSource: call.cost?.source ?? null,
+    attributes: { ...attributes, 'assay.provider': call.provider, 'assay.attempts': call.attempts },
+  }));
   return [root, ...children];
 }
 
@@ -462,7 +496,11 @@ export async function previewRule(ctx: RequestContext, timeoutMs: number, rule: 
   if (!trace) throw new NotFoundError('Trace', traceId);
   let ids: Pick<JobRow, 'traceId' | 'spanId' | 'sessionId'> = { traceId, spanId: null, sessionId: trace.sessionId };
   if (rule.target === 'span') {
-    const spans = await ctx.db.span.findMany({ where: { projectId: ctx.projectId, traceId }, orderBy: { startTime: 'asc' }, select: { spanId: true, parentSpanId: true } });
+    const spans = await ctx.db.span.findMany({
+      where: { projectId: ctx.projectId, traceId },
+      orderBy: { startTime: 'asc' },
+      select: { spanId: true, parentSpanId: true },
+    });
     let chosen = spans.find((span) => span.parentSpanId === null) ?? spans[0];
     for (const span of spans) {
       if (await targetMatches(ctx, 'span', rule.filter, { ...ids, spanId: span.spanId })) {

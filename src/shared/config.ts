@@ -133,7 +133,10 @@ const configSchema = z.object({
   /** Jobs waiting (pending or running) beyond which new ones are skipped as backlog_full. */
   ONLINE_EVALUATION_MAX_PENDING_JOBS: z.coerce.number().int().min(1).default(100_000),
   /** How long after its creation a job keeps retrying transient failures without using attempts. */
-  ONLINE_EVALUATION_RETRY_DEADLINE_SECONDS: z.coerce.number().positive().default(24 * 3600),
+  ONLINE_EVALUATION_RETRY_DEADLINE_SECONDS: z.coerce
+    .number()
+    .positive()
+    .default(24 * 3600),
   /** The first wait before a failed job is tried again; doubled each time (with jitter) up to 5 minutes. */
   ONLINE_EVALUATION_BACKOFF_SECONDS: z.coerce.number().positive().default(1),
   /** Attempts of a job whose evaluator fails for another reason, before it ends ERROR. */
