@@ -5,6 +5,7 @@ import { appRoutes } from './apps/routes.js';
 import { evaluationRoutes } from './evaluations/routes.js';
 import { EvaluationJobs } from './evaluations/runner.js';
 import { EvaluationEngine } from './evaluation-engine/engine.js';
+import { BackfillJobs } from './online-evaluation/backfill-runner.js';
 import { JobPlanner } from './online-evaluation/planner.js';
 import { evaluationRuleRoutes } from './online-evaluation/routes.js';
 import { OnlineEvaluationJobs } from './online-evaluation/runner.js';
@@ -227,6 +228,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   const otlp = await registerOtlp(server, config, services, (credentials) => authenticator.principal(credentials));
   const timeoutMs = config.VARIANT_TIMEOUT_SECONDS * 1000;
   const leaseMs = config.EVALUATION_LEASE_SECONDS * 1000;
+  const planning = { maxPendingJobs: config.ONLINE_EVALUATION_MAX_PENDING_JOBS };
   const engines = [
     new EvaluationEngine(
       services,
@@ -251,12 +253,9 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
       { leaseMs, concurrency: config.ONLINE_EVALUATION_CONCURRENCY },
       server.log.child({ component: 'online-evaluation-runner' }),
     ),
+    new EvaluationEngine(services, new BackfillJobs(services, planning), { leaseMs, concurrency: 1 }, server.log.child({ component: 'online-evaluation-backfill' })),
   ];
-  const planner = new JobPlanner(
-    services,
-    { maxPendingJobs: config.ONLINE_EVALUATION_MAX_PENDING_JOBS },
-    server.log.child({ component: 'online-evaluation-planner' }),
-  );
+  const planner = new JobPlanner(services, planning, server.log.child({ component: 'online-evaluation-planner' }));
   services.tracesStoredHooks.push(planner.notify);
   const retention = new RetentionSweeper(
     services,

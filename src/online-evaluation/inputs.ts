@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { EVALUATION_ENVIRONMENT, spanKinds, spanStatuses } from '../observability/ingestion/span-record.js';
 import { pageLimit } from '../shared/http/params.js';
-import { boolean, int, name, number } from '../shared/validation.js';
+import { boolean, int, isoDate, name, number } from '../shared/validation.js';
 
 export const ruleTargets = ['span', 'trace', 'session'] as const;
 export type RuleTarget = (typeof ruleTargets)[number];
@@ -115,3 +115,9 @@ export const jobsQuery = z.object({
 
 export const previewBody = z.object({ rule: ruleInput, trace_id: z.string().min(1) });
 export const savedPreviewBody = z.object({ trace_id: z.string().min(1) });
+
+export const backfillBody = z.object({
+  started_after: isoDate(),
+  started_before: isoDate(),
+  limit: int({ min: 1, max: 50_000 }).default(50_000),
+});

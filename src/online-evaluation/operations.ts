@@ -11,7 +11,7 @@ import { type RequestContext, type Services, requestContext } from '../shared/co
 import { isUniqueViolation, type Prisma } from '../shared/db.js';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
 import { toJson } from '../shared/json.js';
-import { type SqlValue, sqlDate } from '../shared/sql.js';
+import { type SqlValue, type Tx, sqlDate } from '../shared/sql.js';
 import type { JobStatus, RuleFilter, RuleInput, RuleMapping, RulePatch, RuleTarget, SkipReason } from './inputs.js';
 import { isSampled } from './sampling.js';
 
@@ -220,7 +220,7 @@ export function errorMessage(stored: Prisma.JsonValue | null): string | null {
 // Planning jobs from committed spans.
 
 /** A target as planned: its key (what sampling hashes and the job is unique by) and ids. */
-interface PlannedTarget {
+export interface PlannedTarget {
   key: string;
   traceId: string | null;
   spanId: string | null;
@@ -243,17 +243,18 @@ const JOB_COLUMNS = [
   'createdAt',
 ];
 
-/** The targets of `traceIds` (just committed) that match the rule's filter and arrived since it was enabled. */
-async function matchingTargets(ctx: RequestContext, rule: RuleRow, traceIds: readonly string[]): Promise<PlannedTarget[]> {
+/** The targets of `traceIds` that match the rule's filter, of those arrived since `since` (the rule's enabling) when given. */
+async function matchingTargets(ctx: RequestContext, rule: RuleRow, traceIds: readonly string[], since: Date | null): Promise<PlannedTarget[]> {
   const filter = ruleSearchFilter(rule.filter);
   const ids = JSON.stringify(traceIds);
-  const since = sqlDate(rule.enabledAt);
+  // A backfill takes targets of any arrival: the epoch bounds nothing.
+  const from = sqlDate(since ?? new Date(0));
   if (rule.target === 'span') {
     const where = spanWhere(ctx, filter);
     const rows = await ctx.sql.query<{ traceId: string; spanId: string; sessionId: string | null }>(
       ctx.db,
       `SELECT s."traceId", s."spanId", s."sessionId" FROM "Span" AS s WHERE ${where.sql} AND s."traceId" IN (${ctx.sql.jsonValues('?')}) AND s."createdAt" >= ${ctx.sql.timestamp('?')}`,
-      [...where.params, ids, since],
+      [...where.params, ids, from],
     );
     return rows.map((row) => ({ key: `${row.traceId}/${row.spanId}`, traceId: row.traceId, spanId: row.spanId, sessionId: row.sessionId }));
   }
@@ -261,7 +262,7 @@ async function matchingTargets(ctx: RequestContext, rule: RuleRow, traceIds: rea
   const rows = await ctx.sql.query<{ traceId: string; sessionId: string | null }>(
     ctx.db,
     `SELECT t."traceId", t."sessionId" FROM "Trace" AS t WHERE ${where.sql} AND t."traceId" IN (${ctx.sql.jsonValues('?')}) AND t."createdAt" >= ${ctx.sql.timestamp('?')}`,
-    [...where.params, ids, since],
+    [...where.params, ids, from],
   );
   if (rule.target === 'trace') return rows.map((row) => ({ key: row.traceId, traceId: row.traceId, spanId: null, sessionId: row.sessionId }));
   const sessions = new Set(rows.flatMap((row) => (row.sessionId ? [row.sessionId] : [])));
@@ -272,55 +273,166 @@ export interface PlanSettings {
   maxPendingJobs: number;
 }
 
+/** Jobs that may still be planned before the backlog is full. */
+async function backlogRoom(db: Prisma.TransactionClient, settings: PlanSettings): Promise<number> {
+  return settings.maxPendingJobs - (await db.evaluationRuleJob.count({ where: { status: { in: [...WAITING_STATUSES] } } }));
+}
+
 /**
- * Plans the jobs of the enabled rules of a project for traces whose spans were just committed:
- * one job per (rule version, target), a sampled-out target as a SKIPPED job, and once
- * `maxPendingJobs` wait, new ones SKIPPED as backlog_full. A trace's or session's job that exists
- * already has its start pushed back to the delay after this arrival (late spans are seen).
- * Answers the jobs written.
+ * Writes the jobs of `targets` for the rule's current version, each sampled (a sampled-out target
+ * is a SKIPPED job) and, while `room` lasts, PENDING (then SKIPPED backlog_full). With `pushBack`, a
+ * trace's or session's job still waiting has its start moved to the delay after now (late spans
+ * are seen); otherwise a target with a job keeps it. Answers the jobs written and the room left.
+ */
+async function writeJobs(
+  ctx: RequestContext,
+  tx: Tx,
+  rule: RuleRow,
+  targets: readonly PlannedTarget[],
+  options: { room: number; pushBack: boolean },
+): Promise<{ written: number; room: number }> {
+  let { room } = options;
+  if (targets.length === 0) return { written: 0, room };
+  const now = new Date();
+  const notBefore = sqlDate(new Date(now.getTime() + rule.delaySeconds * 1000));
+  const rows = targets.map((target): SqlValue[] => {
+    let status: JobStatus = 'PENDING';
+    let reason: SkipReason | null = null;
+    if (!isSampled(target.key, rule.samplingRate)) [status, reason] = ['SKIPPED', 'sampled_out'];
+    else if (room <= 0) [status, reason] = ['SKIPPED', 'backlog_full'];
+    else room--;
+    return [uuidv7(), ctx.projectId, rule.id, rule.version, rule.target, target.key, target.traceId, target.spanId, target.sessionId, status, reason, notBefore, sqlDate(now)];
+  });
+  const onConflict =
+    options.pushBack && rule.target !== 'span'
+      ? 'ON CONFLICT ("ruleId", "ruleVersion", "targetKey") DO UPDATE SET "notBefore" = excluded."notBefore" ' +
+        `WHERE "EvaluationRuleJob"."status" = 'PENDING' AND "EvaluationRuleJob"."leaseOwner" IS NULL`
+      : 'ON CONFLICT ("ruleId", "ruleVersion", "targetKey") DO NOTHING';
+  return { written: await ctx.sql.insertRows(tx, 'EvaluationRuleJob', JOB_COLUMNS, rows, onConflict), room };
+}
+
+/**
+ * Plans the jobs of the enabled rules of a project for traces whose spans were just committed
+ * (writeJobs): the targets that match and arrived since the rule was enabled. Answers the jobs
+ * written (or moved back).
  */
 export async function planJobs(services: Services, projectId: string, traceIds: readonly string[], settings: PlanSettings): Promise<number> {
   const ctx = requestContext(services, projectId);
   const rules = await ctx.db.evaluationRule.findMany({ where: { projectId, enabled: true } });
   if (rules.length === 0 || traceIds.length === 0) return 0;
-  let room = settings.maxPendingJobs - (await ctx.db.evaluationRuleJob.count({ where: { status: { in: [...WAITING_STATUSES] } } }));
+  let room = await backlogRoom(ctx.db, settings);
   let written = 0;
   for (const rule of rules) {
-    const targets = await matchingTargets(ctx, rule, traceIds);
-    if (targets.length === 0) continue;
-    const now = new Date();
-    const notBefore = sqlDate(new Date(now.getTime() + rule.delaySeconds * 1000));
-    const rows = targets.map((target): SqlValue[] => {
-      let status: JobStatus = 'PENDING';
-      let reason: SkipReason | null = null;
-      if (!isSampled(target.key, rule.samplingRate)) [status, reason] = ['SKIPPED', 'sampled_out'];
-      else if (room <= 0) [status, reason] = ['SKIPPED', 'backlog_full'];
-      else room--;
-      return [
-        uuidv7(),
-        projectId,
-        rule.id,
-        rule.version,
-        rule.target,
-        target.key,
-        target.traceId,
-        target.spanId,
-        target.sessionId,
-        status,
-        reason,
-        notBefore,
-        sqlDate(now),
-      ];
-    });
-    // A span arrives once; a trace's or a session's delay runs from its latest arrival.
-    const onConflict =
-      rule.target === 'span'
-        ? 'ON CONFLICT ("ruleId", "ruleVersion", "targetKey") DO NOTHING'
-        : 'ON CONFLICT ("ruleId", "ruleVersion", "targetKey") DO UPDATE SET "notBefore" = excluded."notBefore" ' +
-          `WHERE "EvaluationRuleJob"."status" = 'PENDING' AND "EvaluationRuleJob"."leaseOwner" IS NULL`;
-    written += await ctx.sql.transaction((tx) => ctx.sql.insertRows(tx, 'EvaluationRuleJob', JOB_COLUMNS, rows, onConflict));
+    const targets = await matchingTargets(ctx, rule, traceIds, rule.enabledAt);
+    const planned = await ctx.sql.transaction((tx) => writeJobs(ctx, tx, rule, targets, { room, pushBack: true }));
+    written += planned.written;
+    room = planned.room;
   }
   if (written > 0) ctx.events.publish('jobs:created', 'online-evaluation');
+  return written;
+}
+
+// Backfills.
+
+export type BackfillRow = Prisma.EvaluationRuleBackfillGetPayload<object>;
+
+/** Statuses of backfills that still need work. */
+export const BACKFILL_WAITING = ['PENDING', 'RUNNING'] as const;
+
+/** The most targets one backfill plans. */
+export const MAX_BACKFILL_TARGETS = 50_000;
+
+export async function createBackfill(ctx: RequestContext, ruleId: string, input: { started_after: Date; started_before: Date; limit: number }): Promise<BackfillRow> {
+  const rule = await getRule(ctx, ruleId);
+  if (input.started_after >= input.started_before) throw ValidationError.at(['body', 'started_before'], 'Input should be after started_after');
+  const backfill = await ctx.db.evaluationRuleBackfill.create({
+    data: { projectId: ctx.projectId, ruleId: rule.id, startedAfter: input.started_after, startedBefore: input.started_before, limit: input.limit },
+  });
+  ctx.events.publish('jobs:created', 'online-evaluation-backfill');
+  return backfill;
+}
+
+export async function getBackfill(ctx: Pick<RequestContext, 'db' | 'projectId'>, ruleId: string, backfillId: string): Promise<BackfillRow> {
+  const backfill = await ctx.db.evaluationRuleBackfill.findFirst({ where: { id: backfillId, ruleId, projectId: ctx.projectId } });
+  if (!backfill) throw new NotFoundError('EvaluationRuleBackfill', backfillId);
+  return backfill;
+}
+
+export function listBackfills(ctx: Pick<RequestContext, 'db' | 'projectId'>, ruleId: string): Promise<BackfillRow[]> {
+  return ctx.db.evaluationRuleBackfill.findMany({ where: { ruleId, projectId: ctx.projectId }, orderBy: { id: 'desc' }, take: 100 });
+}
+
+/** Stops a backfill still under way (its planned jobs stay); one that ended is answered as it is. */
+export async function cancelBackfill(ctx: RequestContext, ruleId: string, backfillId: string): Promise<BackfillRow> {
+  const backfill = await getBackfill(ctx, ruleId, backfillId);
+  const { count } = await ctx.db.evaluationRuleBackfill.updateMany({
+    where: { id: backfill.id, status: { in: [...BACKFILL_WAITING] } },
+    data: { status: 'CANCELLED', finishedAt: new Date() },
+  });
+  if (count > 0) ctx.events.publish('job:stopped', backfill.id);
+  return getBackfill(ctx, ruleId, backfillId);
+}
+
+/** Traces a backfill pages over at once. */
+export const BACKFILL_PAGE = 500;
+
+/** Where a backfill pages: the rule's filter on traces (span targets: all traces, their spans filtered after), in its time range. */
+function backfillTraceWhere(ctx: RequestContext, rule: RuleRow, backfill: BackfillRow) {
+  const filter: SearchFilter = rule.target === 'span' ? {} : ruleSearchFilter(rule.filter);
+  return traceWhere(ctx, { ...filter, startedAfter: backfill.startedAfter, startedBefore: backfill.startedBefore });
+}
+
+/** The traces of the backfill's range matching its rule (at most `limit`): its total. */
+export async function countBackfillTraces(ctx: RequestContext, rule: RuleRow, backfill: BackfillRow): Promise<number> {
+  const where = backfillTraceWhere(ctx, rule, backfill);
+  const [row] = await ctx.sql.query<{ n: number | bigint }>(ctx.db, `SELECT COUNT(*) AS n FROM (SELECT 1 FROM "Trace" AS t WHERE ${where.sql} LIMIT ?) AS c`, [
+    ...where.params,
+    backfill.limit,
+  ]);
+  return Number(row.n);
+}
+
+/** The next page of the backfill's traces after `cursor` ("<startTime ISO>|<traceId>"), in start order. */
+export async function backfillPage(ctx: RequestContext, rule: RuleRow, backfill: BackfillRow, cursor: string | null): Promise<{ traceId: string; cursor: string }[]> {
+  const where = backfillTraceWhere(ctx, rule, backfill);
+  const params: unknown[] = [...where.params];
+  let after = '';
+  if (cursor) {
+    const bar = cursor.indexOf('|');
+    const at = sqlDate(new Date(cursor.slice(0, bar)));
+    after = ` AND (t."startTime" > ${ctx.sql.timestamp('?')} OR (t."startTime" = ${ctx.sql.timestamp('?')} AND t."traceId" > ?))`;
+    params.push(at, at, cursor.slice(bar + 1));
+  }
+  const rows = await ctx.sql.query<{ traceId: string; startTime: Date | string }>(
+    ctx.db,
+    `SELECT t."traceId", t."startTime" FROM "Trace" AS t WHERE ${where.sql}${after} ORDER BY t."startTime", t."traceId" LIMIT ?`,
+    [...params, BACKFILL_PAGE],
+  );
+  return rows.map((row) => ({ traceId: row.traceId, cursor: `${new Date(row.startTime).toISOString()}|${row.traceId}` }));
+}
+
+/** The targets of a page of a backfill's traces (any arrival: the rule applies to them by the backfill). */
+export function backfillTargets(ctx: RequestContext, rule: RuleRow, traceIds: readonly string[]): Promise<PlannedTarget[]> {
+  return matchingTargets(ctx, rule, traceIds, null);
+}
+
+/**
+ * Plans the jobs of a page of a backfill in `tx` (the engine's fenced write): its targets, up to
+ * what is left of the limit, never a second job for a target; then its cursor and counts.
+ * Answers the jobs written.
+ */
+export async function storeBackfillPage(
+  ctx: RequestContext,
+  tx: Prisma.TransactionClient,
+  rule: RuleRow,
+  backfill: Pick<BackfillRow, 'id' | 'limit'>,
+  page: { targets: readonly PlannedTarget[]; cursor: string },
+  settings: PlanSettings,
+): Promise<number> {
+  const { seen } = await tx.evaluationRuleBackfill.findUniqueOrThrow({ where: { id: backfill.id }, select: { seen: true } });
+  const targets = page.targets.slice(0, Math.max(0, backfill.limit - seen));
+  const { written } = await writeJobs(ctx, tx, rule, targets, { room: await backlogRoom(tx, settings), pushBack: false });
+  await tx.evaluationRuleBackfill.update({ where: { id: backfill.id }, data: { cursor: page.cursor, seen: { increment: targets.length } } });
   return written;
 }
 

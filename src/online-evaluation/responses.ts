@@ -14,7 +14,7 @@ import {
   type RuleFilter,
   type RuleMapping,
 } from './inputs.js';
-import { errorMessage, type JobRow, type RuleRow, type RuleStats } from './operations.js';
+import { type BackfillRow, errorMessage, type JobRow, type RuleRow, type RuleStats } from './operations.js';
 
 export const ruleResponse = z
   .object({
@@ -163,3 +163,37 @@ export const previewResponse = z
   .meta({ id: 'EvaluationRulePreview' });
 
 export type PreviewJson = z.output<typeof previewResponse>;
+
+export const backfillResponse = z
+  .object({
+    id: z.string(),
+    rule_id: z.string(),
+    status: z.enum(['PENDING', 'RUNNING', 'DONE', 'CANCELLED', 'ERROR']),
+    error: z.string().nullable(),
+    started_after: timestamp(),
+    started_before: timestamp(),
+    limit: z.number().int().describe('The most targets it plans'),
+    total: z.number().int().describe("The range's traces matching the rule when it started, at most `limit`"),
+    done: z.number().int().describe('Jobs it planned (a target with a job already is not planned again)'),
+    created_at: timestamp(),
+    finished_at: timestamp().nullable(),
+  })
+  .meta({ id: 'EvaluationRuleBackfill' });
+
+export type BackfillJson = z.output<typeof backfillResponse>;
+
+export function backfillJson(row: BackfillRow): BackfillJson {
+  return {
+    id: row.id,
+    rule_id: row.ruleId,
+    status: row.status as BackfillJson['status'],
+    error: errorMessage(row.statusError),
+    started_after: row.startedAfter.toISOString(),
+    started_before: row.startedBefore.toISOString(),
+    limit: row.limit,
+    total: row.total,
+    done: row.done,
+    created_at: row.createdAt.toISOString(),
+    finished_at: row.finishedAt?.toISOString() ?? null,
+  };
+}

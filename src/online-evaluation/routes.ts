@@ -1,9 +1,9 @@
 // REST routes of online evaluation rules (docs/online-evaluation.md#rest).
 import type { FastifyInstance } from 'fastify';
 import { restRoutes } from '../shared/http/route.js';
-import { type RuleTarget, jobsQuery, previewBody, ruleInput, rulePatch, savedPreviewBody } from './inputs.js';
+import { type RuleTarget, backfillBody, jobsQuery, previewBody, ruleInput, rulePatch, savedPreviewBody } from './inputs.js';
 import * as rules from './operations.js';
-import { jobJson, jobListResponse, previewResponse, ruleJson, ruleListResponse, ruleResponse, statsJson, statsResponse } from './responses.js';
+import { backfillJson, backfillResponse, jobJson, jobListResponse, previewResponse, ruleJson, ruleListResponse, ruleResponse, statsJson, statsResponse } from './responses.js';
 import { previewRule } from './runner.js';
 
 const tag = 'evaluation-rules';
@@ -100,5 +100,28 @@ export function evaluationRuleRoutes(app: FastifyInstance): void {
         AbortSignal.timeout(req.ctx.onlineEvaluation.timeoutMs + 1000),
       );
     },
+  );
+  rest.post(
+    '/evaluation-rules/:rule_id/backfill',
+    {
+      tag,
+      summary: 'Run a rule over the traces of a time range that arrived before it',
+      description: 'At most 50,000 targets (`limit`); a target with a job of this rule version gets none again. Runs in the background: read its progress.',
+      body: backfillBody,
+      response: backfillResponse,
+      errors: [404],
+      examples: { lastDay: { started_after: '2026-01-01T00:00:00Z', started_before: '2026-01-02T00:00:00Z', limit: 1000 } },
+    },
+    async (req, { params, body }) => backfillJson(await rules.createBackfill(req.ctx, params.rule_id, body)),
+  );
+  rest.get(
+    '/evaluation-rules/:rule_id/backfills/:backfill_id',
+    { tag, summary: 'A backfill and its progress', response: backfillResponse, errors: [404] },
+    async (req, { params }) => backfillJson(await rules.getBackfill(req.ctx, params.rule_id, params.backfill_id)),
+  );
+  rest.post(
+    '/evaluation-rules/:rule_id/backfills/:backfill_id/cancel',
+    { tag, summary: 'Stop a backfill (the jobs it planned stay)', response: backfillResponse, errors: [404] },
+    async (req, { params }) => backfillJson(await rules.cancelBackfill(req.ctx, params.rule_id, params.backfill_id)),
   );
 }
