@@ -74,6 +74,9 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
   const scoreConfig = await ok(client.request('POST', '/score-configs', { name: `quality-${project}`, data_type: 'NUMERIC', min_value: 0, max_value: 1 }));
   const score = await ok(client.request('POST', '/scores', { trace_id: trace, name: `quality-${project}`, value: 1, config_id: scoreConfig.id }));
   const rule = await ok(client.request('POST', '/evaluation-rules', { name: `rule-${project}`, evaluator_config_id: config.id, enabled: false }));
+  const backfill = await ok(
+    client.request('POST', `/evaluation-rules/${rule.id}/backfill`, { started_after: '2025-01-01T00:00:00Z', started_before: '2025-01-02T00:00:00Z' }),
+  );
   return {
     app_id: app,
     variant_id: variant.variant_id,
@@ -90,6 +93,7 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
     score_id: score.id,
     score_config_id: scoreConfig.id,
     rule_id: rule.id,
+    backfill_id: backfill.id,
   };
 }
 
@@ -254,6 +258,9 @@ const expected: Record<string, Access> = {
   'GET /evaluation-rules/:rule_id/jobs': 'read',
   'GET /evaluation-rules/:rule_id/stats': 'read',
   'POST /evaluation-rules/:rule_id/preview': 'write',
+  'POST /evaluation-rules/:rule_id/backfill': 'write',
+  'GET /evaluation-rules/:rule_id/backfills/:backfill_id': 'read',
+  'POST /evaluation-rules/:rule_id/backfills/:backfill_id/cancel': 'write',
   'POST /v1/traces': 'ingest',
   'POST /otlp/v1/traces': 'ingest',
   'POST /public/otel/v1/traces': 'ingest',
@@ -306,6 +313,7 @@ function bodyFor(route: string, ids: Record<string, string>): unknown {
     'PATCH /evaluation-rules/:rule_id': { delay_seconds: 5 },
     'POST /evaluation-rules/preview': { rule: { name: 'walk', evaluator_config_id: ids.config_id }, trace_id: ids.trace_id },
     'POST /evaluation-rules/:rule_id/preview': { trace_id: ids.trace_id },
+    'POST /evaluation-rules/:rule_id/backfill': { started_after: '2025-01-01T00:00:00Z', started_before: '2025-01-02T00:00:00Z', limit: 10 },
     'POST /observability/trace': { trace: 'cccccccccccccccccccccccccccccccc', spans: [] },
     'POST /evaluations': {
       app_id: ids.app_id,
@@ -641,6 +649,8 @@ describe('GraphQL', () => {
       ['read', 'query($id: ID!) { node(id: $id) { ... on EvaluationRule { name stats { costUsd } } } }', 'rule_global_id'],
       ['write', 'mutation($id: ID!) { updateEvaluationRule(id: $id, input: { enabled: true }) { name } }', 'rule_global_id'],
       ['write', 'mutation($id: ID!) { previewEvaluationRule(id: $id, traceId: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa") { matches } }', 'rule_global_id'],
+      ['read', 'query($id: ID!) { node(id: $id) { ... on EvaluationRuleBackfill { status } } }', 'backfill_global_id'],
+      ['write', 'mutation($id: ID!) { cancelEvaluationRuleBackfill(id: $id) { status } }', 'backfill_global_id'],
       ['write', 'mutation($id: ID!) { deleteEvaluationRule(id: $id) }', 'rule_global_id'],
     ];
     // Cases naming a global id: its type and the fixture holding the plain id.
@@ -649,6 +659,7 @@ describe('GraphQL', () => {
       score_global_id: ['Score', 'score_id'],
       score_config_global_id: ['ScoreConfig', 'score_config_id'],
       rule_global_id: ['EvaluationRule', 'rule_id'],
+      backfill_global_id: ['EvaluationRuleBackfill', 'backfill_id'],
     };
     const idOf = (name: string, ids: Record<string, string>) =>
       name in globalIds ? Buffer.from(`${globalIds[name][0]}:${ids[globalIds[name][1]]}`).toString('base64') : ids[name];

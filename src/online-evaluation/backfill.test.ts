@@ -88,4 +88,19 @@ describe('POST /evaluation-rules/{id}/backfill', () => {
     expect((await server.request('GET', `/evaluation-rules/${ruleId}/backfills/no-such-backfill`)).status).toBe(404);
     expect((await server.request('POST', `/evaluation-rules/no-such-rule/backfill`, { started_after: at(0), started_before: at(10) })).status).toBe(404);
   });
+
+  it('runs and reads backfills through GraphQL too', async () => {
+    const id = Buffer.from(`EvaluationRule:${ruleId}`).toString('base64');
+    const started = await server.graphql(
+      `mutation($id: ID!) { backfillEvaluationRule(id: $id, startedAfter: "${at(0)}", startedBefore: "${at(600)}", limit: 3) { id databaseId status limit } }`,
+      { id },
+    );
+    expect(started.errors).toBeUndefined();
+    expect(started.data.backfillEvaluationRule).toMatchObject({ limit: 3 });
+    await finished(started.data.backfillEvaluationRule.databaseId);
+    const read = await server.graphql(`query($id: ID!) { node(id: $id) { ... on EvaluationRule { backfills { databaseId status total done } } } }`, { id });
+    expect(read.data.node.backfills[0]).toMatchObject({ databaseId: started.data.backfillEvaluationRule.databaseId, status: 'DONE', total: 3, done: 0 });
+    const bad = await server.graphql(`mutation($id: ID!) { backfillEvaluationRule(id: $id, startedAfter: "${at(0)}", startedBefore: "${at(600)}", limit: 0) { id } }`, { id });
+    expect(bad.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
 });

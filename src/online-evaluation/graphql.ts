@@ -8,9 +8,9 @@ import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { globalId } from '../shared/graphql/ids.js';
 import { ValidationError } from '../shared/errors.js';
 import { parseInput } from '../shared/validation.js';
-import { jobStatuses, previewBody, ruleInput, rulePatch, ruleTargets, skipReasons, type JobStatus, type RuleTarget, type SkipReason } from './inputs.js';
+import { backfillBody, jobStatuses, previewBody, ruleInput, rulePatch, ruleTargets, skipReasons, type JobStatus, type RuleTarget, type SkipReason } from './inputs.js';
 import * as rules from './operations.js';
-import { jobJson, statsJson, type PreviewJson } from './responses.js';
+import { backfillJson, jobJson, statsJson, type PreviewJson } from './responses.js';
 import { previewRule } from './runner.js';
 
 const TargetEnum = builder.enumType('EvaluationRuleTarget', {
@@ -133,6 +133,36 @@ const Stats = builder.objectRef<StatsJson>('EvaluationRuleStats').implement({
   }),
 });
 
+const BackfillStatusEnum = builder.enumType('EvaluationRuleBackfillStatus', {
+  description: 'Where a backfill is.',
+  values: upperCaseValues(['PENDING', 'RUNNING', 'DONE', 'CANCELLED', 'ERROR'] as const, {
+    PENDING: 'Waiting for a worker.',
+    RUNNING: 'Planning jobs a page of traces at a time.',
+    DONE: 'Every target of the range (up to the limit) has its job.',
+    CANCELLED: 'Stopped; the jobs it planned stay.',
+    ERROR: 'Failed: `error` says why.',
+  }),
+});
+
+export const EvaluationRuleBackfillRef = builder.prismaNode('EvaluationRuleBackfill', {
+  description: 'A rule run over the traces of a time range that arrived before it (docs/online-evaluation.md#backfills).',
+  id: { field: 'id' },
+  nullable: true,
+  findUnique: (id, ctx) => ({ id, projectId: ctx.projectId }),
+  fields: (t) => ({
+    databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
+    status: t.field({ type: BackfillStatusEnum, description: 'Where it is.', resolve: (row) => backfillJson(row).status }),
+    error: t.string({ nullable: true, description: 'ERROR: why.', resolve: (row) => backfillJson(row).error }),
+    startedAfter: t.expose('startedAfter', { type: 'DateTime', description: 'The range: traces started at or after this time.' }),
+    startedBefore: t.expose('startedBefore', { type: 'DateTime', description: 'The range: traces started at or before this time.' }),
+    limit: t.exposeInt('limit', { description: 'The most targets it plans.' }),
+    total: t.exposeInt('total', { description: "The range's traces matching the rule when it started, at most `limit`." }),
+    done: t.exposeInt('done', { description: 'Jobs it planned.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was asked for.' }),
+    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true, description: 'When it ended.' }),
+  }),
+});
+
 export const EvaluationRuleRef = builder.prismaNode('EvaluationRule', {
   description:
     'An online evaluation rule: an evaluator config run on matching production spans, traces or sessions as they arrive (docs/online-evaluation.md).',
@@ -190,6 +220,11 @@ export const EvaluationRuleRef = builder.prismaNode('EvaluationRule', {
       },
       JobConnection,
     ),
+    backfills: t.field({
+      type: [EvaluationRuleBackfillRef],
+      description: 'Its latest backfills (100), newest first.',
+      resolve: (row, _args, ctx) => rules.listBackfills(ctx, row.id),
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
   }),
@@ -295,6 +330,28 @@ builder.mutationFields((t) => ({
       await rules.deleteRule(ctx, args.id.id);
       return globalId('EvaluationRule', args.id.id);
     },
+  }),
+  backfillEvaluationRule: t.field({
+    type: EvaluationRuleBackfillRef,
+    description: 'Runs a rule over the traces of a time range that arrived before it (at most 50,000 targets), in the background.',
+    args: {
+      id: t.arg.globalID({ for: EvaluationRuleRef, required: true, description: 'The global id of an EvaluationRule.' }),
+      startedAfter: t.arg({ type: 'DateTime', required: true, description: 'Traces started at or after this time.' }),
+      startedBefore: t.arg({ type: 'DateTime', required: true, description: 'Traces started at or before this time.' }),
+      limit: t.arg.int({ description: 'The most targets (default and at most 50,000).' }),
+    },
+    resolve: (_root, args, ctx) =>
+      rules.createBackfill(
+        ctx,
+        args.id.id,
+        parseInput(backfillBody, { started_after: args.startedAfter.toISOString(), started_before: args.startedBefore.toISOString(), limit: args.limit ?? undefined }, 'body'),
+      ),
+  }),
+  cancelEvaluationRuleBackfill: t.field({
+    type: EvaluationRuleBackfillRef,
+    description: 'Stops a backfill; the jobs it planned stay.',
+    args: { id: t.arg.globalID({ for: EvaluationRuleBackfillRef, required: true, description: 'The global id of an EvaluationRuleBackfill.' }) },
+    resolve: (_root, args, ctx) => rules.cancelBackfill(ctx, args.id.id),
   }),
   previewEvaluationRule: t.field({
     type: Preview,

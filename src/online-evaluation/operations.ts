@@ -352,7 +352,8 @@ export async function createBackfill(ctx: RequestContext, ruleId: string, input:
   return backfill;
 }
 
-export async function getBackfill(ctx: Pick<RequestContext, 'db' | 'projectId'>, ruleId: string, backfillId: string): Promise<BackfillRow> {
+/** A backfill of the project (of the rule `ruleId` when given, as its REST path says). */
+export async function getBackfill(ctx: Pick<RequestContext, 'db' | 'projectId'>, backfillId: string, ruleId?: string): Promise<BackfillRow> {
   const backfill = await ctx.db.evaluationRuleBackfill.findFirst({ where: { id: backfillId, ruleId, projectId: ctx.projectId } });
   if (!backfill) throw new NotFoundError('EvaluationRuleBackfill', backfillId);
   return backfill;
@@ -363,14 +364,14 @@ export function listBackfills(ctx: Pick<RequestContext, 'db' | 'projectId'>, rul
 }
 
 /** Stops a backfill still under way (its planned jobs stay); one that ended is answered as it is. */
-export async function cancelBackfill(ctx: RequestContext, ruleId: string, backfillId: string): Promise<BackfillRow> {
-  const backfill = await getBackfill(ctx, ruleId, backfillId);
+export async function cancelBackfill(ctx: RequestContext, backfillId: string, ruleId?: string): Promise<BackfillRow> {
+  const backfill = await getBackfill(ctx, backfillId, ruleId);
   const { count } = await ctx.db.evaluationRuleBackfill.updateMany({
     where: { id: backfill.id, status: { in: [...BACKFILL_WAITING] } },
     data: { status: 'CANCELLED', finishedAt: new Date() },
   });
   if (count > 0) ctx.events.publish('job:stopped', backfill.id);
-  return getBackfill(ctx, ruleId, backfillId);
+  return getBackfill(ctx, backfillId);
 }
 
 /** Traces a backfill pages over at once. */

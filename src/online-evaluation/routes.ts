@@ -117,11 +117,11 @@ export function evaluationRuleRoutes(app: FastifyInstance): void {
   rest.get(
     '/evaluation-rules/:rule_id/backfills/:backfill_id',
     { tag, summary: 'A backfill and its progress', response: backfillResponse, errors: [404] },
-    async (req, { params }) => backfillJson(await rules.getBackfill(req.ctx, params.rule_id, params.backfill_id)),
+    async (req, { params }) => backfillJson(await rules.getBackfill(req.ctx, params.backfill_id, params.rule_id)),
   );
   rest.post(
     '/evaluation-rules/:rule_id/backfills/:backfill_id/cancel',
     { tag, summary: 'Stop a backfill (the jobs it planned stay)', response: backfillResponse, errors: [404] },
-    async (req, { params }) => backfillJson(await rules.cancelBackfill(req.ctx, params.rule_id, params.backfill_id)),
+    async (req, { params }) => backfillJson(await rules.cancelBackfill(req.ctx, params.backfill_id, params.rule_id)),
   );
 }
