@@ -253,7 +253,12 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
       { leaseMs, concurrency: config.ONLINE_EVALUATION_CONCURRENCY },
       server.log.child({ component: 'online-evaluation-runner' }),
     ),
-    new EvaluationEngine(services, new BackfillJobs(services, planning), { leaseMs, concurrency: 1 }, server.log.child({ component: 'online-evaluation-backfill' })),
+    new EvaluationEngine(
+      services,
+      new BackfillJobs(services, planning),
+      { leaseMs, concurrency: 1 },
+      server.log.child({ component: 'online-evaluation-backfill' }),
+    ),
   ];
   const planner = new JobPlanner(services, planning, server.log.child({ component: 'online-evaluation-planner' }));
   services.tracesStoredHooks.push(planner.notify);

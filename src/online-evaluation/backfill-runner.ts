@@ -64,7 +64,9 @@ export class BackfillJobs implements JobKind<BackfillRow, Plan, Page, PageOutcom
   async *pending(plan: Plan): AsyncGenerator<Page> {
     let cursor = plan.backfill.cursor;
     // The targets counted against the limit, as stored (a page behind at most: the store slices the last one).
-    while ((await this.services.db.evaluationRuleBackfill.findUniqueOrThrow({ where: { id: plan.backfill.id }, select: { seen: true } })).seen < plan.backfill.limit) {
+    while (
+      (await this.services.db.evaluationRuleBackfill.findUniqueOrThrow({ where: { id: plan.backfill.id }, select: { seen: true } })).seen < plan.backfill.limit
+    ) {
       const page = await backfillPage(plan.ctx, plan.rule, plan.backfill, cursor);
       if (page.length === 0) return;
       cursor = page[page.length - 1].cursor;

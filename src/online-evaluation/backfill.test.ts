@@ -22,7 +22,11 @@ beforeAll(async () => {
     });
     expect(response.status).toBe(200);
   }
-  const created = await server.request('POST', '/evaluation-rules', { name: 'backfilled', evaluator_config_id: config.id, filter: { environment: 'production' } });
+  const created = await server.request('POST', '/evaluation-rules', {
+    name: 'backfilled',
+    evaluator_config_id: config.id,
+    filter: { environment: 'production' },
+  });
   ruleId = created.body.id;
 });
 
@@ -100,7 +104,10 @@ describe('POST /evaluation-rules/{id}/backfill', () => {
     await finished(started.data.backfillEvaluationRule.databaseId);
     const read = await server.graphql(`query($id: ID!) { node(id: $id) { ... on EvaluationRule { backfills { databaseId status total done } } } }`, { id });
     expect(read.data.node.backfills[0]).toMatchObject({ databaseId: started.data.backfillEvaluationRule.databaseId, status: 'DONE', total: 3, done: 0 });
-    const bad = await server.graphql(`mutation($id: ID!) { backfillEvaluationRule(id: $id, startedAfter: "${at(0)}", startedBefore: "${at(600)}", limit: 0) { id } }`, { id });
+    const bad = await server.graphql(
+      `mutation($id: ID!) { backfillEvaluationRule(id: $id, startedAfter: "${at(0)}", startedBefore: "${at(600)}", limit: 0) { id } }`,
+      { id },
+    );
     expect(bad.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 });

@@ -8,7 +8,18 @@ import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { globalId } from '../shared/graphql/ids.js';
 import { ValidationError } from '../shared/errors.js';
 import { parseInput } from '../shared/validation.js';
-import { backfillBody, jobStatuses, previewBody, ruleInput, rulePatch, ruleTargets, skipReasons, type JobStatus, type RuleTarget, type SkipReason } from './inputs.js';
+import {
+  backfillBody,
+  jobStatuses,
+  previewBody,
+  ruleInput,
+  rulePatch,
+  ruleTargets,
+  skipReasons,
+  type JobStatus,
+  type RuleTarget,
+  type SkipReason,
+} from './inputs.js';
 import * as rules from './operations.js';
 import { backfillJson, jobJson, statsJson, type PreviewJson } from './responses.js';
 import { previewRule } from './runner.js';
@@ -344,7 +355,11 @@ builder.mutationFields((t) => ({
       rules.createBackfill(
         ctx,
         args.id.id,
-        parseInput(backfillBody, { started_after: args.startedAfter.toISOString(), started_before: args.startedBefore.toISOString(), limit: args.limit ?? undefined }, 'body'),
+        parseInput(
+          backfillBody,
+          { started_after: args.startedAfter.toISOString(), started_before: args.startedBefore.toISOString(), limit: args.limit ?? undefined },
+          'body',
+        ),
       ),
   }),
   cancelEvaluationRuleBackfill: t.field({

@@ -301,7 +301,21 @@ async function writeJobs(
     if (!isSampled(target.key, rule.samplingRate)) [status, reason] = ['SKIPPED', 'sampled_out'];
     else if (room <= 0) [status, reason] = ['SKIPPED', 'backlog_full'];
     else room--;
-    return [uuidv7(), ctx.projectId, rule.id, rule.version, rule.target, target.key, target.traceId, target.spanId, target.sessionId, status, reason, notBefore, sqlDate(now)];
+    return [
+      uuidv7(),
+      ctx.projectId,
+      rule.id,
+      rule.version,
+      rule.target,
+      target.key,
+      target.traceId,
+      target.spanId,
+      target.sessionId,
+      status,
+      reason,
+      notBefore,
+      sqlDate(now),
+    ];
   });
   const onConflict =
     options.pushBack && rule.target !== 'span'
@@ -342,7 +356,11 @@ export const BACKFILL_WAITING = ['PENDING', 'RUNNING'] as const;
 /** The most targets one backfill plans. */
 export const MAX_BACKFILL_TARGETS = 50_000;
 
-export async function createBackfill(ctx: RequestContext, ruleId: string, input: { started_after: Date; started_before: Date; limit: number }): Promise<BackfillRow> {
+export async function createBackfill(
+  ctx: RequestContext,
+  ruleId: string,
+  input: { started_after: Date; started_before: Date; limit: number },
+): Promise<BackfillRow> {
   const rule = await getRule(ctx, ruleId);
   if (input.started_after >= input.started_before) throw ValidationError.at(['body', 'started_before'], 'Input should be after started_after');
   const backfill = await ctx.db.evaluationRuleBackfill.create({
@@ -394,7 +412,12 @@ export async function countBackfillTraces(ctx: RequestContext, rule: RuleRow, ba
 }
 
 /** The next page of the backfill's traces after `cursor` ("<startTime ISO>|<traceId>"), in start order. */
-export async function backfillPage(ctx: RequestContext, rule: RuleRow, backfill: BackfillRow, cursor: string | null): Promise<{ traceId: string; cursor: string }[]> {
+export async function backfillPage(
+  ctx: RequestContext,
+  rule: RuleRow,
+  backfill: BackfillRow,
+  cursor: string | null,
+): Promise<{ traceId: string; cursor: string }[]> {
   const where = backfillTraceWhere(ctx, rule, backfill);
   const params: unknown[] = [...where.params];
   let after = '';

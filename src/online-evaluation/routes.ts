@@ -3,7 +3,18 @@ import type { FastifyInstance } from 'fastify';
 import { restRoutes } from '../shared/http/route.js';
 import { type RuleTarget, backfillBody, jobsQuery, previewBody, ruleInput, rulePatch, savedPreviewBody } from './inputs.js';
 import * as rules from './operations.js';
-import { backfillJson, backfillResponse, jobJson, jobListResponse, previewResponse, ruleJson, ruleListResponse, ruleResponse, statsJson, statsResponse } from './responses.js';
+import {
+  backfillJson,
+  backfillResponse,
+  jobJson,
+  jobListResponse,
+  previewResponse,
+  ruleJson,
+  ruleListResponse,
+  ruleResponse,
+  statsJson,
+  statsResponse,
+} from './responses.js';
 import { previewRule } from './runner.js';
 
 const tag = 'evaluation-rules';
