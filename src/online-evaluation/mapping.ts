@@ -42,7 +42,7 @@ export interface EvaluatorVariables {
 
 function asInputs(value: unknown): Record<string, unknown> {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  return value === undefined ? {} : { input: value };
+  return value === undefined || value === null ? {} : { input: value };
 }
 
 /** The variables sent to the evaluator: the mapping's paths, else the target's input and output. */

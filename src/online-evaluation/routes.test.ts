@@ -138,7 +138,7 @@ describe('previews', () => {
     expect(preview.body).toEqual({
       matches: true,
       target: { type: 'trace', trace_id: 'preview-trace', span_id: null, session_id: null },
-      variables: { inputs: { country: 'France' }, output: 'Paris' },
+      variables: { inputs: { country: 'France' }, output: 'Paris', expected: null },
       result: { type: 'bool', value: true, error: null },
       cost: 0,
     });

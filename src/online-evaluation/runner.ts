@@ -525,7 +525,7 @@ export async function previewRule(ctx: RequestContext, timeoutMs: number, rule: 
   return {
     matches,
     target: { type: rule.target, trace_id: ids.traceId, span_id: ids.spanId, session_id: rule.target === 'session' ? trace.sessionId : null },
-    variables: JSON.parse(JSON.stringify(variables)) as PreviewJson['variables'],
+    variables: JSON.parse(JSON.stringify({ ...variables, expected: variables.expected ?? null })) as PreviewJson['variables'],
     result,
     cost: outcome.calls.reduce((sum, call) => sum + (call.cost?.cost ?? 0), 0),
   };
