@@ -6,7 +6,8 @@ import { EvaluatorConfig } from '../evaluators/graphql.js';
 import { builder } from '../shared/graphql/builder.js';
 import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { globalId } from '../shared/graphql/ids.js';
-import { ValidationError } from '../shared/errors.js';
+import { NotFoundError, ValidationError } from '../shared/errors.js';
+import { getEvaluatorConfig } from '../evaluators/operations.js';
 import { parseInput } from '../shared/validation.js';
 import {
   backfillBody,
@@ -192,7 +193,11 @@ export const EvaluationRuleRef = builder.prismaNode('EvaluationRule', {
       type: EvaluatorConfig,
       nullable: true,
       description: 'The evaluator config it runs; null once deleted.',
-      resolve: (query, row, _args, ctx) => ctx.db.evaluatorConfig.findFirst({ ...query, where: { id: row.evaluatorConfigId, projectId: ctx.projectId } }),
+      resolve: (query, row, _args, ctx) =>
+        getEvaluatorConfig(ctx, row.evaluatorConfigId, query).catch((error: unknown) => {
+          if (error instanceof NotFoundError) return null;
+          throw error;
+        }),
     }),
     mapping: t.expose('mapping', {
       type: 'JSON',

@@ -5,7 +5,8 @@
 import { v7 as uuidv7 } from 'uuid';
 import { getEvaluatorConfig } from '../evaluators/operations.js';
 import { getScorer } from '../evaluators/scoring.js';
-import { spanWhere, traceWhere, type SearchFilter } from '../observability/search/filters.js';
+import type { SearchFilter } from '../observability/search/filters.js';
+import { countMatchingTraces, matchingSpans, matchingTracePage, matchingTraces, spanMatches, traceMatches } from '../observability/search/matching.js';
 import { searchFilter } from '../observability/search/inputs.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
 import { isUniqueViolation, type Prisma } from '../shared/db.js';
@@ -246,24 +247,11 @@ const JOB_COLUMNS = [
 /** The targets of `traceIds` that match the rule's filter, of those arrived since `since` (the rule's enabling) when given. */
 async function matchingTargets(ctx: RequestContext, rule: RuleRow, traceIds: readonly string[], since: Date | null): Promise<PlannedTarget[]> {
   const filter = ruleSearchFilter(rule.filter);
-  const ids = JSON.stringify(traceIds);
-  // A backfill takes targets of any arrival: the epoch bounds nothing.
-  const from = sqlDate(since ?? new Date(0));
   if (rule.target === 'span') {
-    const where = spanWhere(ctx, filter);
-    const rows = await ctx.sql.query<{ traceId: string; spanId: string; sessionId: string | null }>(
-      ctx.db,
-      `SELECT s."traceId", s."spanId", s."sessionId" FROM "Span" AS s WHERE ${where.sql} AND s."traceId" IN (${ctx.sql.jsonValues('?')}) AND s."createdAt" >= ${ctx.sql.timestamp('?')}`,
-      [...where.params, ids, from],
-    );
+    const rows = await matchingSpans(ctx, filter, traceIds, since);
     return rows.map((row) => ({ key: `${row.traceId}/${row.spanId}`, traceId: row.traceId, spanId: row.spanId, sessionId: row.sessionId }));
   }
-  const where = traceWhere(ctx, filter);
-  const rows = await ctx.sql.query<{ traceId: string; sessionId: string | null }>(
-    ctx.db,
-    `SELECT t."traceId", t."sessionId" FROM "Trace" AS t WHERE ${where.sql} AND t."traceId" IN (${ctx.sql.jsonValues('?')}) AND t."createdAt" >= ${ctx.sql.timestamp('?')}`,
-    [...where.params, ids, from],
-  );
+  const rows = await matchingTraces(ctx, filter, traceIds, since);
   if (rule.target === 'trace') return rows.map((row) => ({ key: row.traceId, traceId: row.traceId, spanId: null, sessionId: row.sessionId }));
   const sessions = new Set(rows.flatMap((row) => (row.sessionId ? [row.sessionId] : [])));
   return [...sessions].map((sessionId) => ({ key: sessionId, traceId: null, spanId: null, sessionId }));
@@ -395,44 +383,20 @@ export async function cancelBackfill(ctx: RequestContext, backfillId: string, ru
 /** Traces a backfill pages over at once. */
 export const BACKFILL_PAGE = 500;
 
-/** Where a backfill pages: the rule's filter on traces (span targets: all traces, their spans filtered after), in its time range. */
-function backfillTraceWhere(ctx: RequestContext, rule: RuleRow, backfill: BackfillRow) {
+/** What a backfill pages over: the rule's filter on traces (span targets: every trace, their spans filtered after), in its time range. */
+function backfillFilter(rule: RuleRow, backfill: BackfillRow): SearchFilter {
   const filter: SearchFilter = rule.target === 'span' ? {} : ruleSearchFilter(rule.filter);
-  return traceWhere(ctx, { ...filter, startedAfter: backfill.startedAfter, startedBefore: backfill.startedBefore });
+  return { ...filter, startedAfter: backfill.startedAfter, startedBefore: backfill.startedBefore };
 }
 
 /** The traces of the backfill's range matching its rule (at most `limit`): its total. */
-export async function countBackfillTraces(ctx: RequestContext, rule: RuleRow, backfill: BackfillRow): Promise<number> {
-  const where = backfillTraceWhere(ctx, rule, backfill);
-  const [row] = await ctx.sql.query<{ n: number | bigint }>(ctx.db, `SELECT COUNT(*) AS n FROM (SELECT 1 FROM "Trace" AS t WHERE ${where.sql} LIMIT ?) AS c`, [
-    ...where.params,
-    backfill.limit,
-  ]);
-  return Number(row.n);
+export function countBackfillTraces(ctx: RequestContext, rule: RuleRow, backfill: BackfillRow): Promise<number> {
+  return countMatchingTraces(ctx, backfillFilter(rule, backfill), backfill.limit);
 }
 
-/** The next page of the backfill's traces after `cursor` ("<startTime ISO>|<traceId>"), in start order. */
-export async function backfillPage(
-  ctx: RequestContext,
-  rule: RuleRow,
-  backfill: BackfillRow,
-  cursor: string | null,
-): Promise<{ traceId: string; cursor: string }[]> {
-  const where = backfillTraceWhere(ctx, rule, backfill);
-  const params: unknown[] = [...where.params];
-  let after = '';
-  if (cursor) {
-    const bar = cursor.indexOf('|');
-    const at = sqlDate(new Date(cursor.slice(0, bar)));
-    after = ` AND (t."startTime" > ${ctx.sql.timestamp('?')} OR (t."startTime" = ${ctx.sql.timestamp('?')} AND t."traceId" > ?))`;
-    params.push(at, at, cursor.slice(bar + 1));
-  }
-  const rows = await ctx.sql.query<{ traceId: string; startTime: Date | string }>(
-    ctx.db,
-    `SELECT t."traceId", t."startTime" FROM "Trace" AS t WHERE ${where.sql}${after} ORDER BY t."startTime", t."traceId" LIMIT ?`,
-    [...params, BACKFILL_PAGE],
-  );
-  return rows.map((row) => ({ traceId: row.traceId, cursor: `${new Date(row.startTime).toISOString()}|${row.traceId}` }));
+/** The next page of the backfill's traces after `cursor`, in start order. */
+export function backfillPage(ctx: RequestContext, rule: RuleRow, backfill: BackfillRow, cursor: string | null): Promise<{ traceId: string; cursor: string }[]> {
+  return matchingTracePage(ctx, backfillFilter(rule, backfill), cursor, BACKFILL_PAGE);
 }
 
 /** The targets of a page of a backfill's traces (any arrival: the rule applies to them by the backfill). */
@@ -461,25 +425,14 @@ export async function storeBackfillPage(
 }
 
 /** Whether the target still matches the filter (a rule changed since the job was planned, or the trace's roll-up did). */
-export async function targetMatches(
+export function targetMatches(
   ctx: RequestContext,
   target: RuleTarget,
   filter: SearchFilter,
   job: Pick<JobRow, 'traceId' | 'spanId' | 'sessionId'>,
 ): Promise<boolean> {
-  if (target === 'span') {
-    const where = spanWhere(ctx, filter);
-    const rows = await ctx.sql.query(ctx.db, `SELECT 1 AS one FROM "Span" AS s WHERE ${where.sql} AND s."traceId" = ? AND s."spanId" = ? LIMIT 1`, [
-      ...where.params,
-      job.traceId,
-      job.spanId,
-    ]);
-    return rows.length > 0;
-  }
-  const where = traceWhere(ctx, filter);
-  const [column, id] = target === 'trace' ? ['traceId', job.traceId] : ['sessionId', job.sessionId];
-  const rows = await ctx.sql.query(ctx.db, `SELECT 1 AS one FROM "Trace" AS t WHERE ${where.sql} AND t."${column}" = ? LIMIT 1`, [...where.params, id]);
-  return rows.length > 0;
+  if (target === 'span') return spanMatches(ctx, filter, job.traceId!, job.spanId!);
+  return traceMatches(ctx, filter, target === 'trace' ? { traceId: job.traceId! } : { sessionId: job.sessionId! });
 }
 
 /** The rule's mapping as stored. */

@@ -12,6 +12,8 @@ import { newTraceId, randomId } from '../invocation/ids.js';
 import { EVALUATION_ENVIRONMENT, type SpanRecord } from '../observability/ingestion/span-record.js';
 import { spanWriter } from '../observability/ingestion/span-writer.js';
 import { priceList } from '../pricing/operations.js';
+import { getSpan, getTrace, listSessionTraces, listTraceSpans } from '../observability/traces/trace-reads.js';
+import { getEvaluatorConfig } from '../evaluators/operations.js';
 import { missingKeysMessage, missingProviderKey } from '../providers/access.js';
 import { ProviderCallError, type ProviderCallRecord, type ProviderClient, providerClient } from '../providers/client.js';
 import { writeScores } from '../scores/operations.js';
@@ -95,7 +97,7 @@ export async function loadTarget(
     internals: span.internals,
   });
   if (target === 'span') {
-    const span = await ctx.db.span.findFirst({ where: { projectId: ctx.projectId, traceId: ids.traceId!, spanId: ids.spanId! } });
+    const span = await getSpan(ctx, ids.spanId!, ids.traceId!).catch(missingAsNull);
     if (!span) return null;
     return {
       document: { input: span.inputs, output: span.outputs, metadata: span.internals, attributes: span.attributes, spans: [spanDoc(span)], traces: [] },
@@ -103,16 +105,12 @@ export async function loadTarget(
       lastArrival: span.createdAt,
     };
   }
-  const traces = await ctx.db.trace.findMany({
-    where: target === 'trace' ? { projectId: ctx.projectId, traceId: ids.traceId! } : { projectId: ctx.projectId, sessionId: ids.sessionId! },
-    orderBy: { startTime: 'asc' },
-    take: 200,
-  });
+  const traces =
+    target === 'trace'
+      ? [await getTrace(ctx, ids.traceId!).catch(missingAsNull)].filter((trace) => trace !== null)
+      : await listSessionTraces(ctx, ids.sessionId!, 200);
   if (traces.length === 0) return null;
-  const spans = await ctx.db.span.findMany({
-    where: { projectId: ctx.projectId, traceId: { in: traces.map((t) => t.traceId) } },
-    orderBy: { startTime: 'asc' },
-  });
+  const spans = (await Promise.all(traces.map((trace) => listTraceSpans(ctx, trace.traceId)))).flat();
   const roots = traces.map(
     (trace) => spans.find((span) => span.traceId === trace.traceId && span.parentSpanId === null) ?? spans.find((span) => span.traceId === trace.traceId),
   );
@@ -229,7 +227,7 @@ export class OnlineEvaluationJobs implements JobKind<JobRow, Plan, Plan, Outcome
     if (rule.dailyCostLimitUsd !== null && (await ruleCostSince(ctx.db, rule.id, startOfDay())) >= rule.dailyCostLimitUsd) {
       return { action: 'skip', reason: 'cost_limit_reached' };
     }
-    const config = await ctx.db.evaluatorConfig.findFirst({ where: { id: rule.evaluatorConfigId, projectId: ctx.projectId } });
+    const config = await getEvaluatorConfig(ctx, rule.evaluatorConfigId).catch(missingAsNull);
     if (!config) throw new JobFailure(`The rule's evaluator config ${rule.evaluatorConfigId} was deleted: choose another config for the rule`);
     const model = providerModelOf(config.evaluatorKey, asObject(config.settingsValues));
     const missing = model ? missingProviderKey(model, null, this.services.providerEnv) : null;
@@ -421,6 +419,12 @@ export async function runEvaluator(
   }
 }
 
+/** A read's NotFoundError as null: the thing is gone. */
+function missingAsNull(error: unknown): null {
+  if (error instanceof NotFoundError) return null;
+  throw error;
+}
+
 /** The number a score holds of a result: a boolean as 1/0, a finite number; else null. */
 function numericValue(result: Result): number | null {
   if (result.type === 'bool' && typeof result.value === 'boolean') return result.value ? 1 : 0;
@@ -492,15 +496,10 @@ export interface PreviewedRule {
  */
 export async function previewRule(ctx: RequestContext, timeoutMs: number, rule: PreviewedRule, traceId: string, signal: AbortSignal): Promise<PreviewJson> {
   const config = await checkConfig(ctx, rule.evaluatorConfigId);
-  const trace = await ctx.db.trace.findFirst({ where: { projectId: ctx.projectId, traceId } });
-  if (!trace) throw new NotFoundError('Trace', traceId);
+  const trace = await getTrace(ctx, traceId);
   let ids: Pick<JobRow, 'traceId' | 'spanId' | 'sessionId'> = { traceId, spanId: null, sessionId: trace.sessionId };
   if (rule.target === 'span') {
-    const spans = await ctx.db.span.findMany({
-      where: { projectId: ctx.projectId, traceId },
-      orderBy: { startTime: 'asc' },
-      select: { spanId: true, parentSpanId: true },
-    });
+    const spans = await listTraceSpans(ctx, traceId, { select: { spanId: true, parentSpanId: true } });
     let chosen = spans.find((span) => span.parentSpanId === null) ?? spans[0];
     for (const span of spans) {
       if (await targetMatches(ctx, 'span', rule.filter, { ...ids, spanId: span.spanId })) {
