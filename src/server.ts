@@ -281,6 +281,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
 
   await server.ready();
   for (const engine of engines) engine.start();
+  planner.start();
   await retention.start(config.ASSAY_RETENTION_INTERVAL_SECONDS * 1000);
   return {
     server,

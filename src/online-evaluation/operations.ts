@@ -334,6 +334,41 @@ export async function planJobs(services: Services, projectId: string, traceIds: 
   return written;
 }
 
+/** Traces a sweep looks at per rule at most (the planning it repeats is of the last minutes). */
+const SWEEP_TRACES = 10_000;
+
+/**
+ * Plans again, for every enabled rule, the traces that started since `since` and arrived since the
+ * rule was enabled: what a process that died between a commit and its planning left unplanned. A
+ * target with a job keeps it (nothing is moved back), so a sweep plans only what was missed.
+ * Answers the jobs written.
+ */
+export async function sweepJobs(services: Services, since: Date, settings: PlanSettings): Promise<number> {
+  const rules = await services.db.evaluationRule.findMany({ where: { enabled: true } });
+  let written = 0;
+  for (const rule of rules) {
+    const ctx = requestContext(services, rule.projectId);
+    const filter: SearchFilter = { ...(rule.target === 'span' ? {} : ruleSearchFilter(rule.filter)), startedAfter: since };
+    let cursor: string | null = null;
+    for (let seen = 0; seen < SWEEP_TRACES;) {
+      const page = await matchingTracePage(ctx, filter, cursor, BACKFILL_PAGE);
+      if (page.length === 0) break;
+      seen += page.length;
+      cursor = page[page.length - 1].cursor;
+      const targets = await matchingTargets(
+        ctx,
+        rule,
+        page.map((row) => row.traceId),
+        rule.enabledAt,
+      );
+      const room = await backlogRoom(ctx.db, settings);
+      written += (await ctx.sql.transaction((tx) => writeJobs(ctx, tx, rule, targets, { room, pushBack: false }))).written;
+    }
+  }
+  if (written > 0) services.events.publish('jobs:created', 'online-evaluation');
+  return written;
+}
+
 // Backfills.
 
 export type BackfillRow = Prisma.EvaluationRuleBackfillGetPayload<object>;

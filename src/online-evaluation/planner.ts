@@ -2,13 +2,20 @@
 // ingestion writer tells the planner which traces it stored and goes on at once: the planner
 // gathers the trace ids per project and plans them one project at a time, apart from ingestion,
 // so rules never slow or refuse it. A failed planning is logged, never thrown back to ingestion.
+// What a process that died before planning left is planned by the sweeps every instance makes
+// over the traces of the last minutes (at start, then every SWEEP_INTERVAL_MS).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../shared/context.js';
-import { type PlanSettings, planJobs } from './operations.js';
+import { type PlanSettings, planJobs, sweepJobs } from './operations.js';
+
+/** How often each instance sweeps, and the window it looks back over (twice that: no gap between sweeps). */
+export const SWEEP_INTERVAL_MS = 5 * 60_000;
 
 export class JobPlanner {
   private readonly waiting = new Map<string, Set<string>>();
   private draining: Promise<void> | null = null;
+  private sweeping: Promise<void> | null = null;
+  private sweepTimer: NodeJS.Timeout | undefined;
   private stopped = false;
 
   constructor(
@@ -38,9 +45,27 @@ export class JobPlanner {
     }
   }
 
-  /** Plans what was told already, then stops listening. */
+  /** Sweeps now and every SWEEP_INTERVAL_MS. */
+  start(): void {
+    const sweep = () => {
+      if (this.stopped || this.sweeping) return;
+      this.sweeping = sweepJobs(this.services, new Date(Date.now() - 2 * SWEEP_INTERVAL_MS), this.settings)
+        .then(
+          () => undefined,
+          (error: unknown) => this.log.error({ err: error }, 'sweeping online evaluation jobs failed'),
+        )
+        .finally(() => (this.sweeping = null));
+    };
+    this.sweepTimer = setInterval(sweep, SWEEP_INTERVAL_MS);
+    this.sweepTimer.unref();
+    sweep();
+  }
+
+  /** Plans what was told already, then stops listening and sweeping. */
   async stop(): Promise<void> {
+    clearInterval(this.sweepTimer);
     await this.draining;
+    await this.sweeping;
     this.stopped = true;
   }
 }

@@ -8,6 +8,9 @@ import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { sleep } from '../../test/helpers/endpoints.js';
 import { createApp, createConfig } from '../../test/helpers/evaluations.js';
 import { legacySpan } from '../../test/helpers/spans.js';
+import { spanWriter } from '../observability/ingestion/span-writer.js';
+import { requestContext } from '../shared/context.js';
+import { sweepJobs } from './operations.js';
 import { isSampled } from './sampling.js';
 
 let server: TestServer;
@@ -127,6 +130,40 @@ describe('targets', () => {
     await sleep(300);
     expect((await jobs(server, id)).map((job) => job.trace_id)).not.toContain('own-trace');
     await server.request('PATCH', `/evaluation-rules/${id}`, { enabled: false });
+  });
+});
+
+describe('sweeps', () => {
+  it('plan what a process that died before planning left: spans stored without the hook get their job once', async () => {
+    const id = await rule(server, { name: 'swept', filter: { user_id: 'u-swept' } });
+    // Stored as a crash would leave them: committed, never planned.
+    const ctx = requestContext(server.assay.services, (await server.assay.db.evaluationRule.findUniqueOrThrow({ where: { id } })).projectId);
+    const store = await spanWriter(ctx);
+    const now = BigInt(Date.now()) * 1_000_000n;
+    await ctx.sql.transaction((tx) =>
+      store(tx, [
+        {
+          traceId: 'swept-trace',
+          spanId: 'swept-root',
+          parentSpanId: null,
+          name: 'root',
+          spanKind: 'CHAIN',
+          statusCode: 'OK',
+          startTimeUnixNano: now,
+          endTimeUnixNano: now + 1_000_000n,
+          userId: 'u-swept',
+          outputs: { a: 'Paris' },
+          attributes: {},
+        },
+      ]),
+    );
+    await sleep(300);
+    expect(await jobs(server, id)).toHaveLength(0);
+    const settings = { maxPendingJobs: 1000 };
+    expect(await sweepJobs(server.assay.services, new Date(Date.now() - 60_000), settings)).toBeGreaterThanOrEqual(1);
+    expect(await sweepJobs(server.assay.services, new Date(Date.now() - 60_000), settings)).toBe(0);
+    const [job] = await settled(server, id, 1);
+    expect(job).toMatchObject({ trace_id: 'swept-trace', status: 'DONE' });
   });
 });
 
