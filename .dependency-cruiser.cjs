@@ -16,7 +16,7 @@ const domainRanks = [
   ['evaluators'],
   ['invocation'],
   ['evaluation-engine'],
-  ['evaluations', 'human-evaluations'],
+  ['evaluations', 'human-evaluations', 'online-evaluation'],
   ['annotation-queues'],
   ['langfuse'],
 ];

@@ -5,6 +5,10 @@ import { appRoutes } from './apps/routes.js';
 import { evaluationRoutes } from './evaluations/routes.js';
 import { EvaluationJobs } from './evaluations/runner.js';
 import { EvaluationEngine } from './evaluation-engine/engine.js';
+import { BackfillJobs } from './online-evaluation/backfill-runner.js';
+import { JobPlanner } from './online-evaluation/planner.js';
+import { evaluationRuleRoutes } from './online-evaluation/routes.js';
+import { OnlineEvaluationJobs } from './online-evaluation/runner.js';
 import { evaluatorRoutes } from './evaluators/routes.js';
 import { setPythonPoolSize } from './evaluators/sandbox/python.js';
 import { ingestionRoutes } from './observability/ingestion/routes.js';
@@ -142,6 +146,8 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     outboundPolicy,
     spanQueue: new SpanWriteQueue({ writers: database.provider === 'postgresql' ? 2 : 1 }),
     spanPartitions: new SpanPartitions(db, sql),
+    tracesStoredHooks: [],
+    onlineEvaluation: { timeoutMs: config.ONLINE_EVALUATION_TIMEOUT_SECONDS * 1000 },
     authenticator,
   };
   services.metrics.watchWriteQueue(services.spanQueue);
@@ -221,12 +227,14 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     deletionRoutes(rest);
     evaluationRoutes(rest);
     humanEvaluationRoutes(rest);
+    evaluationRuleRoutes(rest);
     authRoutes(rest);
   });
   await registerLangfuse(server);
   const otlp = await registerOtlp(server, config, services, (credentials) => authenticator.principal(credentials));
   const timeoutMs = config.VARIANT_TIMEOUT_SECONDS * 1000;
   const leaseMs = config.EVALUATION_LEASE_SECONDS * 1000;
+  const planning = { maxPendingJobs: config.ONLINE_EVALUATION_MAX_PENDING_JOBS };
   const engines = [
     new EvaluationEngine(
       services,
@@ -240,7 +248,26 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
       { leaseMs, concurrency: 2 },
       server.log.child({ component: 'human-evaluation-runner' }),
     ),
+    new EvaluationEngine(
+      services,
+      new OnlineEvaluationJobs(services, {
+        backoffMs: config.ONLINE_EVALUATION_BACKOFF_SECONDS * 1000,
+        timeoutMs: config.ONLINE_EVALUATION_TIMEOUT_SECONDS * 1000,
+        retryDeadlineMs: config.ONLINE_EVALUATION_RETRY_DEADLINE_SECONDS * 1000,
+        maxAttempts: config.ONLINE_EVALUATION_MAX_ATTEMPTS,
+      }),
+      { leaseMs, concurrency: config.ONLINE_EVALUATION_CONCURRENCY },
+      server.log.child({ component: 'online-evaluation-runner' }),
+    ),
+    new EvaluationEngine(
+      services,
+      new BackfillJobs(services, planning),
+      { leaseMs, concurrency: 1 },
+      server.log.child({ component: 'online-evaluation-backfill' }),
+    ),
   ];
+  const planner = new JobPlanner(services, planning, server.log.child({ component: 'online-evaluation-planner' }));
+  services.tracesStoredHooks.push(planner.notify);
   const retention = new RetentionSweeper(
     services,
     { ...defaultRetentionSettings, defaultDays: config.ASSAY_RETENTION_DAYS ?? null },
@@ -248,6 +275,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   );
   server.addHook('onClose', async () => {
     await otlp.close();
+    await planner.stop();
     for (const engine of engines) await engine.stop();
     await retention.stop();
     await transport?.close();
@@ -259,6 +287,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
 
   await server.ready();
   for (const engine of engines) engine.start();
+  planner.start();
   await retention.start(config.ASSAY_RETENTION_INTERVAL_SECONDS * 1000);
   return {
     server,

@@ -87,6 +87,10 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
   );
   const queue = await ok(client.request('POST', '/annotation-queues', { name: `queue-${project}`, target_type: 'trace', score_config_ids: [scoreConfig.id] }));
   const items = await ok(client.request('POST', `/annotation-queues/${queue.id}/items`, { target_id: trace }));
+  const rule = await ok(client.request('POST', '/evaluation-rules', { name: `rule-${project}`, evaluator_config_id: config.id, enabled: false }));
+  const backfill = await ok(
+    client.request('POST', `/evaluation-rules/${rule.id}/backfill`, { started_after: '2025-01-01T00:00:00Z', started_before: '2025-01-02T00:00:00Z' }),
+  );
   return {
     app_id: app,
     variant_id: variant.variant_id,
@@ -107,6 +111,8 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
     prompt_name: prompt,
     queue_id: queue.id,
     item_id: items.items[0].id,
+    rule_id: rule.id,
+    backfill_id: backfill.id,
   };
 }
 
@@ -288,6 +294,18 @@ const expected: Record<string, Access> = {
   'POST /annotation-queues/:queue_id/items/:item_id/complete': 'write',
   'GET /annotation-queues/:queue_id/progress': 'read',
   'GET /annotation-queues/:queue_id/agreement': 'read',
+  'POST /evaluation-rules': 'write',
+  'GET /evaluation-rules': 'read',
+  'POST /evaluation-rules/preview': 'write',
+  'GET /evaluation-rules/:rule_id': 'read',
+  'PATCH /evaluation-rules/:rule_id': 'write',
+  'DELETE /evaluation-rules/:rule_id': 'write',
+  'GET /evaluation-rules/:rule_id/jobs': 'read',
+  'GET /evaluation-rules/:rule_id/stats': 'read',
+  'POST /evaluation-rules/:rule_id/preview': 'write',
+  'POST /evaluation-rules/:rule_id/backfill': 'write',
+  'GET /evaluation-rules/:rule_id/backfills/:backfill_id': 'read',
+  'POST /evaluation-rules/:rule_id/backfills/:backfill_id/cancel': 'write',
   'POST /v1/traces': 'ingest',
   'POST /otlp/v1/traces': 'ingest',
   'POST /public/otel/v1/traces': 'ingest',
@@ -387,6 +405,11 @@ function bodyFor(route: string, ids: Record<string, string>): unknown {
     'PATCH /annotation-queues/:queue_id': { instructions: 'walked' },
     'POST /annotation-queues/:queue_id/items': { target_id: 'walked-trace' },
     'POST /annotation-queues/:queue_id/items/:item_id/complete': { scores: [] },
+    'POST /evaluation-rules': { name: 'walk', evaluator_config_id: ids.config_id, enabled: false },
+    'PATCH /evaluation-rules/:rule_id': { delay_seconds: 5 },
+    'POST /evaluation-rules/preview': { rule: { name: 'walk', evaluator_config_id: ids.config_id }, trace_id: ids.trace_id },
+    'POST /evaluation-rules/:rule_id/preview': { trace_id: ids.trace_id },
+    'POST /evaluation-rules/:rule_id/backfill': { started_after: '2025-01-01T00:00:00Z', started_before: '2025-01-02T00:00:00Z', limit: 10 },
     'POST /observability/trace': { trace: 'cccccccccccccccccccccccccccccccc', spans: [] },
     'POST /evaluations': {
       app_id: ids.app_id,
@@ -437,6 +460,8 @@ const idsInBody = [
   'DELETE /evaluations',
   'POST /human-evaluations',
   'DELETE /human-evaluations',
+  'POST /evaluation-rules',
+  'POST /evaluation-rules/preview',
 ];
 /** Routes with a path parameter that names nothing of a project. */
 const notProjectScoped = ['GET /evaluators/:evaluator_key', 'GET /variants/:variant_id/revisions/:revision'];
@@ -578,6 +603,7 @@ async function projectState(project: Project) {
     '/api/public/score-configs',
     '/api/public/annotation-queues',
     `/api/public/annotation-queues/${ids.queue_id}/items`,
+    '/evaluation-rules',
     `/projects/${ids.project_id}/api-keys`,
     `/projects/${ids.project_id}/members`,
     `/projects/${ids.project_id}/audit-events`,
@@ -751,6 +777,12 @@ describe('GraphQL', () => {
       ['read', 'query($id: ID!) { node(id: $id) { ... on AnnotationQueueItem { status } } }', 'item_global_id'],
       ['write', 'mutation($id: ID!) { completeAnnotationQueueItem(id: $id, scores: []) { item { id } } }', 'item_global_id'],
       ['admin', 'mutation($id: ID!) { revokeApiKey(id: $id) }', 'api_key_global_id'],
+      ['read', 'query($id: ID!) { node(id: $id) { ... on EvaluationRule { name stats { costUsd } } } }', 'rule_global_id'],
+      ['write', 'mutation($id: ID!) { updateEvaluationRule(id: $id, input: { enabled: true }) { name } }', 'rule_global_id'],
+      ['write', 'mutation($id: ID!) { previewEvaluationRule(id: $id, traceId: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa") { matches } }', 'rule_global_id'],
+      ['read', 'query($id: ID!) { node(id: $id) { ... on EvaluationRuleBackfill { status } } }', 'backfill_global_id'],
+      ['write', 'mutation($id: ID!) { cancelEvaluationRuleBackfill(id: $id) { status } }', 'backfill_global_id'],
+      ['write', 'mutation($id: ID!) { deleteEvaluationRule(id: $id) }', 'rule_global_id'],
     ];
     // Cases naming a global id: its type and the fixture holding the plain id.
     const globalIds: Record<string, [string, string]> = {
@@ -760,6 +792,8 @@ describe('GraphQL', () => {
       score_config_global_id: ['ScoreConfig', 'score_config_id'],
       queue_global_id: ['AnnotationQueue', 'queue_id'],
       item_global_id: ['AnnotationQueueItem', 'item_id'],
+      rule_global_id: ['EvaluationRule', 'rule_id'],
+      backfill_global_id: ['EvaluationRuleBackfill', 'backfill_id'],
     };
     const idOf = (name: string, ids: Record<string, string>) =>
       name in globalIds ? Buffer.from(`${globalIds[name][0]}:${ids[globalIds[name][1]]}`).toString('base64') : ids[name];

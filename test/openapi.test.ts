@@ -413,6 +413,31 @@ describe('real answers match the document', () => {
     await call('DELETE', `/scores/${score.id}`, undefined, 204);
     await call('GET', `/scores/${score.id}`, undefined, 404);
 
+    // Online evaluation rules, their jobs, stats, previews and backfills.
+    const rule = await call('POST', '/evaluation-rules', {
+      name: 'tour rule',
+      evaluator_config_id: config.id,
+      filter: { spankind: ['LLM'] },
+      sampling_rate: 0.5,
+    });
+    await call('POST', '/evaluation-rules', { name: 'tour rule', evaluator_config_id: config.id }, 409);
+    await call('POST', '/evaluation-rules', { name: 'bad', evaluator_config_id: config.id, sampling_rate: 0 }, 422);
+    await call('GET', '/evaluation-rules');
+    await call('GET', `/evaluation-rules/${rule.id}`);
+    await call('GET', '/evaluation-rules/unknown', undefined, 404);
+    await call('PATCH', `/evaluation-rules/${rule.id}`, { delay_seconds: 10 });
+    await call('GET', `/evaluation-rules/${rule.id}/jobs?status=DONE&limit=5`);
+    await call('GET', `/evaluation-rules/${rule.id}/stats`);
+    await call('POST', '/evaluation-rules/preview', { rule: { name: 'unsaved', evaluator_config_id: config.id }, trace_id: traceId });
+    await call('POST', `/evaluation-rules/${rule.id}/preview`, { trace_id: traceId });
+    const backfill = await call('POST', `/evaluation-rules/${rule.id}/backfill`, {
+      started_after: '2024-01-01T00:00:00Z',
+      started_before: '2024-01-02T00:00:00Z',
+    });
+    await call('GET', `/evaluation-rules/${rule.id}/backfills/${backfill.id}`);
+    await call('POST', `/evaluation-rules/${rule.id}/backfills/${backfill.id}/cancel`);
+    await call('DELETE', `/evaluation-rules/${rule.id}`, undefined, 204);
+
     // Projects and API keys (auth is off here: the caller acts in the default project).
     const projects = await call('GET', '/projects');
     const own = projects.find((project: Json) => project.name === 'default');

@@ -32,6 +32,7 @@ export class EvaluationEngine<Row extends { leaseOwner: string | null }, Plan, C
       leaseMs: settings.leaseMs,
       table: kind.table,
       statuses: kind.states.runnable,
+      due: kind.due,
     });
     this.scheduler = new JobScheduler(kind.name, services.events, this.leases, settings, log, {
       work: (id, signal) => this.work(id, signal),
@@ -147,7 +148,7 @@ export class EvaluationEngine<Row extends { leaseOwner: string | null }, Plan, C
 }
 
 /** `items` in arrays of `size` (the last one shorter), read as they are needed. */
-async function* inBatches<T>(items: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {
+async function* inBatches<T>(items: AsyncIterable<T> | Iterable<T>, size: number): AsyncGenerator<T[]> {
   let batch: T[] = [];
   for await (const item of items) {
     batch.push(item);

@@ -85,6 +85,8 @@ export interface JobKind<Row extends { leaseOwner: string | null }, Plan, Case, 
   readonly name: EvaluationKind;
   /** The jobs' table ("Evaluation"): its rows have `id`, `status`, `statusError`, `leaseOwner` and `leaseExpiresAt`. */
   readonly table: string;
+  /** A DateTime column of the row before which it is not run (online evaluation's delays and backoffs). */
+  readonly due?: string;
   /** The table's delegate in `db`, which is the service's client or a transaction. */
   model(db: JobDb): JobModel;
   readonly states: JobStates;
@@ -98,7 +100,7 @@ export interface JobKind<Row extends { leaseOwner: string | null }, Plan, Case, 
   /** What the run needs and its limits; throws a JobFailure when it cannot run. */
   plan(row: Row): Promise<Planned<Plan>>;
   /** The cases still to run, in order, leaving out those stored: a resumed run goes on where it stopped. */
-  pending(plan: Plan): AsyncIterable<Case>;
+  pending(plan: Plan): AsyncIterable<Case> | Iterable<Case>;
   /** Runs one case; what failed in it belongs in its outcome, and a throw ends the run. */
   runCase(plan: Plan, item: Case, run: CaseRun): Promise<Outcome>;
   /** Stores a batch's outcomes through `fenced`, never twice: a case stored meanwhile is left as it is and not counted. */

@@ -27,6 +27,8 @@ export interface LeaseOptions {
   table: string;
   /** The statuses of rows that still need work. */
   statuses: readonly string[];
+  /** A DateTime column before which a row is not taken (a delay, a retry's backoff); absent: any time. */
+  due?: string;
 }
 
 /** Thrown by `fence` when another worker holds the row now: the work stops, and what it was writing is rolled back. */
@@ -55,6 +57,7 @@ export class Leases {
       `UPDATE ${table} SET "leaseOwner" = ?, "leaseExpiresAt" = ${sql.timestamp('?')} WHERE "id" IN (` +
       `SELECT "id" FROM ${table} WHERE "status" IN (${statuses}) ` +
       `AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${sql.timestamp('?')}) AND "id" NOT IN (${sql.jsonValues('?')}) ` +
+      (options.due ? `AND "${options.due}" <= ${sql.timestamp('?')} ` : '') +
       `ORDER BY "id" LIMIT ?${sql.skipLocked}) RETURNING "id"`;
   }
 
@@ -77,6 +80,7 @@ export class Leases {
       sqlDate(this.expiry()),
       sqlDate(new Date()),
       JSON.stringify(busy),
+      ...(this.options.due ? [sqlDate(new Date())] : []),
       take,
     ]);
     return rows.map((row) => row.id).sort();

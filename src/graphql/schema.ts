@@ -8,6 +8,7 @@ import '../auth/users/graphql.js';
 import '../evaluations/graphql.js';
 import '../evaluators/graphql.js';
 import '../human-evaluations/graphql.js';
+import '../online-evaluation/graphql.js';
 import '../observability/ingestion/graphql.js';
 import '../observability/retention/graphql.js';
 import '../observability/search/graphql.js';

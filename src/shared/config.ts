@@ -126,6 +126,21 @@ const configSchema = z.object({
   PYTHON_SANDBOX_PROCESSES: z.coerce.number().int().min(1).max(64).default(2),
   /** A running evaluation whose worker stops renewing this lease is resumed by another instance or start (docs/operations.md#several-instances). */
   EVALUATION_LEASE_SECONDS: z.coerce.number().positive().default(30),
+  /** The hard time limit of one online evaluator call (docs/online-evaluation.md#jobs). */
+  ONLINE_EVALUATION_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
+  /** Online evaluation jobs run at once by this process. */
+  ONLINE_EVALUATION_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  /** Jobs waiting (pending or running) beyond which new ones are skipped as backlog_full. */
+  ONLINE_EVALUATION_MAX_PENDING_JOBS: z.coerce.number().int().min(1).default(100_000),
+  /** How long after its creation a job keeps retrying transient failures without using attempts. */
+  ONLINE_EVALUATION_RETRY_DEADLINE_SECONDS: z.coerce
+    .number()
+    .positive()
+    .default(24 * 3600),
+  /** The first wait before a failed job is tried again; doubled each time (with jitter) up to 5 minutes. */
+  ONLINE_EVALUATION_BACKOFF_SECONDS: z.coerce.number().positive().default(1),
+  /** Attempts of a job whose evaluator fails for another reason, before it ends ERROR. */
+  ONLINE_EVALUATION_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
   /** Days a project's traces are kept when the project sets none; unset: forever (docs/observability.md#retention). */
   ASSAY_RETENTION_DAYS: z.coerce.number().int().min(1).max(MAX_RETENTION_DAYS).optional(),
   /** Seconds between two retention sweeps (docs/observability.md#retention). */

@@ -13,7 +13,7 @@ const spanRejections = ['invalid', 'overloaded'] as const;
 /** Why spans were not stored: invalid (partial success, or a refused legacy body), or the write queue was full. */
 export type SpanRejection = (typeof spanRejections)[number];
 
-const evaluationKinds = ['evaluation', 'human-evaluation'] as const;
+const evaluationKinds = ['evaluation', 'human-evaluation', 'online-evaluation', 'online-evaluation-backfill'] as const;
 /** The kinds of job the evaluation engine runs, as each names itself (evaluation-engine/job-kind.ts). */
 export type EvaluationKind = (typeof evaluationKinds)[number];
 

@@ -172,7 +172,19 @@ export async function writeSpans(ctx: RequestContext, records: readonly AnySpanR
   const summary = await ctx.sql.transaction((tx) => store(tx, records));
   // Committed, so readable: GraphQL `tracesStored` tells live trace lists (docs/ui.md#live-updates).
   ctx.events.publish('traces:stored', ctx.projectId, summary.traceIds);
+  // Online evaluation plans its jobs from here, later and apart (docs/online-evaluation.md#jobs).
+  for (const hook of ctx.tracesStoredHooks) hook(ctx.projectId, summary.traceIds);
   return summary;
+}
+
+declare module '../../shared/context.js' {
+  interface Services {
+    /**
+     * Told of each commit of ingested spans, in this process only; a hook must return at once and
+     * never throw (its work is its own, so ingestion is never slowed or refused by it).
+     */
+    tracesStoredHooks: ((projectId: string, traceIds: string[]) => void)[];
+  }
 }
 
 /**

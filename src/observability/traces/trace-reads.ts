@@ -235,6 +235,11 @@ export function traceOwners(ctx: RequestContext, traceIds: readonly string[]) {
   });
 }
 
+/** A session's traces, earliest first, at most `take` (online evaluation's session targets). */
+export function listSessionTraces(ctx: RequestContext, sessionId: string, take: number) {
+  return ctx.db.trace.findMany({ where: { projectId: ctx.projectId, sessionId }, orderBy: { startTime: 'asc' }, take });
+}
+
 /** A trace's spans, flat in start order (a page of them when `query` carries cursor and take). */
 export async function listTraceSpans<Q extends Omit<Prisma.SpanFindManyArgs, 'where' | 'orderBy'>>(ctx: RequestContext, traceId: string, query?: Q) {
   return ctx.db.span.findMany({ ...query, where: { projectId: ctx.projectId, traceId, ...(await spanTimes(ctx, [traceId])) }, orderBy: spanOrder });

@@ -1,0 +1,66 @@
+-- CreateTable
+CREATE TABLE "EvaluationRule" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "projectId" TEXT NOT NULL,
+    "name" TEXT NOT NULL,
+    "enabled" BOOLEAN NOT NULL DEFAULT true,
+    "target" TEXT NOT NULL,
+    "filter" JSONB NOT NULL,
+    "samplingRate" REAL NOT NULL DEFAULT 1,
+    "delaySeconds" INTEGER NOT NULL DEFAULT 0,
+    "evaluatorConfigId" TEXT NOT NULL,
+    "mapping" JSONB,
+    "scoreName" TEXT NOT NULL,
+    "dailyCostLimitUsd" REAL,
+    "status" TEXT NOT NULL DEFAULT 'ACTIVE',
+    "pausedReason" TEXT,
+    "version" INTEGER NOT NULL DEFAULT 1,
+    "enabledAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "EvaluationRule_projectId_fkey" FOREIGN KEY ("projectId") REFERENCES "Project" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "EvaluationRuleJob" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "projectId" TEXT NOT NULL,
+    "ruleId" TEXT NOT NULL,
+    "ruleVersion" INTEGER NOT NULL,
+    "targetType" TEXT NOT NULL,
+    "targetKey" TEXT NOT NULL,
+    "traceId" TEXT,
+    "spanId" TEXT,
+    "sessionId" TEXT,
+    "status" TEXT NOT NULL DEFAULT 'PENDING',
+    "skipReason" TEXT,
+    "statusError" JSONB,
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "retries" INTEGER NOT NULL DEFAULT 0,
+    "scoreId" TEXT,
+    "judgeTraceId" TEXT,
+    "cost" REAL,
+    "latency" REAL,
+    "notBefore" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "leaseOwner" TEXT,
+    "leaseExpiresAt" DATETIME,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "finishedAt" DATETIME,
+    CONSTRAINT "EvaluationRuleJob_projectId_fkey" FOREIGN KEY ("projectId") REFERENCES "Project" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "EvaluationRuleJob_ruleId_fkey" FOREIGN KEY ("ruleId") REFERENCES "EvaluationRule" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "EvaluationRule_projectId_name_key" ON "EvaluationRule"("projectId", "name");
+
+-- CreateIndex
+CREATE INDEX "EvaluationRuleJob_status_notBefore_idx" ON "EvaluationRuleJob"("status", "notBefore");
+
+-- CreateIndex
+CREATE INDEX "EvaluationRuleJob_ruleId_status_id_idx" ON "EvaluationRuleJob"("ruleId", "status", "id");
+
+-- CreateIndex
+CREATE INDEX "EvaluationRuleJob_ruleId_finishedAt_idx" ON "EvaluationRuleJob"("ruleId", "finishedAt");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "EvaluationRuleJob_ruleId_ruleVersion_targetKey_key" ON "EvaluationRuleJob"("ruleId", "ruleVersion", "targetKey");

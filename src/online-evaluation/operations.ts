@@ -1,0 +1,486 @@
+// Online evaluation rules and their jobs (docs/online-evaluation.md): plain functions over Prisma,
+// the only code touching the EvaluationRule and EvaluationRuleJob tables. Rules are read and
+// written by REST and GraphQL; jobs are planned from committed spans (`planJobs`, called after
+// ingestion, apart from it) and run by runner.ts.
+import { v7 as uuidv7 } from 'uuid';
+import { getEvaluatorConfig } from '../evaluators/operations.js';
+import { getScorer } from '../evaluators/scoring.js';
+import type { SearchFilter } from '../observability/search/filters.js';
+import { countMatchingTraces, matchingSpans, matchingTracePage, matchingTraces, spanMatches, traceMatches } from '../observability/search/matching.js';
+import { searchFilter } from '../observability/search/inputs.js';
+import { type RequestContext, type Services, requestContext } from '../shared/context.js';
+import { isUniqueViolation, type Prisma } from '../shared/db.js';
+import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
+import { toJson } from '../shared/json.js';
+import { type SqlValue, type Tx, sqlDate } from '../shared/sql.js';
+import type { JobStatus, RuleFilter, RuleInput, RuleMapping, RulePatch, RuleTarget, SkipReason } from './inputs.js';
+import { isSampled } from './sampling.js';
+
+export type RuleRow = Prisma.EvaluationRuleGetPayload<object>;
+export type JobRow = Prisma.EvaluationRuleJobGetPayload<object>;
+
+const RULE = 'EvaluationRule';
+
+/** Statuses of jobs that still need work: a RUNNING job whose worker died is taken again. */
+export const WAITING_STATUSES = ['PENDING', 'RUNNING'] as const;
+
+/** The search filter of a rule's stored filter (its query parameters' names, read as the trace search reads them). */
+export function ruleSearchFilter(filter: Prisma.JsonValue): SearchFilter {
+  return searchFilter((filter ?? {}) as RuleFilter, 'body');
+}
+
+/** The project's evaluator config a rule names: 404 for another project's or an unknown one, as evaluations answer. */
+export async function checkConfig(ctx: RequestContext, configId: string) {
+  const config = await getEvaluatorConfig(ctx, configId);
+  if (!getScorer(config.evaluatorKey)) {
+    throw ValidationError.at(['body', 'evaluator_config_id'], `The evaluator ${config.evaluatorKey} cannot run online in this version`);
+  }
+  return config;
+}
+
+async function uniqueName<T>(write: Promise<T>, name: string): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ConflictError(`A rule named ${name} already exists in this project`);
+    throw error;
+  }
+}
+
+function checkCosts(filter: RuleFilter): void {
+  for (const [low, high] of [
+    ['min_cost', 'max_cost'],
+    ['min_latency', 'max_latency'],
+  ] as const) {
+    const a = filter[low];
+    const b = filter[high];
+    if (a !== undefined && b !== undefined && a > b) throw ValidationError.at(['body', 'filter', low], `Input should be at most ${high} (${b})`);
+  }
+}
+
+export async function createRule(ctx: RequestContext, input: RuleInput): Promise<RuleRow> {
+  const config = await checkConfig(ctx, input.evaluator_config_id);
+  checkCosts(input.filter);
+  return uniqueName(
+    ctx.db.evaluationRule.create({
+      data: {
+        projectId: ctx.projectId,
+        name: input.name,
+        enabled: input.enabled,
+        target: input.target,
+        filter: toJson(input.filter),
+        samplingRate: input.sampling_rate,
+        delaySeconds: input.delay_seconds,
+        evaluatorConfigId: input.evaluator_config_id,
+        mapping: input.mapping ? toJson(input.mapping) : undefined,
+        scoreName: input.score_name ?? config.name,
+        dailyCostLimitUsd: input.daily_cost_limit_usd ?? null,
+      },
+    }),
+    input.name,
+  );
+}
+
+export function listRules(ctx: RequestContext): Promise<RuleRow[]> {
+  return ctx.db.evaluationRule.findMany({ where: { projectId: ctx.projectId }, orderBy: { id: 'asc' } });
+}
+
+export async function getRule(ctx: Pick<RequestContext, 'db' | 'projectId'>, id: string): Promise<RuleRow> {
+  const rule = await ctx.db.evaluationRule.findFirst({ where: { id, projectId: ctx.projectId } });
+  if (!rule) throw new NotFoundError(RULE, id);
+  return rule;
+}
+
+/** The fields whose change makes a new version: what the rule evaluates, and how. */
+const VERSIONED = ['target', 'filter', 'sampling_rate', 'evaluator_config_id', 'mapping', 'score_name'] as const;
+
+export async function updateRule(ctx: RequestContext, id: string, patch: RulePatch): Promise<RuleRow> {
+  const rule = await getRule(ctx, id);
+  const config = patch.evaluator_config_id !== undefined ? await checkConfig(ctx, patch.evaluator_config_id) : null;
+  if (patch.filter) checkCosts(patch.filter);
+  const versioned = VERSIONED.some((field) => patch[field] !== undefined);
+  const enabling = patch.enabled === true && !rule.enabled;
+  const data: Prisma.EvaluationRuleUpdateInput = {
+    name: patch.name,
+    enabled: patch.enabled,
+    target: patch.target,
+    filter: patch.filter ? toJson(patch.filter) : undefined,
+    samplingRate: patch.sampling_rate,
+    delaySeconds: patch.delay_seconds,
+    evaluatorConfigId: patch.evaluator_config_id,
+    mapping: patch.mapping === undefined ? undefined : patch.mapping === null ? { set: null } : toJson(patch.mapping),
+    // score_name null: back to the config's name.
+    scoreName: patch.score_name === undefined ? undefined : (patch.score_name ?? (config ?? (await checkConfig(ctx, rule.evaluatorConfigId))).name),
+    dailyCostLimitUsd: patch.daily_cost_limit_usd,
+    ...(versioned ? { version: { increment: 1 } } : {}),
+    // A new config or re-enabling tries again: the rule is active until a job finds it cannot run.
+    ...(config || enabling ? { status: 'ACTIVE', pausedReason: null } : {}),
+    ...(enabling ? { enabledAt: new Date() } : {}),
+  };
+  return uniqueName(ctx.db.evaluationRule.update({ where: { id: rule.id }, data }), patch.name ?? rule.name);
+}
+
+/** Deletes the rule and its jobs; its scores stay (they are the project's results). */
+export async function deleteRule(ctx: RequestContext, id: string): Promise<void> {
+  const rule = await getRule(ctx, id);
+  const running = await ctx.db.evaluationRuleJob.findMany({ where: { ruleId: rule.id, status: 'RUNNING' }, select: { id: true } });
+  await ctx.db.evaluationRule.delete({ where: { id: rule.id } });
+  for (const job of running) ctx.events.publish('job:stopped', job.id);
+}
+
+// Jobs.
+
+export interface JobPage {
+  jobs: JobRow[];
+  nextCursor: string | null;
+}
+
+/** A rule's jobs, newest first (ids are UUIDv7), `limit` a page, after the cursor (a job id). */
+export async function listJobs(ctx: RequestContext, ruleId: string, query: { status?: JobStatus; limit: number; cursor?: string }): Promise<JobPage> {
+  const rule = await getRule(ctx, ruleId);
+  const jobs = await ctx.db.evaluationRuleJob.findMany({
+    where: { ruleId: rule.id, status: query.status, ...(query.cursor ? { id: { lt: query.cursor } } : {}) },
+    orderBy: { id: 'desc' },
+    take: query.limit + 1,
+  });
+  const more = jobs.length > query.limit;
+  const page = more ? jobs.slice(0, query.limit) : jobs;
+  return { jobs: page, nextCursor: more ? page[page.length - 1].id : null };
+}
+
+export interface RuleStats {
+  byStatus: Record<JobStatus, number>;
+  bySkipReason: Record<SkipReason, number>;
+  costUsd: number;
+  costTodayUsd: number;
+  latencyP50: number | null;
+  latencyP95: number | null;
+  lastErrors: { jobId: string; message: string; at: Date | null }[];
+}
+
+/** The UTC day's start: the daily cost limit counts from it. */
+export function startOfDay(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+/** What a rule's judges cost since `since`, in USD. */
+export async function ruleCostSince(db: Prisma.TransactionClient, ruleId: string, since: Date): Promise<number> {
+  const { _sum } = await db.evaluationRuleJob.aggregate({ where: { ruleId, finishedAt: { gte: since } }, _sum: { cost: true } });
+  return _sum.cost ?? 0;
+}
+
+/** The latencies percentiles are read over: the rule's latest finished jobs. */
+const LATENCY_SAMPLE = 1000;
+
+export async function ruleStats(ctx: RequestContext, ruleId: string): Promise<RuleStats> {
+  const rule = await getRule(ctx, ruleId);
+  const [statuses, reasons, total, latencies, errors, today] = await Promise.all([
+    ctx.db.evaluationRuleJob.groupBy({ by: ['status'], where: { ruleId: rule.id }, _count: { _all: true } }),
+    ctx.db.evaluationRuleJob.groupBy({ by: ['skipReason'], where: { ruleId: rule.id, status: 'SKIPPED' }, _count: { _all: true } }),
+    ctx.db.evaluationRuleJob.aggregate({ where: { ruleId: rule.id }, _sum: { cost: true } }),
+    ctx.db.evaluationRuleJob.findMany({
+      where: { ruleId: rule.id, status: 'DONE', latency: { not: null } },
+      orderBy: { finishedAt: 'desc' },
+      take: LATENCY_SAMPLE,
+      select: { latency: true },
+    }),
+    ctx.db.evaluationRuleJob.findMany({ where: { ruleId: rule.id, status: 'ERROR' }, orderBy: { finishedAt: 'desc' }, take: 5 }),
+    ruleCostSince(ctx.db, rule.id, startOfDay()),
+  ]);
+  const byStatus = { PENDING: 0, RUNNING: 0, DONE: 0, ERROR: 0, SKIPPED: 0 } as Record<JobStatus, number>;
+  for (const row of statuses) byStatus[row.status as JobStatus] = row._count._all;
+  const bySkipReason = { sampled_out: 0, filter_no_longer_matches: 0, cost_limit_reached: 0, rule_disabled: 0, target_deleted: 0, backlog_full: 0 } as Record<
+    SkipReason,
+    number
+  >;
+  for (const row of reasons) if (row.skipReason) bySkipReason[row.skipReason as SkipReason] = row._count._all;
+  const sorted = latencies.map((row) => row.latency!).sort((a, b) => a - b);
+  return {
+    byStatus,
+    bySkipReason,
+    costUsd: total._sum.cost ?? 0,
+    costTodayUsd: today,
+    latencyP50: percentile(sorted, 0.5),
+    latencyP95: percentile(sorted, 0.95),
+    lastErrors: errors.map((job) => ({ jobId: job.id, message: errorMessage(job.statusError) ?? 'failed', at: job.finishedAt })),
+  };
+}
+
+/** The nearest-rank percentile of sorted values; null when there are none. */
+export function percentile(sorted: readonly number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+}
+
+export function errorMessage(stored: Prisma.JsonValue | null): string | null {
+  if (!stored || typeof stored !== 'object' || Array.isArray(stored)) return null;
+  const message = (stored as Record<string, unknown>).message;
+  return typeof message === 'string' ? message : null;
+}
+
+// Planning jobs from committed spans.
+
+/** A target as planned: its key (what sampling hashes and the job is unique by) and ids. */
+export interface PlannedTarget {
+  key: string;
+  traceId: string | null;
+  spanId: string | null;
+  sessionId: string | null;
+}
+
+const JOB_COLUMNS = [
+  'id',
+  'projectId',
+  'ruleId',
+  'ruleVersion',
+  'targetType',
+  'targetKey',
+  'traceId',
+  'spanId',
+  'sessionId',
+  'status',
+  'skipReason',
+  'notBefore',
+  'createdAt',
+];
+
+/** The targets of `traceIds` that match the rule's filter, of those arrived since `since` (the rule's enabling) when given. */
+async function matchingTargets(ctx: RequestContext, rule: RuleRow, traceIds: readonly string[], since: Date | null): Promise<PlannedTarget[]> {
+  const filter = ruleSearchFilter(rule.filter);
+  if (rule.target === 'span') {
+    const rows = await matchingSpans(ctx, filter, traceIds, since);
+    return rows.map((row) => ({ key: `${row.traceId}/${row.spanId}`, traceId: row.traceId, spanId: row.spanId, sessionId: row.sessionId }));
+  }
+  const rows = await matchingTraces(ctx, filter, traceIds, since);
+  if (rule.target === 'trace') return rows.map((row) => ({ key: row.traceId, traceId: row.traceId, spanId: null, sessionId: row.sessionId }));
+  const sessions = new Set(rows.flatMap((row) => (row.sessionId ? [row.sessionId] : [])));
+  return [...sessions].map((sessionId) => ({ key: sessionId, traceId: null, spanId: null, sessionId }));
+}
+
+export interface PlanSettings {
+  maxPendingJobs: number;
+}
+
+/** Jobs that may still be planned before the backlog is full. */
+async function backlogRoom(db: Prisma.TransactionClient, settings: PlanSettings): Promise<number> {
+  return settings.maxPendingJobs - (await db.evaluationRuleJob.count({ where: { status: { in: [...WAITING_STATUSES] } } }));
+}
+
+/**
+ * Writes the jobs of `targets` for the rule's current version, each sampled (a sampled-out target
+ * is a SKIPPED job) and, while `room` lasts, PENDING (then SKIPPED backlog_full). With `pushBack`, a
+ * trace's or session's job still waiting has its start moved to the delay after now (late spans
+ * are seen); otherwise a target with a job keeps it. Answers the jobs written and the room left.
+ */
+async function writeJobs(
+  ctx: RequestContext,
+  tx: Tx,
+  rule: RuleRow,
+  targets: readonly PlannedTarget[],
+  options: { room: number; pushBack: boolean },
+): Promise<{ written: number; room: number }> {
+  let { room } = options;
+  if (targets.length === 0) return { written: 0, room };
+  const now = new Date();
+  const notBefore = sqlDate(new Date(now.getTime() + rule.delaySeconds * 1000));
+  const rows = targets.map((target): SqlValue[] => {
+    let status: JobStatus = 'PENDING';
+    let reason: SkipReason | null = null;
+    if (!isSampled(target.key, rule.samplingRate)) [status, reason] = ['SKIPPED', 'sampled_out'];
+    else if (room <= 0) [status, reason] = ['SKIPPED', 'backlog_full'];
+    else room--;
+    return [
+      uuidv7(),
+      ctx.projectId,
+      rule.id,
+      rule.version,
+      rule.target,
+      target.key,
+      target.traceId,
+      target.spanId,
+      target.sessionId,
+      status,
+      reason,
+      notBefore,
+      sqlDate(now),
+    ];
+  });
+  const onConflict =
+    options.pushBack && rule.target !== 'span'
+      ? 'ON CONFLICT ("ruleId", "ruleVersion", "targetKey") DO UPDATE SET "notBefore" = excluded."notBefore" ' +
+        `WHERE "EvaluationRuleJob"."status" = 'PENDING' AND "EvaluationRuleJob"."leaseOwner" IS NULL`
+      : 'ON CONFLICT ("ruleId", "ruleVersion", "targetKey") DO NOTHING';
+  return { written: await ctx.sql.insertRows(tx, 'EvaluationRuleJob', JOB_COLUMNS, rows, onConflict), room };
+}
+
+/**
+ * Plans the jobs of the enabled rules of a project for traces whose spans were just committed
+ * (writeJobs): the targets that match and arrived since the rule was enabled. Answers the jobs
+ * written (or moved back).
+ */
+export async function planJobs(services: Services, projectId: string, traceIds: readonly string[], settings: PlanSettings): Promise<number> {
+  const ctx = requestContext(services, projectId);
+  const rules = await ctx.db.evaluationRule.findMany({ where: { projectId, enabled: true } });
+  if (rules.length === 0 || traceIds.length === 0) return 0;
+  let room = await backlogRoom(ctx.db, settings);
+  let written = 0;
+  for (const rule of rules) {
+    const targets = await matchingTargets(ctx, rule, traceIds, rule.enabledAt);
+    const planned = await ctx.sql.transaction((tx) => writeJobs(ctx, tx, rule, targets, { room, pushBack: true }));
+    written += planned.written;
+    room = planned.room;
+  }
+  if (written > 0) ctx.events.publish('jobs:created', 'online-evaluation');
+  return written;
+}
+
+/** Traces a sweep looks at per rule at most (the planning it repeats is of the last minutes). */
+const SWEEP_TRACES = 10_000;
+
+/**
+ * Plans again, for every enabled rule, the traces that started since `since` and arrived since the
+ * rule was enabled: what a process that died between a commit and its planning left unplanned. A
+ * target with a job keeps it (nothing is moved back), so a sweep plans only what was missed.
+ * Answers the jobs written.
+ */
+export async function sweepJobs(services: Services, since: Date, settings: PlanSettings): Promise<number> {
+  const rules = await services.db.evaluationRule.findMany({ where: { enabled: true } });
+  let written = 0;
+  for (const rule of rules) {
+    const ctx = requestContext(services, rule.projectId);
+    const filter: SearchFilter = { ...(rule.target === 'span' ? {} : ruleSearchFilter(rule.filter)), startedAfter: since };
+    let cursor: string | null = null;
+    for (let seen = 0; seen < SWEEP_TRACES;) {
+      const page = await matchingTracePage(ctx, filter, cursor, BACKFILL_PAGE);
+      if (page.length === 0) break;
+      seen += page.length;
+      cursor = page[page.length - 1].cursor;
+      const targets = await matchingTargets(
+        ctx,
+        rule,
+        page.map((row) => row.traceId),
+        rule.enabledAt,
+      );
+      const room = await backlogRoom(ctx.db, settings);
+      written += (await ctx.sql.transaction((tx) => writeJobs(ctx, tx, rule, targets, { room, pushBack: false }))).written;
+    }
+  }
+  if (written > 0) services.events.publish('jobs:created', 'online-evaluation');
+  return written;
+}
+
+// Backfills.
+
+export type BackfillRow = Prisma.EvaluationRuleBackfillGetPayload<object>;
+
+/** Statuses of backfills that still need work. */
+export const BACKFILL_WAITING = ['PENDING', 'RUNNING'] as const;
+
+/** The most targets one backfill plans. */
+export const MAX_BACKFILL_TARGETS = 50_000;
+
+export async function createBackfill(
+  ctx: RequestContext,
+  ruleId: string,
+  input: { started_after: Date; started_before: Date; limit: number },
+): Promise<BackfillRow> {
+  const rule = await getRule(ctx, ruleId);
+  if (input.started_after >= input.started_before) throw ValidationError.at(['body', 'started_before'], 'Input should be after started_after');
+  const backfill = await ctx.db.evaluationRuleBackfill.create({
+    data: { projectId: ctx.projectId, ruleId: rule.id, startedAfter: input.started_after, startedBefore: input.started_before, limit: input.limit },
+  });
+  ctx.events.publish('jobs:created', 'online-evaluation-backfill');
+  return backfill;
+}
+
+/** A backfill of the project (of the rule `ruleId` when given, as its REST path says). */
+export async function getBackfill(ctx: Pick<RequestContext, 'db' | 'projectId'>, backfillId: string, ruleId?: string): Promise<BackfillRow> {
+  const backfill = await ctx.db.evaluationRuleBackfill.findFirst({ where: { id: backfillId, ruleId, projectId: ctx.projectId } });
+  if (!backfill) throw new NotFoundError('EvaluationRuleBackfill', backfillId);
+  return backfill;
+}
+
+export function listBackfills(ctx: Pick<RequestContext, 'db' | 'projectId'>, ruleId: string): Promise<BackfillRow[]> {
+  return ctx.db.evaluationRuleBackfill.findMany({ where: { ruleId, projectId: ctx.projectId }, orderBy: { id: 'desc' }, take: 100 });
+}
+
+/** Stops a backfill still under way (its planned jobs stay); one that ended is answered as it is. */
+export async function cancelBackfill(ctx: RequestContext, backfillId: string, ruleId?: string): Promise<BackfillRow> {
+  const backfill = await getBackfill(ctx, backfillId, ruleId);
+  const { count } = await ctx.db.evaluationRuleBackfill.updateMany({
+    where: { id: backfill.id, status: { in: [...BACKFILL_WAITING] } },
+    data: { status: 'CANCELLED', finishedAt: new Date() },
+  });
+  if (count > 0) ctx.events.publish('job:stopped', backfill.id);
+  return getBackfill(ctx, backfillId);
+}
+
+/** Traces a backfill pages over at once. */
+export const BACKFILL_PAGE = 500;
+
+/** What a backfill pages over: the rule's filter on traces (span targets: every trace, their spans filtered after), in its time range. */
+function backfillFilter(rule: RuleRow, backfill: BackfillRow): SearchFilter {
+  const filter: SearchFilter = rule.target === 'span' ? {} : ruleSearchFilter(rule.filter);
+  return { ...filter, startedAfter: backfill.startedAfter, startedBefore: backfill.startedBefore };
+}
+
+/** The traces of the backfill's range matching its rule (at most `limit`): its total. */
+export function countBackfillTraces(ctx: RequestContext, rule: RuleRow, backfill: BackfillRow): Promise<number> {
+  return countMatchingTraces(ctx, backfillFilter(rule, backfill), backfill.limit);
+}
+
+/** The next page of the backfill's traces after `cursor`, in start order. */
+export function backfillPage(ctx: RequestContext, rule: RuleRow, backfill: BackfillRow, cursor: string | null): Promise<{ traceId: string; cursor: string }[]> {
+  return matchingTracePage(ctx, backfillFilter(rule, backfill), cursor, BACKFILL_PAGE);
+}
+
+/** The targets of a page of a backfill's traces (any arrival: the rule applies to them by the backfill). */
+export function backfillTargets(ctx: RequestContext, rule: RuleRow, traceIds: readonly string[]): Promise<PlannedTarget[]> {
+  return matchingTargets(ctx, rule, traceIds, null);
+}
+
+/**
+ * Plans the jobs of a page of a backfill in `tx` (the engine's fenced write): its targets, up to
+ * what is left of the limit, never a second job for a target; then its cursor and counts.
+ * Answers the jobs written.
+ */
+export async function storeBackfillPage(
+  ctx: RequestContext,
+  tx: Prisma.TransactionClient,
+  rule: RuleRow,
+  backfill: Pick<BackfillRow, 'id' | 'limit'>,
+  page: { targets: readonly PlannedTarget[]; cursor: string },
+  settings: PlanSettings,
+): Promise<number> {
+  const { seen } = await tx.evaluationRuleBackfill.findUniqueOrThrow({ where: { id: backfill.id }, select: { seen: true } });
+  const targets = page.targets.slice(0, Math.max(0, backfill.limit - seen));
+  const { written } = await writeJobs(ctx, tx, rule, targets, { room: await backlogRoom(tx, settings), pushBack: false });
+  await tx.evaluationRuleBackfill.update({ where: { id: backfill.id }, data: { cursor: page.cursor, seen: { increment: targets.length } } });
+  return written;
+}
+
+/** Whether the target still matches the filter (a rule changed since the job was planned, or the trace's roll-up did). */
+export function targetMatches(
+  ctx: RequestContext,
+  target: RuleTarget,
+  filter: SearchFilter,
+  job: Pick<JobRow, 'traceId' | 'spanId' | 'sessionId'>,
+): Promise<boolean> {
+  if (target === 'span') return spanMatches(ctx, filter, job.traceId!, job.spanId!);
+  return traceMatches(ctx, filter, target === 'trace' ? { traceId: job.traceId! } : { sessionId: job.sessionId! });
+}
+
+/** The rule's mapping as stored. */
+export function ruleMappingOf(rule: RuleRow): RuleMapping | null {
+  return (rule.mapping as RuleMapping | null) ?? null;
+}
+
+/** Pauses a rule whose evaluator cannot run (no provider key), with the reason users see. */
+export async function pauseRule(db: Prisma.TransactionClient, ruleId: string, reason: string): Promise<void> {
+  await db.evaluationRule.updateMany({ where: { id: ruleId }, data: { status: 'PAUSED', pausedReason: reason } });
+}
+
+/** The rule runs again (a job of it ran). */
+export async function resumeRule(db: Prisma.TransactionClient, ruleId: string): Promise<void> {
+  await db.evaluationRule.updateMany({ where: { id: ruleId, status: 'PAUSED' }, data: { status: 'ACTIVE', pausedReason: null } });
+}

@@ -1,0 +1,71 @@
+// Plans online evaluation jobs after spans are committed (docs/online-evaluation.md#jobs). The
+// ingestion writer tells the planner which traces it stored and goes on at once: the planner
+// gathers the trace ids per project and plans them one project at a time, apart from ingestion,
+// so rules never slow or refuse it. A failed planning is logged, never thrown back to ingestion.
+// What a process that died before planning left is planned by the sweeps every instance makes
+// over the traces of the last minutes (at start, then every SWEEP_INTERVAL_MS).
+import type { FastifyBaseLogger } from 'fastify';
+import type { Services } from '../shared/context.js';
+import { type PlanSettings, planJobs, sweepJobs } from './operations.js';
+
+/** How often each instance sweeps, and the window it looks back over (twice that: no gap between sweeps). */
+export const SWEEP_INTERVAL_MS = 5 * 60_000;
+
+export class JobPlanner {
+  private readonly waiting = new Map<string, Set<string>>();
+  private draining: Promise<void> | null = null;
+  private sweeping: Promise<void> | null = null;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly services: Services,
+    private readonly settings: PlanSettings,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Ingestion's hook (Services.tracesStoredHooks): remembers the traces and returns. */
+  readonly notify = (projectId: string, traceIds: string[]): void => {
+    if (this.stopped) return;
+    let traces = this.waiting.get(projectId);
+    if (!traces) this.waiting.set(projectId, (traces = new Set()));
+    for (const id of traceIds) traces.add(id);
+    this.draining ??= this.drain().finally(() => (this.draining = null));
+  };
+
+  private async drain(): Promise<void> {
+    // Let the ingestion request that told us end first.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.waiting.size > 0 && !this.stopped) {
+      const [projectId, traces] = this.waiting.entries().next().value!;
+      this.waiting.delete(projectId);
+      await planJobs(this.services, projectId, [...traces], this.settings).catch((error: unknown) =>
+        this.log.error({ err: error, projectId, traces: traces.size }, 'planning online evaluation jobs failed'),
+      );
+    }
+  }
+
+  /** Sweeps now and every SWEEP_INTERVAL_MS. */
+  start(): void {
+    const sweep = () => {
+      if (this.stopped || this.sweeping) return;
+      this.sweeping = sweepJobs(this.services, new Date(Date.now() - 2 * SWEEP_INTERVAL_MS), this.settings)
+        .then(
+          () => undefined,
+          (error: unknown) => this.log.error({ err: error }, 'sweeping online evaluation jobs failed'),
+        )
+        .finally(() => (this.sweeping = null));
+    };
+    this.sweepTimer = setInterval(sweep, SWEEP_INTERVAL_MS);
+    this.sweepTimer.unref();
+    sweep();
+  }
+
+  /** Plans what was told already, then stops listening and sweeping. */
+  async stop(): Promise<void> {
+    clearInterval(this.sweepTimer);
+    await this.draining;
+    await this.sweeping;
+    this.stopped = true;
+  }
+}
