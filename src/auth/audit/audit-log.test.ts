@@ -33,7 +33,7 @@ describe('recording', () => {
       action: 'api_key.created',
       project_id: projectId,
       actor: { type: 'system', id: null, label: null },
-      details: { name: 'ASSAY_INIT_API_KEY', scopes: ['read', 'write', 'ingest', 'admin'], source: 'ASSAY_INIT_API_KEY' },
+      details: { name: 'ASSAY_INIT_API_KEY', scopes: ['read', 'write', 'ingest', 'admin', 'feedback'], source: 'ASSAY_INIT_API_KEY' },
       ip: null,
     });
   });
