@@ -8,7 +8,7 @@ import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { parseInput } from '../shared/validation.js';
 import { ScoreConfigRef, ScoreRef } from '../scores/graphql.js';
 import { AgreementRef } from '../human-evaluations/statistics-graphql.js';
-import * as scores from '../scores/operations.js';
+import * as scoreConfigs from '../scores/score-configs.js';
 import { filterOf, searchArgs } from '../observability/search/graphql.js';
 import {
   completeBody,
@@ -22,6 +22,7 @@ import {
   type QueueTargetType,
 } from './inputs.js';
 import * as queues from './operations.js';
+import * as reviewing from './reviewing.js';
 import { ValidationError } from '../shared/errors.js';
 import { z } from 'zod';
 
@@ -43,7 +44,7 @@ const ItemStatusEnum = builder.enumType('AnnotationQueueItemStatus', {
   }),
 });
 
-const ReviewerProgress = builder.objectRef<queues.ReviewerProgress>('AnnotationQueueReviewerProgress').implement({
+const ReviewerProgress = builder.objectRef<reviewing.ReviewerProgress>('AnnotationQueueReviewerProgress').implement({
   description: "One reviewer's share of a queue's annotations.",
   fields: (t) => ({
     annotator: t.exposeString('annotator', { description: 'The reviewer: `user:<id>` or `api_key:<id>`.' }),
@@ -52,7 +53,7 @@ const ReviewerProgress = builder.objectRef<queues.ReviewerProgress>('AnnotationQ
   }),
 });
 
-const Progress = builder.objectRef<queues.Progress>('AnnotationQueueProgress').implement({
+const Progress = builder.objectRef<reviewing.Progress>('AnnotationQueueProgress').implement({
   description: "A queue's progress, in all and per reviewer.",
   fields: (t) => ({
     items: t.exposeInt('items', { description: 'Items in the queue.' }),
@@ -65,7 +66,7 @@ const Progress = builder.objectRef<queues.Progress>('AnnotationQueueProgress').i
   }),
 });
 
-const Agreement = builder.objectRef<queues.NameAgreement>('AnnotationQueueAgreement').implement({
+const Agreement = builder.objectRef<reviewing.NameAgreement>('AnnotationQueueAgreement').implement({
   description: "Reviewers' agreement on one score name, over the items two or more of them scored.",
   fields: (t) => ({
     name: t.exposeString('name', { description: 'The score name.' }),
@@ -120,7 +121,7 @@ export const AnnotationQueueRef = builder.prismaNode('AnnotationQueue', {
       description: 'The score configs a reviewer fills in, in order.',
       resolve: async (row, _args, ctx) => {
         const ids = queues.configIdsOf(row);
-        return inIdOrder(ids, await scores.scoreConfigsByIds(ctx, ids)).filter((config) => config !== null);
+        return inIdOrder(ids, await scoreConfigs.scoreConfigsByIds(ctx, ids)).filter((config) => config !== null);
       },
     }),
     annotatorsPerItem: t.exposeInt('annotatorsPerItem', { description: 'An item is done when this many reviewers completed it.' }),
@@ -129,11 +130,11 @@ export const AnnotationQueueRef = builder.prismaNode('AnnotationQueue', {
       description: 'The REST ids of the users who annotate it; empty: every member who may write.',
       resolve: (row) => row.assignees.map((assignee) => assignee.userId),
     }),
-    progress: t.field({ type: Progress, description: 'Its progress, in all and per reviewer.', resolve: (row, _args, ctx) => queues.progress(ctx, row.id) }),
+    progress: t.field({ type: Progress, description: 'Its progress, in all and per reviewer.', resolve: (row, _args, ctx) => reviewing.progress(ctx, row.id) }),
     agreement: t.field({
       type: [Agreement],
       description: 'Agreement per score name where items have several reviewers.',
-      resolve: (row, _args, ctx) => queues.agreement(ctx, row.id),
+      resolve: (row, _args, ctx) => reviewing.agreement(ctx, row.id),
     }),
     items: t.connection({
       type: AnnotationQueueItemRef,
@@ -223,7 +224,7 @@ const AddedItems = builder.objectRef<queues.AddedItems>('AddedAnnotationQueueIte
   }),
 });
 
-const Completion = builder.objectRef<queues.Completion>('AnnotationQueueCompletion').implement({
+const Completion = builder.objectRef<reviewing.Completion>('AnnotationQueueCompletion').implement({
   description: "A completed item and the reviewer's scores.",
   fields: (t) => ({
     item: t.field({ type: AnnotationQueueItemRef, description: 'The item, its count updated.', resolve: (completion) => completion.item }),
@@ -320,14 +321,14 @@ builder.mutationFields((t) => ({
     description:
       'Takes the next item for the caller, locked to them for the queue’s lockSeconds (the one they hold, if any); null when nothing is left for them.',
     args: { queueId: t.arg.globalID({ for: AnnotationQueueRef, required: true, description: 'The global id of an AnnotationQueue.' }) },
-    resolve: (_root, args, ctx) => queues.nextItem(ctx, args.queueId.id),
+    resolve: (_root, args, ctx) => reviewing.nextItem(ctx, args.queueId.id),
   }),
   releaseAnnotationQueueItem: t.field({
     type: AnnotationQueueItemRef,
     description: 'Gives back an item the caller holds.',
     args: { id: t.arg.globalID({ for: AnnotationQueueItemRef, required: true, description: 'The global id of an AnnotationQueueItem.' }) },
     resolve: async (_root, args, ctx) => {
-      return queues.releaseItem(ctx, await queues.queueIdOfItem(ctx, args.id.id), args.id.id);
+      return reviewing.releaseItem(ctx, await queues.queueIdOfItem(ctx, args.id.id), args.id.id);
     },
   }),
   completeAnnotationQueueItem: t.field({
@@ -340,7 +341,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_root, args, ctx) => {
       const body = parseInput(completeBody, { scores: args.scores.map((score) => restFields(score)) }, 'body');
-      return queues.completeItem(ctx, await queues.queueIdOfItem(ctx, args.id.id), args.id.id, body);
+      return reviewing.completeItem(ctx, await queues.queueIdOfItem(ctx, args.id.id), args.id.id, body);
     },
   }),
 }));

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { timestamp } from '../shared/http/openapi.js';
 import { scoreJson, scoreResponse } from '../scores/responses.js';
 import { itemStatuses, queueTargetTypes, type ItemStatus, type QueueTargetType } from './inputs.js';
-import { configIdsOf, type AddedItems, type Completion, type ItemRow, type NameAgreement, type Progress, type QueueRow } from './operations.js';
+import { configIdsOf, type AddedItems, type ItemRow, type QueueRow } from './operations.js';
+import type { Completion, NameAgreement, Progress } from './reviewing.js';
 
 export const queueResponse = z
   .object({

@@ -5,6 +5,7 @@ import { restRoutes } from '../shared/http/route.js';
 import { searchFilter } from '../observability/search/inputs.js';
 import { completeBody, itemListQuery, itemsBody, queueInput, queuePatch, type ItemsBody } from './inputs.js';
 import * as queues from './operations.js';
+import * as reviewing from './reviewing.js';
 import {
   addedItemsJson,
   addedItemsResponse,
@@ -106,14 +107,14 @@ export function annotationQueueRoutes(app: FastifyInstance): void {
       errors: [403, 404],
     },
     async (req, { params }) => {
-      const item = await queues.nextItem(req.ctx, params.queue_id);
+      const item = await reviewing.nextItem(req.ctx, params.queue_id);
       return { item: item && itemJson(item) };
     },
   );
   rest.post(
     '/annotation-queues/:queue_id/items/:item_id/release',
     { tag, summary: 'Give back an item the caller holds', response: itemResponse, errors: [403, 404] },
-    async (req, { params }) => itemJson(await queues.releaseItem(req.ctx, params.queue_id, params.item_id)),
+    async (req, { params }) => itemJson(await reviewing.releaseItem(req.ctx, params.queue_id, params.item_id)),
   );
   rest.post(
     '/annotation-queues/:queue_id/items/:item_id/complete',
@@ -126,16 +127,16 @@ export function annotationQueueRoutes(app: FastifyInstance): void {
       errors: [403, 404, 409],
       examples: { scores: { scores: [{ config_id: '0199…', value: 4, comment: 'close, one date wrong' }] } },
     },
-    async (req, { params, body }) => completionJson(await queues.completeItem(req.ctx, params.queue_id, params.item_id, body)),
+    async (req, { params, body }) => completionJson(await reviewing.completeItem(req.ctx, params.queue_id, params.item_id, body)),
   );
   rest.get(
     '/annotation-queues/:queue_id/progress',
     { tag, summary: 'Progress of the queue and of each reviewer', response: progressResponse, errors: [404] },
-    async (req, { params }) => progressJson(await queues.progress(req.ctx, params.queue_id)),
+    async (req, { params }) => progressJson(await reviewing.progress(req.ctx, params.queue_id)),
   );
   rest.get(
     '/annotation-queues/:queue_id/agreement',
     { tag, summary: 'Agreement per score name over items with several reviewers (Fleiss’ and Cohen’s kappa)', response: agreementResponse, errors: [404] },
-    async (req, { params }) => agreementJson(await queues.agreement(req.ctx, params.queue_id)),
+    async (req, { params }) => agreementJson(await reviewing.agreement(req.ctx, params.queue_id)),
   );
 }

@@ -5,7 +5,7 @@ import { App, Variant } from '../apps/graphql.js';
 import { EvaluatorConfig } from '../evaluators/graphql.js';
 import { Testset } from '../testsets/graphql.js';
 import { ScoreRef } from '../scores/graphql.js';
-import { scoresLoader } from '../scores/operations.js';
+import { scoresLoader } from '../scores/score-reads.js';
 import { databaseIds, globalId } from '../shared/graphql/ids.js';
 import { ConfidenceInterval } from '../shared/graphql/interval.js';
 import { restFields } from '../shared/graphql/names.js';

@@ -15,7 +15,8 @@ import { NotFoundError, ValidationError, type ValidationIssue } from '../shared/
 import { isUnfinished } from '../evaluation-engine/states.js';
 import { asArray, asObject, toJson } from '../shared/json.js';
 import { jsonText } from '../shared/sql.js';
-import { getTestset, readTestsetRows } from '../testsets/operations.js';
+import { getTestset } from '../testsets/operations.js';
+import { readTestsetRows } from '../testsets/row-reads.js';
 import { ANONYMOUS_JUDGE, type CreateHumanEvaluationInput, type HumanEvaluationTypeName, type JudgeScenarioInput } from './inputs.js';
 
 type HumanEvaluationQuery = Omit<Prisma.HumanEvaluationFindFirstArgs, 'where'>;

@@ -4,6 +4,7 @@
 // scores are sent through the scores API with the queue's id), counted as Assay counts one.
 import { z } from 'zod';
 import * as queues from '../annotation-queues/operations.js';
+import * as reviewing from '../annotation-queues/reviewing.js';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
 import type { RequestContext } from '../shared/context.js';
 import { pageQuery } from './inputs.js';
@@ -131,7 +132,7 @@ export async function getItem(ctx: RequestContext, queueId: string, itemId: stri
 /** Marks the item COMPLETED for the caller: their annotation, as `complete` without scores; already done or done by them, it stays as it is. */
 async function markCompleted(ctx: RequestContext, queueId: string, itemId: string): Promise<void> {
   try {
-    await queues.completeItem(ctx, queueId, itemId, { scores: [] });
+    await reviewing.completeItem(ctx, queueId, itemId, { scores: [] });
   } catch (error) {
     const item = await queues.getItem(ctx, queueId, itemId);
     if (!(error instanceof ConflictError) || (item.status !== 'done' && !(await queues.hasAnnotated(ctx, itemId)))) throw error;

@@ -3,7 +3,7 @@
 import type { RequestContext } from '../shared/context.js';
 import { ValidationError } from '../shared/errors.js';
 import { scoreConfigInput } from '../scores/inputs.js';
-import * as scores from '../scores/operations.js';
+import * as scoreConfigs from '../scores/score-configs.js';
 import type { ScoreConfigBody, ScoreConfigPatch } from './inputs.js';
 import { LangfuseInvalidRequest } from './responses.js';
 
@@ -45,7 +45,7 @@ export async function createConfig(ctx: RequestContext, body: ScoreConfigBody) {
       new ValidationError(input.error.issues.map((issue) => ({ loc: ['body', ...issue.path.map(String)], msg: issue.message, type: issue.code }))),
     );
   try {
-    return await scores.createScoreConfig(ctx, input.data);
+    return await scoreConfigs.createScoreConfig(ctx, input.data);
   } catch (error) {
     return asLangfuseFaults(error);
   }
@@ -54,7 +54,7 @@ export async function createConfig(ctx: RequestContext, body: ScoreConfigBody) {
 /** `PATCH /api/public/score-configs/{configId}`: a field left out is kept. */
 export async function updateConfig(ctx: RequestContext, id: string, patch: ScoreConfigPatch) {
   try {
-    return await scores.updateScoreConfig(ctx, id, {
+    return await scoreConfigs.updateScoreConfig(ctx, id, {
       name: patch.name,
       min_value: patch.minValue,
       max_value: patch.maxValue,

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { AssayError } from '../shared/errors.js';
 import { acceptJsonBodies } from '../shared/http/body.js';
 import * as scores from '../scores/operations.js';
+import * as scoreConfigs from '../scores/score-configs.js';
+import * as scoreReads from '../scores/score-reads.js';
 import * as sessions from '../observability/sessions/operations.js';
 import { ingestBatch } from './ingestion.js';
 import {
@@ -85,7 +87,7 @@ function routes(app: FastifyInstance): void {
     langfuse.get(
       `${url}/:scoreId`,
       { summary: 'One score (Langfuse)', params: scoreId, response: langfuseScoreResponse, notFound: true },
-      async (req, { params }) => langfuseScoreJson(await scores.getScore(req.ctx, params.scoreId)),
+      async (req, { params }) => langfuseScoreJson(await scoreReads.getScore(req.ctx, params.scoreId)),
     );
   }
   langfuse.get(
@@ -111,7 +113,7 @@ function routes(app: FastifyInstance): void {
     '/public/score-configs',
     { summary: 'List score configs (Langfuse)', query: pageQuery, response: langfusePage(langfuseScoreConfigResponse, 'LangfuseScoreConfigs') },
     async (req, { query }) => {
-      const configs = await scores.listScoreConfigs(req.ctx);
+      const configs = await scoreConfigs.listScoreConfigs(req.ctx);
       const start = (query.page - 1) * query.limit;
       return pageOf(configs.slice(start, start + query.limit).map(langfuseScoreConfigJson), query.page, query.limit, configs.length);
     },
@@ -119,7 +121,7 @@ function routes(app: FastifyInstance): void {
   langfuse.get(
     '/public/score-configs/:configId',
     { summary: 'One score config (Langfuse)', params: configId, response: langfuseScoreConfigResponse, notFound: true },
-    async (req, { params }) => langfuseScoreConfigJson(await scores.getScoreConfig(req.ctx, params.configId)),
+    async (req, { params }) => langfuseScoreConfigJson(await scoreConfigs.getScoreConfig(req.ctx, params.configId)),
   );
   langfuse.patch(
     '/public/score-configs/:configId',

@@ -7,6 +7,7 @@ import { AssayError, ValidationError, type ValidationIssue } from '../shared/err
 import type { RequestContext } from '../shared/context.js';
 import { scoreInput, type ScoreInput, type ScoreSource } from '../scores/inputs.js';
 import * as scores from '../scores/operations.js';
+import * as scoreReads from '../scores/score-reads.js';
 import { traceOwners } from '../observability/traces/trace-reads.js';
 import type { LangfuseScoreBody, LangfuseSource, ScoresV2Query, ScoresV3Query } from './inputs.js';
 import { DEFAULT_ENVIRONMENT, LangfuseInvalidRequest, langfuseScoreJson, langfuseScoreV3Json, langfuseTraceData, pageOf } from './responses.js';
@@ -162,7 +163,7 @@ export async function listScoresV2(ctx: RequestContext, query: ScoresV2Query) {
   if (query.operator !== undefined && query.value === undefined) {
     throw new LangfuseInvalidRequest([{ path: ['value'], message: 'operator needs a value to compare with', code: 'custom' }]);
   }
-  const search: scores.ScoreSearch = {
+  const search: scoreReads.ScoreSearch = {
     ids: query.scoreIds,
     names: query.name === undefined ? undefined : [query.name],
     sources: query.source && assaySources[query.source],
@@ -176,8 +177,8 @@ export async function listScoresV2(ctx: RequestContext, query: ScoresV2Query) {
     createdBefore: query.toTimestamp,
   };
   const [page, total] = await Promise.all([
-    scores.searchScores(ctx, search, { limit: query.limit, offset: (query.page - 1) * query.limit }),
-    scores.countSearchedScores(ctx, search),
+    scoreReads.searchScores(ctx, search, { limit: query.limit, offset: (query.page - 1) * query.limit }),
+    scoreReads.countSearchedScores(ctx, search),
   ]);
   const data = page.scores.map(langfuseScoreJson);
   if (!query.fields || query.fields.includes('trace')) {
@@ -201,7 +202,7 @@ export async function listScoresV2(ctx: RequestContext, query: ScoresV2Query) {
 export async function listScoresV3(ctx: RequestContext, query: ScoresV3Query) {
   if (matchesNothing(query)) return { data: [], meta: { limit: query.limit } };
   const single = query.dataType?.length === 1 ? query.dataType[0] : undefined;
-  const search: scores.ScoreSearch = {
+  const search: scoreReads.ScoreSearch = {
     ids: query.id,
     names: query.name,
     sources: query.source?.flatMap((source) => assaySources[source]),
@@ -219,7 +220,7 @@ export async function listScoresV3(ctx: RequestContext, query: ScoresV3Query) {
     createdBefore: query.toTimestamp,
   };
   try {
-    const page = await scores.searchScores(ctx, search, { limit: query.limit, after: query.cursor });
+    const page = await scoreReads.searchScores(ctx, search, { limit: query.limit, after: query.cursor });
     return {
       data: page.scores.map((score) => langfuseScoreV3Json(score, query.fields ?? [])),
       meta: { limit: query.limit, ...(page.nextCursor ? { cursor: page.nextCursor } : {}) },

@@ -24,6 +24,8 @@ import {
   type ScoreTarget,
 } from './inputs.js';
 import * as scores from './operations.js';
+import * as scoreConfigs from './score-configs.js';
+import * as scoreReads from './score-reads.js';
 
 export const ScoreTargetEnum = builder.enumType('ScoreTarget', {
   description: 'What a score judges.',
@@ -73,7 +75,7 @@ const ScoreAuthorType = builder.enumType('ScoreAuthorType', {
   }),
 });
 
-const ScoreCategory = builder.objectRef<scores.ScoreCategory>('ScoreCategory').implement({
+const ScoreCategory = builder.objectRef<scoreConfigs.ScoreCategory>('ScoreCategory').implement({
   description: 'A category of a score config: the label a score shows and the value it counts as.',
   fields: (t) => ({
     label: t.exposeString('label', { description: 'What a score of the category shows, e.g. "helpful".' }),
@@ -96,7 +98,7 @@ export const ScoreConfigRef = builder.prismaNode('ScoreConfig', {
       type: [ScoreCategory],
       nullable: true,
       description: 'CATEGORICAL: its categories; BOOLEAN: False (0) and True (1); NUMERIC: null.',
-      resolve: (row) => scores.configCategories(row),
+      resolve: (row) => scoreConfigs.configCategories(row),
     }),
     description: t.exposeString('description', { nullable: true, description: 'What the score means, for the people giving it.' }),
     isArchived: t.exposeBoolean('isArchived', { description: 'Archived configs are listed but take no new scores.' }),
@@ -148,7 +150,7 @@ export const ScoreRef = builder.prismaNode('Score', {
       type: ScoreConfigRef,
       nullable: true,
       description: 'The score config it was checked against.',
-      resolve: (row, _args, ctx) => (row.configId ? scores.scoreConfigLoader(ctx).load(row.configId) : null),
+      resolve: (row, _args, ctx) => (row.configId ? scoreConfigs.scoreConfigLoader(ctx).load(row.configId) : null),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was first written.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it was last written.' }),
@@ -219,7 +221,7 @@ const ScoreConfigPatchInput = builder.inputType('ScoreConfigPatchInput', {
 });
 
 /** The REST filter of GraphQL `scores`' arguments, checked as the query string is. */
-function scoreFilter(args: object): scores.ScoreFilter {
+function scoreFilter(args: object): scoreReads.ScoreFilter {
   const { first: _first, after: _after, last: _last, before: _before, ...rest } = args as Record<string, unknown>;
   const fields = restFields(rest);
   const query = Object.fromEntries(
@@ -251,14 +253,14 @@ builder.queryFields((t) => ({
         if (args.last != null || args.before != null) throw ValidationError.at(['args', 'last'], 'Scores page forward only: use first and after');
         const first = args.first ?? 50;
         if (first < 1 || first > 1000) throw ValidationError.at(['args', 'first'], 'Input should be between 1 and 1000');
-        const page = await scores.listScores(ctx, scoreFilter(args), { first, after: args.after }, ['args', 'after']);
+        const page = await scoreReads.listScores(ctx, scoreFilter(args), { first, after: args.after }, ['args', 'after']);
         return {
-          edges: page.scores.map((row) => ({ cursor: scores.scoreCursor(row), node: row })),
+          edges: page.scores.map((row) => ({ cursor: scoreReads.scoreCursor(row), node: row })),
           pageInfo: {
             hasNextPage: page.nextCursor !== null,
             hasPreviousPage: args.after != null,
-            startCursor: page.scores[0] ? scores.scoreCursor(page.scores[0]) : null,
-            endCursor: page.scores.at(-1) ? scores.scoreCursor(page.scores.at(-1)!) : null,
+            startCursor: page.scores[0] ? scoreReads.scoreCursor(page.scores[0]) : null,
+            endCursor: page.scores.at(-1) ? scoreReads.scoreCursor(page.scores.at(-1)!) : null,
           },
         };
       },
@@ -280,7 +282,7 @@ builder.queryFields((t) => ({
           { name: args.name ?? undefined, data_type: args.dataType ?? undefined, is_archived: args.isArchived == null ? undefined : String(args.isArchived) },
           'query',
         );
-        return resolveArrayConnection({ args }, await scores.listScoreConfigs(ctx, filter));
+        return resolveArrayConnection({ args }, await scoreConfigs.listScoreConfigs(ctx, filter));
       },
     },
     ScoreConfigConnection,
@@ -328,7 +330,8 @@ builder.mutationFields((t) => ({
     type: ScoreConfigRef,
     description: 'Creates a score config.',
     args: { input: t.arg({ type: ScoreConfigInput, required: true, description: 'The config.' }) },
-    resolve: (_root, args, ctx) => scores.createScoreConfig(ctx, parseInput(scoreConfigInput, restFields(args.input, { nested: ['categories'] }), 'body')),
+    resolve: (_root, args, ctx) =>
+      scoreConfigs.createScoreConfig(ctx, parseInput(scoreConfigInput, restFields(args.input, { nested: ['categories'] }), 'body')),
   }),
   updateScoreConfig: t.field({
     type: ScoreConfigRef,
@@ -338,6 +341,6 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: ScoreConfigPatchInput, required: true, description: 'The fields to change.' }),
     },
     resolve: (_root, args, ctx) =>
-      scores.updateScoreConfig(ctx, args.id.id, parseInput(scoreConfigPatch, restFields(args.input, { nested: ['categories'] }), 'body')),
+      scoreConfigs.updateScoreConfig(ctx, args.id.id, parseInput(scoreConfigPatch, restFields(args.input, { nested: ['categories'] }), 'body')),
   }),
 }));

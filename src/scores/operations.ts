@@ -1,33 +1,20 @@
-// Scores and score configs (docs/scores.md): the only code touching the Score and ScoreConfig
-// tables. A score keeps the ids of what it judges (a trace, a span, a session, an evaluation
-// scenario) without a foreign key, so it may come before its trace; `scores` ranks below
+// Writing and deleting scores (docs/scores.md); reads are in score-reads.ts, configs in
+// score-configs.ts. A score keeps the ids of what it judges (a trace, a span, a session, an
+// evaluation scenario) without a foreign key, so it may come before its trace; `scores` ranks below
 // `observability` and `evaluations`, which call these functions (retention deletes a trace's
 // scores, the evaluation runner writes its results as scenario scores).
-import DataLoader from 'dataloader';
 import { v7 as uuidv7 } from 'uuid';
-import { perRequest, type Actor, type RequestContext } from '../shared/context.js';
+import type { Actor, RequestContext } from '../shared/context.js';
 import type { Prisma } from '../shared/db.js';
 import { AssayError, ConflictError, ForbiddenError, NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.js';
 import { jsonText, type BulkSql, type SqlValue, type Tx } from '../shared/sql.js';
-import type { ConfigDataType, ScoreConfigInput, ScoreConfigPatch, ScoreDataType, ScoreInput, ScoreListQuery, ScoreSource, ScoreTarget } from './inputs.js';
+import type { ConfigDataType, ScoreDataType, ScoreInput, ScoreSource, ScoreTarget } from './inputs.js';
+import { booleanCategories, configCategories, type ScoreConfigRow } from './score-configs.js';
 
 export type ScoreRow = Prisma.ScoreGetPayload<object>;
-export type ScoreConfigRow = Prisma.ScoreConfigGetPayload<object>;
 
 /** What the score operations need of a request: its database, project and caller. */
 export type ScoreContext = Pick<RequestContext, 'db' | 'sql' | 'projectId' | 'principal'>;
-
-/** A category of a CATEGORICAL config: the label a score shows, the value it counts as. */
-export interface ScoreCategory {
-  label: string;
-  value: number;
-}
-
-/** A BOOLEAN score's two categories: what `string_value` holds for 0 and 1. */
-export const booleanCategories: readonly ScoreCategory[] = [
-  { label: 'False', value: 0 },
-  { label: 'True', value: 1 },
-];
 
 /**
  * Whether the caller writes as a feedback key (the `feedback` scope without `write`): it writes
@@ -76,13 +63,6 @@ interface Resolved {
 const targetIds = { trace: ['traceId'], span: ['traceId', 'spanId'], session: ['sessionId'], scenario: ['scenarioId'] } as const;
 const idFields = { traceId: 'trace_id', spanId: 'span_id', sessionId: 'session_id', scenarioId: 'scenario_id' } as const;
 type IdKey = keyof typeof idFields;
-
-/** The categories a config allows, BOOLEAN's fixed two included. */
-export function configCategories(config: Pick<ScoreConfigRow, 'dataType' | 'categories'>): ScoreCategory[] | null {
-  if (config.dataType === 'BOOLEAN') return [...booleanCategories];
-  if (config.dataType === 'CATEGORICAL') return (config.categories as unknown as ScoreCategory[] | null) ?? [];
-  return null;
-}
 
 function resolveTarget(input: ScoreInput, fault: (field: string, msg: string) => void): Pick<Resolved, 'target' | IdKey> | null {
   const ids = { traceId: input.trace_id ?? null, spanId: input.span_id ?? null, sessionId: input.session_id ?? null, scenarioId: input.scenario_id ?? null };
@@ -370,138 +350,6 @@ export function upsertScores(ctx: ScoreContext, inputs: readonly ScoreInput[], o
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reading scores
-
-/**
- * The filter of `GET /scores` and GraphQL `scores`, every part optional; besides, for callers
- * above (Langfuse's API): `ids`, and `trace_ids` (the traces another filter found).
- */
-export type ScoreFilter = Omit<Partial<ScoreListQuery>, 'limit' | 'cursor'> & { ids?: readonly string[]; trace_ids?: readonly string[] };
-
-export interface ScorePage {
-  scores: ScoreRow[];
-  /** Pass as `after` for the next page; null on the last. */
-  nextCursor: string | null;
-}
-
-/** A score's place in the list (newest first): its creation time and id, opaque to clients. */
-export function scoreCursor(row: Pick<ScoreRow, 'createdAt' | 'id'>): string {
-  return Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string, loc: (string | number)[]): { createdAt: Date; id: string } {
-  try {
-    const [time, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    const createdAt = new Date(time as string);
-    if (typeof time === 'string' && typeof id === 'string' && !Number.isNaN(createdAt.getTime())) return { createdAt, id };
-  } catch {
-    // Not ours: refused below.
-  }
-  throw ValidationError.at(loc, 'Invalid cursor');
-}
-
-function scoreWhere(projectId: string, filter: ScoreFilter): Prisma.ScoreWhereInput {
-  return {
-    projectId,
-    ...(filter.ids && { id: { in: [...filter.ids] } }),
-    ...(filter.trace_ids && { traceId: { in: [...filter.trace_ids] } }),
-    ...(filter.trace_id && { traceId: filter.trace_id }),
-    ...(filter.span_id && { spanId: filter.span_id }),
-    ...(filter.session_id && { sessionId: filter.session_id }),
-    ...(filter.scenario_id && { scenarioId: filter.scenario_id }),
-    ...(filter.target && { target: filter.target }),
-    ...(filter.name && { name: filter.name }),
-    ...(filter.source && { source: filter.source }),
-    ...(filter.data_type && { dataType: filter.data_type }),
-    ...(filter.config_id && { configId: filter.config_id }),
-    ...((filter.started_after || filter.started_before) && {
-      createdAt: { ...(filter.started_after && { gte: filter.started_after }), ...(filter.started_before && { lt: filter.started_before }) },
-    }),
-  };
-}
-
-/**
- * A page of the project's scores matching `filter`, newest first (creation time, then id).
- * `page.after` is a `scoreCursor`; a cursor that is not one is a 422 at `cursorLoc`. `page.skip`
- * skips that many more (Langfuse's numbered pages).
- */
-export async function listScores(
-  ctx: Pick<ScoreContext, 'db' | 'projectId'>,
-  filter: ScoreFilter,
-  page: { first: number; after?: string | null; skip?: number },
-  cursorLoc: (string | number)[] = ['query', 'cursor'],
-): Promise<ScorePage> {
-  const where = scoreWhere(ctx.projectId, filter);
-  if (page.after) {
-    const { createdAt, id } = decodeCursor(page.after, cursorLoc);
-    where.OR = [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }];
-  }
-  const rows = await ctx.db.score.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: page.skip, take: page.first + 1 });
-  const scores = rows.slice(0, page.first);
-  return { scores, nextCursor: rows.length > page.first ? scoreCursor(scores.at(-1)!) : null };
-}
-
-/** How many of the project's scores match `filter`. */
-export function countScores(ctx: Pick<ScoreContext, 'db' | 'projectId'>, filter: ScoreFilter): Promise<number> {
-  return ctx.db.score.count({ where: scoreWhere(ctx.projectId, filter) });
-}
-
-/** One score of the project; 404 for an unknown id and another project's alike. */
-export async function getScore(ctx: Pick<ScoreContext, 'db' | 'projectId'>, id: string): Promise<ScoreRow> {
-  const row = await ctx.db.score.findUnique({ where: { projectId_id: { projectId: ctx.projectId, id } } });
-  if (!row) throw new NotFoundError('Score', id);
-  return row;
-}
-
-/** What scores are read by for a batch of targets (GraphQL's loaders of `Trace.scores`, `Span.scores`, …). */
-export type ScoreTargetKey = 'traceId' | 'spanId' | 'sessionId' | 'scenarioId';
-
-/**
- * The scores of each of `ids` (by `key`), oldest first, in `ids`' order: one query for a batch.
- * By `traceId` every score naming the trace comes, its spans' too; `Trace.scores` keeps the
- * trace's own (target "trace") where it wants only those.
- */
-export async function scoresOf(ctx: Pick<ScoreContext, 'db' | 'projectId'>, key: ScoreTargetKey, ids: readonly string[]): Promise<ScoreRow[][]> {
-  const rows = await ctx.db.score.findMany({
-    where: { projectId: ctx.projectId, [key]: { in: [...new Set(ids)] } },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-  });
-  const grouped = new Map<string, ScoreRow[]>();
-  for (const row of rows) {
-    const id = row[key]!;
-    grouped.set(id, [...(grouped.get(id) ?? []), row]);
-  }
-  return ids.map((id) => grouped.get(id) ?? []);
-}
-
-const loaderKeys: Record<ScoreTargetKey, symbol> = {
-  traceId: Symbol('scores.byTrace'),
-  spanId: Symbol('scores.bySpan'),
-  sessionId: Symbol('scores.bySession'),
-  scenarioId: Symbol('scores.byScenario'),
-};
-
-/** Per request: the scores of traces (spans, sessions, scenarios) loaded together, for GraphQL's `scores` fields. */
-export function scoresLoader(ctx: RequestContext, key: ScoreTargetKey): DataLoader<string, ScoreRow[]> {
-  return perRequest(ctx, loaderKeys[key], () => new DataLoader<string, ScoreRow[]>((ids) => scoresOf(ctx, key, ids), { maxBatchSize: 500 }));
-}
-
-const configLoaderKey = Symbol('scores.configs');
-
-/** Per request: score configs by id, for `Score.config`. */
-export function scoreConfigLoader(ctx: RequestContext): DataLoader<string, ScoreConfigRow | null> {
-  return perRequest(
-    ctx,
-    configLoaderKey,
-    () =>
-      new DataLoader<string, ScoreConfigRow | null>(async (ids) => {
-        const byId = new Map((await scoreConfigsByIds(ctx, ids)).map((row) => [row.id, row]));
-        return ids.map((id) => byId.get(id) ?? null);
-      }),
-  );
-}
-
-// ---------------------------------------------------------------------------------------------
 // Deleting scores
 
 /** Deletes one score; 404 for an unknown id and another project's alike. */
@@ -547,194 +395,4 @@ export async function deleteScoresOfScenarios(tx: Prisma.TransactionClient, proj
 export async function deleteScoresOfProjectBefore(db: Pick<ScoreContext, 'db'>['db'], projectId: string, before: Date): Promise<number> {
   const { count } = await db.score.deleteMany({ where: { projectId, createdAt: { lt: before } } });
   return count;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Score configs
-
-function checkConfig(config: { dataType: string; minValue: number | null; maxValue: number | null; categories: ScoreCategory[] | null }, where: string): void {
-  const issues: ValidationIssue[] = [];
-  const fault = (field: string, msg: string) => issues.push({ loc: [where, field], msg, type: 'value_error' });
-  if (config.dataType !== 'NUMERIC') {
-    if (config.minValue !== null) fault('min_value', `Only a NUMERIC config has a range`);
-    if (config.maxValue !== null) fault('max_value', `Only a NUMERIC config has a range`);
-  } else if (config.minValue !== null && config.maxValue !== null && config.minValue > config.maxValue) {
-    fault('max_value', `Input should be greater than or equal to min_value (${config.minValue})`);
-  }
-  if (config.dataType === 'CATEGORICAL') {
-    const categories = config.categories ?? [];
-    if (categories.length === 0) fault('categories', 'A CATEGORICAL config needs at least one category');
-    if (new Set(categories.map((c) => c.label)).size < categories.length) fault('categories', 'Labels must be unique');
-    if (new Set(categories.map((c) => c.value)).size < categories.length) fault('categories', 'Values must be unique');
-  } else if (config.categories !== null && config.categories.length > 0) {
-    fault(
-      'categories',
-      config.dataType === 'BOOLEAN' ? 'A BOOLEAN config has the fixed categories True (1) and False (0)' : 'Only a CATEGORICAL config has categories',
-    );
-  }
-  if (issues.length > 0) throw new ValidationError(issues);
-}
-
-/** A new config; 422 naming the field when its range or categories do not fit its data type. */
-export async function createScoreConfig(ctx: Pick<ScoreContext, 'db' | 'projectId'>, input: ScoreConfigInput, where = 'body'): Promise<ScoreConfigRow> {
-  const values = {
-    name: input.name,
-    dataType: input.data_type,
-    minValue: input.min_value ?? null,
-    maxValue: input.max_value ?? null,
-    categories: input.categories ?? null,
-  };
-  checkConfig(values, where);
-  return ctx.db.scoreConfig.create({
-    data: {
-      projectId: ctx.projectId,
-      ...values,
-      categories: input.data_type === 'CATEGORICAL' ? (values.categories as Prisma.InputJsonValue) : undefined,
-      description: input.description ?? null,
-    },
-  });
-}
-
-export interface ScoreConfigFilter {
-  name?: string;
-  data_type?: ConfigDataType;
-  is_archived?: boolean;
-}
-
-/** The project's configs matching `filter`, by name then id (few per project: no pages). */
-export function listScoreConfigs(ctx: Pick<ScoreContext, 'db' | 'projectId'>, filter: ScoreConfigFilter = {}): Promise<ScoreConfigRow[]> {
-  return ctx.db.scoreConfig.findMany({
-    where: {
-      projectId: ctx.projectId,
-      ...(filter.name && { name: filter.name }),
-      ...(filter.data_type && { dataType: filter.data_type }),
-      ...(filter.is_archived !== undefined && { isArchived: filter.is_archived }),
-    },
-    orderBy: [{ name: 'asc' }, { id: 'asc' }],
-  });
-}
-
-/** One config of the project; 404 for an unknown id and another project's alike. */
-export async function getScoreConfig(ctx: Pick<ScoreContext, 'db' | 'projectId'>, id: string): Promise<ScoreConfigRow> {
-  const row = await ctx.db.scoreConfig.findFirst({ where: { id, projectId: ctx.projectId } });
-  if (!row) throw new NotFoundError('Score config', id);
-  return row;
-}
-
-/** The project's configs among `ids` (GraphQL's node loader). */
-export function scoreConfigsByIds(ctx: Pick<ScoreContext, 'db' | 'projectId'>, ids: readonly string[]): Promise<ScoreConfigRow[]> {
-  return ctx.db.scoreConfig.findMany({ where: { projectId: ctx.projectId, id: { in: [...ids] } } });
-}
-
-/**
- * Changes a config (archives it with `is_archived: true`, brings it back with false); its data
- * type never changes. The result is checked whole, as a new config is. Scores already written
- * keep their values.
- */
-export async function updateScoreConfig(
-  ctx: Pick<ScoreContext, 'db' | 'projectId'>,
-  id: string,
-  patch: ScoreConfigPatch,
-  where = 'body',
-): Promise<ScoreConfigRow> {
-  const row = await getScoreConfig(ctx, id);
-  const next = {
-    dataType: row.dataType,
-    minValue: patch.min_value === undefined ? row.minValue : patch.min_value,
-    maxValue: patch.max_value === undefined ? row.maxValue : patch.max_value,
-    categories: patch.categories === undefined ? (row.categories as unknown as ScoreCategory[] | null) : patch.categories,
-  };
-  checkConfig(next, where);
-  return ctx.db.scoreConfig.update({
-    where: { id: row.id },
-    data: {
-      ...(patch.name !== undefined && { name: patch.name }),
-      ...(patch.description !== undefined && { description: patch.description }),
-      ...(patch.is_archived !== undefined && { isArchived: patch.is_archived }),
-      minValue: next.minValue,
-      maxValue: next.maxValue,
-      ...(patch.categories !== undefined && row.dataType === 'CATEGORICAL' && { categories: next.categories as Prisma.InputJsonValue }),
-    },
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Searching scores by lists of values (Langfuse's public API, docs/langfuse.md)
-
-/** A wider filter than ScoreFilter: each list matches any of its values, the parts all at once. */
-export interface ScoreSearch {
-  ids?: string[];
-  names?: string[];
-  sources?: ScoreSource[];
-  dataTypes?: ScoreDataType[];
-  configIds?: string[];
-  traceIds?: string[];
-  spanIds?: string[];
-  sessionIds?: string[];
-  /** Scores written by these signed-in users. */
-  authorUserIds?: string[];
-  /** The value compared with a number (`value >= 3`). */
-  compare?: { operator: 'lt' | 'gt' | 'lte' | 'gte' | 'equals' | 'not'; value: number };
-  /** The value is one of these numbers (NUMERIC, BOOLEAN as 1/0). */
-  values?: number[];
-  /** The label is one of these (CATEGORICAL). */
-  stringValues?: string[];
-  valueMin?: number;
-  valueMax?: number;
-  /** Created at or after. */
-  createdFrom?: Date;
-  /** Created before. */
-  createdBefore?: Date;
-}
-
-function searchWhere(projectId: string, search: ScoreSearch): Prisma.ScoreWhereInput {
-  const anyOf = <T>(values: T[] | undefined) => (values === undefined ? undefined : { in: values });
-  const value: Prisma.FloatNullableFilter = {
-    ...(search.compare && { [search.compare.operator]: search.compare.value }),
-    ...(search.values && { in: search.values }),
-    ...(search.valueMin !== undefined && { gte: search.valueMin }),
-    ...(search.valueMax !== undefined && { lte: search.valueMax }),
-  };
-  return {
-    projectId,
-    id: anyOf(search.ids),
-    name: anyOf(search.names),
-    source: anyOf(search.sources),
-    dataType: anyOf(search.dataTypes),
-    configId: anyOf(search.configIds),
-    traceId: anyOf(search.traceIds),
-    spanId: anyOf(search.spanIds),
-    sessionId: anyOf(search.sessionIds),
-    ...(search.authorUserIds && { authorType: 'user', authorId: { in: search.authorUserIds } }),
-    ...(Object.keys(value).length > 0 && { value }),
-    stringValue: anyOf(search.stringValues),
-    ...((search.createdFrom || search.createdBefore) && {
-      createdAt: { ...(search.createdFrom && { gte: search.createdFrom }), ...(search.createdBefore && { lt: search.createdBefore }) },
-    }),
-  };
-}
-
-/**
- * A page of the project's scores matching `search`, newest first (creation time, then id): by
- * `offset` (Langfuse's numbered pages) or after a `scoreCursor` (a cursor that is not one is a
- * 422 at `['query', 'cursor']`).
- */
-export async function searchScores(
-  ctx: Pick<ScoreContext, 'db' | 'projectId'>,
-  search: ScoreSearch,
-  page: { limit: number; offset?: number; after?: string | null },
-): Promise<ScorePage> {
-  const where = searchWhere(ctx.projectId, search);
-  if (page.after) {
-    const { createdAt, id } = decodeCursor(page.after, ['query', 'cursor']);
-    where.AND = [{ OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }] }];
-  }
-  const rows = await ctx.db.score.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: page.offset, take: page.limit + 1 });
-  const scores = rows.slice(0, page.limit);
-  return { scores, nextCursor: rows.length > page.limit ? scoreCursor(scores.at(-1)!) : null };
-}
-
-/** How many of the project's scores match `search`. */
-export function countSearchedScores(ctx: Pick<ScoreContext, 'db' | 'projectId'>, search: ScoreSearch): Promise<number> {
-  return ctx.db.score.count({ where: searchWhere(ctx.projectId, search) });
 }

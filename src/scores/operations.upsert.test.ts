@@ -5,6 +5,8 @@ import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { requestContext, type Principal, type RequestContext } from '../shared/context.js';
 import { ConflictError, ForbiddenError, ValidationError } from '../shared/errors.js';
 import * as scores from './operations.js';
+import * as scoreConfigs from './score-configs.js';
+import * as scoreReads from './score-reads.js';
 
 let server: TestServer;
 let ctx: RequestContext;
@@ -56,7 +58,7 @@ describe('upsertScores', () => {
     const [again] = await scores.upsertScores(ctx, [{ id: 'retry-1', session_id: 'sess-1', name: 'rating', value: 4, comment: 'changed my mind' }]);
     expect(again).toMatchObject({ id: 'retry-1', target: 'session', value: 4, comment: 'changed my mind', createdAt: first.createdAt });
     expect(again.updatedAt.getTime()).toBeGreaterThanOrEqual(first.updatedAt.getTime());
-    expect(await scores.countScores(ctx, { session_id: 'sess-1' })).toBe(1);
+    expect(await scoreReads.countScores(ctx, { session_id: 'sess-1' })).toBe(1);
   });
 
   it('takes the last of one id given twice in a request', async () => {
@@ -65,14 +67,14 @@ describe('upsertScores', () => {
       { id: 'twice', trace_id: 't-twice', name: 'n', value: 2 },
     ]);
     expect(rows.map((row) => row.value)).toEqual([2, 2]);
-    expect(await scores.countScores(ctx, { trace_id: 't-twice' })).toBe(1);
+    expect(await scoreReads.countScores(ctx, { trace_id: 't-twice' })).toBe(1);
   });
 
   it('refuses an id written before for another target, and changes nothing', async () => {
     await scores.upsertScores(ctx, [{ id: 'fixed-target', trace_id: 't-a', name: 'n', value: 1 }]);
     await expect(scores.upsertScores(ctx, [{ id: 'fixed-target', trace_id: 't-b', name: 'n', value: 2 }])).rejects.toThrow(ConflictError);
     await expect(scores.upsertScores(ctx, [{ id: 'fixed-target', session_id: 't-a', name: 'n', value: 2 }])).rejects.toThrow(ConflictError);
-    expect(await scores.getScore(ctx, 'fixed-target')).toMatchObject({ traceId: 't-a', value: 1 });
+    expect(await scoreReads.getScore(ctx, 'fixed-target')).toMatchObject({ traceId: 't-a', value: 1 });
   });
 
   it('keeps the same id apart in two projects', async () => {
@@ -80,8 +82,8 @@ describe('upsertScores', () => {
     const theirs = requestContext(server.assay.services, other.id);
     await scores.upsertScores(ctx, [{ id: 'shared-id', trace_id: 'mine', name: 'n', value: 1 }]);
     await scores.upsertScores(theirs, [{ id: 'shared-id', session_id: 'theirs', name: 'n', value: 2 }]);
-    expect(await scores.getScore(ctx, 'shared-id')).toMatchObject({ traceId: 'mine', value: 1 });
-    expect(await scores.getScore(theirs, 'shared-id')).toMatchObject({ sessionId: 'theirs', value: 2 });
+    expect(await scoreReads.getScore(ctx, 'shared-id')).toMatchObject({ traceId: 'mine', value: 1 });
+    expect(await scoreReads.getScore(theirs, 'shared-id')).toMatchObject({ sessionId: 'theirs', value: 2 });
   });
 
   it('names every faulty field of every input in one 422, and writes none of them', async () => {
@@ -110,7 +112,7 @@ describe('upsertScores', () => {
       "body.8.string_value: A CATEGORICAL score needs the category's label (string_value, or value as a string)",
       'body.9.value: Field required: a number, a boolean, a label or a text',
     ]);
-    await expect(scores.getScore(ctx, 'ok-but-not-written')).rejects.toThrow('not found');
+    await expect(scoreReads.getScore(ctx, 'ok-but-not-written')).rejects.toThrow('not found');
   });
 });
 
@@ -130,10 +132,10 @@ describe('upsertScoresPartly', () => {
       'partly-ok-2',
     ]);
     expect((outcomes[1].error as ValidationError).issues[0].loc).toEqual(['body', 1, 'value']);
-    expect(await scores.countScores(ctx, { trace_id: 't-p' })).toBe(3);
-    expect(await scores.getScore(ctx, 'partly-taken')).toMatchObject({ traceId: 't-p', value: 1 });
-    expect(await scores.countScores(ctx, { trace_ids: ['t-p', 'no-such-trace'] })).toBe(3);
-    const page = await scores.listScores(ctx, { ids: ['partly-ok', 'partly-ok-2', 'partly-taken'] }, { first: 1, skip: 1 });
+    expect(await scoreReads.countScores(ctx, { trace_id: 't-p' })).toBe(3);
+    expect(await scoreReads.getScore(ctx, 'partly-taken')).toMatchObject({ traceId: 't-p', value: 1 });
+    expect(await scoreReads.countScores(ctx, { trace_ids: ['t-p', 'no-such-trace'] })).toBe(3);
+    const page = await scoreReads.listScores(ctx, { ids: ['partly-ok', 'partly-ok-2', 'partly-taken'] }, { first: 1, skip: 1 });
     expect(page.scores).toHaveLength(1);
     expect(page.nextCursor).not.toBeNull();
   });
@@ -141,8 +143,8 @@ describe('upsertScoresPartly', () => {
 
 describe('score configs', () => {
   it('holds scores to their config: type, range, categories, name; archived configs take none', async () => {
-    const range = await scores.createScoreConfig(ctx, { name: 'quality', data_type: 'NUMERIC', min_value: 0, max_value: 5 });
-    const tone = await scores.createScoreConfig(ctx, {
+    const range = await scoreConfigs.createScoreConfig(ctx, { name: 'quality', data_type: 'NUMERIC', min_value: 0, max_value: 5 });
+    const tone = await scoreConfigs.createScoreConfig(ctx, {
       name: 'tone',
       data_type: 'CATEGORICAL',
       categories: [
@@ -151,7 +153,7 @@ describe('score configs', () => {
         { label: 'kind', value: 2 },
       ],
     });
-    const flag = await scores.createScoreConfig(ctx, { name: 'flag', data_type: 'BOOLEAN' });
+    const flag = await scoreConfigs.createScoreConfig(ctx, { name: 'flag', data_type: 'BOOLEAN' });
     const rows = await scores.upsertScores(ctx, [
       { trace_id: 'cfg', config_id: range.id, value: 4.5 },
       { trace_id: 'cfg', config_id: tone.id, value: 'kind' },
@@ -186,20 +188,20 @@ describe('score configs', () => {
       'body.6.config_id: Score config no-such-config not found',
       'body.6.name: Field required',
     ]);
-    await scores.updateScoreConfig(ctx, range.id, { is_archived: true });
+    await scoreConfigs.updateScoreConfig(ctx, range.id, { is_archived: true });
     expect(await faults(scores.upsertScores(ctx, [{ trace_id: 'cfg', config_id: range.id, value: 1 }]))).toEqual([
       'body.0.config_id: Score config quality is archived: it takes no new scores',
     ]);
-    expect((await scores.listScoreConfigs(ctx, { is_archived: true })).map((config) => config.name)).toEqual(['quality']);
+    expect((await scoreConfigs.listScoreConfigs(ctx, { is_archived: true })).map((config) => config.name)).toEqual(['quality']);
   });
 
   it('refuses a config whose range or categories do not fit its data type, naming the field', async () => {
-    expect(await faults(scores.createScoreConfig(ctx, { name: 'r', data_type: 'NUMERIC', min_value: 2, max_value: 1 }))).toEqual([
+    expect(await faults(scoreConfigs.createScoreConfig(ctx, { name: 'r', data_type: 'NUMERIC', min_value: 2, max_value: 1 }))).toEqual([
       'body.max_value: Input should be greater than or equal to min_value (2)',
     ]);
     expect(
       await faults(
-        scores.createScoreConfig(ctx, {
+        scoreConfigs.createScoreConfig(ctx, {
           name: 'c',
           data_type: 'CATEGORICAL',
           categories: [
@@ -209,10 +211,10 @@ describe('score configs', () => {
         }),
       ),
     ).toEqual(['body.categories: Labels must be unique', 'body.categories: Values must be unique']);
-    expect(await faults(scores.createScoreConfig(ctx, { name: 'c', data_type: 'CATEGORICAL' }))).toEqual([
+    expect(await faults(scoreConfigs.createScoreConfig(ctx, { name: 'c', data_type: 'CATEGORICAL' }))).toEqual([
       'body.categories: A CATEGORICAL config needs at least one category',
     ]);
-    expect(await faults(scores.createScoreConfig(ctx, { name: 'b', data_type: 'BOOLEAN', min_value: 0 }))).toEqual([
+    expect(await faults(scoreConfigs.createScoreConfig(ctx, { name: 'b', data_type: 'BOOLEAN', min_value: 0 }))).toEqual([
       'body.min_value: Only a NUMERIC config has a range',
     ]);
   });
@@ -230,7 +232,7 @@ describe('feedback keys', () => {
     const [mine] = await scores.upsertScores(browser, [{ id: 'fb-1', trace_id: 't-fb', name: 'thumbs', value: true }]);
     expect(mine).toMatchObject({ authorType: 'api_key', authorId: 'k1', source: 'api' });
     await scores.upsertScores(browser, [{ id: 'fb-1', trace_id: 't-fb', name: 'thumbs', value: false }]);
-    expect((await scores.getScore(ctx, 'fb-1')).value).toBe(0);
+    expect((await scoreReads.getScore(ctx, 'fb-1')).value).toBe(0);
     const another = requestContext(server.assay.services, ctx.projectId, feedbackPrincipal('k2'));
     await expect(scores.upsertScores(another, [{ id: 'fb-1', trace_id: 't-fb', name: 'thumbs', value: true }])).rejects.toThrow(ForbiddenError);
     await scores.upsertScores(ctx, [{ id: 'by-service', trace_id: 't-fb', name: 'thumbs', value: true }]);
@@ -238,6 +240,6 @@ describe('feedback keys', () => {
     expect(await faults(scores.upsertScores(browser, [{ trace_id: 't-fb', name: 'x', value: 1, source: 'annotation' }]))).toEqual([
       'body.0.source: A feedback key writes scores of source "api" only',
     ]);
-    expect((await scores.getScore(ctx, 'fb-1')).value).toBe(0);
+    expect((await scoreReads.getScore(ctx, 'fb-1')).value).toBe(0);
   });
 });

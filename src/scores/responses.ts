@@ -12,7 +12,8 @@ import {
   type ScoreSource,
   type ScoreTarget,
 } from './inputs.js';
-import { configCategories, type ScoreCategory, type ScoreConfigRow, type ScoreRow } from './operations.js';
+import { type ScoreRow } from './operations.js';
+import { configCategories, type ScoreCategory, type ScoreConfigRow } from './score-configs.js';
 
 const authorResponse = z
   .object({

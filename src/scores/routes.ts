@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { restRoutes } from '../shared/http/route.js';
 import { scoreConfigInput, scoreConfigListQuery, scoreConfigPatch, scoreListQuery, scoresBody } from './inputs.js';
 import * as scores from './operations.js';
+import * as scoreConfigs from './score-configs.js';
+import * as scoreReads from './score-reads.js';
 import { scoreConfigJson, scoreConfigResponse, scoreJson, scoreListResponse, scoreResponse } from './responses.js';
 
 const tag = 'scores';
@@ -40,11 +42,11 @@ export function scoreRoutes(app: FastifyInstance): void {
   );
   rest.get('/scores', { tag, summary: 'List scores, newest first', query: scoreListQuery, response: scoreListResponse }, async (req, { query }) => {
     const { limit, cursor, ...filter } = query;
-    const page = await scores.listScores(req.ctx, filter, { first: limit, after: cursor });
+    const page = await scoreReads.listScores(req.ctx, filter, { first: limit, after: cursor });
     return { scores: page.scores.map(scoreJson), next_cursor: page.nextCursor };
   });
   rest.get('/scores/:score_id', { tag, summary: 'One score', response: scoreResponse, errors: [404] }, async (req, { params }) =>
-    scoreJson(await scores.getScore(req.ctx, params.score_id)),
+    scoreJson(await scoreReads.getScore(req.ctx, params.score_id)),
   );
   rest.delete('/scores/:score_id', { tag, summary: 'Delete a score', noContent: true, errors: [404] }, (req, { params }) =>
     scores.deleteScore(req.ctx, params.score_id),
@@ -68,19 +70,19 @@ export function scoreRoutes(app: FastifyInstance): void {
         },
       },
     },
-    async (req, { body }) => scoreConfigJson(await scores.createScoreConfig(req.ctx, body)),
+    async (req, { body }) => scoreConfigJson(await scoreConfigs.createScoreConfig(req.ctx, body)),
   );
   rest.get(
     '/score-configs',
     { tag, summary: 'List score configs, archived ones included', query: scoreConfigListQuery, response: z.array(scoreConfigResponse) },
-    async (req, { query }) => (await scores.listScoreConfigs(req.ctx, query)).map(scoreConfigJson),
+    async (req, { query }) => (await scoreConfigs.listScoreConfigs(req.ctx, query)).map(scoreConfigJson),
   );
   rest.get('/score-configs/:score_config_id', { tag, summary: 'One score config', response: scoreConfigResponse, errors: [404] }, async (req, { params }) =>
-    scoreConfigJson(await scores.getScoreConfig(req.ctx, params.score_config_id)),
+    scoreConfigJson(await scoreConfigs.getScoreConfig(req.ctx, params.score_config_id)),
   );
   rest.patch(
     '/score-configs/:score_config_id',
     { tag, summary: 'Change or archive a score config (never deleted)', body: scoreConfigPatch, response: scoreConfigResponse, errors: [404] },
-    async (req, { params, body }) => scoreConfigJson(await scores.updateScoreConfig(req.ctx, params.score_config_id, body)),
+    async (req, { params, body }) => scoreConfigJson(await scoreConfigs.updateScoreConfig(req.ctx, params.score_config_id, body)),
   );
 }

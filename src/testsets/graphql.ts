@@ -13,6 +13,7 @@ import { parseInput } from '../shared/validation.js';
 import { addRowsInput, changeColumnsInput, createTestsetInput, deleteRowsInput, editRowsInput, rowsFromSpansInput, updateTestsetInput } from './inputs.js';
 import { type RowsFromSpans, rowsFromSpans } from './from-spans.js';
 import * as testsets from './operations.js';
+import * as rowReads from './row-reads.js';
 
 const TestsetRow = builder.prismaNode('TestsetRow', {
   description: 'One test case of a test set.',
@@ -57,11 +58,11 @@ function cursorPosition(cursor: string | undefined, arg: 'after' | 'before'): nu
 }
 
 type RowRecord = testsets.TestsetRowRecord;
-type RowWindowKey = { testsetId: string; window: testsets.RowWindow };
+type RowWindowKey = { testsetId: string; window: rowReads.RowWindow };
 
 /** Reads the windows asked for, grouped so each distinct window is one statement for all its sets. */
 async function loadRowWindows(ctx: RequestContext, keys: readonly RowWindowKey[]): Promise<RowRecord[][]> {
-  const groups = new Map<string, { window: testsets.RowWindow; testsetIds: string[] }>();
+  const groups = new Map<string, { window: rowReads.RowWindow; testsetIds: string[] }>();
   for (const { testsetId, window } of keys) {
     const windowKey = JSON.stringify(window);
     if (!groups.has(windowKey)) groups.set(windowKey, { window, testsetIds: [] });
@@ -69,7 +70,7 @@ async function loadRowWindows(ctx: RequestContext, keys: readonly RowWindowKey[]
   }
   const rowsByWindow = new Map<string, Map<string, RowRecord[]>>();
   for (const [windowKey, { window, testsetIds }] of groups) {
-    rowsByWindow.set(windowKey, await testsets.readRowWindows(ctx, testsetIds, window));
+    rowsByWindow.set(windowKey, await rowReads.readRowWindows(ctx, testsetIds, window));
   }
   return keys.map(({ testsetId, window }) => rowsByWindow.get(JSON.stringify(window))?.get(testsetId) ?? []);
 }
@@ -191,7 +192,7 @@ export const Testset = builder.prismaNode('Testset', {
       nullable: true,
       description: 'Revision `number`; null, with a NOT_FOUND error, when it has none such.',
       args: { number: t.arg.int({ required: true, description: 'The revision number, from 1.' }) },
-      resolve: (query, testset, args, ctx) => testsets.getRevision(ctx, testset.id, args.number, query),
+      resolve: (query, testset, args, ctx) => rowReads.getRevision(ctx, testset.id, args.number, query),
     }),
   }),
 });
@@ -337,7 +338,7 @@ const RowsFromSpansPayload = builder.objectRef<RowsFromSpans & { testsetId: stri
       type: TestsetRevision,
       nullable: true,
       description: 'The revision the rows were written as; null for a preview.',
-      resolve: (query, made, _args, ctx) => (made.revision === null ? null : testsets.getRevision(ctx, made.testsetId, made.revision, query)),
+      resolve: (query, made, _args, ctx) => (made.revision === null ? null : rowReads.getRevision(ctx, made.testsetId, made.revision, query)),
     }),
     rows: t.field({ type: [MappedRow], description: 'The rows, in the order the spans were chosen.', resolve: (made) => made.rows }),
   }),
@@ -345,7 +346,7 @@ const RowsFromSpansPayload = builder.objectRef<RowsFromSpans & { testsetId: stri
 
 /** A change's answer: the revision it made. */
 function madeRevision(ctx: RequestContext, testset: { id: string; revision: number }, query: object) {
-  return testsets.getRevision(ctx, testset.id, testset.revision, query);
+  return rowReads.getRevision(ctx, testset.id, testset.revision, query);
 }
 
 builder.mutationFields((t) => ({

@@ -1,7 +1,7 @@
 // Test sets (docs/resources.md): a name and rows of column → value. Plain functions over Prisma,
 // shared by REST and GraphQL; `query` is Pothos' planned include/select so nested fields load in
-// the same SQL. Rows live in their own table, written in chunks and read in pages, so a
-// 100,000-case set neither overflows a statement's parameters nor has to sit in memory to be run.
+// the same SQL. Rows live in their own table, written in chunks and read in pages (row-reads.ts),
+// so a 100,000-case set neither overflows a statement's parameters nor has to sit in memory to be run.
 import { v7 as uuidv7 } from 'uuid';
 import { getApp } from '../apps/operations.js';
 import type { RequestContext } from '../shared/context.js';
@@ -13,6 +13,8 @@ import { nameFromFilename, parseCsvRows, parseJsonRows } from './files.js';
 import type { ChangeColumnsInput, CreateTestsetInput, TestsetRowData, UpdateTestsetInput, UploadTestsetInput } from './inputs.js';
 
 type TestsetQuery = Omit<Prisma.TestsetFindFirstArgs, 'where'>;
+
+export type TestsetRowRecord = Prisma.TestsetRowGetPayload<object>;
 
 /** A large set is written in one transaction; Prisma's 5 s default would cut it short. */
 const WRITE_TIMEOUT_MS = 10 * 60 * 1000;
@@ -351,134 +353,4 @@ export async function changeColumns(ctx: RequestContext, testsetId: string, inpu
     },
     { timeout: WRITE_TIMEOUT_MS },
   );
-}
-
-export type TestsetRowRecord = Prisma.TestsetRowGetPayload<object>;
-
-/** Rows of several test sets, each cut to the same window of positions (a GraphQL page). */
-export interface RowWindow {
-  /** Only rows after this position (exclusive). */
-  afterPosition?: number;
-  /** Only rows before this position (exclusive). */
-  beforePosition?: number;
-  /** At most this many rows per test set. */
-  limit: number;
-  /** Take the last rows of the window instead of the first (returned in descending order). */
-  fromEnd?: boolean;
-  /** The rows of this revision; the current ones when absent. */
-  revision?: number;
-}
-
-/** Which versions of the rows a read sees: those of the revision, or the current ones. */
-function revisionCondition(revision: number | undefined): Prisma.Sql {
-  return revision === undefined
-    ? Prisma.sql` AND r."revisionTo" IS NULL`
-    : Prisma.sql` AND r."revisionFrom" <= ${revision} AND (r."revisionTo" IS NULL OR r."revisionTo" > ${revision})`;
-}
-
-type RawRow = Omit<TestsetRowRecord, 'position' | 'revisionFrom' | 'revisionTo' | 'data'> & {
-  position: number | bigint;
-  revisionFrom: number | bigint;
-  revisionTo: number | bigint | null;
-  data: unknown;
-};
-
-/** SQLite refuses a compound SELECT of more than 500 terms. */
-const SETS_PER_STATEMENT = 200;
-
-/**
- * The window of rows of each given test set, keyed by test set id; one SQL statement for up to
- * 200 sets. Each set is read through its (testsetId, position) index and stops at `limit`, where a
- * nested Prisma `take` would load every row of every set and cut them in memory.
- */
-export async function readRowWindows(ctx: RequestContext, testsetIds: readonly string[], window: RowWindow): Promise<Map<string, TestsetRowRecord[]>> {
-  const found = new Map<string, TestsetRowRecord[]>(testsetIds.map((id) => [id, []]));
-  // SQL reads a negative LIMIT as "no limit": a page of nothing must not become the whole set.
-  if (!(window.limit >= 1)) return found;
-  const order = Prisma.raw(window.fromEnd ? 'DESC' : 'ASC');
-  const after = window.afterPosition === undefined ? Prisma.empty : Prisma.sql` AND r."position" > ${window.afterPosition}`;
-  const before = window.beforePosition === undefined ? Prisma.empty : Prisma.sql` AND r."position" < ${window.beforePosition}`;
-  const versions = revisionCondition(window.revision);
-  const ids = [...found.keys()];
-  for (let start = 0; start < ids.length; start += SETS_PER_STATEMENT) {
-    const branches = ids.slice(start, start + SETS_PER_STATEMENT).map(
-      (testsetId, index) => Prisma.sql`SELECT * FROM (
-        SELECT r."id", r."testsetId", r."position", r."data", r."revisionFrom", r."revisionTo", r."sourceTraceId", r."sourceSpanId"
-        FROM "TestsetRow" r JOIN "Testset" t ON t."id" = r."testsetId"
-        WHERE r."testsetId" = ${testsetId} AND t."projectId" = ${ctx.projectId}${versions}${after}${before}
-        ORDER BY r."position" ${order} LIMIT ${window.limit}
-      ) AS ${Prisma.raw(`w${index}`)}`,
-    );
-    const rows = await ctx.db.$queryRaw<RawRow[]>(Prisma.join(branches, ' UNION ALL '));
-    for (const row of rows) {
-      found.get(row.testsetId)?.push({
-        id: row.id,
-        testsetId: row.testsetId,
-        position: Number(row.position),
-        revisionFrom: Number(row.revisionFrom),
-        revisionTo: row.revisionTo === null ? null : Number(row.revisionTo),
-        sourceTraceId: row.sourceTraceId,
-        sourceSpanId: row.sourceSpanId,
-        // SQLite hands a Json column to raw queries as its text; PostgreSQL as the value.
-        data: (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as Prisma.JsonValue,
-      });
-    }
-  }
-  // UNION ALL keeps no order between its terms, so each set's rows are put in order here.
-  const direction = window.fromEnd ? -1 : 1;
-  for (const rows of found.values()) rows.sort((a, b) => direction * (a.position - b.position));
-  return found;
-}
-
-export interface RowPage {
-  /** Rows after this position (exclusive); from the first row when absent. */
-  afterPosition?: number;
-  limit: number;
-  /** The rows of this revision (an evaluation's pinned one); the current ones when absent. */
-  revision?: number;
-}
-
-/**
- * One page of a test set's rows in position order, for runners that stream cases without
- * loading the whole set: pass the last row's `position` as `afterPosition` to get the next page.
- * One statement per page; a test set of another project (or a deleted one) reads as empty, so
- * check it with `getTestset` before the first page.
- */
-export async function readTestsetRows(ctx: RequestContext, testsetId: string, page: RowPage): Promise<TestsetRowRecord[]> {
-  const windows = await readRowWindows(ctx, [testsetId], page);
-  return windows.get(testsetId) ?? [];
-}
-
-export type TestsetRevisionRecord = Prisma.TestsetRevisionGetPayload<object>;
-
-/** A test set's revisions, oldest first. */
-export async function listRevisions(ctx: RequestContext, testsetId: string): Promise<TestsetRevisionRecord[]> {
-  await getTestset(ctx, testsetId, { select: { id: true } });
-  return ctx.db.testsetRevision.findMany({ where: { testsetId }, orderBy: { number: 'asc' } });
-}
-
-/** Revision `number` of the test set; 404 when the set (in this project) or the revision is unknown. */
-export async function getRevision<Q extends Omit<Prisma.TestsetRevisionFindFirstArgs, 'where'> = object>(
-  ctx: RequestContext,
-  testsetId: string,
-  number: number,
-  query?: Q,
-): Promise<Prisma.TestsetRevisionGetPayload<Q>> {
-  const revision = await ctx.db.testsetRevision.findFirst({ ...query, where: { testsetId, number, testset: { projectId: ctx.projectId } } });
-  if (!revision) throw new NotFoundError('TestsetRevision', `${testsetId}/${number}`);
-  return revision as Prisma.TestsetRevisionGetPayload<Q>;
-}
-
-const ROW_PAGE = 5000;
-
-/** Every row of one revision in position order, read a page at a time (REST answers them all). */
-export async function readRevisionRows(ctx: RequestContext, testsetId: string, revision: number): Promise<TestsetRowRecord[]> {
-  const rows: TestsetRowRecord[] = [];
-  let afterPosition: number | undefined;
-  for (;;) {
-    const page = await readTestsetRows(ctx, testsetId, { afterPosition, limit: ROW_PAGE, revision });
-    rows.push(...page);
-    if (page.length < ROW_PAGE) return rows;
-    afterPosition = page[page.length - 1].position;
-  }
 }

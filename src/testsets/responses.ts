@@ -5,6 +5,7 @@ import { timestamp } from '../shared/http/openapi.js';
 import { asArray } from '../shared/json.js';
 import type { TestsetRowData } from './inputs.js';
 import type * as testsets from './operations.js';
+import type * as rowReads from './row-reads.js';
 
 export const testsetCreatedResponse = z.object({ id: z.string(), name: z.string(), created_at: timestamp() }).meta({ id: 'TestsetCreated' });
 
@@ -72,7 +73,7 @@ export const rowsFromSpansResponse = z
   })
   .meta({ id: 'TestsetRowsFromSpans' });
 
-export function revisionSummaryJson(revision: testsets.TestsetRevisionRecord) {
+export function revisionSummaryJson(revision: rowReads.TestsetRevisionRecord) {
   return {
     testset_id: revision.testsetId,
     number: revision.number,

@@ -5,7 +5,7 @@ import { useTestServer } from '../../test/helpers/server.js';
 import { CAPITALS as capitals, createTestsetFrom as createTestsetWith } from '../../test/helpers/evaluations.js';
 import { ISO, UNKNOWN_ID, UUID7 } from '../../test/helpers/contract.js';
 import { requestContext } from '../shared/context.js';
-import { readTestsetRows } from './operations.js';
+import { readTestsetRows } from './row-reads.js';
 
 const server = useTestServer();
 const createTestset = (body: Record<string, unknown>) => createTestsetWith(server, body);

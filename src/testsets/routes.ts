@@ -19,6 +19,7 @@ import {
 } from './inputs.js';
 import { rowsFromSpans } from './from-spans.js';
 import * as testsets from './operations.js';
+import * as rowReads from './row-reads.js';
 import {
   createdJson,
   revisionSummaryJson,
@@ -94,8 +95,8 @@ export function testsetRoutes(app: FastifyInstance): void {
 }
 
 /** The answer of a change: the revision it made. */
-async function madeRevision(req: { ctx: Parameters<typeof testsets.getRevision>[0] }, testset: { id: string; revision: number }) {
-  return revisionSummaryJson(await testsets.getRevision(req.ctx, testset.id, testset.revision));
+async function madeRevision(req: { ctx: Parameters<typeof rowReads.getRevision>[0] }, testset: { id: string; revision: number }) {
+  return revisionSummaryJson(await rowReads.getRevision(req.ctx, testset.id, testset.revision));
 }
 
 /** A revision number in a path; anything else names no revision (404, as a malformed id does). */
@@ -163,14 +164,14 @@ function revisionRoutes(app: FastifyInstance): void {
   rest.get(
     '/testsets/:testset_id/revisions',
     { tag, summary: "A test set's revisions, oldest first", response: z.array(testsetRevisionSummaryResponse), errors: [404] },
-    async (req, { params }) => (await testsets.listRevisions(req.ctx, params.testset_id)).map(revisionSummaryJson),
+    async (req, { params }) => (await rowReads.listRevisions(req.ctx, params.testset_id)).map(revisionSummaryJson),
   );
   rest.get(
     '/testsets/:testset_id/revisions/:number',
     { tag, summary: 'One revision with its rows', response: testsetRevisionResponse, errors: [404] },
     async (req, { params }) => {
-      const revision = await testsets.getRevision(req.ctx, params.testset_id, revisionNumber(params.testset_id, params.number));
-      const rows = await testsets.readRevisionRows(req.ctx, params.testset_id, revision.number);
+      const revision = await rowReads.getRevision(req.ctx, params.testset_id, revisionNumber(params.testset_id, params.number));
+      const rows = await rowReads.readRevisionRows(req.ctx, params.testset_id, revision.number);
       return { ...revisionSummaryJson(revision), rows: rows.map(rowJson) };
     },
   );

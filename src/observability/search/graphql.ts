@@ -4,7 +4,7 @@
 // trace (`Trace.scoreValues`, docs/scores.md#in-the-trace-list).
 import type { ArgBuilder } from '@pothos/core';
 import { ScoreDataTypeEnum } from '../../scores/graphql.js';
-import { scoresLoader } from '../../scores/operations.js';
+import { scoresLoader } from '../../scores/score-reads.js';
 import { traceScoreValues } from '../../scores/trace-search.js';
 import type * as scoreSearch from '../../scores/trace-search.js';
 import { ValidationError } from '../../shared/errors.js';

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { restRoutes } from '../../shared/http/route.js';
 import { spanJsons } from '../traces/trace-reads.js';
-import { scoresOf } from '../../scores/operations.js';
+import { scoresOf } from '../../scores/score-reads.js';
 import { traceScoreValues } from '../../scores/trace-search.js';
 import { metricsQuery, metricsScoresQuery, searchFilter, searchQuery, sortOf, traceListQuery } from './inputs.js';
 import { searchSpans, searchTraces, spanSortFields, traceSortFields } from './listings.js';

@@ -2,7 +2,8 @@
 // Trace roll-ups on every read (no table of their own, so a session goes when its traces go). A
 // listing takes two steps: the page's session ids in order of their latest trace, from the
 // (projectId, sessionId, startTime) index alone, then the figures of those few sessions.
-import { scoresOf, type ScoreRow } from '../../scores/operations.js';
+import { type ScoreRow } from '../../scores/operations.js';
+import { scoresOf } from '../../scores/score-reads.js';
 import type { RequestContext } from '../../shared/context.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { costSumSql } from '../../shared/money.js';

@@ -5,7 +5,7 @@
 // metrics add their queries in search/graphql.ts.
 import type { RequestContext } from '../../shared/context.js';
 import { ScoreRef } from '../../scores/graphql.js';
-import { scoresLoader } from '../../scores/operations.js';
+import { scoresLoader } from '../../scores/score-reads.js';
 import { builder } from '../../shared/graphql/builder.js';
 import { globalId } from '../../shared/graphql/ids.js';
 import { upperCaseValues } from '../../shared/graphql/names.js';
