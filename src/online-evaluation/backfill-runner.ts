@@ -5,17 +5,8 @@
 // target twice (a target's job is unique per rule version). Cancelling ends it between pages.
 import { type Ending, type FencedWrite, JobFailure, type JobDb, type JobKind, type Planned } from '../evaluation-engine/job-kind.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
-import {
-  BACKFILL_WAITING,
-  type BackfillRow,
-  type PlanSettings,
-  type PlannedTarget,
-  type RuleRow,
-  backfillPage,
-  backfillTargets,
-  countBackfillTraces,
-  storeBackfillPage,
-} from './operations.js';
+import { BACKFILL_WAITING, type BackfillRow, backfillPage, backfillTargets, countBackfillTraces, storeBackfillPage } from './backfills.js';
+import type { PlanSettings, PlannedTarget, RuleRow } from './operations.js';
 
 interface Plan {
   ctx: RequestContext;

@@ -21,9 +21,11 @@ import {
   type RuleTarget,
   type SkipReason,
 } from './inputs.js';
+import * as backfills from './backfills.js';
 import * as rules from './operations.js';
+import { ruleStats } from './rule-stats.js';
 import { backfillJson, jobJson, statsJson, type PreviewJson } from './responses.js';
-import { previewRule } from './runner.js';
+import { previewRule } from './rule-preview.js';
 
 const TargetEnum = builder.enumType('EvaluationRuleTarget', {
   description: 'What an online evaluation rule evaluates.',
@@ -212,7 +214,7 @@ export const EvaluationRuleRef = builder.prismaNode('EvaluationRule', {
     stats: t.field({
       type: Stats,
       description: 'Its jobs, cost and latency.',
-      resolve: async (row, _args, ctx) => statsJson(row, await rules.ruleStats(ctx, row.id)),
+      resolve: async (row, _args, ctx) => statsJson(row, await ruleStats(ctx, row.id)),
     }),
     jobs: t.connection(
       {
@@ -239,7 +241,7 @@ export const EvaluationRuleRef = builder.prismaNode('EvaluationRule', {
     backfills: t.field({
       type: [EvaluationRuleBackfillRef],
       description: 'Its latest backfills (100), newest first.',
-      resolve: (row, _args, ctx) => rules.listBackfills(ctx, row.id),
+      resolve: (row, _args, ctx) => backfills.listBackfills(ctx, row.id),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
@@ -357,7 +359,7 @@ builder.mutationFields((t) => ({
       limit: t.arg.int({ description: 'The most targets (default and at most 50,000).' }),
     },
     resolve: (_root, args, ctx) =>
-      rules.createBackfill(
+      backfills.createBackfill(
         ctx,
         args.id.id,
         parseInput(
@@ -371,7 +373,7 @@ builder.mutationFields((t) => ({
     type: EvaluationRuleBackfillRef,
     description: 'Stops a backfill; the jobs it planned stay.',
     args: { id: t.arg.globalID({ for: EvaluationRuleBackfillRef, required: true, description: 'The global id of an EvaluationRuleBackfill.' }) },
-    resolve: (_root, args, ctx) => rules.cancelBackfill(ctx, args.id.id),
+    resolve: (_root, args, ctx) => backfills.cancelBackfill(ctx, args.id.id),
   }),
   previewEvaluationRule: t.field({
     type: Preview,

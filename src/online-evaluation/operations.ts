@@ -1,12 +1,12 @@
-// Online evaluation rules and their jobs (docs/online-evaluation.md): plain functions over Prisma,
-// the only code touching the EvaluationRule and EvaluationRuleJob tables. Rules are read and
-// written by REST and GraphQL; jobs are planned from committed spans (`planJobs`, called after
-// ingestion, apart from it) and run by runner.ts.
+// Online evaluation rules and their jobs (docs/online-evaluation.md): plain functions over Prisma.
+// Rules are read and written by REST and GraphQL; jobs are planned from committed spans
+// (`planJobs`, called after ingestion, apart from it) and run by runner.ts. A rule's statistics
+// are read by rule-stats.ts, its backfills kept by backfills.ts.
 import { v7 as uuidv7 } from 'uuid';
 import { getEvaluatorConfig } from '../evaluators/operations.js';
 import { getScorer } from '../evaluators/scoring.js';
 import type { SearchFilter } from '../observability/search/filters.js';
-import { countMatchingTraces, matchingSpans, matchingTracePage, matchingTraces, spanMatches, traceMatches } from '../observability/search/matching.js';
+import { matchingSpans, matchingTracePage, matchingTraces, spanMatches, traceMatches } from '../observability/search/matching.js';
 import { searchFilter } from '../observability/search/inputs.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
 import { isUniqueViolation, type Prisma } from '../shared/db.js';
@@ -148,76 +148,6 @@ export async function listJobs(ctx: RequestContext, ruleId: string, query: { sta
   return { jobs: page, nextCursor: more ? page[page.length - 1].id : null };
 }
 
-export interface RuleStats {
-  byStatus: Record<JobStatus, number>;
-  bySkipReason: Record<SkipReason, number>;
-  costUsd: number;
-  costTodayUsd: number;
-  latencyP50: number | null;
-  latencyP95: number | null;
-  lastErrors: { jobId: string; message: string; at: Date | null }[];
-}
-
-/** The UTC day's start: the daily cost limit counts from it. */
-export function startOfDay(now = new Date()): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-}
-
-/** What a rule's judges cost since `since`, in USD. */
-export async function ruleCostSince(db: Prisma.TransactionClient, ruleId: string, since: Date): Promise<number> {
-  const { _sum } = await db.evaluationRuleJob.aggregate({ where: { ruleId, finishedAt: { gte: since } }, _sum: { cost: true } });
-  return _sum.cost ?? 0;
-}
-
-/** The latencies percentiles are read over: the rule's latest finished jobs. */
-const LATENCY_SAMPLE = 1000;
-
-export async function ruleStats(ctx: RequestContext, ruleId: string): Promise<RuleStats> {
-  const rule = await getRule(ctx, ruleId);
-  const [statuses, reasons, total, latencies, errors, today] = await Promise.all([
-    ctx.db.evaluationRuleJob.groupBy({ by: ['status'], where: { ruleId: rule.id }, _count: { _all: true } }),
-    ctx.db.evaluationRuleJob.groupBy({ by: ['skipReason'], where: { ruleId: rule.id, status: 'SKIPPED' }, _count: { _all: true } }),
-    ctx.db.evaluationRuleJob.aggregate({ where: { ruleId: rule.id }, _sum: { cost: true } }),
-    ctx.db.evaluationRuleJob.findMany({
-      where: { ruleId: rule.id, status: 'DONE', latency: { not: null } },
-      orderBy: { finishedAt: 'desc' },
-      take: LATENCY_SAMPLE,
-      select: { latency: true },
-    }),
-    ctx.db.evaluationRuleJob.findMany({ where: { ruleId: rule.id, status: 'ERROR' }, orderBy: { finishedAt: 'desc' }, take: 5 }),
-    ruleCostSince(ctx.db, rule.id, startOfDay()),
-  ]);
-  const byStatus = { PENDING: 0, RUNNING: 0, DONE: 0, ERROR: 0, SKIPPED: 0 } as Record<JobStatus, number>;
-  for (const row of statuses) byStatus[row.status as JobStatus] = row._count._all;
-  const bySkipReason = { sampled_out: 0, filter_no_longer_matches: 0, cost_limit_reached: 0, rule_disabled: 0, target_deleted: 0, backlog_full: 0 } as Record<
-    SkipReason,
-    number
-  >;
-  for (const row of reasons) if (row.skipReason) bySkipReason[row.skipReason as SkipReason] = row._count._all;
-  const sorted = latencies.map((row) => row.latency!).sort((a, b) => a - b);
-  return {
-    byStatus,
-    bySkipReason,
-    costUsd: total._sum.cost ?? 0,
-    costTodayUsd: today,
-    latencyP50: percentile(sorted, 0.5),
-    latencyP95: percentile(sorted, 0.95),
-    lastErrors: errors.map((job) => ({ jobId: job.id, message: errorMessage(job.statusError) ?? 'failed', at: job.finishedAt })),
-  };
-}
-
-/** The nearest-rank percentile of sorted values; null when there are none. */
-export function percentile(sorted: readonly number[], p: number): number | null {
-  if (sorted.length === 0) return null;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
-}
-
-export function errorMessage(stored: Prisma.JsonValue | null): string | null {
-  if (!stored || typeof stored !== 'object' || Array.isArray(stored)) return null;
-  const message = (stored as Record<string, unknown>).message;
-  return typeof message === 'string' ? message : null;
-}
-
 // Planning jobs from committed spans.
 
 /** A target as planned: its key (what sampling hashes and the job is unique by) and ids. */
@@ -245,7 +175,7 @@ const JOB_COLUMNS = [
 ];
 
 /** The targets of `traceIds` that match the rule's filter, of those arrived since `since` (the rule's enabling) when given. */
-async function matchingTargets(ctx: RequestContext, rule: RuleRow, traceIds: readonly string[], since: Date | null): Promise<PlannedTarget[]> {
+export async function matchingTargets(ctx: RequestContext, rule: RuleRow, traceIds: readonly string[], since: Date | null): Promise<PlannedTarget[]> {
   const filter = ruleSearchFilter(rule.filter);
   if (rule.target === 'span') {
     const rows = await matchingSpans(ctx, filter, traceIds, since);
@@ -262,7 +192,7 @@ export interface PlanSettings {
 }
 
 /** Jobs that may still be planned before the backlog is full. */
-async function backlogRoom(db: Prisma.TransactionClient, settings: PlanSettings): Promise<number> {
+export async function backlogRoom(db: Prisma.TransactionClient, settings: PlanSettings): Promise<number> {
   return settings.maxPendingJobs - (await db.evaluationRuleJob.count({ where: { status: { in: [...WAITING_STATUSES] } } }));
 }
 
@@ -272,7 +202,7 @@ async function backlogRoom(db: Prisma.TransactionClient, settings: PlanSettings)
  * trace's or session's job still waiting has its start moved to the delay after now (late spans
  * are seen); otherwise a target with a job keeps it. Answers the jobs written and the room left.
  */
-async function writeJobs(
+export async function writeJobs(
   ctx: RequestContext,
   tx: Tx,
   rule: RuleRow,
@@ -369,95 +299,8 @@ export async function sweepJobs(services: Services, since: Date, settings: PlanS
   return written;
 }
 
-// Backfills.
-
-export type BackfillRow = Prisma.EvaluationRuleBackfillGetPayload<object>;
-
-/** Statuses of backfills that still need work. */
-export const BACKFILL_WAITING = ['PENDING', 'RUNNING'] as const;
-
-/** The most targets one backfill plans. */
-export const MAX_BACKFILL_TARGETS = 50_000;
-
-export async function createBackfill(
-  ctx: RequestContext,
-  ruleId: string,
-  input: { started_after: Date; started_before: Date; limit: number },
-): Promise<BackfillRow> {
-  const rule = await getRule(ctx, ruleId);
-  if (input.started_after >= input.started_before) throw ValidationError.at(['body', 'started_before'], 'Input should be after started_after');
-  const backfill = await ctx.db.evaluationRuleBackfill.create({
-    data: { projectId: ctx.projectId, ruleId: rule.id, startedAfter: input.started_after, startedBefore: input.started_before, limit: input.limit },
-  });
-  ctx.events.publish('jobs:created', 'online-evaluation-backfill');
-  return backfill;
-}
-
-/** A backfill of the project (of the rule `ruleId` when given, as its REST path says). */
-export async function getBackfill(ctx: Pick<RequestContext, 'db' | 'projectId'>, backfillId: string, ruleId?: string): Promise<BackfillRow> {
-  const backfill = await ctx.db.evaluationRuleBackfill.findFirst({ where: { id: backfillId, ruleId, projectId: ctx.projectId } });
-  if (!backfill) throw new NotFoundError('EvaluationRuleBackfill', backfillId);
-  return backfill;
-}
-
-export function listBackfills(ctx: Pick<RequestContext, 'db' | 'projectId'>, ruleId: string): Promise<BackfillRow[]> {
-  return ctx.db.evaluationRuleBackfill.findMany({ where: { ruleId, projectId: ctx.projectId }, orderBy: { id: 'desc' }, take: 100 });
-}
-
-/** Stops a backfill still under way (its planned jobs stay); one that ended is answered as it is. */
-export async function cancelBackfill(ctx: RequestContext, backfillId: string, ruleId?: string): Promise<BackfillRow> {
-  const backfill = await getBackfill(ctx, backfillId, ruleId);
-  const { count } = await ctx.db.evaluationRuleBackfill.updateMany({
-    where: { id: backfill.id, status: { in: [...BACKFILL_WAITING] } },
-    data: { status: 'CANCELLED', finishedAt: new Date() },
-  });
-  if (count > 0) ctx.events.publish('job:stopped', backfill.id);
-  return getBackfill(ctx, backfillId);
-}
-
 /** Traces a backfill pages over at once. */
 export const BACKFILL_PAGE = 500;
-
-/** What a backfill pages over: the rule's filter on traces (span targets: every trace, their spans filtered after), in its time range. */
-function backfillFilter(rule: RuleRow, backfill: BackfillRow): SearchFilter {
-  const filter: SearchFilter = rule.target === 'span' ? {} : ruleSearchFilter(rule.filter);
-  return { ...filter, startedAfter: backfill.startedAfter, startedBefore: backfill.startedBefore };
-}
-
-/** The traces of the backfill's range matching its rule (at most `limit`): its total. */
-export function countBackfillTraces(ctx: RequestContext, rule: RuleRow, backfill: BackfillRow): Promise<number> {
-  return countMatchingTraces(ctx, backfillFilter(rule, backfill), backfill.limit);
-}
-
-/** The next page of the backfill's traces after `cursor`, in start order. */
-export function backfillPage(ctx: RequestContext, rule: RuleRow, backfill: BackfillRow, cursor: string | null): Promise<{ traceId: string; cursor: string }[]> {
-  return matchingTracePage(ctx, backfillFilter(rule, backfill), cursor, BACKFILL_PAGE);
-}
-
-/** The targets of a page of a backfill's traces (any arrival: the rule applies to them by the backfill). */
-export function backfillTargets(ctx: RequestContext, rule: RuleRow, traceIds: readonly string[]): Promise<PlannedTarget[]> {
-  return matchingTargets(ctx, rule, traceIds, null);
-}
-
-/**
- * Plans the jobs of a page of a backfill in `tx` (the engine's fenced write): its targets, up to
- * what is left of the limit, never a second job for a target; then its cursor and counts.
- * Answers the jobs written.
- */
-export async function storeBackfillPage(
-  ctx: RequestContext,
-  tx: Prisma.TransactionClient,
-  rule: RuleRow,
-  backfill: Pick<BackfillRow, 'id' | 'limit'>,
-  page: { targets: readonly PlannedTarget[]; cursor: string },
-  settings: PlanSettings,
-): Promise<number> {
-  const { seen } = await tx.evaluationRuleBackfill.findUniqueOrThrow({ where: { id: backfill.id }, select: { seen: true } });
-  const targets = page.targets.slice(0, Math.max(0, backfill.limit - seen));
-  const { written } = await writeJobs(ctx, tx, rule, targets, { room: await backlogRoom(tx, settings), pushBack: false });
-  await tx.evaluationRuleBackfill.update({ where: { id: backfill.id }, data: { cursor: page.cursor, seen: { increment: targets.length } } });
-  return written;
-}
 
 /** Whether the target still matches the filter (a rule changed since the job was planned, or the trace's roll-up did). */
 export function targetMatches(

@@ -14,7 +14,9 @@ import {
   type RuleFilter,
   type RuleMapping,
 } from './inputs.js';
-import { type BackfillRow, errorMessage, type JobRow, type RuleRow, type RuleStats } from './operations.js';
+import type { BackfillRow } from './backfills.js';
+import type { JobRow, RuleRow } from './operations.js';
+import { errorMessage, type RuleStats } from './rule-stats.js';
 
 export const ruleResponse = z
   .object({

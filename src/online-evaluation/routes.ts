@@ -2,7 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import { restRoutes } from '../shared/http/route.js';
 import { type RuleTarget, backfillBody, jobsQuery, previewBody, ruleInput, rulePatch, savedPreviewBody } from './inputs.js';
+import * as backfills from './backfills.js';
 import * as rules from './operations.js';
+import { ruleStats } from './rule-stats.js';
 import {
   backfillJson,
   backfillResponse,
@@ -15,7 +17,7 @@ import {
   statsJson,
   statsResponse,
 } from './responses.js';
-import { previewRule } from './runner.js';
+import { previewRule } from './rule-preview.js';
 
 const tag = 'evaluation-rules';
 
@@ -90,7 +92,7 @@ export function evaluationRuleRoutes(app: FastifyInstance): void {
     { tag, summary: "A rule's jobs by status and skip reason, cost, latency, last errors", response: statsResponse, errors: [404] },
     async (req, { params }) => {
       const rule = await rules.getRule(req.ctx, params.rule_id);
-      return statsJson(rule, await rules.ruleStats(req.ctx, rule.id));
+      return statsJson(rule, await ruleStats(req.ctx, rule.id));
     },
   );
   rest.post(
@@ -123,16 +125,16 @@ export function evaluationRuleRoutes(app: FastifyInstance): void {
       errors: [404],
       examples: { lastDay: { started_after: '2026-01-01T00:00:00Z', started_before: '2026-01-02T00:00:00Z', limit: 1000 } },
     },
-    async (req, { params, body }) => backfillJson(await rules.createBackfill(req.ctx, params.rule_id, body)),
+    async (req, { params, body }) => backfillJson(await backfills.createBackfill(req.ctx, params.rule_id, body)),
   );
   rest.get(
     '/evaluation-rules/:rule_id/backfills/:backfill_id',
     { tag, summary: 'A backfill and its progress', response: backfillResponse, errors: [404] },
-    async (req, { params }) => backfillJson(await rules.getBackfill(req.ctx, params.backfill_id, params.rule_id)),
+    async (req, { params }) => backfillJson(await backfills.getBackfill(req.ctx, params.backfill_id, params.rule_id)),
   );
   rest.post(
     '/evaluation-rules/:rule_id/backfills/:backfill_id/cancel',
     { tag, summary: 'Stop a backfill (the jobs it planned stay)', response: backfillResponse, errors: [404] },
-    async (req, { params }) => backfillJson(await rules.cancelBackfill(req.ctx, params.backfill_id, params.rule_id)),
+    async (req, { params }) => backfillJson(await backfills.cancelBackfill(req.ctx, params.backfill_id, params.rule_id)),
   );
 }
