@@ -1,23 +1,13 @@
 // What an online evaluator gets from its target (docs/online-evaluation.md#mapping): the target's
 // document, and the JSONPaths of a rule's mapping read in it. Paths are the subset the rule input
 // accepts (inputs.ts): `$`, `.key`, `['key']` and `[index]`.
+import { parseJsonPath, readJsonPath } from '../shared/json-path.js';
 import type { RuleMapping } from './inputs.js';
 
-/** The value at `path` in `document`, or undefined where the path leads nowhere. */
+/** The value at `path` in `document`, or undefined where the path leads nowhere (or is not in the subset). */
 export function readPath(document: unknown, path: string): unknown {
-  let value = document;
-  for (const [, key, index, quoted] of path.slice(1).matchAll(/\.([A-Za-z_][\w-]*)|\[(\d+)\]|\['([^']*)'\]/g)) {
-    if (value === null || typeof value !== 'object') return undefined;
-    if (index !== undefined) {
-      if (!Array.isArray(value)) return undefined;
-      value = value[Number(index)];
-    } else {
-      const name = key ?? quoted;
-      if (Array.isArray(value) || !Object.hasOwn(value, name)) return undefined;
-      value = (value as Record<string, unknown>)[name];
-    }
-  }
-  return value;
+  const segments = parseJsonPath(path);
+  return typeof segments === 'string' ? undefined : readJsonPath(document, segments);
 }
 
 /** What a target is, as mappings read it: its input, output, metadata and attributes, and for a trace or session its parts. */

@@ -9,7 +9,7 @@ import { spanMetadata } from '../observability/traces/responses.js';
 import type { RequestContext } from '../shared/context.js';
 import { NotFoundError } from '../shared/errors.js';
 import type { RowsFromSpansInput, TestsetRowData } from './inputs.js';
-import { readJsonPath } from './json-path.js';
+import { readJsonPath } from '../shared/json-path.js';
 import { addRows, getTestset, type NewRow, type TestsetRowRecord } from './operations.js';
 
 export interface RowsFromSpans {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { jsonObject, name } from '../shared/validation.js';
 import type { UploadedFile } from '../shared/http/multipart.js';
 import { searchQuery } from '../observability/search/inputs.js';
-import { parseJsonPath } from './json-path.js';
+import { parseJsonPath } from '../shared/json-path.js';
 
 /** One test case: column name → any JSON value (a CSV gives strings). */
 export const testsetRow = jsonObject();
@@ -94,7 +94,7 @@ export type ChangeColumnsInput = z.output<typeof changeColumnsInput>;
 /** The parts of a span a mapping reads from: `$.input…`, `$.output…`, `$.metadata…`, `$.attributes…`. */
 export const spanParts = ['input', 'output', 'metadata', 'attributes'] as const;
 
-/** A mapping's JSONPath: in the subset json-path.ts reads, and into one of the span's parts. */
+/** A mapping's JSONPath: in the subset shared/json-path.ts reads, and into one of the span's parts. */
 const spanPath = z.string().transform((path, ctx) => {
   const segments = parseJsonPath(path);
   if (typeof segments === 'string') {

@@ -1,4 +1,5 @@
-// The subset of JSONPath a from-spans mapping uses (docs/resources.md#test-cases-from-production):
+// The subset of JSONPath that mappings use (test rows from spans, docs/resources.md#test-cases-from-production;
+// online rules, docs/online-evaluation.md#mapping):
 // `$`, then members (`.name`, `['name']`, `["name"]`) and array indexes (`[0]`, `[-1]` from the
 // end). No wildcards, filters or recursion: a mapping names one value per column.
 
