@@ -39,7 +39,7 @@ const HEAP_MB = 192;
 const GRACE_MS = 50;
 
 /** The sandbox processes' scheduling priority relative to the service (higher is lower; 19 at most). */
-const NICENESS = 10;
+const NICENESS = 5;
 
 /** The last bytes of a process's stderr, kept to explain a crash. */
 const STDERR_TAIL = 4096;
