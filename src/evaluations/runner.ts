@@ -28,6 +28,7 @@ import { getRevision, readTestsetRows } from '../testsets/row-reads.js';
 import type { RateLimit } from './inputs.js';
 import { invocationSpans, invokeVariant, newCallSpan, randomId, type Invocation, type VariantTarget } from '../invocation/invocation.js';
 import { traceView } from '../invocation/app-trace.js';
+import { providerCallSpanFields } from '../invocation/provider-call-span.js';
 import { storeAggregates } from './aggregates.js';
 import { EVALUATOR_CONFIG_ATTRIBUTE, evaluationWithConfigs, type EvaluationWithConfigs } from './operations.js';
 import { errorResult, type Result } from '../evaluators/results.js';
@@ -367,22 +368,10 @@ function evaluatorSpan(plan: RunPlan, config: EvaluatorConfig, parent: SpanRecor
     parentSpanId: parent.spanId,
     name: config.name,
     spanKind: 'EVALUATOR',
-    statusCode: call.error ? 'ERROR' : 'OK',
-    statusMessage: call.error,
-    startTimeUnixNano: call.startNs,
-    endTimeUnixNano: call.endNs,
-    inputs: call.request as SpanRecord['inputs'],
-    outputs: call.error ? null : ({ output: call.response } as SpanRecord['outputs']),
+    ...providerCallSpanFields(call),
     config: { evaluator_key: config.evaluatorKey, evaluator_config_id: config.id },
     environment: EVALUATION_ENVIRONMENT,
     appId: plan.appId,
-    model: call.model,
-    promptTokens: call.usage?.prompt_tokens ?? null,
-    completionTokens: call.usage?.completion_tokens ?? null,
-    totalTokens: call.usage?.total_tokens ?? null,
-    cachedTokens: call.usage?.cached_tokens ?? null,
-    cost: call.cost?.cost ?? null,
-    costSource: call.cost?.source ?? null,
     attributes: {
       'assay.evaluation_id': plan.evaluationId,
       [EVALUATOR_CONFIG_ATTRIBUTE]: config.id,

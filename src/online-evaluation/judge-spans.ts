@@ -1,6 +1,7 @@
 // The judges' provider calls of an online evaluation job, stored as a trace in Assay's own
 // environment (docs/online-evaluation.md#jobs).
 import { randomId } from '../invocation/ids.js';
+import { providerCallSpanFields } from '../invocation/provider-call-span.js';
 import { EVALUATION_ENVIRONMENT, type SpanRecord } from '../observability/ingestion/span-record.js';
 import type { Outcome } from './evaluator-run.js';
 import type { JobRow, RuleRow } from './operations.js';
@@ -35,20 +36,8 @@ export function judgeSpans(plan: { rule: RuleRow; job: JobRow }, outcome: Outcom
     parentSpanId: rootId,
     name: `${call.kind} ${call.model}`,
     spanKind: call.kind === 'chat' ? 'LLM' : 'EMBEDDING',
-    statusCode: call.error ? 'ERROR' : 'OK',
-    statusMessage: call.error,
-    startTimeUnixNano: call.startNs,
-    endTimeUnixNano: call.endNs,
-    inputs: call.request as SpanRecord['inputs'],
-    outputs: call.error ? null : ({ output: call.response } as SpanRecord['outputs']),
+    ...providerCallSpanFields(call),
     environment: EVALUATION_ENVIRONMENT,
-    model: call.model,
-    promptTokens: call.usage?.prompt_tokens ?? null,
-    completionTokens: call.usage?.completion_tokens ?? null,
-    totalTokens: call.usage?.total_tokens ?? null,
-    cachedTokens: call.usage?.cached_tokens ?? null,
-    cost: call.cost?.cost ?? null,
-    costSource: call.cost?.source ?? null,
     attributes: { ...attributes, 'assay.provider': call.provider, 'assay.attempts': call.attempts },
   }));
   return [root, ...children];
