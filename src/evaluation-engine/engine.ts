@@ -36,7 +36,7 @@ export class EvaluationEngine<Row extends { leaseOwner: string | null }, Plan, C
     });
     this.scheduler = new JobScheduler(kind.name, services.events, this.leases, settings, log, {
       work: (id, signal) => this.work(id, signal),
-      fail: (id, error) => this.end(id, { status: kind.states.failed, error }),
+      fail: (id, error) => this.end(id, { status: kind.states.failed, error }, null),
     });
     services.metrics.watchRunningJobs(kind.name, () => this.scheduler.runningJobs);
   }
@@ -61,8 +61,9 @@ export class EvaluationEngine<Row extends { leaseOwner: string | null }, Plan, C
     });
     if (started.count === 0) return;
     this.publish(id);
+    this.kind.changed?.(id, plan);
     await this.runCases(id, plan, { signal, limits });
-    await this.end(id, await this.kind.finish(plan));
+    await this.end(id, await this.kind.finish(plan), plan);
   }
 
   /** The pending cases, a batch at a time; a batch is stored while the next one runs. */
@@ -120,7 +121,7 @@ export class EvaluationEngine<Row extends { leaseOwner: string | null }, Plan, C
   }
 
   /** Ends a run still under way, unless its status was changed meanwhile (a cancel wins) or another worker holds it now. */
-  private async end(id: string, ending: Ending): Promise<void> {
+  private async end(id: string, ending: Ending, plan: Plan | null): Promise<void> {
     const model = this.kind.model(this.services.db);
     if (ending.counts) await model.updateMany({ where: { id, leaseOwner: this.leases.owner }, data: ending.counts });
     await model.updateMany({
@@ -128,6 +129,7 @@ export class EvaluationEngine<Row extends { leaseOwner: string | null }, Plan, C
       data: { status: ending.status, statusError: ending.error ? toJson(ending.error) : Prisma.JsonNull, ...this.kind.ended?.() },
     });
     this.publish(id);
+    this.kind.changed?.(id, plan);
   }
 
   /** Publishes the job's progress as it is stored now, for a kind that publishes it. */

@@ -109,4 +109,9 @@ export interface JobKind<Row extends { leaseOwner: string | null }, Plan, Case, 
   finish(plan: Plan): Promise<Ending>;
   /** Fields the row gets as the run ends, besides its status and error. */
   ended?(): Record<string, unknown>;
+  /**
+   * Told once the job's row was marked started and once it was ended (`plan` is null when its
+   * planning threw): a kind whose progress is followed in its own terms publishes it here.
+   */
+  changed?(id: string, plan: Plan | null): void;
 }

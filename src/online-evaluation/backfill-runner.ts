@@ -7,6 +7,7 @@ import { type Ending, type FencedWrite, JobFailure, type JobDb, type JobKind, ty
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
 import { BACKFILL_WAITING, type BackfillRow, backfillPage, backfillTargets, countBackfillTraces, storeBackfillPage } from './backfills.js';
 import type { PlanSettings, PlannedTarget, RuleRow } from './operations.js';
+import { publishRuleProgress } from './progress.js';
 
 interface Plan {
   ctx: RequestContext;
@@ -76,6 +77,7 @@ export class BackfillJobs implements JobKind<BackfillRow, Plan, Page, PageOutcom
       return { written, errors: 0 };
     });
     if (written > 0) this.services.events.publish('jobs:created', 'online-evaluation');
+    publishRuleProgress(this.services.events, plan.rule.id);
   }
 
   finish(): Promise<Ending> {
@@ -84,5 +86,13 @@ export class BackfillJobs implements JobKind<BackfillRow, Plan, Page, PageOutcom
 
   ended() {
     return { finishedAt: new Date() };
+  }
+
+  changed(id: string, plan: Plan | null): void {
+    if (plan) return publishRuleProgress(this.services.events, plan.rule.id);
+    this.services.db.evaluationRuleBackfill
+      .findUnique({ where: { id }, select: { ruleId: true } })
+      .then((backfill) => backfill && publishRuleProgress(this.services.events, backfill.ruleId))
+      .then(undefined, () => undefined);
   }
 }

@@ -16,6 +16,7 @@ import {
   ruleSearchFilter,
   writeJobs,
 } from './operations.js';
+import { publishRuleProgress } from './progress.js';
 
 export type BackfillRow = Prisma.EvaluationRuleBackfillGetPayload<object>;
 
@@ -36,6 +37,7 @@ export async function createBackfill(
     data: { projectId: ctx.projectId, ruleId: rule.id, startedAfter: input.started_after, startedBefore: input.started_before, limit: input.limit },
   });
   ctx.events.publish('jobs:created', 'online-evaluation-backfill');
+  publishRuleProgress(ctx.events, rule.id);
   return backfill;
 }
 
@@ -57,7 +59,10 @@ export async function cancelBackfill(ctx: RequestContext, backfillId: string, ru
     where: { id: backfill.id, status: { in: [...BACKFILL_WAITING] } },
     data: { status: 'CANCELLED', finishedAt: new Date() },
   });
-  if (count > 0) ctx.events.publish('job:stopped', backfill.id);
+  if (count > 0) {
+    ctx.events.publish('job:stopped', backfill.id);
+    publishRuleProgress(ctx.events, backfill.ruleId);
+  }
   return getBackfill(ctx, backfillId);
 }
 

@@ -23,9 +23,10 @@ import {
 } from './inputs.js';
 import * as backfills from './backfills.js';
 import * as rules from './operations.js';
-import { ruleStats } from './rule-stats.js';
+import { type CostDay, ruleCostByDay, ruleStats } from './rule-stats.js';
 import { backfillJson, jobJson, statsJson, type PreviewJson } from './responses.js';
 import { previewRule } from './rule-preview.js';
+import { PROGRESS_INTERVAL_MS, ruleProgressStream } from './progress.js';
 
 const TargetEnum = builder.enumType('EvaluationRuleTarget', {
   description: 'What an online evaluation rule evaluates.',
@@ -177,6 +178,18 @@ export const EvaluationRuleBackfillRef = builder.prismaNode('EvaluationRuleBackf
   }),
 });
 
+const CostDayRef = builder.objectRef<CostDay>('EvaluationRuleCostDay').implement({
+  description: "A UTC day of a rule's judges' cost.",
+  fields: (t) => ({
+    day: t.expose('day', { type: 'DateTime', description: 'The start of the day (00:00 UTC).' }),
+    costUsd: t.exposeFloat('costUsd', { description: 'USD of the jobs that ended that day.' }),
+    jobs: t.exposeInt('jobs', { description: 'Jobs that ended that day (DONE, ERROR or SKIPPED).' }),
+  }),
+});
+
+/** The most days `costByDay` answers. */
+const MAX_COST_DAYS = 90;
+
 export const EvaluationRuleRef = builder.prismaNode('EvaluationRule', {
   description:
     'An online evaluation rule: an evaluator config run on matching production spans, traces or sessions as they arrive (docs/online-evaluation.md).',
@@ -238,6 +251,17 @@ export const EvaluationRuleRef = builder.prismaNode('EvaluationRule', {
       },
       JobConnection,
     ),
+    costByDay: t.field({
+      type: [CostDayRef],
+      description: `Its judges' cost on each of the last \`days\` UTC days, today last (1 to ${MAX_COST_DAYS}).`,
+      args: { days: t.arg.int({ defaultValue: 14, description: 'How many days back, today included.' }) },
+      resolve: (row, args, ctx) => {
+        const days = args.days ?? 14;
+        if (!Number.isInteger(days) || days < 1 || days > MAX_COST_DAYS)
+          throw ValidationError.at(['args', 'days'], `Input should be an integer from 1 to ${MAX_COST_DAYS}`);
+        return ruleCostByDay(ctx, row.id, days);
+      },
+    }),
     backfills: t.field({
       type: [EvaluationRuleBackfillRef],
       description: 'Its latest backfills (100), newest first.',
@@ -417,3 +441,13 @@ builder.mutationFields((t) => ({
     },
   }),
 }));
+
+builder.subscriptionField('evaluationRuleProgress', (t) =>
+  t.field({
+    type: EvaluationRuleRef,
+    description: `A rule's progress: the rule now, then again whenever its jobs, its backfills or the rule change (at most every ${PROGRESS_INTERVAL_MS} ms), until it is deleted. Select its \`stats\` and \`backfills\`.`,
+    args: { id: t.arg.globalID({ for: EvaluationRuleRef, required: true, description: 'The global id of an EvaluationRule.' }) },
+    subscribe: (_root, args, ctx) => ruleProgressStream(ctx, args.id.id),
+    resolve: (rule) => rule,
+  }),
+);

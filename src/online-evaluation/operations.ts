@@ -14,6 +14,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.
 import { toJson } from '../shared/json.js';
 import { type SqlValue, type Tx, sqlDate } from '../shared/sql.js';
 import type { JobStatus, RuleFilter, RuleInput, RuleMapping, RulePatch, RuleTarget, SkipReason } from './inputs.js';
+import { publishRuleProgress } from './progress.js';
 import { isSampled } from './sampling.js';
 
 export type RuleRow = Prisma.EvaluationRuleGetPayload<object>;
@@ -117,7 +118,9 @@ export async function updateRule(ctx: RequestContext, id: string, patch: RulePat
     ...(config || enabling ? { status: 'ACTIVE', pausedReason: null } : {}),
     ...(enabling ? { enabledAt: new Date() } : {}),
   };
-  return uniqueName(ctx.db.evaluationRule.update({ where: { id: rule.id }, data }), patch.name ?? rule.name);
+  const updated = await uniqueName(ctx.db.evaluationRule.update({ where: { id: rule.id }, data }), patch.name ?? rule.name);
+  publishRuleProgress(ctx.events, rule.id);
+  return updated;
 }
 
 /** Deletes the rule and its jobs; its scores stay (they are the project's results). */
@@ -126,6 +129,7 @@ export async function deleteRule(ctx: RequestContext, id: string): Promise<void>
   const running = await ctx.db.evaluationRuleJob.findMany({ where: { ruleId: rule.id, status: 'RUNNING' }, select: { id: true } });
   await ctx.db.evaluationRule.delete({ where: { id: rule.id } });
   for (const job of running) ctx.events.publish('job:stopped', job.id);
+  publishRuleProgress(ctx.events, rule.id);
 }
 
 // Jobs.
@@ -259,6 +263,7 @@ export async function planJobs(services: Services, projectId: string, traceIds: 
     const planned = await ctx.sql.transaction((tx) => writeJobs(ctx, tx, rule, targets, { room, pushBack: true }));
     written += planned.written;
     room = planned.room;
+    if (planned.written > 0) publishRuleProgress(ctx.events, rule.id);
   }
   if (written > 0) ctx.events.publish('jobs:created', 'online-evaluation');
   return written;
@@ -277,6 +282,7 @@ export async function sweepJobs(services: Services, since: Date, settings: PlanS
   const rules = await services.db.evaluationRule.findMany({ where: { enabled: true } });
   let written = 0;
   for (const rule of rules) {
+    const before = written;
     const ctx = requestContext(services, rule.projectId);
     const filter: SearchFilter = { ...(rule.target === 'span' ? {} : ruleSearchFilter(rule.filter)), startedAfter: since };
     let cursor: string | null = null;
@@ -294,6 +300,7 @@ export async function sweepJobs(services: Services, since: Date, settings: PlanS
       const room = await backlogRoom(ctx.db, settings);
       written += (await ctx.sql.transaction((tx) => writeJobs(ctx, tx, rule, targets, { room, pushBack: false }))).written;
     }
+    if (written > before) publishRuleProgress(ctx.events, rule.id);
   }
   if (written > 0) services.events.publish('jobs:created', 'online-evaluation');
   return written;

@@ -26,6 +26,35 @@ export async function ruleCostSince(db: Prisma.TransactionClient, ruleId: string
   return _sum.cost ?? 0;
 }
 
+/** A UTC day of a rule's cost chart. */
+export interface CostDay {
+  day: Date;
+  costUsd: number;
+  /** Jobs that ended that day. */
+  jobs: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** What a rule's judges cost on each of the last `days` UTC days (today last), and the jobs that ended, in one grouped scan. */
+export async function ruleCostByDay(ctx: RequestContext, ruleId: string, days: number, now = new Date()): Promise<CostDay[]> {
+  const rule = await getRule(ctx, ruleId);
+  const from = startOfDay(now).getTime() - (days - 1) * DAY_MS;
+  const { sql } = ctx;
+  const day = sql.floorToInt(sql.divide(`(${sql.epochMillis('j."finishedAt"')} - ?)`, '?'));
+  const rows = await sql.query<{ day: number | bigint; cost: number | string | null; jobs: number | bigint }>(
+    ctx.db,
+    `SELECT ${day} AS "day", SUM(j."cost") AS "cost", COUNT(*) AS "jobs" FROM "EvaluationRuleJob" AS j
+     WHERE j."ruleId" = ? AND j."finishedAt" >= ? GROUP BY 1`,
+    [from, DAY_MS, rule.id, new Date(from)],
+  );
+  const byDay = new Map(rows.map((row) => [Number(row.day), row]));
+  return Array.from({ length: days }, (_, index) => {
+    const row = byDay.get(index);
+    return { day: new Date(from + index * DAY_MS), costUsd: Number(row?.cost ?? 0), jobs: Number(row?.jobs ?? 0) };
+  });
+}
+
 /** The latencies percentiles are read over: the rule's latest finished jobs. */
 const LATENCY_SAMPLE = 1000;
 

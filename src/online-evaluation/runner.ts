@@ -20,6 +20,7 @@ import { judgeSpans } from './judge-spans.js';
 import { type TargetDocument, evaluatorVariables } from './mapping.js';
 import { type JobRow, type RuleRow, WAITING_STATUSES, pauseRule, resumeRule, ruleMappingOf, ruleSearchFilter, targetMatches } from './operations.js';
 import { ruleCostSince, startOfDay } from './rule-stats.js';
+import { publishRuleProgress } from './progress.js';
 import { loadTarget, missingAsNull } from './target-loading.js';
 
 export interface OnlineSettings {
@@ -227,5 +228,14 @@ export class OnlineEvaluationJobs implements JobKind<JobRow, Plan, Plan, Outcome
 
   finish(plan: Plan): Promise<Ending> {
     return Promise.resolve(plan.ending);
+  }
+
+  changed(id: string, plan: Plan | null): void {
+    if (plan) return publishRuleProgress(this.services.events, plan.rule.id);
+    // A job whose planning threw (rare): its rule is read, when it is still there.
+    this.services.db.evaluationRuleJob
+      .findUnique({ where: { id }, select: { ruleId: true } })
+      .then((job) => job && publishRuleProgress(this.services.events, job.ruleId))
+      .then(undefined, () => undefined);
   }
 }

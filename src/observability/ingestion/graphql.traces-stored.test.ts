@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../../../test/helpers/server.js';
 import { legacySpan, ingestSpans } from '../../../test/helpers/spans.js';
+import { subscribe } from '../../../test/helpers/sse.js';
 
 const server = useTestServer();
 
@@ -10,37 +11,13 @@ const ingest = (trace: string, spans: unknown[]) => ingestSpans(server, trace, s
 
 describe('tracesStored', () => {
   it('announces itself with an empty list, then the trace ids of each commit of spans', async () => {
-    const controller = new AbortController();
-    const response = await fetch(`${server.baseUrl}/graphql/stream`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ query: 'subscription { tracesStored }' }),
-      signal: controller.signal,
-    });
-    expect(response.status).toBe(200);
-    const reader = response.body!.getReader();
-    let text = '';
-    const nextEvent = async () => {
-      for (;;) {
-        const end = text.indexOf('\n\n');
-        if (end >= 0) {
-          const event = text.slice(0, end);
-          text = text.slice(end + 2);
-          const data = /^data: (.*)$/m.exec(event);
-          if (data) return JSON.parse(data[1]);
-          continue;
-        }
-        const { value, done } = await reader.read();
-        if (done) throw new Error('stream ended');
-        text += new TextDecoder().decode(value);
-      }
-    };
+    const stream = await subscribe(server.baseUrl, 'subscription { tracesStored }');
     try {
-      expect(await nextEvent()).toEqual({ data: { tracesStored: [] } });
+      expect(await stream.next()).toEqual({ data: { tracesStored: [] } });
       await ingest('live', [legacySpan('one', null, 0, 1)]);
-      expect(await nextEvent()).toEqual({ data: { tracesStored: ['live'] } });
+      expect(await stream.next()).toEqual({ data: { tracesStored: ['live'] } });
     } finally {
-      controller.abort();
+      stream.close();
     }
   });
 });
