@@ -337,6 +337,17 @@ const Preview = builder.objectRef<PreviewJson>('EvaluationRulePreview').implemen
 });
 
 builder.queryFields((t) => ({
+  evaluationRule: t.field({
+    type: EvaluationRuleRef,
+    nullable: true,
+    description: "One of the project's rules; null when unknown (REST: `GET /evaluation-rules/{id}`).",
+    args: { id: t.arg.globalID({ for: EvaluationRuleRef, required: true, description: 'The global id of an EvaluationRule.' }) },
+    resolve: (_root, args, ctx) =>
+      rules.getRule(ctx, args.id.id).catch((error: unknown) => {
+        if (error instanceof NotFoundError) return null;
+        throw error;
+      }),
+  }),
   evaluationRules: t.connection(
     {
       type: EvaluationRuleRef,

@@ -53,6 +53,14 @@ describe('matchRoute', () => {
     expect(paths.variant('p', 'a', 'v', 1, 2)).toBe('/p/p/apps/a/variants/v?from=1&to=2');
   });
 
+  it('names the online evaluation screens', () => {
+    expect(matchRoute(paths.rules('p1'))).toEqual({ screen: 'rules', projectId: 'p1' });
+    expect(matchRoute(paths.newRule('p1'))).toEqual({ screen: 'rule-new', projectId: 'p1' });
+    expect(matchRoute(paths.rule('p1', 'r/1'))).toEqual({ screen: 'rule', projectId: 'p1', ruleId: 'r/1' });
+    expect(matchRoute(paths.editRule('p1', 'r1'))).toEqual({ screen: 'rule-edit', projectId: 'p1', ruleId: 'r1' });
+    for (const path of ['/p/p1/online-evaluation/r1/jobs', '/p/p1/online-evaluation/r1/edit/x']) expect(matchRoute(path)).toBeNull();
+  });
+
   it('builds the paths it reads', () => {
     expect(matchRoute(paths.trace('p 1', 'a/b'), '?span=x')).toEqual({ screen: 'trace', projectId: 'p 1', traceId: 'a/b', spanId: 'x' });
     expect(paths.trace('p', 't', 's/1')).toBe('/p/p/traces/t?span=s%2F1');

@@ -49,7 +49,8 @@ export type Route =
   | { screen: 'admin'; projectId: string; section: AdminSection }
   | EvaluationRoute
   | ResourceRoute
-  | HumanRoute;
+  | HumanRoute
+  | RuleRoute;
 
 /** The route of one kind of screen: `RouteOf<'trace'>` has its `traceId` and `spanId`. */
 export type RouteOf<S extends Route['screen']> = Extract<Route, { screen: S }>;
@@ -108,6 +109,20 @@ function resourceRoute(projectId: string, parts: string[], search: string): Reso
   return null;
 }
 
+/** Online evaluation rules (docs/ui.md#online-evaluation); ids are the ones REST uses. */
+export type RuleRoute =
+  | { screen: 'rules'; projectId: string }
+  | { screen: 'rule-new'; projectId: string }
+  | { screen: 'rule'; projectId: string; ruleId: string }
+  | { screen: 'rule-edit'; projectId: string; ruleId: string };
+
+function ruleRoute(projectId: string, rest: string[]): RuleRoute | null {
+  if (rest.length === 0) return { screen: 'rules', projectId };
+  if (rest.length === 1) return rest[0] === 'new' ? { screen: 'rule-new', projectId } : { screen: 'rule', projectId, ruleId: rest[0] };
+  if (rest.length === 2 && rest[1] === 'edit') return { screen: 'rule-edit', projectId, ruleId: rest[0] };
+  return null;
+}
+
 /** The evaluation screens (docs/ui.md#urls); ids are the ones REST uses. */
 export type EvaluationRoute =
   | { screen: 'evaluations'; projectId: string }
@@ -144,6 +159,7 @@ export function matchRoute(pathname: string, search = ''): Route | null {
   if (parts[2] === 'evaluations') return evaluationRoute(projectId, parts.slice(3), search);
   if (parts[2] === 'apps' || parts[2] === 'testsets') return resourceRoute(projectId, parts.slice(2), search);
   if (parts[2] === 'human-evaluations') return humanRoute(projectId, parts.slice(3), search);
+  if (parts[2] === 'online-evaluation') return ruleRoute(projectId, parts.slice(3));
   return null;
 }
 
@@ -181,6 +197,10 @@ export const paths = {
     const search = query.toString();
     return `/p/${encodeURIComponent(projectId)}/human-evaluations/${encodeURIComponent(evaluationId)}/judge${search ? `?${search}` : ''}`;
   },
+  rules: (projectId: string) => `/p/${encodeURIComponent(projectId)}/online-evaluation`,
+  newRule: (projectId: string) => `/p/${encodeURIComponent(projectId)}/online-evaluation/new`,
+  rule: (projectId: string, ruleId: string) => `/p/${encodeURIComponent(projectId)}/online-evaluation/${encodeURIComponent(ruleId)}`,
+  editRule: (projectId: string, ruleId: string) => `/p/${encodeURIComponent(projectId)}/online-evaluation/${encodeURIComponent(ruleId)}/edit`,
   compareEvaluations: (projectId: string, evaluationIds: string[]) =>
     `/p/${encodeURIComponent(projectId)}/evaluations/compare?ids=${evaluationIds.map(encodeURIComponent).join(',')}`,
 };

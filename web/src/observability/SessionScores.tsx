@@ -5,6 +5,7 @@ import type { SessionScoreChips_session$key } from '../__generated__/SessionScor
 import type { SessionScores_session$key } from '../__generated__/SessionScores_session.graphql.ts';
 import { Empty } from '../components/states.tsx';
 import { formatTime } from '../format.ts';
+import { ScoreSource } from '../scores/ScoreSource.tsx';
 
 const chipsFragment = graphql`
   fragment SessionScoreChips_session on Session {
@@ -28,6 +29,7 @@ const tableFragment = graphql`
       stringValue
       comment
       source
+      metadata
       authorLabel
       updatedAt
     }
@@ -80,7 +82,9 @@ export function SessionScores({ session: sessionRef }: { session: SessionScores_
                 <td>{score.name}</td>
                 <td>{scoreValue(score)}</td>
                 <td>{score.comment ?? ''}</td>
-                <td>{score.source.toLowerCase()}</td>
+                <td>
+                  <ScoreSource source={score.source} metadata={score.metadata} />
+                </td>
                 <td>{score.authorLabel ?? ''}</td>
                 <td>{formatTime(score.updatedAt)}</td>
               </tr>

@@ -29,6 +29,82 @@ const namesOf = (text: string) => [
   ),
 ];
 
+/** What a trace is, as the filter fields edit it (the trace list's and an online evaluation rule's). */
+export type FilterDraft = Pick<
+  TraceListState,
+  'name' | 'text' | 'model' | 'user' | 'session' | 'environment' | 'minCost' | 'maxCost' | 'minLatency' | 'maxLatency' | 'statuses' | 'kinds'
+>;
+
+interface DraftProps {
+  draft: FilterDraft;
+  // A method, so a setter of a wider state (the trace list's) fits.
+  set<K extends keyof FilterDraft>(this: void, key: K, value: FilterDraft[K]): void;
+}
+
+/** The fields of what a trace says: its name, text, model, user, session and environment. */
+export function TraceTextFields({ draft, set, legend = 'Trace' }: DraftProps & { legend?: string }) {
+  const text = (key: 'name' | 'user' | 'session' | 'environment' | 'model' | 'text', label: string) => (
+    <label>
+      {label}
+      <input type="search" value={draft[key]} onChange={(event) => set(key, event.target.value)} />
+    </label>
+  );
+  return (
+    <fieldset>
+      <legend>{legend}</legend>
+      {text('name', 'Name contains')}
+      {text('text', 'Text in inputs or outputs')}
+      {text('model', 'Model')}
+      {text('user', 'User id')}
+      {text('session', 'Session id')}
+      {text('environment', 'Environment')}
+    </fieldset>
+  );
+}
+
+/** Whether any of the folded filters (ranges, statuses, kinds) is set. */
+export const moreFiltersSet = (draft: FilterDraft) =>
+  [draft.minCost, draft.maxCost, draft.minLatency, draft.maxLatency].some((value) => value !== '') || draft.statuses.length > 0 || draft.kinds.length > 0;
+
+/** The folded filters: cost and latency ranges, statuses and kinds (`kindLegend` says of which span). */
+export function MoreFilterFields({ draft, set, open, kindLegend = 'Kind of the root span' }: DraftProps & { open: boolean; kindLegend?: string }) {
+  const number = (key: 'minCost' | 'maxCost' | 'minLatency' | 'maxLatency', label: string) => {
+    const invalid = draft[key].trim() !== '' && (numberOf(draft[key]) === undefined || numberOf(draft[key])! < 0);
+    return (
+      <label>
+        {label}
+        <input inputMode="decimal" value={draft[key]} aria-invalid={invalid || undefined} onChange={(event) => set(key, event.target.value)} />
+      </label>
+    );
+  };
+  return (
+    <details className="more-filters" open={open || undefined}>
+      <summary>More filters{open ? ' (some set)' : ''}</summary>
+      <div className="more-filters-body">
+        <fieldset>
+          <legend>Ranges</legend>
+          {number('minCost', 'Cost from (USD)')}
+          {number('maxCost', 'Cost to (USD)')}
+          {number('minLatency', 'Latency from (s)')}
+          {number('maxLatency', 'Latency to (s)')}
+        </fieldset>
+        <ChecksField
+          legend="Status"
+          options={statuses.map((status) => ({ value: status, label: status }))}
+          chosen={draft.statuses}
+          onChange={(next) => set('statuses', next)}
+        />
+        <ChecksField
+          legend={kindLegend}
+          options={spanKinds.map((kind) => ({ value: kind, label: kind }))}
+          chosen={draft.kinds}
+          onChange={(next) => set('kinds', next)}
+        />
+      </div>
+    </details>
+  );
+}
+
 export function TraceFilters({ state, apply }: { state: TraceListState; apply: (next: TraceListState) => void }) {
   const [draft, setDraft] = useState(state);
   const [scoreRows, setScoreRows] = useState<ScoreFilterRow[]>(() => state.scores.map(scoreFilterRow));
@@ -47,36 +123,12 @@ export function TraceFilters({ state, apply }: { state: TraceListState; apply: (
     const scores = scoreRows.flatMap((row) => rowScoreFilter(row) ?? []);
     apply({ ...draft, scores, columns: namesOf(columns), after: null, before: null });
   };
-  const text = (key: 'name' | 'user' | 'session' | 'environment' | 'model' | 'text', label: string) => (
-    <label>
-      {label}
-      <input type="search" value={draft[key]} onChange={(event) => set(key, event.target.value)} />
-    </label>
-  );
-  const number = (key: 'minCost' | 'maxCost' | 'minLatency' | 'maxLatency', label: string) => {
-    const invalid = draft[key].trim() !== '' && (numberOf(draft[key]) === undefined || numberOf(draft[key])! < 0);
-    return (
-      <label>
-        {label}
-        <input inputMode="decimal" value={draft[key]} aria-invalid={invalid || undefined} onChange={(event) => set(key, event.target.value)} />
-      </label>
-    );
-  };
   // Ranges, statuses and kinds stay folded unless the URL sets one.
-  const moreSet =
-    [state.minCost, state.maxCost, state.minLatency, state.maxLatency].some((value) => value !== '') || state.statuses.length > 0 || state.kinds.length > 0;
+  const moreSet = moreFiltersSet(state);
   return (
     <form className="filters" onSubmit={submit} aria-label="Filter traces">
       <TimeRangeFields legend="Time" value={draft} onChange={(next) => setDraft((current) => ({ ...current, ...next }))} />
-      <fieldset>
-        <legend>Trace</legend>
-        {text('name', 'Name contains')}
-        {text('text', 'Text in inputs or outputs')}
-        {text('model', 'Model')}
-        {text('user', 'User id')}
-        {text('session', 'Session id')}
-        {text('environment', 'Environment')}
-      </fieldset>
+      <TraceTextFields draft={draft} set={set} />
       <fieldset className="score-filters">
         <legend>Scores</legend>
         {scoreRows.map((row, index) => {
@@ -148,30 +200,7 @@ export function TraceFilters({ state, apply }: { state: TraceListState; apply: (
           <input value={columns} placeholder="names, commas between" onChange={(event) => setColumns(event.target.value)} />
         </label>
       </fieldset>
-      <details className="more-filters" open={moreSet || undefined}>
-        <summary>More filters{moreSet ? ' (some set)' : ''}</summary>
-        <div className="more-filters-body">
-          <fieldset>
-            <legend>Ranges</legend>
-            {number('minCost', 'Cost from (USD)')}
-            {number('maxCost', 'Cost to (USD)')}
-            {number('minLatency', 'Latency from (s)')}
-            {number('maxLatency', 'Latency to (s)')}
-          </fieldset>
-          <ChecksField
-            legend="Status"
-            options={statuses.map((status) => ({ value: status, label: status }))}
-            chosen={draft.statuses}
-            onChange={(next) => set('statuses', next)}
-          />
-          <ChecksField
-            legend="Kind of the root span"
-            options={spanKinds.map((kind) => ({ value: kind, label: kind }))}
-            chosen={draft.kinds}
-            onChange={(next) => set('kinds', next)}
-          />
-        </div>
-      </details>
+      <MoreFilterFields draft={draft} set={set} open={moreSet} />
       <div className="filter-actions">
         <button type="submit">Apply filters</button>
         <button type="button" className="secondary" onClick={() => apply(parseState(''))}>

@@ -19,6 +19,7 @@ import {
   type PanelScore,
   type ScoreWrite,
 } from './panel.ts';
+import { ScoreSource } from './ScoreSource.tsx';
 import './scores.css';
 
 export interface ScorePanelProps {
@@ -252,7 +253,10 @@ export function ScorePanel({ target, configs, scores, keysActive, onTakeKeys, on
           <ul className="score-others">
             {others.map((score) => (
               <li key={score.id}>
-                <span className="score-name">{score.name}</span> {scoreValueText(score)} <span className="muted small">{score.source}</span>
+                <span className="score-name">{score.name}</span> {scoreValueText(score)}{' '}
+                <span className="muted small">
+                  <ScoreSource source={score.source} metadata={score.metadata} />
+                </span>
                 {score.comment && <span className="muted small"> · {score.comment}</span>}{' '}
                 <button type="button" className="link-button small" onClick={() => void remove(score.id, score.id)}>
                   Remove <span className="visually-hidden">the score {score.name}</span>

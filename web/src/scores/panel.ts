@@ -24,6 +24,8 @@ export interface PanelScore {
   readonly comment: string | null | undefined;
   /** api, annotation, evaluation or online. */
   readonly source: string;
+  /** An online score's `{rule_id, judge_trace_id…}`. */
+  readonly metadata?: unknown;
   readonly configId: string | null | undefined;
 }
 

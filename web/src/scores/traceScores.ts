@@ -64,6 +64,7 @@ const scoresFragment = graphql`
       stringValue
       comment
       source
+      metadata
       config {
         id
       }
@@ -122,6 +123,7 @@ export function useTraceScores(trace: TraceScores_trace$key, traceId: string) {
         stringValue: score.stringValue,
         comment: score.comment,
         source: score.source.toLowerCase(),
+        metadata: score.metadata,
         configId: score.config?.id ?? null,
         spanId: score.target === 'SPAN' ? (score.spanId ?? null) : null,
       })),
