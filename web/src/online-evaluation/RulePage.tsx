@@ -248,15 +248,15 @@ function CostChart({ rule: key }: { rule: RuleCost_rule$key }) {
       <h2>Cost by day</h2>
       <table className="rule-cost">
         <caption className="visually-hidden">The judges' cost and the jobs that ended on each of the last 14 UTC days</caption>
-        <HeadRow columns={['Day (UTC)', 'Cost', 'Jobs ended']} numeric={['Cost', 'Jobs ended']} />
+        <HeadRow columns={['Day (UTC)', 'Share of the busiest day', 'Cost', 'Jobs ended']} numeric={['Cost', 'Jobs ended']} />
         <tbody>
           {costByDay.map((day) => (
             <tr key={String(day.day)}>
               <td>{String(day.day).slice(0, 10)}</td>
-              <td className="numeric">
+              <td className="bar">
                 <span className="cost-bar" style={{ width: `${max > 0 ? (day.costUsd / max) * 100 : 0}%` }} aria-hidden="true" />
-                {formatCost(day.costUsd)}
               </td>
+              <td className="numeric">{formatCost(day.costUsd)}</td>
               <td className="numeric">{formatCount(day.jobs)}</td>
             </tr>
           ))}
