@@ -3,7 +3,7 @@
 // of matching traces, the mapping previewed on a real trace) with a regex evaluator, which needs
 // no network; traces sent over OTLP scored as they arrive, the rule page following them live
 // (through the evaluationRuleProgress subscription), a backfill over an earlier trace to its end,
-// and the online score in the trace view with its rule linked. Needs Debian's chromium.
+// the rule edited, and the online score in the trace view with its rule linked. Needs Debian's chromium.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { browserSuite, chromiumAvailable as available, screenshot, seriousViolations, watchedPage } from './helpers/browser.js';
 import { createApp, createConfig } from './helpers/evaluations.js';
@@ -93,6 +93,17 @@ it.skipIf(!available)(
       .toEqual([expect.stringMatching(/^trace \w+\s+done/), expect.stringMatching(/^trace \w+\s+done/), expect.stringMatching(/^trace \w+\s+done/)]);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'online-evaluation-rule', { fullPage: true });
+
+    // Edited: a refused limit beside its field, then one saved; a limit is no new version.
+    await page.getByRole('link', { name: 'Edit' }).click();
+    const edit = page.getByRole('form', { name: 'Rule' });
+    await edit.getByLabel('Daily cost limit (USD)').fill('-1');
+    await edit.getByRole('button', { name: 'Save the rule' }).click();
+    await expect.poll(() => edit.getByLabel('Daily cost limit (USD)').getAttribute('aria-invalid')).toBe('true');
+    await edit.getByLabel('Daily cost limit (USD)').fill('5');
+    await edit.getByRole('button', { name: 'Save the rule' }).click();
+    await page.waitForURL(ruleUrl);
+    await expect.poll(() => page.locator('dl.rule-setup').innerText()).toMatch(/Daily cost limit\s+\$5\.00[\s\S]*Version\s+1/);
 
     // The list shows its health and counts.
     await page.getByRole('link', { name: 'Online evaluation' }).first().click();
