@@ -58,7 +58,7 @@ async function serviceRun(dist?: string): Promise<ServiceRun> {
 // The two services alternate, so that a machine busy with other work weighs on both alike.
 const runs: { old: ServiceRun[]; new: ServiceRun[] } = { old: [], new: [] };
 for (let round = 0; round < ROUNDS; round++) {
-  runs.old.push(await serviceRun(baselineDist));
+  runs.old.push(await serviceRun(baselineDist.service));
   runs.new.push(await serviceRun());
 }
 const best = (list: ServiceRun[]) => ({
@@ -70,7 +70,7 @@ const best = (list: ServiceRun[]) => ({
 // The decoding thread's work alone, old and new alternating on the same bodies, in CPU time.
 const bodies = otlpBodies(Math.min(SPANS, 20_000), BATCH, TRACE);
 type Prepare = (format: 'protobuf', body: Uint8Array) => unknown;
-const oldPrepare = ((await import(`${baselineDist}/observability/ingestion/otlp/prepare-spans.js`)) as { prepareOtlp: Prepare }).prepareOtlp;
+const oldPrepare = ((await import(`${baselineDist.decoding}/observability/ingestion/otlp/prepare-spans.js`)) as { prepareOtlp: Prepare }).prepareOtlp;
 const newPrepare = ((await import(new URL('../dist/observability/ingestion/otlp/prepare-spans.js', import.meta.url).href)) as { prepareOtlp: Prepare })
   .prepareOtlp;
 const decodingCpu = { old: Infinity, new: Infinity };
