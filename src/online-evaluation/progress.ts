@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestContext } from '../shared/context.js';
 import type { Prisma } from '../shared/db.js';
 import { NotFoundError } from '../shared/errors.js';
-import type { AssayEvents } from '../shared/events.js';
+import { endingWith, type AssayEvents } from '../shared/events.js';
 
 type RuleRow = Prisma.EvaluationRuleGetPayload<object>;
 
@@ -71,17 +71,6 @@ export function ruleProgressStream(ctx: RequestContext, ruleId: string, interval
       await updates.return?.();
     }
   }
-  const inner = stream();
-  return {
-    next: () => inner.next(),
-    // Ending the subscription wakes a stream waiting for a change, which then returns.
-    return: async () => {
-      await updates.return?.();
-      return inner.return(undefined);
-    },
-    throw: (error: unknown) => inner.throw(error),
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
+  // Ending the subscription wakes a stream waiting for a change, which then returns.
+  return endingWith(updates, stream());
 }

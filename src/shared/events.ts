@@ -61,6 +61,26 @@ export function follow<T extends SingleTopic>(events: AssayEvents, topic: T, han
   };
 }
 
+/**
+ * A subscription's stream: `stream`, a generator reading the events of `updates`, whose `return`
+ * (the client left) ends `updates` first. A generator waiting in `updates.next()` cannot be
+ * returned until that settles, so without this a closed subscription kept its listener until the
+ * topic's next event came, and idle topics piled them up (docs/graphql.md#subscriptions-end-at-once).
+ */
+export function endingWith<T>(updates: AsyncIterator<unknown>, stream: AsyncGenerator<T>): AsyncIterableIterator<T> {
+  return {
+    next: () => stream.next(),
+    return: async () => {
+      await updates.return?.();
+      return stream.return(undefined);
+    },
+    throw: (error: unknown) => stream.throw(error),
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
 /** The channel every instance of one database LISTENs on. */
 const CHANNEL = 'assay_events';
 /** NOTIFY refuses payloads of 8000 bytes or more; a message over this is split. */

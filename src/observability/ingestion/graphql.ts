@@ -1,6 +1,7 @@
 // GraphQL of ingestion: the `ingestTrace` mutation (the legacy JSON body) and the `tracesStored`
 // subscription, which tells live trace lists what each commit of spans stored (docs/ui.md#live-updates).
 import type { RequestContext } from '../../shared/context.js';
+import { endingWith } from '../../shared/events.js';
 import { builder } from '../../shared/graphql/builder.js';
 import { ingestLegacyTraceBody, type LegacyIngestAnswer } from './legacy-trace.js';
 
@@ -24,19 +25,22 @@ builder.mutationField('ingestTrace', (t) =>
 );
 
 /** An empty list once listening, then the ids of the traces of each commit of ingested spans. */
-async function* storedTraces(ctx: RequestContext): AsyncGenerator<string[]> {
+function storedTraces(ctx: RequestContext): AsyncIterableIterator<string[]> {
   // Subscribe before announcing, so no commit falls between the two.
   const commits = ctx.events.subscribe('traces:stored', ctx.projectId)[Symbol.asyncIterator]();
-  try {
-    yield [];
-    for (;;) {
-      const next = await commits.next();
-      if (next.done) return;
-      yield next.value;
+  async function* stream(): AsyncGenerator<string[]> {
+    try {
+      yield [];
+      for (;;) {
+        const next = await commits.next();
+        if (next.done) return;
+        yield next.value;
+      }
+    } finally {
+      await commits.return?.();
     }
-  } finally {
-    await commits.return?.();
   }
+  return endingWith(commits, stream());
 }
 
 builder.subscriptionField('tracesStored', (t) =>
