@@ -89,11 +89,21 @@ beforeAll(async () => {
   variantId = ((await server.request('GET', `/apps/${app.app_id}/variants`)).body as { variant_id: string }[])[0].variant_id;
   const agenta = [
     // By the app's and variant's slugs, in production.
-    ['a1'.repeat(16), 40, 1.5, { 'ag.refs.application.slug': 'triage', 'ag.refs.variant.slug': 'triage', 'ag.refs.variant.version': 2, 'ag.refs.environment.slug': 'production' }],
+    [
+      'a1'.repeat(16),
+      40,
+      1.5,
+      { 'ag.refs.application.slug': 'triage', 'ag.refs.variant.slug': 'triage', 'ag.refs.variant.version': 2, 'ag.refs.environment.slug': 'production' },
+    ],
     // By the variant's id, in staging.
     ['a2'.repeat(16), 50, 4, { 'ag.refs.variant.id': variantId, 'ag.refs.variant.version': '2', 'ag.environment': 'staging' }],
     // The same variant name in another app: not this variant's.
-    ['a3'.repeat(16), 60, 1, { 'ag.refs.application.slug': 'other', 'ag.refs.variant.slug': 'triage', 'ag.refs.variant.version': 2, 'ag.refs.environment.slug': 'production' }],
+    [
+      'a3'.repeat(16),
+      60,
+      1,
+      { 'ag.refs.application.slug': 'other', 'ag.refs.variant.slug': 'triage', 'ag.refs.variant.version': 2, 'ag.refs.environment.slug': 'production' },
+    ],
   ] as const;
   for (const [traceId, at, seconds, refs] of agenta) {
     expect((await server.request('POST', '/v1/traces', agentaSpan(traceId, at, seconds, refs))).status).toBe(200);
