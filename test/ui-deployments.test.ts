@@ -110,6 +110,8 @@ it.skipIf(!available)(
     const deployments = await server.request('GET', `/apps/${appId}/environments/production/deployments`);
     expect((deployments.body as { revision: number }[]).map((deployment) => deployment.revision)).toEqual([2, 1, 2]);
     expect(await history.locator('tbody tr').count()).toBe(4);
+    // Only production's v1 is a revision it could roll back to now.
+    expect(await history.getByRole('button', { name: /^Roll back to/ }).allInnerTexts()).toEqual(['Roll back to v1']);
 
     // The newest revision's traces and figures; then v1's.
     const v2 = page.getByRole('table', { name: 'Traces of v2' });

@@ -158,7 +158,11 @@ export function DeployPanel({ app, variant }: { app: Deploy_app$key; variant: { 
         <tbody>
           {data.environments.flatMap((row) =>
             row.deployments.edges.map(({ node }, index) => {
-              const mine = node.revision.variant.id === variant.id;
+              // An older deployment of this variant, of a revision the environment does not serve now.
+              const rollback =
+                index > 0 &&
+                node.revision.variant.id === variant.id &&
+                (row.revision?.variant.id !== variant.id || row.revision.revision !== node.revision.revision);
               return (
                 <tr key={node.id}>
                   <td>{row.name}</td>
@@ -169,7 +173,7 @@ export function DeployPanel({ app, variant }: { app: Deploy_app$key; variant: { 
                   <td>{node.actorLabel ?? <span className="muted">{node.actorType.toLowerCase()}</span>}</td>
                   <td>{formatTime(node.createdAt)}</td>
                   <td>
-                    {index > 0 && mine && (
+                    {rollback && (
                       <ConfirmButton
                         label={`Roll back to v${node.revision.revision}`}
                         question={`Deploy ${variant.name} v${node.revision.revision} to ${row.name} again?`}
