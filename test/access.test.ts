@@ -194,6 +194,8 @@ const expected: Record<string, Access> = {
   'PUT /variants/:variant_id/parameters': 'write',
   'GET /variants/:variant_id/revisions': 'read',
   'GET /variants/:variant_id/revisions/:revision': 'read',
+  'GET /variants/:variant_id/revisions/:revision/traces': 'read',
+  'GET /variants/:variant_id/revisions/:revision/metrics': 'read',
   'DELETE /variants/:variant_id': 'write',
   'GET /apps/:app_id/environments': 'read',
   'POST /apps/:app_id/environments': 'write',

@@ -570,6 +570,11 @@ describe('real answers match the document', () => {
     await call('POST', `${base}/qa/deploy`, { variant_id: variant.variant_id, revision: 1 });
     await call('POST', `${base}/qa/deploy`, { variant_id: variant.variant_id, revision: 9 }, 404);
     await call('GET', `${base}/qa/deployments`);
+    const trace = { trace: 'tour-prompt-trace', spans: [{ id: 'gen', name: 'gen', start_time: '2026-01-01T00:00:00Z', end_time: '2026-01-01T00:00:01Z' }] };
+    await call('POST', '/observability/trace', { ...trace, spans: [{ ...trace.spans[0], variant_name: 'tour-prompt', revision: 1, environment: 'qa' }] });
+    await call('GET', `/variants/${variant.variant_id}/revisions/1/traces?environment=qa&limit=5`);
+    await call('GET', `/variants/${variant.variant_id}/revisions/1/metrics?environment=qa`);
+    await call('GET', `/variants/${variant.variant_id}/revisions/9/metrics`, undefined, 404);
     await call('GET', `${base}/qa/config`);
     await call('GET', `${base}/development/config`, undefined, 404);
     await call('DELETE', `${base}/qa`, undefined, 204);

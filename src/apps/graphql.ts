@@ -6,7 +6,10 @@ import { countedConnection } from '../shared/graphql/connections.js';
 import { globalId } from '../shared/graphql/ids.js';
 import { restFields, upperCaseValues } from '../shared/graphql/names.js';
 import { parseInput } from '../shared/validation.js';
+import { Metrics, ScoreSummary, TraceConnection } from '../observability/search/graphql.js';
+import { TraceRef } from '../observability/traces/graphql.js';
 import * as deployments from './deployments.js';
+import * as revisionTraces from './revision-traces.js';
 import { createAppInput, createEnvironmentInput, createVariantInput, deployInput, updateVariantParametersInput, variantKinds } from './inputs.js';
 import * as apps from './operations.js';
 
@@ -73,6 +76,15 @@ export const Variant = builder.prismaNode('Variant', {
   }),
 });
 
+const RevisionStats = builder.objectRef<revisionTraces.RevisionStats>('RevisionStats').implement({
+  description: "What a variant revision's traces add up to, in one environment or all (docs/deployments.md#traces-of-a-revision).",
+  fields: (t) => ({
+    environment: t.exposeString('environment', { nullable: true, description: 'The environment counted; null for all but evaluations.' }),
+    traces: t.expose('traces', { type: Metrics, description: 'Count, errors, cost, tokens and latency percentiles of its traces.' }),
+    scores: t.expose('scores', { type: [ScoreSummary], description: 'The scores of its traces (and their spans), per name and data type.' }),
+  }),
+});
+
 builder.prismaNode('VariantRevision', {
   description: "A variant's uri and parameters as one change left them; evaluations pin the revision they ran.",
   id: { field: 'id' },
@@ -87,6 +99,26 @@ builder.prismaNode('VariantRevision', {
     parameters: t.expose('parameters', { type: 'JSON', description: 'The parameters, as sent to an endpoint or run as a prompt.' }),
     message: t.exposeString('message', { nullable: true, description: 'Why the change was made (a Langfuse commitMessage); null when none was given.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the change was made.' }),
+    traces: t.connection(
+      {
+        type: TraceRef,
+        description: 'The traces whose spans name this revision (docs/deployments.md#traces-of-a-revision), newest first.',
+        args: { environment: t.arg.string({ description: "Only this environment's; every one but Assay's evaluations when absent." }) },
+        resolve: (revision, args, ctx) => revisionTraces.revisionTraces(ctx, revision.id, args.environment ?? null, args),
+      },
+      TraceConnection,
+    ),
+    stats: t.field({
+      type: RevisionStats,
+      description: "Count, cost, tokens, latency and scores of this revision's traces.",
+      args: { environment: t.arg.string({ description: "Only this environment's; every one but Assay's evaluations when absent." }) },
+      resolve: (revision, args, ctx) => revisionTraces.revisionStats(ctx, revision.id, args.environment ?? null),
+    }),
+    production: t.field({
+      type: RevisionStats,
+      description: "`stats` of its traces in production: what two revisions' comparison in production shows.",
+      resolve: (revision, _args, ctx) => revisionTraces.revisionStats(ctx, revision.id, 'production'),
+    }),
   }),
 });
 

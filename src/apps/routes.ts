@@ -4,9 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { intParam } from '../shared/http/params.js';
 import { restRoutes } from '../shared/http/route.js';
+import { searchQuery } from '../observability/search/inputs.js';
+import { metricsResponse, scoreSummaryJson, traceJson, traceListResponse } from '../observability/search/responses.js';
 import * as deployments from './deployments.js';
 import { createAppInput, createEnvironmentInput, createVariantInput, deployInput, updateAppInput, updateVariantParametersInput } from './inputs.js';
 import * as apps from './operations.js';
+import * as revisionTraces from './revision-traces.js';
 import {
   appJson,
   appResponse,
@@ -97,6 +100,41 @@ export function appRoutes(app: FastifyInstance): void {
       errors: [404],
     },
     async (req, { params }) => revisionJson(await apps.getVariantRevision(req.ctx, params.variant_id, params.revision)),
+  );
+  const revisionParams = z.object({ variant_id: z.string(), revision: intParam() });
+  rest.get(
+    '/variants/:variant_id/revisions/:revision/traces',
+    {
+      tag,
+      summary: 'The traces whose spans name this revision, newest first',
+      description: 'Spans name a revision by the variant id or name and the revision number (docs/deployments.md#traces-of-a-revision).',
+      params: revisionParams,
+      query: searchQuery.pick({ environment: true, limit: true, cursor: true }),
+      response: traceListResponse,
+      errors: [404],
+    },
+    async (req, { params, query }) => {
+      const revision = await apps.getVariantRevision(req.ctx, params.variant_id, params.revision);
+      const page = await revisionTraces.revisionTraces(req.ctx, revision.id, query.environment ?? null, { first: query.limit, after: query.cursor });
+      return { traces: page.edges.map((edge) => traceJson(edge.node)), next_cursor: page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null };
+    },
+  );
+  rest.get(
+    '/variants/:variant_id/revisions/:revision/metrics',
+    {
+      tag,
+      summary: "Count, errors, cost, tokens, latency percentiles and scores of the revision's traces",
+      description: "In `environment` (every one but Assay's evaluations when absent); `scores` holds every score name of those traces.",
+      params: revisionParams,
+      query: searchQuery.pick({ environment: true }),
+      response: metricsResponse,
+      errors: [404],
+    },
+    async (req, { params, query }) => {
+      const revision = await apps.getVariantRevision(req.ctx, params.variant_id, params.revision);
+      const stats = await revisionTraces.revisionStats(req.ctx, revision.id, query.environment ?? null);
+      return { ...stats.traces, scores: stats.scores.map(scoreSummaryJson) };
+    },
   );
   rest.delete('/variants/:variant_id', { tag, summary: 'Delete a variant', noContent: true, errors: [404] }, (req, { params }) =>
     apps.deleteVariant(req.ctx, params.variant_id),

@@ -39,6 +39,16 @@ export function spansWithin(sql: BulkSql, alias: string, agg: string | null): st
   return ` AND ${alias}"startTime" >= ${from} AND ${alias}"startTime" <= ${to}`;
 }
 
+/**
+ * A span's start and id as one text that sorts by start time (then id): the earliest span naming a
+ * variant is found by MIN over it in the same pass as the sums, and its id taken back from
+ * character 21 on. A trace's variant, revision and app are that span's (a Langfuse generation
+ * given a prompt sits below the root; docs/observability.md#traces-of-a-revision).
+ */
+function spanKey(sql: BulkSql): string {
+  return sql.provider === 'postgresql' ? `lpad("startTimeUnixNano"::text, 20, '0') || "spanId"` : `printf('%020d', "startTimeUnixNano") || "spanId"`;
+}
+
 export const rollUpTracesSql = (sql: BulkSql) => `
 WITH agg AS MATERIALIZED (
   SELECT "projectId", "traceId",
@@ -49,7 +59,8 @@ WITH agg AS MATERIALIZED (
     SUM("promptTokens") AS "promptTokens", SUM("completionTokens") AS "completionTokens",
     SUM("totalTokens") AS "totalTokens", ${costSumSql('"cost"', sql)} AS "cost",
     MIN(CASE WHEN "parentSpanId" IS NULL THEN "startTimeUnixNano" END) AS "firstParentless",
-    MIN("sessionId") AS "anySessionId"
+    MIN("sessionId") AS "anySessionId",
+    MIN(CASE WHEN "variantId" IS NOT NULL OR "variantName" IS NOT NULL THEN ${spanKey(sql)} END) AS "variantKey"
   FROM "Span"
   WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')})${spansWithin(sql, '', null)}
   GROUP BY "projectId", "traceId"
@@ -78,14 +89,17 @@ rooted AS MATERIALIZED (
 )
 INSERT INTO "Trace" ("projectId", "traceId", "rootSpanId", "name", "startTime", "endTime", "latency",
   "spanCount", "errorCount", "promptTokens", "completionTokens", "totalTokens", "cost", "spanKind", "statusCode",
-  "environment", "userId", "sessionId", "appId", "variantId", "variantName", "createdAt", "updatedAt")
+  "environment", "userId", "sessionId", "appId", "variantId", "variantName", "variantRevision", "createdAt", "updatedAt")
 SELECT agg."projectId", agg."traceId", root."spanId", root."name", agg."startTime", agg."endTime",
   (agg."endNano" - agg."startNano") / 1e9,
   agg."spanCount", agg."errorCount", agg."promptTokens", agg."completionTokens", agg."totalTokens", agg."cost",
   root."spanKind", CASE WHEN agg."errorCount" > 0 THEN 'ERROR' ELSE root."statusCode" END,
-  root."environment", root."userId", COALESCE(root."sessionId", agg."anySessionId"), root."appId", root."variantId", root."variantName", ${sql.timestamp('?')}, ${sql.timestamp('?')}
+  root."environment", root."userId", COALESCE(root."sessionId", agg."anySessionId"), COALESCE(named."appId", root."appId"),
+  named."variantId", named."variantName", named."variantRevision", ${sql.timestamp('?')}, ${sql.timestamp('?')}
 FROM rooted AS agg
 LEFT JOIN "Span" AS root ON root."projectId" = agg."projectId" AND root."traceId" = agg."traceId" AND root."spanId" = agg."rootId"${spansWithin(sql, 'root.', 'agg')}
+LEFT JOIN "Span" AS named ON named."projectId" = agg."projectId" AND named."traceId" = agg."traceId"
+  AND named."spanId" = substr(agg."variantKey", 21)${spansWithin(sql, 'named.', 'agg')}
 WHERE true
 ON CONFLICT ("projectId", "traceId") DO UPDATE SET
   "rootSpanId" = excluded."rootSpanId", "name" = excluded."name",
@@ -95,7 +109,8 @@ ON CONFLICT ("projectId", "traceId") DO UPDATE SET
   "totalTokens" = excluded."totalTokens", "cost" = excluded."cost",
   "spanKind" = excluded."spanKind", "statusCode" = excluded."statusCode", "variantName" = excluded."variantName",
   "environment" = excluded."environment", "userId" = excluded."userId", "sessionId" = excluded."sessionId",
-  "appId" = excluded."appId", "variantId" = excluded."variantId", "updatedAt" = excluded."updatedAt"`;
+  "appId" = excluded."appId", "variantId" = excluded."variantId", "variantRevision" = excluded."variantRevision",
+  "updatedAt" = excluded."updatedAt"`;
 
 /**
  * PostgreSQL: where the spans of `ids` (a JSON array) lie in "Span", from their traces' roll-ups

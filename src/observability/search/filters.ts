@@ -23,6 +23,8 @@ export interface SearchFilter {
   appId?: string;
   variantId?: string;
   variantName?: string;
+  /** The traces (spans) naming this variant revision (docs/observability.md#traces-of-a-revision). */
+  revision?: RevisionReference;
   /** A model name, or a family: "gpt-4o" also matches "gpt-4o-2024-08-06". Traces: any span's. */
   model?: string;
   /** Text in the inputs or outputs (traces: of any span), ignoring ASCII case. */
@@ -41,6 +43,18 @@ export interface SearchFilter {
    * set or `environment` names theirs (EVALUATION_ENVIRONMENT).
    */
   includeEvaluations?: boolean;
+}
+
+/**
+ * How spans may name one variant revision: by the variant's id, or by its name (a Langfuse prompt,
+ * an Agenta slug) with either no app or the app's id or name; and the revision's number.
+ */
+export interface RevisionReference {
+  variantId: string;
+  variantName: string;
+  /** The app's id and name: a span naming the variant by name and another app is not its. */
+  app: readonly string[];
+  revision: number;
 }
 
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
@@ -93,6 +107,16 @@ function commonConditions(sql: BulkSql, alias: string, filter: SearchFilter, whe
     ['variantName', 'variantName'],
   ] as const) {
     if (filter[key] !== undefined) where.add(`${c(column)} = ?`, filter[key]);
+  }
+  if (filter.revision) {
+    const { variantId, variantName, app, revision } = filter.revision;
+    where.add(
+      `${c('variantRevision')} = ? AND (${c('variantId')} = ? OR (${c('variantName')} = ? AND (${c('appId')} IS NULL${app.length ? ` OR ${c('appId')} IN (${app.map(() => '?').join(', ')})` : ''})))`,
+      revision,
+      variantId,
+      variantName,
+      ...app,
+    );
   }
   if (filter.environment === undefined && !filter.includeEvaluations) where.add(`${c('environment')} ${sql.isNot} ?`, EVALUATION_ENVIRONMENT);
   if (filter.minCost !== undefined) where.add(`${c('cost')} >= ?`, filter.minCost);

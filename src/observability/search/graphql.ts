@@ -51,7 +51,7 @@ const LatencyMetrics = builder.objectRef<metrics.Metrics['latency']>('LatencyMet
   }),
 });
 
-const Metrics = builder.objectRef<metrics.Metrics>('ObservabilityMetrics').implement({
+export const Metrics = builder.objectRef<metrics.Metrics>('ObservabilityMetrics').implement({
   description: 'Aggregates over the traces or spans matching a filter (REST: `GET /observability/metrics`).',
   fields: (t) => ({
     count: t.exposeInt('count', { description: 'How many matched.' }),
@@ -99,7 +99,7 @@ const ScoreLabelShare = builder.objectRef<scoreSearch.LabelShare>('ScoreLabelSha
   }),
 });
 
-const ScoreSummary = builder.objectRef<scoreSearch.ScoreSummary>('ScoreSummary').implement({
+export const ScoreSummary = builder.objectRef<scoreSearch.ScoreSummary>('ScoreSummary').implement({
   description: 'The scores of one name and data type of the traces matching a filter (and of their spans).',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'The score name.' }),
@@ -193,7 +193,7 @@ const SeriesBucket = builder.objectRef<metrics.SeriesBucket>('TraceSeriesBucket'
   }),
 });
 
-const TraceConnection = builder.connectionObject(
+export const TraceConnection = builder.connectionObject(
   { type: TraceRef, name: 'TraceConnection', description: 'Traces, a page at a time.' },
   { description: 'A trace and its cursor.' },
 );

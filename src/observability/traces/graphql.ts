@@ -259,9 +259,18 @@ export const TraceRef = builder.prismaNode('Trace', {
     environment: t.exposeString('environment', { nullable: true, description: "The root span's deployment environment." }),
     userId: t.exposeString('userId', { nullable: true, description: "The root span's end-user id." }),
     sessionId: t.exposeString('sessionId', { nullable: true, description: "The root span's session id." }),
-    appId: t.id({ nullable: true, description: "The global id of the root span's App.", resolve: (trace) => globalId('App', trace.appId) }),
-    variantId: t.id({ nullable: true, description: "The global id of the root span's Variant.", resolve: (trace) => globalId('Variant', trace.variantId) }),
-    variantName: t.exposeString('variantName', { nullable: true, description: "The root span's variant name." }),
+    appId: t.id({
+      nullable: true,
+      description: "The global id of the App named by the first span naming a variant (else the root span's); as sent, an id or a name.",
+      resolve: (trace) => globalId('App', trace.appId),
+    }),
+    variantId: t.id({
+      nullable: true,
+      description: 'The global id of the Variant the first span naming a variant names (docs/observability.md#traces-of-a-revision).',
+      resolve: (trace) => globalId('Variant', trace.variantId),
+    }),
+    variantName: t.exposeString('variantName', { nullable: true, description: 'The variant (or Langfuse prompt) name the first span naming a variant gives.' }),
+    variantRevision: t.exposeInt('variantRevision', { nullable: true, description: 'The revision (or Langfuse prompt version) that span gives.' }),
     root: t.field({
       type: Span,
       nullable: true,

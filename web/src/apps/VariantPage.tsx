@@ -1,6 +1,8 @@
-// A variant (docs/ui.md#apps-variants-and-evaluator-configs): its revisions, the diff of parameters
-// (and endpoint) between two of them, chosen in the URL (?from=&to=), and a form for a new revision.
-import { useMemo, useState, type FormEvent } from 'react';
+// A variant (docs/ui.md#apps-variants-and-evaluator-configs): its revisions, their deployments
+// (Deploy.tsx), a revision's traces (RevisionTraffic.tsx), the diff of parameters (and endpoint)
+// between two of them and their production figures side by side, chosen in the URL (?from=&to=),
+// and a form for a new revision.
+import { Suspense, useMemo, useState, type FormEvent } from 'react';
 import { graphql, useMutation, usePreloadedQuery } from 'react-relay';
 import type { ScreenProps } from '../entrypoint.ts';
 import type { RouteOf } from '../router.tsx';
@@ -10,8 +12,10 @@ import type { VariantPageQuery } from '../__generated__/VariantPageQuery.graphql
 import { FieldIssues, FormIssues, invalidProps, useFormIssues } from '../components/forms.tsx';
 import { formatTime } from '../format.ts';
 import { Link, paths, useRouter } from '../router.tsx';
-import { Empty, HeadRow } from '../components/states.tsx';
+import { Empty, HeadRow, Loading } from '../components/states.tsx';
 import { DiffParts } from '../evaluations/TextDiff.tsx';
+import { DeployPanel } from './Deploy.tsx';
+import { RevisionComparison, RevisionTraffic } from './RevisionTraffic.tsx';
 import { revisionDiff } from './revisions.ts';
 import '../evaluations/evaluations.css';
 
@@ -24,6 +28,10 @@ const query = graphql`
       revision
       app {
         name
+        environments {
+          name
+        }
+        ...Deploy_app
       }
       revisions {
         id
@@ -82,6 +90,7 @@ export function VariantPage({ route: { projectId, appId, variantId, from, to }, 
   const [uri, setUri] = useState(latest?.uri ?? '');
   const { issues, setIssues, failure, setFailure, onError } = useFormIssues();
   const [commit, saving] = useMutation<VariantPageMutation>(mutation);
+  const [shown, setShown] = useState<number | null>(null);
   if (!variant || !latest)
     return (
       <Empty title="No such variant">
@@ -91,6 +100,7 @@ export function VariantPage({ route: { projectId, appId, variantId, from, to }, 
   const revisions = variant.revisions;
   const toRevision = revisions.find((revision) => revision.revision === to) ?? latest;
   const fromRevision = revisions.find((revision) => revision.revision === from) ?? revisions.at(-2) ?? latest;
+  const shownRevision = revisions.find((revision) => revision.revision === shown) ?? latest;
   const pick = (nextFrom: number, nextTo: number) => navigate(paths.variant(projectId, appId, variantId, nextFrom, nextTo), { replace: true });
   const revisionPicker = (label: string, value: number, onPick: (revision: number) => void) => (
     <label>
@@ -142,12 +152,28 @@ export function VariantPage({ route: { projectId, appId, variantId, from, to }, 
           ))}
         </tbody>
       </table>
+      <DeployPanel app={variant.app} variant={variant} />
+      <h2>Traces of a revision</h2>
+      <div className="form-row">{revisionPicker('Show revision', shownRevision.revision, setShown)}</div>
+      <Suspense fallback={<Loading label="Loading the revision's traces…" />}>
+        <RevisionTraffic
+          projectId={projectId}
+          revisionId={shownRevision.id}
+          revision={shownRevision.revision}
+          environments={variant.app.environments.map((environment) => environment.name)}
+        />
+      </Suspense>
       <h2>Changes between two revisions</h2>
       <div className="form-row">
         {revisionPicker('From', fromRevision.revision, (revision) => pick(revision, toRevision.revision))}
         {revisionPicker('To', toRevision.revision, (revision) => pick(fromRevision.revision, revision))}
       </div>
       <RevisionDiff before={fromRevision} after={toRevision} />
+      {fromRevision.id !== toRevision.id && (
+        <Suspense fallback={<Loading label="Loading both revisions' production figures…" />}>
+          <RevisionComparison before={fromRevision} after={toRevision} />
+        </Suspense>
+      )}
       <h2>New revision</h2>
       <form className="form" onSubmit={submit} noValidate aria-label="New revision">
         {variant.kind === 'ENDPOINT' && (

@@ -216,6 +216,10 @@ export const langfuse: Convention = {
     { key: 'langfuse.environment', field: 'environment', resource: true },
     { key: 'langfuse.release', field: 'release', resource: true },
     { key: 'langfuse.version', field: 'version', resource: true },
+    // The prompt a generation was given (its name and version): the variant revision it links to
+    // (docs/observability.md#traces-of-a-revision).
+    { key: 'langfuse.observation.prompt.name', field: 'variantName' },
+    { key: 'langfuse.observation.prompt.version', field: 'variantRevision' },
   ],
 };
 
@@ -239,7 +243,11 @@ export const agenta: Convention = {
     { key: 'ag.session.id', field: 'sessionId', resource: true },
     { key: 'ag.user.id', field: 'userId', resource: true },
     { key: 'ag.environment', field: 'environment', resource: true },
+    { key: 'ag.refs.environment.slug', field: 'environment', resource: true },
+    // Agenta's references name an app and variant by id or slug: either is kept, and apps resolves
+    // both to a revision (docs/observability.md#traces-of-a-revision).
     { key: 'ag.refs.application.id', field: 'appId', resource: true },
+    { key: 'ag.refs.application.slug', field: 'appId', resource: true },
     { key: 'ag.refs.variant.id', field: 'variantId', resource: true },
     { key: 'ag.refs.variant.slug', field: 'variantName', resource: true },
     { key: 'ag.refs.variant.version', field: 'variantRevision', resource: true },
