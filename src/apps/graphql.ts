@@ -73,7 +73,7 @@ export const Variant = builder.prismaNode('Variant', {
   }),
 });
 
-builder.prismaNode('VariantRevision', {
+export const VariantRevision = builder.prismaNode('VariantRevision', {
   description: "A variant's uri and parameters as one change left them; evaluations pin the revision they ran.",
   id: { field: 'id' },
   nullable: true,
