@@ -9,6 +9,7 @@ import { comparison, evaluationList, evaluationPage, newEvaluation } from './eva
 import { editConfig, newConfig } from './evaluators/entrypoints.ts';
 import { humanEvaluationList, humanEvaluationPage, judgeScreen } from './human-evaluations/entrypoints.ts';
 import { sessionList, sessionPage, traceList, tracePage } from './observability/entrypoints.ts';
+import { playground } from './playground/entrypoints.ts';
 import { prices } from './pricing/entrypoints.ts';
 import { projects } from './projects/entrypoints.ts';
 import { scoreConfigs } from './scores/entrypoints.ts';
@@ -37,6 +38,7 @@ const screens: { [S in Screen]: EntryPoint<RouteOf<S>> } = {
   variant: variantPage,
   testsets: testsetList,
   testset: testsetPage,
+  playground,
 };
 
 /** The administration sections, each its own entry point within the administration's frame. */

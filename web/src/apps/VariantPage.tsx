@@ -27,6 +27,7 @@ const query = graphql`
       }
       revisions {
         id
+        databaseId
         revision
         parameters
         uri
@@ -45,6 +46,7 @@ const mutation = graphql`
       uri
       revisions {
         id
+        databaseId
         revision
         parameters
         uri
@@ -129,6 +131,11 @@ export function VariantPage({ route: { projectId, appId, variantId, from, to }, 
       <h1 id="variant-title">
         {variant.name} <span className="badge">{variant.kind.toLowerCase()}</span>
       </h1>
+      {variant.kind === 'PROMPT' && (
+        <p>
+          <Link to={paths.playground(projectId, [latest.databaseId])}>Open v{latest.revision} in the playground</Link>
+        </p>
+      )}
       <table className="traces">
         <caption className="visually-hidden">Revisions</caption>
         <HeadRow columns={['Revision', 'Endpoint', 'Made']} />
@@ -147,6 +154,13 @@ export function VariantPage({ route: { projectId, appId, variantId, from, to }, 
         {revisionPicker('From', fromRevision.revision, (revision) => pick(revision, toRevision.revision))}
         {revisionPicker('To', toRevision.revision, (revision) => pick(fromRevision.revision, revision))}
       </div>
+      {variant.kind === 'PROMPT' && fromRevision.revision !== toRevision.revision && (
+        <p>
+          <Link to={paths.playground(projectId, [fromRevision.databaseId, toRevision.databaseId])}>
+            Open v{fromRevision.revision} and v{toRevision.revision} side by side in the playground
+          </Link>
+        </p>
+      )}
       <RevisionDiff before={fromRevision} after={toRevision} />
       <h2>New revision</h2>
       <form className="form" onSubmit={submit} noValidate aria-label="New revision">
