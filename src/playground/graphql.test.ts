@@ -110,6 +110,29 @@ describe('runPrompt', () => {
     expect(sent.messages[1]).toEqual({ role: 'user', content: 'Capital of Peru?' });
   });
 
+  it('still ends and traces a run whose client went away mid-answer', async () => {
+    gate = createGate();
+    const count = async () => (await server.request('GET', '/observability/traces?environment=playground&size=100', undefined, bearer(KEY))).body;
+    const before = JSON.stringify(await count()).split('"trace_id"').length;
+    const client = createClient({ url: `${server.baseUrl}/graphql/stream`, headers: bearer(KEY), retryAttempts: 0 });
+    const seen: any[] = [];
+    try {
+      for await (const result of client.iterate({
+        query: RUN,
+        variables: { input: { parameters: { ...promptParameters, model: 'held' }, variables: { country: 'Fiji' } } },
+      })) {
+        seen.push(result.data!.runPrompt);
+        break;
+      }
+    } finally {
+      client.dispose();
+      gate.open();
+    }
+    expect(seen).toEqual([expect.objectContaining({ delta: 'First ' })]);
+    // What the provider was paid for is recorded even though nobody read the rest.
+    await expect.poll(async () => JSON.stringify(await count()).split('"trace_id"').length, { timeout: 15_000 }).toBe(before + 1);
+  });
+
   it('runs a saved revision with {{variable}} and {column} placeholders and traces it in `playground`, cost included', async () => {
     const edited = {
       ...promptParameters,

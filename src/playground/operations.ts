@@ -84,11 +84,16 @@ function nowNs(): bigint {
 /**
  * Streams the run's answer, then its end. A failure of the provider (its status and message, a
  * missing key, the time limit) is the end's `error`, never an exception: the stream always ends.
+ * A client that goes away is noticed when the next piece is written to it (docs/playground.md#errors):
+ * the generator is returned at its `yield`, the provider's request is stopped and the run traced.
  */
-export async function* runPrompt(ctx: RequestContext, run: PlaygroundRun, timeoutMs = PLAYGROUND_TIMEOUT_MS): AsyncGenerator<PlaygroundEvent> {
+export function runPrompt(ctx: RequestContext, run: PlaygroundRun, timeoutMs = PLAYGROUND_TIMEOUT_MS): AsyncGenerator<PlaygroundEvent> {
+  return streamRun(ctx, run, timeoutMs, new AbortController());
+}
+
+async function* streamRun(ctx: RequestContext, run: PlaygroundRun, timeoutMs: number, controller: AbortController): AsyncGenerator<PlaygroundEvent> {
   const { access } = run;
   const { model: _asked, ...chat } = run.request;
-  const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
   const startNs = nowNs();
   const started = process.hrtime.bigint();
@@ -129,16 +134,15 @@ export async function* runPrompt(ctx: RequestContext, run: PlaygroundRun, timeou
           yield event;
         }
       } catch (error) {
-        call.error = controller.signal.aborted
-          ? `${access.provider} did not finish answering within ${timeoutMs / 1000} s; the answer so far is kept`
-          : (error as Error).message;
+        if (controller.signal.aborted) call.error = `${access.provider} did not finish answering within ${timeoutMs / 1000} s; the answer so far is kept`;
+        else call.error = (error as Error).message;
       }
     }
     ended = true;
   } finally {
     clearTimeout(timer);
     if (!ended) {
-      // The client went away mid-answer: the provider is stopped, and what came is still traced.
+      // The client went away: the provider is stopped, and what came is still traced.
       controller.abort();
       call.error = 'The client stopped listening before the answer ended';
       await store();
