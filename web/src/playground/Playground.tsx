@@ -409,6 +409,7 @@ export function Playground({ route: { projectId }, queries }: ScreenProps<RouteO
             key={column.key}
             column={column}
             title={titleOf(column, index)}
+            changed={edited(column)}
             projectId={projectId}
             canRemove={columns.length > 1}
             onChange={(change) => update(column.key, () => change)}
@@ -426,6 +427,7 @@ export function Playground({ route: { projectId }, queries }: ScreenProps<RouteO
 function ColumnView({
   column,
   title,
+  changed,
   projectId,
   canRemove,
   onChange,
@@ -436,6 +438,8 @@ function ColumnView({
 }: {
   column: Column;
   title: string;
+  /** Edited since its revision: deploying would deploy the revision, not the edit, so it is saved first. */
+  changed: boolean;
   projectId: string;
   canRemove: boolean;
   onChange: (change: Partial<Column>) => void;
@@ -546,7 +550,12 @@ function ColumnView({
                   ))}
                 </select>
               </label>
-              <button type="button" onClick={() => onDeploy(target)}>
+              <button
+                type="button"
+                onClick={() => onDeploy(target)}
+                disabled={changed}
+                title={changed ? 'Save the edit first: deploying takes a saved revision' : undefined}
+              >
                 Deploy v{base.revision}
               </button>
             </>
