@@ -12,13 +12,13 @@ import type { PlaygroundQueries } from './entrypoints.ts';
 import type { PlaygroundQuery } from '../__generated__/PlaygroundQuery.graphql.ts';
 import type { PlaygroundRowsQuery } from '../__generated__/PlaygroundRowsQuery.graphql.ts';
 import type { PlaygroundTraceQuery } from '../__generated__/PlaygroundTraceQuery.graphql.ts';
-import type { PlaygroundRunSubscription, PlaygroundRunSubscription$data } from '../__generated__/PlaygroundRunSubscription.graphql.ts';
+import type { PlaygroundRunSubscription } from '../__generated__/PlaygroundRunSubscription.graphql.ts';
 import type { PlaygroundSaveMutation } from '../__generated__/PlaygroundSaveMutation.graphql.ts';
 import type { PlaygroundDeployMutation } from '../__generated__/PlaygroundDeployMutation.graphql.ts';
 import { useCommit, refusalOf } from '../components/actions.tsx';
-import { Figures } from '../components/states.tsx';
-import { formatCost, formatCount, formatDuration } from '../format.ts';
-import { placeholders, variablesFrom, type PromptMessage } from './prompt.ts';
+import { ColumnView } from './ColumnView.tsx';
+import { type Column, columnOf, edited, MAX_COLUMNS, newKey, parametersOf, titleOf } from './columns.ts';
+import { placeholders, variablesFrom } from './prompt.ts';
 import './playground.css';
 
 const query = graphql`
@@ -137,69 +137,6 @@ const deployMutation = graphql`
   }
 `;
 
-type Loaded = PlaygroundQuery['response'];
-type VariantInfo = Extract<Loaded['nodes'][number], { __typename: 'VariantRevision' }>['variant'];
-type RevisionInfo = VariantInfo['revisions'][number];
-type RunEvent = PlaygroundRunSubscription$data['runPrompt'];
-
-/** The most columns side by side. */
-const MAX_COLUMNS = 4;
-
-interface Run {
-  output: string;
-  running: boolean;
-  error: string | null;
-  end: RunEvent | null;
-}
-
-/** One column: the prompt as edited, the revision it came from, and its last run. */
-interface Column {
-  key: number;
-  variant: VariantInfo | null;
-  base: RevisionInfo | null;
-  model: string;
-  messages: PromptMessage[];
-  /** The other parameters (temperature, max_tokens, …), kept as the revision had them. */
-  settings: Record<string, unknown>;
-  run: Run | null;
-  notice: string | null;
-}
-
-let nextKey = 1;
-
-function columnOf(variant: VariantInfo | null, base: RevisionInfo | null): Column {
-  const { model, messages, ...settings } = (base?.parameters ?? {}) as { model?: string; messages?: PromptMessage[] } & Record<string, unknown>;
-  return {
-    key: nextKey++,
-    variant,
-    base,
-    model: model ?? 'gpt-4o-mini',
-    messages: messages?.map((message) => ({ role: message.role, content: message.content })) ?? [{ role: 'user', content: '' }],
-    settings,
-    run: null,
-    notice: null,
-  };
-}
-
-function parametersOf(column: Column): Record<string, unknown> {
-  return { ...column.settings, model: column.model, messages: column.messages };
-}
-
-/** Whether the column's prompt differs from the revision it came from. */
-function edited(column: Column): boolean {
-  if (!column.base) return false;
-  const { model, messages, ...settings } = column.base.parameters as { model?: string; messages?: PromptMessage[] } & Record<string, unknown>;
-  const saved = { ...settings, model, messages: messages?.map((message) => ({ role: message.role, content: message.content })) };
-  return JSON.stringify(parametersOf(column)) !== JSON.stringify(saved);
-}
-
-function titleOf(column: Column, index: number): string {
-  if (!column.variant || !column.base) return `Prompt ${index + 1}`;
-  return `${column.variant.name} v${column.base.revision}${edited(column) ? ' (edited)' : ''}`;
-}
-
-const roles = ['system', 'user', 'assistant', 'developer'] as const;
-
 export function Playground({ route: { projectId }, queries }: ScreenProps<RouteOf<'playground'>, PlaygroundQueries>) {
   const environment = useRelayEnvironment();
   const data = usePreloadedQuery<PlaygroundQuery>(query, queries.playground);
@@ -304,7 +241,7 @@ export function Playground({ route: { projectId }, queries }: ScreenProps<RouteO
     if (choice === 'empty') return setColumns((all) => [...all, columnOf(null, null)]);
     if (choice.startsWith('copy:')) {
       const copied = columns.find((column) => String(column.key) === choice.slice(5));
-      if (copied) setColumns((all) => [...all, { ...copied, key: nextKey++, run: null, notice: null }]);
+      if (copied) setColumns((all) => [...all, { ...copied, key: newKey(), run: null, notice: null }]);
       return;
     }
     for (const variant of variants.values()) {
@@ -420,153 +357,6 @@ export function Playground({ route: { projectId }, queries }: ScreenProps<RouteO
           />
         ))}
       </div>
-    </section>
-  );
-}
-
-function ColumnView({
-  column,
-  title,
-  changed,
-  projectId,
-  canRemove,
-  onChange,
-  onRun,
-  onRemove,
-  onSave,
-  onDeploy,
-}: {
-  column: Column;
-  title: string;
-  /** Edited since its revision: deploying would deploy the revision, not the edit, so it is saved first. */
-  changed: boolean;
-  projectId: string;
-  canRemove: boolean;
-  onChange: (change: Partial<Column>) => void;
-  onRun: () => void;
-  onRemove: () => void;
-  onSave: () => void;
-  onDeploy: (environment: string) => void;
-}) {
-  const [target, setTarget] = useState('production');
-  const { run, variant, base } = column;
-  const end = run?.end;
-  const setMessage = (index: number, change: Partial<PromptMessage>) =>
-    onChange({ messages: column.messages.map((message, at) => (at === index ? { ...message, ...change } : message)) });
-  return (
-    <section className="playground-column" aria-label={title}>
-      <header>
-        <h2>{title}</h2>
-        {variant && (
-          <p className="small muted">
-            {variant.app.name} / <Link to={paths.variant(projectId, variant.app.databaseId, variant.databaseId)}>{variant.name}</Link>
-          </p>
-        )}
-      </header>
-      <label>
-        Model
-        <input value={column.model} onChange={(event) => onChange({ model: event.target.value })} spellCheck={false} />
-      </label>
-      {column.messages.map((message, index) => (
-        <div className="playground-message" key={index}>
-          <label>
-            Role of message {index + 1}
-            <select aria-label={`Role of message ${index + 1}`} value={message.role} onChange={(event) => setMessage(index, { role: event.target.value })}>
-              {roles.map((role) => (
-                <option key={role}>{role}</option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Message {index + 1}
-            <textarea
-              aria-label={`Message ${index + 1}`}
-              className="code"
-              rows={3}
-              value={message.content}
-              onChange={(event) => setMessage(index, { content: event.target.value })}
-            />
-          </label>
-          {column.messages.length > 1 && (
-            <button type="button" className="link-button" onClick={() => onChange({ messages: column.messages.filter((_, at) => at !== index) })}>
-              Remove message {index + 1}
-            </button>
-          )}
-        </div>
-      ))}
-      <div className="form-actions">
-        <button type="button" className="link-button" onClick={() => onChange({ messages: [...column.messages, { role: 'user', content: '' }] })}>
-          Add a message
-        </button>
-        {canRemove && (
-          <button type="button" className="link-button" onClick={onRemove}>
-            Remove this column
-          </button>
-        )}
-      </div>
-      <div className="form-actions">
-        <button type="button" onClick={onRun} disabled={run?.running}>
-          {run?.running ? 'Running…' : 'Run'}
-        </button>
-      </div>
-      <div className="playground-output" aria-label={`Answer of ${title}`} aria-live="polite" aria-busy={run?.running ?? false}>
-        {run ? run.output || (run.running ? '…' : '') : <span className="muted">Not run yet.</span>}
-      </div>
-      {run?.error && (
-        <p className="error-text" role="alert">
-          {run.error}
-        </p>
-      )}
-      {end && (
-        <>
-          <Figures
-            label={`Figures of ${title}`}
-            figures={[
-              ['Tokens in', formatCount(end.tokens?.promptTokens)],
-              ['Tokens out', formatCount(end.tokens?.completionTokens)],
-              ['Cost', formatCost(end.cost)],
-              ['Latency', formatDuration(end.latency)],
-            ]}
-          />
-          {end.traceId && (
-            <p className="small">
-              <Link to={paths.trace(projectId, end.traceId)}>Its trace</Link> · {end.model}
-            </p>
-          )}
-        </>
-      )}
-      {variant && (
-        <div className="form-actions">
-          <button type="button" onClick={onSave}>
-            Save as v{Math.max(...variant.revisions.map((r) => r.revision)) + 1}
-          </button>
-          {base && (
-            <>
-              <label>
-                Environment
-                <select value={target} onChange={(event) => setTarget(event.target.value)}>
-                  {variant.app.environments.map((env) => (
-                    <option key={env.name}>{env.name}</option>
-                  ))}
-                </select>
-              </label>
-              <button
-                type="button"
-                onClick={() => onDeploy(target)}
-                disabled={changed}
-                title={changed ? 'Save the edit first: deploying takes a saved revision' : undefined}
-              >
-                Deploy v{base.revision}
-              </button>
-            </>
-          )}
-        </div>
-      )}
-      {column.notice && (
-        <p className="notice" role="status">
-          {column.notice}
-        </p>
-      )}
     </section>
   );
 }
