@@ -16,7 +16,7 @@ const domainRanks = [
   ['evaluators'],
   ['invocation'],
   ['evaluation-engine'],
-  ['evaluations', 'human-evaluations', 'online-evaluation'],
+  ['evaluations', 'human-evaluations', 'online-evaluation', 'playground'],
   ['annotation-queues'],
   ['langfuse'],
 ];
@@ -109,9 +109,9 @@ module.exports = {
     {
       name: 'observability-graphql-only-from-graphql',
       comment:
-        "An observability part's GraphQL types are imported only by the schema and by other GraphQL (search's queries answer traces' Span and Trace; annotation queues take search's filter arguments; a variant revision answers its traces and their figures); no operation imports them.",
+        "An observability part's GraphQL types are imported only by the schema and by other GraphQL (search's queries answer traces' Span and Trace; annotation queues take search's filter arguments; a variant revision answers its traces and their figures; the playground's run answers traces' TokenUsage); no operation imports them.",
       severity: 'error',
-      from: { path: '^src/', pathNot: `${top}|^src/observability/.+/graphql\\.ts$|^src/annotation-queues/graphql\\.ts$|^src/apps/graphql\\.ts$` },
+      from: { path: '^src/', pathNot: `${top}|^src/observability/.+/graphql\\.ts$|^src/(annotation-queues|apps|playground)/graphql\\.ts$` },
       to: { path: '^src/observability/.+/graphql\\.ts$' },
     },
     ...authRules,

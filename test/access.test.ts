@@ -663,6 +663,7 @@ const fieldScopes: Record<string, Scope> = {
   issuePasswordLink: 'admin',
   ingestTrace: 'ingest',
   upsertScores: 'feedback',
+  runPrompt: 'write',
 };
 
 async function graphqlAs(key: string | null, query: string, variables?: Record<string, unknown>): Promise<TestResponse> {

@@ -85,7 +85,7 @@ const RevisionStats = builder.objectRef<revisionTraces.RevisionStats>('RevisionS
   }),
 });
 
-builder.prismaNode('VariantRevision', {
+export const VariantRevision = builder.prismaNode('VariantRevision', {
   description: "A variant's uri and parameters as one change left them; evaluations pin the revision they ran.",
   id: { field: 'id' },
   nullable: true,

@@ -185,7 +185,7 @@ export async function getAppVariants(ctx: RequestContext, appId: string, variant
 export async function getRevisionById(ctx: RequestContext, revisionId: string) {
   const revision = await ctx.db.variantRevision.findFirst({
     where: { id: revisionId, variant: { projectId: ctx.projectId } },
-    include: { variant: { select: { kind: true, name: true } } },
+    include: { variant: { select: { kind: true, name: true, appId: true } } },
   });
   if (!revision) throw new NotFoundError('Revision', revisionId);
   return revision;

@@ -14,6 +14,7 @@ import '../observability/retention/graphql.js';
 import '../observability/search/graphql.js';
 import '../observability/sessions/graphql.js';
 import '../observability/traces/graphql.js';
+import '../playground/graphql.js';
 import '../pricing/graphql.js';
 import '../scores/graphql.js';
 import '../annotation-queues/graphql.js';

@@ -5,7 +5,7 @@
 import type { Dispatcher } from 'undici';
 import type { CallCost, PriceList } from '../pricing/prices.js';
 import { type ProviderKeys, providerAccess } from '../providers/access.js';
-import { type ChatRequest, type ChatUsage, chatCompletion, completionText, readUsage } from '../providers/chat.js';
+import { type ChatMessage, type ChatRequest, type ChatUsage, chatCompletion, completionText, readUsage } from '../providers/chat.js';
 import { EVALUATION_ENVIRONMENT, type SpanRecord } from '../observability/ingestion/span-record.js';
 import { postJson } from '../shared/http/client.js';
 import { type CallLimits, type CallSignal, callWithRetries } from '../shared/retry.js';
@@ -139,25 +139,26 @@ export function fillTemplate(template: string, testcase: Record<string, unknown>
   });
 }
 
-/** What a variant is sent for a test case: an endpoint's body, or the filled Chat Completions request. */
-function requestOf(target: VariantTarget, testcase: Record<string, unknown>): Record<string, unknown> {
-  if (target.kind === 'endpoint') return { inputs: testcase, parameters: target.parameters };
-  const { model, messages, temperature, max_tokens, top_p, response_format } = target.parameters as {
+/** A prompt's Chat Completions request (its `model` too) with its messages filled from `variables`; other parameters are not sent. */
+export function promptRequest(parameters: Record<string, unknown>, variables: Record<string, unknown>): { model: string } & ChatRequest {
+  const { model, messages, temperature, max_tokens, top_p, response_format } = parameters as unknown as {
     model: string;
-    messages: { role: string; content: string }[];
-    temperature?: number;
-    max_tokens?: number;
-    top_p?: number;
-    response_format?: Record<string, unknown>;
-  };
+    messages: ChatMessage[];
+  } & ChatRequest;
   return {
     model,
-    messages: messages.map((m) => ({ role: m.role, content: fillTemplate(m.content, testcase) })),
+    messages: messages.map((m) => ({ role: m.role, content: fillTemplate(m.content, variables) })),
     temperature,
     max_tokens,
     top_p,
     response_format,
   };
+}
+
+/** What a variant is sent for a test case: an endpoint's body, or the filled Chat Completions request. */
+function requestOf(target: VariantTarget, testcase: Record<string, unknown>): Record<string, unknown> {
+  if (target.kind === 'endpoint') return { inputs: testcase, parameters: target.parameters };
+  return { ...promptRequest(target.parameters, testcase) };
 }
 
 async function callEndpoint(uri: string, request: Record<string, unknown>, signal: CallSignal, options: InvocationOptions): Promise<ReadAnswer> {

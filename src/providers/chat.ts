@@ -62,10 +62,15 @@ export function completionText(value: unknown): string | undefined {
   return JSON.stringify(content);
 }
 
-export async function chatCompletion(access: ProviderAccess, request: ChatRequest, signal: CallSignal, dispatcher: Dispatcher): Promise<ChatReply> {
-  const { reply, text } = await callProvider(access, '/chat/completions', { ...request }, signal, dispatcher);
+/** A chat completion object as a ChatReply; `text` is what the provider sent, for the error message. */
+export function readCompletion(access: ProviderAccess, reply: unknown, text: string): ChatReply {
   const content = completionText(reply);
   if (content === undefined) throw new PermanentError(`${access.provider} answered without choices: ${excerpt(text, 300)}`);
   const model = (reply as { model?: unknown }).model;
   return { content, model: typeof model === 'string' ? model : access.model, usage: readUsage((reply as { usage?: unknown }).usage) };
+}
+
+export async function chatCompletion(access: ProviderAccess, request: ChatRequest, signal: CallSignal, dispatcher: Dispatcher): Promise<ChatReply> {
+  const { reply, text } = await callProvider(access, '/chat/completions', { ...request }, signal, dispatcher);
+  return readCompletion(access, reply, text);
 }

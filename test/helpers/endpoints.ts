@@ -196,6 +196,34 @@ export interface ChatCompletionReply {
   usage?: Record<string, unknown>;
   status?: number;
   headers?: Record<string, string>;
+  /** When the request asks for a stream: the pieces sent, one event each (the content's words by default). */
+  chunks?: string[];
+  /** When streaming: awaited after the first piece is sent, so a test can see it arrive alone. */
+  afterFirstChunk?: Promise<void>;
+  /** When streaming: an error event sent after the first piece, instead of the rest. */
+  failMidway?: string;
+}
+
+/** Streams a chat completion as OpenAI does (`stream: true`): a chunk per piece, the usage last when asked, then `[DONE]`. */
+async function streamCompletion(res: ServerResponse, body: any, answer: ChatCompletionReply): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...answer.headers });
+  const model = answer.model ?? body.model;
+  const chunk = (fields: Record<string, unknown>) =>
+    res.write(
+      `data: ${JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, ...fields })}\n\n`,
+    );
+  const pieces = answer.chunks ?? answer.content.split(/(?<= )/);
+  for (const [index, piece] of pieces.entries()) {
+    chunk({ choices: [{ index: 0, delta: index === 0 ? { role: 'assistant', content: piece } : { content: piece }, finish_reason: null }] });
+    if (index === 0 && answer.afterFirstChunk) await answer.afterFirstChunk;
+    if (index === 0 && answer.failMidway) {
+      res.end(`data: ${JSON.stringify({ error: { message: answer.failMidway } })}\n\n`);
+      return;
+    }
+  }
+  chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+  if (answer.usage && body.stream_options?.include_usage) chunk({ choices: [], usage: answer.usage });
+  res.end('data: [DONE]\n\n');
 }
 
 export interface EmbeddingsReply {
@@ -215,13 +243,13 @@ export interface EmbeddingsReply {
  * An OpenAI-compatible Chat Completions API at `<base>/v1/chat/completions`. `reply` decides the
  * answer from the request body; the base URL to configure is `url` (".../v1"). With `embed`, it
  * also serves `<base>/v1/embeddings` (404 otherwise). A chat reply's `headers` are sent along
- * (e.g. `Retry-After` with a 429).
+ * (e.g. `Retry-After` with a 429). A request with `stream: true` is answered as an event stream.
  */
 export async function startFakeOpenAI(
   reply: (body: any, request: RecordedRequest) => ChatCompletionReply | Promise<ChatCompletionReply>,
   embed?: (body: any, request: RecordedRequest) => EmbeddingsReply | Promise<EmbeddingsReply>,
 ): Promise<FakeEndpoint> {
-  const endpoint = await startEndpoint(async (request) => {
+  const endpoint = await startEndpoint(async (request, res) => {
     if (embed && request.method === 'POST' && request.path === '/v1/embeddings') {
       const answer = await embed(request.body, request);
       if (answer.status && answer.status >= 400) {
@@ -245,6 +273,7 @@ export async function startFakeOpenAI(
     if (answer.status && answer.status >= 400) {
       return { status: answer.status, headers: answer.headers, body: { error: { message: answer.content } } };
     }
+    if (request.body.stream === true) return streamCompletion(res, request.body, answer);
     return {
       headers: answer.headers,
       body: {

@@ -187,6 +187,9 @@ function Sections({ projectId, route, me }: { projectId: string; route: Route | 
       <Link to={paths.testsets(projectId)} aria-current={route?.screen.startsWith('testset') ? 'page' : undefined}>
         Test sets
       </Link>
+      <Link to={paths.playground(projectId)} aria-current={route?.screen === 'playground' ? 'page' : undefined}>
+        Playground
+      </Link>
       <Suspense fallback={null}>
         <ErrorBoundary>
           <AdminLink query={me} projectId={projectId} current={route?.screen === 'admin'} />

@@ -13,6 +13,13 @@ describe('matchRoute', () => {
     for (const path of ['/apps', '/p', '/p/p1/nothing', '/p/p1/traces/t1/more', '/p/p1/sessions/s1/more']) expect(matchRoute(path)).toBeNull();
   });
 
+  it('names the playground with the revisions it opens', () => {
+    expect(matchRoute('/p/p1/playground')).toEqual({ screen: 'playground', projectId: 'p1', revisionIds: [] });
+    expect(matchRoute('/p/p1/playground', '?revisions=r1,r2')).toEqual({ screen: 'playground', projectId: 'p1', revisionIds: ['r1', 'r2'] });
+    expect(paths.playground('p1', ['r1', 'r2'])).toBe('/p/p1/playground?revisions=r1,r2');
+    expect(matchRoute('/p/p1/playground/more')).toBeNull();
+  });
+
   it('names the evaluation screens', () => {
     expect(matchRoute('/p/p1/evaluations')).toEqual({ screen: 'evaluations', projectId: 'p1' });
     expect(matchRoute('/p/p1/evaluations/new')).toEqual({ screen: 'evaluation-new', projectId: 'p1' });

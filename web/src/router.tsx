@@ -47,6 +47,8 @@ export type Route =
   | { screen: 'login' }
   | { screen: 'set-password' }
   | { screen: 'admin'; projectId: string; section: AdminSection }
+  /** The playground (docs/playground.md), with the revisions it opens (REST ids, `?revisions=a,b`). */
+  | { screen: 'playground'; projectId: string; revisionIds: string[] }
   | EvaluationRoute
   | ResourceRoute
   | HumanRoute
@@ -156,6 +158,10 @@ export function matchRoute(pathname: string, search = ''): Route | null {
     const section = parts[3] ?? 'keys';
     if (isAdminSection(section)) return { screen: 'admin', projectId, section };
   }
+  if (parts[2] === 'playground' && parts.length === 3) {
+    const revisionIds = (new URLSearchParams(search).get('revisions') ?? '').split(',').filter(Boolean);
+    return { screen: 'playground', projectId, revisionIds };
+  }
   if (parts[2] === 'evaluations') return evaluationRoute(projectId, parts.slice(3), search);
   if (parts[2] === 'apps' || parts[2] === 'testsets') return resourceRoute(projectId, parts.slice(2), search);
   if (parts[2] === 'human-evaluations') return humanRoute(projectId, parts.slice(3), search);
@@ -201,6 +207,8 @@ export const paths = {
   newRule: (projectId: string) => `/p/${encodeURIComponent(projectId)}/online-evaluation/new`,
   rule: (projectId: string, ruleId: string) => `/p/${encodeURIComponent(projectId)}/online-evaluation/${encodeURIComponent(ruleId)}`,
   editRule: (projectId: string, ruleId: string) => `/p/${encodeURIComponent(projectId)}/online-evaluation/${encodeURIComponent(ruleId)}/edit`,
+  playground: (projectId: string, revisionIds: string[] = []) =>
+    `/p/${encodeURIComponent(projectId)}/playground${revisionIds.length ? `?revisions=${revisionIds.map(encodeURIComponent).join(',')}` : ''}`,
   compareEvaluations: (projectId: string, evaluationIds: string[]) =>
     `/p/${encodeURIComponent(projectId)}/evaluations/compare?ids=${evaluationIds.map(encodeURIComponent).join(',')}`,
 };

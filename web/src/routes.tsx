@@ -10,6 +10,7 @@ import { editConfig, newConfig } from './evaluators/entrypoints.ts';
 import { humanEvaluationList, humanEvaluationPage, judgeScreen } from './human-evaluations/entrypoints.ts';
 import { sessionList, sessionPage, traceList, tracePage } from './observability/entrypoints.ts';
 import { editRule, newRule, ruleList, rulePage } from './online-evaluation/entrypoints.ts';
+import { playground } from './playground/entrypoints.ts';
 import { prices } from './pricing/entrypoints.ts';
 import { projects } from './projects/entrypoints.ts';
 import { scoreConfigs } from './scores/entrypoints.ts';
@@ -42,6 +43,7 @@ const screens: { [S in Screen]: EntryPoint<RouteOf<S>> } = {
   'rule-new': newRule,
   rule: rulePage,
   'rule-edit': editRule,
+  playground,
 };
 
 /** The administration sections, each its own entry point within the administration's frame. */

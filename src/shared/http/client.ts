@@ -33,7 +33,15 @@ export interface PostOptions {
 
 /** POSTs `body` as JSON; answers the text of a 2xx reply, throws TransientError or PermanentError otherwise. */
 export async function postJson(url: string, body: unknown, options: PostOptions): Promise<string> {
-  let response: Awaited<ReturnType<typeof request>>;
+  return (await openPost(url, body, options)).body.text();
+}
+
+/**
+ * POSTs `body` as JSON and answers a 2xx reply as soon as its head has come, its body still to be
+ * read (a provider's event stream); throws TransientError or PermanentError as postJson does.
+ */
+export async function openPost(url: string, body: unknown, options: PostOptions): Promise<Dispatcher.ResponseData> {
+  let response: Dispatcher.ResponseData;
   try {
     response = await request(url, {
       method: 'POST',
@@ -47,14 +55,14 @@ export async function postJson(url: string, body: unknown, options: PostOptions)
     if (refused) throw new PermanentError(`${options.peer}: ${refused.message}`);
     throw new TransientError(`${options.peer} could not be reached: ${(error as Error).message}`);
   }
-  const text = await response.body.text();
   const status = response.statusCode;
   if (status < 200 || status > 299) {
+    const text = await response.body.text();
     const message = `${options.peer} answered ${status}: ${excerpt(text, 300)}`;
     if (isTransientStatus(status)) throw new TransientError(message, retryAfterMs(headerValue(response.headers['retry-after'])));
     throw new PermanentError(message);
   }
-  return text;
+  return response;
 }
 
 function headerValue(value: string | string[] | undefined): string | null {

@@ -35,6 +35,7 @@ const query = graphql`
       }
       revisions {
         id
+        databaseId
         revision
         parameters
         uri
@@ -53,6 +54,7 @@ const mutation = graphql`
       uri
       revisions {
         id
+        databaseId
         revision
         parameters
         uri
@@ -139,6 +141,11 @@ export function VariantPage({ route: { projectId, appId, variantId, from, to }, 
       <h1 id="variant-title">
         {variant.name} <span className="badge">{variant.kind.toLowerCase()}</span>
       </h1>
+      {variant.kind === 'PROMPT' && (
+        <p>
+          <Link to={paths.playground(projectId, [latest.databaseId])}>Open v{latest.revision} in the playground</Link>
+        </p>
+      )}
       <table className="traces">
         <caption className="visually-hidden">Revisions</caption>
         <HeadRow columns={['Revision', 'Endpoint', 'Made']} />
@@ -168,6 +175,13 @@ export function VariantPage({ route: { projectId, appId, variantId, from, to }, 
         {revisionPicker('From', fromRevision.revision, (revision) => pick(revision, toRevision.revision))}
         {revisionPicker('To', toRevision.revision, (revision) => pick(fromRevision.revision, revision))}
       </div>
+      {variant.kind === 'PROMPT' && fromRevision.revision !== toRevision.revision && (
+        <p>
+          <Link to={paths.playground(projectId, [fromRevision.databaseId, toRevision.databaseId])}>
+            Open v{fromRevision.revision} and v{toRevision.revision} side by side in the playground
+          </Link>
+        </p>
+      )}
       <RevisionDiff before={fromRevision} after={toRevision} />
       {fromRevision.id !== toRevision.id && (
         <Suspense fallback={<Loading label="Loading both revisions' production figures…" />}>
