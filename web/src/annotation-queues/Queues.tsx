@@ -5,7 +5,7 @@ import { Suspense, useState } from 'react';
 import { graphql, usePreloadedQuery, useRefetchableFragment } from 'react-relay';
 import type { AnnotationQueuesQuery } from '../__generated__/AnnotationQueuesQuery.graphql.ts';
 import type { QueueList_query$data, QueueList_query$key } from '../__generated__/QueueList_query.graphql.ts';
-import { Empty, ErrorBoundary, Loading } from '../components/states.tsx';
+import { Empty, ErrorBoundary, HeadRow, Loading } from '../components/states.tsx';
 import type { ScreenProps } from '../entrypoint.ts';
 import { formatCount } from '../format.ts';
 import { Link, paths, type RouteOf } from '../router.tsx';
@@ -96,14 +96,7 @@ function QueueCard({ projectId, queue, onChanged }: { projectId: string; queue: 
       {progress.reviewers.length > 0 && (
         <table className="queue-reviewers">
           <caption>Per reviewer</caption>
-          <thead>
-            <tr>
-              <th scope="col">Reviewer</th>
-              <th scope="col" className="numeric">
-                Annotations
-              </th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Reviewer', 'Annotations']} numeric={['Annotations']} />
           <tbody>
             {progress.reviewers.map((reviewer) => (
               <tr key={reviewer.annotator}>
@@ -117,20 +110,7 @@ function QueueCard({ projectId, queue, onChanged }: { projectId: string; queue: 
       {agreement.length > 0 && (
         <table className="queue-agreement">
           <caption>Agreement where items have several reviewers</caption>
-          <thead>
-            <tr>
-              <th scope="col">Score</th>
-              <th scope="col" className="numeric">
-                Items
-              </th>
-              <th scope="col" className="numeric">
-                Observed
-              </th>
-              <th scope="col" className="numeric">
-                Fleiss’ κ
-              </th>
-            </tr>
-          </thead>
+          <HeadRow columns={['Score', 'Items', 'Observed', 'Fleiss’ κ']} numeric={['Items', 'Observed', 'Fleiss’ κ']} />
           <tbody>
             {agreement.map(({ name, agreement: figures }) => (
               <tr key={name}>

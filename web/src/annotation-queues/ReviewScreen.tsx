@@ -9,6 +9,7 @@ import type { ReviewScreenNextMutation, ReviewScreenNextMutation$data } from '..
 import type { ReviewScreenQuery } from '../__generated__/ReviewScreenQuery.graphql.ts';
 import { refusalOf, useCommit } from '../components/actions.tsx';
 import { isField } from '../components/keys.ts';
+import { KeyList } from '../components/KeyList.tsx';
 import { Empty, ErrorBoundary, ErrorMessage, Loading } from '../components/states.tsx';
 import type { ScreenProps } from '../entrypoint.ts';
 import { formatCount } from '../format.ts';
@@ -94,20 +95,11 @@ function Target({ projectId, targetType, item }: { projectId: string; targetType
   return <TraceTarget projectId={projectId} traceId={item.targetId} spanId={null} />;
 }
 
-function KeyList({ onClose }: { onClose: () => void }) {
+function KeysDialog({ onClose }: { onClose: () => void }) {
   return (
     <div className="review-keys" role="dialog" aria-modal="false" aria-label="Keys">
       <h2>Keys</h2>
-      <dl>
-        {reviewKeys.map((item) => (
-          <div key={item.keys}>
-            <dt>
-              <kbd>{item.keys}</kbd>
-            </dt>
-            <dd>{item.does}</dd>
-          </div>
-        ))}
-      </dl>
+      <KeyList keys={reviewKeys} />
       <button type="button" onClick={onClose}>
         Close
       </button>
@@ -293,7 +285,7 @@ function Review({ projectId, queueId, targetType, configs }: { projectId: string
           </Suspense>
         </ErrorBoundary>
       </div>
-      {help && <KeyList onClose={() => setHelp(false)} />}
+      {help && <KeysDialog onClose={() => setHelp(false)} />}
     </div>
   );
 }
