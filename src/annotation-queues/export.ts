@@ -1,4 +1,4 @@
-// A queue's reviewed items exported to a test set (docs/annotation-queues.md#export): each done
+// A queue's reviewed items exported to a test set (docs/annotation-queues.md#export-to-a-test-set): each done
 // item's span mapped by JSONPath as test rows from spans are, each score config a column (the
 // reviewers' values combined), and a correction (a completion's TEXT score) as the expected answer. The rows
 // are written through testsets' operations and keep their source trace and span.

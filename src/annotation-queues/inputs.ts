@@ -111,7 +111,7 @@ export type CompleteBody = z.output<typeof completeBody>;
 /** Most reviewed items one export writes (a test set takes its rows in one revision). */
 export const MAX_EXPORT_ITEMS = 1000;
 
-/** `POST /annotation-queues/{id}/export` (docs/annotation-queues.md#export): exactly one of testset_id, testset_name. */
+/** `POST /annotation-queues/{id}/export` (docs/annotation-queues.md#export-to-a-test-set): exactly one of testset_id, testset_name. */
 export const exportBody = z
   .object({
     testset_id: id().optional().describe('The test set the rows are appended to (a new revision)'),

@@ -1,4 +1,4 @@
-// A queue's export to a test set (docs/annotation-queues.md#export), over REST and GraphQL: the
+// A queue's export to a test set (docs/annotation-queues.md#export-to-a-test-set), over REST and GraphQL: the
 // done items' spans mapped as rows from spans are, each score config a column (two reviewers'
 // values combined), the TEXT correction as the expected answer, rows keeping their source; a
 // preview writes nothing; bad input is a 422 naming the field.

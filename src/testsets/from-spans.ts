@@ -84,7 +84,7 @@ export interface WrittenRows extends Pick<RowsFromSpans, 'revision' | 'rows'> {
   testsetId: string | null;
 }
 
-/** Maps each span and adds the row's own columns; unless `preview`, writes them (docs/annotation-queues.md#export). */
+/** Maps each span and adds the row's own columns; unless `preview`, writes them (docs/annotation-queues.md#export-to-a-test-set). */
 export async function rowsFromSources(
   ctx: RequestContext,
   destination: RowsDestination,

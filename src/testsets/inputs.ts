@@ -110,7 +110,7 @@ const spanPath = z.string().transform((path, ctx) => {
 
 export const FROM_SPANS_MAX = 1000;
 
-/** Column → JSONPath into a span; an annotation queue's export takes the same (docs/annotation-queues.md#export). */
+/** Column → JSONPath into a span; an annotation queue's export takes the same (docs/annotation-queues.md#export-to-a-test-set). */
 export const spanMapping = z
   .record(name(), spanPath)
   .refine((mapping) => Object.keys(mapping).length > 0, { message: 'Map at least one column', params: { type: 'value_error' } })
