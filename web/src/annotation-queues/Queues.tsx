@@ -12,6 +12,7 @@ import { Link, paths, type RouteOf } from '../router.tsx';
 import type { QueueListQueries } from './entrypoints.ts';
 import { ExportDialog } from './ExportDialog.tsx';
 import { QueueForm } from './QueueForm.tsx';
+import '../evaluations/evaluations.css';
 import './queues.css';
 
 const query = graphql`
@@ -124,7 +125,7 @@ function QueueCard({ projectId, queue, onChanged }: { projectId: string; queue: 
         </table>
       )}
       <div className="queue-actions">
-        <Link className="button" to={paths.queueReview(projectId, queue.databaseId)}>
+        <Link className="button-link" to={paths.queueReview(projectId, queue.databaseId)}>
           Review
         </Link>
         <button type="button" aria-expanded={open === 'edit'} onClick={() => setOpen(open === 'edit' ? null : 'edit')}>
