@@ -536,6 +536,8 @@ describe('real answers match the document', () => {
     await call('POST', `/annotation-queues/${queue.id}/items/${item.id}/complete`, { scores: [] }, 409);
     await call('GET', `/annotation-queues/${queue.id}/progress`);
     await call('GET', `/annotation-queues/${queue.id}/agreement`);
+    await call('POST', `/annotation-queues/${queue.id}/export`, { testset_name: 'tour export', mapping: { input: '$.input' }, preview: true });
+    await call('POST', `/annotation-queues/${queue.id}/export`, { testset_name: 'tour export', mapping: {} }, 422);
     await call('DELETE', `/annotation-queues/${queue.id}/items/${items[1].id}`, undefined, 204);
     const langfuseQueue = await call('POST', '/public/annotation-queues', { name: 'tour-langfuse', scoreConfigIds: [correct.id] });
     await call('GET', '/public/annotation-queues');

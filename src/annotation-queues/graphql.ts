@@ -23,6 +23,11 @@ import {
 } from './inputs.js';
 import * as queues from './operations.js';
 import * as reviewing from './reviewing.js';
+import { exportQueue, type QueueExport } from './export.js';
+import { exportBody } from './inputs.js';
+import { MappedRow, Testset, TestsetRevision } from '../testsets/graphql.js';
+import * as testsets from '../testsets/operations.js';
+import * as testsetRevisions from '../testsets/row-reads.js';
 import { ValidationError } from '../shared/errors.js';
 import { z } from 'zod';
 
@@ -236,6 +241,46 @@ const Completion = builder.objectRef<reviewing.Completion>('AnnotationQueueCompl
   }),
 });
 
+const ExportInput = builder.inputType('AnnotationQueueExportInput', {
+  description:
+    "Where and how a queue's reviewed items become test cases (REST: the body of `POST /annotation-queues/{id}/export`): exactly one of testsetId, testsetName.",
+  fields: (t) => ({
+    testsetId: t.globalID({ for: Testset, description: 'The test set the rows are appended to (a new revision).' }),
+    testsetName: t.string({ description: 'Or a new test set of this name.' }),
+    mapping: t.field({
+      type: 'JSON',
+      required: true,
+      description: "Column → JSONPath into the item's span (a trace's root span): `$.input…`, `$.output…`, `$.metadata…` or `$.attributes…`.",
+    }),
+    expectedColumn: t.string({ description: "The column the reviewers' correction goes to; `correct_answer` when absent." }),
+    limit: t.int({ description: 'At most this many reviewed items, oldest first, 1 to 1000; 1000 when absent.' }),
+    preview: t.boolean({ description: 'Answer the rows without writing them; false when absent.' }),
+  }),
+});
+
+const Export = builder.objectRef<QueueExport>('AnnotationQueueExport').implement({
+  description: 'What `exportAnnotationQueue` wrote or would write.',
+  fields: (t) => ({
+    testset: t.prismaField({
+      type: Testset,
+      nullable: true,
+      description: 'The test set written to; null in a preview for a new one.',
+      resolve: (query, made, _args, ctx) => (made.testsetId === null ? null : testsets.getTestset(ctx, made.testsetId, query)),
+    }),
+    matched: t.exposeInt('matched', { description: "The queue's reviewed (done) items." }),
+    capped: t.exposeBoolean('capped', { description: 'Whether there were more reviewed items than `limit` took.' }),
+    skipped: t.exposeInt('skipped', { description: 'Reviewed items whose trace or span is no longer stored, left out.' }),
+    revision: t.prismaField({
+      type: TestsetRevision,
+      nullable: true,
+      description: 'The revision the rows were written as; null for a preview.',
+      resolve: (query, made, _args, ctx) =>
+        made.revision === null || made.testsetId === null ? null : testsetRevisions.getRevision(ctx, made.testsetId, made.revision, query),
+    }),
+    rows: t.field({ type: [MappedRow], description: 'One per exported item, with its source trace and span.', resolve: (made) => made.rows }),
+  }),
+});
+
 /** The REST body of a queue's GraphQL input, checked by REST's schema; global config ids read as REST ids. */
 function queueBody(input: object): Record<string, unknown> {
   const { assigneeIds, ...rest } = input as { assigneeIds?: string[] | null };
@@ -331,6 +376,16 @@ builder.mutationFields((t) => ({
       return reviewing.releaseItem(ctx, await queues.queueIdOfItem(ctx, args.id.id), args.id.id);
     },
   }),
+  exportAnnotationQueue: t.field({
+    type: Export,
+    description:
+      "Exports the queue's reviewed items to a test set: mapped columns, each score config a column, the correction as the expected answer; a preview writes nothing (REST `POST /annotation-queues/{id}/export`).",
+    args: {
+      id: t.arg.globalID({ for: AnnotationQueueRef, required: true, description: 'The global id of an AnnotationQueue.' }),
+      input: t.arg({ type: ExportInput, required: true, description: 'The test set, the mapping and whether to preview.' }),
+    },
+    resolve: (_root, args, ctx) => exportQueue(ctx, args.id.id, parseInput(exportBody, restFields(args.input), 'body')),
+  }),
   completeAnnotationQueueItem: t.field({
     type: Completion,
     description:
@@ -338,9 +393,13 @@ builder.mutationFields((t) => ({
     args: {
       id: t.arg.globalID({ for: AnnotationQueueItemRef, required: true, description: 'The global id of an AnnotationQueueItem.' }),
       scores: t.arg({ type: [AnnotationScoreInput], required: true, description: "The reviewer's values, at most one per config." }),
+      correction: t.arg.string({
+        description:
+          'The reviewer\'s corrected answer (an edited output), written as a TEXT score named "correction"; an export takes it as the expected answer.',
+      }),
     },
     resolve: async (_root, args, ctx) => {
-      const body = parseInput(completeBody, { scores: args.scores.map((score) => restFields(score)) }, 'body');
+      const body = parseInput(completeBody, { scores: args.scores.map((score) => restFields(score)), correction: args.correction }, 'body');
       return reviewing.completeItem(ctx, await queues.queueIdOfItem(ctx, args.id.id), args.id.id, body);
     },
   }),

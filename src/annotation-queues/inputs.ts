@@ -2,7 +2,9 @@
 import { z } from 'zod';
 import { searchFilterQuery } from '../observability/search/inputs.js';
 import { pageLimit } from '../shared/http/params.js';
-import { scoreInput } from '../scores/inputs.js';
+import { MAX_TEXT, scoreInput } from '../scores/inputs.js';
+import { spanMapping, TESTSET_NAME_MAX } from '../testsets/inputs.js';
+import { name } from '../shared/validation.js';
 
 export const queueTargetTypes = ['trace', 'span', 'session', 'evaluation_scenario'] as const;
 export type QueueTargetType = (typeof queueTargetTypes)[number];
@@ -93,7 +95,37 @@ export const annotationScore = scoreInput.pick({ value: true, string_value: true
 });
 export type AnnotationScore = z.output<typeof annotationScore>;
 
+/** The name of the TEXT score a completion's correction is written as. */
+export const CORRECTION_SCORE = 'correction';
+
 export const completeBody = z.object({
   scores: z.array(annotationScore).max(50).default([]).describe("The reviewer's values, at most one per config"),
+  correction: z
+    .string()
+    .max(MAX_TEXT)
+    .nullish()
+    .describe(`The reviewer's corrected answer (an edited output): a TEXT score named "${CORRECTION_SCORE}", which an export takes as the expected answer`),
 });
 export type CompleteBody = z.output<typeof completeBody>;
+
+/** Most reviewed items one export writes (a test set takes its rows in one revision). */
+export const MAX_EXPORT_ITEMS = 1000;
+
+/** `POST /annotation-queues/{id}/export` (docs/annotation-queues.md#export-to-a-test-set): exactly one of testset_id, testset_name. */
+export const exportBody = z
+  .object({
+    testset_id: id().optional().describe('The test set the rows are appended to (a new revision)'),
+    testset_name: name().max(TESTSET_NAME_MAX).optional().describe('Or a new test set of this name'),
+    mapping: spanMapping,
+    expected_column: name()
+      .default('correct_answer')
+      .describe("The column the reviewers' correction goes to (the evaluators' expected answer), over what the mapping put there"),
+    limit: z.int().min(1).max(MAX_EXPORT_ITEMS).default(MAX_EXPORT_ITEMS).describe('At most this many reviewed items, oldest first'),
+    preview: z.boolean().default(false).describe('Answer the rows without writing them'),
+  })
+  .superRefine((body, ctx) => {
+    const given = (['testset_id', 'testset_name'] as const).filter((key) => body[key] !== undefined);
+    if (given.length !== 1)
+      ctx.addIssue({ code: 'custom', path: given.length ? [given[1]] : ['testset_id'], message: 'Give exactly one of testset_id or testset_name' });
+  });
+export type ExportBody = z.output<typeof exportBody>;

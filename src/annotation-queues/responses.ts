@@ -6,6 +6,8 @@ import { scoreJson, scoreResponse } from '../scores/responses.js';
 import { itemStatuses, queueTargetTypes, type ItemStatus, type QueueTargetType } from './inputs.js';
 import { configIdsOf, type AddedItems, type ItemRow, type QueueRow } from './operations.js';
 import type { Completion, NameAgreement, Progress } from './reviewing.js';
+import type { QueueExport } from './export.js';
+import { rowJson, testsetRowResponse } from '../testsets/responses.js';
 
 export const queueResponse = z
   .object({
@@ -144,4 +146,26 @@ export const agreementResponse = z.array(
 
 export function agreementJson(rows: NameAgreement[]): z.output<typeof agreementResponse> {
   return rows;
+}
+
+export const exportResponse = z
+  .object({
+    testset_id: z.string().nullable().describe('The test set written to; null in a preview for a new one'),
+    matched: z.number().int().describe("The queue's reviewed (done) items"),
+    capped: z.boolean().describe('Whether there were more reviewed items than `limit` took'),
+    skipped: z.number().int().describe('Reviewed items whose trace or span is no longer stored, left out'),
+    revision: z.number().int().nullable().describe('The test set revision the rows were written as; null for a preview'),
+    rows: z.array(testsetRowResponse).describe('One per exported item, each with its source trace and span'),
+  })
+  .meta({ id: 'AnnotationQueueExport' });
+
+export function exportJson(made: QueueExport): z.output<typeof exportResponse> {
+  return {
+    testset_id: made.testsetId,
+    matched: made.matched,
+    capped: made.capped,
+    skipped: made.skipped,
+    revision: made.revision,
+    rows: made.rows.map(rowJson),
+  };
 }

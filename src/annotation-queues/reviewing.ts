@@ -11,7 +11,7 @@ import { requireScope, type RequestContext } from '../shared/context.js';
 import { sqlDate } from '../shared/sql.js';
 import { isUniqueViolation } from '../shared/db.js';
 import type { ValidationIssue } from '../shared/errors.js';
-import type { CompleteBody, ItemStatus, QueueTargetType } from './inputs.js';
+import { CORRECTION_SCORE, type CompleteBody, type ItemStatus, type QueueTargetType } from './inputs.js';
 import { annotatorKey, configIdsOf, getItem, getQueue, type ItemRow, type QueueRow } from './operations.js';
 
 /** Annotating needs `write` (viewers read queues only) and, on a queue with assignees, a user among them. */
@@ -87,18 +87,19 @@ function annotationScores(ctx: RequestContext, queue: QueueRow, item: ItemRow, b
           ? { session_id: item.targetId }
           : { scenario_id: item.targetId };
   const me = annotatorKey(ctx);
-  return body.scores.map((score) => ({
+  const common = { target, ...ids, source: 'annotation' as const, metadata: { queue_id: queue.id, queue_item_id: item.id } };
+  const written: ScoreInput[] = body.scores.map((score) => ({
     // One id per reviewer, item and config: a retried completion cannot double a score.
     id: `aq:${queue.id}:${item.id}:${me}:${score.config_id}`,
-    target,
-    ...ids,
+    ...common,
     value: score.value,
     string_value: score.string_value,
     comment: score.comment,
     config_id: score.config_id,
-    source: 'annotation',
-    metadata: { queue_id: queue.id, queue_item_id: item.id },
   }));
+  if (body.correction?.trim())
+    written.push({ id: `aq:${queue.id}:${item.id}:${me}:${CORRECTION_SCORE}`, ...common, name: CORRECTION_SCORE, data_type: 'TEXT', value: body.correction });
+  return written;
 }
 
 export interface Completion {

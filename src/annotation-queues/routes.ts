@@ -3,7 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import { restRoutes } from '../shared/http/route.js';
 import { searchFilter } from '../observability/search/inputs.js';
-import { completeBody, itemListQuery, itemsBody, queueInput, queuePatch, type ItemsBody } from './inputs.js';
+import { completeBody, exportBody, itemListQuery, itemsBody, queueInput, queuePatch, type ItemsBody } from './inputs.js';
+import { exportQueue } from './export.js';
 import * as queues from './operations.js';
 import * as reviewing from './reviewing.js';
 import {
@@ -13,6 +14,8 @@ import {
   agreementResponse,
   completionJson,
   completionResponse,
+  exportJson,
+  exportResponse,
   itemJson,
   itemListResponse,
   itemResponse,
@@ -138,5 +141,22 @@ export function annotationQueueRoutes(app: FastifyInstance): void {
     '/annotation-queues/:queue_id/agreement',
     { tag, summary: 'Agreement per score name over items with several reviewers (Fleiss’ and Cohen’s kappa)', response: agreementResponse, errors: [404] },
     async (req, { params }) => agreementJson(await reviewing.agreement(req.ctx, params.queue_id)),
+  );
+  rest.post(
+    '/annotation-queues/:queue_id/export',
+    {
+      tag,
+      summary: 'Export the reviewed items to a test set (a preview writes nothing)',
+      description:
+        "Each done item's span (a trace's root span) mapped by JSONPath, each score config a column, and the correction (a TEXT score) as `expected_column`. Rows keep their source trace and span.",
+      body: exportBody,
+      response: exportResponse,
+      errors: [404],
+      examples: {
+        preview: { testset_id: '0199…', mapping: { question: '$.input.question', answer: '$.output' }, preview: true },
+        new_set: { testset_name: 'failures from review', mapping: { question: '$.input.question' }, expected_column: 'correct_answer' },
+      },
+    },
+    async (req, { params, body }) => exportJson(await exportQueue(req.ctx, params.queue_id, body)),
   );
 }

@@ -257,3 +257,12 @@ export async function compareEvaluations(ctx: RequestContext, evaluationIds: rea
     }),
   };
 }
+
+/** The trace each scenario's invocation recorded, by scenario id (none for an unknown id or one without a trace). */
+export async function scenarioTraceIds(ctx: RequestContext, scenarioIds: readonly string[]): Promise<Map<string, string>> {
+  const rows = await ctx.db.evaluationScenario.findMany({
+    where: { projectId: ctx.projectId, id: { in: [...scenarioIds] }, traceId: { not: null } },
+    select: { id: true, traceId: true },
+  });
+  return new Map(rows.map((row) => [row.id, row.traceId!]));
+}

@@ -8,9 +8,9 @@ import { getSpan, getTrace, listTraceSpans, type SpanRow } from '../observabilit
 import { spanMetadata } from '../observability/traces/responses.js';
 import type { RequestContext } from '../shared/context.js';
 import { NotFoundError } from '../shared/errors.js';
-import type { RowsFromSpansInput, TestsetRowData } from './inputs.js';
+import type { RowsFromSpansInput, SpanMapping, TestsetRowData } from './inputs.js';
 import { readJsonPath } from '../shared/json-path.js';
-import { addRows, getTestset, type NewRow, type TestsetRowRecord } from './operations.js';
+import { addRows, createTestsetOf, getTestset, type NewRow, type TestsetChange, type TestsetRowRecord } from './operations.js';
 
 export interface RowsFromSpans {
   /** How many spans were chosen: the ids given, or every trace the filter matches. */
@@ -24,7 +24,7 @@ export interface RowsFromSpans {
 }
 
 /** A trace's root span (its earliest span when the root never arrived). */
-async function rootSpan(ctx: RequestContext, traceId: string): Promise<SpanRow> {
+export async function rootSpan(ctx: RequestContext, traceId: string): Promise<SpanRow> {
   const trace = await getTrace(ctx, traceId, { select: { rootSpanId: true } });
   if (trace.rootSpanId) return getSpan(ctx, trace.rootSpanId, traceId);
   const [first] = await listTraceSpans(ctx, traceId, { take: 1 });
@@ -51,7 +51,7 @@ async function chosenSpans(ctx: RequestContext, input: RowsFromSpansInput): Prom
 }
 
 /** The row a span maps to: each column's JSONPath read from the span's parts; a path that finds nothing leaves its column out. */
-function mapSpan(span: SpanRow, mapping: RowsFromSpansInput['mapping']): TestsetRowData {
+function mapSpan(span: SpanRow, mapping: SpanMapping): TestsetRowData {
   const document = { input: span.inputs, output: span.outputs, metadata: spanMetadata(span), attributes: span.attributes };
   const row: TestsetRowData = {};
   for (const [column, { segments }] of Object.entries(mapping)) {
@@ -65,18 +65,57 @@ function mapSpan(span: SpanRow, mapping: RowsFromSpansInput['mapping']): Testset
 export async function rowsFromSpans(ctx: RequestContext, testsetId: string, input: RowsFromSpansInput): Promise<RowsFromSpans> {
   await getTestset(ctx, testsetId, { select: { id: true } });
   const { spans, matched } = await chosenSpans(ctx, input);
-  const capped = matched > spans.length;
   const mapped: NewRow[] = spans.map((span) => ({ data: mapSpan(span, input.mapping), source: { traceId: span.traceId, spanId: span.spanId } }));
-  if (input.preview) {
+  const written = await writeRows(ctx, { testsetId }, mapped, { preview: input.preview, change: 'rows_from_spans' });
+  return { ...written, matched, capped: matched > spans.length };
+}
+
+/** A row made elsewhere from a production span (an annotation queue's export): the span mapped, then `columns` set over what the mapping read. */
+export interface SourcedRow {
+  span: SpanRow;
+  columns: TestsetRowData;
+}
+
+/** Where sourced rows go: an existing test set (a new revision) or a new one of that name. */
+export type RowsDestination = { testsetId: string } | { name: string };
+
+export interface WrittenRows extends Pick<RowsFromSpans, 'revision' | 'rows'> {
+  /** The test set written to; null for a preview of a new one. */
+  testsetId: string | null;
+}
+
+/** Maps each span and adds the row's own columns; unless `preview`, writes them (docs/annotation-queues.md#export-to-a-test-set). */
+export async function rowsFromSources(
+  ctx: RequestContext,
+  destination: RowsDestination,
+  sources: readonly SourcedRow[],
+  mapping: SpanMapping,
+  options: { preview: boolean; change: TestsetChange },
+): Promise<WrittenRows> {
+  if ('testsetId' in destination) await getTestset(ctx, destination.testsetId, { select: { id: true } });
+  const mapped: NewRow[] = sources.map(({ span, columns }) => ({
+    data: { ...mapSpan(span, mapping), ...columns },
+    source: { traceId: span.traceId, spanId: span.spanId },
+  }));
+  return writeRows(ctx, destination, mapped, options);
+}
+
+async function writeRows(
+  ctx: RequestContext,
+  destination: RowsDestination,
+  mapped: NewRow[],
+  { preview, change }: { preview: boolean; change: TestsetChange },
+): Promise<WrittenRows> {
+  if (preview) {
     return {
-      matched,
-      capped,
+      testsetId: 'testsetId' in destination ? destination.testsetId : null,
       revision: null,
       rows: mapped.map((row) => ({ id: null, position: null, data: row.data, sourceTraceId: row.source!.traceId, sourceSpanId: row.source!.spanId })),
     };
   }
-  const { testset, rows } = await addRows(ctx, testsetId, mapped, 'rows_from_spans');
-  return { matched, capped, revision: testset.revision, rows: rows.map((row: TestsetRowRecord) => rowOut(row)) };
+  const { testset, rows } =
+    'name' in destination ? await createTestsetOf(ctx, { name: destination.name }, mapped, change) : await addRows(ctx, destination.testsetId, mapped, change);
+  return { testsetId: testset.id, revision: testset.revision, rows: rows.map((row: TestsetRowRecord) => rowOut(row)) };
 }
 
 function rowOut(row: TestsetRowRecord) {

@@ -119,6 +119,7 @@ const TestsetChange = builder.enumType('TestsetChange', {
     rows_edited: 'Rows were edited.',
     rows_deleted: 'Rows were deleted.',
     rows_from_spans: 'Rows were made from production traces or spans.',
+    rows_from_queue: "Rows were exported from an annotation queue's reviewed items.",
     columns_changed: 'Columns were renamed or removed in every row.',
   }),
 });
@@ -314,7 +315,7 @@ const TestsetRowsFromSpansInput = builder.inputType('TestsetRowsFromSpansInput',
   }),
 });
 
-const MappedRow = builder.objectRef<RowsFromSpans['rows'][number]>('TestsetMappedRow').implement({
+export const MappedRow = builder.objectRef<RowsFromSpans['rows'][number]>('TestsetMappedRow').implement({
   description: 'A test case made from a production span: written (with its id) or previewed.',
   fields: (t) => ({
     rowId: t.id({

@@ -110,6 +110,13 @@ const spanPath = z.string().transform((path, ctx) => {
 
 export const FROM_SPANS_MAX = 1000;
 
+/** Column → JSONPath into a span; an annotation queue's export takes the same (docs/annotation-queues.md#export-to-a-test-set). */
+export const spanMapping = z
+  .record(name(), spanPath)
+  .refine((mapping) => Object.keys(mapping).length > 0, { message: 'Map at least one column', params: { type: 'value_error' } })
+  .describe('Column → JSONPath into the span ($.input…, $.output…, $.metadata…, $.attributes…); the expected answer is a column like any other');
+export type SpanMapping = z.output<typeof spanMapping>;
+
 /** Search's query fields (observability/search/inputs.ts) as a JSON object: its values are written as a query string would be. */
 const traceFilter = z
   .record(z.string(), z.unknown())
@@ -134,10 +141,7 @@ export const rowsFromSpansInput = z
       .describe('Spans that become a row each, at most 1000'),
     filter: traceFilter.optional().describe("The traces matching a search filter (GET /observability/traces' fields), newest first, up to `limit`"),
     limit: z.int().min(1).max(FROM_SPANS_MAX).default(100).describe('At most this many of the filter’s matches, 1 to 1000'),
-    mapping: z
-      .record(name(), spanPath)
-      .refine((mapping) => Object.keys(mapping).length > 0, { message: 'Map at least one column', params: { type: 'value_error' } })
-      .describe('Column → JSONPath into the span ($.input…, $.output…, $.metadata…, $.attributes…); the expected answer is a column like any other'),
+    mapping: spanMapping,
     preview: z.boolean().default(false).describe('Answer the rows without writing them'),
   })
   .superRefine((input, ctx) => {

@@ -66,7 +66,17 @@ async function insertTestsetRows(
 const plainRows = (rows: readonly TestsetRowData[]): NewRow[] => rows.map((data) => ({ data }));
 
 /** What a revision records as its change (TestsetRevision.change). */
-export const testsetChanges = ['created', 'uploaded', 'replaced', 'rows_added', 'rows_edited', 'rows_deleted', 'rows_from_spans', 'columns_changed'] as const;
+export const testsetChanges = [
+  'created',
+  'uploaded',
+  'replaced',
+  'rows_added',
+  'rows_edited',
+  'rows_deleted',
+  'rows_from_spans',
+  'rows_from_queue',
+  'columns_changed',
+] as const;
 export type TestsetChange = (typeof testsetChanges)[number];
 
 type TestsetRecord = Prisma.TestsetGetPayload<object>;
@@ -83,6 +93,11 @@ async function checkApp(ctx: RequestContext, appId: string | null | undefined): 
 }
 
 export async function createTestset(ctx: RequestContext, input: CreateTestsetInput, change: TestsetChange = 'created') {
+  return (await createTestsetOf(ctx, input, plainRows(input.csvdata), change)).testset;
+}
+
+/** A new test set of rows that may keep their sources (an annotation queue's export makes one). */
+export async function createTestsetOf(ctx: RequestContext, input: Pick<CreateTestsetInput, 'name' | 'app_id'>, rows: readonly NewRow[], change: TestsetChange) {
   await checkApp(ctx, input.app_id);
   return ctx.db.$transaction(
     async (tx) => {
@@ -91,13 +106,13 @@ export async function createTestset(ctx: RequestContext, input: CreateTestsetInp
           projectId: ctx.projectId,
           appId: input.app_id || null,
           name: input.name,
-          columns: columnsOf(input.csvdata),
-          rowCount: input.csvdata.length,
+          columns: columnsOf(rows.map((row) => row.data)),
+          rowCount: rows.length,
         },
       });
-      await insertTestsetRows(ctx, tx, testset.id, 1, 0, plainRows(input.csvdata));
+      const written = await insertTestsetRows(ctx, tx, testset.id, 1, 0, rows);
       await recordRevision(tx, testset, change);
-      return testset;
+      return { testset, rows: written };
     },
     { timeout: WRITE_TIMEOUT_MS },
   );

@@ -181,6 +181,9 @@ function Sections({ projectId, route, me }: { projectId: string; route: Route | 
       <Link to={paths.rules(projectId)} aria-current={route?.screen.startsWith('rule') ? 'page' : undefined}>
         Online evaluation
       </Link>
+      <Link to={paths.queues(projectId)} aria-current={route?.screen.startsWith('queue') ? 'page' : undefined}>
+        Annotation queues
+      </Link>
       <Link to={paths.apps(projectId)} aria-current={route && ['apps', 'app', 'config', 'config-new', 'variant'].includes(route.screen) ? 'page' : undefined}>
         Apps
       </Link>

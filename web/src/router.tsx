@@ -52,7 +52,8 @@ export type Route =
   | EvaluationRoute
   | ResourceRoute
   | HumanRoute
-  | RuleRoute;
+  | RuleRoute
+  | QueueRoute;
 
 /** The route of one kind of screen: `RouteOf<'trace'>` has its `traceId` and `spanId`. */
 export type RouteOf<S extends Route['screen']> = Extract<Route, { screen: S }>;
@@ -75,6 +76,14 @@ function humanRoute(projectId: string, rest: string[], search: string): HumanRou
   if (rest.length === 2 && rest[1] === 'judge')
     return { screen: 'human-judge', projectId, evaluationId: rest[0], judge: params.get('judge') || null, at: revisionParam(params, 'case') };
   return null;
+}
+
+/** Annotation queues (docs/annotation-queues.md#in-the-ui): the list, and one queue's review screen. */
+export type QueueRoute = { screen: 'queues'; projectId: string } | { screen: 'queue-review'; projectId: string; queueId: string };
+
+function queueRoute(projectId: string, rest: string[]): QueueRoute | null {
+  if (rest.length === 0) return { screen: 'queues', projectId };
+  return rest.length === 2 && rest[1] === 'review' ? { screen: 'queue-review', projectId, queueId: rest[0] } : null;
 }
 
 /** Apps, their variants and evaluator configs, and test sets (docs/ui.md#urls); ids are REST's. */
@@ -166,6 +175,7 @@ export function matchRoute(pathname: string, search = ''): Route | null {
   if (parts[2] === 'apps' || parts[2] === 'testsets') return resourceRoute(projectId, parts.slice(2), search);
   if (parts[2] === 'human-evaluations') return humanRoute(projectId, parts.slice(3), search);
   if (parts[2] === 'online-evaluation') return ruleRoute(projectId, parts.slice(3));
+  if (parts[2] === 'queues') return queueRoute(projectId, parts.slice(3));
   return null;
 }
 
@@ -209,6 +219,8 @@ export const paths = {
   editRule: (projectId: string, ruleId: string) => `/p/${encodeURIComponent(projectId)}/online-evaluation/${encodeURIComponent(ruleId)}/edit`,
   playground: (projectId: string, revisionIds: string[] = []) =>
     `/p/${encodeURIComponent(projectId)}/playground${revisionIds.length ? `?revisions=${revisionIds.map(encodeURIComponent).join(',')}` : ''}`,
+  queues: (projectId: string) => `/p/${encodeURIComponent(projectId)}/queues`,
+  queueReview: (projectId: string, queueId: string) => `/p/${encodeURIComponent(projectId)}/queues/${encodeURIComponent(queueId)}/review`,
   compareEvaluations: (projectId: string, evaluationIds: string[]) =>
     `/p/${encodeURIComponent(projectId)}/evaluations/compare?ids=${evaluationIds.map(encodeURIComponent).join(',')}`,
 };

@@ -7,6 +7,7 @@ import type { EntryPoint } from './entrypoint.ts';
 import { apiKeys, auditLog, loginPage, members, setPasswordPage } from './auth/entrypoints.ts';
 import { comparison, evaluationList, evaluationPage, newEvaluation } from './evaluations/entrypoints.ts';
 import { editConfig, newConfig } from './evaluators/entrypoints.ts';
+import { queueList, queueReview } from './annotation-queues/entrypoints.ts';
 import { humanEvaluationList, humanEvaluationPage, judgeScreen } from './human-evaluations/entrypoints.ts';
 import { sessionList, sessionPage, traceList, tracePage } from './observability/entrypoints.ts';
 import { editRule, newRule, ruleList, rulePage } from './online-evaluation/entrypoints.ts';
@@ -44,6 +45,8 @@ const screens: { [S in Screen]: EntryPoint<RouteOf<S>> } = {
   rule: rulePage,
   'rule-edit': editRule,
   playground,
+  queues: queueList,
+  'queue-review': queueReview,
 };
 
 /** The administration sections, each its own entry point within the administration's frame. */

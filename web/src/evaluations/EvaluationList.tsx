@@ -1,6 +1,5 @@
 // The project's evaluations (docs/ui.md#evaluations): the newest first, each with its variant, test
 // set, status and progress; two or more ticked open the comparison.
-import { useState } from 'react';
 import { graphql, useFragment, usePaginationFragment, usePreloadedQuery } from 'react-relay';
 import type { ScreenProps } from '../entrypoint.ts';
 import type { RouteOf } from '../router.tsx';
@@ -11,6 +10,7 @@ import type { EvaluationListQuery } from '../__generated__/EvaluationListQuery.g
 import type { EvaluationListRow_evaluation$key } from '../__generated__/EvaluationListRow_evaluation.graphql.ts';
 import { useEveryPage } from '../connections.ts';
 import { formatTime } from '../format.ts';
+import { useSelection } from '../components/selection.ts';
 import { Link, paths, useRouter } from '../router.tsx';
 import { Empty, ErrorMessage, HeadRow } from '../components/states.tsx';
 import { scoreText, statusLabel } from './results.ts';
@@ -118,8 +118,7 @@ export function EvaluationList({ route: { projectId }, queries }: ScreenProps<Ro
   );
   const pages = useEveryPage(hasPrevious, isLoadingPrevious, loadPrevious);
   const evaluations = [...data.evaluations.edges].reverse().map((edge) => edge.node);
-  const [chosen, setChosen] = useState<string[]>([]);
-  const toggle = (id: string) => setChosen((current) => (current.includes(id) ? current.filter((other) => other !== id) : [...current, id]));
+  const { chosen, toggle } = useSelection();
   return (
     <section aria-labelledby="evaluations-title">
       <div className="screen-head">

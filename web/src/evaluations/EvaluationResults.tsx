@@ -6,6 +6,7 @@ import { graphql, usePaginationFragment } from 'react-relay';
 import type { EvaluationResults_evaluation$data, EvaluationResults_evaluation$key } from '../__generated__/EvaluationResults_evaluation.graphql.ts';
 import type { EvaluationResultsPaginationQuery } from '../__generated__/EvaluationResultsPaginationQuery.graphql.ts';
 import { PAGE_SIZE } from '../connections.ts';
+import { AddToQueue } from '../annotation-queues/AddToQueue.tsx';
 import { Empty, ErrorMessage } from '../components/states.tsx';
 import { readOutcome, type Outcome } from './outcome.ts';
 import { ResultsTable, type ConfigColumn } from './ResultsTable.tsx';
@@ -18,6 +19,7 @@ const fragment = graphql`
       edges {
         node {
           id
+          databaseId
           position
           inputs
           correctAnswers
@@ -78,8 +80,17 @@ export function EvaluationResults({
     [data.scenarios.edges],
   );
   if (rows.length === 0) return <Empty title="No case stored yet">Results appear here as the run stores them.</Empty>;
+  const failed = data.scenarios.edges.filter((_, index) => rows[index].outputs[0]?.result.type === 'error');
+  const target = (edges: typeof data.scenarios.edges) => edges.map(({ node }) => ({ targetId: node.databaseId }));
   return (
     <>
+      <AddToQueue
+        projectId={projectId}
+        sources={[
+          { label: `the ${loaded} results loaded`, type: 'EVALUATION_SCENARIO', targets: target(data.scenarios.edges) },
+          ...(failed.length > 0 ? [{ label: `the ${failed.length} failed results`, type: 'EVALUATION_SCENARIO' as const, targets: target(failed) }] : []),
+        ]}
+      />
       {failure !== null && (
         <ErrorMessage
           error={failure}

@@ -6,6 +6,8 @@ import { graphql, useFragment, usePreloadedQuery, useQueryLoader, type Preloaded
 import type { SessionListQuery } from '../__generated__/SessionListQuery.graphql.ts';
 import type { SessionListRow_session$key } from '../__generated__/SessionListRow_session.graphql.ts';
 import type { SessionListTable_query$key } from '../__generated__/SessionListTable_query.graphql.ts';
+import { AddToQueue } from '../annotation-queues/AddToQueue.tsx';
+import { useSelection } from '../components/selection.ts';
 import { Empty, ErrorBoundary, Loading } from '../components/states.tsx';
 import type { ScreenProps } from '../entrypoint.ts';
 import { formatCost, formatCount, formatTime } from '../format.ts';
@@ -83,10 +85,28 @@ const rowFragment = graphql`
   }
 `;
 
-function SessionRow({ projectId, session: sessionRef }: { projectId: string; session: SessionListRow_session$key }) {
+function SessionRow({
+  projectId,
+  session: sessionRef,
+  chosen,
+  onToggle,
+}: {
+  projectId: string;
+  session: SessionListRow_session$key;
+  chosen: readonly string[];
+  onToggle: (sessionId: string) => void;
+}) {
   const session = useFragment(rowFragment, sessionRef);
   return (
     <tr className={session.failedTraceCount > 0 ? 'failed' : undefined}>
+      <td>
+        <input
+          type="checkbox"
+          aria-label={`Select ${session.sessionId}`}
+          checked={chosen.includes(session.sessionId)}
+          onChange={() => onToggle(session.sessionId)}
+        />
+      </td>
       <td>
         <Link to={paths.session(projectId, session.sessionId)}>{session.sessionId}</Link>
         <span className="muted small">
@@ -130,8 +150,22 @@ interface TableProps {
 
 function SessionTable({ projectId, state, apply, query: queryRef }: TableProps & { query: SessionListTable_query$key }) {
   const { sessions } = useFragment(tableFragment, queryRef);
+  const { chosen, toggle } = useSelection();
   return (
     <>
+      <div className="list-actions">
+        <AddToQueue
+          projectId={projectId}
+          disabled={chosen.length === 0}
+          sources={[
+            {
+              label: `the ${chosen.length} selected session${chosen.length === 1 ? '' : 's'}`,
+              type: 'SESSION',
+              targets: chosen.map((targetId) => ({ targetId })),
+            },
+          ]}
+        />
+      </div>
       {sessions.edges.length === 0 ? (
         <Empty title="No sessions match">
           {sessionStateSearch(state) === ''
@@ -143,6 +177,9 @@ function SessionTable({ projectId, state, apply, query: queryRef }: TableProps &
           <caption className="visually-hidden">Sessions, the one active last first</caption>
           <thead>
             <tr>
+              <th scope="col">
+                <span className="visually-hidden">Selected</span>
+              </th>
               {columns.map(({ label, numeric }) => (
                 <th key={label} scope="col" className={numeric ? 'numeric' : undefined}>
                   {label}
@@ -152,7 +189,7 @@ function SessionTable({ projectId, state, apply, query: queryRef }: TableProps &
           </thead>
           <tbody>
             {sessions.edges.map(({ node }) => (
-              <SessionRow key={node.id} projectId={projectId} session={node} />
+              <SessionRow key={node.id} projectId={projectId} session={node} chosen={chosen} onToggle={toggle} />
             ))}
           </tbody>
         </table>

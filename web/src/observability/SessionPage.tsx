@@ -7,6 +7,7 @@ import type { SessionPageQuery } from '../__generated__/SessionPageQuery.graphql
 import type { SessionPageTurn_turn$key } from '../__generated__/SessionPageTurn_turn.graphql.ts';
 import type { SessionPageTurnsPaginationQuery } from '../__generated__/SessionPageTurnsPaginationQuery.graphql.ts';
 import type { SessionPageTurns_session$key } from '../__generated__/SessionPageTurns_session.graphql.ts';
+import { AddToQueue } from '../annotation-queues/AddToQueue.tsx';
 import { Empty, Figures } from '../components/states.tsx';
 import type { ScreenProps } from '../entrypoint.ts';
 import { formatCost, formatCount, formatDuration, formatTime } from '../format.ts';
@@ -179,6 +180,7 @@ export function SessionPage({ route: { projectId, sessionId }, queries }: Screen
         <Link to={paths.sessions(projectId)}>Sessions</Link> / <span aria-current="page">{session.sessionId}</span>
       </nav>
       <SessionHead session={session} />
+      <AddToQueue projectId={projectId} sources={[{ label: 'this session', type: 'SESSION', targets: [{ targetId: session.sessionId }] }]} />
       <SessionScores session={session} />
       <Conversation projectId={projectId} session={session} />
     </div>

@@ -13,7 +13,9 @@ import type { ScreenProps } from '../entrypoint.ts';
 import { formatCost, formatCount, formatDuration, formatPercent, formatTime } from '../format.ts';
 import { Link, paths, useRouter, type RouteOf } from '../router.tsx';
 import type { TraceListQueries } from './entrypoints.ts';
-import { parseState, scoreColumns, sortedBy, stateSearch, type SortField, type TraceListState } from './filters.ts';
+import { filterVariables, parseState, scoreColumns, sortedBy, stateSearch, type SortField, type TraceListState } from './filters.ts';
+import { AddToQueue, type QueueSource } from '../annotation-queues/AddToQueue.tsx';
+import { useSelection } from '../components/selection.ts';
 import { columnText, ScoreNameOptions, summaryFigure } from '../scores/columns.tsx';
 import { CursorPager } from './ListControls.tsx';
 import { TraceFilters } from './TraceFilters.tsx';
@@ -244,10 +246,30 @@ function TraceFigures({ query: queryRef, scoreName }: { query: TraceListFigures_
   );
 }
 
-function TraceRow({ projectId, trace: traceRef, scoreNames }: { projectId: string; trace: TraceListRow_trace$key; scoreNames: readonly string[] }) {
+function TraceRow({
+  projectId,
+  trace: traceRef,
+  scoreNames,
+  chosen,
+  onToggle,
+}: {
+  projectId: string;
+  trace: TraceListRow_trace$key;
+  scoreNames: readonly string[];
+  chosen: readonly string[];
+  onToggle: (traceId: string) => void;
+}) {
   const node = useFragment(rowFragment, traceRef);
   return (
     <tr className={node.errorCount > 0 ? 'failed' : undefined}>
+      <td>
+        <input
+          type="checkbox"
+          aria-label={`Select ${node.name ?? node.traceId}`}
+          checked={chosen.includes(node.traceId)}
+          onChange={() => onToggle(node.traceId)}
+        />
+      </td>
       <td>
         <Link to={paths.trace(projectId, node.traceId)}>{node.name ?? node.traceId}</Link>
         <span className="muted small">
@@ -281,8 +303,24 @@ interface TableProps {
 function TraceTable({ projectId, state, apply, query: queryRef }: TableProps) {
   const { traces } = useFragment(tableFragment, queryRef);
   const scoreNames = scoreColumns(state);
+  const { chosen, toggle } = useSelection();
+  const sources: QueueSource[] = [
+    ...(chosen.length > 0
+      ? [
+          {
+            label: `the ${chosen.length} selected trace${chosen.length === 1 ? '' : 's'}`,
+            type: 'TRACE' as const,
+            targets: chosen.map((targetId) => ({ targetId })),
+          },
+        ]
+      : []),
+    { label: 'the traces matching the filter', type: 'TRACE', filter: filterVariables(state, Date.now()) },
+  ];
   return (
     <>
+      <div className="list-actions">
+        <AddToQueue projectId={projectId} sources={sources} />
+      </div>
       {traces.edges.length === 0 ? (
         <Empty title="No traces match">
           {/* No filter and no cursor: the first page of every trace is empty, so there is none. */}
@@ -293,6 +331,9 @@ function TraceTable({ projectId, state, apply, query: queryRef }: TableProps) {
           <caption className="visually-hidden">Traces, sorted by {state.sort.toLowerCase().replace('_', ' ')}</caption>
           <thead>
             <tr>
+              <th scope="col">
+                <span className="visually-hidden">Selected</span>
+              </th>
               {columns.map(({ field, label, numeric }) => (
                 <th
                   key={label}
@@ -320,7 +361,7 @@ function TraceTable({ projectId, state, apply, query: queryRef }: TableProps) {
           </thead>
           <tbody>
             {traces.edges.map(({ node }) => (
-              <TraceRow key={node.id} projectId={projectId} trace={node} scoreNames={scoreNames} />
+              <TraceRow key={node.id} projectId={projectId} trace={node} scoreNames={scoreNames} chosen={chosen} onToggle={toggle} />
             ))}
           </tbody>
         </table>

@@ -18,6 +18,7 @@ import { buildTree, type SpanTree as Tree } from './outline.ts';
 import { SpanDetails, spanDetailsQuery } from './SpanDetails.tsx';
 import { SpanTree } from './SpanTree.tsx';
 import { AddToTestset } from '../testsets/AddToTestset.tsx';
+import { AddToQueue } from '../annotation-queues/AddToQueue.tsx';
 
 const query = graphql`
   query TracePageQuery($traceId: String!) {
@@ -59,7 +60,8 @@ const headFragment = graphql`
   }
 `;
 
-function TraceHead({ projectId, trace: traceRef }: { projectId: string; trace: TracePageHead_trace$key }) {
+/** The trace's name and figures; the review screen of an annotation queue shows it too. */
+export function TraceHead({ projectId, trace: traceRef }: { projectId: string; trace: TracePageHead_trace$key }) {
   const trace = useFragment(headFragment, traceRef);
   const figures: [string, string][] = [
     ['Started', formatTime(trace.startTime)],
@@ -179,6 +181,15 @@ function TraceView({
           </ErrorBoundary>
         )}
       </section>
+      <AddToQueue
+        projectId={projectId}
+        sources={[
+          { label: 'this trace', type: 'TRACE', targets: [{ targetId: trace.traceId }] },
+          ...(selectedId === null
+            ? []
+            : [{ label: `the span ${trace.outline.names[selected!]}`, type: 'SPAN' as const, targets: [{ targetId: selectedId, traceId: trace.traceId }] }]),
+        ]}
+      />
       <div className="trace-body">
         <SpanTree outline={trace.outline} tree={tree} selected={selected} onSelect={select} scores={spanScores} />
         <section className="details-pane" aria-label="Selected span">

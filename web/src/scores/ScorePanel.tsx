@@ -6,6 +6,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { refusalOf } from '../components/actions.tsx';
 import { isField, shortcutKey } from '../components/keys.ts';
+import { KeyList } from '../components/KeyList.tsx';
 import { optionsOf, scoreKeyAction, scoreKeys } from './keys.ts';
 import {
   annotationOf,
@@ -274,22 +275,7 @@ export function ScorePanel({ target, configs, scores, keysActive, onTakeKeys, on
       )}
       <details className="score-key-list">
         <summary>Keys</summary>
-        <dl>
-          {scoreKeys.map((item) => (
-            <div key={item.keys}>
-              <dt>
-                <kbd>{item.keys}</kbd>
-              </dt>
-              <dd>{item.does}</dd>
-            </div>
-          ))}
-          <div>
-            <dt>
-              <kbd>Esc</kbd>
-            </dt>
-            <dd>leave a field</dd>
-          </div>
-        </dl>
+        <KeyList keys={[...scoreKeys, { keys: 'Esc', does: 'leave a field' }]} />
       </details>
     </section>
   );
