@@ -181,7 +181,7 @@ export function SessionPage({ route: { projectId, sessionId }, queries }: Screen
       </nav>
       <SessionHead session={session} />
       <SessionScores session={session} />
-      <AddToTestsetPanel projectId={projectId} selection={{ sessionId: session.sessionId }} label="Add the session's traces to a test set" />
+      <AddToTestsetPanel projectId={projectId} selection={{ sessionIds: [session.sessionId] }} label="Add the session's traces to a test set" />
       <Conversation projectId={projectId} session={session} />
     </div>
   );

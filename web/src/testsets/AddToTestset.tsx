@@ -35,15 +35,17 @@ function guessPath(column: string): string {
   return /answer|expected|output/i.test(column) ? '$.output' : `$.input.${/^[A-Za-z_$][\w$-]*$/.test(column) ? column : `['${column}']`}`;
 }
 
-/** What becomes the test cases: spans, traces (their root spans) or a session's traces (up to 1000). */
-export type SpanSelection = { spans: { traceId: string; spanId: string }[] } | { traceIds: string[] } | { sessionId: string };
+/** What becomes the test cases: spans, traces (their root spans) or sessions' traces (up to 1000 a session). */
+export type SpanSelection = { spans: { traceId: string; spanId: string }[] } | { traceIds: string[] } | { sessionIds: string[] };
 
-function selectionInput(selection: SpanSelection) {
-  return 'sessionId' in selection ? { filter: { session_id: selection.sessionId }, limit: 1000 } : selection;
+/** The mutation's selections: one, or one per session (a session's traces are a search filter's matches). */
+function selectionInputs(selection: SpanSelection) {
+  return 'sessionIds' in selection ? selection.sessionIds.map((sessionId) => ({ filter: { session_id: sessionId }, limit: 1000 })) : [selection];
 }
 
 function selectionText(selection: SpanSelection): string {
-  if ('sessionId' in selection) return "The root span of each of the session's traces becomes a test case";
+  if ('sessionIds' in selection)
+    return `The root span of each trace of ${selection.sessionIds.length === 1 ? 'the session' : `${selection.sessionIds.length} sessions`} becomes a test case`;
   if ('spans' in selection)
     return selection.spans.length === 1 ? 'The selected span becomes one test case' : `${selection.spans.length} spans become test cases`;
   return selection.traceIds.length === 1
@@ -51,12 +53,17 @@ function selectionText(selection: SpanSelection): string {
     : `The root spans of ${selection.traceIds.length} traces become test cases`;
 }
 
+interface Made {
+  preview: boolean;
+  result: Pick<AddToTestsetMutation$data['addTestsetRowsFromSpans'], 'revision' | 'rows'>;
+}
+
 export function AddToTestset({ projectId, selection }: { projectId: string; selection: SpanSelection }) {
   const data = useLazyLoadQuery<AddToTestsetQuery>(query, {}, { fetchPolicy: 'store-and-network' });
   const { testsets } = useTestsetChoices(data);
   const [testsetId, setTestsetId] = useState('');
   const [paths_, setPaths] = useState<Record<string, string>>({});
-  const [made, setMade] = useState<{ preview: boolean; result: AddToTestsetMutation$data['addTestsetRowsFromSpans'] } | null>(null);
+  const [made, setMade] = useState<Made | null>(null);
   const { issues, failure, onError, reset } = useFormIssues();
   const [commit, busy] = useCommit<AddToTestsetMutation>(mutation);
   const testset = testsets.find((candidate) => candidate.id === testsetId);
@@ -66,8 +73,13 @@ export function AddToTestset({ projectId, selection }: { projectId: string; sele
   const run = async (preview: boolean) => {
     reset();
     try {
-      const response = await commit({ id: testsetId, input: { ...selectionInput(selection), mapping, preview } });
-      setMade({ preview, result: response.addTestsetRowsFromSpans });
+      // Several sessions are added one after another, a revision each; the answer shows them all.
+      let result: Made['result'] = { revision: null, rows: [] };
+      for (const input of selectionInputs(selection)) {
+        const response = await commit({ id: testsetId, input: { ...input, mapping, preview } });
+        result = { revision: response.addTestsetRowsFromSpans.revision, rows: [...result.rows, ...response.addTestsetRowsFromSpans.rows] };
+      }
+      setMade({ preview, result });
     } catch (error) {
       setMade(null);
       onError(error);
