@@ -69,7 +69,7 @@ it.skipIf(!available)(
 
     // The three traces, chosen in the trace list and added to the queue.
     await page.goto(`${server.baseUrl}/p/${projectId}/traces`);
-    for (const country of Object.keys(capitals)) await page.getByRole('checkbox', { name: `Select capital of ${country}` }).check();
+    for (const country of Object.keys(capitals)) await page.getByRole('checkbox', { name: `Select trace capital of ${country}` }).check();
     await page.getByRole('button', { name: 'Add to queue' }).click();
     const add = page.getByRole('form', { name: 'Add to queue' });
     await add.getByLabel('Queue').selectOption({ label: 'capitals review' });

@@ -110,7 +110,7 @@ async function writeRows(
     return {
       testsetId: 'testsetId' in destination ? destination.testsetId : null,
       revision: null,
-      rows: mapped.map((row) => ({ id: null, position: null, data: row.data, sourceTraceId: row.source!.traceId, sourceSpanId: row.source!.spanId })),
+      rows: mapped.map((row) => ({ id: null, position: null, data: row.data, sourceTraceId: row.source!.traceId, sourceSpanId: row.source!.spanId! })),
     };
   }
   const { testset, rows } =

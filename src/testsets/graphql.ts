@@ -121,6 +121,8 @@ const TestsetChange = builder.enumType('TestsetChange', {
     rows_from_spans: 'Rows were made from production traces or spans.',
     rows_from_queue: "Rows were exported from an annotation queue's reviewed items.",
     columns_changed: 'Columns were renamed or removed in every row.',
+    rows_archived: 'A case was archived: taken out of the set, and kept to be restored (docs/resources.md#case-ids).',
+    described: 'Its description or metadata changed.',
   }),
 });
 

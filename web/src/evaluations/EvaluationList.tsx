@@ -10,7 +10,7 @@ import type { EvaluationListQuery } from '../__generated__/EvaluationListQuery.g
 import type { EvaluationListRow_evaluation$key } from '../__generated__/EvaluationListRow_evaluation.graphql.ts';
 import { useEveryPage } from '../connections.ts';
 import { formatTime } from '../format.ts';
-import { useSelection } from '../components/selection.ts';
+import { useSelection } from '../components/selection.tsx';
 import { Link, paths, useRouter } from '../router.tsx';
 import { Empty, ErrorMessage, HeadRow } from '../components/states.tsx';
 import { scoreText, statusLabel } from './results.ts';
@@ -118,7 +118,7 @@ export function EvaluationList({ route: { projectId }, queries }: ScreenProps<Ro
   );
   const pages = useEveryPage(hasPrevious, isLoadingPrevious, loadPrevious);
   const evaluations = [...data.evaluations.edges].reverse().map((edge) => edge.node);
-  const { chosen, toggle } = useSelection();
+  const { ids: chosen, toggle } = useSelection();
   return (
     <section aria-labelledby="evaluations-title">
       <div className="screen-head">

@@ -7,7 +7,6 @@ import type { SessionListQuery } from '../__generated__/SessionListQuery.graphql
 import type { SessionListRow_session$key } from '../__generated__/SessionListRow_session.graphql.ts';
 import type { SessionListTable_query$key } from '../__generated__/SessionListTable_query.graphql.ts';
 import { AddToQueue } from '../annotation-queues/AddToQueue.tsx';
-import { useSelection } from '../components/selection.ts';
 import { Empty, ErrorBoundary, Loading } from '../components/states.tsx';
 import type { ScreenProps } from '../entrypoint.ts';
 import { formatCost, formatCount, formatTime } from '../format.ts';
@@ -17,6 +16,8 @@ import { CursorPager, TimeRangeFields } from './ListControls.tsx';
 import { contentPreview } from './messages.ts';
 import { SessionScoreChips } from './SessionScores.tsx';
 import { parseSessionState, sessionStateSearch, type SessionListState } from './sessionFilters.ts';
+import { SelectBox, useSelection, type Selection } from '../components/selection.tsx';
+import { AddToTestsetPanel } from '../testsets/AddToTestsetPanel.tsx';
 
 const query = graphql`
   query SessionListQuery(
@@ -85,27 +86,12 @@ const rowFragment = graphql`
   }
 `;
 
-function SessionRow({
-  projectId,
-  session: sessionRef,
-  chosen,
-  onToggle,
-}: {
-  projectId: string;
-  session: SessionListRow_session$key;
-  chosen: readonly string[];
-  onToggle: (sessionId: string) => void;
-}) {
+function SessionRow({ projectId, session: sessionRef, selection }: { projectId: string; session: SessionListRow_session$key; selection: Selection }) {
   const session = useFragment(rowFragment, sessionRef);
   return (
     <tr className={session.failedTraceCount > 0 ? 'failed' : undefined}>
       <td>
-        <input
-          type="checkbox"
-          aria-label={`Select ${session.sessionId}`}
-          checked={chosen.includes(session.sessionId)}
-          onChange={() => onToggle(session.sessionId)}
-        />
+        <SelectBox selection={selection} id={session.sessionId} label={`Select session ${session.sessionId}`} />
       </td>
       <td>
         <Link to={paths.session(projectId, session.sessionId)}>{session.sessionId}</Link>
@@ -150,22 +136,27 @@ interface TableProps {
 
 function SessionTable({ projectId, state, apply, query: queryRef }: TableProps & { query: SessionListTable_query$key }) {
   const { sessions } = useFragment(tableFragment, queryRef);
-  const { chosen, toggle } = useSelection();
+  const selection = useSelection();
   return (
     <>
       <div className="list-actions">
         <AddToQueue
           projectId={projectId}
-          disabled={chosen.length === 0}
+          disabled={selection.ids.length === 0}
           sources={[
             {
-              label: `the ${chosen.length} selected session${chosen.length === 1 ? '' : 's'}`,
+              label: `the ${selection.ids.length} selected session${selection.ids.length === 1 ? '' : 's'}`,
               type: 'SESSION',
-              targets: chosen.map((targetId) => ({ targetId })),
+              targets: selection.ids.map((targetId) => ({ targetId })),
             },
           ]}
         />
       </div>
+      <AddToTestsetPanel
+        projectId={projectId}
+        selection={selection.ids.length > 0 ? { sessionIds: selection.ids } : null}
+        label={`Add the traces of ${selection.ids.length} selected sessions to a test set`}
+      />
       {sessions.edges.length === 0 ? (
         <Empty title="No sessions match">
           {sessionStateSearch(state) === ''
@@ -189,7 +180,7 @@ function SessionTable({ projectId, state, apply, query: queryRef }: TableProps &
           </thead>
           <tbody>
             {sessions.edges.map(({ node }) => (
-              <SessionRow key={node.id} projectId={projectId} session={node} chosen={chosen} onToggle={toggle} />
+              <SessionRow key={node.id} projectId={projectId} session={node} selection={selection} />
             ))}
           </tbody>
         </table>

@@ -16,6 +16,7 @@ import { ContentView } from './content.tsx';
 import { soleText } from './messages.ts';
 import type { SessionPageQueries } from './entrypoints.ts';
 import { scoreValue, SessionScores } from './SessionScores.tsx';
+import { AddToTestsetPanel } from '../testsets/AddToTestsetPanel.tsx';
 
 /** Turns asked for at a time. */
 export const TURNS_PAGE = 20;
@@ -182,6 +183,7 @@ export function SessionPage({ route: { projectId, sessionId }, queries }: Screen
       <SessionHead session={session} />
       <AddToQueue projectId={projectId} sources={[{ label: 'this session', type: 'SESSION', targets: [{ targetId: session.sessionId }] }]} />
       <SessionScores session={session} />
+      <AddToTestsetPanel projectId={projectId} selection={{ sessionIds: [session.sessionId] }} label="Add the session's traces to a test set" />
       <Conversation projectId={projectId} session={session} />
     </div>
   );

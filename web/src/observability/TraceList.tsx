@@ -15,11 +15,12 @@ import { Link, paths, useRouter, type RouteOf } from '../router.tsx';
 import type { TraceListQueries } from './entrypoints.ts';
 import { filterVariables, parseState, scoreColumns, sortedBy, stateSearch, type SortField, type TraceListState } from './filters.ts';
 import { AddToQueue, type QueueSource } from '../annotation-queues/AddToQueue.tsx';
-import { useSelection } from '../components/selection.ts';
 import { columnText, ScoreNameOptions, summaryFigure } from '../scores/columns.tsx';
 import { CursorPager } from './ListControls.tsx';
 import { TraceFilters } from './TraceFilters.tsx';
 import { SeriesChart } from './SeriesChart.tsx';
+import { SelectBox, useSelection, type Selection } from '../components/selection.tsx';
+import { AddToTestsetPanel } from '../testsets/AddToTestsetPanel.tsx';
 
 const query = graphql`
   query TraceListQuery(
@@ -250,25 +251,18 @@ function TraceRow({
   projectId,
   trace: traceRef,
   scoreNames,
-  chosen,
-  onToggle,
+  selection,
 }: {
   projectId: string;
   trace: TraceListRow_trace$key;
   scoreNames: readonly string[];
-  chosen: readonly string[];
-  onToggle: (traceId: string) => void;
+  selection: Selection;
 }) {
   const node = useFragment(rowFragment, traceRef);
   return (
     <tr className={node.errorCount > 0 ? 'failed' : undefined}>
       <td>
-        <input
-          type="checkbox"
-          aria-label={`Select ${node.name ?? node.traceId}`}
-          checked={chosen.includes(node.traceId)}
-          onChange={() => onToggle(node.traceId)}
-        />
+        <SelectBox selection={selection} id={node.traceId} label={`Select trace ${node.name ?? node.traceId}`} />
       </td>
       <td>
         <Link to={paths.trace(projectId, node.traceId)}>{node.name ?? node.traceId}</Link>
@@ -303,14 +297,14 @@ interface TableProps {
 function TraceTable({ projectId, state, apply, query: queryRef }: TableProps) {
   const { traces } = useFragment(tableFragment, queryRef);
   const scoreNames = scoreColumns(state);
-  const { chosen, toggle } = useSelection();
+  const selection = useSelection();
   const sources: QueueSource[] = [
-    ...(chosen.length > 0
+    ...(selection.ids.length > 0
       ? [
           {
-            label: `the ${chosen.length} selected trace${chosen.length === 1 ? '' : 's'}`,
+            label: `the ${selection.ids.length} selected trace${selection.ids.length === 1 ? '' : 's'}`,
             type: 'TRACE' as const,
-            targets: chosen.map((targetId) => ({ targetId })),
+            targets: selection.ids.map((targetId) => ({ targetId })),
           },
         ]
       : []),
@@ -321,6 +315,11 @@ function TraceTable({ projectId, state, apply, query: queryRef }: TableProps) {
       <div className="list-actions">
         <AddToQueue projectId={projectId} sources={sources} />
       </div>
+      <AddToTestsetPanel
+        projectId={projectId}
+        selection={selection.ids.length > 0 ? { traceIds: selection.ids } : null}
+        label={`Add ${selection.ids.length} selected to a test set`}
+      />
       {traces.edges.length === 0 ? (
         <Empty title="No traces match">
           {/* No filter and no cursor: the first page of every trace is empty, so there is none. */}
@@ -361,7 +360,7 @@ function TraceTable({ projectId, state, apply, query: queryRef }: TableProps) {
           </thead>
           <tbody>
             {traces.edges.map(({ node }) => (
-              <TraceRow key={node.id} projectId={projectId} trace={node} scoreNames={scoreNames} chosen={chosen} onToggle={toggle} />
+              <TraceRow key={node.id} projectId={projectId} trace={node} scoreNames={scoreNames} selection={selection} />
             ))}
           </tbody>
         </table>
