@@ -1,6 +1,6 @@
-// The trace list's figures over a filter from one read of the matching traces (docs/observability.md#search):
-// the page's metrics and chart each evaluated the filter again (on SQLite six statements over
-// every matching trace, on PostgreSQL three, each re-running a score or model filter's join), so a
+// The trace list's figures over a filter from one read of the matching traces, on SQLite
+// (docs/observability.md#search): the page's metrics and chart each evaluated the filter again (six
+// statements over every matching trace, each re-running a score or model filter's join), so a
 // request reads the matching traces' figure columns once, keyed by its filter, and the metrics and
 // the chart's counts are computed from that read in memory. Past FIGURES_IN_MEMORY matching traces
 // the read is not kept and metrics.ts computes each figure in SQL. The score figures stay in SQL
@@ -72,9 +72,12 @@ async function readFigures(ctx: RequestContext, filter: SearchFilter): Promise<T
 /**
  * The figures of the traces matching `filter`, read once per request and filter (the page's
  * metrics, chart and summaries resolve at once and share the read); null when more than
- * FIGURES_IN_MEMORY match.
+ * FIGURES_IN_MEMORY match, and on PostgreSQL.
  */
 export function traceFigures(ctx: RequestContext, filter: SearchFilter): Promise<TraceFigures | null> {
+  // PostgreSQL computes the totals and percentiles in one statement already, and carrying every
+  // match's row to the service measured slower there than its three statements (docs/database.md#benchsearch).
+  if (ctx.sql.provider === 'postgresql') return Promise.resolve(null);
   const reads = perRequest(ctx, memoKey, () => new Map<string, Promise<TraceFigures | null>>());
   const key = JSON.stringify(filter);
   let read = reads.get(key);
