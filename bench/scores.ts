@@ -8,17 +8,24 @@
 // commits each request: raw better-sqlite3 prepared statements on SQLite, `COPY … FROM STDIN` on
 // PostgreSQL (TEST_DATABASE_URL set); and, for scale, all of them in one transaction.
 // docs/langfuse.md#bench.
-// Run: npx tsx bench/scores.ts [scores] [concurrency]
+// `--dist=DIR` measures another build of the service (a copy of dist/ beside it, e.g. dist-baseline/
+// made before a change), for a before and after at the same load.
+// Run: npx tsx bench/scores.ts [scores] [concurrency] [--dist=DIR]
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { SCORE_COLUMNS } from '../src/scores/operations.js';
 import { cpuSeconds, onPostgres, rawDatabase, rawPostgres, seconds, startService } from './support/measure.js';
 
-const SCORES = Number(process.argv[2] ?? 20_000);
-const CONCURRENCY = Number(process.argv[3] ?? 4);
+const positional = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const DIST = process.argv.find((arg) => arg.startsWith('--dist='))?.slice('--dist='.length);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const SCORES = Number(positional[0] ?? 20_000);
+const CONCURRENCY = Number(positional[1] ?? 4);
 const BATCH = 100;
 const KEY = 'bench-scores-key-0123456789abcdefghij';
 const authorization = `Basic ${Buffer.from(`pk-lf-bench:${KEY}`).toString('base64')}`;
@@ -44,7 +51,7 @@ for (let start = 0; start < SCORES; start += BATCH) {
   bodies.push(JSON.stringify({ batch }));
 }
 
-const service = await startService({ ASSAY_AUTH: 'on', ASSAY_INIT_API_KEY: KEY, OTLP_GRPC_PORT: '0' });
+const service = await startService({ ASSAY_AUTH: 'on', ASSAY_INIT_API_KEY: KEY, OTLP_GRPC_PORT: '0' }, DIST && join(root, DIST));
 const headers = { authorization, 'content-type': 'application/json' };
 const latencies: number[] = [];
 let next = 0;
@@ -142,7 +149,7 @@ latencies.sort((a, b) => a - b);
 const pick = (p: number) => latencies[Math.max(0, Math.ceil(p * latencies.length) - 1)];
 const rate = SCORES / elapsed;
 console.log(
-  `bench/scores on ${onPostgres ? 'PostgreSQL' : 'SQLite'}: ${SCORES} scores as Langfuse score-create events, batches of ${BATCH} to /api/public/ingestion, ${CONCURRENCY} requests in flight`,
+  `bench/scores on ${onPostgres ? 'PostgreSQL' : 'SQLite'}: ${SCORES} scores as Langfuse score-create events, batches of ${BATCH} to /api/public/ingestion, ${CONCURRENCY} requests in flight${DIST ? `, the build in ${DIST}` : ''}`,
 );
 console.log(
   `  end to end: ${elapsed.toFixed(2)} s = ${Math.round(rate)} scores/s (aim ≥ 5,000); request p50 ${pick(0.5).toFixed(0)} ms, p99 ${pick(0.99).toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`,

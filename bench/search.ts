@@ -19,7 +19,9 @@
 //   - raw: the list's SQL written by hand, run on a connection of its own (better-sqlite3 or
 //     node-postgres), rows to JSON: the floor the list's ratio is measured against.
 // Times are relative to the newest trace, so a kept database measures the same.
-// Run: npx tsx bench/search.ts [iterations] [--refill] [--traces=N] [--scores=N]   (on PostgreSQL: TEST_DATABASE_URL=postgresql://…)
+// `--dist=DIR` measures another build of the service (a copy of dist/ beside it, e.g. dist-baseline/
+// made before a change) against the kept database, for a before and after at the same load.
+// Run: npx tsx bench/search.ts [iterations] [--refill] [--traces=N] [--scores=N] [--dist=DIR]   (on PostgreSQL: TEST_DATABASE_URL=postgresql://…)
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +43,8 @@ const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`)
 const TRACES = Number(option('traces') ?? 100_000);
 /** `--scores=N`: the scores over all three projects, twice the traces by default. */
 const SCORES = Number(option('scores') ?? TRACES * 2);
+/** `--dist=DIR`: the build measured (filling always uses dist/). */
+const DIST = option('dist');
 const DAYS = 30;
 const PAGE = 50;
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -492,11 +496,13 @@ const uiQuery = `query TraceList($first: Int, $after: String, $sortBy: TraceSort
 
 // ---------------------------------------------------------------------------------------------
 
-console.log(`bench/search on ${onPostgres ? 'PostgreSQL' : 'SQLite'}: ${ITERATIONS} runs of each query after 3 warm-up runs, one at a time`);
+console.log(
+  `bench/search on ${onPostgres ? 'PostgreSQL' : 'SQLite'}: ${ITERATIONS} runs of each query after 3 warm-up runs, one at a time${DIST ? `, the build in ${DIST}` : ''}`,
+);
 if (REFILL || !(await filled())) await fill();
 else console.log(`  reusing the filled database (${onPostgres ? pgName : sqliteFile}; --refill fills it again)`);
 
-const service = await startService({ OTLP_GRPC_PORT: '0', DATABASE_URL: databaseUrl, ...secretKey });
+const service = await startService({ OTLP_GRPC_PORT: '0', DATABASE_URL: databaseUrl, ...secretKey }, DIST && join(root, DIST));
 const db = await rawConnection(databaseUrl);
 try {
   // After the service started: it has migrated a kept database to the Score table.

@@ -1,7 +1,7 @@
 // Scores in the web UI end to end (docs/ui.md#scores), in headless Chromium against a real Assay:
 // a score config made under Admin, a trace and a span scored with the keyboard alone in the trace
-// view, the span tree showing the span's score, then the trace list filtered by the score with
-// its column, from the server alone, accessibly. Needs Debian's chromium; skipped where absent.
+// view, the span tree showing the span's score, then the trace list showing a column per score
+// name by default (one hidden and shown again) and filtered by the score, from the server alone, accessibly. Needs Debian's chromium; skipped where absent.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { browserSuite, chromiumAvailable as available, screenshot, seriousViolations, watchedPage } from './helpers/browser.js';
 import { testTracer, type TestTracer } from './helpers/otel.js';
@@ -102,6 +102,15 @@ it.skipIf(!available)(
     // The list filtered by the score: only the scored trace, with its column.
     await page.goto(`${suite.server.baseUrl}/p/${projectId}/traces`);
     await page.getByRole('link', { name: 'unscored question' }).waitFor();
+    // By default a column per score name the page's traces have; one hidden goes into the URL.
+    const defaultHeads = async () =>
+      (await page.getByRole('table').getByRole('columnheader').allInnerTexts()).slice(-2).map((head) => head.replace(/[\s×]+/g, ' ').trim());
+    await expect.poll(defaultHeads, { timeout: 15_000 }).toEqual(['Score correct', 'Score tone']);
+    await page.getByRole('button', { name: 'Hide column tone' }).click();
+    await page.waitForURL(/hide=tone/);
+    await expect.poll(() => page.getByRole('columnheader', { name: /tone/ }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Show them' }).click();
+    await page.getByRole('columnheader', { name: /tone/ }).waitFor();
     await page.getByRole('button', { name: 'Add a score filter' }).click();
     const filter = page.getByRole('group', { name: 'Score filter 1' });
     await filter.getByLabel('Score name').fill('tone');
@@ -115,8 +124,7 @@ it.skipIf(!available)(
     await page.getByRole('columnheader', { name: 'Score tone' }).waitFor();
     expect(await page.getByRole('link', { name: 'unscored question' }).count()).toBe(0);
     const table = page.getByRole('table');
-    const heads = await table.getByRole('columnheader').allInnerTexts();
-    expect(heads.slice(-2).map((head) => head.replace(/\s+/g, ' '))).toEqual(['Score correct', 'Score tone']);
+    expect(await defaultHeads()).toEqual(['Score correct', 'Score tone']);
     const row = table.getByRole('row').filter({ has: page.getByRole('link', { name: 'scored question' }) });
     const cells = await row.getByRole('cell').allInnerTexts();
     // The trace's True and its span's False: the newest label, and how many.

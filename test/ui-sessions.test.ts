@@ -1,7 +1,8 @@
 // The session screens end to end (docs/sessions.md#in-the-ui), in headless Chromium against a real
 // Assay on loopback, every request off the server refused: a conversation of three turns sent with
 // the OpenTelemetry SDK, with a score of the session and one of a turn, is listed under Sessions,
-// filtered, opened turn by turn with the scores, and a turn opens its trace. Needs Debian's chromium; skipped, and reported so, where it is absent.
+// filtered, opened turn by turn with the scores, scored with the keyboard in the session's panel,
+// and a turn opens its trace. Needs Debian's chromium; skipped, and reported so, where it is absent.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { browserSuite, chromiumAvailable as available, screenshot, seriousViolations, watchedPage } from './helpers/browser.js';
 import { testTracer, type TestTracer } from './helpers/otel.js';
@@ -31,7 +32,7 @@ function sendTurn(session: string, name: string, question: string, answer: strin
 }
 
 it.skipIf(!available)(
-  'lists sessions, filters them, opens one turn by turn, and a turn opens its trace',
+  'lists sessions, filters them, opens one turn by turn, scores it with the keys, and a turn opens its trace',
   async () => {
     sendTurn('chat-42', 'greet', 'Hello, who are you?', 'A travel assistant.', 0);
     sendTurn('chat-42', 'ask capital', 'Capital of France?', 'Paris.', 1000);
@@ -45,6 +46,7 @@ it.skipIf(!available)(
       { trace_id: session.body.turns[1].trace_id, name: 'helpful', value: 0.9 },
     ]);
     expect(scored.status, scored.text).toBe(200);
+    expect((await suite.server.request('POST', '/score-configs', { name: 'coherent', data_type: 'BOOLEAN' })).status).toBe(200);
     const { context, page, traffic, consoleErrors } = await watchedPage(suite);
 
     // The nav leads to the list: the latest-active session first, with its figures and previews.
@@ -94,6 +96,18 @@ it.skipIf(!available)(
     await turns.nth(1).getByText('helpful: 0.9').waitFor();
     const scores = page.getByRole('region', { name: 'Scores of the session' });
     expect(await scores.locator('tbody td').allInnerTexts()).toEqual(expect.arrayContaining(['resolved', 'True', 'answered both questions', 'api']));
+    // The session's panel, built from the project's config, scores it with the keyboard alone.
+    const panel = page.getByRole('region', { name: 'Scores of this session' });
+    await panel.getByText('The keys score here.').waitFor();
+    // The config's row, then the score sent through the API, which no row shows.
+    expect(await panel.locator('.score-name').allInnerTexts()).toEqual(['coherent', 'resolved']);
+    await page.keyboard.press('y');
+    await expect.poll(() => panel.getByRole('button', { name: 'True' }).getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => scores.locator('tbody td').allInnerTexts()).toEqual(expect.arrayContaining(['coherent', 'annotation']));
+    const given = await suite.server.request('GET', '/scores?session_id=chat-42&name=coherent');
+    expect(
+      (given.body.scores as { target: string; string_value: string; source: string }[]).map((score) => [score.target, score.string_value, score.source]),
+    ).toEqual([['session', 'True', 'annotation']]);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'session', { fullPage: true });
 

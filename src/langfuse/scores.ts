@@ -101,7 +101,7 @@ export async function writeLangfuseScores(ctx: RequestContext, inputs: readonly 
   while (pending.length > 0) {
     let faults: Map<number, ValidationIssue[]> | null = null;
     try {
-      await scores.upsertScores(
+      await scores.storeScores(
         ctx,
         pending.map(({ input }) => input),
         { at: atIndex },

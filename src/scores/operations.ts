@@ -230,55 +230,71 @@ const UPSERT_SUFFIX =
 /** One input's fate in `writeScoresPartly`: its stored row, or why it was refused. */
 export type ScoreOutcome = { row: ScoreRow; error?: undefined } | { row?: undefined; error: AssayError };
 
+/** What the checks need of a stored score with a requested id. */
+type ExistingScore = Pick<ScoreRow, 'id' | 'target' | 'traceId' | 'spanId' | 'sessionId' | 'scenarioId' | 'authorType' | 'authorId'> & {
+  /** Known when read through Prisma (the answered rows keep it). */
+  createdAt?: Date;
+};
+
+interface WriteMode {
+  allOrNothing: boolean;
+  /** The configs the inputs name, by id. */
+  configs: ReadonlyMap<string, ScoreConfigRow>;
+  /** The stored scores of these ids. */
+  readExisting: (ids: string[]) => Promise<ExistingScore[]>;
+  /**
+   * Read them before writing (for the answered rows' creation times, and a feedback key's author
+   * check); else only when the upsert left some row unwritten, to say which id was taken.
+   */
+  readFirst: boolean;
+}
+
+/** The configs `inputs` name, read with `db` (a Prisma client or transaction). */
+async function configsOf(db: Pick<Prisma.TransactionClient, 'scoreConfig'>, projectId: string, inputs: readonly ScoreInput[]) {
+  const ids = [...new Set(inputs.flatMap((input) => (input.config_id ? [input.config_id] : [])))];
+  if (ids.length === 0) return new Map<string, ScoreConfigRow>();
+  return new Map((await db.scoreConfig.findMany({ where: { projectId, id: { in: ids } } })).map((config) => [config.id, config]));
+}
+
 /**
  * Checks every input (its target, its value against its data type and config, an id already used
  * for another target, another author's id written by a feedback key) and writes those that pass
  * in one statement inside `tx` (none at all when one fails and `allOrNothing`). Answers each
  * input's outcome, in input order.
  */
-async function checkAndWrite(
-  ctx: ScoreContext,
-  tx: Prisma.TransactionClient,
-  inputs: readonly ScoreInput[],
-  options: UpsertOptions,
-  { allOrNothing }: { allOrNothing: boolean },
-): Promise<ScoreOutcome[]> {
+async function checkAndWrite(ctx: ScoreContext, tx: Tx, inputs: readonly ScoreInput[], options: UpsertOptions, mode: WriteMode): Promise<ScoreOutcome[]> {
   const at = options.at ?? bodyLocation(false);
   const author = options.author ?? ctx.principal.actor;
   const feedback = writesAsFeedback(ctx.principal);
   const defaultSource: ScoreSource = author.type === 'user' ? 'annotation' : 'api';
-  const configIds = [...new Set(inputs.flatMap((input) => (input.config_id ? [input.config_id] : [])))];
-  const configs = new Map(
-    configIds.length === 0
-      ? []
-      : (await tx.scoreConfig.findMany({ where: { projectId: ctx.projectId, id: { in: configIds } } })).map((config) => [config.id, config]),
-  );
   const outcomes: (Resolved | AssayError)[] = inputs.map((input, index) => {
     const issues: ValidationIssue[] = [];
-    const score = resolveScore(input, index, input.config_id ? configs.get(input.config_id) : undefined, feedback, defaultSource, issues, at);
+    const score = resolveScore(input, index, input.config_id ? mode.configs.get(input.config_id) : undefined, feedback, defaultSource, issues, at);
     return score ?? new ValidationError(issues);
   });
   const ids = [...new Set(outcomes.flatMap((outcome) => (outcome instanceof AssayError ? [] : [outcome.id])))];
-  const existing = new Map(
-    ids.length === 0 ? [] : (await tx.score.findMany({ where: { projectId: ctx.projectId, id: { in: ids } } })).map((row) => [row.id, row]),
-  );
-  const checked = outcomes.map((score) => {
-    const row = score instanceof AssayError ? undefined : existing.get(score.id);
-    if (!row || score instanceof AssayError) return score;
-    if (
-      row.target !== score.target ||
-      row.traceId !== score.traceId ||
-      row.spanId !== score.spanId ||
-      row.sessionId !== score.sessionId ||
-      row.scenarioId !== score.scenarioId
-    )
-      return new ConflictError(
-        `Score ${row.id} exists for another ${row.target === score.target ? 'id' : 'target'} (${describeTarget(row)}): a score's target never changes`,
-      );
-    if (feedback && (row.authorType !== author.type || row.authorId !== author.id))
-      return new ForbiddenError(`Score ${row.id} was written by another author: a feedback key changes only its own scores`);
-    return score;
-  });
+  const readFirst = mode.readFirst || feedback;
+  const existingOf = async () => new Map(ids.length === 0 ? [] : (await mode.readExisting(ids)).map((row) => [row.id, row]));
+  const checkedAgainst = (existing: ReadonlyMap<string, ExistingScore>) =>
+    outcomes.map((score) => {
+      const row = score instanceof AssayError ? undefined : existing.get(score.id);
+      if (!row || score instanceof AssayError) return score;
+      if (
+        row.target !== score.target ||
+        row.traceId !== score.traceId ||
+        row.spanId !== score.spanId ||
+        row.sessionId !== score.sessionId ||
+        row.scenarioId !== score.scenarioId
+      )
+        return new ConflictError(
+          `Score ${row.id} exists for another ${row.target === score.target ? 'id' : 'target'} (${describeTarget(row)}): a score's target never changes`,
+        );
+      if (feedback && (row.authorType !== author.type || row.authorId !== author.id))
+        return new ForbiddenError(`Score ${row.id} was written by another author: a feedback key changes only its own scores`);
+      return score;
+    });
+  const existing = readFirst ? await existingOf() : new Map<string, ExistingScore>();
+  const checked = checkedAgainst(existing);
   // The same id twice in one request: the last one stands, as if sent one after the other.
   const byId = new Map(checked.flatMap((score) => (score instanceof AssayError ? [] : [[score.id, score] as const])));
   const now = new Date();
@@ -301,9 +317,15 @@ async function checkAndWrite(
     SCORE_COLUMNS.map((column) => (column === 'metadata' ? byId.get(row.id)!.metadata : (row[column] as SqlValue))),
   );
   const refused = checked.some((score) => score instanceof AssayError);
-  if (rows.length > 0 && !(allOrNothing && refused)) {
+  if (rows.length > 0 && !(mode.allOrNothing && refused)) {
     const written = await ctx.sql.insertRows(tx, 'Score', SCORE_COLUMNS, rows, UPSERT_SUFFIX);
-    if (written !== rows.length) throw new ConflictError("A score id of this request was just written for another target: a score's target never changes");
+    if (written !== rows.length) {
+      // Unread before, the rows left unwritten are those of ids taken for another target: say which
+      // (the caller's error ends the transaction, so nothing of it stays).
+      const taken = mode.allOrNothing && !readFirst ? checkedAgainst(await existingOf()).find((score) => score instanceof AssayError) : undefined;
+      if (taken) throw taken;
+      throw new ConflictError("A score id of this request was just written for another target: a score's target never changes");
+    }
   }
   return checked.map((score) => (score instanceof AssayError ? { error: score } : { row: stored.get(score.id)! }));
 }
@@ -322,7 +344,17 @@ export async function writeScores(
   options: UpsertOptions = {},
 ): Promise<ScoreRow[]> {
   if (inputs.length === 0) return [];
-  const outcomes = await checkAndWrite(ctx, tx, inputs, options, { allOrNothing: true });
+  const outcomes = await checkAndWrite(ctx, tx, inputs, options, {
+    allOrNothing: true,
+    configs: await configsOf(tx, ctx.projectId, inputs),
+    readExisting: (ids) => tx.score.findMany({ where: { projectId: ctx.projectId, id: { in: ids } } }),
+    readFirst: true,
+  });
+  return rowsOrThrow(outcomes);
+}
+
+/** The rows of `outcomes`, or the first refusal (every input's faults in one ValidationError). */
+function rowsOrThrow(outcomes: readonly ScoreOutcome[]): ScoreRow[] {
   const errors = outcomes.flatMap((outcome) => (outcome.error ? [outcome.error] : []));
   const invalid = errors.filter((error): error is ValidationError => error instanceof ValidationError);
   if (invalid.length > 0) throw new ValidationError(invalid.flatMap((error) => error.issues));
@@ -331,15 +363,49 @@ export async function writeScores(
 }
 
 /**
+ * `upsertScores` for a caller that answers no stored row (Langfuse's ingestion answers ids and
+ * statuses): the same checks and refusals, written in a transaction of raw SQL (BulkSql's: on
+ * PostgreSQL past Prisma), with the stored scores of the ids read only when the upsert leaves one
+ * unwritten (an id taken for another target) or a feedback key writes (docs/scores.md#ids-idempotent-writes).
+ */
+export async function storeScores(ctx: ScoreContext, inputs: readonly ScoreInput[], options: UpsertOptions = {}): Promise<void> {
+  if (inputs.length === 0) return;
+  const configs = await configsOf(ctx.db, ctx.projectId, inputs);
+  await ctx.sql.transaction(async (tx) =>
+    rowsOrThrow(
+      await checkAndWrite(ctx, tx, inputs, options, {
+        allOrNothing: true,
+        configs,
+        readExisting: (ids) =>
+          ctx.sql.query<ExistingScore>(
+            tx,
+            `SELECT "id", "target", "traceId", "spanId", "sessionId", "scenarioId", "authorType", "authorId" FROM "Score"
+             WHERE "projectId" = ? AND "id" IN (${ctx.sql.jsonValues('?')})`,
+            [ctx.projectId, JSON.stringify(ids)],
+          ),
+        readFirst: false,
+      }),
+    ),
+  );
+}
+
+/**
  * Writes the inputs that pass and answers each one's outcome (for Langfuse's ingestion, which
  * answers per event): a refused input is reported, never written, and does not stop the others.
  */
 export function upsertScoresPartly(ctx: ScoreContext, inputs: readonly ScoreInput[], options: UpsertOptions = {}): Promise<ScoreOutcome[]> {
   if (inputs.length === 0) return Promise.resolve([]);
-  return ctx.db.$transaction((tx) => checkAndWrite(ctx, tx, inputs, options, { allOrNothing: false }));
+  return ctx.db.$transaction(async (tx) =>
+    checkAndWrite(ctx, tx, inputs, options, {
+      allOrNothing: false,
+      configs: await configsOf(tx, ctx.projectId, inputs),
+      readExisting: (ids) => tx.score.findMany({ where: { projectId: ctx.projectId, id: { in: ids } } }),
+      readFirst: true,
+    }),
+  );
 }
 
-function describeTarget(row: ScoreRow): string {
+function describeTarget(row: ExistingScore): string {
   if (row.target === 'span') return `span ${row.spanId} of trace ${row.traceId}`;
   return `${row.target} ${row.traceId ?? row.sessionId ?? row.scenarioId}`;
 }

@@ -93,8 +93,9 @@ export const SCORES_FIRST_FROM = 2_000;
  * value, traceId, dataType, stringValue) index that holds all the figures need, and tested
  * against the traces built once into a temporary index (docs/scores.md#in-the-trace-list).
  */
-async function scoresFirst(ctx: Pick<RequestContext, 'db' | 'sql'>, traces: SqlPart): Promise<boolean> {
+async function scoresFirst(ctx: Pick<RequestContext, 'db' | 'sql'>, traces: SqlPart, count?: number): Promise<boolean> {
   if (ctx.sql.provider === 'postgresql') return false;
+  if (count !== undefined) return count >= SCORES_FIRST_FROM;
   const [row] = await ctx.sql.query<{ n: number | bigint }>(
     ctx.db,
     `SELECT COUNT(*) AS "n" FROM (${traces.sql} LIMIT ${SCORES_FIRST_FROM}) AS c`,
@@ -105,17 +106,18 @@ async function scoresFirst(ctx: Pick<RequestContext, 'db' | 'sql'>, traces: SqlP
 
 /**
  * The summaries of the scores named `names` (every name when null) of the traces `traces` (a SELECT
- * of one column, trace ids), by name and data type, in the order of `names` (else by name).
+ * of one column, trace ids; `count` of them when the caller knows), by name and data type, in the order of `names` (else by name).
  */
 export async function scoreSummaries(
   ctx: Pick<RequestContext, 'db' | 'sql' | 'projectId'>,
   traces: SqlPart,
   names: readonly string[] | null,
+  count?: number,
 ): Promise<ScoreSummary[]> {
   if (names?.length === 0) return [];
   const named = names ? `AND s."name" IN (${names.map(() => '?').join(', ')})` : '';
   // A unary + keeps SQLite from the trace id's index (scoresFirst).
-  const plus = (await scoresFirst(ctx, traces)) ? '+' : '';
+  const plus = (await scoresFirst(ctx, traces, count)) ? '+' : '';
   const rows = await ctx.sql.query<Record<string, string | number | bigint | null>>(
     ctx.db,
     `SELECT s."name" AS "name", s."dataType" AS "dataType",
@@ -171,18 +173,19 @@ export interface GroupScoreMean {
 
 /**
  * The mean value of the scores named `names` of the traces of each group: `groups` is a SELECT of
- * `"group"` (a number), `"projectId"` and `"traceId"` (the chart's buckets, search/metrics.ts),
- * made once (a materialised CTE, which SQLite indexes by trace id itself when it walks the scores
+ * `"group"` (a number), `"projectId"` and `"traceId"` (the chart's buckets, search/metrics.ts;
+ * `count` of them when the caller knows), made once (a materialised CTE, which SQLite indexes by trace id itself when it walks the scores
  * first).
  */
 export async function scoreMeansByGroup(
   ctx: Pick<RequestContext, 'db' | 'sql' | 'projectId'>,
   groups: SqlPart,
   names: readonly string[],
+  count?: number,
 ): Promise<GroupScoreMean[]> {
   if (names.length === 0) return [];
   // SQLite's CROSS JOIN walks its left side first (scoresFirst).
-  const first = await scoresFirst(ctx, groups);
+  const first = await scoresFirst(ctx, groups, count);
   const joined =
     ctx.sql.provider === 'postgresql'
       ? `"Score" AS s JOIN g ON g."traceId" = s."traceId"`
@@ -215,9 +218,9 @@ export interface TraceScoreValue {
   stringValue: string | null;
 }
 
-/** The values of `scores` (one trace's, oldest first, as `scoresOf` gives them) for each of `names` the trace has. */
-export function traceScoreValues(scores: readonly ScoreRow[], names: readonly string[]): TraceScoreValue[] {
-  return [...new Set(names)].flatMap((name) => {
+/** The values of `scores` (one trace's, oldest first, as `scoresOf` gives them) for each of `names` the trace has (null: every name it has, by name). */
+export function traceScoreValues(scores: readonly ScoreRow[], names: readonly string[] | null): TraceScoreValue[] {
+  return [...new Set(names ?? scores.map((score) => score.name).sort())].flatMap((name) => {
     const named = scores.filter((score) => score.name === name);
     const newest = named.at(-1);
     if (!newest) return [];

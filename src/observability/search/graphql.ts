@@ -141,9 +141,11 @@ function scoreNames(names: readonly string[] | null | undefined, argument: strin
 builder.objectField(TraceRef, 'scoreValues', (t) =>
   t.field({
     type: [TraceScoreValue],
-    description: "The trace's scores (its spans' too) of each name asked for that it has, in the order asked: the score columns of a trace list.",
-    args: { names: t.arg.stringList({ required: true, description: `Score names, at most ${MAX_SCORE_FILTERS * 2}.` }) },
-    resolve: async (trace, args, ctx) => traceScoreValues(await scoresLoader(ctx, 'traceId').load(trace.traceId), scoreNames(args.names, 'names')),
+    description:
+      "The trace's scores (its spans' too) of each name asked for that it has, in the order asked (every name it has, by name, when `names` is absent): the score columns of a trace list.",
+    args: { names: t.arg.stringList({ description: `Score names, at most ${MAX_SCORE_FILTERS * 2}; every name the trace has when absent.` }) },
+    resolve: async (trace, args, ctx) =>
+      traceScoreValues(await scoresLoader(ctx, 'traceId').load(trace.traceId), args.names == null ? null : scoreNames(args.names, 'names')),
   }),
 );
 

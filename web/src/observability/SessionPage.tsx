@@ -1,7 +1,9 @@
-// A session (docs/sessions.md#in-the-ui): its figures and scores, then its traces in start order as
+// A session (docs/sessions.md#in-the-ui): its figures, its score panel and scores, then its traces in start order as
 // the turns of a conversation, each turn's input, output and scores with a link to its trace, more
 // turns on demand.
 import { graphql, useFragment, usePaginationFragment, usePreloadedQuery } from 'react-relay';
+import type { ScoreConfigChoices_query$key } from '../__generated__/ScoreConfigChoices_query.graphql.ts';
+import type { SessionScorePanel_session$key } from '../__generated__/SessionScorePanel_session.graphql.ts';
 import type { SessionPageHead_session$key } from '../__generated__/SessionPageHead_session.graphql.ts';
 import type { SessionPageQuery } from '../__generated__/SessionPageQuery.graphql.ts';
 import type { SessionPageTurn_turn$key } from '../__generated__/SessionPageTurn_turn.graphql.ts';
@@ -17,16 +19,20 @@ import { soleText } from './messages.ts';
 import type { SessionPageQueries } from './entrypoints.ts';
 import { scoreValue, SessionScores } from './SessionScores.tsx';
 import { AddToTestsetPanel } from '../testsets/AddToTestsetPanel.tsx';
+import { ScorePanel } from '../scores/ScorePanel.tsx';
+import { useScoreConfigs, useSessionScores } from '../scores/traceScores.ts';
 
 /** Turns asked for at a time. */
 export const TURNS_PAGE = 20;
 
 const query = graphql`
   query SessionPageQuery($sessionId: String!) {
+    ...ScoreConfigChoices_query
     session(sessionId: $sessionId) {
       sessionId
       ...SessionPageHead_session
       ...SessionScores_session
+      ...SessionScorePanel_session
       ...SessionPageTurns_session
     }
   }
@@ -164,8 +170,35 @@ function Conversation({ projectId, session: sessionRef }: { projectId: string; s
   );
 }
 
+/** The session's score panel (docs/ui.md#scores): the only one on the page, so it always has the keys. */
+function SessionScorePanel({
+  sessionId,
+  session,
+  configs: configsKey,
+}: {
+  sessionId: string;
+  session: SessionScorePanel_session$key;
+  configs: ScoreConfigChoices_query$key;
+}) {
+  const configs = useScoreConfigs(configsKey);
+  const { scores, write, remove } = useSessionScores(session, sessionId);
+  return (
+    <ScorePanel
+      target="this session"
+      configs={configs}
+      scores={scores}
+      keysActive
+      onTakeKeys={() => undefined}
+      onSwitch={() => undefined}
+      onWrite={write}
+      onDelete={remove}
+    />
+  );
+}
+
 export function SessionPage({ route: { projectId, sessionId }, queries }: ScreenProps<RouteOf<'session'>, SessionPageQueries>) {
-  const { session } = usePreloadedQuery<SessionPageQuery>(query, queries.session);
+  const data = usePreloadedQuery<SessionPageQuery>(query, queries.session);
+  const { session } = data;
   if (!session) {
     return (
       <Empty title="No such session">
@@ -181,6 +214,7 @@ export function SessionPage({ route: { projectId, sessionId }, queries }: Screen
         <Link to={paths.sessions(projectId)}>Sessions</Link> / <span aria-current="page">{session.sessionId}</span>
       </nav>
       <SessionHead session={session} />
+      <SessionScorePanel sessionId={session.sessionId} session={session} configs={data} />
       <AddToQueue projectId={projectId} sources={[{ label: 'this session', type: 'SESSION', targets: [{ targetId: session.sessionId }] }]} />
       <SessionScores session={session} />
       <AddToTestsetPanel projectId={projectId} selection={{ sessionIds: [session.sessionId] }} label="Add the session's traces to a test set" />

@@ -13,7 +13,7 @@ import type { ScreenProps } from '../entrypoint.ts';
 import { formatCost, formatCount, formatDuration, formatPercent, formatTime } from '../format.ts';
 import { Link, paths, useRouter, type RouteOf } from '../router.tsx';
 import type { TraceListQueries } from './entrypoints.ts';
-import { filterVariables, parseState, scoreColumns, sortedBy, stateSearch, type SortField, type TraceListState } from './filters.ts';
+import { filterVariables, parseState, scoreColumns, sortedBy, stateSearch, withoutColumn, type SortField, type TraceListState } from './filters.ts';
 import { AddToQueue, type QueueSource } from '../annotation-queues/AddToQueue.tsx';
 import { columnText, ScoreNameOptions, summaryFigure } from '../scores/columns.tsx';
 import { CursorPager } from './ListControls.tsx';
@@ -45,8 +45,6 @@ const query = graphql`
     $minLatency: Float
     $maxLatency: Float
     $scores: [ScoreFilter!]
-    $scoreNames: [String!]!
-    $withScores: Boolean!
     $chartScores: [String!]
   ) {
     ...TraceListFigures_query
@@ -107,7 +105,6 @@ const figuresFragment = graphql`
       ...SeriesChart_buckets
     }
     scoreSummary(
-      names: $scoreNames
       startedAfter: $startedAfter
       startedBefore: $startedBefore
       nameContains: $nameContains
@@ -123,7 +120,7 @@ const figuresFragment = graphql`
       minLatency: $minLatency
       maxLatency: $maxLatency
       scores: $scores
-    ) @include(if: $withScores) {
+    ) {
       name
       dataType
       count
@@ -169,6 +166,9 @@ const tableFragment = graphql`
       edges {
         node {
           id
+          scoreValues {
+            name
+          }
           ...TraceListRow_trace
         }
       }
@@ -197,7 +197,7 @@ const rowFragment = graphql`
     tokens {
       totalTokens
     }
-    scoreValues(names: $scoreNames) @include(if: $withScores) {
+    scoreValues {
       name
       dataType
       count
@@ -227,8 +227,14 @@ const columns: { field: SortField | null; label: string; numeric?: boolean }[] =
 ];
 
 /** The metrics over the filter and traces over time. */
-function TraceFigures({ query: queryRef, scoreName }: { query: TraceListFigures_query$key; scoreName: string | null }) {
+function TraceFigures({ query: queryRef, scoreName, state }: { query: TraceListFigures_query$key; scoreName: string | null; state: TraceListState }) {
   const { traceMetrics: metrics, traceSeries, scoreSummary } = useFragment(figuresFragment, queryRef);
+  // Every name's summary but the hidden columns'.
+  const shown = scoreColumns(
+    state,
+    scoreSummary.map((summary) => summary.name),
+  );
+  const summaries = scoreSummary.filter((summary) => shown.includes(summary.name));
   const figures: [string, string][] = [
     ['Traces', formatCount(metrics.count)],
     ['Error rate', formatPercent(metrics.errorRate)],
@@ -241,7 +247,7 @@ function TraceFigures({ query: queryRef, scoreName }: { query: TraceListFigures_
   return (
     <>
       <Figures figures={figures} label="Over the filter" />
-      {scoreSummary && scoreSummary.length > 0 && <Figures figures={scoreSummary.map(summaryFigure)} label="Scores over the filter" />}
+      {summaries.length > 0 && <Figures figures={summaries.map(summaryFigure)} label="Scores over the filter" />}
       <SeriesChart buckets={traceSeries} scoreName={scoreName} />
     </>
   );
@@ -296,7 +302,11 @@ interface TableProps {
 /** The sortable table, a page at a time by cursor (the cursors in the URL). */
 function TraceTable({ projectId, state, apply, query: queryRef }: TableProps) {
   const { traces } = useFragment(tableFragment, queryRef);
-  const scoreNames = scoreColumns(state);
+  // A column per score name the page's traces have, by default; the user hides some.
+  const scoreNames = scoreColumns(
+    state,
+    traces.edges.flatMap(({ node }) => node.scoreValues.map((value) => value.name)),
+  );
   const selection = useSelection();
   const sources: QueueSource[] = [
     ...(selection.ids.length > 0
@@ -354,6 +364,9 @@ function TraceTable({ projectId, state, apply, query: queryRef }: TableProps) {
                 <th key={`score-${name}`} scope="col" className="score-cell">
                   <span className="visually-hidden">Score </span>
                   {name}
+                  <button type="button" className="link-button" aria-label={`Hide column ${name}`} onClick={() => apply(withoutColumn(state, name))}>
+                    <span aria-hidden="true"> ×</span>
+                  </button>
                 </th>
               ))}
             </tr>
@@ -364,6 +377,14 @@ function TraceTable({ projectId, state, apply, query: queryRef }: TableProps) {
             ))}
           </tbody>
         </table>
+      )}
+      {state.hidden.length > 0 && (
+        <p className="muted small">
+          Hidden score columns: {state.hidden.join(', ')}.{' '}
+          <button type="button" className="link-button" onClick={() => apply({ ...state, hidden: [] })}>
+            Show them
+          </button>
+        </p>
       )}
       <CursorPager pageInfo={traces.pageInfo} onPage={(cursors) => apply({ ...state, ...cursors })} />
     </>
@@ -376,7 +397,7 @@ function Results({ list, ...table }: Omit<TableProps, 'query'> & { list: Preload
   return (
     <>
       <ScoreNameOptions query={data} />
-      <TraceFigures query={data} scoreName={table.state.chart.trim() || null} />
+      <TraceFigures query={data} scoreName={table.state.chart.trim() || null} state={table.state} />
       <TraceTable {...table} query={data} />
     </>
   );

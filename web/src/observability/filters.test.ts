@@ -8,6 +8,7 @@ import {
   parseState,
   rowScoreFilter,
   scoreColumns,
+  withoutColumn,
   scoreFilterRow,
   sortedBy,
   stateSearch,
@@ -56,25 +57,31 @@ describe('the trace list URL', () => {
     expect(sortedBy(sortedBy(byCost, 'COST'), 'LATENCY').direction).toBe('DESC');
   });
 
-  it('keeps score filters (JSON, as REST takes them) and score columns in the URL, and asks for each column once', () => {
+  it('keeps score filters (JSON, as REST takes them), score columns and hidden ones in the URL, and shows each column once', () => {
     const scores: ScoreFilterState[] = [
       { name: 'quality', min: 7, max: 9 },
       { name: 'correct', value: true },
       { name: 'tone', anyOf: ['kind'] },
       { name: 'flag', present: false },
     ];
-    const state = { ...parseState(''), scores, columns: ['correct', 'helpful'], chart: 'quality' };
+    const state = { ...parseState(''), scores, columns: ['correct', 'helpful'], hidden: ['thumbs'], chart: 'quality' };
     const search = stateSearch(state);
     expect(new URLSearchParams(search).getAll('column')).toEqual(['correct', 'helpful']);
-    expect(parseState(search)).toMatchObject({ scores, columns: ['correct', 'helpful'], chart: 'quality' });
+    expect(new URLSearchParams(search).getAll('hide')).toEqual(['thumbs']);
+    expect(parseState(search)).toMatchObject({ scores, columns: ['correct', 'helpful'], hidden: ['thumbs'], chart: 'quality' });
     expect(scoreColumns(state)).toEqual(['correct', 'helpful', 'quality', 'tone', 'flag']);
-    expect(listVariables(state, 0)).toMatchObject({
-      scores,
-      scoreNames: ['correct', 'helpful', 'quality', 'tone', 'flag'],
-      withScores: true,
-      chartScores: ['quality'],
-    });
-    expect(listVariables(parseState(''), 0)).toMatchObject({ scores: undefined, scoreNames: [], withScores: false, chartScores: [] });
+    // The page's names follow by name, the hidden one left out.
+    expect(scoreColumns(state, ['topic', 'thumbs', 'correct', 'accuracy'])).toEqual(['correct', 'helpful', 'quality', 'tone', 'flag', 'accuracy', 'topic']);
+    expect(listVariables(state, 0)).toMatchObject({ scores, chartScores: ['quality'] });
+    expect(listVariables(parseState(''), 0)).toMatchObject({ scores: undefined, chartScores: [] });
+  });
+
+  it('hides a score column until it is asked for again', () => {
+    const state = { ...parseState(''), columns: ['correct'] };
+    const hidden = withoutColumn(withoutColumn(state, 'correct'), 'topic');
+    expect(hidden).toMatchObject({ columns: [], hidden: ['correct', 'topic'] });
+    expect(scoreColumns(hidden, ['correct', 'topic', 'tone'])).toEqual(['tone']);
+    expect(scoreColumns({ ...hidden, columns: ['topic'] }, ['correct', 'topic'])).toEqual(['topic']);
   });
 
   it('drops a score filter of the URL without a name or with two conditions, and unreadable JSON', () => {

@@ -53,8 +53,10 @@ export interface TraceListState {
   before: string | null;
   /** Score filters, every one of which a trace must meet (`scores`, JSON in the URL). */
   scores: ScoreFilterState[];
-  /** Score names shown as columns (`column`, one each); a filtered name shows too. */
+  /** Score names shown as columns (`column`, one each); a filtered name and every name on the page show too. */
   columns: string[];
+  /** Score names the user hid (`hide`, one each): not shown unless asked for as columns. */
+  hidden: string[];
   /** A score name whose mean the chart plots over time (`chart`); '' for none. */
   chart: string;
 }
@@ -94,9 +96,19 @@ export function parseScoreFilters(text: string | null): ScoreFilterState[] {
   });
 }
 
-/** The score names the table shows as columns: those asked for, then the filtered ones, each once. */
-export function scoreColumns(state: Pick<TraceListState, 'scores' | 'columns'>): string[] {
-  return [...new Set([...state.columns, ...state.scores.map((filter) => filter.name)])].slice(0, MAX_SCORE_FILTERS * 2);
+/**
+ * The score names the table shows as columns, each once: those asked for, then the filtered ones,
+ * then by name those the page's traces have (`onPage`), but not the hidden ones unless asked for.
+ */
+export function scoreColumns(state: Pick<TraceListState, 'scores' | 'columns' | 'hidden'>, onPage: readonly string[] = []): string[] {
+  const hidden = new Set(state.hidden.filter((name) => !state.columns.includes(name)));
+  const names = [...state.columns, ...state.scores.map((filter) => filter.name), ...[...onPage].sort()];
+  return [...new Set(names)].filter((name) => !hidden.has(name)).slice(0, MAX_SCORE_FILTERS * 2);
+}
+
+/** The state with a score column hidden (and no longer asked for). */
+export function withoutColumn(state: TraceListState, name: string): TraceListState {
+  return { ...state, columns: state.columns.filter((column) => column !== name), hidden: [...new Set([...state.hidden, name])] };
 }
 
 export function parseState(search: string): TraceListState {
@@ -115,6 +127,7 @@ export function parseState(search: string): TraceListState {
     before: params.get('before'),
     scores: parseScoreFilters(params.get('scores')),
     columns: [...new Set(params.getAll('column').filter((name) => name.trim() !== ''))],
+    hidden: [...new Set(params.getAll('hide').filter((name) => name.trim() !== ''))],
   };
 }
 
@@ -129,6 +142,7 @@ export function stateSearch(state: TraceListState): string {
   if (state.direction !== 'DESC') params.set('dir', state.direction);
   if (state.scores.length) params.set('scores', JSON.stringify(state.scores));
   for (const name of state.columns) params.append('column', name);
+  for (const name of state.hidden) params.append('hide', name);
   if (state.after) params.set('after', state.after);
   if (state.before) params.set('before', state.before);
   const text = params.toString();
@@ -185,14 +199,11 @@ export function sortedBy(state: TraceListState, field: SortField): TraceListStat
 
 /** The trace list query's variables for the URL's state, relative ranges counted back from `now`. */
 export function listVariables(state: TraceListState, now: number) {
-  const scoreNames = scoreColumns(state);
   return {
     ...filterVariables(state, now),
     ...pageVariables(state),
     sortBy: state.sort,
     sortDirection: state.direction,
-    scoreNames,
-    withScores: scoreNames.length > 0,
     chartScores: state.chart.trim() ? [state.chart.trim()] : [],
   };
 }

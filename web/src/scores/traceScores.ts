@@ -1,11 +1,14 @@
-// What the trace page reads and writes of scores (docs/ui.md#scores): the project's active score
-// configs (every page, connections.ts), every score of the trace and its spans (one refetchable
-// fragment, read anew after each change, so the panels and the span tree show the same), and the
-// writes as annotations.
+// What the trace and session pages read and write of scores (docs/ui.md#scores): the project's
+// active score configs (every page, connections.ts), every score of the trace and its spans, or of
+// the session (one refetchable fragment each, read anew after each change, so the panels, the
+// span tree and the session's table show the same), and the writes as annotations.
 import { startTransition, useCallback, useMemo } from 'react';
-import { graphql, readInlineData, useRefetchableFragment } from 'react-relay';
+import { graphql, readInlineData, useRefetchableFragment, type RefetchFn } from 'react-relay';
+import type { OperationType } from 'relay-runtime';
 import type { ScoreConfigChoices_query$key } from '../__generated__/ScoreConfigChoices_query.graphql.ts';
 import type { ScoreConfigChoicesPaginationQuery } from '../__generated__/ScoreConfigChoicesPaginationQuery.graphql.ts';
+import type { SessionScorePanel_session$key } from '../__generated__/SessionScorePanel_session.graphql.ts';
+import type { SessionScorePanelRefetchQuery } from '../__generated__/SessionScorePanelRefetchQuery.graphql.ts';
 import type { traceScores_scoreConfig$key } from '../__generated__/traceScores_scoreConfig.graphql.ts';
 import type { TraceScores_trace$key } from '../__generated__/TraceScores_trace.graphql.ts';
 import type { TraceScoresDeleteMutation } from '../__generated__/TraceScoresDeleteMutation.graphql.ts';
@@ -72,6 +75,25 @@ const scoresFragment = graphql`
   }
 `;
 
+const sessionScoresFragment = graphql`
+  fragment SessionScorePanel_session on Session @refetchable(queryName: "SessionScorePanelRefetchQuery") {
+    scores {
+      id
+      databaseId
+      name
+      dataType
+      value
+      stringValue
+      comment
+      source
+      metadata
+      config {
+        id
+      }
+    }
+  }
+`;
+
 const upsertMutation = graphql`
   mutation TraceScoresUpsertMutation($input: [ScoreInput!]!) {
     upsertScores(input: $input) {
@@ -95,13 +117,43 @@ export function useScoreConfigs(query: ScoreConfigChoices_query$key): PanelConfi
 /** A score of the trace, as a panel and the tree read it: its span (null for the trace's own). */
 export type TraceScore = PanelScore & { spanId: string | null };
 
+/** A score as the trace's and the session's fragments read it. */
+interface StoredScore {
+  readonly id: string;
+  readonly databaseId: string;
+  readonly name: string;
+  readonly dataType: string;
+  readonly value: number | null | undefined;
+  readonly stringValue: string | null | undefined;
+  readonly comment: string | null | undefined;
+  readonly source: string;
+  readonly metadata?: unknown;
+  readonly config: { readonly id: string } | null | undefined;
+}
+
+function panelScore(score: StoredScore): PanelScore {
+  return {
+    id: score.id,
+    name: score.name,
+    dataType: score.dataType,
+    value: score.value ?? null,
+    stringValue: score.stringValue ?? null,
+    comment: score.comment ?? null,
+    source: score.source.toLowerCase(),
+    metadata: score.metadata ?? null,
+    configId: score.config?.id ?? null,
+  };
+}
+
+/** What a write names besides the score itself: its target and ids. */
+type ScoreTargetInput = Pick<TraceScoresUpsertMutation['variables']['input'][number], 'target' | 'traceId' | 'spanId' | 'sessionId'>;
+
 /**
- * The scores of a trace and its spans, and the writes: `write` stores a score given in the UI on
- * the trace (`spanId` null) or a span, `remove` deletes one; each then reads the scores anew and
- * settles once they are in.
+ * The writes of a panel over `stored` (one refetchable fragment's scores): `write` stores a score
+ * given in the UI as an annotation on the target `at` names, `remove` deletes one; each then reads
+ * the scores anew (`refetch`) and settles once they are in.
  */
-export function useTraceScores(trace: TraceScores_trace$key, traceId: string) {
-  const [data, refetch] = useRefetchableFragment<TraceScoresRefetchQuery, TraceScores_trace$key>(scoresFragment, trace);
+function useScoreWrites<At>(stored: readonly StoredScore[], refetch: RefetchFn<OperationType>, target: (at: At) => ScoreTargetInput) {
   const [upsert] = useCommit<TraceScoresUpsertMutation>(upsertMutation);
   const [deleteScore] = useCommit<TraceScoresDeleteMutation>(deleteMutation);
   const reload = useCallback(
@@ -113,32 +165,14 @@ export function useTraceScores(trace: TraceScores_trace$key, traceId: string) {
       ),
     [refetch],
   );
-  const scores = useMemo(
-    (): TraceScore[] =>
-      data.scores.map((score) => ({
-        id: score.id,
-        name: score.name,
-        dataType: score.dataType,
-        value: score.value,
-        stringValue: score.stringValue,
-        comment: score.comment,
-        source: score.source.toLowerCase(),
-        metadata: score.metadata,
-        configId: score.config?.id ?? null,
-        spanId: score.target === 'SPAN' ? (score.spanId ?? null) : null,
-      })),
-    [data.scores],
-  );
   const write = useCallback(
-    async (score: ScoreWrite, spanId: string | null) => {
-      const databaseId = score.id === null ? null : (data.scores.find((stored) => stored.id === score.id)?.databaseId ?? null);
+    async (score: ScoreWrite, at: At) => {
+      const databaseId = score.id === null ? null : (stored.find((row) => row.id === score.id)?.databaseId ?? null);
       await upsert({
         input: [
           {
             databaseId,
-            target: spanId === null ? 'TRACE' : 'SPAN',
-            traceId,
-            spanId,
+            ...target(at),
             name: score.name,
             dataType: score.dataType as ScoreDataType,
             value: score.value,
@@ -151,7 +185,7 @@ export function useTraceScores(trace: TraceScores_trace$key, traceId: string) {
       });
       await reload();
     },
-    [data.scores, upsert, reload, traceId],
+    [stored, upsert, reload, target],
   );
   const remove = useCallback(
     async (scoreId: string) => {
@@ -160,7 +194,31 @@ export function useTraceScores(trace: TraceScores_trace$key, traceId: string) {
     },
     [deleteScore, reload],
   );
+  return { write, remove };
+}
+
+/**
+ * The scores of a trace and its spans, and the writes: `write` stores a score given in the UI on
+ * the trace (`spanId` null) or a span, `remove` deletes one.
+ */
+export function useTraceScores(trace: TraceScores_trace$key, traceId: string) {
+  const [data, refetch] = useRefetchableFragment<TraceScoresRefetchQuery, TraceScores_trace$key>(scoresFragment, trace);
+  const scores = useMemo(
+    (): TraceScore[] => data.scores.map((score) => ({ ...panelScore(score), spanId: score.target === 'SPAN' ? (score.spanId ?? null) : null })),
+    [data.scores],
+  );
+  const target = useCallback((spanId: string | null): ScoreTargetInput => ({ target: spanId === null ? 'TRACE' : 'SPAN', traceId, spanId }), [traceId]);
+  const { write, remove } = useScoreWrites(data.scores, refetch as RefetchFn<OperationType>, target);
   return { scores, write, remove };
+}
+
+/** The scores of a session (its own, not its traces'), and the writes of its panel. */
+export function useSessionScores(session: SessionScorePanel_session$key, sessionId: string) {
+  const [data, refetch] = useRefetchableFragment<SessionScorePanelRefetchQuery, SessionScorePanel_session$key>(sessionScoresFragment, session);
+  const scores = useMemo(() => data.scores.map(panelScore), [data.scores]);
+  const target = useCallback((): ScoreTargetInput => ({ target: 'SESSION', sessionId }), [sessionId]);
+  const { write, remove } = useScoreWrites(data.scores, refetch as RefetchFn<OperationType>, target);
+  return { scores, write: (score: ScoreWrite) => write(score, undefined), remove };
 }
 
 /** The scores of each span, by its index in the outline (the span tree shows them on its rows). */
