@@ -1,4 +1,4 @@
-// The `trace` a version 2 code evaluator gets (docs/evaluators.md#version-2-evaluateinputs-output-trace):
+// The `trace` a version 2 code evaluator gets (docs/evaluators.md#custom-code):
 // the case's spans as a tree shaped like Agenta's, children under `spans` by name, each span's
 // data and figures under `attributes.ag` beside the attributes it was sent with. Offline runs give
 // the spans of the case's trace (Assay's call span, the app's own beneath it), online rules the
