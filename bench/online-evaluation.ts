@@ -12,7 +12,7 @@
 // On PostgreSQL when TEST_DATABASE_URL names a server, else SQLite.
 // Run: npx tsx bench/online-evaluation.ts [spans] [rounds] [jobs] [concurrency]
 import { fileURLToPath } from 'node:url';
-import { cpuSeconds, onPostgres, runOtlpClient, startProcess, startService, type ClientRun, type Service } from './support/measure.js';
+import { cpuSeconds, onPostgres, runOtlpClient, serviceCaller, startProcess, startService, type ClientRun, type Service } from './support/measure.js';
 
 const SPANS = Number(process.argv[2] ?? 20_000);
 const ROUNDS = Number(process.argv[3] ?? 3);
@@ -21,23 +21,20 @@ const CONCURRENCY = Number(process.argv[5] ?? 8);
 const JUDGE_MS = 50;
 const BATCH = 500;
 const TRACE = 10;
+/** BENCH_RULE_DELAY: the rules' delay_seconds in (a); a long one plans the jobs without running them during the ingest. */
+const RULE_DELAY = Number(process.env.BENCH_RULE_DELAY ?? 0);
 
 const judge = await startProcess(fileURLToPath(new URL('./support/judge.mjs', import.meta.url)), { DELAY_MS: String(JUDGE_MS) });
 const judgeUrl = `http://127.0.0.1:${judge.port}`;
 const judgeEnv = { OTLP_GRPC_PORT: '0', OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${judgeUrl}/v1` };
 
-async function call<Answer>(service: Service, method: string, path: string, body?: unknown): Promise<Answer> {
-  const response = await fetch(service.baseUrl + path, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as Answer;
+/** A JSON call of `service`'s API. */
+function call<Answer>(service: Service, method: string, path: string, body?: unknown): Promise<Answer> {
+  return serviceCaller(service.baseUrl)<Answer>(method, path, body);
 }
 
 /** `count` enabled rules matching every trace, each with an LLM judge of the local judge. */
-async function addRules(service: Service, count: number): Promise<string[]> {
+async function addRules(service: Service, count: number, delaySeconds = 0): Promise<string[]> {
   const app = await call<{ app_id: string }>(service, 'POST', '/apps', { app_name: 'bench-online' });
   const config = await call<{ id: string }>(service, 'POST', '/evaluators/configs', {
     app_id: app.app_id,
@@ -46,7 +43,10 @@ async function addRules(service: Service, count: number): Promise<string[]> {
     settings_values: { prompt_template: [{ role: 'user', content: 'Rate from 0 to 10: {prediction}' }], model: 'gpt-4o-mini' },
   });
   const ids: string[] = [];
-  for (let i = 0; i < count; i++) ids.push((await call<{ id: string }>(service, 'POST', '/evaluation-rules', { name: `rule ${i}`, evaluator_config_id: config.id })).id);
+  for (let i = 0; i < count; i++)
+    ids.push(
+      (await call<{ id: string }>(service, 'POST', '/evaluation-rules', { name: `rule ${i}`, evaluator_config_id: config.id, delay_seconds: delaySeconds })).id,
+    );
   return ids;
 }
 
@@ -67,11 +67,14 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs: num
 }
 
 /** One ingest run, with `rules` rules; checks every trace got a job of each rule. */
-async function ingestRun(rules: number): Promise<ClientRun> {
+async function ingestRun(rules: number): Promise<ClientRun & { cpu: number }> {
   const service = await startService(judgeEnv);
   try {
-    const ruleIds = rules > 0 ? await addRules(service, rules) : [];
-    const run = await runOtlpClient(`${service.baseUrl}/v1/traces`, { spans: SPANS, batch: BATCH, trace: TRACE, concurrency: 4 });
+    const ruleIds = rules > 0 ? await addRules(service, rules, RULE_DELAY) : [];
+    const cpuBefore = cpuSeconds(service.child.pid!);
+    const run = { ...(await runOtlpClient(`${service.baseUrl}/v1/traces`, { spans: SPANS, batch: BATCH, trace: TRACE, concurrency: 4 })), cpu: 0 };
+    // The service's CPU time during the ingest (its jobs' work included), less sensitive to a busy machine than the wall clock.
+    run.cpu = cpuSeconds(service.child.pid!) - cpuBefore;
     // Planning happens after each commit, apart from the request: every trace gets its jobs.
     await until(async () => (await jobCounts(service, ruleIds)).every((jobs) => total(jobs) === SPANS / TRACE), 'jobs planned', 120_000);
     return run;
@@ -81,7 +84,7 @@ async function ingestRun(rules: number): Promise<ClientRun> {
 }
 
 // (a) Ingest throughput with and without rules, alternating so that load weighs on both alike.
-const ingest: { none: ClientRun[]; rules: ClientRun[] } = { none: [], rules: [] };
+const ingest: { none: (ClientRun & { cpu: number })[]; rules: (ClientRun & { cpu: number })[] } = { none: [], rules: [] };
 for (let round = 0; round < ROUNDS; round++) {
   ingest.none.push(await ingestRun(0));
   ingest.rules.push(await ingestRun(3));
@@ -134,11 +137,13 @@ try {
 const none = bestSeconds(ingest.none);
 const withRules = bestSeconds(ingest.rules);
 const ideal = (JOBS * JUDGE_MS) / 1000 / CONCURRENCY;
+const perSpan = (list: { cpu: number }[]) => ((Math.min(...list.map((run) => run.cpu)) / SPANS) * 1e6).toFixed(0);
 const runs = (list: ClientRun[]) => list.map((run) => Math.round(rate(run.seconds))).join(', ');
 console.log(`bench/online-evaluation on ${onPostgres ? 'PostgreSQL' : 'SQLite'}`);
-if (ROUNDS > 0) console.log(
-  `  (a) ingest of ${SPANS} spans (traces of ${TRACE}, OTLP/protobuf batches of ${BATCH}), best of ${ROUNDS} alternating runs: no rule ${Math.round(rate(none))} spans/s (runs: ${runs(ingest.none)}); three rules matching every trace ${Math.round(rate(withRules))} spans/s (runs: ${runs(ingest.rules)}); ratio ${(none / withRules).toFixed(3)} (aim ≥ 0.95)`,
-);
+if (ROUNDS > 0)
+  console.log(
+    `  (a) ingest of ${SPANS} spans (traces of ${TRACE}, OTLP/protobuf batches of ${BATCH}), best of ${ROUNDS} alternating runs: no rule ${Math.round(rate(none))} spans/s (runs: ${runs(ingest.none)}); three rules matching every trace ${Math.round(rate(withRules))} spans/s (runs: ${runs(ingest.rules)}); ratio ${(none / withRules).toFixed(3)} (aim ≥ 0.95); service CPU per span during the ingest: no rule ${perSpan(ingest.none)} µs, rules ${perSpan(ingest.rules)} µs`,
+  );
 console.log(
   `  (b) ${JOBS} trace jobs, one rule, a ${JUDGE_MS} ms judge, ONLINE_EVALUATION_CONCURRENCY ${CONCURRENCY}: ${done} DONE in ${window.toFixed(2)} s = ${(JOBS / window).toFixed(1)} jobs/s; ideal ${ideal.toFixed(2)} s = ${(JOBS / ideal).toFixed(1)} jobs/s; window / ideal ${(window / ideal).toFixed(3)} (aim ≤ 1.2); judge calls ${judgeStats.calls}, at most ${judgeStats.maxInFlight} at once; service CPU ${serviceCpu.toFixed(2)} s (${((serviceCpu / JOBS) * 1000).toFixed(1)} ms a job)`,
 );

@@ -109,4 +109,10 @@ export interface JobKind<Row extends { leaseOwner: string | null }, Plan, Case, 
   finish(plan: Plan): Promise<Ending>;
   /** Fields the row gets as the run ends, besides its status and error. */
   ended?(): Record<string, unknown>;
+  /**
+   * True while the service is busy with work that comes before this kind's (online evaluation:
+   * spans waiting to be written): no new job starts then, those under way go on, and the
+   * scheduler looks again shortly.
+   */
+  busy?(): boolean;
 }

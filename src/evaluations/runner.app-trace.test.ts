@@ -7,7 +7,16 @@
 // OpenAI-compatible server; every request stays on loopback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeEndpoint, startEndpoint, startFakeOpenAI } from '../../test/helpers/endpoints.js';
-import { createApp, createConfig, createEndpointVariant, createTestset, getScenarios, startEvaluation, waitForStatus } from '../../test/helpers/evaluations.js';
+import {
+  createApp,
+  createConfig,
+  createEndpointVariant,
+  createTestset,
+  firstCaseResult,
+  getScenarios,
+  startEvaluation,
+  waitForStatus,
+} from '../../test/helpers/evaluations.js';
 import { useTestServer } from '../../test/helpers/server.js';
 import { FAITHFULNESS_PROMPT } from '../evaluators/scorers/rag.js';
 
@@ -215,6 +224,7 @@ describe("the app's own trace", () => {
       expect(match?.[2]).toBe(trace.body.id);
     }
   });
+
   it("gives a version 2 code evaluator the case's spans as a tree: the call's span, the app's own beneath it", async () => {
     const variant = await createEndpointVariant(server, appId, v2.url, { name: 'agenta-v2-code' });
     const testset = await createTestset(server, [{ topic: 'witches' }]);
@@ -224,14 +234,7 @@ describe("the app's own trace", () => {
       return movies.length + (inputs.topic === 'witches' ? 0.5 : 0) + (output === ${JSON.stringify(report)} ? 0.25 : 0);
     }`;
     const config = await createConfig(server, appId, 'auto_custom_code_run', { code, runtime: 'javascript', version: '2' });
-    const evaluation = await startEvaluation(server, {
-      app_id: appId,
-      variant_ids: [variant.variant_id],
-      evaluators_configs: [config.id],
-      testset_id: testset.id,
-    });
-    expect((await waitForStatus(server, evaluation.id)).status.value).toBe('EVALUATION_FINISHED');
-    const [scenario] = await getScenarios(server, evaluation.id);
-    expect(scenario.results[0].result).toEqual({ type: 'number', value: 2.75, error: null });
+    const request = { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [config.id], testset_id: testset.id };
+    expect(await firstCaseResult(server, request)).toEqual({ type: 'number', value: 2.75, error: null });
   });
 });

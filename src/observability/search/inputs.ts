@@ -58,23 +58,26 @@ const scoreFilterItem = z.strictObject({
   present: z.boolean().optional(),
 });
 
-/** `scores`: a JSON array of score filters in a query string. */
-const queryScores = () =>
+/** A JSON array of `what` in a query string, each item read by `items`. */
+const queryJsonList = <T extends z.ZodType>(what: string, items: T) =>
   z
     .string()
     .transform((text, ctx): unknown => {
       try {
         return JSON.parse(text);
       } catch {
-        ctx.addIssue({ code: 'custom', message: 'Input should be a JSON array of score filters', params: { type: 'json_invalid' } });
+        ctx.addIssue({ code: 'custom', message: `Input should be a JSON array of ${what}`, params: { type: 'json_invalid' } });
         return z.NEVER;
       }
     })
-    .pipe(z.array(scoreFilterItem).max(MAX_SCORE_FILTERS))
-    .meta({
-      description:
-        'A JSON array of score filters, all of which a trace meets: `{"name": …}` with one of `"min"`/`"max"` (a value in the range), `"value"` (a boolean score\'s true or false), `"any_of"` (a categorical score\'s labels) or `"present"` (true: has a score of the name; false: has none). E.g. `[{"name":"helpfulness","min":0.5}]`',
-    });
+    .pipe(items);
+
+/** `scores`: a JSON array of score filters in a query string. */
+const queryScores = () =>
+  queryJsonList('score filters', z.array(scoreFilterItem).max(MAX_SCORE_FILTERS)).meta({
+    description:
+      'A JSON array of score filters, all of which a trace meets: `{"name": …}` with one of `"min"`/`"max"` (a value in the range), `"value"` (a boolean score\'s true or false), `"any_of"` (a categorical score\'s labels) or `"present"` (true: has a score of the name; false: has none). E.g. `[{"name":"helpfulness","min":0.5}]`',
+  });
 
 /** How many span attribute filters one search takes. */
 export const MAX_ATTRIBUTE_FILTERS = 10;
@@ -109,21 +112,10 @@ export const attributeFilters = z.array(attributeFilterItem).max(MAX_ATTRIBUTE_F
 
 /** `attributes`: a JSON array of attribute filters in a query string. */
 const queryAttributes = () =>
-  z
-    .string()
-    .transform((text, ctx): unknown => {
-      try {
-        return JSON.parse(text);
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'Input should be a JSON array of attribute filters', params: { type: 'json_invalid' } });
-        return z.NEVER;
-      }
-    })
-    .pipe(attributeFilters)
-    .meta({
-      description:
-        'A JSON array of span attribute filters, all of which a span meets (traces: some span of the trace meets each): `{"key": …, "operator": …}` where `key` is an attribute\'s key as sent (OTLP\'s dotted keys whole, e.g. `gen_ai.system`), and `operator` is `"equals"` (with `"value"`, a string, number or boolean: the attribute is that JSON value), `"contains"` (with `"value"`, text in the attribute\'s text, ignoring ASCII case) or `"exists"` (the span has the key). E.g. `[{"key":"gen_ai.system","operator":"equals","value":"openai"}]`',
-    });
+  queryJsonList('attribute filters', attributeFilters).meta({
+    description:
+      'A JSON array of span attribute filters, all of which a span meets (traces: some span of the trace meets each): `{"key": …, "operator": …}` where `key` is an attribute\'s key as sent (OTLP\'s dotted keys whole, e.g. `gen_ai.system`), and `operator` is `"equals"` (with `"value"`, a string, number or boolean: the attribute is that JSON value), `"contains"` (with `"value"`, text in the attribute\'s text, ignoring ASCII case) or `"exists"` (the span has the key). E.g. `[{"key":"gen_ai.system","operator":"equals","value":"openai"}]`',
+  });
 
 /** A comma-separated list of names in a query string. */
 const queryNames = () =>
