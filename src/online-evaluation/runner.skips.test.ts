@@ -95,7 +95,7 @@ describe('ingestion first', () => {
       waiting = server.request('POST', '/v1/traces', { resourceSpans: [{ resource: {}, scopeSpans: [{ scope: {}, spans: [span] }] }] }).then((response) => {
         expect(response.status).toBe(200);
       });
-      await until(async () => server.assay.services.spanQueue.waitingSpans > 0, 'spans waiting');
+      await until(() => Promise.resolve(server.assay.services.spanQueue.waitingSpans > 0), 'spans waiting');
       // A trace through the legacy route (written at once) gets its job; its delay passes, it does not start.
       await ingest(server, 'first-trace', 'u-first');
       await sleep(2500);
