@@ -7,7 +7,7 @@
 // runner itself allows with no code evaluator at all.
 // Run: npx tsx bench/code-evaluators.ts [cases]
 import { fileURLToPath } from 'node:url';
-import { seconds, startProcess, startService } from './support/measure.js';
+import { seconds, startProcess, startService, serviceCaller } from './support/measure.js';
 
 const CASES = Number(process.argv[2] ?? 1_000);
 const BATCH = 100;
@@ -32,15 +32,7 @@ const service = await startService();
 const endpoint = await startProcess(endpointScript);
 const uri = `http://127.0.0.1:${endpoint.port}/`;
 
-async function call<Answer>(method: string, path: string, body?: unknown): Promise<Answer> {
-  const response = await fetch(service.baseUrl + path, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as Answer;
-}
+const call = serviceCaller(service.baseUrl);
 
 const rows = (count: number) =>
   Array.from({ length: count }, (_, i) => ({ country: `Country ${i}`, correct_answer: `The capital of Country ${i} is City ${i}.` }));

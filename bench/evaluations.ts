@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import { Agent } from 'undici';
 import { postJson } from '../src/shared/http/client.js';
 import { sqlitePath } from '../src/shared/db.js';
-import { cpuSeconds, onPostgres, rawDatabase, seconds, startProcess, startService } from './support/measure.js';
+import { cpuSeconds, onPostgres, rawDatabase, seconds, startProcess, startService, serviceCaller } from './support/measure.js';
 
 const CASES = Number(process.argv[2] ?? 10_000);
 const BATCH = 100;
@@ -30,15 +30,7 @@ if (onPostgres) throw new Error('bench/evaluations runs on SQLite only: unset TE
 const service = await startService();
 const base = service.baseUrl;
 
-async function call<Answer>(method: string, path: string, body?: unknown): Promise<Answer> {
-  const response = await fetch(base + path, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as Answer;
-}
+const call = serviceCaller(base);
 
 const app = await call<{ app_id: string }>('POST', '/apps', { app_name: 'bench' });
 const testset = await call<{ id: string }>('POST', '/testsets', { name: 'bench', csvdata: rows });

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { agentTrace, chunks, endOrder, hexId, otlpProtobufBody, postOtlpBodies } from '../test/helpers/otlp-trace.js';
 import { launchChromium } from '../test/helpers/browser.js';
-import { percentile, startProcess, startService } from './support/measure.js';
+import { percentile, serviceCaller, startProcess, startService } from './support/measure.js';
 
 const LOADS = Number(process.argv[2] ?? 5);
 const PARTS = process.argv[3] ? [process.argv[3]] : ['trace', 'evaluation'];
@@ -156,15 +156,7 @@ async function evaluationTable(browser: Browser): Promise<void> {
   const service = await startService();
   const endpoint = await startProcess(fileURLToPath(new URL('./support/endpoint.mjs', import.meta.url)));
   try {
-    const call = async <Answer>(method: string, path: string, body?: unknown): Promise<Answer> => {
-      const response = await fetch(service.baseUrl + path, {
-        method,
-        headers: { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-      return (await response.json()) as Answer;
-    };
+    const call = serviceCaller(service.baseUrl);
     const rows = Array.from({ length: CASES }, (_, i) => ({
       country: `Country ${i}`,
       capital: `City ${i}`,

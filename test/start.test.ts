@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEndpoint } from './helpers/endpoints.js';
-import { createApp, createConfig, createEndpointVariant, createTestset, getScenarios, startEvaluation, waitForStatus } from './helpers/evaluations.js';
+import { createApp, createConfig, createEndpointVariant, createTestset, firstCaseResult } from './helpers/evaluations.js';
 import { requester } from './helpers/server.js';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -138,15 +138,8 @@ describe('starting the service', () => {
       const testset = await createTestset(server, [{ country: 'France', correct_answer: 'Paris' }]);
       const code = 'function evaluate(app_params, inputs, output, correct_answer) { return output === correct_answer ? 0.75 : 0.25 }';
       const config = await createConfig(server, appId, 'auto_custom_code_run', { code, runtime: 'javascript' });
-      const evaluation = await startEvaluation(server, {
-        app_id: appId,
-        variant_ids: [variant.variant_id],
-        evaluators_configs: [config.id],
-        testset_id: testset.id,
-      });
-      expect((await waitForStatus(server, evaluation.id)).status.value).toBe('EVALUATION_FINISHED');
-      const [scenario] = await getScenarios(server, evaluation.id);
-      expect(scenario.results[0].result).toEqual({ type: 'number', value: 0.75, error: null });
+      const request = { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [config.id], testset_id: testset.id };
+      expect(await firstCaseResult(server, request)).toEqual({ type: 'number', value: 0.75, error: null });
     } finally {
       expect(await stop(service.child)).toBe(0);
       await endpoint.close();

@@ -107,6 +107,19 @@ export async function startService(env: Record<string, string> = {}, dist?: stri
   };
 }
 
+/** A JSON caller of a service's API at `baseUrl`: it throws on an answer that is not 2xx. */
+export function serviceCaller(baseUrl: string) {
+  return async <Answer>(method: string, path: string, body?: unknown): Promise<Answer> => {
+    const response = await fetch(baseUrl + path, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as Answer;
+  };
+}
+
 export interface ClientRun {
   seconds: number;
   requests: number;

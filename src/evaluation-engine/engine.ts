@@ -37,6 +37,7 @@ export class EvaluationEngine<Row extends { leaseOwner: string | null }, Plan, C
     this.scheduler = new JobScheduler(kind.name, services.events, this.leases, settings, log, {
       work: (id, signal) => this.work(id, signal),
       fail: (id, error) => this.end(id, { status: kind.states.failed, error }, null),
+      busy: kind.busy ? () => kind.busy!() : undefined,
     });
     services.metrics.watchRunningJobs(kind.name, () => this.scheduler.runningJobs);
   }

@@ -114,4 +114,10 @@ export interface JobKind<Row extends { leaseOwner: string | null }, Plan, Case, 
    * planning threw): a kind whose progress is followed in its own terms publishes it here.
    */
   changed?(id: string, plan: Plan | null): void;
+  /**
+   * True while the service is busy with work that comes before this kind's (online evaluation:
+   * spans waiting to be written): no new job starts then, those under way go on, and the
+   * scheduler looks again shortly.
+   */
+  busy?(): boolean;
 }

@@ -3,10 +3,20 @@
 // their spans are stored beneath the call's span in the case's trace, the RAG evaluators read
 // the retriever's prompt and contexts there by Agenta's paths (`rag.retriever.internals.prompt`),
 // and the call carries `traceparent`, so an app exporting over OTLP lands in the same trace.
-// The judge is a local OpenAI-compatible server; every request stays on loopback.
+// A version 2 code evaluator gets the same spans as a tree. The judge is a local
+// OpenAI-compatible server; every request stays on loopback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeEndpoint, startEndpoint, startFakeOpenAI } from '../../test/helpers/endpoints.js';
-import { createApp, createConfig, createEndpointVariant, createTestset, getScenarios, startEvaluation, waitForStatus } from '../../test/helpers/evaluations.js';
+import {
+  createApp,
+  createConfig,
+  createEndpointVariant,
+  createTestset,
+  firstCaseResult,
+  getScenarios,
+  startEvaluation,
+  waitForStatus,
+} from '../../test/helpers/evaluations.js';
 import { useTestServer } from '../../test/helpers/server.js';
 import { FAITHFULNESS_PROMPT } from '../evaluators/scorers/rag.js';
 
@@ -213,5 +223,18 @@ describe("the app's own trace", () => {
       const trace = await server.request('GET', `/observability/traces/${scenario.trace_id}/`);
       expect(match?.[2]).toBe(trace.body.id);
     }
+  });
+
+  it("gives a version 2 code evaluator the case's spans as a tree: the call's span, the app's own beneath it", async () => {
+    const variant = await createEndpointVariant(server, appId, v2.url, { name: 'agenta-v2-code' });
+    const testset = await createTestset(server, [{ topic: 'witches' }]);
+    const code = `function evaluate(inputs, output, trace) {
+      const rag = trace.spans['agenta-v2-code'].spans.rag;
+      const movies = rag.spans.retriever.attributes.ag.data.outputs.movies;
+      return movies.length + (inputs.topic === 'witches' ? 0.5 : 0) + (output === ${JSON.stringify(report)} ? 0.25 : 0);
+    }`;
+    const config = await createConfig(server, appId, 'auto_custom_code_run', { code, runtime: 'javascript', version: '2' });
+    const request = { app_id: appId, variant_ids: [variant.variant_id], evaluators_configs: [config.id], testset_id: testset.id };
+    expect(await firstCaseResult(server, request)).toEqual({ type: 'number', value: 2.75, error: null });
   });
 });

@@ -9,7 +9,7 @@ import { getRevisionById } from '../apps/operations.js';
 import { type CaseRun, type Ending, type FencedWrite, JobFailure, type JobDb, type JobKind, type Planned } from '../evaluation-engine/job-kind.js';
 import { EVALUATION_JOB_STATES } from '../evaluation-engine/states.js';
 import { priceList } from '../pricing/operations.js';
-import { getScorer, groundTruthColumn, isTransientError } from '../evaluators/scoring.js';
+import { getScorer, groundTruthColumn, isTransientError, spanView } from '../evaluators/scoring.js';
 import type { EvaluatorConfig } from '../generated/prisma/client.js';
 import { EVALUATION_ENVIRONMENT, type SpanRecord } from '../observability/ingestion/span-record.js';
 import { spanWriter } from '../observability/ingestion/span-writer.js';
@@ -27,7 +27,6 @@ import { getTestset, type TestsetRowRecord } from '../testsets/operations.js';
 import { getRevision, readTestsetRows } from '../testsets/row-reads.js';
 import type { RateLimit } from './inputs.js';
 import { invocationSpans, invokeVariant, newCallSpan, randomId, type Invocation, type VariantTarget } from '../invocation/invocation.js';
-import { traceView } from '../invocation/app-trace.js';
 import { providerCallSpanFields } from '../invocation/provider-call-span.js';
 import { storeAggregates } from './aggregates.js';
 import { EVALUATOR_CONFIG_ATTRIBUTE, evaluationWithConfigs, type EvaluationWithConfigs } from './operations.js';
@@ -236,7 +235,7 @@ export class EvaluationJobs implements JobKind<EvaluationWithConfigs, RunPlan, T
           output: output.value,
           correctAnswerColumn: plan.correctAnswerColumn,
           appParams: plan.target.parameters,
-          trace: [span, ...appSpans].map(traceView),
+          trace: [span, ...appSpans].map(spanView),
         };
         // Judges and embeddings go through the provider client with the run's keys, time limit
         // and retries; each call becomes an EVALUATOR span under the case's span.

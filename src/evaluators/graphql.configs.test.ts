@@ -38,9 +38,10 @@ describe('GraphQL', () => {
       options: null,
     });
     const code = data.evaluators.find((evaluator: { key: string }) => evaluator.key === 'auto_custom_code_run');
-    expect(code.settingsTemplate.map((setting: { name: string }) => setting.name)).toEqual(['code', 'runtime', 'correct_answer_key']);
+    expect(code.settingsTemplate.map((setting: { name: string }) => setting.name)).toEqual(['code', 'runtime', 'version', 'correct_answer_key']);
     expect(code.settingsTemplate[0]).toMatchObject({ type: 'CODE', required: true, default: null, min: null, max: null });
     expect(code.settingsTemplate[1]).toMatchObject({ type: 'MULTIPLE_CHOICE', default: 'python', options: ['python', 'javascript'] });
+    expect(code.settingsTemplate[2]).toMatchObject({ type: 'MULTIPLE_CHOICE', default: '1', options: ['1', '2'] });
     const critique = await server.graphql(`{ evaluator(key: "auto_ai_critique") { settingsTemplate { name type default } } }`);
     expect(critique.data.evaluator.settingsTemplate[0]).toMatchObject({ name: 'prompt_template', type: 'MESSAGES' });
     expect(critique.data.evaluator.settingsTemplate[0].default).toHaveLength(2);

@@ -249,7 +249,8 @@ const evaluatorList: readonly Evaluator[] = [
   {
     key: 'auto_custom_code_run',
     name: 'Custom code',
-    description: 'Runs your function evaluate(app_params, inputs, output, correct_answer) in a sandbox and uses the number it returns as the score.',
+    description:
+      'Runs your function evaluate in a sandbox and uses the number it returns as the score: evaluate(app_params, inputs, output, correct_answer) (version 1) or evaluate(inputs, output, trace) (version 2, the trace as a tree of spans).',
     result_type: 'number',
     requires_llm_api_keys: false,
     settings_template: {
@@ -259,7 +260,7 @@ const evaluatorList: readonly Evaluator[] = [
         default: null,
         required: true,
         description:
-          'Source defining evaluate(app_params, inputs, output, correct_answer), which returns a number (a bool counts as 1 or 0 in Python), e.g. ' +
+          'Source defining evaluate(app_params, inputs, output, correct_answer) (version 1; version 2: evaluate(inputs, output, trace)), which returns a number (a bool counts as 1 or 0 in Python), e.g. ' +
           '"def evaluate(app_params, inputs, output, correct_answer):\\n    return 1.0 if output == correct_answer else 0.0" in Python or ' +
           '"function evaluate(app_params, inputs, output, correct_answer) { return output === correct_answer ? 1 : 0; }" in JavaScript. ' +
           'It runs with time and memory limits and without file, network, process or environment access.',
@@ -274,9 +275,20 @@ const evaluatorList: readonly Evaluator[] = [
           'A config keeps the runtime it was saved with: an update that leaves it out keeps the stored one.',
         options: ['python', 'javascript'],
       },
+      version: {
+        label: 'Version',
+        type: 'multiple_choice',
+        default: '1',
+        required: false,
+        description:
+          'How evaluate is called, as Agenta names it: "1" (the default) evaluate(app_params, inputs, output, correct_answer); ' +
+          '"2" evaluate(inputs, output, trace), where inputs is the whole test case (the expected answer one of its columns) and trace the case\'s spans as a tree. ' +
+          'A config keeps the version it was saved with: an update that leaves it out keeps the stored one.',
+        options: ['1', '2'],
+      },
       correct_answer_key: correctAnswerKey,
     },
-    ignored_settings: ['version', 'threshold'],
+    ignored_settings: ['threshold'],
   },
   {
     key: 'auto_webhook_test',
@@ -388,10 +400,10 @@ export const STORED_RUNTIME_DEFAULT = 'javascript';
 /**
  * Settings an update keeps when it leaves them out (rather than taking the default again): for a
  * custom code config, its runtime, so code saved as JavaScript is not run as Python because the
- * default changed. The value applies when the stored config lacks the setting too.
+ * default changed, and its version, so version 2 code is not called as version 1. The value applies when the stored config lacks the setting too.
  */
 export const keptOnUpdate: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
-  auto_custom_code_run: { runtime: STORED_RUNTIME_DEFAULT },
+  auto_custom_code_run: { runtime: STORED_RUNTIME_DEFAULT, version: '1' },
 };
 
 const evaluatorsByKey = new Map(evaluatorList.map((evaluator) => [evaluator.key, evaluator]));

@@ -102,24 +102,24 @@ describe('PUT /evaluators/configs/{id}', () => {
     expect((await server.request('GET', `/evaluators/configs/${config.id}`)).body).toEqual(response.body);
   });
 
-  it("keeps a custom code config's runtime when an update leaves it out; a new config that names none is Python", async () => {
+  it("keeps a custom code config's runtime and version when an update leaves them out; a new config that names none is Python, version 1", async () => {
     const python = await createConfig({
       name: 'Code new',
       evaluator_key: 'auto_custom_code_run',
       settings_values: { code: 'def evaluate(*a):\n    return 1' },
     });
-    expect(python.settings_values).toEqual({ code: 'def evaluate(*a):\n    return 1', runtime: 'python', correct_answer_key: null });
+    expect(python.settings_values).toEqual({ code: 'def evaluate(*a):\n    return 1', runtime: 'python', version: '1', correct_answer_key: null });
     const javascript = await createConfig({
       name: 'Code js',
       evaluator_key: 'auto_custom_code_run',
-      settings_values: { code: 'function evaluate() { return 1 }', runtime: 'javascript' },
+      settings_values: { code: 'function evaluate() { return 1 }', runtime: 'javascript', version: '2' },
     });
     const updated = await server.request('PUT', `/evaluators/configs/${javascript.id}`, { settings_values: { code: 'function evaluate() { return 2 }' } });
-    expect(updated.body.settings_values).toEqual({ code: 'function evaluate() { return 2 }', runtime: 'javascript', correct_answer_key: null });
+    expect(updated.body.settings_values).toEqual({ code: 'function evaluate() { return 2 }', runtime: 'javascript', version: '2', correct_answer_key: null });
     // A config stored before configs recorded their runtime is JavaScript, and stays so.
     await server.assay.db.evaluatorConfig.update({ where: { id: javascript.id }, data: { settingsValues: { code: 'function evaluate() { return 3 }' } } });
     const legacy = await server.request('PUT', `/evaluators/configs/${javascript.id}`, { settings_values: { code: 'function evaluate() { return 4 }' } });
-    expect(legacy.body.settings_values).toEqual({ code: 'function evaluate() { return 4 }', runtime: 'javascript', correct_answer_key: null });
+    expect(legacy.body.settings_values).toEqual({ code: 'function evaluate() { return 4 }', runtime: 'javascript', version: '1', correct_answer_key: null });
     const switched = await server.request('PUT', `/evaluators/configs/${javascript.id}`, {
       settings_values: { code: 'def evaluate(*a):\n    return 5', runtime: 'python' },
     });

@@ -75,8 +75,10 @@
 //   the path. Contexts: a list (strings, or objects' content/page_content/text), a JSON text of a
 //   list, or one text. The judge replies {"score": 0–1}; a score outside 0–1 is an error.
 //   rag_context_relevancy does not read answer_key.
-// - auto_custom_code_run: evaluate(app_params, inputs = the whole test case, output,
-//   correct_answer = ground truth or null) in the config's runtime (absent: javascript, a config
+// - auto_custom_code_run: version "1" (the default; absent in a stored config) evaluate(app_params,
+//   inputs = the whole test case, output, correct_answer = ground truth or null); version "2"
+//   evaluate(inputs = the whole test case, output, trace = the case's spans as a tree, shaped in
+//   scorers/trace-tree.ts; `{trace_id: null, spans: {}}` when the case has none); in the config's runtime (absent: javascript, a config
 //   stored before runtimes were recorded). python: sandbox/python.ts (Pyodide in locked-down
 //   child processes, PYTHON_LIMITS: 2 s, 128 MB; int/float/bool give a number, NaN/inf are
 //   errors). javascript: sandbox/javascript.ts (QuickJS in WebAssembly, fresh instance per call,
@@ -102,6 +104,7 @@ export { groundTruthColumn, isTransientError } from './scorers/common.js';
 export { JSON_SEARCH_BUDGET } from './scorers/text.js';
 export { LEVENSHTEIN_MAX_CELLS } from './scorers/levenshtein.js';
 export { WEBHOOK_MAX_REPLY_BYTES, WEBHOOK_TIMEOUT_MS } from './scorers/webhook.js';
+export { spanView, traceTree } from './scorers/trace-tree.js';
 
 const scorers: ReadonlyMap<string, Scorer> = new Map<string, Scorer>([
   ['auto_exact_match', exactMatch],

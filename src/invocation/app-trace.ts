@@ -3,7 +3,6 @@
 // `{version, data, tree: {nodes: [...]}}` (nested nodes, children by name). Its spans are stored
 // in the case's trace beneath Assay's span of the call, so RAG evaluators find the retriever's
 // contexts there and the trace shows the whole story.
-import type { TraceSpanView } from '../evaluators/scoring.js';
 import type { JsonValue, SpanKind, SpanRecord, SpanStatus } from '../observability/ingestion/span-record.js';
 import { spanKinds } from '../observability/ingestion/span-record.js';
 import { parseIsoDateTime } from '../shared/time.js';
@@ -161,14 +160,3 @@ export function appSpanRecords(call: SpanRecord, spans: readonly AppSpan[]): Spa
   }));
 }
 
-/** What the RAG evaluators' paths read of a stored span. */
-export function traceView(span: SpanRecord): TraceSpanView {
-  return {
-    id: span.spanId,
-    parentId: span.parentSpanId,
-    name: span.name,
-    inputs: span.inputs ?? null,
-    outputs: span.outputs ?? null,
-    internals: span.internals ?? null,
-  };
-}

@@ -3,6 +3,7 @@
 // observability/search's `searchFilter`), its mapping, the jobs listing and the previews.
 import { z } from 'zod';
 import { EVALUATION_ENVIRONMENT, spanKinds, spanStatuses } from '../observability/ingestion/span-record.js';
+import { attributeFilters } from '../observability/search/inputs.js';
 import { pageLimit } from '../shared/http/params.js';
 import { boolean, int, isoDate, name, number } from '../shared/validation.js';
 
@@ -19,7 +20,8 @@ const nonNegative = () => number({ min: 0 });
 
 /**
  * A rule's filter: the query parameters of `GET /observability/traces` that say what a trace is
- * (not its time range, paging or sort), typed as JSON. Assay's own calls never match, so
+ * (not its time range, paging or sort), typed as JSON; `attributes` is the search's list of span
+ * attribute filters. Assay's own calls never match, so
  * `environment` may not name theirs.
  */
 export const ruleFilter = z
@@ -44,9 +46,10 @@ export const ruleFilter = z
     max_cost: nonNegative().optional(),
     min_latency: nonNegative().optional(),
     max_latency: nonNegative().optional(),
+    attributes: attributeFilters.optional(),
   })
   .strict()
-  .describe('The trace search filters (names and meanings of GET /observability/traces query parameters)');
+  .describe('The trace search filters (names and meanings of GET /observability/traces query parameters), span attributes by key included');
 
 export type RuleFilter = z.output<typeof ruleFilter>;
 

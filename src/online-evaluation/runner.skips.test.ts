@@ -2,7 +2,7 @@
 // span, trace and session targets; a trace's delay running from its last span; every skip reason
 // (sampled out, rule disabled, filter no longer matching after a new version, target deleted, cost
 // limit, backlog full); a rule paused while its judge has no provider key; Assay's own calls never
-// evaluated. The evaluator is a regex config, which runs in-process.
+// evaluated; no job starting while spans wait to be written. The evaluator is a regex config, which runs in-process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { sleep } from '../../test/helpers/endpoints.js';
@@ -75,6 +75,39 @@ const settled = (srv: TestServer, ruleId: string, count: number) =>
     const all = await jobs(srv, ruleId);
     return all.length >= count && all.every((job) => job.status !== 'PENDING' && job.status !== 'RUNNING');
   }, `jobs of ${ruleId}`).then(() => jobs(srv, ruleId));
+
+describe('ingestion first', () => {
+  it('starts no job while spans wait to be written, and runs it once they are', async () => {
+    const id = await rule(server, { name: 'after ingestion', filter: { user_id: 'u-first' }, delay_seconds: 1 });
+    // Writes held: an OTLP request's spans wait in the queue, as under a burst of ingestion.
+    server.assay.services.spanQueue.pause();
+    let waiting: Promise<void> | undefined;
+    try {
+      const now = BigInt(Date.now()) * 1_000_000n;
+      const span = {
+        traceId: 'f'.repeat(32),
+        spanId: 'f'.repeat(16),
+        name: 'other',
+        kind: 1,
+        startTimeUnixNano: String(now),
+        endTimeUnixNano: String(now + 1000n),
+      };
+      waiting = server.request('POST', '/v1/traces', { resourceSpans: [{ resource: {}, scopeSpans: [{ scope: {}, spans: [span] }] }] }).then((response) => {
+        expect(response.status).toBe(200);
+      });
+      await until(() => Promise.resolve(server.assay.services.spanQueue.waitingSpans > 0), 'spans waiting');
+      // A trace through the legacy route (written at once) gets its job; its delay passes, it does not start.
+      await ingest(server, 'first-trace', 'u-first');
+      await sleep(2500);
+      expect((await jobs(server, id)).map((job) => job.status)).toEqual(['PENDING']);
+    } finally {
+      server.assay.services.spanQueue.resume();
+    }
+    await waiting;
+    const [job] = await settled(server, id, 1);
+    expect(job.status).toBe('DONE');
+  });
+});
 
 describe('targets', () => {
   it('evaluates each matching span once, with a span score', async () => {

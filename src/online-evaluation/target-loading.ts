@@ -1,6 +1,6 @@
 // What a rule's target is for mappings and evaluators (docs/online-evaluation.md#mapping): a span,
 // a trace or a session's traces read as one document, with the spans judges may look at.
-import type { TraceSpanView } from '../evaluators/scoring.js';
+import { spanView, type TraceSpanView } from '../evaluators/scoring.js';
 import { getSpan, getTrace, listSessionTraces, listTraceSpans } from '../observability/traces/trace-reads.js';
 import type { RequestContext } from '../shared/context.js';
 import type { Prisma } from '../shared/db.js';
@@ -15,20 +15,12 @@ export async function loadTarget(
   target: RuleTarget,
   ids: Pick<JobRow, 'traceId' | 'spanId' | 'sessionId'>,
 ): Promise<{ document: TargetDocument; views: TraceSpanView[]; lastArrival: Date } | null> {
-  const view = (span: SpanRowLite): TraceSpanView => ({
-    id: span.spanId,
-    parentId: span.parentSpanId,
-    name: span.name,
-    inputs: span.inputs,
-    outputs: span.outputs,
-    internals: span.internals,
-  });
   if (target === 'span') {
     const span = await getSpan(ctx, ids.spanId!, ids.traceId!).catch(missingAsNull);
     if (!span) return null;
     return {
       document: { input: span.inputs, output: span.outputs, metadata: span.internals, attributes: span.attributes, spans: [spanDoc(span)], traces: [] },
-      views: [view(span)],
+      views: [spanView(span)],
       lastArrival: span.createdAt,
     };
   }
@@ -53,7 +45,7 @@ export async function loadTarget(
       spans: spans.map(spanDoc),
       traces: transcript,
     },
-    views: spans.map(view),
+    views: spans.map(spanView),
     lastArrival: new Date(Math.max(...traces.map((trace) => trace.updatedAt.getTime()))),
   };
 }

@@ -186,6 +186,19 @@ export class PostgresSql implements BulkSql {
     return `(${column} ->> ${sqlString(key)})`;
   }
 
+  // jsonb's -> and ->> take the key as it is; jsonb equality compares values (3 equals 3.0).
+  jsonKeyMember(column: string, as: 'json' | 'text'): string {
+    return as === 'json' ? `(${column} -> ?::text)` : `(${column} ->> ?::text)`;
+  }
+
+  memberKey(key: string): string {
+    return key;
+  }
+
+  jsonParam(param: string): string {
+    return `${param}::jsonb`;
+  }
+
   jsonAsText(column: string): string {
     return `${column}::text`;
   }

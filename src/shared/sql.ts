@@ -72,6 +72,16 @@ export interface BulkSql {
   jsonValues(param: string): string;
   /** The member `key` of a Json column's object, as SQL text or number (null when absent). */
   jsonMember(column: string, key: string): string;
+  /**
+   * The member of a Json column's object under a key given as the next parameter (its value from
+   * `memberKey`; the key may hold any character): `json` as a JSON value (SQL NULL when absent),
+   * which `jsonParam` compares equal with; `text` as text (a string's own, other values their JSON).
+   */
+  jsonKeyMember(column: string, as: 'json' | 'text'): string;
+  /** The parameter value naming `key` for jsonKeyMember. */
+  memberKey(key: string): string;
+  /** A parameter given as JSON text, as a JSON value that jsonKeyMember(…, 'json') compares with. */
+  jsonParam(param: string): string;
   /** A Json column (or JSON text) as text, for LIKE. */
   jsonAsText(column: string): string;
   /** A parameter that is a DateTime (PostgreSQL cannot infer its type in a SELECT list). */

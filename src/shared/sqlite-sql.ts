@@ -101,6 +101,20 @@ export class SqliteSql implements BulkSql {
     return `json_extract(${column}, ${sqlString(`$.${JSON.stringify(key)}`)})`;
   }
 
+  // SQLite's -> answers a member as JSON text (minified, as json() renders a parameter), ->> as an
+  // SQL value; the key is a path with the key quoted, which SQLite reads with JSON's escapes.
+  jsonKeyMember(column: string, as: 'json' | 'text'): string {
+    return as === 'json' ? `(${column} -> ?)` : `(${column} ->> ?)`;
+  }
+
+  memberKey(key: string): string {
+    return `$.${JSON.stringify(key)}`;
+  }
+
+  jsonParam(param: string): string {
+    return `json(${param})`;
+  }
+
   jsonAsText(column: string): string {
     return column;
   }

@@ -252,6 +252,14 @@ export async function getScenarios(server: Requester, evaluationId: string): Pro
   return ok(server, 'GET', `/evaluations/${evaluationId}/evaluation_scenarios`);
 }
 
+/** Runs an evaluation of one test case to its end (EVALUATION_FINISHED) and answers its first evaluator's result. */
+export async function firstCaseResult(server: Requester, request: EvaluationRequest): Promise<unknown> {
+  const evaluation = await startEvaluation(server, request);
+  expect((await waitForStatus(server, evaluation.id)).status.value).toBe('EVALUATION_FINISHED');
+  const [scenario] = await getScenarios(server, evaluation.id);
+  return scenario.results[0].result;
+}
+
 export async function getEvaluation(server: Requester, evaluationId: string): Promise<any> {
   return ok(server, 'GET', `/evaluations/${evaluationId}`);
 }

@@ -20,7 +20,11 @@ export interface ScoringCase {
   trace?: TraceSpanView[];
 }
 
-/** What a trace path (`trace.<span name>.<inputs|outputs|internals>.…`) can read of a span. */
+/**
+ * What evaluators read of a span of the case's trace: a trace path
+ * (`trace.<span name>.<inputs|outputs|internals>.…`) its name and data, a version 2 code
+ * evaluator the rest too (trace-tree.ts).
+ */
 export interface TraceSpanView {
   /** The span's id and its parent's, which Agenta's paths (`rag.retriever.internals.…`) follow. */
   id: string;
@@ -29,6 +33,18 @@ export interface TraceSpanView {
   inputs: unknown;
   outputs: unknown;
   internals: unknown;
+  traceId?: string;
+  kind?: string;
+  status?: string;
+  statusMessage?: string | null;
+  startNs?: bigint;
+  endNs?: bigint;
+  /** The span's attributes as stored (OTLP's keys). */
+  attributes?: unknown;
+  model?: string | null;
+  tokens?: { prompt: number | null; completion: number | null; total: number | null };
+  /** USD. */
+  cost?: number | null;
 }
 
 export interface ScoringContext {

@@ -54,6 +54,13 @@ export class SpanWriteQueue {
     return this.queued;
   }
 
+  private lastActive = 0;
+
+  /** Milliseconds since the queue last had spans to write or being written (0 while it has). */
+  get idleMs(): number {
+    return this.queued > 0 || this.running.size > 0 ? 0 : Date.now() - this.lastActive;
+  }
+
   /**
    * Stores `records` in the caller's project; resolves once they are committed. Rejects with
    * OverloadedError (503, Retry-After) when the queue is full or closing. An empty queue takes a
@@ -69,7 +76,10 @@ export class SpanWriteQueue {
       this.jobs.push({ ctx, records, resolve, reject });
       this.queued += records.length;
       if (this.running.size < this.limits.writers) {
-        const drained: Promise<void> = this.drain().finally(() => this.running.delete(drained));
+        const drained: Promise<void> = this.drain().finally(() => {
+          this.running.delete(drained);
+          this.lastActive = Date.now();
+        });
         this.running.add(drained);
       }
     });

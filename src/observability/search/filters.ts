@@ -8,6 +8,12 @@ import type { BulkSql } from '../../shared/sql.js';
 import { scoreCondition, type ScoreCondition } from '../../scores/trace-search.js';
 import { EVALUATION_ENVIRONMENT, type SpanKind, type SpanStatus } from '../ingestion/span-record.js';
 
+/** A span attribute a span must have (docs/observability.md#span-attributes): `key` as sent. */
+export type AttributeCondition =
+  | { key: string; operator: 'equals'; value: string | number | boolean }
+  | { key: string; operator: 'contains'; value: string | number | boolean }
+  | { key: string; operator: 'exists' };
+
 export interface SearchFilter {
   startedAfter?: Date;
   startedBefore?: Date;
@@ -38,6 +44,8 @@ export interface SearchFilter {
   traceId?: string;
   /** Scores the trace has (spans: their trace has), all of them (docs/scores.md#in-the-trace-list). */
   scores?: ScoreCondition[];
+  /** Span attributes a span has (traces: some span of the trace has each), all of them. */
+  attributes?: AttributeCondition[];
   /**
    * Also the traces (spans) of Assay's own evaluation calls, which are left out unless this is
    * set or `environment` names theirs (EVALUATION_ENVIRONMENT).
@@ -89,6 +97,18 @@ function textCondition(sql: BulkSql, alias: string, text: string, where: Where) 
   const pattern = `%${likeEscape(text)}%`;
   const matches = (column: string) => `${sql.jsonAsText(`${alias}."${column}"`)} ${sql.like} ? ESCAPE '\\'`;
   where.add(`(${matches('inputs')} OR ${matches('outputs')})`, pattern, pattern);
+}
+
+/**
+ * A span attribute condition on the span `alias`: the member of its attributes under the key
+ * (a JSON value, compared as JSON by `equals`; its text, a string's own, for `contains`).
+ */
+function attributeCondition(sql: BulkSql, alias: string, condition: AttributeCondition, where: Where) {
+  const key = sql.memberKey(condition.key);
+  const column = `${alias}."attributes"`;
+  if (condition.operator === 'exists') where.add(`${sql.jsonKeyMember(column, 'json')} IS NOT NULL`, key);
+  else if (condition.operator === 'equals') where.add(`${sql.jsonKeyMember(column, 'json')} = ${sql.jsonParam('?')}`, key, JSON.stringify(condition.value));
+  else where.add(`${sql.jsonKeyMember(column, 'text')} ${sql.like} ? ESCAPE '\\'`, key, `%${likeEscape(String(condition.value))}%`);
 }
 
 function commonConditions(sql: BulkSql, alias: string, filter: SearchFilter, where: Where) {
@@ -143,15 +163,20 @@ export function traceWhere(ctx: RequestContext, filter: SearchFilter): Where {
     where.add(`t."traceId" IN (SELECT m."traceId" FROM "TraceModel" AS m WHERE ${models.sql})`, ...models.params);
   }
   scoreConditions(ctx, 't', filter, where);
-  if (filter.text !== undefined) {
-    const inner = new Where();
-    inner.add('s."projectId" = t."projectId" AND s."traceId" = t."traceId"');
-    // PostgreSQL: only the partitions of the trace's time (docs/database.md#span-partitions).
-    if (ctx.sql.provider === 'postgresql') inner.add('s."startTime" >= t."startTime" AND s."startTime" <= t."endTime"');
-    textCondition(ctx.sql, 's', filter.text, inner);
-    where.add(`EXISTS (SELECT 1 FROM "Span" AS s WHERE ${inner.sql})`, ...inner.params);
-  }
+  if (filter.text !== undefined) traceSpanCondition(ctx, where, (inner) => textCondition(ctx.sql, 's', filter.text!, inner));
+  // Each condition on its own: the trace has a span meeting it, not necessarily the same span.
+  for (const condition of filter.attributes ?? []) traceSpanCondition(ctx, where, (inner) => attributeCondition(ctx.sql, 's', condition, inner));
   return where;
+}
+
+/** The trace (`t`) has a span (`s`) meeting what `condition` adds. */
+function traceSpanCondition(ctx: RequestContext, where: Where, condition: (inner: Where) => void) {
+  const inner = new Where();
+  inner.add('s."projectId" = t."projectId" AND s."traceId" = t."traceId"');
+  // PostgreSQL: only the partitions of the trace's time (docs/database.md#span-partitions).
+  if (ctx.sql.provider === 'postgresql') inner.add('s."startTime" >= t."startTime" AND s."startTime" <= t."endTime"');
+  condition(inner);
+  where.add(`EXISTS (SELECT 1 FROM "Span" AS s WHERE ${inner.sql})`, ...inner.params);
 }
 
 export function spanWhere(ctx: RequestContext, filter: SearchFilter): Where {
@@ -161,6 +186,7 @@ export function spanWhere(ctx: RequestContext, filter: SearchFilter): Where {
   commonConditions(ctx.sql, 's', filter, where);
   if (filter.model !== undefined) modelCondition('s."model"', filter.model, where);
   if (filter.text !== undefined) textCondition(ctx.sql, 's', filter.text, where);
+  for (const condition of filter.attributes ?? []) attributeCondition(ctx.sql, 's', condition, where);
   scoreConditions(ctx, 's', filter, where);
   return where;
 }

@@ -14,7 +14,7 @@ import { databaseIdOf } from '../../shared/graphql/ids.js';
 import { restFields, upperCaseValues } from '../../shared/graphql/names.js';
 import { EVALUATION_ENVIRONMENT } from '../ingestion/span-record.js';
 import { Span, SpanConnection, SpanKind, SpanStatusCode, TraceRef } from '../traces/graphql.js';
-import { MAX_SCORE_FILTERS, searchFilter } from './inputs.js';
+import { MAX_ATTRIBUTE_FILTERS, MAX_SCORE_FILTERS, attributeOperators, searchFilter } from './inputs.js';
 import * as listings from './listings.js';
 import * as metrics from './metrics.js';
 
@@ -75,6 +75,24 @@ const ScoreFilter = builder.inputType('ScoreFilter', {
     value: t.boolean({ description: "A BOOLEAN score's value: true or false." }),
     anyOf: t.stringList({ description: "A CATEGORICAL score's label, any of these (as written)." }),
     present: t.boolean({ description: 'true: has a score of the name, whatever its value; false: has none.' }),
+  }),
+});
+
+const AttributeFilterOperator = builder.enumType('AttributeFilterOperator', {
+  description: 'How an `AttributeFilter` compares.',
+  values: upperCaseValues(attributeOperators, {
+    equals: 'The attribute is `value` as JSON (a string, number or boolean).',
+    contains: "The attribute's text contains `value` (a string), ignoring ASCII case.",
+    exists: 'The span has the key, whatever its value.',
+  }),
+});
+
+const AttributeFilter = builder.inputType('AttributeFilter', {
+  description: "A span attribute a span must have (traces: some span of the trace), by its key as sent (OTLP's dotted keys whole).",
+  fields: (t) => ({
+    key: t.string({ required: true, description: 'The attribute\'s key, e.g. "gen_ai.system".' }),
+    operator: t.field({ type: AttributeFilterOperator, required: true, description: 'How to compare.' }),
+    value: t.field({ type: 'JSON', description: 'EQUALS: a string, number or boolean; CONTAINS: a string; EXISTS: none.' }),
   }),
 });
 
@@ -176,6 +194,10 @@ export function searchArgs(t: { arg: ArgBuilder<BuilderTypes> }) {
       type: [ScoreFilter],
       description: `Scores the trace has (spans: their trace has), every one of them; at most ${MAX_SCORE_FILTERS}.`,
     }),
+    attributes: t.arg({
+      type: [AttributeFilter],
+      description: `Span attributes a span has (traces: some span of the trace has each), every one of them; at most ${MAX_ATTRIBUTE_FILTERS}.`,
+    }),
     includeEvaluations: t.arg.boolean({
       description: `Also the traces and spans of Assay's own evaluation calls (environment "${EVALUATION_ENVIRONMENT}"), left out unless this is true or \`environment\` names theirs.`,
     }),
@@ -203,7 +225,7 @@ export const TraceConnection = builder.connectionObject(
 /** The filter of GraphQL's arguments, which are REST's (SearchArgs) in camelCase. */
 export function filterOf(args: { appId?: { typename: string; id: string } | null; variantId?: { typename: string; id: string } | null }) {
   return searchFilter({
-    ...restFields(args, { names: { spanKind: 'spankind' }, nested: ['scores'] }),
+    ...restFields(args, { names: { spanKind: 'spankind' }, nested: ['scores', 'attributes'] }),
     app_id: databaseIdOf(args.appId, 'App', 'appId'),
     variant_id: databaseIdOf(args.variantId, 'Variant', 'variantId'),
   });

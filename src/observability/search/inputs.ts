@@ -3,11 +3,11 @@
 // and GraphQL arguments become one SearchFilter.
 import { z } from 'zod';
 import { ValidationError, type ValidationIssue } from '../../shared/errors.js';
-import { isoDate } from '../../shared/validation.js';
+import { isoDate, validationIssues } from '../../shared/validation.js';
 import { pageLimit, queryBoolean } from '../../shared/http/params.js';
 import type { ScoreCondition } from '../../scores/trace-search.js';
 import { EVALUATION_ENVIRONMENT, spanKinds, spanStatuses, type SpanKind, type SpanStatus } from '../ingestion/span-record.js';
-import type { SearchFilter } from './filters.js';
+import type { AttributeCondition, SearchFilter } from './filters.js';
 import type { SortDirection } from './listings.js';
 
 /** A number in a query string. */
@@ -58,23 +58,64 @@ const scoreFilterItem = z.strictObject({
   present: z.boolean().optional(),
 });
 
-/** `scores`: a JSON array of score filters in a query string. */
-const queryScores = () =>
+/** A JSON array of `what` in a query string, each item read by `items`. */
+const queryJsonList = <T extends z.ZodType>(what: string, items: T) =>
   z
     .string()
     .transform((text, ctx): unknown => {
       try {
         return JSON.parse(text);
       } catch {
-        ctx.addIssue({ code: 'custom', message: 'Input should be a JSON array of score filters', params: { type: 'json_invalid' } });
+        ctx.addIssue({ code: 'custom', message: `Input should be a JSON array of ${what}`, params: { type: 'json_invalid' } });
         return z.NEVER;
       }
     })
-    .pipe(z.array(scoreFilterItem).max(MAX_SCORE_FILTERS))
-    .meta({
-      description:
-        'A JSON array of score filters, all of which a trace meets: `{"name": …}` with one of `"min"`/`"max"` (a value in the range), `"value"` (a boolean score\'s true or false), `"any_of"` (a categorical score\'s labels) or `"present"` (true: has a score of the name; false: has none). E.g. `[{"name":"helpfulness","min":0.5}]`',
-    });
+    .pipe(items);
+
+/** `scores`: a JSON array of score filters in a query string. */
+const queryScores = () =>
+  queryJsonList('score filters', z.array(scoreFilterItem).max(MAX_SCORE_FILTERS)).meta({
+    description:
+      'A JSON array of score filters, all of which a trace meets: `{"name": …}` with one of `"min"`/`"max"` (a value in the range), `"value"` (a boolean score\'s true or false), `"any_of"` (a categorical score\'s labels) or `"present"` (true: has a score of the name; false: has none). E.g. `[{"name":"helpfulness","min":0.5}]`',
+  });
+
+/** How many span attribute filters one search takes. */
+export const MAX_ATTRIBUTE_FILTERS = 10;
+
+/** How an attribute filter compares (docs/observability.md#span-attributes). */
+export const attributeOperators = ['equals', 'contains', 'exists'] as const;
+export type AttributeOperator = (typeof attributeOperators)[number];
+
+/** One span attribute filter, as REST's `attributes` (JSON), a rule's filter and GraphQL's `AttributeFilter` give it. */
+export interface AttributeFilterArgs {
+  key: string;
+  operator: AttributeOperator;
+  value?: string | number | boolean | null;
+}
+
+/** An attribute filter: its key, its operator, and the value `equals` and `contains` need (`exists` takes none). */
+export const attributeFilterItem = z
+  .strictObject({
+    key: z.string().min(1).max(256),
+    operator: z.enum(attributeOperators),
+    value: z.union([z.string(), z.number(), z.boolean()]).nullish(),
+  })
+  .superRefine((item, ctx) => {
+    const fault = (message: string, type = 'value_error') => ctx.addIssue({ code: 'custom', path: ['value'], message, params: { type } });
+    if (item.operator === 'equals' && item.value == null) fault('Field required: equals compares with a string, number or boolean', 'missing');
+    if (item.operator === 'contains' && (typeof item.value !== 'string' || item.value === '')) fault('contains takes a non-empty string');
+    if (item.operator === 'exists' && item.value != null) fault('exists takes no value');
+  });
+
+/** The attribute filters: at most MAX_ATTRIBUTE_FILTERS, every one of which a span (a trace: one of its spans) meets. */
+export const attributeFilters = z.array(attributeFilterItem).max(MAX_ATTRIBUTE_FILTERS);
+
+/** `attributes`: a JSON array of attribute filters in a query string. */
+const queryAttributes = () =>
+  queryJsonList('attribute filters', attributeFilters).meta({
+    description:
+      'A JSON array of span attribute filters, all of which a span meets (traces: some span of the trace meets each): `{"key": …, "operator": …}` where `key` is an attribute\'s key as sent (OTLP\'s dotted keys whole, e.g. `gen_ai.system`), and `operator` is `"equals"` (with `"value"`, a string, number or boolean: the attribute is that JSON value), `"contains"` (with `"value"`, text in the attribute\'s text, ignoring ASCII case) or `"exists"` (the span has the key). E.g. `[{"key":"gen_ai.system","operator":"equals","value":"openai"}]`',
+  });
 
 /** A comma-separated list of names in a query string. */
 const queryNames = () =>
@@ -108,6 +149,7 @@ export const searchQuery = z.object({
   max_latency: queryNumber().optional(),
   trace_id: z.string().min(1).optional(),
   scores: queryScores().optional(),
+  attributes: queryAttributes().optional(),
   include_evaluations: queryBoolean()
     .optional()
     .describe(
@@ -160,6 +202,7 @@ export interface SearchArgs {
   max_latency?: number | null;
   trace_id?: string | null;
   scores?: readonly ScoreFilterArgs[] | null;
+  attributes?: readonly AttributeFilterArgs[] | null;
   include_evaluations?: boolean | null;
 }
 
@@ -177,6 +220,7 @@ export function searchFilter(args: SearchArgs, where: 'query' | 'body' = 'query'
     if (b != null && b < 0) issues.push({ loc: [where, high], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal' });
   }
   const scores = scoreConditions(args.scores ?? [], where, issues);
+  const attributes = attributeConditions(args.attributes ?? [], where, issues);
   if (issues.length > 0) throw new ValidationError(issues);
   return {
     startedAfter: defined(args.started_after),
@@ -198,6 +242,7 @@ export function searchFilter(args: SearchArgs, where: 'query' | 'body' = 'query'
     maxLatency: defined(args.max_latency),
     traceId: defined(args.trace_id),
     scores: scores.length > 0 ? scores : undefined,
+    attributes: attributes.length > 0 ? attributes : undefined,
     includeEvaluations: args.include_evaluations ?? false,
   };
 }
@@ -228,6 +273,19 @@ function scoreConditions(items: readonly ScoreFilterArgs[], where: string, issue
     if (item.present != null) return [{ name, kind: 'presence', present: item.present }];
     return [{ name, kind: 'range', min: item.min ?? undefined, max: item.max ?? undefined }];
   });
+}
+
+/**
+ * The attribute filters as conditions (GraphQL's arrive unchecked; REST's and rules' were checked
+ * by the same schema); faults go into `issues`, naming the field.
+ */
+function attributeConditions(items: readonly AttributeFilterArgs[], where: 'query' | 'body', issues: ValidationIssue[]): AttributeCondition[] {
+  const parsed = attributeFilters.safeParse(items);
+  if (!parsed.success) {
+    issues.push(...validationIssues(parsed.error, where).map((issue) => ({ ...issue, loc: [where, 'attributes', ...issue.loc.slice(1)] })));
+    return [];
+  }
+  return parsed.data.map(({ key, operator, value }) => (operator === 'exists' ? { key, operator } : { key, operator, value: value! }));
 }
 
 /** `sort_by` of a REST query, one of `fields` (422 `enum` otherwise). */
