@@ -20,6 +20,10 @@ import type { CreateEvaluationInput } from './inputs.js';
 type EvaluationQuery = Omit<Prisma.EvaluationFindFirstArgs, 'where'>;
 type ScenarioQuery = Omit<Prisma.EvaluationScenarioFindManyArgs, 'where'>;
 
+/** Evaluations the runner runs; `external` ones are recorded by the caller's code (docs/experiments.md). */
+export const ASSAY_ORIGIN = 'assay';
+export const EXTERNAL_ORIGIN = 'external';
+
 /** What the REST shape of an evaluation needs besides the row: its configs with their aggregates. */
 export const evaluationWithConfigs = {
   include: { evaluators: { orderBy: { position: 'asc' }, include: { evaluatorConfig: true } } },
