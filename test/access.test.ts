@@ -96,6 +96,8 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
     variant_id: variant.variant_id,
     testset_id: testset.id,
     testset_row_id: (await ok(client.request('GET', `/testsets/${testset.id}/revisions/1`))).rows[0].id,
+    // Langfuse's datasets are the test sets by name, their items the cases by id (a first version's id is its case's).
+    dataset_name: `testset-${project}`,
     config_id: config.id,
     evaluation_id: evaluation.id,
     human_evaluation_id: human.id,
@@ -341,6 +343,14 @@ const expected: Record<string, Access> = {
   'POST /public/v2/prompts': 'write',
   'GET /public/v2/prompts/:name': 'read',
   'PATCH /public/v2/prompts/:name/versions/:version': 'write',
+  'GET /public/v2/datasets': 'read',
+  'POST /public/v2/datasets': 'write',
+  'GET /public/v2/datasets/:datasetName': 'read',
+  'GET /public/datasets/:datasetName': 'read',
+  'GET /public/dataset-items': 'read',
+  'POST /public/dataset-items': 'write',
+  'GET /public/dataset-items/:id': 'read',
+  'DELETE /public/dataset-items/:id': 'write',
 };
 
 const isOtlp = (url: string) => url.endsWith('/v1/traces') || url.endsWith('/v1/logs');
@@ -365,6 +375,8 @@ function paramValue(url: string, name: string, ids: Record<string, string>): str
   if (name === 'version') return '1';
   if (name === 'queueId') return ids.queue_id;
   if (name === 'itemId') return ids.item_id;
+  if (name === 'datasetName') return ids.dataset_name;
+  if (name === 'id' && url.startsWith('/public/dataset-items')) return ids.testset_row_id;
   return ids[name];
 }
 
@@ -447,6 +459,8 @@ function bodyFor(route: string, ids: Record<string, string>): unknown {
     'PATCH /public/annotation-queues/:queueId/items/:itemId': { status: 'COMPLETED' },
     'POST /public/annotation-queues/:queueId/assignments': { userId: ids.user_id },
     'DELETE /public/annotation-queues/:queueId/assignments': { userId: ids.user_id },
+    'POST /public/v2/datasets': { name: 'walk' },
+    'POST /public/dataset-items': { datasetName: ids.dataset_name, id: 'walked-item', input: 'walk' },
   };
   return bodies[route];
 }
@@ -462,6 +476,7 @@ const idsInBody = [
   'DELETE /human-evaluations',
   'POST /evaluation-rules',
   'POST /evaluation-rules/preview',
+  'POST /public/dataset-items',
 ];
 /** Routes with a path parameter that names nothing of a project. */
 const notProjectScoped = ['GET /evaluators/:evaluator_key', 'GET /variants/:variant_id/revisions/:revision'];
@@ -603,6 +618,9 @@ async function projectState(project: Project) {
     '/api/public/score-configs',
     '/api/public/annotation-queues',
     `/api/public/annotation-queues/${ids.queue_id}/items`,
+    '/api/public/v2/datasets',
+    '/api/public/dataset-items',
+    `/api/public/datasets/${ids.dataset_name}`,
     '/evaluation-rules',
     `/projects/${ids.project_id}/api-keys`,
     `/projects/${ids.project_id}/members`,

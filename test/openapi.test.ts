@@ -552,6 +552,27 @@ describe('real answers match the document', () => {
     await call('GET', `/annotation-queues/${queue.id}`, undefined, 404);
   });
 
+  it("through Langfuse's datasets over test sets", async () => {
+    await call('POST', '/public/v2/datasets', { name: 'tour-dataset', description: 'the tour', metadata: { by: 'tour' } });
+    await call('POST', '/public/v2/datasets', { description: 'no name' }, 400);
+    await call('GET', '/public/v2/datasets?limit=2');
+    await call('GET', '/public/v2/datasets/tour-dataset');
+    await call('GET', '/public/v2/datasets/nope', undefined, 404);
+    const item = await call('POST', '/public/dataset-items', {
+      datasetName: 'tour-dataset',
+      input: { question: 'Why?' },
+      expectedOutput: 'Because.',
+      sourceTraceId: 'tour-a',
+    });
+    await call('POST', '/public/dataset-items', { datasetName: 'tour-dataset', id: item.id, status: 'ARCHIVED' });
+    await call('POST', '/public/dataset-items', { datasetName: 'tour-dataset', sourceObservationId: 'span' }, 400);
+    await call('GET', '/public/datasets/tour-dataset');
+    await call('GET', '/public/dataset-items?datasetName=tour-dataset&sourceTraceId=tour-a');
+    await call('GET', `/public/dataset-items/${item.id}`);
+    await call('DELETE', `/public/dataset-items/${item.id}`);
+    await call('DELETE', `/public/dataset-items/${item.id}`, undefined, 404);
+  });
+
   it("through deployments and Langfuse's prompts", async () => {
     await call('POST', '/public/v2/prompts', { name: 'tour-prompt', prompt: 'Hi {{name}}', config: { model: 'm' }, labels: ['production'] });
     await call('POST', '/public/v2/prompts', { name: 'tour-prompt', prompt: 'Hi {{name}}!', config: { model: 'm' } });

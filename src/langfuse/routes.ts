@@ -50,6 +50,7 @@ import { listScoresV2, listScoresV3, writeLangfuseScore } from './scores.js';
 import { createConfig, updateConfig } from './configs.js';
 import { listLangfuseSessions, langfuseSessionWithTraces } from './sessions.js';
 import * as annotationQueues from './annotation-queues.js';
+import * as datasets from './datasets.js';
 
 const scoreId = z.object({ scoreId: z.string() });
 const configId = z.object({ configId: z.string() });
@@ -141,7 +142,77 @@ function routes(app: FastifyInstance): void {
   );
 
   annotationQueueRoutes(langfuse);
+  datasetRoutes(langfuse);
   promptRoutes(app);
+}
+
+/** Langfuse's datasets and dataset items over Assay's test sets (docs/langfuse.md#datasets). */
+function datasetRoutes(langfuse: ReturnType<typeof langfuseRoutes>): void {
+  const { datasetResponse, itemResponse } = datasets;
+  langfuse.get(
+    '/public/v2/datasets',
+    { summary: 'List datasets: the test sets (Langfuse)', query: datasets.datasetPageQuery, response: langfusePage(datasetResponse, 'LangfuseDatasets') },
+    async (req, { query }) => datasets.listDatasets(req.ctx, query),
+  );
+  langfuse.post(
+    '/public/v2/datasets',
+    {
+      summary: 'Create a dataset: a test set without rows, or the description and metadata of the one of that name (Langfuse)',
+      body: datasets.createDatasetBody,
+      response: datasetResponse,
+    },
+    async (req, { body }) => datasets.createDataset(req.ctx, body),
+  );
+  langfuse.get(
+    '/public/v2/datasets/:datasetName',
+    { summary: 'One dataset by name (Langfuse)', params: datasets.datasetName, response: datasetResponse, notFound: true },
+    async (req, { params }) => datasets.getDataset(req.ctx, params.datasetName),
+  );
+  langfuse.get(
+    '/public/datasets/:datasetName',
+    {
+      summary: 'One dataset by name with its items (Langfuse v1)',
+      params: datasets.datasetName,
+      response: datasets.datasetWithItemsResponse,
+      notFound: true,
+    },
+    async (req, { params }) => datasets.getDatasetWithItems(req.ctx, params.datasetName),
+  );
+  langfuse.get(
+    '/public/dataset-items',
+    {
+      summary: "Dataset items: test sets' cases, current and archived, in the sets' order (Langfuse)",
+      query: datasets.itemPageQuery,
+      response: langfusePage(itemResponse, 'LangfuseDatasetItems'),
+      notFound: true,
+    },
+    async (req, { query }) => datasets.listItems(req.ctx, query),
+  );
+  langfuse.post(
+    '/public/dataset-items',
+    {
+      summary: "Create or update a dataset item by its id: a test set's case, written as a new revision (Langfuse)",
+      body: datasets.createItemBody,
+      response: itemResponse,
+      notFound: true,
+    },
+    async (req, { body }) => datasets.upsertItem(req.ctx, body),
+  );
+  langfuse.get(
+    '/public/dataset-items/:id',
+    { summary: 'One dataset item (Langfuse)', params: datasets.itemId, response: itemResponse, notFound: true },
+    async (req, { params }) => datasets.getItem(req.ctx, params.id),
+  );
+  langfuse.delete(
+    '/public/dataset-items/:id',
+    {
+      summary: 'Delete a dataset item: its case leaves the test set as a new revision (Langfuse)',
+      params: datasets.itemId,
+      response: messageResponse,
+      notFound: true,
+    },
+    async (req, { params }) => datasets.deleteItem(req.ctx, params.id),
+  );
 }
 
 const promptName = z.object({ name: z.string().min(1) });

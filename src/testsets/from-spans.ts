@@ -72,7 +72,7 @@ export async function rowsFromSpans(ctx: RequestContext, testsetId: string, inpu
       matched,
       capped,
       revision: null,
-      rows: mapped.map((row) => ({ id: null, position: null, data: row.data, sourceTraceId: row.source!.traceId, sourceSpanId: row.source!.spanId })),
+      rows: spans.map((span, index) => ({ id: null, position: null, data: mapped[index].data, sourceTraceId: span.traceId, sourceSpanId: span.spanId })),
     };
   }
   const { testset, rows } = await addRows(ctx, testsetId, mapped, 'rows_from_spans');

@@ -120,6 +120,8 @@ const TestsetChange = builder.enumType('TestsetChange', {
     rows_deleted: 'Rows were deleted.',
     rows_from_spans: 'Rows were made from production traces or spans.',
     columns_changed: 'Columns were renamed or removed in every row.',
+    rows_archived: 'A case was archived: taken out of the set, and kept to be restored (docs/resources.md#case-ids).',
+    described: 'Its description or metadata changed.',
   }),
 });
 

@@ -17,7 +17,7 @@ type TestsetQuery = Omit<Prisma.TestsetFindFirstArgs, 'where'>;
 export type TestsetRowRecord = Prisma.TestsetRowGetPayload<object>;
 
 /** A large set is written in one transaction; Prisma's 5 s default would cut it short. */
-const WRITE_TIMEOUT_MS = 10 * 60 * 1000;
+export const WRITE_TIMEOUT_MS = 10 * 60 * 1000;
 
 /** Column names in the order they are first seen across the rows. */
 export function columnsOf(rows: readonly TestsetRowData[]): string[] {
@@ -26,39 +26,74 @@ export function columnsOf(rows: readonly TestsetRowData[]): string[] {
   return [...columns];
 }
 
-/** A case to write, with the production span it was made from when it was (from-spans.ts). */
+/** A case to write, with the production trace (and span) it was made from when it was (from-spans.ts). */
 export interface NewRow {
   data: TestsetRowData;
-  source?: { traceId: string; spanId: string };
+  source?: RowSource;
+  /** The case this is a version of; a new case (its id the version's) when absent. */
+  caseId?: string;
+  /** Free-form data about the case that is not a column. */
+  metadata?: Prisma.JsonValue;
+}
+
+export interface RowSource {
+  traceId: string;
+  spanId?: string | null;
+}
+
+/** What a new version of a row keeps of the one it replaces: its case, source and metadata. */
+export function keptOf(row: TestsetRowRecord): Omit<NewRow, 'data'> {
+  return {
+    caseId: row.caseId ?? row.id,
+    source: row.sourceTraceId ? { traceId: row.sourceTraceId, spanId: row.sourceSpanId } : undefined,
+    metadata: row.metadata ?? undefined,
+  };
 }
 
 /**
  * Writes rows as versions starting at `revision`, at positions `firstPosition`, `firstPosition + 1`,
  * … (`createMany` took 10 s for 100,000 rows, this 1 s).
  */
-async function insertTestsetRows(
+export async function insertTestsetRows(
   ctx: RequestContext,
   tx: Tx,
   testsetId: string,
   revision: number,
   firstPosition: number,
   rows: readonly NewRow[],
+  revisionTo: number | null = null,
 ): Promise<TestsetRowRecord[]> {
-  const records = rows.map((row, index) => ({
-    id: uuidv7(),
-    testsetId,
-    position: firstPosition + index,
-    data: row.data as Prisma.JsonValue,
-    revisionFrom: revision,
-    revisionTo: null,
-    sourceTraceId: row.source?.traceId ?? null,
-    sourceSpanId: row.source?.spanId ?? null,
-  }));
+  const records = rows.map((row, index): TestsetRowRecord => {
+    const id = uuidv7();
+    return {
+      id,
+      testsetId,
+      position: firstPosition + index,
+      data: row.data as Prisma.JsonValue,
+      revisionFrom: revision,
+      revisionTo,
+      sourceTraceId: row.source?.traceId ?? null,
+      sourceSpanId: row.source?.spanId ?? null,
+      caseId: row.caseId ?? id,
+      metadata: row.metadata ?? null,
+    };
+  });
   await ctx.sql.insertRows(
     tx,
     'TestsetRow',
-    ['id', 'testsetId', 'position', 'data', 'revisionFrom', 'sourceTraceId', 'sourceSpanId'],
-    records.map((row) => [row.id, testsetId, row.position, JSON.stringify(row.data), revision, row.sourceTraceId, row.sourceSpanId]),
+    ['id', 'testsetId', 'position', 'data', 'revisionFrom', 'revisionTo', 'sourceTraceId', 'sourceSpanId', 'caseId', 'metadata'],
+    records.map((row) => [
+      row.id,
+      testsetId,
+      row.position,
+      JSON.stringify(row.data),
+      revision,
+      revisionTo,
+      row.sourceTraceId,
+      row.sourceSpanId,
+      row.caseId,
+      row.metadata === null ? null : JSON.stringify(row.metadata),
+    ]),
   );
   return records;
 }
@@ -66,13 +101,24 @@ async function insertTestsetRows(
 const plainRows = (rows: readonly TestsetRowData[]): NewRow[] => rows.map((data) => ({ data }));
 
 /** What a revision records as its change (TestsetRevision.change). */
-export const testsetChanges = ['created', 'uploaded', 'replaced', 'rows_added', 'rows_edited', 'rows_deleted', 'rows_from_spans', 'columns_changed'] as const;
+export const testsetChanges = [
+  'created',
+  'uploaded',
+  'replaced',
+  'rows_added',
+  'rows_edited',
+  'rows_deleted',
+  'rows_from_spans',
+  'columns_changed',
+  'rows_archived',
+  'described',
+] as const;
 export type TestsetChange = (typeof testsetChanges)[number];
 
-type TestsetRecord = Prisma.TestsetGetPayload<object>;
+export type TestsetRecord = Prisma.TestsetGetPayload<object>;
 
 /** Records the test set as it now is as the revision its `revision` names. */
-async function recordRevision(tx: Prisma.TransactionClient, testset: TestsetRecord, change: TestsetChange): Promise<void> {
+export async function recordRevision(tx: Prisma.TransactionClient, testset: TestsetRecord, change: TestsetChange): Promise<void> {
   await tx.testsetRevision.create({
     data: { testsetId: testset.id, number: testset.revision, change, name: testset.name, columns: testset.columns ?? [], rowCount: testset.rowCount },
   });
@@ -82,7 +128,14 @@ async function checkApp(ctx: RequestContext, appId: string | null | undefined): 
   if (appId) await getApp(ctx, appId);
 }
 
-export async function createTestset(ctx: RequestContext, input: CreateTestsetInput, change: TestsetChange = 'created') {
+/** A test set's description and metadata (Langfuse's datasets have them; Assay's REST does not take them). */
+export interface TestsetDetails {
+  description?: string | null;
+  metadata?: Prisma.JsonValue | null;
+}
+
+/** Creates a test set; Langfuse's datasets (src/langfuse/datasets.ts) start with no rows and with details. */
+export async function createTestset(ctx: RequestContext, input: CreateTestsetInput & TestsetDetails, change: TestsetChange = 'created') {
   await checkApp(ctx, input.app_id);
   return ctx.db.$transaction(
     async (tx) => {
@@ -91,6 +144,8 @@ export async function createTestset(ctx: RequestContext, input: CreateTestsetInp
           projectId: ctx.projectId,
           appId: input.app_id || null,
           name: input.name,
+          description: input.description ?? null,
+          metadata: input.metadata ?? Prisma.DbNull,
           columns: columnsOf(input.csvdata),
           rowCount: input.csvdata.length,
         },
@@ -142,14 +197,14 @@ export async function getTestsetWithRows(ctx: RequestContext, testsetId: string)
  * that finds it, so concurrent changes of one set queue on its row and each gets its own number,
  * and a concurrent delete cannot slip in between.
  */
-async function nextRevision(ctx: RequestContext, tx: Prisma.TransactionClient, testsetId: string): Promise<TestsetRecord> {
+export async function nextRevision(ctx: RequestContext, tx: Prisma.TransactionClient, testsetId: string): Promise<TestsetRecord> {
   const { count } = await tx.testset.updateMany({ where: { id: testsetId, projectId: ctx.projectId }, data: { revision: { increment: 1 } } });
   if (count === 0) throw new NotFoundError('Testset', testsetId);
   return tx.testset.findUniqueOrThrow({ where: { id: testsetId } });
 }
 
 /** Ends the current versions of these rows (all of them when `rowIds` is absent) at `revision`. */
-async function closeRows(tx: Prisma.TransactionClient, testsetId: string, revision: number, rowIds?: readonly string[]): Promise<number> {
+export async function closeRows(tx: Prisma.TransactionClient, testsetId: string, revision: number, rowIds?: readonly string[]): Promise<number> {
   const { count } = await tx.testsetRow.updateMany({
     where: { testsetId, revisionTo: null, ...(rowIds ? { id: { in: [...rowIds] } } : {}) },
     data: { revisionTo: revision },
@@ -179,13 +234,13 @@ export async function updateTestset(ctx: RequestContext, testsetId: string, inpu
 }
 
 /** One past the last current row's position (deleted rows leave gaps, which stay). */
-async function nextPosition(tx: Prisma.TransactionClient, testsetId: string): Promise<number> {
+export async function nextPosition(tx: Prisma.TransactionClient, testsetId: string): Promise<number> {
   const { _max } = await tx.testsetRow.aggregate({ where: { testsetId, revisionTo: null }, _max: { position: true } });
   return (_max.position ?? -1) + 1;
 }
 
 /** The columns so far, then those the new rows bring, in the order first seen. */
-function widenedColumns(columns: Prisma.JsonValue, rows: readonly TestsetRowData[]): string[] {
+export function widenedColumns(columns: Prisma.JsonValue, rows: readonly TestsetRowData[]): string[] {
   return [...new Set([...asArray<string>(columns), ...columnsOf(rows)])];
 }
 
@@ -236,8 +291,7 @@ export async function editRows(ctx: RequestContext, testsetId: string, edits: re
       await closeRows(tx, testsetId, current.revision, rowIds);
       for (const edit of edits) {
         const row = old.get(edit.row_id)!;
-        const source = row.sourceTraceId && row.sourceSpanId ? { traceId: row.sourceTraceId, spanId: row.sourceSpanId } : undefined;
-        await insertTestsetRows(ctx, tx, testsetId, current.revision, row.position, [{ data: edit.data, source }]);
+        await insertTestsetRows(ctx, tx, testsetId, current.revision, row.position, [{ ...keptOf(row), data: edit.data }]);
       }
       const testset = await tx.testset.update({
         where: { id: testsetId },
@@ -337,8 +391,7 @@ export async function changeColumns(ctx: RequestContext, testsetId: string, inpu
             const data = Object.fromEntries(
               Object.entries(asObject(row.data)).flatMap(([column, value]) => (remove.has(column) ? [] : [[rename[column] ?? column, value]])),
             );
-            const source = row.sourceTraceId && row.sourceSpanId ? { traceId: row.sourceTraceId, spanId: row.sourceSpanId } : undefined;
-            await insertTestsetRows(ctx, tx, testsetId, current.revision, row.position, [{ data, source }]);
+            await insertTestsetRows(ctx, tx, testsetId, current.revision, row.position, [{ ...keptOf(row), data }]);
           }
         }
         if (rows.length < REWRITE_CHUNK) break;

@@ -42,7 +42,9 @@ export const testsetRevisionSummaryResponse = z
   .object({
     testset_id: z.string(),
     number: z.int().describe('1 for the set as created, one more for each change'),
-    change: z.string().describe('created, uploaded, replaced, rows_added, rows_edited, rows_deleted, rows_from_spans or columns_changed'),
+    change: z
+      .string()
+      .describe('created, uploaded, replaced, rows_added, rows_edited, rows_deleted, rows_from_spans, columns_changed, rows_archived or described'),
     name: z.string(),
     columns: z.array(z.string()),
     row_count: z.int(),

@@ -26,12 +26,16 @@ function revisionCondition(revision: number | undefined): Prisma.Sql {
     : Prisma.sql` AND r."revisionFrom" <= ${revision} AND (r."revisionTo" IS NULL OR r."revisionTo" > ${revision})`;
 }
 
-type RawRow = Omit<TestsetRowRecord, 'position' | 'revisionFrom' | 'revisionTo' | 'data'> & {
+type RawRow = Omit<TestsetRowRecord, 'position' | 'revisionFrom' | 'revisionTo' | 'data' | 'metadata'> & {
   position: number | bigint;
   revisionFrom: number | bigint;
   revisionTo: number | bigint | null;
   data: unknown;
+  metadata: unknown;
 };
+
+/** SQLite hands a Json column to raw queries as its text; PostgreSQL as the value. */
+const jsonOf = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value) as Prisma.JsonValue;
 
 /** SQLite refuses a compound SELECT of more than 500 terms. */
 const SETS_PER_STATEMENT = 200;
@@ -53,7 +57,7 @@ export async function readRowWindows(ctx: RequestContext, testsetIds: readonly s
   for (let start = 0; start < ids.length; start += SETS_PER_STATEMENT) {
     const branches = ids.slice(start, start + SETS_PER_STATEMENT).map(
       (testsetId, index) => Prisma.sql`SELECT * FROM (
-        SELECT r."id", r."testsetId", r."position", r."data", r."revisionFrom", r."revisionTo", r."sourceTraceId", r."sourceSpanId"
+        SELECT r."id", r."testsetId", r."position", r."data", r."revisionFrom", r."revisionTo", r."sourceTraceId", r."sourceSpanId", r."caseId", r."metadata"
         FROM "TestsetRow" r JOIN "Testset" t ON t."id" = r."testsetId"
         WHERE r."testsetId" = ${testsetId} AND t."projectId" = ${ctx.projectId}${versions}${after}${before}
         ORDER BY r."position" ${order} LIMIT ${window.limit}
@@ -69,8 +73,9 @@ export async function readRowWindows(ctx: RequestContext, testsetIds: readonly s
         revisionTo: row.revisionTo === null ? null : Number(row.revisionTo),
         sourceTraceId: row.sourceTraceId,
         sourceSpanId: row.sourceSpanId,
-        // SQLite hands a Json column to raw queries as its text; PostgreSQL as the value.
-        data: (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as Prisma.JsonValue,
+        caseId: row.caseId,
+        data: jsonOf(row.data),
+        metadata: row.metadata === null ? null : jsonOf(row.metadata),
       });
     }
   }
