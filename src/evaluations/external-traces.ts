@@ -22,9 +22,14 @@ function scoreResult(score: ScoreRow): Result {
   return result('text', score.stringValue ?? (score.value === null ? null : String(score.value)));
 }
 
-/** A span's stored outputs as an output Result: a text as text, any other JSON as json. */
+/**
+ * A span's stored outputs as an output Result: a text as text, any other JSON as json. Ingestion
+ * keeps an output that is no object as `{output: value}` (docs/observability.md), unwrapped here.
+ */
 function spanOutputResult(outputs: unknown): Result {
-  return typeof outputs === 'string' ? result('text', outputs) : result('json', outputs ?? null);
+  const keys = outputs !== null && typeof outputs === 'object' && !Array.isArray(outputs) ? Object.keys(outputs) : [];
+  const value = keys.length === 1 && keys[0] === 'output' ? (outputs as { output: unknown }).output : outputs;
+  return typeof value === 'string' ? result('text', value) : result('json', value ?? null);
 }
 
 /**

@@ -8,7 +8,7 @@ import { findOrCreateConfigsByName } from '../evaluators/operations.js';
 import { errorResult, result, type Result } from '../evaluators/results.js';
 import { writeScores } from '../scores/operations.js';
 import { systemActor, type RequestContext } from '../shared/context.js';
-import { isUniqueViolation } from '../shared/db.js';
+import { isUniqueViolation, Prisma } from '../shared/db.js';
 import { ConflictError, ValidationError, type ValidationIssue } from '../shared/errors.js';
 import { toJson } from '../shared/json.js';
 import { getTestset } from '../testsets/operations.js';
@@ -99,9 +99,9 @@ function outputResult(input: ExternalCaseInput): Result {
   return result('json', input.output ?? null);
 }
 
-/** The scenario id of each case, in the order given. */
+/** The scenario of each case, in the order given. */
 export interface AddedCases {
-  scenarioIds: string[];
+  scenarios: { id: string; createdAt: Date; updatedAt: Date }[];
 }
 
 /**
@@ -145,11 +145,11 @@ export async function addExternalCases(
   ]);
   let nextInline = Math.max((last?.position ?? -1) + 1, testset.rowCount);
 
-  const scenarioIds = await ctx.db.$transaction(
+  const scenarios = await ctx.db.$transaction(
     async (tx) => {
       await ctx.sql.lockKeys(tx, [`evaluation:${evaluationId}`]);
       await addToRun(tx, evaluationId, configs);
-      const ids: string[] = [];
+      const stored: AddedCases['scenarios'] = [];
       for (const input of cases) {
         const row = input.testset_row_id ? rows.get(input.testset_row_id)! : null;
         const data = (row ? (row.data as Record<string, unknown>) : input.inputs) ?? {};
@@ -176,9 +176,9 @@ export async function addExternalCases(
           where: { evaluationId_position: { evaluationId, position } },
           create: { evaluationId, position, ...fields },
           update: fields,
-          select: { id: true },
+          select: { id: true, createdAt: true, updatedAt: true },
         });
-        ids.push(scenario.id);
+        stored.push(scenario);
         const reported = input.results.map((item) => ({ item, config: configOf.get(item.name)!, value: reportedResult(item) }));
         await upsertResults(
           tx,
@@ -192,14 +192,14 @@ export async function addExternalCases(
           { author: systemActor },
         );
       }
-      return ids;
+      return stored;
     },
     { timeout: 60_000 },
   );
   // What the traces stored already hold (cost, latency, an output to read, scores).
   await readTraceOutcomes(ctx, { evaluationId });
   await settleRun(ctx, evaluationId);
-  return { scenarioIds };
+  return { scenarios };
 }
 
 /**
@@ -231,4 +231,21 @@ function truthColumns(evaluation: Pick<EvaluationWithConfigs, 'correctAnswerColu
 
 function textOf(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** Changes an external run's description and metadata (Langfuse's run items carry them and update the run). */
+export async function describeExternalRun(
+  ctx: RequestContext,
+  evaluationId: string,
+  details: { description?: string | null; metadata?: Record<string, unknown> | null },
+) {
+  await getExternalRun(ctx, evaluationId);
+  return ctx.db.evaluation.update({
+    where: { id: evaluationId },
+    data: {
+      ...(details.description !== undefined ? { description: details.description } : {}),
+      ...(details.metadata !== undefined ? { metadata: details.metadata === null ? Prisma.DbNull : toJson(details.metadata) } : {}),
+    },
+    ...evaluationWithConfigs,
+  });
 }

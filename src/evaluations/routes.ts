@@ -172,7 +172,7 @@ export function evaluationRoutes(app: FastifyInstance): void {
     },
     async (req, { params, body }) => ({
       evaluation_id: params.evaluation_id,
-      scenario_ids: (await external.addExternalCases(req.ctx, params.evaluation_id, body.cases)).scenarioIds,
+      scenario_ids: (await external.addExternalCases(req.ctx, params.evaluation_id, body.cases)).scenarios.map((scenario) => scenario.id),
     }),
   );
   rest.post(
