@@ -446,6 +446,7 @@ function bodyFor(route: string, ids: Record<string, string>): unknown {
     'DELETE /evaluations': { evaluations_ids: [ids.evaluation_id] },
     'POST /evaluations/external': { testset_id: ids.testset_id, name: 'walk' },
     'POST /evaluations/:evaluation_id/cases': { cases: [{ testset_row_id: ids.testset_row_id, output: 'x' }] },
+    'POST /evaluations/:evaluation_id/finish': {},
     'POST /human-evaluations': {
       app_id: ids.app_id,
       variant_ids: [ids.variant_id],
