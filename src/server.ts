@@ -7,7 +7,7 @@ import { EvaluationJobs } from './evaluations/runner.js';
 import { EvaluationEngine } from './evaluation-engine/engine.js';
 import { BackfillJobs } from './online-evaluation/backfill-runner.js';
 import { JobPlanner } from './online-evaluation/planner.js';
-import { ExternalTraceFollower } from './evaluations/external-traces.js';
+import { externalTraceFollower } from './evaluations/external-traces.js';
 import { evaluationRuleRoutes } from './online-evaluation/routes.js';
 import { OnlineEvaluationJobs } from './online-evaluation/runner.js';
 import { evaluatorRoutes } from './evaluators/routes.js';
@@ -270,7 +270,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   const planner = new JobPlanner(services, planning, server.log.child({ component: 'online-evaluation-planner' }));
   services.tracesStoredHooks.push(planner.notify);
   // Runs recorded from code read their cases' traces as they arrive (docs/experiments.md#traces).
-  const follower = new ExternalTraceFollower(services, server.log.child({ component: 'external-runs' }));
+  const follower = externalTraceFollower(services, server.log.child({ component: 'external-runs' }));
   services.tracesStoredHooks.push(follower.notify);
   const retention = new RetentionSweeper(
     services,

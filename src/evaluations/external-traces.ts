@@ -2,7 +2,7 @@
 // the trace's cost and latency (unless the caller gave them), the output of the case's span (when
 // the caller gave none), and the scores on the trace as the case's results, named by their
 // configs. Read when cases are added and the run is finished, and again each time spans of those
-// traces are stored (ExternalTraceFollower, told by ingestion) or Langfuse's scores are written.
+// traces are stored (externalTraceFollower, told by ingestion) or Langfuse's scores are written.
 import type { FastifyBaseLogger } from 'fastify';
 import { findOrCreateConfigsByName } from '../evaluators/operations.js';
 import { result, type Result } from '../evaluators/results.js';
@@ -10,6 +10,7 @@ import { spanOutputs, traceFigures } from '../observability/traces/trace-reads.j
 import { scoresOf } from '../scores/score-reads.js';
 import { type RequestContext, requestContext, type Services } from '../shared/context.js';
 import { toJson } from '../shared/json.js';
+import { ProjectQueue } from '../shared/project-queue.js';
 import { addToRun, settleRun, upsertResults } from './external-results.js';
 import { EXTERNAL_ORIGIN } from './operations.js';
 
@@ -128,39 +129,10 @@ export async function followTraces(ctx: RequestContext, traceIds: readonly strin
  * Ingestion's hook (Services.tracesStoredHooks): remembers the traces stored and reads them into
  * the external cases that link them, later and apart, one project at a time.
  */
-export class ExternalTraceFollower {
-  private readonly waiting = new Map<string, Set<string>>();
-  private draining: Promise<void> | null = null;
-  private stopped = false;
-
-  constructor(
-    private readonly services: Services,
-    private readonly log: FastifyBaseLogger,
-  ) {}
-
-  readonly notify = (projectId: string, traceIds: string[]): void => {
-    if (this.stopped) return;
-    let traces = this.waiting.get(projectId);
-    if (!traces) this.waiting.set(projectId, (traces = new Set()));
-    for (const id of traceIds) traces.add(id);
-    this.draining ??= this.drain().finally(() => (this.draining = null));
-  };
-
-  private async drain(): Promise<void> {
-    // Let the ingestion request that told us end first.
-    await new Promise((resolve) => setImmediate(resolve));
-    while (this.waiting.size > 0 && !this.stopped) {
-      const [projectId, traces] = this.waiting.entries().next().value!;
-      this.waiting.delete(projectId);
-      await followTraces(requestContext(this.services, projectId), [...traces]).catch((error: unknown) =>
-        this.log.error({ err: error, projectId, traces: traces.size }, 'reading traces into external runs failed'),
-      );
-    }
-  }
-
-  /** Reads what was told already, then stops listening. */
-  async stop(): Promise<void> {
-    await this.draining;
-    this.stopped = true;
-  }
+export function externalTraceFollower(services: Services, log: FastifyBaseLogger): ProjectQueue {
+  return new ProjectQueue(
+    (projectId, traceIds) => followTraces(requestContext(services, projectId), traceIds),
+    log,
+    'reading traces into external runs failed',
+  );
 }

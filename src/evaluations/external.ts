@@ -14,7 +14,7 @@ import { toJson } from '../shared/json.js';
 import { getTestset } from '../testsets/operations.js';
 import { readRowsById } from '../testsets/row-reads.js';
 import type { CreateExternalRunInput, ExternalCaseInput, FinishExternalRunInput } from './inputs.js';
-import { EXTERNAL_ORIGIN, evaluationWithConfigs, getEvaluation, type EvaluationWithConfigs } from './operations.js';
+import { EXTERNAL_ORIGIN, evaluationWithConfigs, getEvaluation, pinned, type EvaluationWithConfigs } from './operations.js';
 import { scenarioScore } from './scenario-results.js';
 import { addToRun, reportedResult, settleRun, upsertResults } from './external-results.js';
 import { readTraceOutcomes } from './external-traces.js';
@@ -39,20 +39,13 @@ export async function createExternalRun(ctx: RequestContext, input: CreateExtern
   const testset = await getTestset(ctx, input.testset_id);
   const appId = input.app_id ? (await getApp(ctx, input.app_id)).id : (testset.appId ?? (await findOrCreateApp(ctx, EXPERIMENTS_APP)).id);
   const variant = await findOrCreateVariant(ctx, appId, input.name);
-  const revision = variant.revisions[0];
   const now = new Date();
   try {
     return await ctx.db.evaluation.create({
       data: {
         projectId: ctx.projectId,
         appId,
-        variantId: variant.id,
-        variantName: variant.name,
-        variantRevisionId: revision.id,
-        revision: revision.revision,
-        testsetId: testset.id,
-        testsetName: testset.name,
-        testsetRevision: testset.revision,
+        ...pinned(variant, testset),
         origin: EXTERNAL_ORIGIN,
         runKey: runKey(testset.id, input.name),
         description: input.description ?? null,
