@@ -50,25 +50,38 @@ export async function upsertResults(tx: Prisma.TransactionClient, scenarioId: st
  */
 export async function settleRun(ctx: RequestContext, evaluationId: string): Promise<void> {
   const evaluation = await ctx.db.$transaction(async (tx) => {
-    await ctx.sql.lockKeys(tx, [`evaluation:${evaluationId}`]);
-    const scenarios = await tx.evaluationScenario.findMany({ where: { evaluationId }, select: { output: true, results: { select: { type: true } } } });
-    const errors = scenarios.filter(
-      (scenario) => (scenario.output as { type?: unknown } | null)?.type === 'error' || scenario.results.some((row) => row.type === 'error'),
-    ).length;
-    const run = await tx.evaluation.update({
-      where: { id: evaluationId },
-      data: { total: scenarios.length, done: scenarios.length, errors },
-      ...evaluationWithConfigs,
-    });
-    const hasErrors = await storeAggregates(
-      tx,
-      evaluationId,
-      run.evaluators.map((row) => row.evaluatorConfig),
-    );
-    if (run.status === 'EVALUATION_FINISHED' || run.status === 'EVALUATION_FINISHED_WITH_ERRORS') {
-      return tx.evaluation.update({ where: { id: evaluationId }, data: { status: hasErrors ? 'EVALUATION_FINISHED_WITH_ERRORS' : 'EVALUATION_FINISHED' } });
-    }
-    return run;
+    await lockRuns(ctx, tx, [evaluationId]);
+    return settleIn(tx, evaluationId);
   });
   ctx.events.publish('evaluation:progress', evaluationId, progressOf(evaluation));
+}
+
+/** Serialises the transactions that settle these runs (in one order, so two never wait on each other). */
+export function lockRuns(ctx: RequestContext, tx: Prisma.TransactionClient, evaluationIds: readonly string[]): Promise<void> {
+  return ctx.sql.lockKeys(
+    tx,
+    [...new Set(evaluationIds)].sort().map((id) => `evaluation:${id}`),
+  );
+}
+
+/** settleRun's work inside a transaction that holds the run's lock (lockRuns); answers the run. */
+export async function settleIn(tx: Prisma.TransactionClient, evaluationId: string) {
+  const scenarios = await tx.evaluationScenario.findMany({ where: { evaluationId }, select: { output: true, results: { select: { type: true } } } });
+  const errors = scenarios.filter(
+    (scenario) => (scenario.output as { type?: unknown } | null)?.type === 'error' || scenario.results.some((row) => row.type === 'error'),
+  ).length;
+  const run = await tx.evaluation.update({
+    where: { id: evaluationId },
+    data: { total: scenarios.length, done: scenarios.length, errors },
+    ...evaluationWithConfigs,
+  });
+  const hasErrors = await storeAggregates(
+    tx,
+    evaluationId,
+    run.evaluators.map((row) => row.evaluatorConfig),
+  );
+  if (run.status === 'EVALUATION_FINISHED' || run.status === 'EVALUATION_FINISHED_WITH_ERRORS') {
+    return tx.evaluation.update({ where: { id: evaluationId }, data: { status: hasErrors ? 'EVALUATION_FINISHED_WITH_ERRORS' : 'EVALUATION_FINISHED' } });
+  }
+  return run;
 }

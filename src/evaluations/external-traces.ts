@@ -11,7 +11,8 @@ import { scoresOf } from '../scores/score-reads.js';
 import { type RequestContext, requestContext, type Services } from '../shared/context.js';
 import { toJson } from '../shared/json.js';
 import { ProjectQueue } from '../shared/project-queue.js';
-import { addToRun, settleRun, upsertResults } from './external-results.js';
+import { progressOf } from '../evaluation-engine/events.js';
+import { addToRun, lockRuns, settleIn, upsertResults } from './external-results.js';
 import { EXTERNAL_ORIGIN } from './operations.js';
 
 type ScoreRow = Awaited<ReturnType<typeof scoresOf>>[number][number];
@@ -34,10 +35,11 @@ function spanOutputResult(outputs: unknown): Result {
 }
 
 /**
- * Reads what the stored traces hold into the external cases linked to them: those of one run, or
- * those linked to `traceIds`. Answers the runs it changed, which the caller settles (external-results.ts).
+ * Reads what the stored traces hold into the external cases linked to them (those of one run, or
+ * those linked to `traceIds`) and settles the runs it changed in the same transaction, so that a
+ * reader never sees a case's new figures without the run's totals over them.
  */
-export async function readTraceOutcomes(ctx: RequestContext, where: { evaluationId: string } | { traceIds: readonly string[] }): Promise<string[]> {
+export async function readTraceOutcomes(ctx: RequestContext, where: { evaluationId: string } | { traceIds: readonly string[] }): Promise<void> {
   const scenarios = await ctx.db.evaluationScenario.findMany({
     where: {
       projectId: ctx.projectId,
@@ -58,7 +60,7 @@ export async function readTraceOutcomes(ctx: RequestContext, where: { evaluation
       evaluation: { select: { appId: true } },
     },
   });
-  if (scenarios.length === 0) return [];
+  if (scenarios.length === 0) return;
   const traceIds = [...new Set(scenarios.map((scenario) => scenario.traceId!))];
   const [figures, scoreLists] = await Promise.all([traceFigures(ctx, traceIds), scoresOf(ctx, 'traceId', traceIds)]);
   const spanOf = (scenario: (typeof scenarios)[number]) => {
@@ -85,8 +87,13 @@ export async function readTraceOutcomes(ctx: RequestContext, where: { evaluation
   }
 
   const touched = new Set<string>();
-  await ctx.db.$transaction(
+  const settled = await ctx.db.$transaction(
     async (tx) => {
+      await lockRuns(
+        ctx,
+        tx,
+        scenarios.map((scenario) => scenario.evaluationId),
+      );
       for (const scenario of scenarios) {
         const trace = figures.get(scenario.traceId!);
         const span = spanOf(scenario);
@@ -113,16 +120,18 @@ export async function readTraceOutcomes(ctx: RequestContext, where: { evaluation
         );
         touched.add(scenario.evaluationId);
       }
+      const runs = [];
+      for (const evaluationId of touched) runs.push(await settleIn(tx, evaluationId));
+      return runs;
     },
     { timeout: 60_000 },
   );
-  return [...touched];
+  for (const run of settled) ctx.events.publish('evaluation:progress', run.id, progressOf(run));
 }
 
 /** Reads what these traces hold into their external cases and settles the runs that changed. */
 export async function followTraces(ctx: RequestContext, traceIds: readonly string[]): Promise<void> {
-  if (traceIds.length === 0) return;
-  for (const evaluationId of await readTraceOutcomes(ctx, { traceIds })) await settleRun(ctx, evaluationId);
+  if (traceIds.length > 0) await readTraceOutcomes(ctx, { traceIds });
 }
 
 /**
