@@ -271,7 +271,7 @@ it.skipIf(!available)(
     await form.getByText('A JSONPath starts with $').waitFor();
     await form.getByLabel('correct_answer').fill('$.output.answer');
     await form.getByRole('button', { name: 'Preview' }).click();
-    const preview = form.getByRole('table', { name: 'Preview of the test case' }).getByRole('row');
+    const preview = form.getByRole('table', { name: 'Preview of the test cases' }).getByRole('row');
     await preview.nth(1).waitFor();
     expect(await preview.allInnerTexts()).toEqual(['country\tcorrect_answer', 'Peru\tLima']);
     expect((await suite.server.request('GET', `/testsets/${europe}/revisions`)).body).toHaveLength(2);
@@ -284,12 +284,53 @@ it.skipIf(!available)(
       source_span_id: 'prod-root',
     });
 
+    // From the trace list's selection (oldest first, where these early traces are): two traces'
+    // root spans become two cases of one revision.
+    await suite.server.request('POST', '/observability/trace', {
+      trace: 'second-production',
+      spans: [
+        {
+          id: 'second-root',
+          name: 'second answer',
+          spankind: 'WORKFLOW',
+          start_time: '2026-01-01T00:00:02Z',
+          end_time: '2026-01-01T00:00:03Z',
+          inputs: { country: 'Chile' },
+          outputs: { answer: 'Santiago' },
+        },
+      ],
+    });
+    await page.goto(`${suite.server.baseUrl}/p/${projectId}/traces?dir=ASC`);
+    await page.getByRole('checkbox', { name: 'Select trace answer' }).check();
+    await page.getByRole('checkbox', { name: 'Select trace second answer' }).check();
+    await page.getByRole('button', { name: 'Add 2 selected to a test set' }).click();
+    const listForm = page.getByRole('form', { name: 'Add to test set' });
+    await listForm.getByLabel('Test set').selectOption({ label: 'europe (4 cases)' });
+    await listForm.getByLabel('correct_answer').fill('$.output.answer');
+    await listForm.getByRole('button', { name: 'Preview' }).click();
+    const listPreview = listForm.getByRole('table', { name: 'Preview of the test cases' }).getByRole('row');
+    await listPreview.nth(2).waitFor();
+    expect(await listPreview.allInnerTexts()).toEqual(['country\tcorrect_answer', 'Peru\tLima', 'Chile\tSantiago']);
+    await listForm.getByRole('button', { name: 'Add', exact: true }).click();
+    await listForm.getByText('Added as revision 4 of europe').waitFor();
+
+    // An old revision opens read-only from the revisions, its rows as they were.
+    await page.goto(`${suite.server.baseUrl}/p/${projectId}/testsets/${europe}`);
+    await page.getByRole('table', { name: /Test cases 1 to 6/ }).waitFor();
+    await page.getByRole('link', { name: 'Revision 2', exact: true }).click();
+    await page.getByText('Revision 2 of 4, read-only').waitFor();
+    expect(page.url()).toContain('?revision=2');
+    const old = page.getByRole('table', { name: /Test cases 1 to 3/ }).getByRole('row');
+    expect(await old.allInnerTexts()).toEqual(['#\tcountry\tcorrect_answer\tSource', '1\tItaly\tRome\t', '2\tSpain\tMadrid\t', '3\tPeru\tLima\tprod-root']);
+    await page.getByRole('link', { name: 'Show the current revision' }).click();
+    await page.getByRole('table', { name: /Test cases 1 to 6/ }).waitFor();
+
     expect(traffic.offHost).toEqual([]);
     // Chromium logs every 4xx response; the refused upload's 422 is the one expected.
     expect(consoleErrors).toEqual(['Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)']);
     await context.close();
   },
-  30_000,
+  60_000,
 );
 
 it.skipIf(!available)(

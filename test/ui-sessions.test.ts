@@ -54,7 +54,8 @@ it.skipIf(!available)(
     await page.waitForURL(/\/p\/[^/]+\/sessions$/);
     const rows = page.locator('table.sessions tbody tr');
     await expect.poll(() => rows.count()).toBe(2);
-    expect(await rows.nth(0).locator('td').first().innerText()).toContain('chat-7');
+    // The first column holds each row's checkbox.
+    expect(await rows.nth(0).locator('td').nth(1).innerText()).toContain('chat-7');
     const chat = rows.nth(1);
     expect(await chat.locator('td').allInnerTexts()).toEqual(expect.arrayContaining(['3', 'Hello, who are you?', 'The Seine.', 'resolved: True']));
     expect(await seriousViolations(page)).toEqual([]);
@@ -65,6 +66,21 @@ it.skipIf(!available)(
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(/search=42/);
     await expect.poll(() => rows.count()).toBe(1);
+
+    // The selected session's traces become test cases, one per turn, each keeping its trace.
+    const testset = await suite.server.request('POST', '/testsets', { name: 'chats', csvdata: [{ question: 'Hi?', answer: 'Hello.' }] });
+    await page.getByRole('checkbox', { name: 'Select session chat-42' }).check();
+    await page.getByRole('button', { name: 'Add the traces of 1 selected sessions to a test set' }).click();
+    const form = page.getByRole('form', { name: 'Add to test set' });
+    await form.getByLabel('Test set').selectOption({ label: 'chats (1 cases)' });
+    await form.getByRole('button', { name: 'Preview' }).click();
+    await form.getByRole('table', { name: 'Preview of the test cases' }).getByRole('row').nth(3).waitFor();
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
+    await form.getByText('Added as revision 2 of chats').waitFor();
+    const added = (await suite.server.request('GET', `/testsets/${testset.body.id}/revisions/2`)).body.rows.slice(1);
+    expect(added.map((row: { source_trace_id: string }) => row.source_trace_id).sort()).toEqual(
+      session.body.turns.map((turn: { trace_id: string }) => turn.trace_id).sort(),
+    );
 
     // The session: its turns in order, each with its input and output.
     await page.getByRole('link', { name: 'chat-42' }).click();

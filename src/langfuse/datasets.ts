@@ -12,8 +12,7 @@ import type { TestsetRowData } from '../testsets/inputs.js';
 import type { RequestContext } from '../shared/context.js';
 import { NotFoundError } from '../shared/errors.js';
 import type { Prisma } from '../shared/db.js';
-import { parseIsoDateTime } from '../shared/time.js';
-import { pageQuery } from './inputs.js';
+import { pageQuery, timestamp } from './inputs.js';
 import { pageOf } from './responses.js';
 
 /** The column an item's `expectedOutput` is: Assay's conventional ground truth (docs/evaluations.md#ground-truth). */
@@ -59,22 +58,13 @@ export const createItemBody = z
     }
   });
 
-const isoTimestamp = z.string().transform((value, ctx) => {
-  const parsed = parseIsoDateTime(value);
-  if ('error' in parsed) {
-    ctx.addIssue({ code: 'custom', message: 'Invalid datetime: expected ISO 8601 such as 2024-05-01T12:00:00Z' });
-    return z.NEVER;
-  }
-  return new Date(Number(parsed.nanos / 1_000_000n));
-});
-
 export const datasetPageQuery = pageQuery;
 export const itemPageQuery = pageQuery
   .extend({
     datasetName: z.string().min(1).optional(),
     sourceTraceId: z.string().min(1).optional(),
     sourceObservationId: z.string().min(1).optional(),
-    version: isoTimestamp.optional().describe("The dataset as it was at this time: the test set's newest revision made by then"),
+    version: timestamp().optional().describe("The dataset as it was at this time: the test set's newest revision made by then"),
   })
   .superRefine((query, ctx) => {
     if (query.version && !query.datasetName) ctx.addIssue({ code: 'custom', path: ['version'], message: 'version requires datasetName' });

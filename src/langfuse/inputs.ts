@@ -15,8 +15,8 @@ export type LangfuseSource = (typeof langfuseSources)[number];
 /** A Langfuse TEXT score holds 1 to 500 characters. */
 const MAX_TEXT_SCORE = 500;
 
-/** An ISO-8601 date-time as a Date (Langfuse's `fromTimestamp`, `toTimestamp`). */
-const timestamp = () =>
+/** An ISO-8601 date-time as a Date (Langfuse's `fromTimestamp`, `toTimestamp`, a dataset's `version`). */
+export const timestamp = () =>
   z.string().transform((value, ctx) => {
     const parsed = parseIsoDateTime(value);
     if ('error' in parsed) {

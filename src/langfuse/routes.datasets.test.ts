@@ -4,21 +4,25 @@
 // older revision; unhappy paths answer Langfuse's bodies, another project's names and ids are 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
+import { startEndpoint, type FakeEndpoint } from '../../test/helpers/endpoints.js';
+import * as fixtures from '../../test/helpers/evaluations.js';
 
 const KEY = 'langfuse-datasets-key-0123456789abcdef';
 let server: TestServer;
 let otherKey: string;
+let endpoint: FakeEndpoint;
 
 const basic = (secret = KEY) => ({ authorization: `Basic ${Buffer.from(`pk-lf-public:${secret}`).toString('base64')}` });
 const call = (method: string, path: string, body?: unknown, key = KEY) => server.request(method, `/api/public${path}`, body, basic(key));
 const assay = (method: string, path: string, body?: unknown) => server.request(method, path, body, basic());
 
 beforeAll(async () => {
-  server = await startServer({ ASSAY_AUTH: 'on', ASSAY_INIT_API_KEY: KEY });
+  server = await startServer({ ASSAY_AUTH: 'on', ASSAY_INIT_API_KEY: KEY, ASSAY_OUTBOUND_ALLOW: '127.0.0.1' });
   otherKey = (await server.request('POST', '/projects', { name: 'other' }, basic())).body.api_key.key;
 });
 
 afterAll(async () => {
+  await endpoint?.close();
   await server.close();
 });
 
@@ -128,6 +132,32 @@ describe('Langfuse datasets over test sets', () => {
       status: 'ACTIVE',
       input: 'back',
     });
+  });
+
+  it('is run by an evaluation: its active items, expectedOutput the ground truth, metadata and archived items left out', async () => {
+    await call('POST', '/v2/datasets', { name: 'capitals' });
+    await call('POST', '/dataset-items', { datasetName: 'capitals', input: { country: 'France' }, expectedOutput: 'Paris', metadata: { hidden: true } });
+    await call('POST', '/dataset-items', { datasetName: 'capitals', input: { country: 'Peru' }, expectedOutput: 'Quito' });
+    await call('POST', '/dataset-items', { datasetName: 'capitals', id: 'gone', input: { country: 'Atlantis' }, status: 'ARCHIVED' });
+    const dataset = (await call('GET', '/v2/datasets/capitals')).body;
+    const capitals: Record<string, string> = { France: 'Paris', Peru: 'Lima' };
+    endpoint = await startEndpoint((request) => ({ body: { data: capitals[(request.body as { inputs: { country: string } }).inputs.country] } }));
+    const client: fixtures.Requester = { request: (method, path, body, headers = {}) => server.request(method, path, body, { ...basic(), ...headers }) };
+    const app = await fixtures.createApp(client);
+    const variant = await fixtures.createEndpointVariant(client, app, endpoint.url);
+    const exact = await fixtures.createConfig(client, app, 'auto_exact_match');
+    const { id } = await fixtures.startEvaluation(client, {
+      app_id: app,
+      variant_ids: [variant.variant_id],
+      evaluators_configs: [exact.id],
+      testset_id: dataset.id,
+    });
+    await fixtures.waitForStatus(client, id);
+    const scenarios = await fixtures.getScenarios(client, id);
+    expect(scenarios.map((scenario) => [scenario.inputs, scenario.correct_answers, scenario.results[0].result.value])).toEqual([
+      [[{ name: 'country', type: 'text', value: 'France' }], [{ key: 'correct_answer', value: 'Paris' }], true],
+      [[{ name: 'country', type: 'text', value: 'Peru' }], [{ key: 'correct_answer', value: 'Quito' }], false],
+    ]);
   });
 
   it('refuses bad bodies naming the field, in Langfuse’s 400', async () => {

@@ -2,10 +2,10 @@
 // a queue created with a score config, trace items added, listed, completed (the caller's
 // annotation, counted as Assay's own API counts it), an item of another object type refused,
 // a member assigned and unassigned, an item removed, unknown ids 404.
-import { LangfuseAPIError } from '@langfuse/core';
 import { LangfuseClient } from '@langfuse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { refusal } from './helpers/langfuse.js';
 
 const KEY = 'langfuse-queues-key-0123456789abcdefghij';
 let server: TestServer;
@@ -21,15 +21,6 @@ afterAll(async () => {
   await langfuse.shutdown();
   await server.close();
 });
-
-async function refusal(call: Promise<unknown>): Promise<LangfuseAPIError> {
-  const error = await call.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(LangfuseAPIError);
-  return error as LangfuseAPIError;
-}
 
 describe('@langfuse/client annotation queues against Assay', () => {
   it('creates a queue, adds, lists and completes items, assigns a member', async () => {

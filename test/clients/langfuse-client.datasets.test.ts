@@ -3,10 +3,10 @@
 // through the SDK, some by Assay's own rows/from-spans on the same test set) read back with
 // `dataset.get` with its items and sources; an item archived, one read and one deleted through
 // the api client; unknown names and ids refused with the SDK's error.
-import { LangfuseAPIError } from '@langfuse/core';
 import { LangfuseClient } from '@langfuse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { refusal } from './helpers/langfuse.js';
 
 const KEY = 'langfuse-datasets-key-0123456789abcdefghij';
 let server: TestServer;
@@ -54,15 +54,6 @@ async function storeTrace(trace: string, question: string, answer: string) {
     bearer,
   );
   expect(stored.status).toBe(200);
-}
-
-async function refusal(call: Promise<unknown>): Promise<LangfuseAPIError> {
-  const error = await call.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(LangfuseAPIError);
-  return error as LangfuseAPIError;
 }
 
 describe('@langfuse/client datasets against Assay', () => {

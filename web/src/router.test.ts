@@ -38,7 +38,8 @@ describe('matchRoute', () => {
       to: 3,
     });
     expect(matchRoute('/p/p1/apps/a1/variants/v1', '?from=x&to=-2')).toMatchObject({ from: null, to: null });
-    expect(matchRoute('/p/p1/testsets/t1', '?after=c')).toEqual({ screen: 'testset', projectId: 'p1', testsetId: 't1', after: 'c' });
+    expect(matchRoute('/p/p1/testsets/t1', '?after=c')).toEqual({ screen: 'testset', projectId: 'p1', testsetId: 't1', after: 'c', revision: null });
+    expect(matchRoute('/p/p1/testsets/t1', '?revision=2')).toEqual({ screen: 'testset', projectId: 'p1', testsetId: 't1', after: null, revision: 2 });
     expect(matchRoute('/p/p1/human-evaluations/h1/judge', '?judge=ada&case=2')).toEqual({
       screen: 'human-judge',
       projectId: 'p1',

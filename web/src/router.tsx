@@ -82,7 +82,7 @@ export type ResourceRoute =
   | { screen: 'config'; projectId: string; appId: string; configId: string }
   | { screen: 'variant'; projectId: string; appId: string; variantId: string; from: number | null; to: number | null }
   | { screen: 'testsets'; projectId: string }
-  | { screen: 'testset'; projectId: string; testsetId: string; after: string | null };
+  | { screen: 'testset'; projectId: string; testsetId: string; after: string | null; revision: number | null };
 
 /** A positive whole number from the query string (a revision, a case), else null. */
 function revisionParam(params: URLSearchParams, name: string): number | null {
@@ -96,7 +96,7 @@ function resourceRoute(projectId: string, parts: string[], search: string): Reso
   if (more.length > 0) return null;
   if (kind === 'testsets') {
     if (id === undefined) return { screen: 'testsets', projectId };
-    return sub === undefined ? { screen: 'testset', projectId, testsetId: id, after: params.get('after') } : null;
+    return sub === undefined ? { screen: 'testset', projectId, testsetId: id, after: params.get('after'), revision: revisionParam(params, 'revision') } : null;
   }
   if (kind !== 'apps') return null;
   if (id === undefined) return { screen: 'apps', projectId };
@@ -170,8 +170,13 @@ export const paths = {
   variant: (projectId: string, appId: string, variantId: string, from?: number, to?: number) =>
     `/p/${encodeURIComponent(projectId)}/apps/${encodeURIComponent(appId)}/variants/${encodeURIComponent(variantId)}${from && to ? `?from=${from}&to=${to}` : ''}`,
   testsets: (projectId: string) => `/p/${encodeURIComponent(projectId)}/testsets`,
-  testset: (projectId: string, testsetId: string, after?: string | null) =>
-    `/p/${encodeURIComponent(projectId)}/testsets/${encodeURIComponent(testsetId)}${after ? `?after=${encodeURIComponent(after)}` : ''}`,
+  testset: (projectId: string, testsetId: string, after?: string | null, revision?: number | null) => {
+    const query = new URLSearchParams();
+    if (revision) query.set('revision', String(revision));
+    if (after) query.set('after', after);
+    const search = query.toString();
+    return `/p/${encodeURIComponent(projectId)}/testsets/${encodeURIComponent(testsetId)}${search ? `?${search}` : ''}`;
+  },
   humanEvaluations: (projectId: string) => `/p/${encodeURIComponent(projectId)}/human-evaluations`,
   humanEvaluation: (projectId: string, evaluationId: string) => `/p/${encodeURIComponent(projectId)}/human-evaluations/${encodeURIComponent(evaluationId)}`,
   humanJudge: (projectId: string, evaluationId: string, judge?: string, at?: number | null) => {

@@ -8,6 +8,7 @@ import { formatCost, formatDuration } from '../format.ts';
 import { Link, paths } from '../router.tsx';
 import { answerText, pairsText, resultText, scoreText } from './results.ts';
 import type { Scenario } from './EvaluationResults.tsx';
+import { AddToTestsetPanel } from '../testsets/AddToTestsetPanel.tsx';
 
 const ROW_HEIGHT = 52;
 /** Rows from the last loaded one at which the next page is asked for. */
@@ -63,6 +64,14 @@ function CaseDetails({ scenario, configs, projectId }: { scenario: Scenario; con
         </dd>
       </dl>
       {scenario.traceId && <Link to={paths.trace(projectId, scenario.traceId)}>Open the trace</Link>}
+      {scenario.traceId && (
+        <AddToTestsetPanel
+          key={scenario.traceId}
+          projectId={projectId}
+          selection={{ traceIds: [scenario.traceId] }}
+          label="Add this case's trace to a test set"
+        />
+      )}
     </section>
   );
 }

@@ -15,6 +15,8 @@ import { CursorPager, TimeRangeFields } from './ListControls.tsx';
 import { contentPreview } from './messages.ts';
 import { SessionScoreChips } from './SessionScores.tsx';
 import { parseSessionState, sessionStateSearch, type SessionListState } from './sessionFilters.ts';
+import { SelectBox, useSelection, type Selection } from '../components/selection.tsx';
+import { AddToTestsetPanel } from '../testsets/AddToTestsetPanel.tsx';
 
 const query = graphql`
   query SessionListQuery(
@@ -83,10 +85,13 @@ const rowFragment = graphql`
   }
 `;
 
-function SessionRow({ projectId, session: sessionRef }: { projectId: string; session: SessionListRow_session$key }) {
+function SessionRow({ projectId, session: sessionRef, selection }: { projectId: string; session: SessionListRow_session$key; selection: Selection }) {
   const session = useFragment(rowFragment, sessionRef);
   return (
     <tr className={session.failedTraceCount > 0 ? 'failed' : undefined}>
+      <td>
+        <SelectBox selection={selection} id={session.sessionId} label={`Select session ${session.sessionId}`} />
+      </td>
       <td>
         <Link to={paths.session(projectId, session.sessionId)}>{session.sessionId}</Link>
         <span className="muted small">
@@ -130,8 +135,14 @@ interface TableProps {
 
 function SessionTable({ projectId, state, apply, query: queryRef }: TableProps & { query: SessionListTable_query$key }) {
   const { sessions } = useFragment(tableFragment, queryRef);
+  const selection = useSelection();
   return (
     <>
+      <AddToTestsetPanel
+        projectId={projectId}
+        selection={selection.ids.length > 0 ? { sessionIds: selection.ids } : null}
+        label={`Add the traces of ${selection.ids.length} selected sessions to a test set`}
+      />
       {sessions.edges.length === 0 ? (
         <Empty title="No sessions match">
           {sessionStateSearch(state) === ''
@@ -143,6 +154,9 @@ function SessionTable({ projectId, state, apply, query: queryRef }: TableProps &
           <caption className="visually-hidden">Sessions, the one active last first</caption>
           <thead>
             <tr>
+              <th scope="col">
+                <span className="visually-hidden">Selected</span>
+              </th>
               {columns.map(({ label, numeric }) => (
                 <th key={label} scope="col" className={numeric ? 'numeric' : undefined}>
                   {label}
@@ -152,7 +166,7 @@ function SessionTable({ projectId, state, apply, query: queryRef }: TableProps &
           </thead>
           <tbody>
             {sessions.edges.map(({ node }) => (
-              <SessionRow key={node.id} projectId={projectId} session={node} />
+              <SessionRow key={node.id} projectId={projectId} session={node} selection={selection} />
             ))}
           </tbody>
         </table>

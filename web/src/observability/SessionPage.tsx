@@ -15,6 +15,7 @@ import { ContentView } from './content.tsx';
 import { soleText } from './messages.ts';
 import type { SessionPageQueries } from './entrypoints.ts';
 import { scoreValue, SessionScores } from './SessionScores.tsx';
+import { AddToTestsetPanel } from '../testsets/AddToTestsetPanel.tsx';
 
 /** Turns asked for at a time. */
 export const TURNS_PAGE = 20;
@@ -180,6 +181,7 @@ export function SessionPage({ route: { projectId, sessionId }, queries }: Screen
       </nav>
       <SessionHead session={session} />
       <SessionScores session={session} />
+      <AddToTestsetPanel projectId={projectId} selection={{ sessionIds: [session.sessionId] }} label="Add the session's traces to a test set" />
       <Conversation projectId={projectId} session={session} />
     </div>
   );

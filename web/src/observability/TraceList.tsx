@@ -18,6 +18,8 @@ import { columnText, ScoreNameOptions, summaryFigure } from '../scores/columns.t
 import { CursorPager } from './ListControls.tsx';
 import { TraceFilters } from './TraceFilters.tsx';
 import { SeriesChart } from './SeriesChart.tsx';
+import { SelectBox, useSelection, type Selection } from '../components/selection.tsx';
+import { AddToTestsetPanel } from '../testsets/AddToTestsetPanel.tsx';
 
 const query = graphql`
   query TraceListQuery(
@@ -244,10 +246,23 @@ function TraceFigures({ query: queryRef, scoreName }: { query: TraceListFigures_
   );
 }
 
-function TraceRow({ projectId, trace: traceRef, scoreNames }: { projectId: string; trace: TraceListRow_trace$key; scoreNames: readonly string[] }) {
+function TraceRow({
+  projectId,
+  trace: traceRef,
+  scoreNames,
+  selection,
+}: {
+  projectId: string;
+  trace: TraceListRow_trace$key;
+  scoreNames: readonly string[];
+  selection: Selection;
+}) {
   const node = useFragment(rowFragment, traceRef);
   return (
     <tr className={node.errorCount > 0 ? 'failed' : undefined}>
+      <td>
+        <SelectBox selection={selection} id={node.traceId} label={`Select trace ${node.name ?? node.traceId}`} />
+      </td>
       <td>
         <Link to={paths.trace(projectId, node.traceId)}>{node.name ?? node.traceId}</Link>
         <span className="muted small">
@@ -281,8 +296,14 @@ interface TableProps {
 function TraceTable({ projectId, state, apply, query: queryRef }: TableProps) {
   const { traces } = useFragment(tableFragment, queryRef);
   const scoreNames = scoreColumns(state);
+  const selection = useSelection();
   return (
     <>
+      <AddToTestsetPanel
+        projectId={projectId}
+        selection={selection.ids.length > 0 ? { traceIds: selection.ids } : null}
+        label={`Add ${selection.ids.length} selected to a test set`}
+      />
       {traces.edges.length === 0 ? (
         <Empty title="No traces match">
           {/* No filter and no cursor: the first page of every trace is empty, so there is none. */}
@@ -293,6 +314,9 @@ function TraceTable({ projectId, state, apply, query: queryRef }: TableProps) {
           <caption className="visually-hidden">Traces, sorted by {state.sort.toLowerCase().replace('_', ' ')}</caption>
           <thead>
             <tr>
+              <th scope="col">
+                <span className="visually-hidden">Selected</span>
+              </th>
               {columns.map(({ field, label, numeric }) => (
                 <th
                   key={label}
@@ -320,7 +344,7 @@ function TraceTable({ projectId, state, apply, query: queryRef }: TableProps) {
           </thead>
           <tbody>
             {traces.edges.map(({ node }) => (
-              <TraceRow key={node.id} projectId={projectId} trace={node} scoreNames={scoreNames} />
+              <TraceRow key={node.id} projectId={projectId} trace={node} scoreNames={scoreNames} selection={selection} />
             ))}
           </tbody>
         </table>

@@ -17,7 +17,7 @@ import { scoresBySpan, useScoreConfigs, useTraceScores } from '../scores/traceSc
 import { buildTree, type SpanTree as Tree } from './outline.ts';
 import { SpanDetails, spanDetailsQuery } from './SpanDetails.tsx';
 import { SpanTree } from './SpanTree.tsx';
-import { AddToTestset } from '../testsets/AddToTestset.tsx';
+import { AddToTestsetPanel } from '../testsets/AddToTestsetPanel.tsx';
 
 const query = graphql`
   query TracePageQuery($traceId: String!) {
@@ -150,7 +150,6 @@ function TraceView({
   // One panel has the keys (keys.ts): the trace's, or the selected span's.
   const [keysOn, setKeysOn] = useState<'trace' | 'span'>('trace');
   // The test sets are read only once the form is opened.
-  const [adding, setAdding] = useState(false);
   const keysAt = selectedId === null ? 'trace' : keysOn;
   const spanScores = useMemo(() => scoresBySpan(scores, tree.indexOf), [scores, tree]);
   const panel = (target: 'trace' | 'span') => ({
@@ -167,18 +166,10 @@ function TraceView({
       </nav>
       <TraceHead projectId={projectId} trace={trace} />
       <ScorePanel {...panel('trace')} target="this trace" scores={scores.filter((score) => score.spanId === null)} onWrite={(score) => write(score, null)} />
-      <section aria-label="Add to test set">
-        <button type="button" aria-expanded={adding} onClick={() => setAdding(!adding)}>
-          Add to test set
-        </button>
-        {adding && (
-          <ErrorBoundary resetKey={trace.traceId}>
-            <Suspense fallback={<Loading label="Loading the test sets…" />}>
-              <AddToTestset projectId={projectId} traceId={trace.traceId} spanId={selectedId} />
-            </Suspense>
-          </ErrorBoundary>
-        )}
-      </section>
+      <AddToTestsetPanel
+        projectId={projectId}
+        selection={selectedId ? { spans: [{ traceId: trace.traceId, spanId: selectedId }] } : { traceIds: [trace.traceId] }}
+      />
       <div className="trace-body">
         <SpanTree outline={trace.outline} tree={tree} selected={selected} onSelect={select} scores={spanScores} />
         <section className="details-pane" aria-label="Selected span">

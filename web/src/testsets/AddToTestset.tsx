@@ -1,6 +1,7 @@
-// "Add to test set" on the trace page (docs/ui.md#the-trace-page): the selected span (else the
-// trace's root) becomes a test case of a chosen test set, each column read from the span by a
-// JSONPath (docs/resources.md#test-cases-from-production); a preview shows the row before it is written.
+// "Add to test set" (docs/ui.md#add-to-test-set): spans chosen on the trace page, the traces
+// selected in a list (each trace's root span), or a session's traces become test cases of a chosen
+// test set, each column read from the span by a JSONPath (docs/resources.md#test-cases-from-production);
+// a preview shows the rows before they are written.
 import { useState, type FormEvent } from 'react';
 import { graphql, useLazyLoadQuery } from 'react-relay';
 import type { AddToTestsetMutation, AddToTestsetMutation$data } from '../__generated__/AddToTestsetMutation.graphql.ts';
@@ -34,12 +35,35 @@ function guessPath(column: string): string {
   return /answer|expected|output/i.test(column) ? '$.output' : `$.input.${/^[A-Za-z_$][\w$-]*$/.test(column) ? column : `['${column}']`}`;
 }
 
-export function AddToTestset({ projectId, traceId, spanId }: { projectId: string; traceId: string; spanId: string | null }) {
+/** What becomes the test cases: spans, traces (their root spans) or sessions' traces (up to 1000 a session). */
+export type SpanSelection = { spans: { traceId: string; spanId: string }[] } | { traceIds: string[] } | { sessionIds: string[] };
+
+/** The mutation's selections: one, or one per session (a session's traces are a search filter's matches). */
+function selectionInputs(selection: SpanSelection) {
+  return 'sessionIds' in selection ? selection.sessionIds.map((sessionId) => ({ filter: { session_id: sessionId }, limit: 1000 })) : [selection];
+}
+
+function selectionText(selection: SpanSelection): string {
+  if ('sessionIds' in selection)
+    return `The root span of each trace of ${selection.sessionIds.length === 1 ? 'the session' : `${selection.sessionIds.length} sessions`} becomes a test case`;
+  if ('spans' in selection)
+    return selection.spans.length === 1 ? 'The selected span becomes one test case' : `${selection.spans.length} spans become test cases`;
+  return selection.traceIds.length === 1
+    ? "The trace's root span becomes one test case"
+    : `The root spans of ${selection.traceIds.length} traces become test cases`;
+}
+
+interface Made {
+  preview: boolean;
+  result: Pick<AddToTestsetMutation$data['addTestsetRowsFromSpans'], 'revision' | 'rows'>;
+}
+
+export function AddToTestset({ projectId, selection }: { projectId: string; selection: SpanSelection }) {
   const data = useLazyLoadQuery<AddToTestsetQuery>(query, {}, { fetchPolicy: 'store-and-network' });
   const { testsets } = useTestsetChoices(data);
   const [testsetId, setTestsetId] = useState('');
   const [paths_, setPaths] = useState<Record<string, string>>({});
-  const [made, setMade] = useState<{ preview: boolean; result: AddToTestsetMutation$data['addTestsetRowsFromSpans'] } | null>(null);
+  const [made, setMade] = useState<Made | null>(null);
   const { issues, failure, onError, reset } = useFormIssues();
   const [commit, busy] = useCommit<AddToTestsetMutation>(mutation);
   const testset = testsets.find((candidate) => candidate.id === testsetId);
@@ -48,10 +72,14 @@ export function AddToTestset({ projectId, traceId, spanId }: { projectId: string
 
   const run = async (preview: boolean) => {
     reset();
-    const selection = spanId ? { spans: [{ traceId, spanId }] } : { traceIds: [traceId] };
     try {
-      const response = await commit({ id: testsetId, input: { ...selection, mapping, preview } });
-      setMade({ preview, result: response.addTestsetRowsFromSpans });
+      // Several sessions are added one after another, a revision each; the answer shows them all.
+      let result: Made['result'] = { revision: null, rows: [] };
+      for (const input of selectionInputs(selection)) {
+        const response = await commit({ id: testsetId, input: { ...input, mapping, preview } });
+        result = { revision: response.addTestsetRowsFromSpans.revision, rows: [...result.rows, ...response.addTestsetRowsFromSpans.rows] };
+      }
+      setMade({ preview, result });
     } catch (error) {
       setMade(null);
       onError(error);
@@ -64,7 +92,7 @@ export function AddToTestset({ projectId, traceId, spanId }: { projectId: string
 
   return (
     <form className="add-to-testset" aria-label="Add to test set" onSubmit={submit}>
-      <p className="muted">{spanId ? 'The selected span' : "The trace's root span"} becomes one test case; each column is read from it by a JSONPath.</p>
+      <p className="muted">{selectionText(selection)}; each column is read from the span by a JSONPath.</p>
       <SelectField
         label="Test set"
         field="id"
@@ -93,7 +121,7 @@ export function AddToTestset({ projectId, traceId, spanId }: { projectId: string
         <div role="status">
           {made.preview ? (
             <table className="traces">
-              <caption>Preview of the test case</caption>
+              <caption>Preview of the test cases</caption>
               <thead>
                 <tr>
                   {columns.map((column) => (

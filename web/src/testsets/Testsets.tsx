@@ -10,6 +10,8 @@ import type { TestsetsListPaginationQuery } from '../__generated__/TestsetsListP
 import type { TestsetsRow_testset$key } from '../__generated__/TestsetsRow_testset.graphql.ts';
 import type { TestsetsRows_testset$key } from '../__generated__/TestsetsRows_testset.graphql.ts';
 import type { TestsetsRevisions_testset$key } from '../__generated__/TestsetsRevisions_testset.graphql.ts';
+import type { TestsetsRevisionRows_revision$key } from '../__generated__/TestsetsRevisionRows_revision.graphql.ts';
+import type { TestsetsRows_page$key } from '../__generated__/TestsetsRows_page.graphql.ts';
 import type { TestsetsListQuery } from '../__generated__/TestsetsListQuery.graphql.ts';
 import type { TestsetsPageQuery } from '../__generated__/TestsetsPageQuery.graphql.ts';
 import { FieldIssues, FormIssues, useFormIssues } from '../components/forms.tsx';
@@ -55,12 +57,19 @@ const rowFragment = graphql`
 `;
 
 const pageQuery = graphql`
-  query TestsetsPageQuery($id: ID!, $after: String) {
+  query TestsetsPageQuery($id: ID!, $after: String, $revision: Int!, $old: Boolean!) {
     testset(id: $id) {
       name
       rowCount
       updatedAt
-      ...TestsetsRows_testset @arguments(after: $after)
+      currentRevision
+      ...TestsetsRows_testset @arguments(after: $after) @skip(if: $old) @alias(as: "current")
+      revision(number: $revision) @include(if: $old) {
+        number
+        rowCount
+        createdAt
+        ...TestsetsRevisionRows_revision @arguments(after: $after)
+      }
       ...TestsetsRevisions_testset
     }
   }
@@ -84,24 +93,40 @@ const revisionsFragment = graphql`
   }
 `;
 
-// One page of a test set's rows, the page's cursor in the URL (docs/ui.md#test-sets).
+// One page of a test set's rows, the page's cursor in the URL (docs/ui.md#test-sets): the current
+// ones, or those of an old revision, read-only.
 const rowsFragment = graphql`
   fragment TestsetsRows_testset on Testset @argumentDefinitions(after: { type: "String" }) {
     columns
     rows(first: 100, after: $after) {
-      edges {
-        node {
-          id
-          position
-          data
-          sourceTraceId
-          sourceSpanId
-        }
+      ...TestsetsRows_page
+    }
+  }
+`;
+
+const revisionRowsFragment = graphql`
+  fragment TestsetsRevisionRows_revision on TestsetRevision @argumentDefinitions(after: { type: "String" }) {
+    columns
+    rows(first: 100, after: $after) {
+      ...TestsetsRows_page
+    }
+  }
+`;
+
+const pageFragment = graphql`
+  fragment TestsetsRows_page on TestsetRowConnection {
+    edges {
+      node {
+        id
+        position
+        data
+        sourceTraceId
+        sourceSpanId
       }
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
     }
   }
 `;
@@ -229,19 +254,35 @@ function cell(value: unknown): string {
   return typeof value === 'string' ? value : value == null ? '' : JSON.stringify(value);
 }
 
+interface RowsProps {
+  projectId: string;
+  testsetId: string;
+  after: string | null;
+  /** The old revision shown; the current rows when null. */
+  revision: number | null;
+}
+
+function CurrentRows({ testset: key, ...props }: RowsProps & { testset: TestsetsRows_testset$key }) {
+  const testset = useFragment(rowsFragment, key);
+  return <TestsetRows {...props} columns={testset.columns} page={testset.rows} />;
+}
+
+function RevisionRows({ data: key, ...props }: RowsProps & { data: TestsetsRevisionRows_revision$key }) {
+  const revision = useFragment(revisionRowsFragment, key);
+  return <TestsetRows {...props} columns={revision.columns} page={revision.rows} />;
+}
+
 function TestsetRows({
   projectId,
   testsetId,
   after,
-  testset: key,
-}: {
-  projectId: string;
-  testsetId: string;
-  after: string | null;
-  testset: TestsetsRows_testset$key;
-}) {
-  const testset = useFragment(rowsFragment, key);
-  const rows = testset.rows.edges.map((edge) => edge.node);
+  revision,
+  columns,
+  page: pageKey,
+}: RowsProps & { columns: readonly string[]; page: TestsetsRows_page$key }) {
+  const page = useFragment(pageFragment, pageKey);
+  const testset = { columns, rows: page };
+  const rows = page.edges.map((edge) => edge.node);
   // Cases made from production spans link to the span they came from.
   const hasSources = rows.some((row) => row.sourceTraceId !== null);
   return (
@@ -280,8 +321,8 @@ function TestsetRows({
         </table>
       </div>
       <nav className="pager" aria-label="Pages of test cases">
-        {after && <Link to={paths.testset(projectId, testsetId)}>First page</Link>}
-        {testset.rows.pageInfo.hasNextPage && <Link to={paths.testset(projectId, testsetId, testset.rows.pageInfo.endCursor)}>Next 100</Link>}
+        {after && <Link to={paths.testset(projectId, testsetId, null, revision)}>First page</Link>}
+        {testset.rows.pageInfo.hasNextPage && <Link to={paths.testset(projectId, testsetId, testset.rows.pageInfo.endCursor, revision)}>Next 100</Link>}
       </nav>
     </>
   );
@@ -296,9 +337,22 @@ const changeNames: Record<string, string> = {
   ROWS_DELETED: 'rows deleted',
   ROWS_FROM_SPANS: 'rows from production spans',
   COLUMNS_CHANGED: 'columns renamed or removed',
+  ROWS_ARCHIVED: 'a case archived',
+  DESCRIBED: 'description changed',
 };
 
-function Revisions({ testset: key }: { testset: TestsetsRevisions_testset$key }) {
+/** The revisions, each a link to its rows as they were (the one shown marked). */
+function Revisions({
+  projectId,
+  testsetId,
+  shown,
+  testset: key,
+}: {
+  projectId: string;
+  testsetId: string;
+  shown: number | null;
+  testset: TestsetsRevisions_testset$key;
+}) {
   const testset = useFragment(revisionsFragment, key);
   const revisions = testset.revisions.edges.map((edge) => edge.node);
   return (
@@ -309,8 +363,15 @@ function Revisions({ testset: key }: { testset: TestsetsRevisions_testset$key })
         <HeadRow columns={['#', 'Change', 'Cases', 'When']} numeric={['#', 'Cases']} />
         <tbody>
           {revisions.map((revision) => (
-            <tr key={revision.id} aria-current={revision.number === testset.currentRevision ? 'true' : undefined}>
-              <td className="numeric">{revision.number}</td>
+            <tr key={revision.id} aria-current={revision.number === (shown ?? testset.currentRevision) ? 'true' : undefined}>
+              <td className="numeric">
+                <Link
+                  to={paths.testset(projectId, testsetId, null, revision.number === testset.currentRevision ? null : revision.number)}
+                  aria-label={`Revision ${revision.number}${revision.number === testset.currentRevision ? ' (current)' : ''}`}
+                >
+                  {revision.number}
+                </Link>
+              </td>
               <td>{changeNames[revision.change] ?? revision.change}</td>
               <td className="numeric">{revision.rowCount.toLocaleString('en-US')}</td>
               <td>{formatTime(revision.createdAt)}</td>
@@ -322,7 +383,7 @@ function Revisions({ testset: key }: { testset: TestsetsRevisions_testset$key })
   );
 }
 
-export function TestsetPage({ route: { projectId, testsetId, after }, queries }: ScreenProps<RouteOf<'testset'>, TestsetPageQueries>) {
+export function TestsetPage({ route: { projectId, testsetId, after, revision: shown }, queries }: ScreenProps<RouteOf<'testset'>, TestsetPageQueries>) {
   const data = usePreloadedQuery<TestsetsPageQuery>(pageQuery, queries.testset);
   const testset = data.testset;
   if (!testset)
@@ -337,11 +398,26 @@ export function TestsetPage({ route: { projectId, testsetId, after }, queries }:
         <Link to={paths.testsets(projectId)}>Test sets</Link> / {testset.name}
       </p>
       <h1 id="testset-title">{testset.name}</h1>
-      <p className="muted">
-        {testset.rowCount.toLocaleString('en-US')} cases, changed {formatTime(testset.updatedAt)}
-      </p>
-      <TestsetRows projectId={projectId} testsetId={testsetId} after={after} testset={testset} />
-      <Revisions testset={testset} />
+      {shown === null ? (
+        <p className="muted">
+          {testset.rowCount.toLocaleString('en-US')} cases, changed {formatTime(testset.updatedAt)}
+        </p>
+      ) : testset.revision ? (
+        <p className="notice" role="status">
+          Revision {testset.revision.number} of {testset.currentRevision}, read-only: {testset.revision.rowCount.toLocaleString('en-US')} cases as they were on{' '}
+          {formatTime(testset.revision.createdAt)}. <Link to={paths.testset(projectId, testsetId)}>Show the current revision</Link>
+        </p>
+      ) : (
+        <Empty title={`No revision ${shown}`}>
+          <Link to={paths.testset(projectId, testsetId)}>Show the current revision</Link>
+        </Empty>
+      )}
+      {testset.revision ? (
+        <RevisionRows projectId={projectId} testsetId={testsetId} after={after} revision={shown} data={testset.revision} />
+      ) : (
+        testset.current && <CurrentRows projectId={projectId} testsetId={testsetId} after={after} revision={null} testset={testset.current} />
+      )}
+      <Revisions projectId={projectId} testsetId={testsetId} shown={shown} testset={testset} />
     </section>
   );
 }

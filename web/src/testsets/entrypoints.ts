@@ -1,5 +1,5 @@
 // The test set screens' entry points (docs/ui.md#routes-and-preloading): the test sets with the
-// upload, and a page of one's rows (its cursor in the URL).
+// upload, and a page of one's rows (its cursor and the revision shown in the URL).
 import { loadQuery, type PreloadedQuery } from 'react-relay';
 import TestsetsListQueryNode, { type TestsetsListQuery } from '../__generated__/TestsetsListQuery.graphql.ts';
 import TestsetsPageQueryNode, { type TestsetsPageQuery } from '../__generated__/TestsetsPageQuery.graphql.ts';
@@ -16,11 +16,12 @@ export const testsetList = entryPoint(
 
 export const testsetPage = entryPoint(
   async () => (await import('./Testsets.tsx')).TestsetPage,
-  (environment, { testsetId, after }): TestsetPageQueries => ({
+  (environment, { testsetId, after, revision }): TestsetPageQueries => ({
     testset: loadQuery<TestsetsPageQuery>(
       environment,
       TestsetsPageQueryNode,
-      { id: globalIdOf('Testset', testsetId), after },
+      // An old revision is read from Testset.revision (docs/ui.md#test-sets); 0 stands for none.
+      { id: globalIdOf('Testset', testsetId), after, revision: revision ?? 0, old: revision !== null },
       { fetchPolicy: 'store-and-network' },
     ),
   }),
