@@ -12,6 +12,7 @@ import { startEndpoint, type FakeEndpoint } from '../helpers/endpoints.js';
 import * as fixtures from '../helpers/evaluations.js';
 import type { TestServer } from '../helpers/server.js';
 import { globalId } from '../../src/shared/graphql/ids.js';
+import { refusal } from './helpers/langfuse.js';
 import { startClientTest, type ClientTestBed } from './helpers/otel-sdk.js';
 
 let bed: ClientTestBed;
@@ -151,6 +152,7 @@ describe('@langfuse/client experiments against Assay', () => {
     expect(await langfuse.api.datasets.deleteRun('capitals', 'lookup-v1')).toMatchObject({ message: expect.any(String) });
     expect((await server.request('GET', `/evaluations/${runId}`)).status).toBe(404);
     expect((await langfuse.api.datasets.getRuns('capitals')).data).toEqual([]);
+    expect((await refusal(langfuse.api.datasets.getRun('capitals', 'lookup-v1'))).statusCode).toBe(404);
     expect((await server.request('GET', `/observability/traces/${result.itemResults[0].traceId}`)).status).toBe(200);
   }, 120_000);
 });
