@@ -10,7 +10,7 @@ import { dataTypeOf, type ReportedResult } from './inputs.js';
 import { evaluationWithConfigs } from './operations.js';
 import { numericScore } from './scenario-results.js';
 
-/** A reported result as the Result a scenario keeps (docs/experiments.md#results). */
+/** A reported result as the Result a scenario keeps (docs/experiments.md#how-a-run-fits-the-evaluation-model). */
 export function reportedResult(reported: Pick<ReportedResult, 'value' | 'data_type'>): Result {
   const type = dataTypeOf(reported);
   if (type === 'BOOLEAN') return result('bool', reported.value === true || reported.value === 1);

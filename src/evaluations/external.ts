@@ -32,7 +32,7 @@ function runKey(testsetId: string, name: string): string {
  * Creates an external run of a test set, recorded in the app the caller names, else the test
  * set's app, else the project's `experiments` app, as a variant of the run's name (found or
  * created). `status` is EVALUATION_STARTED for a run its caller finishes; Langfuse's runs, which
- * are never finished, are created finished (docs/experiments.md#langfuse). One run of a name per
+ * are never finished, are created finished (docs/langfuse.md#dataset-runs). One run of a name per
  * test set: another is a 409.
  */
 export async function createExternalRun(ctx: RequestContext, input: CreateExternalRunInput, status: 'EVALUATION_STARTED' | 'EVALUATION_FINISHED' = OPEN) {

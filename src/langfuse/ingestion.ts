@@ -98,7 +98,7 @@ export async function ingestBatch(ctx: RequestContext, body: z.output<typeof ing
     if (outcome.ok) answer.successes.push({ id, status: 201 });
     else answer.errors.push(refusal(id, outcome.error));
   });
-  // Scores on the traces of a run's cases are its results (docs/experiments.md#langfuse).
+  // Scores on the traces of a run's cases are its results (docs/langfuse.md#dataset-runs).
   await followTraces(
     ctx,
     scores.flatMap(({ input }, index) => (outcomes[index].ok && input.trace_id ? [input.trace_id] : [])),

@@ -79,7 +79,7 @@ export async function writeLangfuseScore(ctx: RequestContext, body: LangfuseScor
   const input = scoreInputOf(body);
   try {
     const [row] = await scores.upsertScores(ctx, [input], { at: (_index, field) => [langfuseField(field)] });
-    // A score on the trace of a run's case is its result (docs/experiments.md#langfuse).
+    // A score on the trace of a run's case is its result (docs/langfuse.md#dataset-runs).
     if (row.traceId) await followTraces(ctx, [row.traceId]);
     return row;
   } catch (error) {

@@ -1,4 +1,4 @@
-// The real `@langfuse/client`'s experiments against Assay (docs/experiments.md#langfuse): a dataset
+// The real `@langfuse/client`'s experiments against Assay (docs/langfuse.md#dataset-runs): a dataset
 // made with the SDK, `dataset.runExperiment` with a task (a traced generation with a reported
 // cost) and an evaluator, exported by Langfuse's span processor to Assay's OTLP path. The run is
 // then read back through Langfuse's dataset-run routes and through Assay's evaluations: its cases
