@@ -7,6 +7,7 @@ import { EvaluationJobs } from './evaluations/runner.js';
 import { EvaluationEngine } from './evaluation-engine/engine.js';
 import { BackfillJobs } from './online-evaluation/backfill-runner.js';
 import { JobPlanner } from './online-evaluation/planner.js';
+import { externalTraceFollower } from './evaluations/external-traces.js';
 import { evaluationRuleRoutes } from './online-evaluation/routes.js';
 import { OnlineEvaluationJobs } from './online-evaluation/runner.js';
 import { evaluatorRoutes } from './evaluators/routes.js';
@@ -268,6 +269,9 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   ];
   const planner = new JobPlanner(services, planning, server.log.child({ component: 'online-evaluation-planner' }));
   services.tracesStoredHooks.push(planner.notify);
+  // Runs recorded from code read their cases' traces as they arrive (docs/experiments.md#traces).
+  const follower = externalTraceFollower(services, server.log.child({ component: 'external-runs' }));
+  services.tracesStoredHooks.push(follower.notify);
   const retention = new RetentionSweeper(
     services,
     { ...defaultRetentionSettings, defaultDays: config.ASSAY_RETENTION_DAYS ?? null },
@@ -276,6 +280,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   server.addHook('onClose', async () => {
     await otlp.close();
     await planner.stop();
+    await follower.stop();
     for (const engine of engines) await engine.stop();
     await retention.stop();
     await transport?.close();

@@ -85,6 +85,8 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
   await ok(
     server.request('POST', '/api/public/v2/prompts', { name: prompt, prompt: 'Hi {{name}}', config: { model: 'm' }, labels: ['production'] }, promptKey),
   );
+  // A run recorded from code (docs/experiments.md), which Langfuse's routes name by test set and name.
+  const run = await ok(client.request('POST', '/evaluations/external', { testset_id: testset.id, name: `run-${project}` }));
   const queue = await ok(client.request('POST', '/annotation-queues', { name: `queue-${project}`, target_type: 'trace', score_config_ids: [scoreConfig.id] }));
   const items = await ok(client.request('POST', `/annotation-queues/${queue.id}/items`, { target_id: trace }));
   const rule = await ok(client.request('POST', '/evaluation-rules', { name: `rule-${project}`, evaluator_config_id: config.id, enabled: false }));
@@ -98,6 +100,7 @@ async function makeFixtures(project: Project): Promise<Record<string, string>> {
     testset_row_id: (await ok(client.request('GET', `/testsets/${testset.id}/revisions/1`))).rows[0].id,
     // Langfuse's datasets are the test sets by name, their items the cases by id (a first version's id is its case's).
     dataset_name: `testset-${project}`,
+    run_name: run.name,
     config_id: config.id,
     evaluation_id: evaluation.id,
     human_evaluation_id: human.id,
@@ -251,6 +254,9 @@ const expected: Record<string, Access> = {
   'GET /evaluations/:evaluation_id/evaluator_cost': 'read',
   'GET /evaluations/:evaluation_id/evaluation_scenarios': 'read',
   'POST /evaluations/:evaluation_id/cancel': 'write',
+  'POST /evaluations/external': 'write',
+  'POST /evaluations/:evaluation_id/cases': 'write',
+  'POST /evaluations/:evaluation_id/finish': 'write',
   'POST /human-evaluations': 'write',
   'GET /human-evaluations': 'read',
   'DELETE /human-evaluations': 'write',
@@ -354,6 +360,12 @@ const expected: Record<string, Access> = {
   'POST /public/dataset-items': 'write',
   'GET /public/dataset-items/:id': 'read',
   'DELETE /public/dataset-items/:id': 'write',
+  'POST /public/dataset-run-items': 'write',
+  'GET /public/dataset-run-items': 'read',
+  'GET /public/datasets/:datasetName/runs': 'read',
+  'GET /public/datasets/:datasetName/runs/:runName': 'read',
+  'DELETE /public/datasets/:datasetName/runs/:runName': 'write',
+  'GET /public/projects': 'read',
 };
 
 const isOtlp = (url: string) => url.endsWith('/v1/traces') || url.endsWith('/v1/logs');
@@ -379,6 +391,7 @@ function paramValue(url: string, name: string, ids: Record<string, string>): str
   if (name === 'queueId') return ids.queue_id;
   if (name === 'itemId') return ids.item_id;
   if (name === 'datasetName') return ids.dataset_name;
+  if (name === 'runName') return ids.run_name;
   if (name === 'id' && url.startsWith('/public/dataset-items')) return ids.testset_row_id;
   return ids[name];
 }
@@ -435,6 +448,9 @@ function bodyFor(route: string, ids: Record<string, string>): unknown {
       rate_limit: FAST,
     },
     'DELETE /evaluations': { evaluations_ids: [ids.evaluation_id] },
+    'POST /evaluations/external': { testset_id: ids.testset_id, name: 'walk' },
+    'POST /evaluations/:evaluation_id/cases': { cases: [{ testset_row_id: ids.testset_row_id, output: 'x' }] },
+    'POST /evaluations/:evaluation_id/finish': {},
     'POST /human-evaluations': {
       app_id: ids.app_id,
       variant_ids: [ids.variant_id],
@@ -465,6 +481,7 @@ function bodyFor(route: string, ids: Record<string, string>): unknown {
     'DELETE /public/annotation-queues/:queueId/assignments': { userId: ids.user_id },
     'POST /public/v2/datasets': { name: 'walk' },
     'POST /public/dataset-items': { datasetName: ids.dataset_name, id: 'walked-item', input: 'walk' },
+    'POST /public/dataset-run-items': { runName: 'walk', datasetItemId: ids.testset_row_id, traceId: ids.trace_id },
   };
   return bodies[route];
 }
@@ -476,11 +493,13 @@ const idsInBody = [
   'POST /evaluators/configs',
   'POST /evaluations',
   'DELETE /evaluations',
+  'POST /evaluations/external',
   'POST /human-evaluations',
   'DELETE /human-evaluations',
   'POST /evaluation-rules',
   'POST /evaluation-rules/preview',
   'POST /public/dataset-items',
+  'POST /public/dataset-run-items',
 ];
 /** Routes with a path parameter that names nothing of a project. */
 const notProjectScoped = ['GET /evaluators/:evaluator_key', 'GET /variants/:variant_id/revisions/:revision'];
@@ -625,6 +644,7 @@ async function projectState(project: Project) {
     '/api/public/v2/datasets',
     '/api/public/dataset-items',
     `/api/public/datasets/${ids.dataset_name}`,
+    `/api/public/datasets/${ids.dataset_name}/runs`,
     '/evaluation-rules',
     `/projects/${ids.project_id}/api-keys`,
     `/projects/${ids.project_id}/members`,

@@ -575,6 +575,27 @@ describe('real answers match the document', () => {
     await call('DELETE', `/public/dataset-items/${item.id}`, undefined, 404);
   });
 
+  it("through runs recorded from code and Langfuse's dataset runs", async () => {
+    const testset = await call('POST', '/testsets', { name: 'tour-runs', csvdata: [{ question: 'Why?', correct_answer: 'Because.' }] });
+    const [row] = (await call('GET', `/testsets/${testset.id}/revisions/1`)).rows;
+    const run = await call('POST', '/evaluations/external', { testset_id: testset.id, name: 'tour-run', metadata: { by: 'tour' } });
+    await call('POST', '/evaluations/external', { testset_id: testset.id, name: 'tour-run' }, 409);
+    await call('POST', `/evaluations/${run.id}/cases`, {
+      cases: [{ testset_row_id: row.id, output: 'Because.', results: [{ name: 'tour-exact', value: true }] }],
+    });
+    await call('POST', `/evaluations/${run.id}/cases`, { cases: [{ output: 'x' }] }, 422);
+    await call('POST', `/evaluations/${run.id}/finish`, {});
+    await call('POST', `/evaluations/${run.id}/finish`, {}, 409);
+    await call('POST', '/public/dataset-run-items', { runName: 'tour-lf-run', datasetItemId: row.id, traceId: 'tour-a' });
+    await call('POST', '/public/dataset-run-items', { runName: 'tour-lf-run', datasetItemId: row.id }, 400);
+    await call('GET', '/public/datasets/tour-runs/runs');
+    await call('GET', '/public/datasets/tour-runs/runs/tour-lf-run');
+    await call('GET', `/public/dataset-run-items?datasetId=${testset.id}&runName=tour-lf-run`);
+    await call('GET', '/public/projects');
+    await call('DELETE', '/public/datasets/tour-runs/runs/tour-lf-run');
+    await call('DELETE', '/public/datasets/tour-runs/runs/tour-lf-run', undefined, 404);
+  });
+
   it("through deployments and Langfuse's prompts", async () => {
     await call('POST', '/public/v2/prompts', { name: 'tour-prompt', prompt: 'Hi {{name}}', config: { model: 'm' }, labels: ['production'] });
     await call('POST', '/public/v2/prompts', { name: 'tour-prompt', prompt: 'Hi {{name}}!', config: { model: 'm' } });

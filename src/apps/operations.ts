@@ -190,3 +190,35 @@ export async function getRevisionById(ctx: RequestContext, revisionId: string) {
   if (!revision) throw new NotFoundError('Revision', revisionId);
   return revision;
 }
+
+/**
+ * The app of this name, created (with the default environments) when the project has none: where
+ * runs recorded from code go when the caller names no app (docs/experiments.md).
+ */
+export async function findOrCreateApp(ctx: RequestContext, name: string) {
+  const found = await ctx.db.app.findFirst({ where: { projectId: ctx.projectId, name } });
+  if (found) return found;
+  try {
+    return await createApp(ctx, { app_name: name });
+  } catch (error) {
+    // Created meanwhile by a concurrent call: read it.
+    if (!(error instanceof ConflictError)) throw error;
+    return ctx.db.app.findFirstOrThrow({ where: { projectId: ctx.projectId, name } });
+  }
+}
+
+/**
+ * The app's variant of this name with its newest revision, created as an endpoint variant without
+ * a uri when missing: the variant a run recorded from code is named after (docs/experiments.md).
+ */
+export async function findOrCreateVariant(ctx: RequestContext, appId: string, name: string): Promise<VariantWithRevision> {
+  const where = { appId, projectId: ctx.projectId, name };
+  const found = await ctx.db.variant.findFirst({ where, include: latestRevision });
+  if (found) return found;
+  try {
+    return await createVariant(ctx, appId, { variant_name: name, kind: 'endpoint', uri: null, parameters: null, message: 'Recorded from code' });
+  } catch (error) {
+    if (!(error instanceof ConflictError)) throw error;
+    return ctx.db.variant.findFirstOrThrow({ where, include: latestRevision });
+  }
+}

@@ -33,6 +33,7 @@ export class EvaluationEngine<Row extends { leaseOwner: string | null }, Plan, C
       table: kind.table,
       statuses: kind.states.runnable,
       due: kind.due,
+      only: kind.only,
     });
     this.scheduler = new JobScheduler(kind.name, services.events, this.leases, settings, log, {
       work: (id, signal) => this.work(id, signal),

@@ -87,6 +87,8 @@ export interface JobKind<Row extends { leaseOwner: string | null }, Plan, Case, 
   readonly table: string;
   /** A DateTime column of the row before which it is not run (online evaluation's delays and backoffs). */
   readonly due?: string;
+  /** Column values of the rows that are this kind's jobs; other rows of the table are never taken. */
+  readonly only?: Readonly<Record<string, string>>;
   /** The table's delegate in `db`, which is the service's client or a transaction. */
   model(db: JobDb): JobModel;
   readonly states: JobStates;

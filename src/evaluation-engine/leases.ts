@@ -29,6 +29,8 @@ export interface LeaseOptions {
   statuses: readonly string[];
   /** A DateTime column before which a row is not taken (a delay, a retry's backoff); absent: any time. */
   due?: string;
+  /** Column values a row must have to be taken at all (evaluations' `origin`: external runs are never run). */
+  only?: Readonly<Record<string, string>>;
 }
 
 /** Thrown by `fence` when another worker holds the row now: the work stops, and what it was writing is rolled back. */
@@ -49,7 +51,7 @@ export class Leases {
     private readonly sql: BulkSql,
     private readonly options: LeaseOptions,
   ) {
-    this.runnable = { status: { in: [...options.statuses] } };
+    this.runnable = { status: { in: [...options.statuses] }, ...options.only };
     const table = `"${options.table}"`;
     // Statuses are constants of the code, written as literals: PostgreSQL types them as the enum.
     const statuses = options.statuses.map((status) => `'${status.replace(/'/g, "''")}'`).join(', ');
@@ -58,6 +60,10 @@ export class Leases {
       `SELECT "id" FROM ${table} WHERE "status" IN (${statuses}) ` +
       `AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${sql.timestamp('?')}) AND "id" NOT IN (${sql.jsonValues('?')}) ` +
       (options.due ? `AND "${options.due}" <= ${sql.timestamp('?')} ` : '') +
+      // Constants of the code too, as literals.
+      Object.entries(options.only ?? {})
+        .map(([column, value]) => `AND "${column}" = '${value.replace(/'/g, "''")}' `)
+        .join('') +
       `ORDER BY "id" LIMIT ?${sql.skipLocked}) RETURNING "id"`;
   }
 

@@ -5,12 +5,12 @@ import { aggregate } from '../shared/statistics.js';
 import { getEvaluator } from '../evaluators/operations.js';
 import { errorResult } from '../evaluators/results.js';
 import type { EvaluatorConfig } from '../generated/prisma/client.js';
-import type { Db } from '../shared/db.js';
+import type { Prisma } from '../shared/db.js';
 import { toJson } from '../shared/json.js';
 import { roundCost } from '../shared/money.js';
 
 /** Stores the aggregate of each config (in `configs`) and the cost/latency totals; answers whether a case had an error. */
-export async function storeAggregates(db: Db, evaluationId: string, configs: readonly EvaluatorConfig[]): Promise<boolean> {
+export async function storeAggregates(db: Prisma.TransactionClient, evaluationId: string, configs: readonly EvaluatorConfig[]): Promise<boolean> {
   const rows = await db.$queryRaw<
     { configId: string; n: bigint | number; errors: bigint | number; sum: number | null; sumsq: number | null; bools: bigint | number }[]
   >`

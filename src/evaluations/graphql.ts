@@ -113,13 +113,18 @@ const EvaluatorCostRef = builder.objectRef<evaluations.EvaluatorCost>('Evaluator
   }),
 });
 
-const EvaluationRef = builder.prismaNode('Evaluation', {
+export const EvaluationRef = builder.prismaNode('Evaluation', {
   description: 'A run of one variant revision over a test set, each case scored by evaluator configs (REST `/evaluations`).',
   id: { field: 'id' },
   nullable: true,
   findUnique: (id, ctx) => ({ id, projectId: ctx.projectId }),
   fields: (t) => ({
     databaseId: t.exposeString('id', { description: 'The id REST uses.' }),
+    origin: t.exposeString('origin', {
+      description: '`assay` for a run Assay made, `external` for one recorded from code (docs/experiments.md); the runner runs only `assay` ones.',
+    }),
+    description: t.exposeString('description', { nullable: true, description: "A run recorded from code: its caller's description; null otherwise." }),
+    metadata: t.expose('metadata', { type: 'JSON', nullable: true, description: "A run recorded from code: its caller's metadata; null otherwise." }),
     appId: t.id({ description: 'Global id of its app.', resolve: (e) => globalId('App', e.appId) }),
     variantIds: t.idList({
       description: "Global id of the variant it runs, alone in a list (REST's shape).",

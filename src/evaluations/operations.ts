@@ -1,6 +1,6 @@
 // Automatic evaluations (docs/evaluations.md): create, read, cancel, delete. Running them is
 // runner.ts's work.
-import { getAppVariants } from '../apps/operations.js';
+import { getAppVariants, type VariantWithRevision } from '../apps/operations.js';
 import { getEvaluatorConfigs } from '../evaluators/operations.js';
 import { getScorer, providerModelOf, requiredColumns } from '../evaluators/scoring.js';
 import { RESERVED_PLACEHOLDERS } from '../evaluators/template.js';
@@ -19,6 +19,10 @@ import type { CreateEvaluationInput } from './inputs.js';
 
 type EvaluationQuery = Omit<Prisma.EvaluationFindFirstArgs, 'where'>;
 type ScenarioQuery = Omit<Prisma.EvaluationScenarioFindManyArgs, 'where'>;
+
+/** Evaluations the runner runs; `external` ones are recorded by the caller's code (docs/experiments.md). */
+export const ASSAY_ORIGIN = 'assay';
+export const EXTERNAL_ORIGIN = 'external';
 
 /** What the REST shape of an evaluation needs besides the row: its configs with their aggregates. */
 export const evaluationWithConfigs = {
@@ -130,18 +134,11 @@ export async function createEvaluations(ctx: RequestContext, input: CreateEvalua
 
   const created = await ctx.db.$transaction(
     variants.map((variant) => {
-      const revision = variant.revisions[0];
       return ctx.db.evaluation.create({
         data: {
           projectId: ctx.projectId,
           appId: input.app_id,
-          variantId: variant.id,
-          variantName: variant.name,
-          variantRevisionId: revision.id,
-          revision: revision.revision,
-          testsetId: testset.id,
-          testsetName: testset.name,
-          testsetRevision: testset.revision,
+          ...pinned(variant, testset),
           correctAnswerColumn: input.correct_answer_column ?? null,
           rateLimit: toJson(input.rate_limit),
           // Kept until the run ends, so that a restart can resume it; sealed (shared/secrets.ts).
@@ -155,6 +152,20 @@ export async function createEvaluations(ctx: RequestContext, input: CreateEvalua
   );
   ctx.events.publish('jobs:created', 'evaluation');
   return created;
+}
+
+/** What an evaluation pins at creation: the variant's newest revision and the test set's revision, with their names. */
+export function pinned(variant: VariantWithRevision, testset: { id: string; name: string; revision: number }) {
+  const revision = variant.revisions[0];
+  return {
+    variantId: variant.id,
+    variantName: variant.name,
+    variantRevisionId: revision.id,
+    revision: revision.revision,
+    testsetId: testset.id,
+    testsetName: testset.name,
+    testsetRevision: testset.revision,
+  };
 }
 
 /** The attribute of an EVALUATOR span naming the evaluator config whose call it traces. */

@@ -43,6 +43,22 @@ export const evaluationResponse = z
   })
   .meta({ id: 'Evaluation' });
 
+/** A run recorded from code (docs/experiments.md): the Evaluation with what only such runs have. */
+export const externalRunResponse = evaluationResponse
+  .extend({
+    origin: z.string().describe('`external`: recorded from code; `assay`: run by Assay'),
+    name: z.string().describe("The run's name, which its variant is named after"),
+    description: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()).nullable(),
+    progress: z.object({ total: z.int(), done: z.int(), errors: z.int() }),
+  })
+  .meta({ id: 'ExternalRun' });
+
+export const addedCasesResponse = z.object({
+  evaluation_id: z.string(),
+  scenario_ids: z.array(z.string()).describe('The scenario of each case, in the order given'),
+});
+
 export const evaluationStatusResponse = z.object({
   status: resultResponse,
   progress: z.object({ total: z.int(), done: z.int(), errors: z.int() }),
@@ -161,4 +177,15 @@ export function evaluationJson(evaluation: EvaluationWithConfigs) {
 
 export function configOrder(evaluation: EvaluationWithConfigs): string[] {
   return evaluation.evaluators.map((row) => row.evaluatorConfigId);
+}
+
+export function externalRunJson(evaluation: EvaluationWithConfigs) {
+  return {
+    ...evaluationJson(evaluation),
+    origin: evaluation.origin,
+    name: evaluation.variantName,
+    description: evaluation.description,
+    metadata: (evaluation.metadata as Record<string, unknown> | null) ?? null,
+    progress: { total: evaluation.total, done: evaluation.done, errors: evaluation.errors },
+  };
 }

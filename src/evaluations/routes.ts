@@ -3,10 +3,22 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { restRoutes } from '../shared/http/route.js';
-import { comparisonQuery, createEvaluationInput, deleteEvaluationsInput, listEvaluationsQuery } from './inputs.js';
+import {
+  addExternalCasesInput,
+  comparisonQuery,
+  createEvaluationInput,
+  createExternalRunInput,
+  deleteEvaluationsInput,
+  finishExternalRunInput,
+  listEvaluationsQuery,
+} from './inputs.js';
+import * as external from './external.js';
 import * as evaluations from './operations.js';
 import {
+  addedCasesResponse,
   comparisonRowResponse,
+  externalRunJson,
+  externalRunResponse,
   aggregatedResults,
   configOrder,
   evaluationJson,
@@ -119,5 +131,60 @@ export function evaluationRoutes(app: FastifyInstance): void {
     '/evaluations/:evaluation_id/cancel',
     { tag, summary: 'Cancel a running evaluation (409 once ended)', response: evaluationResponse, errors: [404, 409] },
     async (req, { params }) => evaluationJson(await evaluations.cancelEvaluation(req.ctx, params.evaluation_id)),
+  );
+  // Runs recorded from the caller's code (docs/experiments.md).
+  rest.post(
+    '/evaluations/external',
+    {
+      tag,
+      summary: 'Record a run made by your own code over a test set',
+      description:
+        'An evaluation that Assay does not run: add its cases with `POST /evaluations/{id}/cases`, then finish it. ' +
+        "Recorded in `app_id`, else the test set's app, else the project's `experiments` app, as a variant named after the run.",
+      body: createExternalRunInput,
+      response: externalRunResponse,
+      errors: [404, 409],
+      examples: { run: { testset_id: '0192f0c1-0000-7000-8000-000000000004', name: 'gpt-4o-mini, prompt v2', metadata: { commit: 'abc123' } } },
+    },
+    async (req, { body }) => externalRunJson(await external.createExternalRun(req.ctx, body)),
+  );
+  rest.post(
+    '/evaluations/:evaluation_id/cases',
+    {
+      tag,
+      summary: 'Add cases to a run recorded from code',
+      description: 'At most 1,000 cases a call; a case for a test set row recorded already replaces it. 409 once the run has ended.',
+      body: addExternalCasesInput,
+      response: addedCasesResponse,
+      errors: [404, 409],
+      examples: {
+        cases: {
+          cases: [
+            {
+              testset_row_id: '0192f0c1-0000-7000-8000-000000000005',
+              output: 'Paris',
+              trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
+              results: [{ name: 'exact_match', value: true, comment: 'matches' }],
+            },
+          ],
+        },
+      },
+    },
+    async (req, { params, body }) => ({
+      evaluation_id: params.evaluation_id,
+      scenario_ids: (await external.addExternalCases(req.ctx, params.evaluation_id, body.cases)).scenarios.map((scenario) => scenario.id),
+    }),
+  );
+  rest.post(
+    '/evaluations/:evaluation_id/finish',
+    {
+      tag,
+      summary: 'End a run recorded from code',
+      description: 'Computes its aggregates and totals as for the runs Assay makes; 409 once it has ended.',
+      body: finishExternalRunInput,
+      response: externalRunResponse,
+      errors: [404, 409],
+    },
+    async (req, { params, body }) => externalRunJson(await external.finishExternalRun(req.ctx, params.evaluation_id, body)),
   );
 }

@@ -15,7 +15,6 @@ import { EVALUATION_ENVIRONMENT, type SpanRecord } from '../observability/ingest
 import { spanWriter } from '../observability/ingestion/span-writer.js';
 import type { ProviderKeys } from '../providers/access.js';
 import { type ProviderCallRecord, providerClient } from '../providers/client.js';
-import type { ScoreInput } from '../scores/inputs.js';
 import { writeScores } from '../scores/operations.js';
 import { type RequestContext, type Services, requestContext, systemActor } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
@@ -29,7 +28,8 @@ import type { RateLimit } from './inputs.js';
 import { invocationSpans, invokeVariant, newCallSpan, randomId, type Invocation, type VariantTarget } from '../invocation/invocation.js';
 import { providerCallSpanFields } from '../invocation/provider-call-span.js';
 import { storeAggregates } from './aggregates.js';
-import { EVALUATOR_CONFIG_ATTRIBUTE, evaluationWithConfigs, type EvaluationWithConfigs } from './operations.js';
+import { numericScore, scenarioScore } from './scenario-results.js';
+import { ASSAY_ORIGIN, EVALUATOR_CONFIG_ATTRIBUTE, evaluationWithConfigs, type EvaluationWithConfigs } from './operations.js';
 import { errorResult, type Result } from '../evaluators/results.js';
 
 export interface EvaluationJobSettings {
@@ -96,6 +96,8 @@ const SCENARIO_COLUMNS = [
 export class EvaluationJobs implements JobKind<EvaluationWithConfigs, RunPlan, TestsetRowRecord, CaseOutcome> {
   readonly name = 'evaluation';
   readonly table = 'Evaluation';
+  // Runs recorded from the caller's code are never run here (docs/experiments.md).
+  readonly only = { origin: ASSAY_ORIGIN };
   readonly states = EVALUATION_JOB_STATES;
   readonly progress = { publish: true };
 
@@ -327,7 +329,7 @@ export class EvaluationJobs implements JobKind<EvaluationWithConfigs, RunPlan, T
       await writeScores(
         ctx,
         tx,
-        fresh.flatMap(({ outcome, id }) => outcome.scores.flatMap((score, index) => scenarioScore(plan, id, plan.configs[index], score))),
+        fresh.flatMap(({ outcome, id }) => outcome.scores.flatMap((score, index) => scenarioScore(plan.evaluationId, id, plan.configs[index], score))),
         { author: systemActor },
       );
       return { written: fresh.length, errors: fresh.filter(({ outcome }) => hasError(outcome)).length };
@@ -388,33 +390,4 @@ function textOf(value: unknown): string {
 
 function hasError(outcome: CaseOutcome): boolean {
   return outcome.output.type === 'error' || outcome.scores.some((score) => score.type === 'error');
-}
-
-/** The number an aggregate averages: booleans as 1/0, numbers as they are, anything else none. */
-/**
- * An evaluator's result on a scenario as the scenario's score (docs/scores.md#evaluations): named
- * by its config, of source "evaluation", with an id made of the scenario's and the config's so a
- * resumed batch writes it once. An error or a value that is no number makes none.
- */
-function scenarioScore(plan: RunPlan, scenarioId: string, config: EvaluatorConfig, score: Result): ScoreInput[] {
-  const value = numericScore(score);
-  if (value === null) return [];
-  return [
-    {
-      id: `${scenarioId}:${config.id}`,
-      target: 'scenario',
-      scenario_id: scenarioId,
-      name: config.name,
-      data_type: score.type === 'bool' ? 'BOOLEAN' : 'NUMERIC',
-      value,
-      source: 'evaluation',
-      metadata: { evaluation_id: plan.evaluationId, evaluator_config_id: config.id, evaluator_key: config.evaluatorKey },
-    },
-  ];
-}
-
-function numericScore(score: Result): number | null {
-  if (score.type === 'bool' && typeof score.value === 'boolean') return score.value ? 1 : 0;
-  if (typeof score.value === 'number' && Number.isFinite(score.value) && score.type !== 'error') return score.value;
-  return null;
 }

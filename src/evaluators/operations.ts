@@ -118,3 +118,29 @@ export async function deleteEvaluatorConfig(ctx: RequestContext, configId: strin
     throw error;
   }
 }
+
+/** The key of configs made for results a caller's code reported (docs/experiments.md): no scorer runs them. */
+export const REPORTED_EVALUATOR_KEY = 'external';
+
+/**
+ * The app's configs of these names, in the order given, those missing created with the key
+ * `external`: results reported under a config's name (a run recorded from code) are that config's,
+ * so they line up with Assay's runs of it in a comparison (docs/experiments.md).
+ */
+export async function findOrCreateConfigsByName(ctx: RequestContext, appId: string, names: readonly string[]) {
+  const unique = [...new Set(names)];
+  const where = { projectId: ctx.projectId, appId, name: { in: unique } };
+  const found = await ctx.db.evaluatorConfig.findMany({ where });
+  const missing = unique.filter((name) => !found.some((config) => config.name === name));
+  for (const name of missing) {
+    try {
+      await ctx.db.evaluatorConfig.create({ data: { projectId: ctx.projectId, appId, name, evaluatorKey: REPORTED_EVALUATOR_KEY, settingsValues: {} } });
+    } catch (error) {
+      // Another request created it meanwhile; theirs is as good.
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+  const all = missing.length > 0 ? await ctx.db.evaluatorConfig.findMany({ where }) : found;
+  const byName = new Map(all.map((config) => [config.name, config]));
+  return names.map((name) => byName.get(name)!);
+}

@@ -6,6 +6,7 @@ import '../auth/graphql.js';
 import '../auth/keys/graphql.js';
 import '../auth/users/graphql.js';
 import '../evaluations/graphql.js';
+import '../evaluations/external-graphql.js';
 import '../evaluators/graphql.js';
 import '../human-evaluations/graphql.js';
 import '../online-evaluation/graphql.js';

@@ -5,6 +5,7 @@
 // beside them, as decided in the docs.
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
+import { listExternalRuns } from '../evaluations/external.js';
 import * as cases from '../testsets/cases.js';
 import type { TestsetRecord } from '../testsets/operations.js';
 import type { TestsetRowData } from '../testsets/inputs.js';
@@ -188,7 +189,8 @@ async function allItems(ctx: RequestContext, testsetId: string) {
 /** Langfuse's v1 `GET /api/public/datasets/{name}`: the dataset with all its items and its runs' names. */
 export async function getDatasetWithItems(ctx: RequestContext, name: string) {
   const testset = await datasetNamed(ctx, name);
-  return { ...datasetJson(testset), items: await allItems(ctx, testset.id), runs: [] };
+  const runs = await listExternalRuns(ctx, testset.id);
+  return { ...datasetJson(testset), items: await allItems(ctx, testset.id), runs: runs.map((run) => run.variantName) };
 }
 
 export async function listItems(ctx: RequestContext, query: z.output<typeof itemPageQuery>) {

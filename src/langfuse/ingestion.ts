@@ -3,6 +3,7 @@
 // events are stored as scores; `sdk-log` events are taken (Langfuse logs them; Assay logs no body); traces and
 // observations are refused one by one, each saying where they go instead: Langfuse's SDKs since
 // v3 (Python) and v4 (JS) send them over OpenTelemetry, which Assay serves at the same base URL.
+import { followTraces } from '../evaluations/external-traces.js';
 import type { RequestContext } from '../shared/context.js';
 import { AssayError, ValidationError } from '../shared/errors.js';
 import type { ScoreInput } from '../scores/inputs.js';
@@ -97,5 +98,10 @@ export async function ingestBatch(ctx: RequestContext, body: z.output<typeof ing
     if (outcome.ok) answer.successes.push({ id, status: 201 });
     else answer.errors.push(refusal(id, outcome.error));
   });
+  // Scores on the traces of a run's cases are its results (docs/langfuse.md#dataset-runs).
+  await followTraces(
+    ctx,
+    scores.flatMap(({ input }, index) => (outcomes[index].ok && input.trace_id ? [input.trace_id] : [])),
+  );
   return answer;
 }

@@ -51,6 +51,7 @@ import { createConfig, updateConfig } from './configs.js';
 import { listLangfuseSessions, langfuseSessionWithTraces } from './sessions.js';
 import * as annotationQueues from './annotation-queues.js';
 import * as datasets from './datasets.js';
+import * as experiments from './experiments.js';
 
 const scoreId = z.object({ scoreId: z.string() });
 const configId = z.object({ configId: z.string() });
@@ -143,6 +144,7 @@ function routes(app: FastifyInstance): void {
 
   annotationQueueRoutes(langfuse);
   datasetRoutes(langfuse);
+  experimentRoutes(langfuse);
   promptRoutes(app);
 }
 
@@ -341,6 +343,55 @@ function annotationQueueRoutes(langfuse: ReturnType<typeof langfuseRoutes>): voi
       notFound: true,
     },
     async (req, { params, body }) => annotationQueues.unassign(req.ctx, params.queueId, body.userId),
+  );
+}
+
+/** Langfuse's dataset runs over runs recorded from code, and the project the SDK builds links with (docs/langfuse.md#dataset-runs). */
+function experimentRoutes(langfuse: ReturnType<typeof langfuseRoutes>): void {
+  langfuse.post(
+    '/public/dataset-run-items',
+    {
+      summary: 'Link a dataset item to its trace in a run (Langfuse)',
+      description: "Creates the run on its first item: Assay's evaluation of the dataset's test set recorded from code (docs/experiments.md).",
+      body: experiments.runItemBody,
+      response: experiments.runItemResponse,
+      notFound: true,
+    },
+    async (req, { body }) => experiments.createRunItem(req.ctx, body),
+  );
+  langfuse.get(
+    '/public/dataset-run-items',
+    {
+      summary: "A run's items (Langfuse)",
+      query: experiments.runItemsQuery,
+      response: langfusePage(experiments.runItemResponse, 'LangfuseDatasetRunItems'),
+      notFound: true,
+    },
+    async (req, { query }) => experiments.listRunItems(req.ctx, query),
+  );
+  langfuse.get(
+    '/public/datasets/:datasetName/runs',
+    {
+      summary: "A dataset's runs (Langfuse)",
+      params: experiments.datasetParams,
+      query: pageQuery,
+      response: langfusePage(experiments.runResponse, 'LangfuseDatasetRuns'),
+      notFound: true,
+    },
+    async (req, { params, query }) => experiments.listRuns(req.ctx, params.datasetName, query),
+  );
+  langfuse.get(
+    '/public/datasets/:datasetName/runs/:runName',
+    { summary: 'A dataset run with its items (Langfuse)', params: experiments.runParams, response: experiments.runWithItemsResponse, notFound: true },
+    async (req, { params }) => experiments.getRun(req.ctx, params.datasetName, params.runName),
+  );
+  langfuse.delete(
+    '/public/datasets/:datasetName/runs/:runName',
+    { summary: 'Delete a dataset run with its items (Langfuse)', params: experiments.runParams, response: messageResponse, notFound: true },
+    async (req, { params }) => experiments.deleteRun(req.ctx, params.datasetName, params.runName),
+  );
+  langfuse.get('/public/projects', { summary: "The API key's project (Langfuse)", response: experiments.projectsResponse }, async (req) =>
+    experiments.keyProjects(req.ctx),
   );
 }
 

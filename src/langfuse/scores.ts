@@ -3,6 +3,7 @@
 // one write, so a score sent through Langfuse's SDK is checked against its config and stored as
 // one sent to `POST /scores`; its faults name Langfuse's fields. Langfuse's list filters become a
 // ScoreSearch of src/scores, its pages an offset (v2) or Assay's cursor (v3).
+import { followTraces } from '../evaluations/external-traces.js';
 import { AssayError, ValidationError, type ValidationIssue } from '../shared/errors.js';
 import type { RequestContext } from '../shared/context.js';
 import { scoreInput, type ScoreInput, type ScoreSource } from '../scores/inputs.js';
@@ -78,6 +79,8 @@ export async function writeLangfuseScore(ctx: RequestContext, body: LangfuseScor
   const input = scoreInputOf(body);
   try {
     const [row] = await scores.upsertScores(ctx, [input], { at: (_index, field) => [langfuseField(field)] });
+    // A score on the trace of a run's case is its result (docs/langfuse.md#dataset-runs).
+    if (row.traceId) await followTraces(ctx, [row.traceId]);
     return row;
   } catch (error) {
     if (error instanceof ValidationError && !(error instanceof LangfuseInvalidRequest)) {

@@ -6,14 +6,14 @@
 // over the traces of the last minutes (at start, then every SWEEP_INTERVAL_MS).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../shared/context.js';
+import { ProjectQueue } from '../shared/project-queue.js';
 import { type PlanSettings, planJobs, sweepJobs } from './operations.js';
 
 /** How often each instance sweeps, and the window it looks back over (twice that: no gap between sweeps). */
 export const SWEEP_INTERVAL_MS = 5 * 60_000;
 
 export class JobPlanner {
-  private readonly waiting = new Map<string, Set<string>>();
-  private draining: Promise<void> | null = null;
+  private readonly queue: ProjectQueue;
   private sweeping: Promise<void> | null = null;
   private sweepTimer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -22,28 +22,12 @@ export class JobPlanner {
     private readonly services: Services,
     private readonly settings: PlanSettings,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.queue = new ProjectQueue((projectId, traceIds) => planJobs(services, projectId, traceIds, settings), log, 'planning online evaluation jobs failed');
+  }
 
   /** Ingestion's hook (Services.tracesStoredHooks): remembers the traces and returns. */
-  readonly notify = (projectId: string, traceIds: string[]): void => {
-    if (this.stopped) return;
-    let traces = this.waiting.get(projectId);
-    if (!traces) this.waiting.set(projectId, (traces = new Set()));
-    for (const id of traceIds) traces.add(id);
-    this.draining ??= this.drain().finally(() => (this.draining = null));
-  };
-
-  private async drain(): Promise<void> {
-    // Let the ingestion request that told us end first.
-    await new Promise((resolve) => setImmediate(resolve));
-    while (this.waiting.size > 0 && !this.stopped) {
-      const [projectId, traces] = this.waiting.entries().next().value!;
-      this.waiting.delete(projectId);
-      await planJobs(this.services, projectId, [...traces], this.settings).catch((error: unknown) =>
-        this.log.error({ err: error, projectId, traces: traces.size }, 'planning online evaluation jobs failed'),
-      );
-    }
-  }
+  readonly notify = (projectId: string, traceIds: string[]): void => this.queue.notify(projectId, traceIds);
 
   /** Sweeps now and every SWEEP_INTERVAL_MS. */
   start(): void {
@@ -64,7 +48,7 @@ export class JobPlanner {
   /** Plans what was told already, then stops listening and sweeping. */
   async stop(): Promise<void> {
     clearInterval(this.sweepTimer);
-    await this.draining;
+    await this.queue.stop();
     await this.sweeping;
     this.stopped = true;
   }

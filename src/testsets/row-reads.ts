@@ -137,3 +137,10 @@ export async function readRevisionRows(ctx: RequestContext, testsetId: string, r
     afterPosition = page[page.length - 1].position;
   }
 }
+
+/** The rows of a test set with these ids (any revision), keyed by id; ids of other sets or projects are absent. */
+export async function readRowsById(ctx: RequestContext, testsetId: string, rowIds: readonly string[]): Promise<Map<string, TestsetRowRecord>> {
+  if (rowIds.length === 0) return new Map();
+  const rows = await ctx.db.testsetRow.findMany({ where: { id: { in: [...new Set(rowIds)] }, testsetId, testset: { projectId: ctx.projectId } } });
+  return new Map(rows.map((row) => [row.id, row]));
+}

@@ -330,3 +330,26 @@ export async function traceOutline(ctx: RequestContext, traceId: string): Promis
   }
   return outline;
 }
+
+/** What a run recorded from code reads of its cases' traces (docs/experiments.md): each stored trace's cost, latency and root span. */
+export async function traceFigures(
+  ctx: RequestContext,
+  traceIds: readonly string[],
+): Promise<Map<string, { cost: number | null; latency: number; rootSpanId: string | null }>> {
+  if (traceIds.length === 0) return new Map();
+  const rows = await ctx.db.trace.findMany({
+    select: { traceId: true, cost: true, latency: true, rootSpanId: true },
+    where: { projectId: ctx.projectId, traceId: { in: [...new Set(traceIds)] } },
+  });
+  return new Map(rows.map((row) => [row.traceId, { cost: row.cost, latency: row.latency, rootSpanId: row.rootSpanId }]));
+}
+
+/** The outputs of these spans where stored, keyed `<trace id>:<span id>`. */
+export async function spanOutputs(ctx: RequestContext, spans: readonly { traceId: string; spanId: string }[]): Promise<Map<string, Prisma.JsonValue>> {
+  if (spans.length === 0) return new Map();
+  const rows = await ctx.db.span.findMany({
+    select: { traceId: true, spanId: true, outputs: true },
+    where: { projectId: ctx.projectId, OR: spans.map(({ traceId, spanId }) => ({ traceId, spanId })) },
+  });
+  return new Map(rows.map((row) => [`${row.traceId}:${row.spanId}`, row.outputs]));
+}
