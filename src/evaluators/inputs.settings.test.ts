@@ -169,13 +169,11 @@ describe('settingsSchema', () => {
     expect(storedSettings('auto_custom_code_run', { code: 'x', runtime: 'javascript' })).toMatchObject({ code: 'x', runtime: 'javascript' });
   });
 
-  it("takes Agenta's code evaluator versions \"1\" (the default) and \"2\", and nothing else", () => {
+  it('takes Agenta\'s code evaluator versions "1" (the default) and "2", and nothing else', () => {
     expect(storedSettings('auto_custom_code_run', { code: 'x' })).toMatchObject({ version: '1' });
     expect(storedSettings('auto_custom_code_run', { code: 'x', version: '2' })).toMatchObject({ version: '2' });
     for (const version of ['3', 2, '', null]) {
-      expect(faultsOf('auto_custom_code_run', { code: 'x', version })).toEqual([
-        { loc: ['body', 'version'], msg: "Input should be '1' or '2'", type: 'enum' },
-      ]);
+      expect(faultsOf('auto_custom_code_run', { code: 'x', version })).toEqual([{ loc: ['body', 'version'], msg: "Input should be '1' or '2'", type: 'enum' }]);
     }
   });
 });

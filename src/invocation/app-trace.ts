@@ -159,4 +159,3 @@ export function appSpanRecords(call: SpanRecord, spans: readonly AppSpan[]): Spa
     attributes: { 'app.span_id': span.id, ...span.reported },
   }));
 }
-
