@@ -8,6 +8,7 @@ import { EvaluationEngine } from './evaluation-engine/engine.js';
 import { BackfillJobs } from './online-evaluation/backfill-runner.js';
 import { JobPlanner } from './online-evaluation/planner.js';
 import { externalTraceFollower } from './evaluations/external-traces.js';
+import { followRuleScores } from './annotation-queues/rules.js';
 import { evaluationRuleRoutes } from './online-evaluation/routes.js';
 import { OnlineEvaluationJobs } from './online-evaluation/runner.js';
 import { evaluatorRoutes } from './evaluators/routes.js';
@@ -272,6 +273,8 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
   // Runs recorded from code read their cases' traces as they arrive (docs/experiments.md#traces).
   const follower = externalTraceFollower(services, server.log.child({ component: 'external-runs' }));
   services.tracesStoredHooks.push(follower.notify);
+  // Queues fed by online rules take the targets those score (docs/annotation-queues.md#online-rules).
+  const stopRuleScores = followRuleScores(services, server.log.child({ component: 'annotation-queues' }));
   const retention = new RetentionSweeper(
     services,
     { ...defaultRetentionSettings, defaultDays: config.ASSAY_RETENTION_DAYS ?? null },
@@ -281,6 +284,7 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
     await otlp.close();
     await planner.stop();
     await follower.stop();
+    stopRuleScores();
     for (const engine of engines) await engine.stop();
     await retention.stop();
     await transport?.close();

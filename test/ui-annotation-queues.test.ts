@@ -51,6 +51,14 @@ it.skipIf(!available)(
       ],
     };
     expect((await server.request('POST', '/score-configs', quality)).status).toBe(200);
+    // An online rule (disabled: it only shows the form's rule choice) for the queue to name.
+    const checks = await createConfig(server, await createApp(server), 'auto_custom_code_run', {
+      code: 'function evaluate() { return 1; }',
+      runtime: 'javascript',
+      version: '2',
+    });
+    const rule = await server.request('POST', '/evaluation-rules', { name: 'capital checks', evaluator_config_id: checks.id, enabled: false });
+    expect(rule.status, rule.text).toBe(200);
     const projectId = ((await server.request('GET', '/projects')).body as { id: string; name: string }[]).find((p) => p.name === 'default')!.id;
     const { context, page, traffic, consoleErrors } = await watchedPage(suite);
 
@@ -64,8 +72,12 @@ it.skipIf(!available)(
     await expect.poll(() => form.locator('.field-issue').allInnerTexts()).not.toEqual([]);
     await form.getByLabel('correct (boolean)').check();
     await form.getByLabel('quality (categorical)').check();
+    await form.getByLabel('capital checks').check();
+    await form.getByLabel('Which of their scores add the target').selectOption('FAILED');
     await form.getByRole('button', { name: 'Create the queue' }).click();
     await page.getByRole('listitem', { name: 'capitals review' }).waitFor();
+    const made = ((await server.request('GET', '/annotation-queues')).body as { name: string }[]).find((queue) => queue.name === 'capitals review');
+    expect(made).toMatchObject({ rule_ids: [rule.body.id], rule_condition: 'failed' });
 
     // The three traces, chosen in the trace list and added to the queue.
     await page.goto(`${server.baseUrl}/p/${projectId}/traces`);

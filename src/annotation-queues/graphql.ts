@@ -18,9 +18,13 @@ import {
   queueInput,
   queuePatch,
   queueTargetTypes,
+  ruleConditions,
   type ItemStatus,
   type QueueTargetType,
+  type RuleCondition,
 } from './inputs.js';
+import { EvaluationRuleRef } from '../online-evaluation/graphql.js';
+import { rulesByIds } from '../online-evaluation/operations.js';
 import * as queues from './operations.js';
 import * as reviewing from './reviewing.js';
 import { exportQueue, type QueueExport } from './export.js';
@@ -38,6 +42,14 @@ const TargetTypeEnum = builder.enumType('AnnotationQueueTargetType', {
     span: 'Spans (`targetId` a span id, with its `traceId`).',
     session: 'Sessions (`targetId` a session id).',
     evaluation_scenario: 'Test cases of Assay evaluations (`targetId` a scenario id).',
+  }),
+});
+
+const RuleConditionEnum = builder.enumType('AnnotationQueueRuleCondition', {
+  description: "Which scores of a queue's online evaluation rules add their target to it.",
+  values: upperCaseValues(ruleConditions, {
+    all: 'Every score.',
+    failed: 'Failed ones: a false BOOLEAN, or a NUMERIC below 0.5.',
   }),
 });
 
@@ -135,6 +147,19 @@ export const AnnotationQueueRef = builder.prismaNode('AnnotationQueue', {
       description: 'The REST ids of the users who annotate it; empty: every member who may write.',
       resolve: (row) => row.assignees.map((assignee) => assignee.userId),
     }),
+    rules: t.field({
+      type: [EvaluationRuleRef],
+      description: 'The online evaluation rules that feed it: each target they score becomes an item (docs/annotation-queues.md#online-rules).',
+      resolve: async (row, _args, ctx) => {
+        const ids = queues.ruleIdsOf(row);
+        return inIdOrder(ids, await rulesByIds(ctx, ids)).filter((rule) => rule !== null);
+      },
+    }),
+    ruleCondition: t.field({
+      type: RuleConditionEnum,
+      description: "Which of its rules' scores add their target.",
+      resolve: (row) => row.ruleCondition as RuleCondition,
+    }),
     progress: t.field({ type: Progress, description: 'Its progress, in all and per reviewer.', resolve: (row, _args, ctx) => reviewing.progress(ctx, row.id) }),
     agreement: t.field({
       type: [Agreement],
@@ -186,6 +211,11 @@ const QueueInput = builder.inputType('AnnotationQueueInput', {
     annotatorsPerItem: t.int({ description: 'Reviewers per item, 1 when absent.' }),
     lockSeconds: t.int({ description: 'How long an item is held for its reviewer, 300 when absent.' }),
     assigneeIds: t.stringList({ description: 'REST ids of members who annotate it; none: every member who may write.' }),
+    ruleIds: t.globalIDList({
+      for: EvaluationRuleRef,
+      description: "Online evaluation rules that feed it, each scoring the queue's target type; none when absent.",
+    }),
+    ruleCondition: t.field({ type: RuleConditionEnum, description: 'Which of their scores add their target; ALL when absent.' }),
   }),
 });
 
@@ -198,6 +228,8 @@ const QueuePatchInput = builder.inputType('AnnotationQueuePatchInput', {
     annotatorsPerItem: t.int({ description: 'A new count; items are done or pending again by it.' }),
     lockSeconds: t.int({ description: 'A new lock length, for the items taken from now on.' }),
     assigneeIds: t.stringList({ description: 'The assignees, all of them.' }),
+    ruleIds: t.globalIDList({ for: EvaluationRuleRef, description: 'The rules that feed it, all of them.' }),
+    ruleCondition: t.field({ type: RuleConditionEnum, description: "Which of the rules' scores add their target." }),
   }),
 });
 

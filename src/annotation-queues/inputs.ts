@@ -9,6 +9,13 @@ import { name } from '../shared/validation.js';
 export const queueTargetTypes = ['trace', 'span', 'session', 'evaluation_scenario'] as const;
 export type QueueTargetType = (typeof queueTargetTypes)[number];
 
+/** Which scores of a queue's rules add their target: all, or only failed ones (a false BOOLEAN, a NUMERIC below FAILED_BELOW). */
+export const ruleConditions = ['all', 'failed'] as const;
+export type RuleCondition = (typeof ruleConditions)[number];
+
+/** A NUMERIC score below this has failed (as a false BOOLEAN, 0, has). */
+export const FAILED_BELOW = 0.5;
+
 /** Most items one request adds (a list, or a filter's matches). */
 export const MAX_ITEMS_PER_REQUEST = 1000;
 
@@ -21,6 +28,13 @@ const queueFields = {
   annotators_per_item: z.number().int().min(1).max(100).describe('An item is done when this many reviewers completed it'),
   lock_seconds: z.number().int().min(1).max(86_400).describe('How long `next` keeps an item for its reviewer'),
   assignees: z.array(id()).max(1000).describe("User ids of the project's members who annotate it; when empty, every member who may write"),
+  rule_ids: z
+    .array(id())
+    .max(50)
+    .describe("Online evaluation rules that feed it: each target they score becomes an item (the rule's target must be the queue's target_type)"),
+  rule_condition: z
+    .enum(ruleConditions)
+    .describe('all: every score of those rules adds its target; failed: only a false BOOLEAN or a NUMERIC below 0.5 (docs/annotation-queues.md#online-rules)'),
 };
 
 export const queueInput = z.object({
@@ -29,6 +43,8 @@ export const queueInput = z.object({
   annotators_per_item: queueFields.annotators_per_item.default(1),
   lock_seconds: queueFields.lock_seconds.default(300),
   assignees: queueFields.assignees.default([]),
+  rule_ids: queueFields.rule_ids.default([]),
+  rule_condition: queueFields.rule_condition.default('all'),
 });
 export type QueueInput = z.output<typeof queueInput>;
 

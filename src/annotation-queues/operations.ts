@@ -7,6 +7,7 @@ import type { SearchFilter } from '../observability/search/filters.js';
 import { searchSpans, searchTraces } from '../observability/search/listings.js';
 import { spanMetrics, traceMetrics } from '../observability/search/metrics.js';
 import * as scoreConfigs from '../scores/score-configs.js';
+import { rulesByIds } from '../online-evaluation/operations.js';
 import { NotFoundError, ValidationError } from '../shared/errors.js';
 import type { RequestContext } from '../shared/context.js';
 import type { ValidationIssue } from '../shared/errors.js';
@@ -26,12 +27,34 @@ export function configIdsOf(queue: Pick<QueueRow, 'scoreConfigIds'>): string[] {
   return queue.scoreConfigIds as string[];
 }
 
+export function ruleIdsOf(queue: Pick<QueueRow, 'ruleIds'>): string[] {
+  return queue.ruleIds as string[];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Queues
 
-/** 422s naming each config that is not the project's (or archived) and each assignee who is not a member. */
-async function checkReferences(ctx: RequestContext, fields: { score_config_ids?: string[]; assignees?: string[] }): Promise<void> {
+/**
+ * 422s naming each config that is not the project's (or archived), each assignee who is not a
+ * member, and each rule that is not the project's or scores another kind of target than the queue's.
+ */
+async function checkReferences(
+  ctx: RequestContext,
+  targetType: string,
+  fields: { score_config_ids?: string[]; assignees?: string[]; rule_ids?: string[] },
+): Promise<void> {
   const issues: ValidationIssue[] = [];
+  if (fields.rule_ids?.length) {
+    const rules = new Map((await rulesByIds(ctx, fields.rule_ids)).map((rule) => [rule.id, rule]));
+    fields.rule_ids.forEach((id, index) => {
+      const rule = rules.get(id);
+      const at = ['body', 'rule_ids', index];
+      if (!rule) issues.push({ loc: at, msg: `No online evaluation rule with id ${id}`, type: 'value_error' });
+      else if (rule.target !== targetType)
+        issues.push({ loc: at, msg: `Rule ${id} scores ${rule.target}s; this queue's items are ${targetType}s`, type: 'value_error' });
+      else if (fields.rule_ids!.indexOf(id) !== index) issues.push({ loc: at, msg: `Rule ${id} is named twice`, type: 'value_error' });
+    });
+  }
   if (fields.score_config_ids) {
     const configs = new Map((await scoreConfigs.scoreConfigsByIds(ctx, fields.score_config_ids)).map((config) => [config.id, config]));
     fields.score_config_ids.forEach((id, index) => {
@@ -52,7 +75,7 @@ async function checkReferences(ctx: RequestContext, fields: { score_config_ids?:
 }
 
 export async function createQueue(ctx: RequestContext, input: QueueInput): Promise<QueueRow> {
-  await checkReferences(ctx, input);
+  await checkReferences(ctx, input.target_type, input);
   return ctx.db.annotationQueue.create({
     data: {
       projectId: ctx.projectId,
@@ -62,6 +85,8 @@ export async function createQueue(ctx: RequestContext, input: QueueInput): Promi
       scoreConfigIds: input.score_config_ids,
       annotatorsPerItem: input.annotators_per_item,
       lockSeconds: input.lock_seconds,
+      ruleIds: input.rule_ids,
+      ruleCondition: input.rule_condition,
       assignees: { create: [...new Set(input.assignees)].map((userId) => ({ userId })) },
     },
     include: withAssignees,
@@ -84,8 +109,8 @@ export async function getQueue(ctx: RequestContext, id: string): Promise<QueueRo
 }
 
 export async function updateQueue(ctx: RequestContext, id: string, patch: QueuePatch): Promise<QueueRow> {
-  await getQueue(ctx, id);
-  await checkReferences(ctx, patch);
+  const current = await getQueue(ctx, id);
+  await checkReferences(ctx, current.targetType, patch);
   return ctx.db.$transaction(async (tx) => {
     if (patch.assignees) {
       await tx.annotationQueueAssignee.deleteMany({ where: { queueId: id } });
@@ -99,6 +124,8 @@ export async function updateQueue(ctx: RequestContext, id: string, patch: QueueP
         scoreConfigIds: patch.score_config_ids,
         annotatorsPerItem: patch.annotators_per_item,
         lockSeconds: patch.lock_seconds,
+        ruleIds: patch.rule_ids,
+        ruleCondition: patch.rule_condition,
       },
       include: withAssignees,
     });
@@ -188,6 +215,19 @@ async function filterTargets(ctx: RequestContext, queue: QueueRow, { filter, lim
 }
 
 /**
+ * Inserts items of the targets (checked, without repeats), answering how many were new: targets the
+ * queue has already are passed over (its unique key), so adding twice, or from two instances at
+ * once, adds once.
+ */
+export function insertItems(ctx: Pick<RequestContext, 'sql'>, queueId: string, targets: readonly ItemTarget[]): Promise<number> {
+  const now = new Date();
+  const rows = targets.map((target) => [uuidv7(), queueId, target.target_id, target.trace_id ?? '', now]);
+  return ctx.sql.transaction((tx) =>
+    ctx.sql.insertRows(tx, 'AnnotationQueueItem', ['id', 'queueId', 'targetId', 'traceId', 'createdAt'], rows, 'ON CONFLICT DO NOTHING'),
+  );
+}
+
+/**
  * Adds targets (each checked against the queue's type, faults at `at(index)`) or a filter's
  * matches; targets the queue has already are kept as they are.
  */
@@ -206,12 +246,7 @@ export async function addItems(
   }
   const keyOf = (target: { target_id: string; trace_id?: string | null }) => `${target.trace_id ?? ''}\u0000${target.target_id}`;
   const unique = [...new Map(targets.map((target) => [keyOf(target), target])).values()];
-  const now = new Date();
-  const rows = unique.map((target) => [uuidv7(), queueId, target.target_id, target.trace_id ?? '', now]);
-  // Targets the queue has already are passed over (its unique key), so adding twice adds once.
-  const added = await ctx.sql.transaction((tx) =>
-    ctx.sql.insertRows(tx, 'AnnotationQueueItem', ['id', 'queueId', 'targetId', 'traceId', 'createdAt'], rows, 'ON CONFLICT DO NOTHING'),
-  );
+  const added = await insertItems(ctx, queueId, unique);
   const wanted = new Set(unique.map(keyOf));
   const items = (
     await ctx.db.annotationQueueItem.findMany({ where: { queueId, targetId: { in: unique.map((target) => target.target_id) } }, orderBy: { id: 'asc' } })

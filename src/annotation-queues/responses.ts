@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { timestamp } from '../shared/http/openapi.js';
 import { scoreJson, scoreResponse } from '../scores/responses.js';
-import { itemStatuses, queueTargetTypes, type ItemStatus, type QueueTargetType } from './inputs.js';
-import { configIdsOf, type AddedItems, type ItemRow, type QueueRow } from './operations.js';
+import { itemStatuses, queueTargetTypes, ruleConditions, type ItemStatus, type QueueTargetType, type RuleCondition } from './inputs.js';
+import { configIdsOf, ruleIdsOf, type AddedItems, type ItemRow, type QueueRow } from './operations.js';
 import type { Completion, NameAgreement, Progress } from './reviewing.js';
 import type { QueueExport } from './export.js';
 import { rowJson, testsetRowResponse } from '../testsets/responses.js';
@@ -19,6 +19,8 @@ export const queueResponse = z
     annotators_per_item: z.number().int(),
     lock_seconds: z.number().int(),
     assignees: z.array(z.string()).describe('User ids; empty: every member who may write annotates'),
+    rule_ids: z.array(z.string()).describe('Online evaluation rules whose scored targets become items'),
+    rule_condition: z.enum(ruleConditions).describe('all: every score of those rules adds its target; failed: a false BOOLEAN or a NUMERIC below 0.5'),
     created_at: timestamp(),
     updated_at: timestamp(),
   })
@@ -34,6 +36,8 @@ export function queueJson(row: QueueRow): z.output<typeof queueResponse> {
     annotators_per_item: row.annotatorsPerItem,
     lock_seconds: row.lockSeconds,
     assignees: row.assignees.map((assignee) => assignee.userId),
+    rule_ids: ruleIdsOf(row),
+    rule_condition: row.ruleCondition as RuleCondition,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

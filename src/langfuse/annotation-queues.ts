@@ -105,6 +105,8 @@ export async function createQueue(ctx: RequestContext, body: z.output<typeof cre
     annotators_per_item: 1,
     lock_seconds: 300,
     assignees: [],
+    rule_ids: [],
+    rule_condition: 'all',
   });
   return queueJson(queue);
 }

@@ -86,6 +86,11 @@ export function listRules(ctx: RequestContext): Promise<RuleRow[]> {
   return ctx.db.evaluationRule.findMany({ where: { projectId: ctx.projectId }, orderBy: { id: 'asc' } });
 }
 
+/** The project's rules among `ids` (unknown ones left out). */
+export function rulesByIds(ctx: Pick<RequestContext, 'db' | 'projectId'>, ids: readonly string[]): Promise<RuleRow[]> {
+  return ctx.db.evaluationRule.findMany({ where: { projectId: ctx.projectId, id: { in: [...ids] } } });
+}
+
 export async function getRule(ctx: Pick<RequestContext, 'db' | 'projectId'>, id: string): Promise<RuleRow> {
   const rule = await ctx.db.evaluationRule.findFirst({ where: { id, projectId: ctx.projectId } });
   if (!rule) throw new NotFoundError(RULE, id);

@@ -15,7 +15,25 @@ declare module '../shared/events.js' {
   interface AssayTopics {
     /** Jobs or backfills of this rule, or the rule itself, changed (the time, for the record). */
     'evaluation-rule:progress': [ruleId: string, at: number];
+    /** A job of a rule ended DONE with a score (annotation queues fed by rules follow it). */
+    'evaluation-rule:scored': [scored: RuleScored];
   }
+}
+
+/** What a job that ended with a score tells its followers (docs/online-evaluation.md#jobs). */
+export interface RuleScored {
+  projectId: string;
+  ruleId: string;
+  target: 'trace' | 'span' | 'session';
+  /** The trace, the span (with its trace id) or the session scored. */
+  targetId: string;
+  traceId: string | null;
+  value: number;
+  dataType: 'BOOLEAN' | 'NUMERIC';
+}
+
+export function publishRuleScored(events: AssayEvents, scored: RuleScored): void {
+  events.publish('evaluation-rule:scored', scored);
 }
 
 /** The shortest time between two answers of a stream: a burst of job ends is read once. */

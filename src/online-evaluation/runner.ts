@@ -20,7 +20,7 @@ import { judgeSpans } from './judge-spans.js';
 import { type TargetDocument, evaluatorVariables } from './mapping.js';
 import { type JobRow, type RuleRow, WAITING_STATUSES, pauseRule, resumeRule, ruleMappingOf, ruleSearchFilter, targetMatches } from './operations.js';
 import { ruleCostSince, startOfDay } from './rule-stats.js';
-import { publishRuleProgress } from './progress.js';
+import { type RuleScored, publishRuleProgress, publishRuleScored } from './progress.js';
 import { loadTarget, missingAsNull } from './target-loading.js';
 
 export interface OnlineSettings {
@@ -64,6 +64,8 @@ interface Plan {
   views: TraceSpanView[];
   /** How the job ends, once its case is stored. */
   ending: Ending;
+  /** The score stored, told to followers once the job ended DONE. */
+  scored: RuleScored | null;
 }
 
 /** The wait before the next try of a job that failed transiently `retries` times: doubling, jittered, Retry-After winning. */
@@ -119,7 +121,17 @@ export class OnlineEvaluationJobs implements JobKind<JobRow, Plan, Plan, Outcome
     const ctx = requestContext(this.services, job.projectId);
     const rule = await ctx.db.evaluationRule.findUnique({ where: { id: job.ruleId } });
     if (!rule) throw new JobFailure('The rule was deleted');
-    const plan: Plan = { ctx, job, rule, decision: { action: 'run' }, config: null, document: null, views: [], ending: { status: 'PENDING', error: null } };
+    const plan: Plan = {
+      ctx,
+      job,
+      rule,
+      decision: { action: 'run' },
+      config: null,
+      document: null,
+      views: [],
+      ending: { status: 'PENDING', error: null },
+      scored: null,
+    };
     plan.decision = await this.decide(plan);
     const limits = { batchSize: 1, delayMs: 0, retries: 0, retryDelayMs: 0 };
     const { decision } = plan;
@@ -223,6 +235,16 @@ export class OnlineEvaluationJobs implements JobKind<JobRow, Plan, Plan, Outcome
         // it) costs no write (bench/online-evaluation.ts counts every statement of a job).
         if (rule.status === 'PAUSED') await resumeRule(tx, rule.id);
         plan.ending = { status: 'DONE', error: null };
+        const target = job.targetType as RuleTarget;
+        plan.scored = {
+          projectId: job.projectId,
+          ruleId: rule.id,
+          target,
+          targetId: target === 'trace' ? job.traceId! : target === 'span' ? job.spanId! : job.sessionId!,
+          traceId: target === 'span' ? job.traceId : null,
+          value: score.value!,
+          dataType: score.dataType as RuleScored['dataType'],
+        };
         return { written: 1, errors: 0 };
       }
       const error = { message: outcome.message, stacktrace: null };
@@ -261,7 +283,11 @@ export class OnlineEvaluationJobs implements JobKind<JobRow, Plan, Plan, Outcome
   }
 
   changed(id: string, plan: Plan | null): void {
-    if (plan) return publishRuleProgress(this.services.events, plan.rule.id);
+    if (plan) {
+      // Called at the job's start and end; the score is told once, when the job ended with one.
+      if (plan.ending.status === 'DONE' && plan.scored) publishRuleScored(this.services.events, plan.scored);
+      return publishRuleProgress(this.services.events, plan.rule.id);
+    }
     // A job whose planning threw (rare): its rule is read, when it is still there.
     this.services.db.evaluationRuleJob
       .findUnique({ where: { id }, select: { ruleId: true } })

@@ -1,6 +1,7 @@
 // A queue created or changed (docs/annotation-queues.md#the-model): its name and instructions, what
 // its items are (fixed once made), the score configs a reviewer fills in, reviewers per item, the
-// lock and the assignees (the members, which only an admin may list).
+// lock, the assignees (the members, which only an admin may list) and the online rules that feed it
+// (docs/annotation-queues.md#online-rules): those scoring the queue's target type.
 import { Component, Suspense, useState, type FormEvent, type ReactNode } from 'react';
 import { graphql, useLazyLoadQuery } from 'react-relay';
 import type { QueueFormCreateMutation } from '../__generated__/QueueFormCreateMutation.graphql.ts';
@@ -15,6 +16,15 @@ import type { Queue } from './Queues.tsx';
 const configsQuery = graphql`
   query QueueFormQuery {
     ...ScoreConfigChoices_query
+    evaluationRules(first: 200) {
+      edges {
+        node {
+          id
+          name
+          target
+        }
+      }
+    }
   }
 `;
 
@@ -53,7 +63,13 @@ const targetTypes = [
 ] as const;
 type TargetType = (typeof targetTypes)[number]['value'];
 
-const fields = ['name', 'instructions', 'target_type', 'score_config_ids', 'annotators_per_item', 'lock_seconds', 'assignees'];
+const ruleConditions = [
+  { value: 'ALL', label: 'Every score' },
+  { value: 'FAILED', label: 'Failed scores only (false, or a number below 0.5)' },
+] as const;
+type RuleCondition = (typeof ruleConditions)[number]['value'];
+
+const fields = ['name', 'instructions', 'target_type', 'score_config_ids', 'annotators_per_item', 'lock_seconds', 'assignees', 'rule_ids', 'rule_condition'];
 
 /** The members as checkboxes; a caller who may not list them (not an admin) keeps the assignees as they are. */
 class MembersBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
@@ -81,7 +97,8 @@ function Assignees({ chosen, onChange, issues }: { chosen: string[]; onChange: (
 }
 
 export function QueueForm({ queue, onDone }: { queue?: Queue; onDone: () => void }) {
-  const configs = useScoreConfigs(useLazyLoadQuery<QueueFormQuery>(configsQuery, {}, { fetchPolicy: 'store-or-network' }));
+  const data = useLazyLoadQuery<QueueFormQuery>(configsQuery, {}, { fetchPolicy: 'store-or-network' });
+  const configs = useScoreConfigs(data);
   const [name, setName] = useState(queue?.name ?? '');
   const [instructions, setInstructions] = useState(queue?.instructions ?? '');
   const [targetType, setTargetType] = useState<TargetType>((queue?.targetType as TargetType) ?? 'TRACE');
@@ -90,6 +107,10 @@ export function QueueForm({ queue, onDone }: { queue?: Queue; onDone: () => void
   const [lock, setLock] = useState(String(queue?.lockSeconds ?? 300));
   const [assignees, setAssignees] = useState<string[]>([...(queue?.assigneeIds ?? [])]);
   const [assigneesTouched, setAssigneesTouched] = useState(false);
+  const [ruleIds, setRuleIds] = useState<string[]>(queue?.rules.map((rule) => rule.id) ?? []);
+  const [ruleCondition, setRuleCondition] = useState<RuleCondition>((queue?.ruleCondition as RuleCondition) ?? 'ALL');
+  // Only rules scoring the queue's target type may feed it; the others are not offered.
+  const rules = data.evaluationRules.edges.map((edge) => edge.node).filter((rule) => rule.target === targetType);
   const { issues, failure, onError, reset } = useFormIssues();
   const [create, creating] = useCommit<QueueFormCreateMutation>(createMutation);
   const [update, updating] = useCommit<QueueFormUpdateMutation>(updateMutation);
@@ -103,6 +124,8 @@ export function QueueForm({ queue, onDone }: { queue?: Queue; onDone: () => void
       scoreConfigIds: configIds,
       annotatorsPerItem: Number(perItem),
       lockSeconds: Number(lock),
+      ruleIds,
+      ruleCondition,
     };
     try {
       if (queue) await update({ id: queue.id, input: { ...common, ...(assigneesTouched && { assigneeIds: assignees }) } });
@@ -132,7 +155,13 @@ export function QueueForm({ queue, onDone }: { queue?: Queue; onDone: () => void
       {!queue && (
         <label>
           Items are
-          <select value={targetType} onChange={(event) => setTargetType(event.target.value as TargetType)}>
+          <select
+            value={targetType}
+            onChange={(event) => {
+              setTargetType(event.target.value as TargetType);
+              setRuleIds([]);
+            }}
+          >
             {targetTypes.map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}
@@ -160,6 +189,29 @@ export function QueueForm({ queue, onDone }: { queue?: Queue; onDone: () => void
         <input inputMode="numeric" value={lock} onChange={(event) => setLock(event.target.value)} {...invalidProps(issues, 'lock_seconds')} />
         <FieldIssues issues={issues} field="lock_seconds" />
       </label>
+      {targetType !== 'EVALUATION_SCENARIO' && (
+        <>
+          <ChecksField
+            legend="Online rules that add the targets they score"
+            options={rules.map((rule) => ({ value: rule.id, label: rule.name }))}
+            chosen={ruleIds}
+            onChange={setRuleIds}
+            empty="No online evaluation rule scores this kind of target."
+            issues={issues}
+            field="rule_ids"
+          />
+          <label>
+            Which of their scores add the target
+            <select value={ruleCondition} onChange={(event) => setRuleCondition(event.target.value as RuleCondition)}>
+              {ruleConditions.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        </>
+      )}
       <MembersBoundary>
         <Suspense fallback={<p className="muted small">Loading the members…</p>}>
           <Assignees

@@ -34,6 +34,10 @@ const listFragment = graphql`
           annotatorsPerItem
           lockSeconds
           assigneeIds
+          ruleCondition
+          rules {
+            id
+          }
           scoreConfigs {
             id
             name
