@@ -2,7 +2,7 @@
 // An evaluation's page while its run goes on (no aggregates yet) names the table's columns from the
 // route's preloaded query: no query leaves on render, only the progress subscription
 // (docs/ui.md#routes-and-preloading).
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { Suspense } from 'react';
 import { RelayEnvironmentProvider } from 'react-relay';
 import { Environment, Network, Observable, RecordSource, Store, type GraphQLResponse } from 'relay-runtime';
@@ -101,6 +101,7 @@ describe('EvaluationPage', () => {
     expect(screen.getByRole('status').textContent).toBe('1 of 3 cases');
     expect(screen.getByText('The scores over every case appear when the run ends.')).toBeTruthy();
     expect(sent).toEqual(['EvaluationPageQuery']);
-    expect(subscriptions).toEqual(['EvaluationPageSubscription']);
+    // The subscription starts in an effect after the table is drawn: on a busy machine, a moment later.
+    await waitFor(() => expect(subscriptions).toEqual(['EvaluationPageSubscription']));
   });
 });
