@@ -1,6 +1,6 @@
 // Online evaluation in the web UI end to end (docs/ui.md#online-evaluation), in headless Chromium
 // against a real Assay: a rule made in the form (a refusal beside its field first, the live count
-// of matching traces, the mapping previewed on a real trace) with a regex evaluator, which needs
+// of matching traces under a name and a span attribute filter, the mapping previewed on a real trace) with a regex evaluator, which needs
 // no network; traces sent over OTLP scored as they arrive, the rule page following them live
 // (through the evaluationRuleProgress subscription), a backfill over an earlier trace to its end,
 // the rule edited, and the online score in the trace view with its rule linked. Needs Debian's chromium.
@@ -50,6 +50,15 @@ it.skipIf(!available)(
     await expect.poll(() => form.getByRole('status').innerText(), { timeout: 20_000 }).toMatch(/^0 traces/);
     await form.getByLabel('Name contains').fill('capital');
     await expect.poll(() => form.getByRole('status').innerText(), { timeout: 20_000 }).toMatch(/^1 trace/);
+    // A span attribute filter, among the folded ones: the trace's agent span matches, no tool span does.
+    await form.getByText('More filters').click();
+    await form.getByRole('button', { name: 'Add an attribute filter' }).click();
+    const attribute = form.getByRole('group', { name: 'Attribute filter 1' });
+    await attribute.getByLabel('Attribute key').fill('openinference.span.kind');
+    await attribute.getByLabel('Attribute value').fill('TOOL');
+    await expect.poll(() => form.getByRole('status').innerText(), { timeout: 20_000 }).toMatch(/^0 traces/);
+    await attribute.getByLabel('Attribute value').fill('AGENT');
+    await expect.poll(() => form.getByRole('status').innerText(), { timeout: 20_000 }).toMatch(/^1 trace/);
     await form.getByRole('combobox', { name: 'Evaluator config' }).selectOption({ label: 'says-paris (auto_regex_test, support-bot)' });
     // The preview runs the evaluator on the latest matching trace, storing nothing.
     await form.getByRole('button', { name: 'Preview' }).click();
@@ -69,6 +78,8 @@ it.skipIf(!available)(
 
     // The rule page, following the rule live.
     await page.getByRole('heading', { name: 'capitals' }).waitFor();
+    const [rule] = (await server.request('GET', '/evaluation-rules')).body as { filter: unknown }[];
+    expect(rule.filter).toEqual({ name_contains: 'capital', attributes: [{ key: 'openinference.span.kind', operator: 'equals', value: 'AGENT' }] });
     await expect.poll(() => page.locator('.live').innerText(), { timeout: 20_000 }).toBe('Live');
     const ruleUrl = page.url();
     const live = await sendTrace('capital question', 'Paris');

@@ -55,6 +55,7 @@ const filterMutation = graphql`
     $maxCost: Float
     $minLatency: Float
     $maxLatency: Float
+    $attributes: [AttributeFilter!]
     $scores: [ScoreFilter!]
   ) {
     addAnnotationQueueItemsFromFilter(
@@ -74,6 +75,7 @@ const filterMutation = graphql`
       maxCost: $maxCost
       minLatency: $minLatency
       maxLatency: $maxLatency
+      attributes: $attributes
       scores: $scores
     ) {
       added

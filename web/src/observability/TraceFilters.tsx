@@ -6,14 +6,23 @@ import { TimeRangeFields } from './ListControls.tsx';
 import { SCORE_NAMES_LIST } from '../scores/columns.tsx';
 import '../scores/scores.css';
 import {
+  attributeFilterRow,
+  attributeOperators,
+  attributeValueKinds,
+  MAX_ATTRIBUTE_FILTERS,
   MAX_SCORE_FILTERS,
   numberOf,
+  rowAttributeFilter,
   parseState,
   rowScoreFilter,
   scoreConditions,
   scoreFilterRow,
   spanKinds,
   statuses,
+  type AttributeFilterRow,
+  type AttributeFilterState,
+  type AttributeOperator,
+  type AttributeValueKind,
   type ScoreCondition,
   type ScoreFilterRow,
   type TraceListState,
@@ -32,7 +41,7 @@ const namesOf = (text: string) => [
 /** What a trace is, as the filter fields edit it (the trace list's and an online evaluation rule's). */
 export type FilterDraft = Pick<
   TraceListState,
-  'name' | 'text' | 'model' | 'user' | 'session' | 'environment' | 'minCost' | 'maxCost' | 'minLatency' | 'maxLatency' | 'statuses' | 'kinds'
+  'name' | 'text' | 'model' | 'user' | 'session' | 'environment' | 'minCost' | 'maxCost' | 'minLatency' | 'maxLatency' | 'statuses' | 'kinds' | 'attributes'
 >;
 
 interface DraftProps {
@@ -62,11 +71,90 @@ export function TraceTextFields({ draft, set, legend = 'Trace' }: DraftProps & {
   );
 }
 
-/** Whether any of the folded filters (ranges, statuses, kinds) is set. */
+/** Whether any of the folded filters (ranges, statuses, kinds, span attributes) is set. */
 export const moreFiltersSet = (draft: FilterDraft) =>
-  [draft.minCost, draft.maxCost, draft.minLatency, draft.maxLatency].some((value) => value !== '') || draft.statuses.length > 0 || draft.kinds.length > 0;
+  [draft.minCost, draft.maxCost, draft.minLatency, draft.maxLatency].some((value) => value !== '') ||
+  draft.statuses.length > 0 ||
+  draft.kinds.length > 0 ||
+  draft.attributes.length > 0;
 
-/** The folded filters: cost and latency ranges, statuses and kinds (`kindLegend` says of which span). */
+const operatorLabels: Record<AttributeOperator, string> = { EQUALS: 'equals', CONTAINS: 'contains', EXISTS: 'is present' };
+const filtersOfRows = (rows: readonly AttributeFilterRow[]) => rows.flatMap((row) => rowAttributeFilter(row) ?? []);
+const emptyAttributeRow = (): AttributeFilterRow => ({ key: '', operator: 'EQUALS', value: '', kind: 'text' });
+
+/**
+ * Span attribute filters (docs/observability.md#span-attributes), one row each. Rows are edited as
+ * typed; `onChange` gets the complete ones, so a row still without its key or value is left out.
+ */
+function AttributeFilterFields({ filters, onChange }: { filters: readonly AttributeFilterState[]; onChange: (next: AttributeFilterState[]) => void }) {
+  const [rows, setRows] = useState<AttributeFilterRow[]>(() => filters.map(attributeFilterRow));
+  // The filters changed from outside (a cleared form, another URL): show them, unless the rows already say them.
+  useEffect(() => {
+    setRows((current) => (JSON.stringify(filtersOfRows(current)) === JSON.stringify(filters) ? current : filters.map(attributeFilterRow)));
+  }, [filters]);
+  const update = (next: AttributeFilterRow[]) => {
+    setRows(next);
+    onChange(filtersOfRows(next));
+  };
+  const setRow = (index: number, change: Partial<AttributeFilterRow>) => update(rows.map((row, at) => (at === index ? { ...row, ...change } : row)));
+  return (
+    <fieldset className="attribute-filters">
+      <legend>Span attributes</legend>
+      {rows.map((row, index) => {
+        const incomplete = row.key.trim() !== '' && rowAttributeFilter(row) === null;
+        return (
+          <div key={index} className="score-filter" role="group" aria-label={`Attribute filter ${index + 1}`}>
+            <label>
+              Attribute key
+              <input
+                value={row.key}
+                placeholder="gen_ai.system"
+                aria-invalid={row.key.trim() === '' || undefined}
+                onChange={(event) => setRow(index, { key: event.target.value })}
+              />
+            </label>
+            <label>
+              Operator
+              <select value={row.operator} onChange={(event) => setRow(index, { operator: event.target.value as AttributeOperator })}>
+                {attributeOperators.map((operator) => (
+                  <option key={operator} value={operator}>
+                    {operatorLabels[operator]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {row.operator !== 'EXISTS' && (
+              <label>
+                Attribute value
+                <input value={row.value} aria-invalid={incomplete || undefined} onChange={(event) => setRow(index, { value: event.target.value })} />
+              </label>
+            )}
+            {row.operator === 'EQUALS' && (
+              <label>
+                Read as
+                <select value={row.kind} onChange={(event) => setRow(index, { kind: event.target.value as AttributeValueKind })}>
+                  {Object.entries(attributeValueKinds).map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+            <button type="button" className="secondary" onClick={() => update(rows.filter((_, at) => at !== index))}>
+              Remove <span className="visually-hidden">attribute filter {index + 1}</span>
+            </button>
+          </div>
+        );
+      })}
+      <button type="button" className="secondary" disabled={rows.length >= MAX_ATTRIBUTE_FILTERS} onClick={() => setRows([...rows, emptyAttributeRow()])}>
+        Add an attribute filter
+      </button>
+    </fieldset>
+  );
+}
+
+/** The folded filters: cost and latency ranges, statuses, kinds (`kindLegend` says of which span) and span attributes. */
 export function MoreFilterFields({ draft, set, open, kindLegend = 'Kind of the root span' }: DraftProps & { open: boolean; kindLegend?: string }) {
   const number = (key: 'minCost' | 'maxCost' | 'minLatency' | 'maxLatency', label: string) => {
     const invalid = draft[key].trim() !== '' && (numberOf(draft[key]) === undefined || numberOf(draft[key])! < 0);
@@ -100,6 +188,7 @@ export function MoreFilterFields({ draft, set, open, kindLegend = 'Kind of the r
           chosen={draft.kinds}
           onChange={(next) => set('kinds', next)}
         />
+        <AttributeFilterFields filters={draft.attributes} onChange={(next) => set('attributes', next)} />
       </div>
     </details>
   );

@@ -44,6 +44,7 @@ const query = graphql`
     $maxCost: Float
     $minLatency: Float
     $maxLatency: Float
+    $attributes: [AttributeFilter!]
     $scores: [ScoreFilter!]
     $chartScores: [String!]
   ) {
@@ -71,6 +72,7 @@ const figuresFragment = graphql`
       maxCost: $maxCost
       minLatency: $minLatency
       maxLatency: $maxLatency
+      attributes: $attributes
       scores: $scores
     ) {
       count
@@ -100,6 +102,7 @@ const figuresFragment = graphql`
       maxCost: $maxCost
       minLatency: $minLatency
       maxLatency: $maxLatency
+      attributes: $attributes
       scores: $scores
     ) {
       ...SeriesChart_buckets
@@ -119,6 +122,7 @@ const figuresFragment = graphql`
       maxCost: $maxCost
       minLatency: $minLatency
       maxLatency: $maxLatency
+      attributes: $attributes
       scores: $scores
     ) {
       name
@@ -161,6 +165,7 @@ const tableFragment = graphql`
       maxCost: $maxCost
       minLatency: $minLatency
       maxLatency: $maxLatency
+      attributes: $attributes
       scores: $scores
     ) {
       edges {

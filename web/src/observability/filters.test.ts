@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  attributeFilterRow,
   filterVariables,
+  parseAttributeFilters,
+  rowAttributeFilter,
   listVariables,
   pageVariables,
   PAGE_SIZE,
@@ -106,5 +109,48 @@ describe('the trace list URL', () => {
     expect(rowScoreFilter({ name: ' ', condition: 'present', first: '', second: '' })).toBeNull();
     expect(rowScoreFilter({ name: 'q', condition: 'between', first: '1', second: 'x' })).toBeNull();
     expect(rowScoreFilter({ name: 'q', condition: 'anyOf', first: ' , ', second: '' })).toBeNull();
+  });
+
+  it('reads span attribute filters from the URL into the API variables and back, dropping those the API would refuse', () => {
+    const attributes = [
+      { key: 'gen_ai.system', operator: 'EQUALS', value: 'openai' },
+      { key: 'llm.token_count.total', operator: 'EQUALS', value: 12 },
+      { key: 'stream', operator: 'EQUALS', value: false },
+      { key: 'input.value', operator: 'CONTAINS', value: 'refund' },
+      { key: 'tool.name', operator: 'EXISTS' },
+    ];
+    const search = `?attributes=${encodeURIComponent(JSON.stringify(attributes))}`;
+    const state = parseState(search);
+    expect(state.attributes).toEqual(attributes);
+    expect(stateSearch(state)).toBe(search);
+    expect(filterVariables(state, 0).attributes).toEqual(attributes);
+    expect(filterVariables(parseState(''), 0).attributes).toBeUndefined();
+    // REST's lower-case operators read too (an online rule's stored filter); no key, no value, a list value or a bad operator do not.
+    const refused = [
+      { key: '', operator: 'EXISTS' },
+      { key: 'a', operator: 'CONTAINS', value: '' },
+      { key: 'a', operator: 'EQUALS', value: [1] },
+      { key: 'a', operator: 'LIKE', value: 'x' },
+    ];
+    expect(parseAttributeFilters(JSON.stringify([{ key: 'a', operator: 'equals', value: 'x' }, ...refused]))).toEqual([
+      { key: 'a', operator: 'EQUALS', value: 'x' },
+    ]);
+    expect(parseAttributeFilters('not json')).toEqual([]);
+  });
+
+  it('edits an attribute filter as a form row and back, its value read as text, a number or true/false', () => {
+    for (const filter of [
+      { key: 'k', operator: 'EQUALS', value: '2' },
+      { key: 'k', operator: 'EQUALS', value: 2 },
+      { key: 'k', operator: 'EQUALS', value: true },
+      { key: 'k', operator: 'CONTAINS', value: 'Open' },
+      { key: 'k', operator: 'EXISTS' },
+    ] as const) {
+      expect(rowAttributeFilter(attributeFilterRow(filter))).toEqual(filter);
+    }
+    expect(rowAttributeFilter({ key: 'k', operator: 'EQUALS', value: 'two', kind: 'number' })).toBeNull();
+    expect(rowAttributeFilter({ key: 'k', operator: 'EQUALS', value: 'yes', kind: 'boolean' })).toBeNull();
+    expect(rowAttributeFilter({ key: ' ', operator: 'EXISTS', value: '', kind: 'text' })).toBeNull();
+    expect(rowAttributeFilter({ key: 'k', operator: 'EQUALS', value: '', kind: 'text' })).toEqual({ key: 'k', operator: 'EQUALS', value: '' });
   });
 });

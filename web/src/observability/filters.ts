@@ -30,6 +30,22 @@ export interface ScoreFilterState {
 /** Most score filters and columns the API takes at once (MAX_SCORE_FILTERS, twice for names). */
 export const MAX_SCORE_FILTERS = 10;
 
+export const attributeOperators = ['EQUALS', 'CONTAINS', 'EXISTS'] as const;
+export type AttributeOperator = (typeof attributeOperators)[number];
+
+/**
+ * A span attribute filter as GraphQL's `AttributeFilter` takes it (docs/observability.md#span-attributes):
+ * a key, an operator and, but for EXISTS, a value (EQUALS: a string, number or boolean).
+ */
+export interface AttributeFilterState {
+  key: string;
+  operator: AttributeOperator;
+  value?: string | number | boolean;
+}
+
+/** Most attribute filters the API takes at once. */
+export const MAX_ATTRIBUTE_FILTERS = 10;
+
 /** What the URL says, as typed in the form. */
 export interface TraceListState {
   range: Range | null;
@@ -53,6 +69,8 @@ export interface TraceListState {
   before: string | null;
   /** Score filters, every one of which a trace must meet (`scores`, JSON in the URL). */
   scores: ScoreFilterState[];
+  /** Span attribute filters, every one of which some span of the trace must meet (`attributes`, JSON in the URL). */
+  attributes: AttributeFilterState[];
   /** Score names shown as columns (`column`, one each); a filtered name and every name on the page show too. */
   columns: string[];
   /** Score names the user hid (`hide`, one each): not shown unless asked for as columns. */
@@ -96,6 +114,31 @@ export function parseScoreFilters(text: string | null): ScoreFilterState[] {
   });
 }
 
+/** An attribute filter of `item` when it is one the API takes, else null. */
+export function attributeFilterOf(item: unknown): AttributeFilterState | null {
+  if (typeof item !== 'object' || item === null) return null;
+  const { key, operator, value } = item as Record<string, unknown>;
+  if (typeof key !== 'string' || key.trim() === '') return null;
+  const op = typeof operator === 'string' ? operator.toUpperCase() : '';
+  if (op === 'EXISTS') return { key, operator: op };
+  if (op === 'CONTAINS' && typeof value === 'string' && value !== '') return { key, operator: op, value };
+  if (op === 'EQUALS' && (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)))) {
+    return { key, operator: op, value };
+  }
+  return null;
+}
+
+/** The attribute filters of the URL's `attributes`, each kept only when the API would take it. */
+export function parseAttributeFilters(text: string | null): AttributeFilterState[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text ?? '[]');
+  } catch {
+    return [];
+  }
+  return Array.isArray(parsed) ? parsed.flatMap((item) => attributeFilterOf(item) ?? []).slice(0, MAX_ATTRIBUTE_FILTERS) : [];
+}
+
 /**
  * The score names the table shows as columns, each once: those asked for, then the filtered ones,
  * then by name those the page's traces have (`onPage`), but not the hidden ones unless asked for.
@@ -126,6 +169,7 @@ export function parseState(search: string): TraceListState {
     after: params.get('after'),
     before: params.get('before'),
     scores: parseScoreFilters(params.get('scores')),
+    attributes: parseAttributeFilters(params.get('attributes')),
     columns: [...new Set(params.getAll('column').filter((name) => name.trim() !== ''))],
     hidden: [...new Set(params.getAll('hide').filter((name) => name.trim() !== ''))],
   };
@@ -141,6 +185,7 @@ export function stateSearch(state: TraceListState): string {
   if (state.sort !== 'START_TIME') params.set('sort', state.sort);
   if (state.direction !== 'DESC') params.set('dir', state.direction);
   if (state.scores.length) params.set('scores', JSON.stringify(state.scores));
+  if (state.attributes.length) params.set('attributes', JSON.stringify(state.attributes));
   for (const name of state.columns) params.append('column', name);
   for (const name of state.hidden) params.append('hide', name);
   if (state.after) params.set('after', state.after);
@@ -182,6 +227,7 @@ export function filterVariables(state: TraceListState, now: number) {
     minLatency: numberOf(state.minLatency),
     maxLatency: numberOf(state.maxLatency),
     scores: state.scores.length ? state.scores : undefined,
+    attributes: state.attributes.length ? state.attributes : undefined,
   };
 }
 
@@ -267,4 +313,38 @@ export function rowScoreFilter(row: ScoreFilterRow): ScoreFilterState | null {
     default:
       return { name, present: row.condition === 'present' };
   }
+}
+
+/** How the form reads an EQUALS value typed as text: as it is, as a number, or as true/false. */
+export const attributeValueKinds = { text: 'text', number: 'number', boolean: 'true/false' } as const;
+export type AttributeValueKind = keyof typeof attributeValueKinds;
+
+/** An attribute filter as the form edits it: the value as typed, and what it is to be read as. */
+export interface AttributeFilterRow {
+  key: string;
+  operator: AttributeOperator;
+  value: string;
+  kind: AttributeValueKind;
+}
+
+export function attributeFilterRow(filter: AttributeFilterState): AttributeFilterRow {
+  const kind: AttributeValueKind = typeof filter.value === 'number' ? 'number' : typeof filter.value === 'boolean' ? 'boolean' : 'text';
+  return { key: filter.key, operator: filter.operator, value: filter.value === undefined ? '' : String(filter.value), kind };
+}
+
+/** The filter a form row makes, or null while it lacks a key or a value it needs (a number that reads as one, true or false). */
+export function rowAttributeFilter(row: AttributeFilterRow): AttributeFilterState | null {
+  const key = row.key.trim();
+  if (!key) return null;
+  if (row.operator === 'EXISTS') return { key, operator: 'EXISTS' };
+  if (row.operator === 'CONTAINS') return row.value === '' ? null : { key, operator: 'CONTAINS', value: row.value };
+  if (row.kind === 'number') {
+    const value = numberOf(row.value);
+    return value === undefined ? null : { key, operator: 'EQUALS', value };
+  }
+  if (row.kind === 'boolean') {
+    const value = row.value.trim().toLowerCase();
+    return value === 'true' || value === 'false' ? { key, operator: 'EQUALS', value: value === 'true' } : null;
+  }
+  return { key, operator: 'EQUALS', value: row.value };
 }

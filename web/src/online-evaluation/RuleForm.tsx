@@ -83,6 +83,7 @@ const matchesQuery = graphql`
     $maxCost: Float
     $minLatency: Float
     $maxLatency: Float
+    $attributes: [AttributeFilter!]
   ) {
     traceMetrics(
       startedAfter: $startedAfter
@@ -98,6 +99,7 @@ const matchesQuery = graphql`
       maxCost: $maxCost
       minLatency: $minLatency
       maxLatency: $maxLatency
+      attributes: $attributes
     ) {
       count
     }
@@ -116,6 +118,7 @@ const matchesQuery = graphql`
       maxCost: $maxCost
       minLatency: $minLatency
       maxLatency: $maxLatency
+      attributes: $attributes
     ) {
       edges {
         node {

@@ -17,6 +17,23 @@ describe('the rule form', () => {
     });
   });
 
+  it('edits the span attribute filters in GraphQL’s names and stores them in REST’s', () => {
+    const filter = {
+      attributes: [
+        { key: 'gen_ai.system', operator: 'equals', value: 'openai' },
+        { key: 'tool.name', operator: 'exists' },
+      ],
+    };
+    const draft = draftOfFilter(filter);
+    expect(draft.attributes).toEqual([
+      { key: 'gen_ai.system', operator: 'EQUALS', value: 'openai' },
+      { key: 'tool.name', operator: 'EXISTS' },
+    ]);
+    expect(filterOfDraft(draft, filter)).toEqual(filter);
+    expect(filterOfDraft({ ...draft, attributes: [] }, filter)).toEqual({});
+    expect(recentVariables(draft, 0).attributes).toEqual(draft.attributes);
+  });
+
   it('counts the recent traces with the trace search’s arguments', () => {
     const now = Date.parse('2026-01-02T00:00:00Z');
     expect(recentVariables({ ...draftOfFilter({ environment: 'production', spankind: ['LLM'] }) }, now)).toMatchObject({

@@ -2,7 +2,7 @@
 // trace search's query parameter names, docs/online-evaluation.md#rules) as the trace list's filter
 // fields edit it and back, the rule as the form edits it, and the input or patch it sends.
 import type { FilterDraft } from '../observability/TraceFilters.tsx';
-import { filterVariables, numberOf, parseState, spanKinds, statuses, type SpanKind, type Status } from '../observability/filters.ts';
+import { attributeFilterOf, filterVariables, numberOf, parseState, spanKinds, statuses, type SpanKind, type Status } from '../observability/filters.ts';
 
 export const targets = ['TRACE', 'SPAN', 'SESSION'] as const;
 export type Target = (typeof targets)[number];
@@ -24,7 +24,7 @@ const numberKeys = [
 ] as const;
 
 /** The keys of a rule's filter the form edits; any other (app_id, variant_id…) is kept as it is. */
-const editedKeys = new Set<string>([...textKeys.map(([, key]) => key), ...numberKeys.map(([, key]) => key), 'spankind', 'status']);
+const editedKeys = new Set<string>([...textKeys.map(([, key]) => key), ...numberKeys.map(([, key]) => key), 'spankind', 'status', 'attributes']);
 
 export type RuleFilter = Record<string, unknown>;
 
@@ -32,7 +32,9 @@ export function draftOfFilter(filter: RuleFilter): FilterDraft {
   const text = (key: string) => (typeof filter[key] === 'string' || typeof filter[key] === 'number' ? String(filter[key]) : '');
   const list = <T extends string>(key: string, allowed: readonly T[]) =>
     Array.isArray(filter[key]) ? (filter[key] as unknown[]).filter((item): item is T => (allowed as readonly unknown[]).includes(item)) : [];
-  const draft = { statuses: list<Status>('status', statuses), kinds: list<SpanKind>('spankind', spanKinds) } as FilterDraft;
+  // The rule keeps REST's operator names (`equals`), the form GraphQL's (`EQUALS`).
+  const attributes = Array.isArray(filter.attributes) ? filter.attributes.flatMap((item: unknown) => attributeFilterOf(item) ?? []) : [];
+  const draft = { statuses: list<Status>('status', statuses), kinds: list<SpanKind>('spankind', spanKinds), attributes } as FilterDraft;
   for (const [field, key] of [...textKeys, ...numberKeys]) draft[field] = text(key);
   return draft;
 }
@@ -47,6 +49,7 @@ export function filterOfDraft(draft: FilterDraft, kept: RuleFilter = {}): RuleFi
   for (const [field, key] of numberKeys) if (draft[field].trim() !== '') filter[key] = numberOf(draft[field]) ?? draft[field].trim();
   if (draft.kinds.length > 0) filter.spankind = draft.kinds;
   if (draft.statuses.length > 0) filter.status = draft.statuses;
+  if (draft.attributes.length > 0) filter.attributes = draft.attributes.map((item) => ({ ...item, operator: item.operator.toLowerCase() }));
   return filter;
 }
 
