@@ -104,41 +104,85 @@ async function scoresFirst(ctx: Pick<RequestContext, 'db' | 'sql'>, traces: SqlP
   return Number(row.n) >= SCORES_FIRST_FROM;
 }
 
+/** The scores of one name, data type and label (a BOOLEAN's or CATEGORICAL's; null otherwise) of one group of traces. */
+export interface ScoreGroupFigures {
+  group: number;
+  name: string;
+  dataType: ScoreDataType;
+  label: string | null;
+  /** Scores counted (TEXT ones too). */
+  count: number;
+  /** Of them, those with a value; their sum and sum of squares. */
+  n: number;
+  sum: number;
+  squares: number;
+}
+
 /**
- * The summaries of the scores named `names` (every name when null) of the traces `traces` (a SELECT
- * of one column, trace ids; `count` of them when the caller knows), by name and data type, in the order of `names` (else by name).
+ * The scores named `names` (every name when null) of the traces of each group, by name, data type
+ * and label: `groups` is a SELECT of `"group"` (a number) and `"traceId"` (the trace list's matching
+ * traces, one group, or the chart's buckets: search/metrics.ts; `count` of them when the caller
+ * knows), made once (a materialised CTE, which SQLite indexes by trace id itself when it walks the
+ * scores first). The summaries and the chart's means of a page come from this one statement.
  */
-export async function scoreSummaries(
+export async function scoreFiguresByGroup(
   ctx: Pick<RequestContext, 'db' | 'sql' | 'projectId'>,
-  traces: SqlPart,
+  groups: SqlPart,
   names: readonly string[] | null,
   count?: number,
-): Promise<ScoreSummary[]> {
+): Promise<ScoreGroupFigures[]> {
   if (names?.length === 0) return [];
-  const named = names ? `AND s."name" IN (${names.map(() => '?').join(', ')})` : '';
-  // A unary + keeps SQLite from the trace id's index (scoresFirst).
-  const plus = (await scoresFirst(ctx, traces, count)) ? '+' : '';
+  // SQLite's CROSS JOIN walks its left side first (scoresFirst).
+  const walk = ctx.sql.provider === 'postgresql' ? 'hash' : (await scoresFirst(ctx, groups, count)) ? 'scores' : 'traces';
+  const joined = {
+    hash: `"Score" AS s JOIN g ON g."traceId" = s."traceId"`,
+    scores: `"Score" AS s CROSS JOIN g ON g."traceId" = s."traceId"`,
+    traces: `g CROSS JOIN "Score" AS s ON s."projectId" = ? AND s."traceId" = g."traceId"`,
+  }[walk];
+  const named = names ? ` AND s."name" IN (${names.map(() => '?').join(', ')})` : '';
   const rows = await ctx.sql.query<Record<string, string | number | bigint | null>>(
     ctx.db,
-    `SELECT s."name" AS "name", s."dataType" AS "dataType",
+    `WITH g AS MATERIALIZED (${groups.sql})
+     SELECT g."group" AS "group", s."name" AS "name", s."dataType" AS "dataType",
        CASE WHEN s."dataType" IN ('BOOLEAN', 'CATEGORICAL') THEN s."stringValue" END AS "label",
        COUNT(*) AS "count", COUNT(s."value") AS "n", SUM(s."value") AS "sum", SUM(s."value" * s."value") AS "squares"
-     FROM "Score" AS s
-     WHERE s."projectId" = ? ${named} AND ${plus}s."traceId" IN (${traces.sql})
-     GROUP BY s."name", s."dataType", 3`,
-    [ctx.projectId, ...(names ?? []), ...traces.params],
+     FROM ${joined}
+     WHERE s."projectId" = ?${named}
+     GROUP BY 1, 2, 3, 4`,
+    [...groups.params, ...(walk === 'traces' ? [ctx.projectId] : []), ctx.projectId, ...(names ?? [])],
   );
-  const byKey = new Map<string, { name: string; dataType: ScoreDataType; count: number; n: number; sum: number; squares: number; labels: LabelShare[] }>();
-  for (const row of rows) {
+  return rows.map((row) => ({
+    group: Number(row.group),
+    name: String(row.name),
+    dataType: String(row.dataType) as ScoreDataType,
+    label: row.label === null ? null : String(row.label),
+    count: Number(row.count),
+    n: Number(row.n),
+    sum: Number(row.sum ?? 0),
+    squares: Number(row.squares ?? 0),
+  }));
+}
+
+/**
+ * The summaries of the scores named `names` (every name when null) of every group of `figures`,
+ * by name and data type, in the order of `names` (else by name).
+ */
+export function scoreSummaries(figures: readonly ScoreGroupFigures[], names: readonly string[] | null): ScoreSummary[] {
+  const asked = names && new Set(names);
+  const byKey = new Map<
+    string,
+    { name: string; dataType: ScoreDataType; count: number; n: number; sum: number; squares: number; labels: Map<string, number> }
+  >();
+  for (const row of figures) {
+    if (asked && !asked.has(row.name)) continue;
     const key = `${row.name}\u0000${row.dataType}`;
-    const entry = byKey.get(key) ?? { name: String(row.name), dataType: String(row.dataType) as ScoreDataType, count: 0, n: 0, sum: 0, squares: 0, labels: [] };
+    const entry = byKey.get(key) ?? { name: row.name, dataType: row.dataType, count: 0, n: 0, sum: 0, squares: 0, labels: new Map<string, number>() };
     byKey.set(key, entry);
-    const count = Number(row.count);
-    entry.count += count;
-    entry.n += Number(row.n);
-    entry.sum += Number(row.sum ?? 0);
-    entry.squares += Number(row.squares ?? 0);
-    if (labelled.has(entry.dataType) && row.label !== null) entry.labels.push({ label: String(row.label), count, share: 0 });
+    entry.count += row.count;
+    entry.n += row.n;
+    entry.sum += row.sum;
+    entry.squares += row.squares;
+    if (labelled.has(entry.dataType) && row.label !== null) entry.labels.set(row.label, (entry.labels.get(row.label) ?? 0) + row.count);
   }
   const order = names ?? [...new Set([...byKey.values()].map((entry) => entry.name))].sort();
   return order.flatMap((name) =>
@@ -154,8 +198,8 @@ export async function scoreSummaries(
           mean: entry.dataType === 'TEXT' ? null : figures.mean,
           stddev: figures.stddev,
           interval: figures.ciLow === null || figures.ciHigh === null || entry.n < 2 ? null : { low: figures.ciLow, high: figures.ciHigh },
-          labels: entry.labels
-            .map((label) => ({ ...label, share: label.count / entry.count }))
+          labels: [...entry.labels]
+            .map(([label, count]) => ({ label, count, share: count / entry.count }))
             .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label)),
         };
       }),
@@ -171,37 +215,21 @@ export interface GroupScoreMean {
   mean: number;
 }
 
-/**
- * The mean value of the scores named `names` of the traces of each group: `groups` is a SELECT of
- * `"group"` (a number), `"projectId"` and `"traceId"` (the chart's buckets, search/metrics.ts;
- * `count` of them when the caller knows), made once (a materialised CTE, which SQLite indexes by trace id itself when it walks the scores
- * first).
- */
-export async function scoreMeansByGroup(
-  ctx: Pick<RequestContext, 'db' | 'sql' | 'projectId'>,
-  groups: SqlPart,
-  names: readonly string[],
-  count?: number,
-): Promise<GroupScoreMean[]> {
-  if (names.length === 0) return [];
-  // SQLite's CROSS JOIN walks its left side first (scoresFirst).
-  const first = await scoresFirst(ctx, groups, count);
-  const joined =
-    ctx.sql.provider === 'postgresql'
-      ? `"Score" AS s JOIN g ON g."traceId" = s."traceId"`
-      : first
-        ? `"Score" AS s CROSS JOIN g ON g."traceId" = s."traceId"`
-        : `g CROSS JOIN "Score" AS s ON s."projectId" = g."projectId" AND s."traceId" = g."traceId"`;
-  const rows = await ctx.sql.query<{ group: number | bigint; name: string; count: number | bigint; mean: number | null }>(
-    ctx.db,
-    `WITH g AS MATERIALIZED (${groups.sql})
-     SELECT g."group" AS "group", s."name" AS "name", COUNT(s."value") AS "count", AVG(s."value") AS "mean"
-     FROM ${joined}
-     WHERE s."projectId" = ? AND s."name" IN (${names.map(() => '?').join(', ')}) AND s."value" IS NOT NULL
-     GROUP BY g."group", s."name"`,
-    [...groups.params, ctx.projectId, ...names],
-  );
-  return rows.map((row) => ({ group: Number(row.group), name: row.name, count: Number(row.count), mean: Number(row.mean) }));
+/** The mean value of the scores named `names` in each group of `figures` that has one with a value. */
+export function scoreMeansByGroup(figures: readonly ScoreGroupFigures[], names: readonly string[]): GroupScoreMean[] {
+  const asked = new Set(names);
+  const byKey = new Map<string, GroupScoreMean & { sum: number }>();
+  for (const row of figures) {
+    if (!asked.has(row.name) || row.n === 0) continue;
+    const key = `${row.group}\u0000${row.name}`;
+    const entry = byKey.get(key) ?? { group: row.group, name: row.name, count: 0, mean: 0, sum: 0 };
+    byKey.set(key, entry);
+    entry.count += row.n;
+    entry.sum += row.sum;
+  }
+  return [...byKey.values()]
+    .sort((a, b) => a.group - b.group || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map(({ group, name, count, sum }) => ({ group, name, count, mean: sum / count }));
 }
 
 /** A trace's scores of one name, as a column of the trace list shows them. */

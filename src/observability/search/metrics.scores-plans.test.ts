@@ -66,4 +66,14 @@ describe('score figures over many traces', () => {
       expect(data.traceSeries[0].scores[0].mean).toBeCloseTo(mean(traces.map(quality)), 9);
     }
   });
+
+  it("puts each trace's scores in the chart interval its count is in", async () => {
+    // Every trace has one quality score: each interval's score count is its trace count, whether
+    // the counts come from the request's read (SQLite) or SQL, and the scores' intervals from SQL.
+    const { data, errors } = await server.graphql(`{ traceSeries(buckets: 37, scoreNames: ["quality"]) { count scores { count mean } } }`);
+    expect(errors).toBeUndefined();
+    expect(data.traceSeries).toHaveLength(37);
+    expect(data.traceSeries.reduce((sum: number, bucket: { count: number }) => sum + bucket.count, 0)).toBe(TRACES);
+    for (const bucket of data.traceSeries) expect(bucket.scores[0]?.count ?? 0).toBe(bucket.count);
+  });
 });

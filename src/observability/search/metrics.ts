@@ -1,10 +1,10 @@
 // Aggregates over the traces or spans matching a filter (docs/observability.md#search): counts,
 // errors, cost, tokens and latency percentiles, and the trace counts over time of the trace list's
 // chart. Shared by GraphQL and REST.
-import type { RequestContext } from '../../shared/context.js';
+import { perRequest, type RequestContext } from '../../shared/context.js';
 import { ValidationError } from '../../shared/errors.js';
 import { costSumSql } from '../../shared/money.js';
-import { scoreMeansByGroup, scoreSummaries, type ScoreSummary } from '../../scores/trace-search.js';
+import { scoreFiguresByGroup, scoreMeansByGroup, scoreSummaries, type ScoreGroupFigures, type ScoreSummary } from '../../scores/trace-search.js';
 import { spanWhere, traceWhere, type SearchFilter, type Where } from './filters.js';
 import { sumOf, traceFigures, type TraceFigures } from './trace-figures.js';
 
@@ -29,13 +29,13 @@ const percentiles = [
 ] as const;
 
 /**
- * The totals, and on PostgreSQL the latency percentiles too (nearest-rank is its
- * `percentile_disc`), in one statement, so an expensive filter is evaluated once. SQLite takes
+ * The totals and the first and last start, and on PostgreSQL the latency percentiles too
+ * (nearest-rank is its `percentile_disc`), in one statement, so an expensive filter is evaluated once. SQLite takes
  * each percentile by walking the matches in latency order (`ORDER BY latency LIMIT 1 OFFSET n`),
  * which the (projectId, latency, environment, startTime) index answers alone for the common
  * filters; a window over the matches, sorted once, measured slower (docs/observability.md#search).
  */
-async function metrics(ctx: RequestContext, table: string, alias: string, where: Where, errorSql: string): Promise<Metrics> {
+async function metrics(ctx: RequestContext, table: string, alias: string, where: Where, errorSql: string): Promise<Metrics & { range: Range | null }> {
   const { sql } = ctx;
   const a = (column: string) => `${alias}."${column}"`;
   const ranks =
@@ -46,7 +46,8 @@ async function metrics(ctx: RequestContext, table: string, alias: string, where:
     ctx.db,
     `SELECT COUNT(*) AS "count", SUM(CASE WHEN ${errorSql} THEN 1 ELSE 0 END) AS "errors",
        ${costSumSql(a('cost'), sql)} AS "cost", SUM(${a('promptTokens')}) AS "prompt", SUM(${a('completionTokens')}) AS "completion",
-       SUM(${a('totalTokens')}) AS "total", AVG(${a('latency')}) AS "avg", MIN(${a('latency')}) AS "min", MAX(${a('latency')}) AS "max"${ranks}
+       SUM(${a('totalTokens')}) AS "total", AVG(${a('latency')}) AS "avg", MIN(${a('latency')}) AS "min", MAX(${a('latency')}) AS "max"${ranks},
+       MIN(${sql.epochMillis(a('startTime'))}) AS "first", MAX(${sql.epochMillis(a('startTime'))}) AS "last"
      FROM "${table}" AS ${alias} WHERE ${where.sql}`,
     where.params,
   );
@@ -80,6 +81,7 @@ async function metrics(ctx: RequestContext, table: string, alias: string, where:
     completion_tokens: num(totals.completion),
     total_tokens: num(totals.total),
     latency,
+    range: count > 0 ? { first: num(totals.first)!, last: num(totals.last)! } : null,
   };
 }
 
@@ -108,14 +110,155 @@ function metricsOf(figures: TraceFigures): Metrics {
   };
 }
 
-export async function traceMetrics(ctx: RequestContext, filter: SearchFilter): Promise<Metrics> {
-  const figures = await traceFigures(ctx, filter);
-  if (figures) return metricsOf(figures);
-  return metrics(ctx, 'Trace', 't', traceWhere(ctx, filter), `t."errorCount" > 0`);
+/** The first and last start (milliseconds since the epoch) of the matching traces. */
+interface Range {
+  first: number;
+  last: number;
 }
 
-export function spanMetrics(ctx: RequestContext, filter: SearchFilter): Promise<Metrics> {
-  return metrics(ctx, 'Span', 's', spanWhere(ctx, filter), `s."statusCode" = 'ERROR'`);
+const totalsKey = Symbol('traceTotals');
+
+/**
+ * The metrics of the traces matching `filter` and their time range, once per request and filter
+ * (the page's metrics, chart and score figures share it): from the request's read of the matching
+ * traces (trace-figures.ts), else one statement (two more for SQLite's percentiles).
+ */
+function traceTotals(ctx: RequestContext, filter: SearchFilter): Promise<Metrics & { range: Range | null }> {
+  const totals = perRequest(ctx, totalsKey, () => new Map<string, Promise<Metrics & { range: Range | null }>>());
+  const key = JSON.stringify(filter);
+  let read = totals.get(key);
+  if (!read) {
+    read = (async () => {
+      const figures = await traceFigures(ctx, filter);
+      if (!figures) return metrics(ctx, 'Trace', 't', traceWhere(ctx, filter), `t."errorCount" > 0`);
+      const range =
+        figures.starts.length > 0 ? { first: figures.starts.reduce((a, b) => Math.min(a, b)), last: figures.starts.reduce((a, b) => Math.max(a, b)) } : null;
+      return { ...metricsOf(figures), range };
+    })();
+    totals.set(key, read);
+  }
+  return read;
+}
+
+/** The metrics without the range. */
+const metricsOnly = ({ range, ...figures }: Metrics & { range: Range | null }): Metrics => (void range, figures);
+
+export async function traceMetrics(ctx: RequestContext, filter: SearchFilter): Promise<Metrics> {
+  return metricsOnly(await traceTotals(ctx, filter));
+}
+
+export async function spanMetrics(ctx: RequestContext, filter: SearchFilter): Promise<Metrics> {
+  return metricsOnly(await metrics(ctx, 'Span', 's', spanWhere(ctx, filter), `s."statusCode" = 'ERROR'`));
+}
+
+/** The chart's intervals over a filter's traces: `buckets` of `width` milliseconds from `from`. */
+interface Grid {
+  from: number;
+  width: number;
+  buckets: number;
+}
+
+/** The chart's intervals: from `startedAfter` (else the first match) to `startedBefore` (else the last); null when none match. */
+async function seriesGrid(ctx: RequestContext, filter: SearchFilter, buckets: number): Promise<Grid | null> {
+  const { range } = await traceTotals(ctx, filter);
+  if (!range) return null;
+  const from = filter.startedAfter?.getTime() ?? range.first;
+  const to = filter.startedBefore?.getTime() ?? range.last;
+  // At least a millisecond each (times are stored to the millisecond); the last bucket also holds
+  // the traces that start exactly at `to`.
+  return { from, width: Math.max(to - from, buckets) / buckets, buckets };
+}
+
+/** The interval of the chart a trace (`t`) falls in, as SQL, with its parameters: `Math.floor((start − from) / width)`, the last taking the rest. */
+function bucketOf(ctx: RequestContext, grid: Grid): { sql: string; params: unknown[] } {
+  const { sql } = ctx;
+  if (sql.provider === 'postgresql') {
+    return {
+      sql: sql.least(sql.floorToInt(sql.divide(`(${sql.epochMillis('t."startTime"')} - ?)`, '?')), '?'),
+      params: [grid.from, grid.width, grid.buckets - 1],
+    };
+  }
+  // SQLite's epoch of a stored time (two strftime calls) cost more than the rest of a scan of
+  // 50,000 traces: the start text is compared with each interval's first millisecond instead
+  // (stored times are ISO text, which sorts as time), in a binary search of nested CASEs.
+  const bucket = (start: number) => Math.min(Math.floor((start - grid.from) / grid.width), grid.buckets - 1);
+  const firstOf = (i: number) => {
+    let start = Math.ceil(grid.from + i * grid.width);
+    while (bucket(start - 1) >= i) start--;
+    while (bucket(start) < i) start++;
+    return new Date(start);
+  };
+  const params: unknown[] = [];
+  const search = (low: number, high: number): string => {
+    if (low === high) return String(low);
+    const middle = Math.ceil((low + high) / 2);
+    params.push(firstOf(middle));
+    return `CASE WHEN t."startTime" < ? THEN ${search(low, middle - 1)} ELSE ${search(middle, high)} END`;
+  };
+  return { sql: search(0, grid.buckets - 1), params };
+}
+
+/** What one field of the page asks of the score figures: a summary of names (null: every name), or the chart's means. */
+type ScoreAsk = { summary: readonly string[] | null } | { buckets: number; means: readonly string[] };
+
+/** The score figures of one filter that the fields of a request ask, gathered into one statement. */
+interface ScoreBatch {
+  /** The summaries' names: undefined when no summary is asked, null for every name. */
+  summary?: Set<string> | null;
+  chart?: { buckets: number; names: Set<string> };
+  open: boolean;
+  figures: Promise<ScoreGroupFigures[]>;
+}
+
+const batchesKey = Symbol('scoreBatches');
+
+/**
+ * The score figures `ask` needs over the traces matching `filter`. The page asks its summaries and
+ * its chart's means in one request, fields resolved at once: the asks of one filter made in the
+ * same turn of the event loop share one statement over the names' scores, the filter evaluated
+ * once (docs/observability.md#search), grouped by the chart's interval when a chart asks.
+ */
+function scoreFigures(ctx: RequestContext, filter: SearchFilter, ask: ScoreAsk): Promise<ScoreGroupFigures[]> {
+  const batches = perRequest(ctx, batchesKey, () => new Map<string, ScoreBatch>());
+  const key = JSON.stringify(filter);
+  let batch = batches.get(key);
+  if (!batch?.open || ('buckets' in ask && batch.chart && batch.chart.buckets !== ask.buckets)) {
+    const made: ScoreBatch = { open: true, figures: Promise.resolve([]) };
+    made.figures = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      made.open = false;
+      return readScoreFigures(ctx, filter, made);
+    });
+    batches.set(key, (batch = made));
+  }
+  if ('buckets' in ask) {
+    batch.chart ??= { buckets: ask.buckets, names: new Set() };
+    for (const name of ask.means) batch.chart.names.add(name);
+  } else if (ask.summary === null) batch.summary = null;
+  else if (batch.summary !== null) {
+    batch.summary ??= new Set();
+    for (const name of ask.summary) batch.summary.add(name);
+  }
+  return batch.figures;
+}
+
+async function readScoreFigures(ctx: RequestContext, filter: SearchFilter, batch: ScoreBatch): Promise<ScoreGroupFigures[]> {
+  const names = batch.summary === null ? null : [...new Set([...(batch.summary ?? []), ...(batch.chart?.names ?? [])])];
+  if (names?.length === 0) return [];
+  const where = traceWhere(ctx, filter);
+  // SQLite's plan depends on how many traces match: the request's read of them counts them.
+  const count = ctx.sql.provider === 'sqlite' ? (await traceFigures(ctx, filter))?.starts.length : undefined;
+  let group: { sql: string; params: unknown[] } = { sql: '0', params: [] };
+  if (batch.chart) {
+    const grid = await seriesGrid(ctx, filter, batch.chart.buckets);
+    if (!grid) return [];
+    group = bucketOf(ctx, grid);
+  }
+  return scoreFiguresByGroup(
+    ctx,
+    { sql: `SELECT ${group.sql} AS "group", t."traceId" AS "traceId" FROM "Trace" AS t WHERE ${where.sql}`, params: [...group.params, ...where.params] },
+    names,
+    count,
+  );
 }
 
 /**
@@ -123,10 +266,8 @@ export function spanMetrics(ctx: RequestContext, filter: SearchFilter): Promise<
  * name: count, mean with its 95% interval, label shares (docs/scores.md#in-the-trace-list).
  */
 export async function traceScoreSummaries(ctx: RequestContext, filter: SearchFilter, names: readonly string[] | null): Promise<ScoreSummary[]> {
-  const where = traceWhere(ctx, filter);
-  // SQLite's plan depends on how many traces match: the request's read of them counts them.
-  const count = ctx.sql.provider === 'sqlite' && names?.length !== 0 ? (await traceFigures(ctx, filter))?.starts.length : undefined;
-  return scoreSummaries(ctx, { sql: `SELECT t."traceId" FROM "Trace" AS t WHERE ${where.sql}`, params: where.params }, names, count);
+  if (names?.length === 0) return [];
+  return scoreSummaries(await scoreFigures(ctx, filter, { summary: names }), names);
 }
 
 /** One score name's mean in one interval of `traceSeries`. */
@@ -162,35 +303,24 @@ interface BucketFigures {
 /**
  * The traces matching `filter` counted over `buckets` equal intervals of time (the chart over the
  * trace list, docs/ui.md#the-trace-list): from `startedAfter` (else the earliest match) to
- * `startedBefore` (else the latest). The counts from the request's read of the matching traces
- * (trace-figures.ts), else two queries: the range, then one grouped scan; one more for the means of `scoreNames`.
+ * `startedBefore` (else the latest). The range is the metrics' (traceTotals, shared with the page's
+ * `traceMetrics`); the counts from the request's read of the matching traces (trace-figures.ts),
+ * else one grouped scan; the means of `scoreNames` from the page's one score statement (scoreFigures).
  */
 export async function traceSeries(ctx: RequestContext, filter: SearchFilter, buckets: number, scoreNames: readonly string[] = []): Promise<SeriesBucket[]> {
   if (!Number.isInteger(buckets) || buckets < 1 || buckets > MAX_SERIES_BUCKETS) {
     throw ValidationError.at(['args', 'buckets'], `Input should be an integer from 1 to ${MAX_SERIES_BUCKETS}`, 'value_error');
   }
-  const where = traceWhere(ctx, filter);
-  const { sql } = ctx;
-  const figures = await traceFigures(ctx, filter);
-  let range: { first: number; last: number } | null = null;
-  if (figures) {
-    if (figures.starts.length > 0) range = { first: figures.starts.reduce((a, b) => Math.min(a, b)), last: figures.starts.reduce((a, b) => Math.max(a, b)) };
-  } else {
-    const [row] = await sql.query<{ first: string | Date | null; last: string | Date | null }>(
-      ctx.db,
-      `SELECT MIN(t."startTime") AS "first", MAX(t."startTime") AS "last" FROM "Trace" AS t WHERE ${where.sql}`,
-      where.params,
-    );
-    if (row && row.first !== null && row.last !== null) range = { first: new Date(row.first).getTime(), last: new Date(row.last).getTime() };
+  // Asked before any wait, so that the page's summaries join the same statement.
+  const scores = scoreNames.length > 0 ? scoreFigures(ctx, filter, { buckets, means: scoreNames }) : Promise.resolve([]);
+  const grid = await seriesGrid(ctx, filter, buckets);
+  if (!grid) {
+    await scores;
+    return [];
   }
-  if (!range) return [];
-  const from = filter.startedAfter?.getTime() ?? range.first;
-  const to = filter.startedBefore?.getTime() ?? range.last;
-  // At least a millisecond each (times are stored to the millisecond); the last bucket also holds
-  // the traces that start exactly at `to`.
-  const width = Math.max(to - from, buckets) / buckets;
-  const bucket = sql.least(sql.floorToInt(sql.divide(`(${sql.epochMillis('t."startTime"')} - ?)`, '?')), '?');
+  const { from, width } = grid;
   const byBucket = new Map<number, BucketFigures>();
+  const figures = await traceFigures(ctx, filter);
   if (figures) {
     const members: number[][] = Array.from({ length: buckets }, () => []);
     figures.starts.forEach((start, i) => members[Math.min(Math.floor((start - from) / width), buckets - 1)].push(i));
@@ -204,27 +334,21 @@ export async function traceSeries(ctx: RequestContext, filter: SearchFilter, buc
       });
     });
   } else {
-    const rows = await sql.query<Record<string, number | bigint | string | null>>(
+    const where = traceWhere(ctx, filter);
+    const bucket = bucketOf(ctx, grid);
+    const rows = await ctx.sql.query<Record<string, number | bigint | string | null>>(
       ctx.db,
-      `SELECT ${bucket} AS "bucket", COUNT(*) AS "count",
-         SUM(CASE WHEN t."errorCount" > 0 THEN 1 ELSE 0 END) AS "errors", ${costSumSql('t."cost"', sql)} AS "cost", AVG(t."latency") AS "latency"
+      `SELECT ${bucket.sql} AS "bucket", COUNT(*) AS "count",
+         SUM(CASE WHEN t."errorCount" > 0 THEN 1 ELSE 0 END) AS "errors", ${costSumSql('t."cost"', ctx.sql)} AS "cost", AVG(t."latency") AS "latency"
        FROM "Trace" AS t WHERE ${where.sql} GROUP BY 1`,
-      [from, width, buckets - 1, ...where.params],
+      [...bucket.params, ...where.params],
     );
     const num = (value: number | bigint | string | null) => (value === null ? null : Number(value));
     for (const row of rows)
       byBucket.set(Number(row.bucket), { count: Number(row.count), errors: Number(row.errors), cost: num(row.cost), latency: num(row.latency) });
   }
   // The scores' means: the same buckets of the same traces, each trace's scores joined to its bucket.
-  const means = await scoreMeansByGroup(
-    ctx,
-    {
-      sql: `SELECT ${bucket} AS "group", t."projectId" AS "projectId", t."traceId" AS "traceId" FROM "Trace" AS t WHERE ${where.sql}`,
-      params: [from, width, buckets - 1, ...where.params],
-    },
-    scoreNames,
-    figures?.starts.length,
-  );
+  const means = scoreMeansByGroup(await scores, scoreNames);
   return Array.from({ length: buckets }, (_, i) => {
     const figuresOf = byBucket.get(i);
     return {
