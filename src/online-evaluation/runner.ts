@@ -163,6 +163,11 @@ export class OnlineEvaluationRunner {
         const take = this.scheduling.concurrency - this.running.size;
         const ids = await this.leases.claim(take, [...this.running.keys()]);
         if (ids.length === 0) continue;
+        if (this.stopped) {
+          // Stopped during the claim: given back at once, for the next start or another instance.
+          await Promise.all(ids.map((id) => this.leases.release(id)));
+          break;
+        }
         for (const id of ids) {
           const controller = new AbortController();
           // A job's signal is listened to by its evaluator's calls.
