@@ -10,7 +10,7 @@ import { JobPlanner } from './online-evaluation/planner.js';
 import { externalTraceFollower } from './evaluations/external-traces.js';
 import { followRuleScores } from './annotation-queues/rules.js';
 import { evaluationRuleRoutes } from './online-evaluation/routes.js';
-import { OnlineEvaluationJobs } from './online-evaluation/runner.js';
+import { OnlineEvaluationRunner } from './online-evaluation/runner.js';
 import { evaluatorRoutes } from './evaluators/routes.js';
 import { setPythonPoolSize } from './evaluators/sandbox/python.js';
 import { ingestionRoutes } from './observability/ingestion/routes.js';
@@ -250,14 +250,15 @@ export async function createAssay(config: Config, options: AssayOptions = {}): P
       { leaseMs, concurrency: 2 },
       server.log.child({ component: 'human-evaluation-runner' }),
     ),
-    new EvaluationEngine(
+    // Online evaluation runs its jobs in batches of its own (docs/online-evaluation.md#jobs), on the engine's leases.
+    new OnlineEvaluationRunner(
       services,
-      new OnlineEvaluationJobs(services, {
+      {
         backoffMs: config.ONLINE_EVALUATION_BACKOFF_SECONDS * 1000,
         timeoutMs: config.ONLINE_EVALUATION_TIMEOUT_SECONDS * 1000,
         retryDeadlineMs: config.ONLINE_EVALUATION_RETRY_DEADLINE_SECONDS * 1000,
         maxAttempts: config.ONLINE_EVALUATION_MAX_ATTEMPTS,
-      }),
+      },
       { leaseMs, concurrency: config.ONLINE_EVALUATION_CONCURRENCY },
       server.log.child({ component: 'online-evaluation-runner' }),
     ),

@@ -32,13 +32,11 @@ export class EvaluationEngine<Row extends { leaseOwner: string | null }, Plan, C
       leaseMs: settings.leaseMs,
       table: kind.table,
       statuses: kind.states.runnable,
-      due: kind.due,
       only: kind.only,
     });
     this.scheduler = new JobScheduler(kind.name, services.events, this.leases, settings, log, {
       work: (id, signal) => this.work(id, signal),
       fail: (id, error) => this.end(id, { status: kind.states.failed, error }, null),
-      busy: kind.busy ? () => kind.busy!() : undefined,
     });
     services.metrics.watchRunningJobs(kind.name, () => this.scheduler.runningJobs);
   }

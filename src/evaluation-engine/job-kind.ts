@@ -85,8 +85,6 @@ export interface JobKind<Row extends { leaseOwner: string | null }, Plan, Case, 
   readonly name: EvaluationKind;
   /** The jobs' table ("Evaluation"): its rows have `id`, `status`, `statusError`, `leaseOwner` and `leaseExpiresAt`. */
   readonly table: string;
-  /** A DateTime column of the row before which it is not run (online evaluation's delays and backoffs). */
-  readonly due?: string;
   /** Column values of the rows that are this kind's jobs; other rows of the table are never taken. */
   readonly only?: Readonly<Record<string, string>>;
   /** The table's delegate in `db`, which is the service's client or a transaction. */
@@ -116,10 +114,4 @@ export interface JobKind<Row extends { leaseOwner: string | null }, Plan, Case, 
    * planning threw): a kind whose progress is followed in its own terms publishes it here.
    */
   changed?(id: string, plan: Plan | null): void;
-  /**
-   * True while the service is busy with work that comes before this kind's (online evaluation:
-   * spans waiting to be written): no new job starts then, those under way go on, and the
-   * scheduler looks again shortly.
-   */
-  busy?(): boolean;
 }

@@ -31,6 +31,8 @@ export interface LeaseOptions {
   due?: string;
   /** Column values a row must have to be taken at all (evaluations' `origin`: external runs are never run). */
   only?: Readonly<Record<string, string>>;
+  /** A status the claim writes on the rows it takes (online evaluation marks them started in the same statement). */
+  claimedStatus?: string;
 }
 
 /** Thrown by `fence` when another worker holds the row now: the work stops, and what it was writing is rolled back. */
@@ -55,8 +57,9 @@ export class Leases {
     const table = `"${options.table}"`;
     // Statuses are constants of the code, written as literals: PostgreSQL types them as the enum.
     const statuses = options.statuses.map((status) => `'${status.replace(/'/g, "''")}'`).join(', ');
+    const claimed = options.claimedStatus ? `, "status" = '${options.claimedStatus.replace(/'/g, "''")}'` : '';
     this.claimSql =
-      `UPDATE ${table} SET "leaseOwner" = ?, "leaseExpiresAt" = ${sql.timestamp('?')} WHERE "id" IN (` +
+      `UPDATE ${table} SET "leaseOwner" = ?, "leaseExpiresAt" = ${sql.timestamp('?')}${claimed} WHERE "id" IN (` +
       `SELECT "id" FROM ${table} WHERE "status" IN (${statuses}) ` +
       `AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${sql.timestamp('?')}) AND "id" NOT IN (${sql.jsonValues('?')}) ` +
       (options.due ? `AND "${options.due}" <= ${sql.timestamp('?')} ` : '') +

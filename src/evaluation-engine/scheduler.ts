@@ -23,18 +23,12 @@ export interface ScheduledWork {
   /** Throws to fail the job (a JobFailure for a fault the user can act on). */
   work(id: string, signal: AbortSignal): Promise<void>;
   fail(id: string, error: JobError): Promise<void>;
-  /** True while no new job should start (JobKind.busy); the scan is tried again after BUSY_RETRY_MS. */
-  busy?(): boolean;
 }
-
-/** How soon a scan put off by a busy service is tried again. */
-const BUSY_RETRY_MS = 50;
 
 export class JobScheduler {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private readonly unsubscribes: (() => void)[] = [];
   private pollTimer: NodeJS.Timeout | undefined;
-  private busyTimer: NodeJS.Timeout | undefined;
   private scanning = false;
   private rescan = false;
   private stopped = false;
@@ -72,7 +66,6 @@ export class JobScheduler {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.pollTimer);
-    clearTimeout(this.busyTimer);
     for (const unsubscribe of this.unsubscribes) unsubscribe();
     const runs = [...this.running.values()];
     for (const run of runs) run.controller.abort();
@@ -89,15 +82,6 @@ export class JobScheduler {
 
   private async scan(): Promise<void> {
     if (this.stopped) return;
-    if (this.jobs.busy?.()) {
-      // Put off, not dropped: the jobs a wake-up announced would otherwise wait for the next poll.
-      this.busyTimer ??= setTimeout(() => {
-        this.busyTimer = undefined;
-        void this.scan();
-      }, BUSY_RETRY_MS);
-      this.busyTimer.unref();
-      return;
-    }
     if (this.scanning) {
       this.rescan = true;
       return;

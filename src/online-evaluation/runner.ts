@@ -1,40 +1,31 @@
-// Online evaluation jobs as a kind of the evaluation engine (docs/online-evaluation.md#jobs): one
-// job is one case. Planning decides whether the job runs, waits (its delay is not over, the rule is
-// paused) or is skipped (and why); the case calls the evaluator under a hard time limit with
-// provider calls traced; storing writes the score, the judges' spans and the job's end in one
-// fenced transaction. Transient failures (429, 5xx, timeouts, unreachable) wait and try again
-// without using an attempt until the retry deadline; other failures use one of a few attempts.
-import type { EvaluatorConfig } from '../generated/prisma/client.js';
-import { type CaseRun, type Ending, type FencedWrite, JobFailure, type JobDb, type JobKind, type Planned } from '../evaluation-engine/job-kind.js';
-import { providerModelOf, type TraceSpanView } from '../evaluators/scoring.js';
-import { newTraceId } from '../invocation/ids.js';
-import { spanWriter } from '../observability/ingestion/span-writer.js';
-import { getEvaluatorConfig } from '../evaluators/operations.js';
-import { missingKeysMessage, missingProviderKey } from '../providers/access.js';
-import { writeScores } from '../scores/operations.js';
-import { type RequestContext, type Services, requestContext, systemActor } from '../shared/context.js';
-import { asObject } from '../shared/json.js';
-import { type Outcome, numericValue, runEvaluator } from './evaluator-run.js';
-import type { RuleTarget, SkipReason } from './inputs.js';
-import { judgeSpans } from './judge-spans.js';
-import { type TargetDocument, evaluatorVariables } from './mapping.js';
-import { type JobRow, type RuleRow, WAITING_STATUSES, pauseRule, resumeRule, ruleMappingOf, ruleSearchFilter, targetMatches } from './operations.js';
-import { ruleCostSince, startOfDay } from './rule-stats.js';
-import { type RuleScored, publishRuleProgress, publishRuleScored } from './progress.js';
-import { loadTarget, missingAsNull } from './target-loading.js';
+// Runs online evaluation jobs (docs/online-evaluation.md#jobs) in batches: one statement claims
+// free jobs with a lease and marks them started (`FOR UPDATE SKIP LOCKED` on PostgreSQL, leases.ts),
+// the batch is decided together (job-decisions.ts: its rules, configs, targets and filter checks
+// read in a few statements), each job's evaluator is called under a hard time limit with its
+// provider calls traced (evaluator-run.ts), and the jobs that finished meanwhile are stored in one
+// transaction fenced by their leases, their ends and lease releases included (job-endings.ts).
+// Transient failures (429, 5xx, timeouts, unreachable) wait and try again without using an attempt
+// until the retry deadline; other failures use one of a few attempts.
+import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import type { FastifyBaseLogger } from 'fastify';
+import { Leases } from '../evaluation-engine/leases.js';
+import type { SchedulerSettings } from '../evaluation-engine/scheduler.js';
+import type { Services } from '../shared/context.js';
+import { follow } from '../shared/events.js';
+import { runEvaluator } from './evaluator-run.js';
+import { type DecidedJob, decideJobs } from './job-decisions.js';
+import { type EndSettings, type Finished, type GroupWrite, endData, writeEnds } from './job-endings.js';
+import { evaluatorVariables } from './mapping.js';
+import { type JobRow, WAITING_STATUSES, ruleMappingOf } from './operations.js';
+import { publishRuleProgress, publishRuleScored } from './progress.js';
 
-export interface OnlineSettings {
+export { backoffMs, MAX_BACKOFF_MS } from './job-endings.js';
+
+export interface OnlineSettings extends EndSettings {
   /** The hard limit of one evaluator call. */
   timeoutMs: number;
-  /** How long after its creation a job retries transient failures for free. */
-  retryDeadlineMs: number;
-  maxAttempts: number;
-  /** The first backoff of a failure; doubled each time, with jitter, up to MAX_BACKOFF_MS. */
-  backoffMs: number;
 }
-
-/** The longest wait between two tries of a job (a Retry-After may ask for more). */
-export const MAX_BACKOFF_MS = 5 * 60_000;
 
 declare module '../shared/context.js' {
   interface Services {
@@ -43,69 +34,96 @@ declare module '../shared/context.js' {
   }
 }
 
-/** How long ingestion must have been quiet before jobs start (OnlineEvaluationJobs.busy). */
+const KIND = 'online-evaluation' as const;
+
+/** How long ingestion must have been quiet before jobs start (OnlineEvaluationRunner.busy). */
 const INGEST_QUIET_MS = 250;
 
 /** The longest jobs are held back by ingestion in a row. */
 const MAX_HOLD_MS = 5_000;
 
-/** How long a job waits while its rule is paused (no provider key) before looking again. */
-const PAUSED_RETRY_MS = 60_000;
+/** How soon a scan put off by ingestion is tried again. */
+const BUSY_RETRY_MS = 50;
 
-type Decision = { action: 'run' } | { action: 'skip'; reason: SkipReason } | { action: 'wait'; until: Date; reason: string | null };
-
-interface Plan {
-  ctx: RequestContext;
-  job: JobRow;
-  rule: RuleRow;
-  decision: Decision;
-  config: EvaluatorConfig | null;
-  document: TargetDocument | null;
-  views: TraceSpanView[];
-  /** How the job ends, once its case is stored. */
-  ending: Ending;
-  /** The score stored, told to followers once the job ended DONE. */
-  scored: RuleScored | null;
+/** A finished job waiting for its group's write. */
+interface Waiting {
+  finished: Finished;
+  done: (stored: GroupWrite['stored'][number] | null) => void;
+  failed: (error: unknown) => void;
 }
 
-/** The wait before the next try of a job that failed transiently `retries` times: doubling, jittered, Retry-After winning. */
-export function backoffMs(settings: Pick<OnlineSettings, 'backoffMs'>, retries: number, retryAfterMs?: number): number {
-  const base = Math.min(MAX_BACKOFF_MS, settings.backoffMs * 2 ** Math.min(retries, 30));
-  // Full jitter over the upper half: jobs failing together do not come back together.
-  const jittered = base / 2 + Math.random() * (base / 2);
-  return Math.max(jittered, retryAfterMs ?? 0);
-}
-
-export class OnlineEvaluationJobs implements JobKind<JobRow, Plan, Plan, Outcome> {
-  readonly name = 'online-evaluation' as const;
-  readonly table = 'EvaluationRuleJob';
-  readonly due = 'notBefore';
-  readonly states = { runnable: WAITING_STATUSES, started: 'RUNNING', failed: 'ERROR' } as const;
+export class OnlineEvaluationRunner {
+  private readonly leases: Leases;
+  /** The jobs this process holds, claimed and not yet ended. */
+  private readonly running = new Map<string, AbortController>();
+  private readonly batches = new Set<Promise<void>>();
+  private readonly unsubscribes: (() => void)[] = [];
+  private queue: Waiting[] = [];
+  private writing = false;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private busyTimer: NodeJS.Timeout | undefined;
+  private woken = false;
+  private scanning = false;
+  private rescan = false;
+  private stopped = false;
+  private heldSince: number | null = null;
+  private lastHeld = 0;
 
   constructor(
     private readonly services: Services,
     private readonly settings: OnlineSettings,
-  ) {}
-
-  model(db: JobDb) {
-    return db.evaluationRuleJob;
+    private readonly scheduling: SchedulerSettings,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.leases = new Leases(services.db.evaluationRuleJob, services.db, services.sql, {
+      owner: randomUUID(),
+      leaseMs: scheduling.leaseMs,
+      table: 'EvaluationRuleJob',
+      statuses: WAITING_STATUSES,
+      due: 'notBefore',
+      claimedStatus: 'RUNNING',
+    });
+    services.metrics.watchRunningJobs(KIND, () => this.running.size);
   }
 
-  private heldSince: number | null = null;
-  private lastHeld = 0;
+  /** Runs the jobs, now and as they come; takes over jobs whose worker died (their leases expired). */
+  start(): void {
+    this.unsubscribes.push(
+      follow(this.services.events, 'jobs:created', (kind) => {
+        if (kind === KIND) this.wake();
+      }),
+      // A rule deleted: its running jobs stop.
+      follow(this.services.events, 'job:stopped', (id) => this.running.get(id)?.abort()),
+      // Other instances' events may have been lost: look for work now rather than at the next poll.
+      follow(this.services.events, 'events:missed', () => this.wake()),
+    );
+    this.pollTimer = setInterval(() => this.wake(), Math.max(250, this.scheduling.leaseMs / 2));
+    this.pollTimer.unref();
+    this.wake();
+  }
+
+  /** Stops taking jobs, aborts those under way (they are taken again at the next start) and waits for them. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.pollTimer);
+    clearTimeout(this.busyTimer);
+    for (const unsubscribe of this.unsubscribes) unsubscribe();
+    for (const controller of this.running.values()) controller.abort();
+    await Promise.allSettled([...this.batches]);
+  }
 
   /**
    * Ingestion comes first (docs/online-evaluation.md#jobs): while spans are being written, and for
    * INGEST_QUIET_MS after, no job starts, so rules take no CPU or write turn from the writer. Held
    * MAX_HOLD_MS in a row, one scan goes through, so jobs still move under endless ingestion.
    */
-  busy(): boolean {
+  private busy(): boolean {
     if (this.services.spanQueue.idleMs >= INGEST_QUIET_MS) {
       this.heldSince = null;
       return false;
     }
     const now = Date.now();
-    // A hold whose last check is long past ended then (the scheduler checks every 50 ms while held).
+    // A hold whose last check is long past ended then (the scan checks every BUSY_RETRY_MS while held).
     if (this.heldSince === null || now - this.lastHeld > 1_000) this.heldSince = now;
     this.lastHeld = now;
     if (now - this.heldSince < MAX_HOLD_MS) return true;
@@ -113,185 +131,192 @@ export class OnlineEvaluationJobs implements JobKind<JobRow, Plan, Plan, Outcome
     return false;
   }
 
-  load(id: string): Promise<JobRow | null> {
-    return this.services.db.evaluationRuleJob.findUnique({ where: { id } });
-  }
-
-  async plan(job: JobRow): Promise<Planned<Plan>> {
-    const ctx = requestContext(this.services, job.projectId);
-    const rule = await ctx.db.evaluationRule.findUnique({ where: { id: job.ruleId } });
-    if (!rule) throw new JobFailure('The rule was deleted');
-    const plan: Plan = {
-      ctx,
-      job,
-      rule,
-      decision: { action: 'run' },
-      config: null,
-      document: null,
-      views: [],
-      ending: { status: 'PENDING', error: null },
-      scored: null,
-    };
-    plan.decision = await this.decide(plan);
-    const limits = { batchSize: 1, delayMs: 0, retries: 0, retryDelayMs: 0 };
-    const { decision } = plan;
-    if (decision.action === 'skip') {
-      plan.ending = { status: 'SKIPPED', error: null };
-      return { plan, limits, start: { skipReason: decision.reason, finishedAt: new Date() } };
-    }
-    if (decision.action === 'wait') {
-      plan.ending = { status: 'PENDING', error: decision.reason ? { message: decision.reason, stacktrace: null } : null };
-      return { plan, limits, start: { notBefore: decision.until } };
-    }
-    return { plan, limits, start: {} };
-  }
-
-  private async decide(plan: Plan): Promise<Decision> {
-    const { ctx, job, rule } = plan;
-    if (!rule.enabled) return { action: 'skip', reason: 'rule_disabled' };
-    const target = await loadTarget(ctx, job.targetType as RuleTarget, job);
-    if (!target) return { action: 'skip', reason: 'target_deleted' };
-    // A trace is evaluated once its last span is `delay` old, a session once it was idle that long.
-    if (job.targetType !== 'span') {
-      const until = new Date(target.lastArrival.getTime() + rule.delaySeconds * 1000);
-      if (until.getTime() > Date.now()) return { action: 'wait', until, reason: null };
-    }
-    if (!(await targetMatches(ctx, rule.target as RuleTarget, ruleSearchFilter(rule.filter), job)))
-      return { action: 'skip', reason: 'filter_no_longer_matches' };
-    if (rule.dailyCostLimitUsd !== null && (await ruleCostSince(ctx.db, rule.id, startOfDay())) >= rule.dailyCostLimitUsd) {
-      return { action: 'skip', reason: 'cost_limit_reached' };
-    }
-    const config = await getEvaluatorConfig(ctx, rule.evaluatorConfigId).catch(missingAsNull);
-    if (!config) throw new JobFailure(`The rule's evaluator config ${rule.evaluatorConfigId} was deleted: choose another config for the rule`);
-    const model = providerModelOf(config.evaluatorKey, asObject(config.settingsValues));
-    const missing = model ? missingProviderKey(model, null, this.services.providerEnv) : null;
-    if (missing) {
-      const reason = missingKeysMessage([missing]);
-      await pauseRule(ctx.db, rule.id, reason);
-      return { action: 'wait', until: new Date(Date.now() + PAUSED_RETRY_MS), reason: `The rule is paused: ${reason}` };
-    }
-    plan.config = config;
-    plan.document = target.document;
-    plan.views = target.views;
-    return { action: 'run' };
-  }
-
-  pending(plan: Plan): Plan[] {
-    return plan.decision.action === 'run' ? [plan] : [];
-  }
-
-  runCase(plan: Plan, _item: Plan, run: CaseRun): Promise<Outcome> {
-    return runEvaluator(
-      this.services,
-      this.settings.timeoutMs,
-      plan.ctx,
-      plan.config!,
-      evaluatorVariables(plan.document!, ruleMappingOf(plan.rule)),
-      plan.views,
-      run.signal,
-    );
-  }
-
-  async store(plan: Plan, outcomes: Outcome[], fenced: FencedWrite): Promise<void> {
-    const [outcome] = outcomes;
-    const { ctx, job, rule } = plan;
-    const storeSpans = await spanWriter(ctx);
-    const now = new Date();
-    const judgeTraceId = outcome.calls.length > 0 ? newTraceId() : null;
-    const spans = judgeTraceId ? judgeSpans(plan, outcome, judgeTraceId, now) : [];
-    const cost = outcome.calls.reduce((sum, call) => sum + (call.cost?.cost ?? 0), 0);
-    await fenced(async (tx) => {
-      if (spans.length > 0) await storeSpans(tx, spans);
-      const common = { judgeTraceId, cost: (job.cost ?? 0) + cost };
-      if (outcome.kind === 'scored') {
-        const [score] = await writeScores(
-          ctx,
-          tx,
-          [
-            {
-              id: `online:${job.id}`,
-              target: job.targetType as RuleTarget,
-              trace_id: job.traceId ?? undefined,
-              span_id: job.spanId ?? undefined,
-              session_id: job.targetType === 'session' ? (job.sessionId ?? undefined) : undefined,
-              name: rule.scoreName,
-              data_type: outcome.result.type === 'bool' ? 'BOOLEAN' : 'NUMERIC',
-              value: numericValue(outcome.result)!,
-              source: 'online',
-              metadata: {
-                rule_id: rule.id,
-                job_id: job.id,
-                rule_version: job.ruleVersion,
-                judge_trace_id: judgeTraceId,
-                evaluator_config_id: rule.evaluatorConfigId,
-                evaluator_key: plan.config!.evaluatorKey,
-              },
-            },
-          ],
-          { author: systemActor },
-        );
-        await tx.evaluationRuleJob.update({ where: { id: job.id }, data: { ...common, scoreId: score.id, latency: outcome.latency, finishedAt: now } });
-        // A job that ran makes a paused rule active again; an active one (the rule as this job read
-        // it) costs no write (bench/online-evaluation.ts counts every statement of a job).
-        if (rule.status === 'PAUSED') await resumeRule(tx, rule.id);
-        plan.ending = { status: 'DONE', error: null };
-        const target = job.targetType as RuleTarget;
-        plan.scored = {
-          projectId: job.projectId,
-          ruleId: rule.id,
-          target,
-          targetId: target === 'trace' ? job.traceId! : target === 'span' ? job.spanId! : job.sessionId!,
-          traceId: target === 'span' ? job.traceId : null,
-          value: score.value!,
-          dataType: score.dataType as RuleScored['dataType'],
-        };
-        return { written: 1, errors: 0 };
-      }
-      const error = { message: outcome.message, stacktrace: null };
-      const deadline = job.createdAt.getTime() + this.settings.retryDeadlineMs;
-      if (outcome.kind === 'transient' && now.getTime() < deadline) {
-        const wait = backoffMs(this.settings, job.retries, outcome.retryAfterMs);
-        await tx.evaluationRuleJob.update({ where: { id: job.id }, data: { ...common, retries: { increment: 1 }, notBefore: new Date(now.getTime() + wait) } });
-        plan.ending = { status: 'PENDING', error: { message: `Waiting to try again: ${outcome.message}`, stacktrace: null } };
-        return { written: 1, errors: 0 };
-      }
-      const attempts = job.attempts + 1;
-      if (outcome.kind === 'failed' && attempts < this.settings.maxAttempts) {
-        const wait = backoffMs(this.settings, attempts - 1);
-        await tx.evaluationRuleJob.update({ where: { id: job.id }, data: { ...common, attempts, notBefore: new Date(now.getTime() + wait) } });
-        plan.ending = {
-          status: 'PENDING',
-          error: { message: `Attempt ${attempts} of ${this.settings.maxAttempts} failed: ${outcome.message}`, stacktrace: null },
-        };
-        return { written: 1, errors: 1 };
-      }
-      await tx.evaluationRuleJob.update({
-        where: { id: job.id },
-        data: { ...common, attempts: outcome.kind === 'failed' ? attempts : job.attempts, finishedAt: now },
-      });
-      const why =
-        outcome.kind === 'failed'
-          ? `${outcome.message} (after ${attempts} attempts)`
-          : `${outcome.message} (still failing ${Math.round(this.settings.retryDeadlineMs / 1000)} s after the job was created; the retries stopped)`;
-      plan.ending = { status: 'ERROR', error: { ...error, message: why } };
-      return { written: 1, errors: 1 };
+  /** A scan soon, once: the jobs of a group's write all end first, so their free slots are claimed as one batch. */
+  private wake(): void {
+    if (this.woken || this.stopped) return;
+    this.woken = true;
+    setImmediate(() => {
+      this.woken = false;
+      void this.scan();
     });
   }
 
-  finish(plan: Plan): Promise<Ending> {
-    return Promise.resolve(plan.ending);
+  private async scan(): Promise<void> {
+    if (this.stopped) return;
+    if (this.busy()) {
+      // Put off, not dropped: the jobs a wake-up announced would otherwise wait for the next poll.
+      this.busyTimer ??= setTimeout(() => {
+        this.busyTimer = undefined;
+        void this.scan();
+      }, BUSY_RETRY_MS);
+      this.busyTimer.unref();
+      return;
+    }
+    if (this.scanning) {
+      this.rescan = true;
+      return;
+    }
+    this.scanning = true;
+    try {
+      do {
+        this.rescan = false;
+        const take = this.scheduling.concurrency - this.running.size;
+        const ids = await this.leases.claim(take, [...this.running.keys()]);
+        if (ids.length === 0) continue;
+        if (this.stopped) {
+          // Stopped during the claim: given back at once, for the next start or another instance.
+          await Promise.all(ids.map((id) => this.leases.release(id)));
+          break;
+        }
+        for (const id of ids) {
+          const controller = new AbortController();
+          // A job's signal is listened to by its evaluator's calls.
+          setMaxListeners(0, controller.signal);
+          this.running.set(id, controller);
+        }
+        const batch = this.runBatch(ids).catch((error: unknown) => this.log.error({ err: error }, 'online evaluation batch failed'));
+        this.batches.add(batch);
+        void batch.finally(() => this.batches.delete(batch));
+        // A full claim may have left more; a short one took all there was.
+        if (ids.length === take && take > 0) this.rescan = true;
+      } while (this.rescan && !this.stopped);
+    } catch (error) {
+      this.log.error({ err: error }, 'job scan failed');
+    } finally {
+      this.scanning = false;
+    }
   }
 
-  changed(id: string, plan: Plan | null): void {
-    if (plan) {
-      // Called at the job's start and end; the score is told once, when the job ended with one.
-      if (plan.ending.status === 'DONE' && plan.scored) publishRuleScored(this.services.events, plan.scored);
-      return publishRuleProgress(this.services.events, plan.rule.id);
+  /** Decides the claimed jobs together, ends those that do not run, and runs the others. */
+  private async runBatch(ids: readonly string[]): Promise<void> {
+    const keepers = new Map(ids.map((id) => [id, this.leases.keep(id, this.running.get(id)!)]));
+    const stopKeeping = (id: string) => {
+      keepers.get(id)?.();
+      this.running.delete(id);
+      this.wake();
+    };
+    let rows: JobRow[] = [];
+    try {
+      rows = await this.services.db.evaluationRuleJob.findMany({ where: { id: { in: [...ids] }, leaseOwner: this.leases.owner } });
+      const found = new Set(rows.map((row) => row.id));
+      // Gone (its rule deleted) or taken by another worker between the claim and this read.
+      for (const id of ids) if (!found.has(id)) stopKeeping(id);
+      const decided = await decideJobs(this.services, rows);
+      this.publishProgress(rows);
+      const ends: Promise<void>[] = [];
+      for (const item of decided) {
+        const { decision } = item;
+        if (decision.action === 'run') continue;
+        const data =
+          decision.action === 'skip'
+            ? endData({ status: 'SKIPPED', reason: decision.reason })
+            : decision.action === 'wait'
+              ? endData({ status: 'PENDING', until: decision.until, reason: decision.reason })
+              : endData({ status: 'ERROR', message: decision.message });
+        ends.push(this.end(item.job.id, data).finally(() => stopKeeping(item.job.id)));
+      }
+      await Promise.all(ends);
+      if (ends.length > 0) this.publishProgress(decided.filter((item) => item.decision.action !== 'run').map((item) => item.job));
+      await Promise.all(decided.filter((item) => item.decision.action === 'run').map((item) => this.runJob(item).finally(() => stopKeeping(item.job.id))));
+    } catch (error) {
+      // A fault of the batch's reads (not of one job): its jobs end failed, as an internal error.
+      const message = `The job stopped on an internal error: ${(error as Error).message}`;
+      await Promise.all(
+        ids
+          .filter((id) => this.running.has(id))
+          .map((id) =>
+            this.end(id, endData({ status: 'ERROR', message, stacktrace: (error as Error).stack ?? null }))
+              .catch(() => undefined)
+              .finally(() => stopKeeping(id)),
+          ),
+      );
+      this.publishProgress(rows);
     }
-    // A job whose planning threw (rare): its rule is read, when it is still there.
-    this.services.db.evaluationRuleJob
-      .findUnique({ where: { id }, select: { ruleId: true } })
-      .then((job) => job && publishRuleProgress(this.services.events, job.ruleId))
-      .then(undefined, () => undefined);
+  }
+
+  /** Calls the job's evaluator and stores its outcome with the group finishing meanwhile; a job stopped is given back. */
+  private async runJob(item: DecidedJob): Promise<void> {
+    const { ctx, job, rule, decision } = item;
+    if (decision.action !== 'run' || !rule) return;
+    const signal = this.running.get(job.id)!.signal;
+    try {
+      const outcome = await runEvaluator(
+        this.services,
+        this.settings.timeoutMs,
+        ctx,
+        decision.config,
+        evaluatorVariables(decision.document, ruleMappingOf(rule)),
+        decision.views,
+        signal,
+      );
+      await new Promise<GroupWrite['stored'][number] | null>((done, failed) => {
+        this.queue.push({ finished: { ctx, job, rule, evaluatorKey: decision.config.evaluatorKey, outcome }, done, failed });
+        void this.flush();
+      });
+    } catch (error) {
+      if (signal.aborted) {
+        // Stopped (the process stops, the lease was lost, the rule deleted): taken again later, or gone.
+        await this.leases.release(job.id).catch(() => undefined);
+        return;
+      }
+      await this.end(
+        job.id,
+        endData({ status: 'ERROR', message: `The job stopped on an internal error: ${(error as Error).message}`, stacktrace: (error as Error).stack ?? null }),
+      ).catch((failure: unknown) => this.log.error({ err: failure, id: job.id }, 'job failed to record its end'));
+      this.publishProgress([job]);
+    }
+  }
+
+  /** Writes the finished jobs waiting, a group at a time: each group is one fenced transaction. */
+  private async flush(): Promise<void> {
+    if (this.writing) return;
+    this.writing = true;
+    try {
+      while (this.queue.length > 0) {
+        const group = this.queue;
+        this.queue = [];
+        await this.writeGroup(group);
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  private async writeGroup(group: Waiting[]): Promise<void> {
+    let written: GroupWrite;
+    try {
+      written = await writeEnds(
+        this.services.db,
+        this.leases.owner,
+        this.scheduling.leaseMs,
+        this.settings,
+        group.map((waiting) => waiting.finished),
+      );
+    } catch (error) {
+      if (group.length === 1) return group[0].failed(error);
+      // One job's write failed the group's: each is written alone, so only that one fails.
+      for (const waiting of group) await this.writeGroup([waiting]);
+      return;
+    }
+    for (const lost of written.lost) this.log.warn({ id: lost.job.id }, `the lease on ${lost.job.id} was lost to another worker`);
+    const errors = written.stored.filter((stored) => stored.status === 'ERROR' || stored.finished.outcome.kind === 'failed').length;
+    this.services.metrics.countCases(KIND, written.stored.length, errors);
+    for (const stored of written.stored) if (stored.scored) publishRuleScored(this.services.events, stored.scored);
+    this.publishProgress(group.map((waiting) => waiting.finished.job));
+    const byId = new Map(written.stored.map((stored) => [stored.finished.job.id, stored]));
+    for (const waiting of group) waiting.done(byId.get(waiting.finished.job.id) ?? null);
+  }
+
+  /** Ends a job this worker still holds and that still needs work, its lease given back. */
+  private async end(id: string, data: ReturnType<typeof endData>): Promise<void> {
+    await this.services.db.evaluationRuleJob.updateMany({
+      where: { id, leaseOwner: this.leases.owner, status: { in: [...WAITING_STATUSES] } },
+      data,
+    });
+  }
+
+  /** Tells the rules of these jobs' followers that their jobs changed (once a rule). */
+  private publishProgress(jobs: readonly Pick<JobRow, 'ruleId'>[]): void {
+    for (const ruleId of new Set(jobs.map((job) => job.ruleId))) publishRuleProgress(this.services.events, ruleId);
   }
 }

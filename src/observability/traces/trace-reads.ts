@@ -179,10 +179,7 @@ export function traceSpansLoader(ctx: RequestContext): DataLoader<string, SpanIn
     () =>
       new DataLoader<string, SpanIndex<SpanRow>>(
         async (traceIds) => {
-          const rows = await ctx.db.span.findMany({
-            where: { projectId: ctx.projectId, traceId: { in: [...traceIds] }, ...(await spanTimes(ctx, traceIds)) },
-            orderBy: spanOrder,
-          });
+          const rows = await listTracesSpans(ctx, traceIds);
           const byTrace = new Map<string, SpanRow[]>();
           for (const row of rows) {
             const list = byTrace.get(row.traceId);
@@ -238,6 +235,18 @@ export function traceOwners(ctx: RequestContext, traceIds: readonly string[]) {
 /** A session's traces, earliest first, at most `take` (online evaluation's session targets). */
 export function listSessionTraces(ctx: RequestContext, sessionId: string, take: number) {
   return ctx.db.trace.findMany({ where: { projectId: ctx.projectId, sessionId }, orderBy: { startTime: 'asc' }, take });
+}
+
+/** The spans of several traces in one query, flat in start order (online evaluation's batches of jobs). */
+export async function listTracesSpans(ctx: RequestContext, traceIds: readonly string[]): Promise<SpanRow[]> {
+  if (traceIds.length === 0) return [];
+  return ctx.db.span.findMany({ where: { projectId: ctx.projectId, traceId: { in: [...traceIds] }, ...(await spanTimes(ctx, traceIds)) }, orderBy: spanOrder });
+}
+
+/** The spans named by (trace id, span id) pairs, in one query. */
+export function spansByKeys(ctx: RequestContext, keys: readonly { traceId: string; spanId: string }[]): Promise<SpanRow[]> {
+  if (keys.length === 0) return Promise.resolve([]);
+  return ctx.db.span.findMany({ where: { projectId: ctx.projectId, OR: keys.map(({ traceId, spanId }) => ({ traceId, spanId })) } });
 }
 
 /** A trace's spans, flat in start order (a page of them when `query` carries cursor and take). */
