@@ -1,15 +1,18 @@
 // bench/ingest: 100,000 spans (~1 KB of attributes each, traces of 50 spans) sent as OTLP/protobuf
 // batches of 500 by a client in its own process to the service in its own process (run as
 // `npm start` runs it), through the whole path: HTTP, decoding, mapping, the write queue, SQLite.
-// Old and new side by side: the same run also starts the service with the decoding and mapping of
-// an earlier commit (bench/support/baseline.ts; BENCH_BASELINE_REF, by default the commit before
-// the rule-driven mapping), alternating the two `rounds` times, and times both decoding threads'
-// work (decode, map, serialise a body) in this process on the same bodies.
+// Old and new side by side: the same run also starts the whole service as it was at an earlier
+// commit, built from that commit's tree on a database of its own (bench/support/baseline.ts;
+// BENCH_BASELINE_REF, by default the commit before the rule-driven mapping), alternating the two
+// `rounds` times, and times both decoding threads' work (decode, map, serialise a body) in this
+// process on the same bodies.
 // Baseline, measured in the same run: the very rows the service stores for these spans (the same
 // columns and values, built before timing) inserted into an empty database of the same schema in
 // one transaction: raw better-sqlite3 prepared statements on SQLite, `COPY … FROM STDIN` on
 // PostgreSQL (TEST_DATABASE_URL set: the service and the baseline each get a fresh database there).
 // Run: npx tsx bench/ingest.ts [spans] [concurrency] [rounds]
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -19,7 +22,7 @@ import { dayOf, dayPartition } from '../src/observability/ingestion/span-partiti
 import { builtinPriceList } from '../src/pricing/prices.js';
 import { copyText } from '../src/shared/postgres-sql.js';
 import { sqlDate, sqlParam } from '../src/shared/sql.js';
-import { baselineRef, buildBaselineDist } from './support/baseline.js';
+import { baselineRef, buildBaseline } from './support/baseline.js';
 import { buildService, cpuSeconds, onPostgres, rawDatabase, rawPostgres, runOtlpClient, seconds, startService, type ClientRun } from './support/measure.js';
 import { otlpBodies } from './support/otlp-spans.js';
 
@@ -30,7 +33,7 @@ const BATCH = 500;
 const TRACE = 50;
 
 buildService();
-const baselineDist = buildBaselineDist();
+const baselineDist = join(buildBaseline(), 'dist');
 
 interface ServiceRun {
   run: ClientRun;
@@ -58,7 +61,7 @@ async function serviceRun(dist?: string): Promise<ServiceRun> {
 // The two services alternate, so that a machine busy with other work weighs on both alike.
 const runs: { old: ServiceRun[]; new: ServiceRun[] } = { old: [], new: [] };
 for (let round = 0; round < ROUNDS; round++) {
-  runs.old.push(await serviceRun(baselineDist.service));
+  runs.old.push(await serviceRun(baselineDist));
   runs.new.push(await serviceRun());
 }
 const best = (list: ServiceRun[]) => ({
@@ -70,7 +73,8 @@ const best = (list: ServiceRun[]) => ({
 // The decoding thread's work alone, old and new alternating on the same bodies, in CPU time.
 const bodies = otlpBodies(Math.min(SPANS, 20_000), BATCH, TRACE);
 type Prepare = (format: 'protobuf', body: Uint8Array) => unknown;
-const oldPrepare = ((await import(`${baselineDist.decoding}/observability/ingestion/otlp/prepare-spans.js`)) as { prepareOtlp: Prepare }).prepareOtlp;
+const oldPrepare = ((await import(pathToFileURL(join(baselineDist, 'observability/ingestion/otlp/prepare-spans.js')).href)) as { prepareOtlp: Prepare })
+  .prepareOtlp;
 const newPrepare = ((await import(new URL('../dist/observability/ingestion/otlp/prepare-spans.js', import.meta.url).href)) as { prepareOtlp: Prepare })
   .prepareOtlp;
 const decodingCpu = { old: Infinity, new: Infinity };
@@ -141,7 +145,7 @@ const perSpan = (cpu: number) => (cpu / SPANS) * 1e6;
 const oldBest = best(runs.old);
 const newBest = best(runs.new);
 console.log(
-  `bench/ingest on ${onPostgres ? 'PostgreSQL' : 'SQLite'}: ${SPANS} spans, traces of ${TRACE}, OTLP/protobuf batches of ${BATCH}, ${CONCURRENCY} requests in flight (${(runs.new[0].run.bytes / 1e6).toFixed(1)} MB sent); old = ${baselineRef}'s decoding and mapping, best of ${ROUNDS} alternating runs each`,
+  `bench/ingest on ${onPostgres ? 'PostgreSQL' : 'SQLite'}: ${SPANS} spans, traces of ${TRACE}, OTLP/protobuf batches of ${BATCH}, ${CONCURRENCY} requests in flight (${(runs.new[0].run.bytes / 1e6).toFixed(1)} MB sent); old = the service at ${baselineRef}, best of ${ROUNDS} alternating runs each`,
 );
 for (const [name, list, top] of [
   ['old', runs.old, oldBest],

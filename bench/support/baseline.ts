@@ -1,63 +1,59 @@
-// The OTLP decoding and mapping of an earlier commit, for bench/ingest to measure beside today's in
-// one run (docs/observability.md#measurements): a copy of the built service (dist/ → dist-baseline/)
-// whose decoding thread runs that commit's modules, taken with `git show` and compiled by esbuild.
-// Everything else (HTTP, the write queue, the database) is today's in both. The old modules sit in
-// a copy of their own (dist-baseline/old-decoding/) that only the decoding thread loads, because
-// the serving thread imports some of the same files (span-content.js) for what the old ones lack.
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+// The whole service as it was at an earlier commit, for bench/ingest to measure beside today's in
+// one run (docs/observability.md#measurements): that commit's tree (`git archive`) in a directory
+// of its own, its own Prisma client generated there, built by its own `tsc -b`, and run with its
+// own migrations on a database of its own. Only node_modules is shared (a symlink to this
+// checkout's), which holds while the commit's package-lock.json names the same dependencies:
+// checked, and refused otherwise. The web UI is not built there (the bench sends only OTLP).
+// The build is kept in the system's temp dir under the commit's id, so a second run reuses it.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { transformSync } from 'esbuild';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The commit before the rule-driven mapping (issue 24); BENCH_BASELINE_REF picks another. */
 export const baselineRef = process.env.BENCH_BASELINE_REF ?? 'ebe2e43';
 
-/** What the decoding thread runs (prepare-spans.ts and what it loads): the part the rewrite changed. */
-const decodingModules = [
-  'observability/ingestion/otlp/attribute-values',
-  'observability/ingestion/otlp/decoded-span',
-  'observability/ingestion/otlp/json-decoding',
-  'observability/ingestion/otlp/messages',
-  'observability/ingestion/otlp/prepare-spans',
-  'observability/ingestion/otlp/protobuf-decoding',
-  'observability/ingestion/otlp/span-content',
-  'observability/ingestion/otlp/span-mapping',
-  'observability/ingestion/span-record',
-  'shared/sql',
-];
+function git(...args: string[]): Buffer {
+  return execFileSync('git', args, { cwd: root, maxBuffer: 1 << 30 });
+}
+
+/** The dependencies (name → version) a package-lock.json installs. */
+function lockedPackages(lock: string): Map<string, string> {
+  const { packages } = JSON.parse(lock) as { packages: Record<string, { version?: string }> };
+  return new Map(Object.entries(packages).map(([path, entry]) => [path, entry.version ?? '']));
+}
 
 /**
- * dist-baseline/ beside dist/ (so its paths to prisma/ and node_modules/ are the same): the built
- * service whose decoding thread runs the baseline's modules. Call after the build (startService
- * makes it). Answers the directory whose prepare-spans.js is the baseline's, and the service's.
+ * The directory of the baseline's checkout, built (dist/ holds its service, run from there so
+ * that its paths to prisma/ and web/ are its own). Throws when its locked dependencies differ
+ * from this checkout's, whose node_modules it borrows.
  */
-export function buildBaselineDist(): { service: string; decoding: string } {
-  const out = join(root, 'dist-baseline');
-  const decoding = join(out, 'old-decoding');
-  rmSync(out, { recursive: true, force: true });
-  cpSync(join(root, 'dist'), out, { recursive: true });
-  cpSync(join(root, 'dist'), decoding, { recursive: true });
-  // The service's worker loads the old prepare-spans.js, called as it was then: before OTLP logs it
-  // took no signal (the bench sends only spans).
-  writeFileSync(
-    join(out, 'observability/ingestion/otlp/decoding-worker.mjs'),
-    [
-      `import { parentPort } from 'node:worker_threads';`,
-      `const { prepareReply } = await import('../../../old-decoding/observability/ingestion/otlp/prepare-spans.js');`,
-      `const prepare = prepareReply.length === 2 ? (_signal, format, body) => prepareReply(format, body) : prepareReply;`,
-      `parentPort.on('message', ({ id, signal, format, body }) => parentPort.postMessage({ id, ...prepare(signal, format, body) }));`,
-      '',
-    ].join('\n'),
-  );
-  for (const module of decodingModules) {
-    const source = execFileSync('git', ['show', `${baselineRef}:src/${module}.ts`], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
-    const { code } = transformSync(source, { loader: 'ts', format: 'esm', target: 'node20' });
-    const target = join(decoding, `${module}.js`);
-    if (!existsSync(target)) throw new Error(`${target} is not in the build`);
-    writeFileSync(target, code);
+export function buildBaseline(): string {
+  const commit = git('rev-parse', '--verify', `${baselineRef}^{commit}`).toString().trim();
+  const dir = join(tmpdir(), `assay-bench-baseline-${commit}`);
+  const done = join(dir, '.built');
+  if (existsSync(done)) return dir;
+  const theirs = lockedPackages(git('show', `${commit}:package-lock.json`).toString());
+  const ours = lockedPackages(readFileSync(join(root, 'package-lock.json'), 'utf8'));
+  const differ = [...new Set([...theirs.keys(), ...ours.keys()])].filter((path) => path !== '' && theirs.get(path) !== ours.get(path));
+  if (differ.length > 0)
+    throw new Error(`${baselineRef}'s package-lock.json differs from this checkout's (${differ.slice(0, 5).join(', ')}…): its node_modules cannot be shared`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  execFileSync('tar', ['-x', '-C', dir], { input: git('archive', commit) });
+  symlinkSync(realpathSync(join(root, 'node_modules')), join(dir, 'node_modules'));
+  for (const [command, args] of [
+    [process.execPath, ['scripts/prisma-generate.mjs']],
+    [process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json']],
+  ] as const) {
+    const run = spawnSync(command, args, { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+    if (run.status !== 0) throw new Error(`${args.join(' ')} in ${dir} exited with ${run.status}`);
   }
-  return { service: out, decoding };
+  // The service registers web/dist/assets as a static root; an empty one is enough here.
+  mkdirSync(join(dir, 'web/dist/assets'), { recursive: true });
+  writeFileSync(done, `${commit}\n`);
+  return dir;
 }

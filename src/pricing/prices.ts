@@ -133,6 +133,9 @@ export interface CallCost {
   source: 'reported' | 'computed';
 }
 
+/** Model names a `PriceList` remembers the matching entries of. */
+const REMEMBERED_MODELS = 1000;
+
 /**
  * A project's prices (its own, then the built-in table), and the one function that prices a
  * model call with them: ingestion and both evaluation runners use it (docs/costs.md).
@@ -140,6 +143,8 @@ export interface CallCost {
 export class PriceList {
   /** Each entry's model, normalised once rather than for every call priced. */
   private readonly names: string[];
+  /** `longestMatches`' answers by model name as sent. */
+  private readonly matches = new Map<string, readonly PriceEntry[]>();
 
   constructor(readonly entries: readonly PriceEntry[]) {
     this.names = entries.map((entry) => normaliseModelName(entry.model));
@@ -153,30 +158,48 @@ export class PriceList {
    */
   find(model: string | null | undefined, at: Date = new Date()): PriceEntry | undefined {
     if (!model) return undefined;
-    const name = normaliseModelName(model);
     const time = at.getTime();
     let best: PriceEntry | undefined;
-    let bestLength = -1;
     let earliest: PriceEntry | undefined;
-    this.entries.forEach((entry, index) => {
-      const entryModel = this.names[index];
-      if (!inFamily(entryModel, name)) return;
-      if (entryModel.length > bestLength) {
-        bestLength = entryModel.length;
-        best = undefined;
-        earliest = undefined;
-      } else if (entryModel.length < bestLength) return;
+    for (const entry of this.longestMatches(model)) {
       const from = entry.effectiveFrom.getTime();
       if (!earliest || from < earliest.effectiveFrom.getTime()) earliest = entry;
-      if (from > time) return;
+      if (from > time) continue;
       if (!best) {
         best = entry;
-        return;
+        continue;
       }
       const newer = from - best.effectiveFrom.getTime();
       if (newer > 0 || (newer === 0 && entry.source === 'user' && best.source === 'builtin')) best = entry;
-    });
+    }
     return best ?? earliest;
+  }
+
+  /**
+   * The entries of the longest model name that prices `model`, in the list's order; remembered by
+   * the name as sent, since ingestion prices every span and a project's spans name few models
+   * (scanning the whole table for each cost several µs of the serving thread per span,
+   * docs/observability.md#measurements). Forgotten all at once past `REMEMBERED_MODELS` names, so
+   * a client sending endless names cannot grow it.
+   */
+  private longestMatches(model: string): readonly PriceEntry[] {
+    const known = this.matches.get(model);
+    if (known) return known;
+    const name = normaliseModelName(model);
+    const found: PriceEntry[] = [];
+    let longest = -1;
+    this.entries.forEach((entry, index) => {
+      const entryModel = this.names[index];
+      if (!inFamily(entryModel, name) || entryModel.length < longest) return;
+      if (entryModel.length > longest) {
+        longest = entryModel.length;
+        found.length = 0;
+      }
+      found.push(entry);
+    });
+    if (this.matches.size >= REMEMBERED_MODELS) this.matches.clear();
+    this.matches.set(model, found);
+    return found;
   }
 
   /** Entries that could price `model`: its family's, and longer names that start with it. */

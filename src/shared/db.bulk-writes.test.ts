@@ -1,7 +1,8 @@
-// Bulk writes run inside Prisma's transactions, on either database: they commit and roll back
-// with Prisma's writes and write values that Prisma reads back as it writes them. On SQLite they
-// run on Prisma's own connection, refuse to run outside a transaction, and write the column text
-// Prisma writes; this also guards the adapter internals db.ts relies on.
+// Bulk writes run inside Prisma's transactions or BulkSql's own, on either database: they commit
+// and roll back with Prisma's writes and write values that Prisma reads back as it writes them. On
+// SQLite they run on Prisma's own connection, refuse to run outside a transaction, write the column
+// text Prisma writes, and BulkSql's transactions take turns with Prisma's; this also guards the
+// adapter internals db.ts relies on.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 import { useTestServer, onPostgres } from '../../test/helpers/server.js';
@@ -57,6 +58,52 @@ describe('BulkSql', () => {
       }),
     ).rejects.toThrow('undo');
     expect(await db.app.count({ where: { name: { startsWith: 'rolled-back' } } })).toBe(0);
+  });
+
+  it.skipIf(onPostgres)("runs its own transactions in turn with Prisma's on the one connection (SQLite only)", async () => {
+    const { db, sql } = server.assay.services;
+    const order: string[] = [];
+    let prismaBegun!: () => void;
+    const begun = new Promise<void>((resolve) => (prismaBegun = resolve));
+    let letPrismaEnd!: () => void;
+    const prismaMayEnd = new Promise<void>((resolve) => (letPrismaEnd = resolve));
+    // Prisma's transaction holds the connection across an await; the raw one asked meanwhile
+    // must not BEGIN inside it (SQLite would refuse a nested BEGIN) but wait for its COMMIT.
+    const prisma = db.$transaction(async (tx) => {
+      await tx.app.create({ data: { projectId, name: 'turns-prisma' } });
+      prismaBegun();
+      await prismaMayEnd;
+      order.push('prisma');
+    });
+    await begun;
+    const raw = sql.transaction(async (tx) => {
+      order.push('raw');
+      await sql.insertRows(tx, 'App', appColumns, [[uuidv7(), projectId, 'turns-raw', new Date(), new Date()]]);
+    });
+    // …and Prisma's next one waits for the raw one.
+    const prismaAfter = db.$transaction(async (tx) => {
+      order.push('prisma after');
+      await tx.app.create({ data: { projectId, name: 'turns-prisma-after' } });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(order).toEqual([]);
+    letPrismaEnd();
+    await Promise.all([prisma, raw, prismaAfter]);
+    expect(order).toEqual(['prisma', 'raw', 'prisma after']);
+    expect(await db.app.count({ where: { name: { startsWith: 'turns-' } } })).toBe(3);
+  });
+
+  it('rolls back its own transaction when the work throws, and the connection serves the next', async () => {
+    const { db, sql } = server.assay.services;
+    await expect(
+      sql.transaction(async (tx) => {
+        await sql.insertRows(tx, 'App', appColumns, [[uuidv7(), projectId, 'own-rolled-back', new Date(), new Date()]]);
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(await db.app.count({ where: { name: 'own-rolled-back' } })).toBe(0);
+    await sql.transaction((tx) => sql.insertRows(tx, 'App', appColumns, [[uuidv7(), projectId, 'own-committed', new Date(), new Date()]]));
+    expect(await db.app.count({ where: { name: 'own-committed' } })).toBe(1);
   });
 
   it('refuses a column the table lacks, writing nothing', async () => {

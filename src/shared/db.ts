@@ -13,7 +13,7 @@ import { PrismaClient } from '../generated/prisma/client.js';
 import { migratePostgres, migrateSqlite } from './migrate.js';
 import { PostgresSql } from './postgres-sql.js';
 import type { BulkSql, Provider } from './sql.js';
-import { SqliteSql } from './sqlite-sql.js';
+import { SqliteSql, TransactionTurns } from './sqlite-sql.js';
 
 export type Db = PrismaClient;
 export { Prisma } from '../generated/prisma/client.js';
@@ -66,6 +66,8 @@ class ConnectionKeepingFactory implements SqlMigrationAwareDriverAdapterFactory 
   readonly provider = 'sqlite' as const;
   readonly adapterName: string;
   connection: SqliteConnection | undefined;
+  /** Prisma's transactions take turns here with SqliteSql's own (sqlite-sql.ts). */
+  readonly turns = new TransactionTurns();
 
   constructor(private readonly inner: PrismaBetterSqlite3) {
     this.adapterName = inner.adapterName;
@@ -76,6 +78,23 @@ class ConnectionKeepingFactory implements SqlMigrationAwareDriverAdapterFactory 
     const client = (adapter as unknown as { client?: SqliteConnection }).client;
     if (!client || typeof client.prepare !== 'function') throw new Error('the SQLite adapter no longer exposes its connection');
     this.connection = client;
+    // Prisma's BEGIN waits for the turn and its COMMIT or ROLLBACK (run before the adapter's
+    // commit() or rollback() is called) ends it.
+    const startTransaction = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (isolationLevel) => {
+      const endTurn = await this.turns.take();
+      try {
+        const transaction = await startTransaction(isolationLevel);
+        const commit = transaction.commit.bind(transaction);
+        const rollback = transaction.rollback.bind(transaction);
+        transaction.commit = () => commit().finally(endTurn);
+        transaction.rollback = () => rollback().finally(endTurn);
+        return transaction;
+      } catch (error) {
+        endTurn();
+        throw error;
+      }
+    };
     return adapter;
   }
 
@@ -171,7 +190,7 @@ async function openSqlite(options: DatabaseOptions): Promise<SqliteDatabase> {
     if (!adapter.connection) throw new Error('the database is not connected');
     return adapter.connection;
   };
-  return { db, provider: 'sqlite', applied, sql: new SqliteSql(connection, db), connection, close: () => db.$disconnect() };
+  return { db, provider: 'sqlite', applied, sql: new SqliteSql(connection, db, adapter.turns), connection, close: () => db.$disconnect() };
 }
 
 /** True when `error` is Prisma's unique-constraint violation (P2002). */

@@ -1,14 +1,29 @@
 // Raw SQL on SQLite (the BulkSql of sql.ts, docs/database.md#raw-sql): cached prepared statements
-// on the very connection Prisma uses, inside a Prisma transaction: Prisma holds its lock and the
-// BEGIN/COMMIT, and the rows skip its per-parameter query pipeline, which made 100-row writes cost
-// tens of milliseconds of blocked event loop. Values are bound the way Prisma's SQLite adapter
-// binds them (Dates as ISO text, booleans as 1/0), so rows read back the same whoever wrote them.
+// on the very connection Prisma uses, inside a transaction (Prisma's, or `transaction`'s own BEGIN
+// and COMMIT on the connection, which take turns with Prisma's through `TransactionTurns`), so the
+// rows skip Prisma's per-parameter query pipeline, which made 100-row writes cost tens of
+// milliseconds of blocked event loop. Values are bound the way Prisma's SQLite adapter binds them
+// (Dates as ISO text, booleans as 1/0), so rows read back the same whoever wrote them.
 import type { Database as SqliteConnection, Statement } from 'better-sqlite3';
 import { quoted, sqlParam, sqlString, type BulkSql, type SqlValue, type Tx } from './sql.js';
 
-/** A Prisma client's interactive transactions. */
-interface Transactions {
-  $transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+/**
+ * Whose turn it is to hold the connection's one transaction: Prisma's interactive transactions
+ * (db.ts makes its adapter take a turn before BEGIN and give it back at COMMIT or ROLLBACK) and
+ * `SqliteSql.transaction`'s. One at a time, in the order asked; the adapter's own lock only
+ * orders Prisma's.
+ */
+export class TransactionTurns {
+  private last: Promise<void> = Promise.resolve();
+
+  /** Resolves once every turn asked before has ended; call the function answered to end this one. */
+  take(): Promise<() => void> {
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    const turn = this.last.then(() => end);
+    this.last = ended;
+    return turn;
+  }
 }
 
 /** What `compute` answers, as a promise (its exception a rejection): SQLite answers synchronously underneath. */
@@ -24,10 +39,14 @@ export class SqliteSql implements BulkSql {
   private readonly statements = new Map<string, Statement>();
   private readonly reads = new Map<string, Statement>();
 
-  /** `db`: the Prisma client on `connection`, whose transactions hold it (absent: no `transaction`). */
+  /**
+   * `db`: the Prisma client on `connection` (absent: no `transaction`), whose transactions take
+   * `turns` with this one's.
+   */
   constructor(
     private readonly connection: () => SqliteConnection,
-    private readonly db?: Transactions,
+    private readonly db?: Tx,
+    private readonly turns = new TransactionTurns(),
   ) {}
 
   private statement(sql: string): Statement {
@@ -62,9 +81,31 @@ export class SqliteSql implements BulkSql {
 
   async lockKeys(): Promise<void> {}
 
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    if (!this.db) throw new Error('no Prisma client to run a transaction on');
-    return this.db.$transaction((tx) => work(tx));
+  /**
+   * BEGIN and COMMIT run on the connection here, not through Prisma's interactive transaction,
+   * whose statements go through its query pipeline and whose bookkeeping runs per batch on the
+   * serving thread (docs/observability.md#measurements). `work` gets the Prisma client itself: its queries run on
+   * the same connection, so inside this transaction, as they would inside Prisma's.
+   */
+  async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    const db = this.db;
+    if (!db) throw new Error('no Prisma client to run a transaction on');
+    const endTurn = await this.turns.take();
+    try {
+      const connection = this.connection();
+      connection.prepare('BEGIN').run();
+      try {
+        const result = await work(db);
+        connection.prepare('COMMIT').run();
+        return result;
+      } catch (error) {
+        // A failed COMMIT (a full disk) leaves the transaction open too.
+        if (connection.inTransaction) connection.prepare('ROLLBACK').run();
+        throw error;
+      }
+    } finally {
+      endTurn();
+    }
   }
 
   run(_tx: Tx, sql: string, params: readonly SqlValue[]): Promise<number> {
