@@ -4,7 +4,7 @@
 // one sent to `POST /scores`; its faults name Langfuse's fields. Langfuse's list filters become a
 // ScoreSearch of src/scores, its pages an offset (v2) or Assay's cursor (v3).
 import { followTraces } from '../evaluations/external-traces.js';
-import { AssayError, ValidationError, type ValidationIssue } from '../shared/errors.js';
+import { AssayError, ValidationError } from '../shared/errors.js';
 import type { RequestContext } from '../shared/context.js';
 import { scoreInput, type ScoreInput, type ScoreSource } from '../scores/inputs.js';
 import * as scores from '../scores/operations.js';
@@ -71,14 +71,14 @@ export function scoreInputOf(body: LangfuseScoreBody): ScoreInput {
   return parsed.data;
 }
 
-/** Faults reported for input `index` name its Langfuse field: `[index, "value"]`. */
-const atIndex = (index: number, field: string) => [index, langfuseField(field)];
+/** Faults reported for an input name its Langfuse field: `["value"]`. */
+const atField = (_index: number, field: string) => [langfuseField(field)];
 
 /** Writes one Langfuse score (`POST /api/public/scores`): faults in Langfuse's 400, naming its fields. */
 export async function writeLangfuseScore(ctx: RequestContext, body: LangfuseScoreBody): Promise<scores.ScoreRow> {
   const input = scoreInputOf(body);
   try {
-    const [row] = await scores.upsertScores(ctx, [input], { at: (_index, field) => [langfuseField(field)] });
+    const [row] = await scores.upsertScores(ctx, [input], { at: atField });
     // A score on the trace of a run's case is its result (docs/langfuse.md#dataset-runs).
     if (row.traceId) await followTraces(ctx, [row.traceId]);
     return row;
@@ -95,50 +95,12 @@ export type ScoreOutcome = { ok: true } | { ok: false; error: AssayError };
 
 /**
  * Writes many scores (an ingestion batch's), each answered on its own: a score Assay refuses (its
- * config's range, another target under the same id) is refused alone, and the others are stored
- * together in one transaction.
+ * config's range, another target under the same id) is refused alone, its faults naming its
+ * Langfuse fields, and the others are stored together in one statement (`storeScores`).
  */
 export async function writeLangfuseScores(ctx: RequestContext, inputs: readonly ScoreInput[]): Promise<ScoreOutcome[]> {
-  const outcomes: ScoreOutcome[] = inputs.map(() => ({ ok: true }));
-  let pending = inputs.map((input, index) => ({ input, index }));
-  while (pending.length > 0) {
-    let faults: Map<number, ValidationIssue[]> | null = null;
-    try {
-      await scores.storeScores(
-        ctx,
-        pending.map(({ input }) => input),
-        { at: atIndex },
-      );
-      return outcomes;
-    } catch (error) {
-      if (!(error instanceof AssayError)) throw error;
-      faults = error instanceof ValidationError ? faultsByInput(error, pending.length) : null;
-      if (!faults) {
-        // A fault of the batch as a whole (an id taken for another target, a feedback key
-        // changing another's score) names no input: each is written alone to find its own.
-        if (pending.length === 1) {
-          outcomes[pending[0].index] = { ok: false, error };
-          return outcomes;
-        }
-        for (const { input, index } of pending) outcomes[index] = (await writeLangfuseScores(ctx, [input]))[0];
-        return outcomes;
-      }
-    }
-    for (const [position, issues] of faults) outcomes[pending[position].index] = { ok: false, error: new ValidationError(issues) };
-    pending = pending.filter((_entry, position) => !faults.has(position));
-  }
-  return outcomes;
-}
-
-/** A batch's faults by the position of the input each names (`atIndex`), or null if one names none. */
-function faultsByInput(error: ValidationError, inputs: number): Map<number, ValidationIssue[]> | null {
-  const byInput = new Map<number, ValidationIssue[]>();
-  for (const issue of error.issues) {
-    const position = issue.loc[0];
-    if (typeof position !== 'number' || position < 0 || position >= inputs) return null;
-    byInput.set(position, [...(byInput.get(position) ?? []), { ...issue, loc: issue.loc.slice(1) }]);
-  }
-  return byInput.size > 0 ? byInput : null;
+  const refusals = await scores.storeScores(ctx, inputs, { at: atField });
+  return refusals.map((error) => (error ? { ok: false, error } : { ok: true }));
 }
 
 const notServed = (field: string, why: string) =>

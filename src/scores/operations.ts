@@ -237,7 +237,10 @@ type ExistingScore = Pick<ScoreRow, 'id' | 'target' | 'traceId' | 'spanId' | 'se
 };
 
 interface WriteMode {
+  /** Whether nothing is written when one input is refused; else the others are, and each is answered. */
   allOrNothing: boolean;
+  /** Writes the rows with `UPSERT_SUFFIX`; answers how many it wrote. */
+  write: (rows: SqlValue[][]) => Promise<number>;
   /** The configs the inputs name, by id. */
   configs: ReadonlyMap<string, ScoreConfigRow>;
   /** The stored scores of these ids. */
@@ -262,7 +265,7 @@ async function configsOf(db: Pick<Prisma.TransactionClient, 'scoreConfig'>, proj
  * in one statement inside `tx` (none at all when one fails and `allOrNothing`). Answers each
  * input's outcome, in input order.
  */
-async function checkAndWrite(ctx: ScoreContext, tx: Tx, inputs: readonly ScoreInput[], options: UpsertOptions, mode: WriteMode): Promise<ScoreOutcome[]> {
+async function checkAndWrite(ctx: ScoreContext, inputs: readonly ScoreInput[], options: UpsertOptions, mode: WriteMode): Promise<ScoreOutcome[]> {
   const at = options.at ?? bodyLocation(false);
   const author = options.author ?? ctx.principal.actor;
   const feedback = writesAsFeedback(ctx.principal);
@@ -318,11 +321,14 @@ async function checkAndWrite(ctx: ScoreContext, tx: Tx, inputs: readonly ScoreIn
   );
   const refused = checked.some((score) => score instanceof AssayError);
   if (rows.length > 0 && !(mode.allOrNothing && refused)) {
-    const written = await ctx.sql.insertRows(tx, 'Score', SCORE_COLUMNS, rows, UPSERT_SUFFIX);
+    const written = await mode.write(rows);
     if (written !== rows.length) {
-      // Unread before, the rows left unwritten are those of ids taken for another target: say which
-      // (the caller's error ends the transaction, so nothing of it stays).
-      const taken = mode.allOrNothing && !readFirst ? checkedAgainst(await existingOf()).find((score) => score instanceof AssayError) : undefined;
+      // The rows left unwritten are those of ids taken for another target (the upsert's guard):
+      // read now, the stored rows say which. All or nothing, the caller's error ends the
+      // transaction, so nothing of it stays; else the others are written and each is answered.
+      const recheck = checkedAgainst(await existingOf());
+      if (!mode.allOrNothing) return recheck.map((score) => (score instanceof AssayError ? { error: score } : { row: stored.get(score.id)! }));
+      const taken = !readFirst ? recheck.find((score) => score instanceof AssayError) : undefined;
       if (taken) throw taken;
       throw new ConflictError("A score id of this request was just written for another target: a score's target never changes");
     }
@@ -344,8 +350,9 @@ export async function writeScores(
   options: UpsertOptions = {},
 ): Promise<ScoreRow[]> {
   if (inputs.length === 0) return [];
-  const outcomes = await checkAndWrite(ctx, tx, inputs, options, {
+  const outcomes = await checkAndWrite(ctx, inputs, options, {
     allOrNothing: true,
+    write: (rows) => ctx.sql.insertRows(tx, 'Score', SCORE_COLUMNS, rows, UPSERT_SUFFIX),
     configs: await configsOf(tx, ctx.projectId, inputs),
     readExisting: (ids) => tx.score.findMany({ where: { projectId: ctx.projectId, id: { in: ids } } }),
     readFirst: true,
@@ -363,30 +370,28 @@ function rowsOrThrow(outcomes: readonly ScoreOutcome[]): ScoreRow[] {
 }
 
 /**
- * `upsertScores` for a caller that answers no stored row (Langfuse's ingestion answers ids and
- * statuses): the same checks and refusals, written in a transaction of raw SQL (BulkSql's: on
- * PostgreSQL past Prisma), with the stored scores of the ids read only when the upsert leaves one
- * unwritten (an id taken for another target) or a feedback key writes (docs/scores.md#ids-idempotent-writes).
+ * What an ingestion batch needs (Langfuse's, which answers ids and statuses per event): every
+ * input checked as `upsertScores` checks it, and those that pass written in one statement of their
+ * own (`BulkSql.writeRows`: on PostgreSQL one round trip, no transaction around it), the stored
+ * scores of the ids read only when the upsert leaves one unwritten (an id taken for another
+ * target) or a feedback key writes (docs/scores.md#ids-idempotent-writes). Answers each input's
+ * refusal, or null for one stored; a refused input does not stop the others.
  */
-export async function storeScores(ctx: ScoreContext, inputs: readonly ScoreInput[], options: UpsertOptions = {}): Promise<void> {
-  if (inputs.length === 0) return;
-  const configs = await configsOf(ctx.db, ctx.projectId, inputs);
-  await ctx.sql.transaction(async (tx) =>
-    rowsOrThrow(
-      await checkAndWrite(ctx, tx, inputs, options, {
-        allOrNothing: true,
-        configs,
-        readExisting: (ids) =>
-          ctx.sql.query<ExistingScore>(
-            tx,
-            `SELECT "id", "target", "traceId", "spanId", "sessionId", "scenarioId", "authorType", "authorId" FROM "Score"
-             WHERE "projectId" = ? AND "id" IN (${ctx.sql.jsonValues('?')})`,
-            [ctx.projectId, JSON.stringify(ids)],
-          ),
-        readFirst: false,
-      }),
-    ),
-  );
+export async function storeScores(ctx: ScoreContext, inputs: readonly ScoreInput[], options: UpsertOptions = {}): Promise<(AssayError | null)[]> {
+  if (inputs.length === 0) return [];
+  const outcomes = await checkAndWrite(ctx, inputs, options, {
+    allOrNothing: false,
+    write: (rows) => ctx.sql.writeRows('Score', SCORE_COLUMNS, rows, UPSERT_SUFFIX),
+    configs: await configsOf(ctx.db, ctx.projectId, inputs),
+    readExisting: (ids) =>
+      ctx.sql.all<ExistingScore>(
+        `SELECT "id", "target", "traceId", "spanId", "sessionId", "scenarioId", "authorType", "authorId" FROM "Score"
+         WHERE "projectId" = ? AND "id" IN (${ctx.sql.jsonValues('?')})`,
+        [ctx.projectId, JSON.stringify(ids)],
+      ),
+    readFirst: false,
+  });
+  return outcomes.map((outcome) => outcome.error ?? null);
 }
 
 /**
@@ -396,8 +401,9 @@ export async function storeScores(ctx: ScoreContext, inputs: readonly ScoreInput
 export function upsertScoresPartly(ctx: ScoreContext, inputs: readonly ScoreInput[], options: UpsertOptions = {}): Promise<ScoreOutcome[]> {
   if (inputs.length === 0) return Promise.resolve([]);
   return ctx.db.$transaction(async (tx) =>
-    checkAndWrite(ctx, tx, inputs, options, {
+    checkAndWrite(ctx, inputs, options, {
       allOrNothing: false,
+      write: (rows) => ctx.sql.insertRows(tx, 'Score', SCORE_COLUMNS, rows, UPSERT_SUFFIX),
       configs: await configsOf(tx, ctx.projectId, inputs),
       readExisting: (ids) => tx.score.findMany({ where: { projectId: ctx.projectId, id: { in: ids } } }),
       readFirst: true,

@@ -123,6 +123,18 @@ export class PostgresSql implements BulkSql {
       const copied = await copyRows(client, table, columns, rows, suffix !== '');
       if (copied !== undefined) return copied;
     }
+    const { sql, arrays } = await this.insertStatement(table, columns, rows, suffix);
+    return tx.$executeRawUnsafe(sql, ...arrays);
+  }
+
+  async writeRows(table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix = ''): Promise<number> {
+    if (rows.length === 0) return 0;
+    const { sql, arrays } = await this.insertStatement(table, columns, rows, suffix);
+    return (await this.pool.query(sql, arrays)).rowCount ?? 0;
+  }
+
+  /** `INSERT … SELECT … FROM unnest(…)`: one text array per column, each cast to its column's type. */
+  private async insertStatement(table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix: string) {
     const types = await this.columnTypes(table);
     const casts = columns.map((column) => {
       const type = types.get(column);
@@ -133,7 +145,7 @@ export class PostgresSql implements BulkSql {
     const sql =
       `INSERT INTO ${quoted(table)} (${columns.map(quoted).join(', ')}) SELECT ${casts.join(', ')} ` +
       `FROM unnest(${columns.map((_, i) => `$${i + 1}::text[]`).join(', ')}) AS u(${columns.map(quoted).join(', ')})${suffix ? ` ${suffix}` : ''}`;
-    return tx.$executeRawUnsafe(sql, ...arrays);
+    return { sql, arrays };
   }
 
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {

@@ -36,6 +36,13 @@ export interface BulkSql {
    */
   insertRows(tx: Tx, table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix?: string): Promise<number>;
   /**
+   * `insertRows` as a write of its own, atomic as one statement is: on PostgreSQL the one INSERT
+   * of arrays straight on the pool, no BEGIN or COMMIT (one round trip); on SQLite its prepared
+   * statements in a transaction of their own. For a write that needs nothing else in its
+   * transaction (an ingestion batch's scores, docs/scores.md#storage).
+   */
+  writeRows(table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix?: string): Promise<number>;
+  /**
    * Serialises the transactions of `tx` that name the same key, until they end: what a roll-up
    * read after its own writes needs to see the writes of the others (SQLite: every write
    * transaction is serialised already).

@@ -66,6 +66,10 @@ export class SqliteSql implements BulkSql {
     return answered(() => this.insertRowsNow(table, columns, rows, suffix));
   }
 
+  writeRows(table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix = ''): Promise<number> {
+    return rows.length === 0 ? Promise.resolve(0) : this.transaction(() => answered(() => this.insertRowsNow(table, columns, rows, suffix)));
+  }
+
   private insertRowsNow(table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix: string): number {
     const sql = `INSERT INTO ${quoted(table)} (${columns.map(quoted).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})${suffix ? ` ${suffix}` : ''}`;
     const statement = this.statement(sql);
