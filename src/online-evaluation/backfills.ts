@@ -102,7 +102,7 @@ export async function storeBackfillPage(
 ): Promise<number> {
   const { seen } = await tx.evaluationRuleBackfill.findUniqueOrThrow({ where: { id: backfill.id }, select: { seen: true } });
   const targets = page.targets.slice(0, Math.max(0, backfill.limit - seen));
-  const { written } = await writeJobs(ctx, tx, rule, targets, { room: await backlogRoom(tx, settings), pushBack: false });
+  const { written } = await writeJobs(ctx, tx, rule, targets, { room: await backlogRoom(tx, settings) });
   await tx.evaluationRuleBackfill.update({ where: { id: backfill.id }, data: { cursor: page.cursor, seen: { increment: targets.length } } });
   return written;
 }

@@ -6,7 +6,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { getEvaluatorConfig } from '../evaluators/operations.js';
 import { getScorer } from '../evaluators/scoring.js';
 import type { SearchFilter } from '../observability/search/filters.js';
-import { matchingSpans, matchingTracePage, matchingTraces, spanMatches, traceMatches } from '../observability/search/matching.js';
+import { matchingTargetRows, matchingTracePage, spanMatches, traceMatches } from '../observability/search/matching.js';
 import { searchFilter } from '../observability/search/inputs.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
 import { isUniqueViolation, type Prisma } from '../shared/db.js';
@@ -21,6 +21,18 @@ export type RuleRow = Prisma.EvaluationRuleGetPayload<object>;
 export type JobRow = Prisma.EvaluationRuleJobGetPayload<object>;
 
 const RULE = 'EvaluationRule';
+
+declare module '../shared/events.js' {
+  interface AssayTopics {
+    /** A rule of this project was created, changed or deleted: the planner reads the project's rules again (planner.ts). */
+    'evaluation-rules:changed': [projectId: string];
+  }
+}
+
+/** The project's enabled rules, as planning reads them (planner.ts caches them until `evaluation-rules:changed`). */
+export function enabledRules(db: Prisma.TransactionClient, projectId: string): Promise<RuleRow[]> {
+  return db.evaluationRule.findMany({ where: { projectId, enabled: true }, orderBy: { id: 'asc' } });
+}
 
 /** Statuses of jobs that still need work: a RUNNING job whose worker died is taken again. */
 export const WAITING_STATUSES = ['PENDING', 'RUNNING'] as const;
@@ -62,7 +74,7 @@ function checkCosts(filter: RuleFilter): void {
 export async function createRule(ctx: RequestContext, input: RuleInput): Promise<RuleRow> {
   const config = await checkConfig(ctx, input.evaluator_config_id);
   checkCosts(input.filter);
-  return uniqueName(
+  const rule = await uniqueName(
     ctx.db.evaluationRule.create({
       data: {
         projectId: ctx.projectId,
@@ -80,6 +92,8 @@ export async function createRule(ctx: RequestContext, input: RuleInput): Promise
     }),
     input.name,
   );
+  ctx.events.publish('evaluation-rules:changed', ctx.projectId);
+  return rule;
 }
 
 export function listRules(ctx: RequestContext): Promise<RuleRow[]> {
@@ -124,6 +138,7 @@ export async function updateRule(ctx: RequestContext, id: string, patch: RulePat
     ...(enabling ? { enabledAt: new Date() } : {}),
   };
   const updated = await uniqueName(ctx.db.evaluationRule.update({ where: { id: rule.id }, data }), patch.name ?? rule.name);
+  ctx.events.publish('evaluation-rules:changed', ctx.projectId);
   publishRuleProgress(ctx.events, rule.id);
   return updated;
 }
@@ -133,6 +148,7 @@ export async function deleteRule(ctx: RequestContext, id: string): Promise<void>
   const rule = await getRule(ctx, id);
   const running = await ctx.db.evaluationRuleJob.findMany({ where: { ruleId: rule.id, status: 'RUNNING' }, select: { id: true } });
   await ctx.db.evaluationRule.delete({ where: { id: rule.id } });
+  ctx.events.publish('evaluation-rules:changed', ctx.projectId);
   for (const job of running) ctx.events.publish('job:stopped', job.id);
   publishRuleProgress(ctx.events, rule.id);
 }
@@ -183,17 +199,37 @@ const JOB_COLUMNS = [
   'createdAt',
 ];
 
+/**
+ * For each rule, the targets of `traceIds` that match its filter, of those arrived since
+ * `since(rule)` (the rule's enabling, or null for any): one read for all the rules.
+ */
+export async function rulesTargets(
+  ctx: RequestContext,
+  rules: readonly RuleRow[],
+  traceIds: readonly string[],
+  since: (rule: RuleRow) => Date | null,
+): Promise<PlannedTarget[][]> {
+  const queries = rules.map((rule) => ({ span: rule.target === 'span', filter: ruleSearchFilter(rule.filter), since: since(rule) }));
+  const rows = await matchingTargetRows(ctx, queries, traceIds);
+  const targets = rules.map((): PlannedTarget[] => []);
+  const sessions = rules.map(() => new Set<string>());
+  for (const row of rows) {
+    const index = Number(row.query);
+    const { target } = rules[index];
+    if (target === 'span') targets[index].push({ key: `${row.traceId}/${row.spanId}`, traceId: row.traceId, spanId: row.spanId, sessionId: row.sessionId });
+    else if (target === 'trace') targets[index].push({ key: row.traceId, traceId: row.traceId, spanId: null, sessionId: row.sessionId });
+    else if (row.sessionId && !sessions[index].has(row.sessionId)) {
+      sessions[index].add(row.sessionId);
+      targets[index].push({ key: row.sessionId, traceId: null, spanId: null, sessionId: row.sessionId });
+    }
+  }
+  return targets;
+}
+
 /** The targets of `traceIds` that match the rule's filter, of those arrived since `since` (the rule's enabling) when given. */
 export async function matchingTargets(ctx: RequestContext, rule: RuleRow, traceIds: readonly string[], since: Date | null): Promise<PlannedTarget[]> {
-  const filter = ruleSearchFilter(rule.filter);
-  if (rule.target === 'span') {
-    const rows = await matchingSpans(ctx, filter, traceIds, since);
-    return rows.map((row) => ({ key: `${row.traceId}/${row.spanId}`, traceId: row.traceId, spanId: row.spanId, sessionId: row.sessionId }));
-  }
-  const rows = await matchingTraces(ctx, filter, traceIds, since);
-  if (rule.target === 'trace') return rows.map((row) => ({ key: row.traceId, traceId: row.traceId, spanId: null, sessionId: row.sessionId }));
-  const sessions = new Set(rows.flatMap((row) => (row.sessionId ? [row.sessionId] : [])));
-  return [...sessions].map((sessionId) => ({ key: sessionId, traceId: null, spanId: null, sessionId }));
+  const [targets] = await rulesTargets(ctx, [rule], traceIds, () => since);
+  return targets;
 }
 
 export interface PlanSettings {
@@ -206,21 +242,11 @@ export async function backlogRoom(db: Prisma.TransactionClient, settings: PlanSe
 }
 
 /**
- * Writes the jobs of `targets` for the rule's current version, each sampled (a sampled-out target
- * is a SKIPPED job) and, while `room` lasts, PENDING (then SKIPPED backlog_full). With `pushBack`, a
- * trace's or session's job still waiting has its start moved to the delay after now (late spans
- * are seen); otherwise a target with a job keeps it. Answers the jobs written and the room left.
+ * The rows of the jobs of `targets` for the rule's current version, each sampled (a sampled-out
+ * target is a SKIPPED job) and, while `room` lasts, PENDING (then SKIPPED backlog_full), due after
+ * the rule's delay. Answers the rows and the room left.
  */
-export async function writeJobs(
-  ctx: RequestContext,
-  tx: Tx,
-  rule: RuleRow,
-  targets: readonly PlannedTarget[],
-  options: { room: number; pushBack: boolean },
-): Promise<{ written: number; room: number }> {
-  let { room } = options;
-  if (targets.length === 0) return { written: 0, room };
-  const now = new Date();
+function jobRows(ctx: RequestContext, rule: RuleRow, targets: readonly PlannedTarget[], room: number, now: Date): { rows: SqlValue[][]; room: number } {
   const notBefore = sqlDate(new Date(now.getTime() + rule.delaySeconds * 1000));
   const rows = targets.map((target): SqlValue[] => {
     let status: JobStatus = 'PENDING';
@@ -244,33 +270,59 @@ export async function writeJobs(
       sqlDate(now),
     ];
   });
-  const onConflict =
-    options.pushBack && rule.target !== 'span'
-      ? 'ON CONFLICT ("ruleId", "ruleVersion", "targetKey") DO UPDATE SET "notBefore" = excluded."notBefore" ' +
-        `WHERE "EvaluationRuleJob"."status" = 'PENDING' AND "EvaluationRuleJob"."leaseOwner" IS NULL`
-      : 'ON CONFLICT ("ruleId", "ruleVersion", "targetKey") DO NOTHING';
-  return { written: await ctx.sql.insertRows(tx, 'EvaluationRuleJob', JOB_COLUMNS, rows, onConflict), room };
+  return { rows, room };
 }
 
 /**
- * Plans the jobs of the enabled rules of a project for traces whose spans were just committed
- * (writeJobs): the targets that match and arrived since the rule was enabled. Answers the jobs
- * written (or moved back).
+ * Inserts job rows; a target with a job of the rule's version keeps it. A trace's or session's
+ * job is not moved when later spans arrive: its claim reads the last arrival and waits again
+ * (runner.ts), so planning writes nothing for a target it planned already.
  */
-export async function planJobs(services: Services, projectId: string, traceIds: readonly string[], settings: PlanSettings): Promise<number> {
-  const ctx = requestContext(services, projectId);
-  const rules = await ctx.db.evaluationRule.findMany({ where: { projectId, enabled: true } });
+function insertJobs(ctx: RequestContext, tx: Tx, rows: readonly SqlValue[][]): Promise<number> {
+  if (rows.length === 0) return Promise.resolve(0);
+  return ctx.sql.insertRows(tx, 'EvaluationRuleJob', JOB_COLUMNS, rows, 'ON CONFLICT ("ruleId", "ruleVersion", "targetKey") DO NOTHING');
+}
+
+/** Writes the jobs of `targets` for the rule's current version (jobRows, insertJobs). Answers the jobs written and the room left. */
+export async function writeJobs(
+  ctx: RequestContext,
+  tx: Tx,
+  rule: RuleRow,
+  targets: readonly PlannedTarget[],
+  options: { room: number },
+): Promise<{ written: number; room: number }> {
+  const { rows, room } = jobRows(ctx, rule, targets, options.room, new Date());
+  return { written: await insertJobs(ctx, tx, rows), room };
+}
+
+/**
+ * Plans the jobs of a project's enabled `rules` for traces whose spans were committed: the
+ * targets that match and arrived since the rule was enabled, read for all rules at once and
+ * written in one insert. Answers the jobs written.
+ */
+export async function planJobs(
+  services: Services,
+  projectId: string,
+  rules: readonly RuleRow[],
+  traceIds: readonly string[],
+  settings: PlanSettings,
+): Promise<number> {
   if (rules.length === 0 || traceIds.length === 0) return 0;
+  const ctx = requestContext(services, projectId);
+  const targets = await rulesTargets(ctx, rules, traceIds, (rule) => rule.enabledAt);
+  if (targets.every((list) => list.length === 0)) return 0;
   let room = await backlogRoom(ctx.db, settings);
-  let written = 0;
-  for (const rule of rules) {
-    const targets = await matchingTargets(ctx, rule, traceIds, rule.enabledAt);
-    const planned = await ctx.sql.transaction((tx) => writeJobs(ctx, tx, rule, targets, { room, pushBack: true }));
-    written += planned.written;
+  const now = new Date();
+  const rows = rules.flatMap((rule, index) => {
+    const planned = jobRows(ctx, rule, targets[index], room, now);
     room = planned.room;
-    if (planned.written > 0) publishRuleProgress(ctx.events, rule.id);
+    return planned.rows;
+  });
+  const written = await ctx.sql.transaction((tx) => insertJobs(ctx, tx, rows));
+  if (written > 0) {
+    for (const [index, rule] of rules.entries()) if (targets[index].length > 0) publishRuleProgress(ctx.events, rule.id);
+    ctx.events.publish('jobs:created', 'online-evaluation');
   }
-  if (written > 0) ctx.events.publish('jobs:created', 'online-evaluation');
   return written;
 }
 
@@ -303,7 +355,7 @@ export async function sweepJobs(services: Services, since: Date, settings: PlanS
         rule.enabledAt,
       );
       const room = await backlogRoom(ctx.db, settings);
-      written += (await ctx.sql.transaction((tx) => writeJobs(ctx, tx, rule, targets, { room, pushBack: false }))).written;
+      written += (await ctx.sql.transaction((tx) => writeJobs(ctx, tx, rule, targets, { room }))).written;
     }
     if (written > before) publishRuleProgress(ctx.events, rule.id);
   }

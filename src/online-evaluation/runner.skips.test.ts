@@ -96,10 +96,11 @@ describe('ingestion first', () => {
         expect(response.status).toBe(200);
       });
       await until(() => Promise.resolve(server.assay.services.spanQueue.waitingSpans > 0), 'spans waiting');
-      // A trace through the legacy route (written at once) gets its job; its delay passes, it does not start.
+      // A trace through the legacy route (written at once): its job's delay passes, it does not start
+      // (nor is it planned yet: planning waits for ingestion too, up to 5 s, planner.ts).
       await ingest(server, 'first-trace', 'u-first');
       await sleep(2500);
-      expect((await jobs(server, id)).map((job) => job.status)).toEqual(['PENDING']);
+      expect((await jobs(server, id)).filter((job) => job.status !== 'PENDING')).toEqual([]);
     } finally {
       server.assay.services.spanQueue.resume();
     }

@@ -14,6 +14,8 @@ export class ProjectQueue {
     private readonly log: FastifyBaseLogger,
     /** What the log says failed. */
     private readonly what: string,
+    /** Awaited before each project's work, while more ids gather (the planner waits there for ingestion to be quiet). */
+    private readonly before?: () => Promise<void>,
   ) {}
 
   /** Remembers the ids and returns at once: a hook's signature. */
@@ -29,6 +31,7 @@ export class ProjectQueue {
     // Let the request that told us end first.
     await new Promise((resolve) => setImmediate(resolve));
     while (this.waiting.size > 0 && !this.stopped) {
+      await this.before?.();
       const [projectId, ids] = this.waiting.entries().next().value!;
       this.waiting.delete(projectId);
       await this.work(projectId, [...ids]).catch((error: unknown) => this.log.error({ err: error, projectId, ids: ids.size }, this.what));

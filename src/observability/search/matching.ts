@@ -6,34 +6,35 @@ import type { RequestContext } from '../../shared/context.js';
 import { sqlDate } from '../../shared/sql.js';
 import { type SearchFilter, spanWhere, traceWhere } from './filters.js';
 
-/** The spans of `traceIds` matching `filter`, of those stored since `since` when given. */
-export function matchingSpans(
-  ctx: RequestContext,
-  filter: SearchFilter,
-  traceIds: readonly string[],
-  since: Date | null,
-): Promise<{ traceId: string; spanId: string; sessionId: string | null }[]> {
-  const where = spanWhere(ctx, filter);
-  return ctx.sql.query(
-    ctx.db,
-    `SELECT s."traceId", s."spanId", s."sessionId" FROM "Span" AS s WHERE ${where.sql} AND s."traceId" IN (${ctx.sql.jsonValues('?')}) AND s."createdAt" >= ${ctx.sql.timestamp('?')}`,
-    [...where.params, JSON.stringify(traceIds), sqlDate(since ?? new Date(0))],
-  );
+/** What `matchingTargetRows` looks for: the spans (`span`) or traces matching `filter`, of those stored since `since` when given. */
+export interface TargetQuery {
+  span: boolean;
+  filter: SearchFilter;
+  since: Date | null;
 }
 
-/** The traces of `traceIds` matching `filter`, of those first stored since `since` when given. */
-export function matchingTraces(
+/**
+ * For each query, the spans or traces of `traceIds` that match it, in one statement for all of
+ * them (a batch's planning of every rule is one read): each row names the query it matched by
+ * its index (`query`); a trace's row has no `spanId`.
+ */
+export function matchingTargetRows(
   ctx: RequestContext,
-  filter: SearchFilter,
+  queries: readonly TargetQuery[],
   traceIds: readonly string[],
-  since: Date | null,
-): Promise<{ traceId: string; sessionId: string | null }[]> {
-  const where = traceWhere(ctx, filter);
-  return ctx.sql.query(
-    ctx.db,
-    `SELECT t."traceId", t."sessionId" FROM "Trace" AS t WHERE ${where.sql} AND t."traceId" IN (${ctx.sql.jsonValues('?')}) AND t."createdAt" >= ${ctx.sql.timestamp('?')}`,
-    [...where.params, JSON.stringify(traceIds), sqlDate(since ?? new Date(0))],
-  );
+): Promise<{ query: number; traceId: string; spanId: string | null; sessionId: string | null }[]> {
+  if (queries.length === 0 || traceIds.length === 0) return Promise.resolve([]);
+  const ids = JSON.stringify(traceIds);
+  const params: unknown[] = [];
+  const selects = queries.map((query, index) => {
+    const [alias, where, spanId] = query.span ? ['s', spanWhere(ctx, query.filter), 's."spanId"'] : ['t', traceWhere(ctx, query.filter), 'NULL'];
+    params.push(...where.params, ids, sqlDate(query.since ?? new Date(0)));
+    return (
+      `SELECT ${index} AS "query", ${alias}."traceId", ${spanId} AS "spanId", ${alias}."sessionId" FROM "${query.span ? 'Span' : 'Trace'}" AS ${alias} ` +
+      `WHERE ${where.sql} AND ${alias}."traceId" IN (${ctx.sql.jsonValues('?')}) AND ${alias}."createdAt" >= ${ctx.sql.timestamp('?')}`
+    );
+  });
+  return ctx.sql.query(ctx.db, selects.join(' UNION ALL '), params);
 }
 
 /** Whether the span matches `filter`. */
