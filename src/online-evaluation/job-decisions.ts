@@ -4,11 +4,11 @@
 // filter checks together, a few statements for the batch rather than a dozen a job.
 import type { EvaluatorConfig } from '../generated/prisma/client.js';
 import { providerModelOf, type TraceSpanView } from '../evaluators/scoring.js';
-import { matchingSpans, matchingTraces } from '../observability/search/matching.js';
+import { matchingTargetRows, type TargetQuery } from '../observability/search/matching.js';
 import { missingKeysMessage, missingProviderKey } from '../providers/access.js';
 import { type RequestContext, type Services, requestContext } from '../shared/context.js';
 import { asObject } from '../shared/json.js';
-import type { RuleTarget, SkipReason } from './inputs.js';
+import type { SkipReason } from './inputs.js';
 import type { TargetDocument } from './mapping.js';
 import { type JobRow, type RuleRow, pauseRule, ruleSearchFilter, targetMatches } from './operations.js';
 import { ruleCostSince, startOfDay } from './rule-stats.js';
@@ -108,29 +108,29 @@ export async function decideJobs(services: Services, rows: readonly JobRow[]): P
   return decided;
 }
 
-/** The ids of the jobs whose target matches its rule's current filter: one query per rule and target type (a session: one a job). */
+/** The ids of the jobs whose target matches its rule's current filter: one statement for the batch's spans and traces (a session: one a job). */
 async function matchingJobs(ctx: RequestContext, jobs: readonly JobRow[], rules: ReadonlyMap<string, RuleRow>): Promise<Set<string>> {
   const matching = new Set<string>();
-  const groups = new Map<string, JobRow[]>();
+  // One query per rule and target type; a job's target is found by its query's index.
+  const queryOf = new Map<string, number>();
+  const queries: TargetQuery[] = [];
+  const traceIds = new Set<string>();
   for (const job of jobs) {
-    const key = `${job.ruleId}\u0000${job.targetType}`;
-    const list = groups.get(key);
-    if (list) list.push(job);
-    else groups.set(key, [job]);
-  }
-  for (const group of groups.values()) {
-    const { ruleId, targetType } = group[0];
-    const filter = ruleSearchFilter(rules.get(ruleId)!.filter);
-    const traceIds = [...new Set(group.map((job) => job.traceId!))];
-    if (targetType === 'span') {
-      const found = new Set((await matchingSpans(ctx, filter, traceIds, null)).map((row) => `${row.traceId}/${row.spanId}`));
-      for (const job of group) if (found.has(`${job.traceId}/${job.spanId}`)) matching.add(job.id);
-    } else if (targetType === 'trace') {
-      const found = new Set((await matchingTraces(ctx, filter, traceIds, null)).map((row) => row.traceId));
-      for (const job of group) if (found.has(job.traceId!)) matching.add(job.id);
-    } else {
-      for (const job of group) if (await targetMatches(ctx, targetType as RuleTarget, filter, job)) matching.add(job.id);
+    if (job.targetType === 'session') {
+      if (await targetMatches(ctx, 'session', ruleSearchFilter(rules.get(job.ruleId)!.filter), job)) matching.add(job.id);
+      continue;
     }
+    const key = `${job.ruleId}\u0000${job.targetType}`;
+    if (!queryOf.has(key)) {
+      queryOf.set(key, queries.length);
+      queries.push({ span: job.targetType === 'span', filter: ruleSearchFilter(rules.get(job.ruleId)!.filter), since: null });
+    }
+    traceIds.add(job.traceId!);
+  }
+  const found = new Set((await matchingTargetRows(ctx, queries, [...traceIds])).map((row) => `${row.query}/${row.traceId}/${row.spanId ?? ''}`));
+  for (const job of jobs) {
+    const query = queryOf.get(`${job.ruleId}\u0000${job.targetType}`);
+    if (query !== undefined && found.has(`${query}/${job.traceId}/${job.targetType === 'span' ? job.spanId : ''}`)) matching.add(job.id);
   }
   return matching;
 }
