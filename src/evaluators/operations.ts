@@ -79,6 +79,12 @@ export async function getEvaluatorConfigs(ctx: RequestContext, configIds: readon
   });
 }
 
+/** The configs of this project among `configIds`, by id; those not found (deleted) are absent. */
+export async function findEvaluatorConfigs(ctx: RequestContext, configIds: readonly string[]) {
+  const found = configIds.length > 0 ? await ctx.db.evaluatorConfig.findMany({ where: { id: { in: [...new Set(configIds)] }, projectId: ctx.projectId } }) : [];
+  return new Map(found.map((config) => [config.id, config]));
+}
+
 /**
  * Renames a config and/or replaces its settings. `body` is validated here, not by the caller:
  * the settings are checked against the template of the config's evaluator, known only once the

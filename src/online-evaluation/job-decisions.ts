@@ -3,6 +3,7 @@
 // or is skipped (and why), or fails. A batch reads its rules, their configs, its targets and the
 // filter checks together, a few statements for the batch rather than a dozen a job.
 import type { EvaluatorConfig } from '../generated/prisma/client.js';
+import { findEvaluatorConfigs } from '../evaluators/operations.js';
 import { providerModelOf, type TraceSpanView } from '../evaluators/scoring.js';
 import { matchingTargetRows, type TargetQuery } from '../observability/search/matching.js';
 import { missingKeysMessage, missingProviderKey } from '../providers/access.js';
@@ -42,10 +43,6 @@ export async function decideJobs(services: Services, rows: readonly JobRow[]): P
   const rules = new Map(
     (await services.db.evaluationRule.findMany({ where: { id: { in: [...new Set(rows.map((row) => row.ruleId))] } } })).map((rule) => [rule.id, rule]),
   );
-  const configIds = [...new Set([...rules.values()].map((rule) => rule.evaluatorConfigId))];
-  const configs = new Map(
-    (configIds.length > 0 ? await services.db.evaluatorConfig.findMany({ where: { id: { in: configIds } } }) : []).map((config) => [config.id, config]),
-  );
   const decided: DecidedJob[] = [];
   const byProject = new Map<string, JobRow[]>();
   for (const row of rows) {
@@ -55,6 +52,7 @@ export async function decideJobs(services: Services, rows: readonly JobRow[]): P
   }
   for (const [projectId, jobs] of byProject) {
     const ctx = requestContext(services, projectId);
+    const configs = await findEvaluatorConfigs(ctx, [...new Set(jobs.flatMap((job) => rules.get(job.ruleId)?.evaluatorConfigId ?? []))]);
     const live = jobs.filter((job) => rules.get(job.ruleId)?.enabled);
     const targets = await loadTargets(ctx, live);
     const target = new Map(live.map((job, index) => [job.id, targets[index]]));
@@ -90,7 +88,7 @@ export async function decideJobs(services: Services, rows: readonly JobRow[]): P
         if (spent.get(rule.id)) return { action: 'skip', reason: 'cost_limit_reached' };
       }
       const config = configs.get(rule.evaluatorConfigId);
-      if (!config || config.projectId !== rule.projectId) {
+      if (!config) {
         return { action: 'fail', message: `The rule's evaluator config ${rule.evaluatorConfigId} was deleted: choose another config for the rule` };
       }
       if (!paused.has(rule.id)) {

@@ -1,7 +1,7 @@
 // What a rule's target is for mappings and evaluators (docs/online-evaluation.md#mapping): a span,
 // a trace or a session's traces read as one document, with the spans judges may look at.
 import { spanView, type TraceSpanView } from '../evaluators/scoring.js';
-import { getSpan, getTrace, listSessionTraces, listTracesSpans, spansByKeys } from '../observability/traces/trace-reads.js';
+import { getSpan, getTrace, getTraces, listSessionTraces, listTracesSpans, spansByKeys } from '../observability/traces/trace-reads.js';
 import type { RequestContext } from '../shared/context.js';
 import type { Prisma } from '../shared/db.js';
 import { NotFoundError } from '../shared/errors.js';
@@ -65,10 +65,7 @@ export async function loadTargets(ctx: RequestContext, jobs: readonly (Ids & { t
   const traceJobs = jobs.flatMap((job, index) => (job.targetType === 'trace' ? [index] : []));
   if (traceJobs.length > 0) {
     const traceIds = [...new Set(traceJobs.map((index) => jobs[index].traceId!))];
-    const [traces, spans] = await Promise.all([
-      ctx.db.trace.findMany({ where: { projectId: ctx.projectId, traceId: { in: traceIds } } }),
-      listTracesSpans(ctx, traceIds),
-    ]);
+    const [traces, spans] = await Promise.all([getTraces(ctx, traceIds), listTracesSpans(ctx, traceIds)]);
     const byTrace = new Map<string, SpanRowLite[]>();
     for (const span of spans) {
       const list = byTrace.get(span.traceId);

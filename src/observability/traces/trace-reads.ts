@@ -219,6 +219,11 @@ export async function getTrace<Q extends TraceQuery>(ctx: RequestContext, traceI
   return trace;
 }
 
+/** The stored traces among `traceIds` (their roll-ups); those not stored are absent. */
+export function getTraces(ctx: RequestContext, traceIds: readonly string[]) {
+  return ctx.db.trace.findMany({ where: { projectId: ctx.projectId, traceId: { in: [...traceIds] } } });
+}
+
 /**
  * Who and where of the stored traces among `traceIds` (their roll-ups' user, session and
  * environment), for what names traces from elsewhere: Langfuse's scores show their trace's
