@@ -8,6 +8,18 @@ const require = createRequire(import.meta.url);
 // PostgreSQL): each starts one server on its own database in a beforeAll and leaves nothing
 // process-wide behind. Not yet the rest: a mixed run of files that start several servers,
 // child processes or Chromium timed out there under load (docs/database.md#tests).
+// Files that never open the database under test: the UI's component tests, the code sandboxes
+// and the scorers run alone, and `npm start`'s own SQLite file. The PostgreSQL pass
+// (TEST_DATABASE_URL) would run them exactly as the SQLite pass did, so it leaves them out
+// (docs/database.md#tests).
+const databaseFree = [
+  'web/src/**/*.test.{ts,tsx}',
+  'src/evaluators/sandbox/**/*.test.ts',
+  'src/evaluators/scorers/!(code-python).test.ts',
+  'test/start.test.ts',
+];
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
 const shared = [
   'src/apps/routes.variants.test.ts',
   'src/evaluations/routes.create-validation.test.ts',
@@ -53,7 +65,7 @@ export default defineConfig({
           name: 'isolated',
           // The web UI's own tests live beside its code (docs/ui.md#tests).
           include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
-          exclude: [...configDefaults.exclude, ...shared],
+          exclude: [...configDefaults.exclude, ...shared, ...(onPostgres ? databaseFree : [])],
         },
       },
     ],
