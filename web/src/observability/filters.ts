@@ -85,16 +85,19 @@ function listOf<T extends string>(value: string | null, allowed: readonly T[]): 
   return (value ?? '').split(',').filter((item): item is T => (allowed as readonly string[]).includes(item));
 }
 
-/** The score filters of the URL's `scores`, each kept only when it has a name and one condition. */
-export function parseScoreFilters(text: string | null): ScoreFilterState[] {
-  let parsed: unknown;
+/** The items of a URL parameter's JSON list; none when it is absent, unreadable or no list. */
+function jsonListOf(text: string | null): unknown[] {
   try {
-    parsed = JSON.parse(text ?? '[]');
+    const parsed: unknown = JSON.parse(text ?? '[]');
+    return Array.isArray(parsed) ? parsed : [];
   } catch {
     return [];
   }
-  if (!Array.isArray(parsed)) return [];
-  return parsed.flatMap((item: unknown): ScoreFilterState[] => {
+}
+
+/** The score filters of the URL's `scores`, each kept only when it has a name and one condition. */
+export function parseScoreFilters(text: string | null): ScoreFilterState[] {
+  return jsonListOf(text).flatMap((item: unknown): ScoreFilterState[] => {
     if (typeof item !== 'object' || item === null) return [];
     const { name, min, max, value, anyOf, present } = item as Record<string, unknown>;
     if (typeof name !== 'string' || name.trim() === '') return [];
@@ -130,13 +133,9 @@ export function attributeFilterOf(item: unknown): AttributeFilterState | null {
 
 /** The attribute filters of the URL's `attributes`, each kept only when the API would take it. */
 export function parseAttributeFilters(text: string | null): AttributeFilterState[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text ?? '[]');
-  } catch {
-    return [];
-  }
-  return Array.isArray(parsed) ? parsed.flatMap((item) => attributeFilterOf(item) ?? []).slice(0, MAX_ATTRIBUTE_FILTERS) : [];
+  return jsonListOf(text)
+    .flatMap((item) => attributeFilterOf(item) ?? [])
+    .slice(0, MAX_ATTRIBUTE_FILTERS);
 }
 
 /**
