@@ -4,10 +4,6 @@ import { relayArtifacts } from './web/relay-artifacts.js';
 
 const require = createRequire(import.meta.url);
 
-// Files checked to pass when a worker runs several of them in one process (on SQLite and
-// PostgreSQL): each starts one server on its own database in a beforeAll and leaves nothing
-// process-wide behind. Not yet the rest: a mixed run of files that start several servers,
-// child processes or Chromium timed out there under load (docs/database.md#tests).
 // Files that never open the database under test: the UI's component tests, the code sandboxes
 // and the scorers run alone, and `npm start`'s own SQLite file. The PostgreSQL pass
 // (TEST_DATABASE_URL) would run them exactly as the SQLite pass did, so it leaves them out
@@ -20,16 +16,34 @@ const databaseFree = [
 ];
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
-const shared = [
-  'src/apps/routes.variants.test.ts',
-  'src/evaluations/routes.create-validation.test.ts',
-  'src/evaluators/routes.config-create.test.ts',
-  'src/evaluators/routes.config-crud.test.ts',
-  'src/testsets/routes.from-spans.test.ts',
-  'src/testsets/routes.read-update-delete.test.ts',
-  'src/testsets/routes.revisions.test.ts',
-  'src/testsets/routes.upload.test.ts',
+// Files that need a process of their own: they drive Chromium, start child processes or several
+// servers, load the machine on purpose, or touch process-wide state (a DOM, sandbox pools, the
+// global OpenTelemetry provider the SDKs under test/clients register, a SQLite Prisma client on
+// the PostgreSQL pass). Every other file starts at most one server on its own database in a
+// beforeAll and leaves nothing process-wide behind, so a worker runs them one after another in one
+// process (docs/database.md#tests).
+const ownProcess = [
+  'web/src/**/*.test.{ts,tsx}',
+  'src/evaluators/sandbox/**/*.test.ts',
+  'src/evaluators/scorers/*.test.ts',
+  'test/clients/**/*.test.ts',
+  'test/ui*.test.ts',
+  'test/*-browser.test.ts',
+  'src/shared/http/browser.test.ts',
+  'test/{access,docs-references,migrations,multi-instance,online-evaluation-instances,postgres,robustness,runtime,start,tour}.test.ts',
+  'src/auth/keys/cli-bootstrap.test.ts',
+  'src/auth/users/users-{http,process}.test.ts',
+  'src/evaluations/runner.{llm-evaluators,prompt-variants,restart}.test.ts',
+  'src/human-evaluations/runner.restart.test.ts',
+  'src/graphql/clients.test.ts',
+  'src/observability/ingestion/otlp/{http-receiver.durability,http-receiver.huge-trace,logs.openai-instrumentation}.test.ts',
+  'src/observability/retention/{deletion.scores,retention-sweeper}.test.ts',
+  'src/online-evaluation/runner.skips.test.ts',
+  'src/shared/http/{json-errors,limits,logging.process,outbound.saved-urls}.test.ts',
+  'src/shared/validation.fastapi-parity.test.ts',
 ];
+const allTests = ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'];
+const leftOut = [...configDefaults.exclude, ...(onPostgres ? databaseFree : [])];
 
 export default defineConfig({
   // The UI's tests render components with their Relay fragments (docs/ui.md#tests).
@@ -52,9 +66,10 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'service',
-          include: shared,
+          include: allTests,
+          exclude: [...leftOut, ...ownProcess],
           // A worker runs its files one after another in one process, importing the service once
-          // rather than once per file: that import and the first start's warm-up were half of
+          // rather than once per file: that import and the first start's warm-up were most of
           // `npm test` (docs/database.md#tests). Each file still has its own server and database.
           isolate: false,
         },
@@ -64,8 +79,8 @@ export default defineConfig({
         test: {
           name: 'isolated',
           // The web UI's own tests live beside its code (docs/ui.md#tests).
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
-          exclude: [...configDefaults.exclude, ...shared, ...(onPostgres ? databaseFree : [])],
+          include: ownProcess,
+          exclude: leftOut,
         },
       },
     ],
