@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { Database as SqliteConnection } from 'better-sqlite3';
 
 export interface CheckpointerOptions {
-  /** Milliseconds between the worker's checkpoints (500). */
+  /** Milliseconds between the worker's checkpoints. */
   intervalMs?: number;
   /** WAL pages after which a commit checkpoints by itself (SQLite's default is 1,000). */
   fallbackPages?: number;
@@ -26,10 +26,7 @@ export interface Checkpointer {
 
 export function startCheckpointer(path: string, connection: SqliteConnection, options: CheckpointerOptions = {}): Checkpointer {
   const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
-    // Half a second rather than 50 ms: a page written by several commits in between (the random
-    // leaves of span indexes) is copied once, not once per commit; the worker's CPU per ingested
-    // span halved (docs/observability.md#the-serving-threads-work-2026-11-28).
-    workerData: { path, intervalMs: options.intervalMs ?? 500 },
+    workerData: { path, intervalMs: options.intervalMs ?? 50 },
   });
   worker.unref();
   connection.pragma(`wal_autocheckpoint = ${options.fallbackPages ?? 10_000}`);
