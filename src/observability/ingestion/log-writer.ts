@@ -65,7 +65,7 @@ async function logRecordsOf(ctx: RequestContext, tx: Tx, spans: readonly { trace
   const params = [ctx.projectId, ...keysOf(spans)];
   // Every span batch asks, and nearly always finds nothing: on SQLite a prepared statement on the
   // transaction's own connection answers, not Prisma's query pipeline, which cost the serving
-  // thread more than the read (docs/observability.md#the-serving-threads-work-2026-11-28).
+  // thread more than the read (docs/observability.md#the-services-cpu-by-thread-2026-11-28).
   const rows = await (sql.provider === 'sqlite' ? sql.all<LogRecordRow>(read, params) : sql.query<LogRecordRow>(tx, read, params));
   const bySpan = new Map<string, JoinedLogRecord[]>();
   for (const row of rows) {
