@@ -43,27 +43,30 @@ function keysOf(spans: readonly { traceId: string; spanId: string }[]): [string,
 
 const parse = (text: string | null): JsonValue => (text === null ? null : (JSON.parse(text) as JsonValue));
 
+interface LogRecordRow {
+  traceId: string;
+  spanId: string;
+  time: string;
+  position: number | bigint;
+  eventName: string;
+  severityNumber: number | bigint;
+  severityText: string | null;
+  body: string | null;
+  attributes: string;
+}
+
 /** Every stored log record of `spans`, by span key. */
 async function logRecordsOf(ctx: RequestContext, tx: Tx, spans: readonly { traceId: string; spanId: string }[]): Promise<Map<string, JoinedLogRecord[]>> {
   const { sql } = ctx;
-  const rows = await sql.query<{
-    traceId: string;
-    spanId: string;
-    time: string;
-    position: number | bigint;
-    eventName: string;
-    severityNumber: number | bigint;
-    severityText: string | null;
-    body: string | null;
-    attributes: string;
-  }>(
-    tx,
-    `SELECT "traceId", "spanId", CAST("timeUnixNano" AS TEXT) AS "time", "position", "eventName", "severityNumber", "severityText",
+  const read = `SELECT "traceId", "spanId", CAST("timeUnixNano" AS TEXT) AS "time", "position", "eventName", "severityNumber", "severityText",
        CAST("body" AS TEXT) AS "body", CAST("attributes" AS TEXT) AS "attributes"
      FROM "SpanLogRecord"
-     WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')}) AND ("traceId" || ' ' || "spanId") IN (${sql.jsonValues('?')})`,
-    [ctx.projectId, ...keysOf(spans)],
-  );
+     WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')}) AND ("traceId" || ' ' || "spanId") IN (${sql.jsonValues('?')})`;
+  const params = [ctx.projectId, ...keysOf(spans)];
+  // Every span batch asks, and nearly always finds nothing: on SQLite a prepared statement on the
+  // transaction's own connection answers, not Prisma's query pipeline, which cost the serving
+  // thread more than the read (docs/observability.md#the-services-cpu-by-thread-2026-11-28).
+  const rows = await (sql.provider === 'sqlite' ? sql.all<LogRecordRow>(read, params) : sql.query<LogRecordRow>(tx, read, params));
   const bySpan = new Map<string, JoinedLogRecord[]>();
   for (const row of rows) {
     const key = spanKey(row.traceId, row.spanId);

@@ -105,7 +105,11 @@ const MAX_NANOS = 2n ** 63n - 1n;
 // An absent bytes field (proto3 omits empty ones) reads as protobufjs' default, a plain empty array.
 export const hex = (bytes: Uint8Array | readonly number[]) =>
   bytes instanceof Uint8Array ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex') : Buffer.from(bytes).toString('hex');
-export const isZero = (id: string) => /^0*$/.test(id);
+/** Whether an id is all zeros (or empty). A loop: the regular expression was 4% of the decoding thread. */
+export function isZero(id: string): boolean {
+  for (let i = 0; i < id.length; i++) if (id.charCodeAt(i) !== 48) return false;
+  return true;
+}
 
 export function spanRef(traceId: string | null, spanId: string | null, index: string): string {
   return spanId ? `span ${spanId}${traceId ? ` of trace ${traceId}` : ''}` : `span ${index}`;
