@@ -9,7 +9,9 @@
 // (b) Evaluation: `jobs` traces of one span each under one rule; the jobs' window (first created
 //     to last finished) against the ideal, jobs × 50 ms / ONLINE_EVALUATION_CONCURRENCY (the
 //     configured concurrency, `concurrency`). Aim: window / ideal ≤ 1.2.
-// On PostgreSQL when TEST_DATABASE_URL names a server, else SQLite.
+// On PostgreSQL when TEST_DATABASE_URL names a server, else SQLite. BENCH_DIST names another build
+// of the service (a copy of an earlier dist/ inside this checkout) to run in dist/'s place, so a
+// baseline is measured beside the current build under the same load.
 // Run: npx tsx bench/online-evaluation.ts [spans] [rounds] [jobs] [concurrency]
 import { fileURLToPath } from 'node:url';
 import { cpuSeconds, onPostgres, runOtlpClient, serviceCaller, startProcess, startService, type ClientRun, type Service } from './support/measure.js';
@@ -102,7 +104,7 @@ const bestSeconds = (runs: ClientRun[]) => Math.min(...runs.map((run) => run.sec
 const rate = (seconds: number) => SPANS / seconds;
 
 // (b) Evaluation throughput: one rule, JOBS traces of one span, the judge 50 ms a call.
-const service = await startService({ ...judgeEnv, ONLINE_EVALUATION_CONCURRENCY: String(CONCURRENCY) });
+const service = await startService({ ...judgeEnv, ONLINE_EVALUATION_CONCURRENCY: String(CONCURRENCY) }, process.env.BENCH_DIST);
 let window: number;
 let judgeStats: { calls: number; maxInFlight: number };
 let done: number;

@@ -7,7 +7,7 @@ import { sleep } from '../../test/helpers/endpoints.js';
 import { createApp, createConfig } from '../../test/helpers/evaluations.js';
 import { useTestServer } from '../../test/helpers/server.js';
 import { globalId } from '../shared/graphql/ids.js';
-import { addScoredTarget } from './rules.js';
+import { addScoredTargets } from './rules.js';
 
 const server = useTestServer({ ONLINE_EVALUATION_BACKOFF_SECONDS: '0.1' });
 
@@ -86,15 +86,17 @@ describe('queues fed by online rules', () => {
     expect(await itemsOf(unfed.id)).toEqual([]);
 
     // The same score told again (another instance's copy of the event) adds nothing.
-    const again = await addScoredTarget(server.assay.services, {
-      projectId: (await server.assay.services.db.annotationQueue.findUniqueOrThrow({ where: { id: all.body.id } })).projectId,
-      ruleId: traceRule,
-      target: 'trace',
-      targetId: bad,
-      traceId: null,
-      value: 0,
-      dataType: 'NUMERIC',
-    });
+    const again = await addScoredTargets(server.assay.services, [
+      {
+        projectId: (await server.assay.services.db.annotationQueue.findUniqueOrThrow({ where: { id: all.body.id } })).projectId,
+        ruleId: traceRule,
+        target: 'trace',
+        targetId: bad,
+        traceId: null,
+        value: 0,
+        dataType: 'NUMERIC',
+      },
+    ]);
     expect(again).toBe(0);
     expect(await itemsOf(all.body.id)).toHaveLength(2);
   });

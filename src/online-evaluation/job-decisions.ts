@@ -52,15 +52,16 @@ export async function decideJobs(services: Services, rows: readonly JobRow[]): P
   }
   for (const [projectId, jobs] of byProject) {
     const ctx = requestContext(services, projectId);
-    const configs = await findEvaluatorConfigs(ctx, [...new Set(jobs.flatMap((job) => rules.get(job.ruleId)?.evaluatorConfigId ?? []))]);
     const live = jobs.filter((job) => rules.get(job.ruleId)?.enabled);
-    const targets = await loadTargets(ctx, live);
+    // At once (on PostgreSQL, on connections of their own): a job's wait is its reads' longest, not
+    // their sum. The filter is checked for every live job: one whose target is gone is skipped
+    // as deleted before its match is looked at.
+    const [configs, targets, matching] = await Promise.all([
+      findEvaluatorConfigs(ctx, [...new Set(jobs.flatMap((job) => rules.get(job.ruleId)?.evaluatorConfigId ?? []))]),
+      loadTargets(ctx, live),
+      matchingJobs(ctx, live, rules),
+    ]);
     const target = new Map(live.map((job, index) => [job.id, targets[index]]));
-    const matching = await matchingJobs(
-      ctx,
-      live.filter((job) => target.get(job.id)),
-      rules,
-    );
     const spent = new Map<string, boolean>();
     const paused = new Map<string, string | null>();
     for (const job of jobs) {

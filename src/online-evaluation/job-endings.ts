@@ -10,7 +10,7 @@ import { writeScores } from '../scores/operations.js';
 import { type RequestContext, systemActor } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
 import { toJson } from '../shared/json.js';
-import { sqlDate } from '../shared/sql.js';
+import { jsonText, sqlDate, type SqlValue } from '../shared/sql.js';
 import { type Outcome, numericValue } from './evaluator-run.js';
 import type { RuleTarget } from './inputs.js';
 import { judgeSpans } from './judge-spans.js';
@@ -132,20 +132,24 @@ export async function writeEnds(
     }
     const scores = new Map<string, { id: string; value: number | null; dataType: string }>();
     for (const project of byProject.values()) {
-      if (project.spans.length > 0) await (await spanWriter(project.ctx))(tx, project.spans);
+      if (project.spans.length > 0) await (await spanWriter(project.ctx, { newTraces: true }))(tx, project.spans);
       for (const score of await writeScores(project.ctx, tx, project.scores, { author: systemActor })) scores.set(score.id, score);
     }
     const resumed = new Set<string>();
+    // The ends as one update per set of columns written (a group of DONE jobs: one statement).
+    const ends = new Map<string, { columns: string[]; rows: SqlValue[][] }>();
     for (const item of kept) {
       const { job, rule, outcome } = item;
       const judgeTraceId = judges.get(job.id) ?? null;
       const cost = (job.cost ?? 0) + outcome.calls.reduce((sum, call) => sum + (call.cost?.cost ?? 0), 0);
-      const { status, data } = outcomeEnd(settings, job, outcome, now);
+      const { status, values } = outcomeEnd(settings, job, outcome, now);
       const score = outcome.kind === 'scored' ? scores.get(`online:${job.id}`)! : null;
-      await tx.evaluationRuleJob.update({
-        where: { id: job.id },
-        data: { ...data, judgeTraceId, cost, ...(score ? { scoreId: score.id } : {}), ...released },
-      });
+      const end: Record<string, SqlValue> = { ...values, judgeTraceId, cost, ...(score ? { scoreId: score.id } : {}), ...released };
+      const columns = Object.keys(end);
+      const shape = columns.join();
+      const update = ends.get(shape) ?? { columns, rows: [] };
+      update.rows.push([job.id, ...Object.values(end)]);
+      ends.set(shape, update);
       // A job that ran makes a paused rule active again; an active one (the rule as the batch read it) costs no write.
       if (score && rule.status === 'PAUSED' && !resumed.has(rule.id)) {
         resumed.add(rule.id);
@@ -168,24 +172,26 @@ export async function writeEnds(
           : null,
       });
     }
+    for (const { columns, rows } of ends.values()) await ctx.sql.updateRows(tx, 'EvaluationRuleJob', 'id', columns, rows);
     return result;
   });
 }
 
-/** A job's end after its evaluator answered: DONE, back to PENDING after a backoff (a transient failure, or an attempt left), or ERROR. */
-function outcomeEnd(settings: EndSettings, job: JobRow, outcome: Outcome, now: Date): { status: string; data: Prisma.EvaluationRuleJobUpdateInput } {
+/** A job's end after its evaluator answered, as the columns it writes: DONE, back to PENDING after a backoff (a transient failure, or an attempt left), or ERROR. */
+function outcomeEnd(settings: EndSettings, job: JobRow, outcome: Outcome, now: Date): { status: string; values: Record<string, SqlValue> } {
   if (outcome.kind === 'scored') {
-    return { status: 'DONE', data: { status: 'DONE', statusError: Prisma.JsonNull, latency: outcome.latency, finishedAt: now } };
+    return { status: 'DONE', values: { status: 'DONE', statusError: null, latency: outcome.latency, finishedAt: now } };
   }
   const deadline = job.createdAt.getTime() + settings.retryDeadlineMs;
   if (outcome.kind === 'transient' && now.getTime() < deadline) {
     const wait = backoffMs(settings, job.retries, outcome.retryAfterMs);
     return {
       status: 'PENDING',
-      data: {
+      values: {
         status: 'PENDING',
-        statusError: toJson({ message: `Waiting to try again: ${outcome.message}`, stacktrace: null }),
-        retries: { increment: 1 },
+        statusError: jsonText({ message: `Waiting to try again: ${outcome.message}`, stacktrace: null }),
+        // The row is fenced (this worker holds its lease), so the count read at the claim is current.
+        retries: job.retries + 1,
         notBefore: new Date(now.getTime() + wait),
       },
     };
@@ -195,9 +201,9 @@ function outcomeEnd(settings: EndSettings, job: JobRow, outcome: Outcome, now: D
     const wait = backoffMs(settings, attempts - 1);
     return {
       status: 'PENDING',
-      data: {
+      values: {
         status: 'PENDING',
-        statusError: toJson({ message: `Attempt ${attempts} of ${settings.maxAttempts} failed: ${outcome.message}`, stacktrace: null }),
+        statusError: jsonText({ message: `Attempt ${attempts} of ${settings.maxAttempts} failed: ${outcome.message}`, stacktrace: null }),
         attempts,
         notBefore: new Date(now.getTime() + wait),
       },
@@ -209,9 +215,9 @@ function outcomeEnd(settings: EndSettings, job: JobRow, outcome: Outcome, now: D
       : `${outcome.message} (still failing ${Math.round(settings.retryDeadlineMs / 1000)} s after the job was created; the retries stopped)`;
   return {
     status: 'ERROR',
-    data: {
+    values: {
       status: 'ERROR',
-      statusError: toJson({ message: why, stacktrace: null }),
+      statusError: jsonText({ message: why, stacktrace: null }),
       attempts: outcome.kind === 'failed' ? attempts : job.attempts,
       finishedAt: now,
     },

@@ -65,7 +65,9 @@ export async function loadTargets(ctx: RequestContext, jobs: readonly (Ids & { t
   const traceJobs = jobs.flatMap((job, index) => (job.targetType === 'trace' ? [index] : []));
   if (traceJobs.length > 0) {
     const traceIds = [...new Set(traceJobs.map((index) => jobs[index].traceId!))];
-    const [traces, spans] = await Promise.all([getTraces(ctx, traceIds), listTracesSpans(ctx, traceIds)]);
+    const traces = await getTraces(ctx, traceIds);
+    // The roll-ups just read bound the span read to their partitions (no range read of its own).
+    const spans = await listTracesSpans(ctx, traceIds, traces);
     const byTrace = new Map<string, SpanRowLite[]>();
     for (const span of spans) {
       const list = byTrace.get(span.traceId);

@@ -47,6 +47,34 @@ describe('BulkSql', () => {
     }
   });
 
+  it('updates rows by key, each its own values, that Prisma reads back as it writes them', async () => {
+    const { db, sql } = server.assay.services;
+    const before = new Date('2026-01-01T00:00:00.000Z');
+    const ids = [uuidv7(), uuidv7(), uuidv7()];
+    await db.app.createMany({ data: ids.map((id, i) => ({ id, projectId, name: `to-update-${i}`, createdAt: before, updatedAt: before })) });
+    const at = [new Date('2026-03-04T05:06:07.089Z'), new Date('2026-03-04T05:06:08.001Z')];
+    const changed = await db.$transaction((tx) =>
+      sql.updateRows(
+        tx,
+        'App',
+        'id',
+        ['name', 'updatedAt'],
+        [
+          [ids[0], 'updated-0', at[0]],
+          [ids[1], 'updated-1', at[1]],
+          [uuidv7(), 'no such row', at[1]],
+        ],
+      ),
+    );
+    expect(changed).toBe(2);
+    const rows = await db.app.findMany({ where: { id: { in: ids } }, orderBy: { id: 'asc' } });
+    expect(rows.map(({ name, createdAt, updatedAt }) => ({ name, createdAt, updatedAt }))).toEqual([
+      { name: 'updated-0', createdAt: before, updatedAt: at[0] },
+      { name: 'updated-1', createdAt: before, updatedAt: at[1] },
+      { name: 'to-update-2', createdAt: before, updatedAt: before },
+    ]);
+  });
+
   it('commits and rolls back with the Prisma transaction it runs in', async () => {
     const { db, sql } = server.assay.services;
     const bulkId = uuidv7();

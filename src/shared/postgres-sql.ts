@@ -148,6 +148,21 @@ export class PostgresSql implements BulkSql {
     return { sql, arrays };
   }
 
+  async updateRows(tx: Tx, table: string, key: string, columns: readonly string[], rows: readonly SqlValue[][]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const types = await this.columnTypes(table);
+    const all = [key, ...columns];
+    const cast = (column: string) => {
+      const type = types.get(column);
+      if (!type) throw new Error(`${table} has no column ${column}`);
+      return `u.${quoted(column)}::${type}`;
+    };
+    const sql =
+      `UPDATE ${quoted(table)} AS t SET ${columns.map((column) => `${quoted(column)} = ${cast(column)}`).join(', ')} ` +
+      `FROM unnest(${all.map((_, i) => `$${i + 1}::text[]`).join(', ')}) AS u(${all.map(quoted).join(', ')}) WHERE t.${quoted(key)} = ${cast(key)}`;
+    return tx.$executeRawUnsafe(sql, ...all.map((_, i) => rows.map((row) => pgText(row[i]))));
+  }
+
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {

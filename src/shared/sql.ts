@@ -43,6 +43,13 @@ export interface BulkSql {
    */
   writeRows(table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix?: string): Promise<number>;
   /**
+   * Updates rows of `table` inside the transaction of `tx`: each row of `rows` is the key's value
+   * (`key`) then the new values of `columns`, in order. On PostgreSQL one statement whatever the
+   * number of rows (`UPDATE … FROM unnest(…)`, one text array per column, cast to its type); on
+   * SQLite a prepared statement run per row. Answers the rows changed.
+   */
+  updateRows(tx: Tx, table: string, key: string, columns: readonly string[], rows: readonly SqlValue[][]): Promise<number>;
+  /**
    * Serialises the transactions of `tx` that name the same key, until they end: what a roll-up
    * read after its own writes needs to see the writes of the others (SQLite: every write
    * transaction is serialised already).

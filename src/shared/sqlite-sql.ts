@@ -83,6 +83,17 @@ export class SqliteSql implements BulkSql {
     return written;
   }
 
+  updateRows(_tx: Tx, table: string, key: string, columns: readonly string[], rows: readonly SqlValue[][]): Promise<number> {
+    return answered(() => {
+      if (rows.length === 0) return 0;
+      const statement = this.statement(`UPDATE ${quoted(table)} SET ${columns.map((column) => `${quoted(column)} = ?`).join(', ')} WHERE ${quoted(key)} = ?`);
+      let changed = 0;
+      // The key is the row's first value and the statement's last parameter.
+      for (const row of rows) changed += statement.run(...row.slice(1).map(sqlParam), sqlParam(row[0])).changes;
+      return changed;
+    });
+  }
+
   async lockKeys(): Promise<void> {}
 
   /**

@@ -193,12 +193,28 @@ declare module '../../shared/context.js' {
  * answered must run inside `ctx.db.$transaction`; the price list it needs is read here, because
  * no other query can run on the connection while that transaction holds it.
  */
-export async function spanWriter(ctx: RequestContext): Promise<SpanStore> {
+export async function spanWriter(ctx: RequestContext, options: StoreOptions = {}): Promise<SpanStore> {
   const prices = await priceList(ctx);
-  return (tx, records) => storeSpans(ctx, tx, records, prices);
+  return (tx, records) => storeSpans(ctx, tx, records, prices, options);
 }
 
-async function storeSpans(ctx: RequestContext, tx: Tx, records: readonly AnySpanRecord[], prices: PriceList): Promise<WriteSummary> {
+export interface StoreOptions {
+  /**
+   * The caller minted every trace id of the records just now and writes each trace whole in this
+   * call (online evaluation's judge traces): nothing else is stored of them, so there is no other
+   * writer to wait for, no log record or moved span to look for, no stored range to read and no
+   * model row to replace. The roll-ups are the same statements' (docs/observability.md#roll-ups).
+   */
+  newTraces?: boolean;
+}
+
+async function storeSpans(
+  ctx: RequestContext,
+  tx: Tx,
+  records: readonly AnySpanRecord[],
+  prices: PriceList,
+  { newTraces = false }: StoreOptions,
+): Promise<WriteSummary> {
   // One row per key, the last copy winning (PostgreSQL refuses to upsert a row twice in one statement).
   const latest = new Map<string, AnySpanRecord>();
   for (const record of records) latest.set(`${record.traceId}\u0000${record.spanId}`, record);
@@ -212,16 +228,24 @@ async function storeSpans(ctx: RequestContext, tx: Tx, records: readonly AnySpan
     tx,
     spans.map((span) => span.startTime),
   );
-  // A batch's roll-up must see every other batch of its traces (PostgreSQL runs them at once).
-  await ctx.sql.lockKeys(
-    tx,
-    traceIds.map((traceId) => `trace:${ctx.projectId}:${traceId}`),
-  );
-  // Under the locks, so that log records committed before this batch are in it (log-writer.ts).
-  await joinWithLogRecords(ctx, tx, spans);
   const ids = JSON.stringify(traceIds);
-  const { stored, range } = await spanRange(ctx, tx, ids, batchTimes(spans));
-  if (stored) await deleteMovedSpans(ctx, tx, spans, stored);
+  let range: SqlValue[];
+  if (newTraces) {
+    // What spanRange answers for traces with no roll-up yet: the batch's own start times.
+    const times = batchTimes(spans);
+    range = ctx.sql.provider === 'postgresql' ? [times.first, times.last] : [];
+  } else {
+    // A batch's roll-up must see every other batch of its traces (PostgreSQL runs them at once).
+    await ctx.sql.lockKeys(
+      tx,
+      traceIds.map((traceId) => `trace:${ctx.projectId}:${traceId}`),
+    );
+    // Under the locks, so that log records committed before this batch are in it (log-writer.ts).
+    await joinWithLogRecords(ctx, tx, spans);
+    const found = await spanRange(ctx, tx, ids, batchTimes(spans));
+    if (found.stored) await deleteMovedSpans(ctx, tx, spans, found.stored);
+    range = found.range;
+  }
   const now = new Date();
   const nowText = sqlDate(now);
   await ctx.sql.insertRows(
@@ -232,6 +256,6 @@ async function storeSpans(ctx: RequestContext, tx: Tx, records: readonly AnySpan
     `ON CONFLICT (${spanKey(ctx.sql)}) DO UPDATE SET ${updateFromExcluded(spanColumns, keptOnConflict)}`,
   );
   await ctx.sql.run(tx, rollUpTracesSql(ctx.sql), [ctx.projectId, ids, ...range, now, now]);
-  await rollUpTraceModels(ctx, tx, ids, range);
+  await rollUpTraceModels(ctx, tx, ids, range, !newTraces);
   return { spans: spans.length, traceIds };
 }

@@ -8,11 +8,12 @@ import { spansWithin } from './trace-rollups.js';
 
 /**
  * Rewrites the models of the traces `ids` (a JSON array) of the caller's project; `range` is
- * `spanRange`'s, which keeps PostgreSQL's read to the partitions holding their spans.
+ * `spanRange`'s, which keeps PostgreSQL's read to the partitions holding their spans. `stored`
+ * false: the traces are new (span-writer.ts `newTraces`), with no rows to replace.
  */
-export async function rollUpTraceModels(ctx: RequestContext, tx: Tx, ids: string, range: readonly SqlValue[]): Promise<void> {
+export async function rollUpTraceModels(ctx: RequestContext, tx: Tx, ids: string, range: readonly SqlValue[], stored = true): Promise<void> {
   const { sql, projectId } = ctx;
-  await sql.run(tx, `DELETE FROM "TraceModel" WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')})`, [projectId, ids]);
+  if (stored) await sql.run(tx, `DELETE FROM "TraceModel" WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')})`, [projectId, ids]);
   await sql.run(
     tx,
     `INSERT INTO "TraceModel" ("projectId", "traceId", "model")

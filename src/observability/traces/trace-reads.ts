@@ -20,17 +20,28 @@ const spanOrder = [{ startTimeUnixNano: 'asc' }, { spanId: 'asc' }] satisfies Pr
  * a read of their spans looks into their partitions only (docs/database.md#span-partitions).
  * Nothing on SQLite, nor for traces without a roll-up.
  */
-async function spanTimes(ctx: RequestContext, traceIds: readonly string[]): Promise<Prisma.SpanWhereInput> {
+async function spanTimes(ctx: RequestContext, traceIds: readonly string[], rollUps?: readonly TraceTimes[]): Promise<Prisma.SpanWhereInput> {
   if (ctx.sql.provider !== 'postgresql') return {};
-  const range = await ctx.db.trace.aggregate({
-    where: { projectId: ctx.projectId, traceId: { in: [...traceIds] } },
-    _min: { startTime: true },
-    _max: { endTime: true },
-  });
-  const from = range._min.startTime;
-  const to = range._max.endTime;
+  let from: Date | null;
+  let to: Date | null;
+  if (rollUps) {
+    // The caller read the roll-ups already: the same MIN and MAX, with no read of their own.
+    from = rollUps.length === 0 ? null : new Date(Math.min(...rollUps.map((trace) => trace.startTime.getTime())));
+    to = rollUps.length === 0 ? null : new Date(Math.max(...rollUps.map((trace) => trace.endTime.getTime())));
+  } else {
+    const range = await ctx.db.trace.aggregate({
+      where: { projectId: ctx.projectId, traceId: { in: [...traceIds] } },
+      _min: { startTime: true },
+      _max: { endTime: true },
+    });
+    from = range._min.startTime;
+    to = range._max.endTime;
+  }
   return from && to ? { startTime: { gte: from, lte: to } } : {};
 }
+
+/** What bounds a read of a trace's spans to their partitions: its roll-up's times. */
+type TraceTimes = { startTime: Date; endTime: Date };
 
 /** All spans of one trace in the caller's project, in start order. */
 async function traceSpans<S extends Prisma.SpanSelect>(ctx: RequestContext, traceId: string, select: S) {
@@ -242,10 +253,17 @@ export function listSessionTraces(ctx: RequestContext, sessionId: string, take: 
   return ctx.db.trace.findMany({ where: { projectId: ctx.projectId, sessionId }, orderBy: { startTime: 'asc' }, take });
 }
 
-/** The spans of several traces in one query, flat in start order (online evaluation's batches of jobs). */
-export async function listTracesSpans(ctx: RequestContext, traceIds: readonly string[]): Promise<SpanRow[]> {
+/**
+ * The spans of several traces in one query, flat in start order (online evaluation's batches of
+ * jobs). `rollUps`: the roll-ups of `traceIds` as `getTraces` answered them, when the caller has
+ * them (PostgreSQL then reads no range first).
+ */
+export async function listTracesSpans(ctx: RequestContext, traceIds: readonly string[], rollUps?: readonly TraceTimes[]): Promise<SpanRow[]> {
   if (traceIds.length === 0) return [];
-  return ctx.db.span.findMany({ where: { projectId: ctx.projectId, traceId: { in: [...traceIds] }, ...(await spanTimes(ctx, traceIds)) }, orderBy: spanOrder });
+  return ctx.db.span.findMany({
+    where: { projectId: ctx.projectId, traceId: { in: [...traceIds] }, ...(await spanTimes(ctx, traceIds, rollUps)) },
+    orderBy: spanOrder,
+  });
 }
 
 /** The spans named by (trace id, span id) pairs, in one query. */
