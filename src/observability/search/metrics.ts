@@ -4,8 +4,15 @@
 import { perRequest, type RequestContext } from '../../shared/context.js';
 import { ValidationError } from '../../shared/errors.js';
 import { costSumSql } from '../../shared/money.js';
-import { scoreFiguresByGroup, scoreMeansByGroup, scoreSummaries, type ScoreGroupFigures, type ScoreSummary } from '../../scores/trace-search.js';
-import { spanWhere, traceWhere, type SearchFilter, type Where } from './filters.js';
+import {
+  scoreFiguresByGroup,
+  scoreFiguresByTraceStart,
+  scoreMeansByGroup,
+  scoreSummaries,
+  type ScoreGroupFigures,
+  type ScoreSummary,
+} from '../../scores/trace-search.js';
+import { spanWhere, traceTimesOnly, traceWhere, type SearchFilter, type Where } from './filters.js';
 import { sumOf, traceFigures, type TraceFigures } from './trace-figures.js';
 
 export interface Metrics {
@@ -169,12 +176,15 @@ async function seriesGrid(ctx: RequestContext, filter: SearchFilter, buckets: nu
   return { from, width: Math.max(to - from, buckets) / buckets, buckets };
 }
 
-/** The interval of the chart a trace (`t`) falls in, as SQL, with its parameters: `Math.floor((start − from) / width)`, the last taking the rest. */
-function bucketOf(ctx: RequestContext, grid: Grid): { sql: string; params: unknown[] } {
+/**
+ * The interval of the chart a trace falls in, as SQL over its start (`start`, a column), with its
+ * parameters: `Math.floor((start − from) / width)`, the last taking the rest.
+ */
+function bucketOf(ctx: RequestContext, grid: Grid, start = 't."startTime"'): { sql: string; params: unknown[] } {
   const { sql } = ctx;
   if (sql.provider === 'postgresql') {
     return {
-      sql: sql.least(sql.floorToInt(sql.divide(`(${sql.epochMillis('t."startTime"')} - ?)`, '?')), '?'),
+      sql: sql.least(sql.floorToInt(sql.divide(`(${sql.epochMillis(start)} - ?)`, '?')), '?'),
       params: [grid.from, grid.width, grid.buckets - 1],
     };
   }
@@ -193,7 +203,7 @@ function bucketOf(ctx: RequestContext, grid: Grid): { sql: string; params: unkno
     if (low === high) return String(low);
     const middle = Math.ceil((low + high) / 2);
     params.push(firstOf(middle));
-    return `CASE WHEN t."startTime" < ? THEN ${search(low, middle - 1)} ELSE ${search(middle, high)} END`;
+    return `CASE WHEN ${start} < ? THEN ${search(low, middle - 1)} ELSE ${search(middle, high)} END`;
   };
   return { sql: search(0, grid.buckets - 1), params };
 }
@@ -244,6 +254,14 @@ function scoreFigures(ctx: RequestContext, filter: SearchFilter, ask: ScoreAsk):
 async function readScoreFigures(ctx: RequestContext, filter: SearchFilter, batch: ScoreBatch): Promise<ScoreGroupFigures[]> {
   const names = batch.summary === null ? null : [...new Set([...(batch.summary ?? []), ...(batch.chart?.names ?? [])])];
   if (names?.length === 0) return [];
+  // A filter of time and environment alone: the scores carry their trace's start and environment,
+  // and are read without the traces (docs/observability.md#search).
+  const times = traceTimesOnly(filter);
+  if (times) {
+    const grid = batch.chart ? await seriesGrid(ctx, filter, batch.chart.buckets) : undefined;
+    if (grid === null) return [];
+    return scoreFiguresByTraceStart(ctx, times, names, (start) => (grid ? bucketOf(ctx, grid, start) : { sql: '0', params: [] }));
+  }
   const where = traceWhere(ctx, filter);
   // SQLite's plan depends on how many traces match: the request's read of them counts them.
   const count = ctx.sql.provider === 'sqlite' ? (await traceFigures(ctx, filter))?.starts.length : undefined;
