@@ -357,14 +357,17 @@ async function ensureScores(db: Raw): Promise<void> {
       ]);
     }
   }
+  // Each statement its own transaction, as the service's requests (at most 1,000 scores) are: on
+  // PostgreSQL a statement's new scores hold their traces' locks until it commits (docs/scores.md#in-the-trace-list),
+  // and 200,000 of them in one transaction outgrow the server's lock table.
   const perStatement = 500;
-  await db.exec('BEGIN');
   for (let i = 0; i < rows.length; i += perStatement) {
     const chunk = rows.slice(i, i + perStatement);
     const values = chunk.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
+    await db.exec('BEGIN');
     await db.all(`INSERT INTO "Score" (${columns.map((column) => `"${column}"`).join(', ')}) VALUES ${values}`, chunk.flat());
+    await db.exec('COMMIT');
   }
-  await db.exec('COMMIT');
   await db.exec(onPostgres ? 'VACUUM ANALYZE "Score"' : 'ANALYZE');
   console.log(`  scores: ${rows.length} written by SQL in ${seconds(started).toFixed(0)} s`);
 }

@@ -313,6 +313,10 @@ async function checkAndWrite(ctx: ScoreContext, inputs: readonly ScoreInput[], o
         authorLabel: author.label,
         createdAt: existing.get(score.id)?.createdAt ?? now,
         updatedAt: now,
+        // The database sets these from the score's trace (docs/scores.md#in-the-trace-list); no
+        // answer shows them, so the answered row does not read them back.
+        traceStart: null,
+        traceEnvironment: null,
       },
     ]),
   );

@@ -140,18 +140,27 @@ export async function scoreFiguresByGroup(
     traces: `g CROSS JOIN "Score" AS s ON s."projectId" = ? AND s."traceId" = g."traceId"`,
   }[walk];
   const named = names ? ` AND s."name" IN (${names.map(() => '?').join(', ')})` : '';
-  const rows = await ctx.sql.query<Record<string, string | number | bigint | null>>(
+  const rows = await ctx.sql.query<FigureRow>(
     ctx.db,
     `WITH g AS MATERIALIZED (${groups.sql})
-     SELECT g."group" AS "group", s."name" AS "name", s."dataType" AS "dataType",
-       CASE WHEN s."dataType" IN ('BOOLEAN', 'CATEGORICAL') THEN s."stringValue" END AS "label",
-       COUNT(*) AS "count", COUNT(s."value") AS "n", SUM(s."value") AS "sum", SUM(s."value" * s."value") AS "squares"
+     SELECT g."group" AS "group", ${figureColumns}
      FROM ${joined}
      WHERE s."projectId" = ?${named}
      GROUP BY 1, 2, 3, 4`,
     [...groups.params, ...(walk === 'traces' ? [ctx.projectId] : []), ctx.projectId, ...(names ?? [])],
   );
-  return rows.map((row) => ({
+  return rows.map(figuresOf);
+}
+
+/** The figures of a score `s`'s group, after its `"group"`: name, data type, label, counts and sums. */
+const figureColumns = `s."name" AS "name", s."dataType" AS "dataType",
+  CASE WHEN s."dataType" IN ('BOOLEAN', 'CATEGORICAL') THEN s."stringValue" END AS "label",
+  COUNT(*) AS "count", COUNT(s."value") AS "n", SUM(s."value") AS "sum", SUM(s."value" * s."value") AS "squares"`;
+
+type FigureRow = Record<string, string | number | bigint | null>;
+
+function figuresOf(row: FigureRow): ScoreGroupFigures {
+  return {
     group: Number(row.group),
     name: String(row.name),
     dataType: String(row.dataType) as ScoreDataType,
@@ -160,7 +169,53 @@ export async function scoreFiguresByGroup(
     n: Number(row.n),
     sum: Number(row.sum ?? 0),
     squares: Number(row.squares ?? 0),
-  }));
+  };
+}
+
+/**
+ * Traces by their start and environment alone: the trace list's filter when it asks nothing else
+ * (search/filters.ts `traceTimesOnly`). A stored trace's start and environment are on its scores
+ * (`traceStart`, `traceEnvironment`, kept by the database's triggers: migration
+ * 0019_score_trace_start), so the figures of such traces' scores need no join.
+ */
+export interface TraceTimes {
+  startedAfter?: Date;
+  startedBefore?: Date;
+  /** The traces of this environment; else those of any environment but `notEnvironment`, when given. */
+  environment?: string;
+  notEnvironment?: string;
+}
+
+/**
+ * What `scoreFiguresByGroup` answers for the traces of `traces`, read from the scores alone through
+ * their (projectId, name, traceStart, traceEnvironment, dataType, stringValue, value) index:
+ * `group` makes the group of a trace from its start (the SQL of a `"traceStart"` column, with its
+ * parameters), as the groups' SELECT would (docs/scores.md#in-the-trace-list).
+ */
+export async function scoreFiguresByTraceStart(
+  ctx: Pick<RequestContext, 'db' | 'sql' | 'projectId'>,
+  traces: TraceTimes,
+  names: readonly string[] | null,
+  group: (traceStart: string) => SqlPart,
+): Promise<ScoreGroupFigures[]> {
+  if (names?.length === 0) return [];
+  const grouped = group('s."traceStart"');
+  const where: SqlPart = { sql: `s."projectId" = ? AND s."traceStart" IS NOT NULL`, params: [ctx.projectId] };
+  const and = (sql: string, ...params: unknown[]) => {
+    where.sql += ` AND ${sql}`;
+    where.params.push(...params);
+  };
+  if (names) and(`s."name" IN (${names.map(() => '?').join(', ')})`, ...names);
+  if (traces.startedAfter) and(`s."traceStart" >= ?`, traces.startedAfter);
+  if (traces.startedBefore) and(`s."traceStart" <= ?`, traces.startedBefore);
+  if (traces.environment !== undefined) and(`s."traceEnvironment" = ?`, traces.environment);
+  else if (traces.notEnvironment !== undefined) and(`s."traceEnvironment" ${ctx.sql.isNot} ?`, traces.notEnvironment);
+  const rows = await ctx.sql.query<FigureRow>(
+    ctx.db,
+    `SELECT ${grouped.sql} AS "group", ${figureColumns} FROM "Score" AS s WHERE ${where.sql} GROUP BY 1, 2, 3, 4`,
+    [...grouped.params, ...where.params],
+  );
+  return rows.map(figuresOf);
 }
 
 /**

@@ -250,8 +250,4 @@ export class PostgresSql implements BulkSql {
   floorToInt(expression: string): string {
     return `FLOOR(${expression})::integer`;
   }
-
-  least(a: string, b: string): string {
-    return `LEAST(${a}, ${b})`;
-  }
 }

@@ -108,8 +108,6 @@ export interface BulkSql {
   epochMillis(column: string): string;
   /** The integer part of a non-negative number, as an integer (PostgreSQL's cast would round). */
   floorToInt(expression: string): string;
-  /** The smaller of two values (SQLite's scalar MIN, PostgreSQL's LEAST). */
-  least(a: string, b: string): string;
 }
 
 /** `text` as an SQL string literal. */

@@ -195,8 +195,4 @@ export class SqliteSql implements BulkSql {
   floorToInt(expression: string): string {
     return `CAST(${expression} AS INTEGER)`;
   }
-
-  least(a: string, b: string): string {
-    return `MIN(${a}, ${b})`;
-  }
 }

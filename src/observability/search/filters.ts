@@ -5,7 +5,7 @@
 // index, and "text" looks into the trace's spans through the span primary key (projectId, traceId, …).
 import type { RequestContext } from '../../shared/context.js';
 import type { BulkSql } from '../../shared/sql.js';
-import { scoreCondition, type ScoreCondition } from '../../scores/trace-search.js';
+import { scoreCondition, type ScoreCondition, type TraceTimes } from '../../scores/trace-search.js';
 import { EVALUATION_ENVIRONMENT, type SpanKind, type SpanStatus } from '../ingestion/span-record.js';
 
 /** A span attribute a span must have (docs/observability.md#span-attributes): `key` as sent. */
@@ -150,6 +150,27 @@ function scoreConditions(ctx: RequestContext, alias: string, filter: SearchFilte
     const { sql, params } = scoreCondition(ctx.projectId, `${alias}."traceId"`, condition);
     where.add(sql, ...params);
   }
+}
+
+/** The parts of a filter `traceTimesOnly` takes: the others must be absent. */
+const timeParts = new Set<string>(['startedAfter', 'startedBefore', 'environment', 'includeEvaluations']);
+
+/**
+ * The traces `filter` keeps, as their start and environment alone (the trace list unfiltered, over
+ * a time range, of one environment), in `traceWhere`'s terms; null when it asks anything else.
+ * Their score figures are then read from the scores alone (scores/trace-search.ts).
+ */
+export function traceTimesOnly(filter: SearchFilter): TraceTimes | null {
+  for (const [part, value] of Object.entries(filter)) {
+    if (!timeParts.has(part) && value !== undefined && !(Array.isArray(value) && value.length === 0)) return null;
+  }
+  return {
+    startedAfter: filter.startedAfter,
+    startedBefore: filter.startedBefore,
+    environment: filter.environment,
+    // As commonConditions: Assay's own evaluation traces are left out unless asked for.
+    notEnvironment: filter.environment === undefined && !filter.includeEvaluations ? EVALUATION_ENVIRONMENT : undefined,
+  };
 }
 
 export function traceWhere(ctx: RequestContext, filter: SearchFilter): Where {

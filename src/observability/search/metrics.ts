@@ -4,8 +4,15 @@
 import { perRequest, type RequestContext } from '../../shared/context.js';
 import { ValidationError } from '../../shared/errors.js';
 import { costSumSql } from '../../shared/money.js';
-import { scoreFiguresByGroup, scoreMeansByGroup, scoreSummaries, type ScoreGroupFigures, type ScoreSummary } from '../../scores/trace-search.js';
-import { spanWhere, traceWhere, type SearchFilter, type Where } from './filters.js';
+import {
+  scoreFiguresByGroup,
+  scoreFiguresByTraceStart,
+  scoreMeansByGroup,
+  scoreSummaries,
+  type ScoreGroupFigures,
+  type ScoreSummary,
+} from '../../scores/trace-search.js';
+import { spanWhere, traceTimesOnly, traceWhere, type SearchFilter, type Where } from './filters.js';
 import { sumOf, traceFigures, type TraceFigures } from './trace-figures.js';
 
 export interface Metrics {
@@ -169,18 +176,15 @@ async function seriesGrid(ctx: RequestContext, filter: SearchFilter, buckets: nu
   return { from, width: Math.max(to - from, buckets) / buckets, buckets };
 }
 
-/** The interval of the chart a trace (`t`) falls in, as SQL, with its parameters: `Math.floor((start − from) / width)`, the last taking the rest. */
-function bucketOf(ctx: RequestContext, grid: Grid): { sql: string; params: unknown[] } {
-  const { sql } = ctx;
-  if (sql.provider === 'postgresql') {
-    return {
-      sql: sql.least(sql.floorToInt(sql.divide(`(${sql.epochMillis('t."startTime"')} - ?)`, '?')), '?'),
-      params: [grid.from, grid.width, grid.buckets - 1],
-    };
-  }
-  // SQLite's epoch of a stored time (two strftime calls) cost more than the rest of a scan of
-  // 50,000 traces: the start text is compared with each interval's first millisecond instead
-  // (stored times are ISO text, which sorts as time), in a binary search of nested CASEs.
+/**
+ * The interval of the chart a trace falls in, as SQL over its start (`column`), with its
+ * parameters: `Math.floor((start − from) / width)`, the last taking the rest. The start is
+ * compared with each interval's first millisecond rather than turned into a number: SQLite's epoch
+ * of a stored time (two strftime calls) cost more than the rest of a scan of 50,000 traces, and
+ * PostgreSQL's (`EXTRACT`, a numeric) about as much over the 84,000 scores of a page
+ * (docs/database.md#benchsearch).
+ */
+function bucketOf(ctx: RequestContext, grid: Grid, column = 't."startTime"'): { sql: string; params: unknown[] } {
   const bucket = (start: number) => Math.min(Math.floor((start - grid.from) / grid.width), grid.buckets - 1);
   const firstOf = (i: number) => {
     let start = Math.ceil(grid.from + i * grid.width);
@@ -188,12 +192,19 @@ function bucketOf(ctx: RequestContext, grid: Grid): { sql: string; params: unkno
     while (bucket(start) < i) start++;
     return new Date(start);
   };
+  if (ctx.sql.provider === 'postgresql') {
+    // width_bucket finds the interval among the sorted firsts by binary search. The times are
+    // UTC, as stored (a zone in the text is ignored by timestamp without time zone).
+    const firsts = Array.from({ length: grid.buckets - 1 }, (_, i) => firstOf(i + 1).toISOString());
+    return { sql: `width_bucket(${column}, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)::timestamp(3)))`, params: [JSON.stringify(firsts)] };
+  }
+  // SQLite: stored times are ISO text, which sorts as time; a binary search of nested CASEs.
   const params: unknown[] = [];
   const search = (low: number, high: number): string => {
     if (low === high) return String(low);
     const middle = Math.ceil((low + high) / 2);
     params.push(firstOf(middle));
-    return `CASE WHEN t."startTime" < ? THEN ${search(low, middle - 1)} ELSE ${search(middle, high)} END`;
+    return `CASE WHEN ${column} < ? THEN ${search(low, middle - 1)} ELSE ${search(middle, high)} END`;
   };
   return { sql: search(0, grid.buckets - 1), params };
 }
@@ -244,6 +255,14 @@ function scoreFigures(ctx: RequestContext, filter: SearchFilter, ask: ScoreAsk):
 async function readScoreFigures(ctx: RequestContext, filter: SearchFilter, batch: ScoreBatch): Promise<ScoreGroupFigures[]> {
   const names = batch.summary === null ? null : [...new Set([...(batch.summary ?? []), ...(batch.chart?.names ?? [])])];
   if (names?.length === 0) return [];
+  // A filter of time and environment alone: the scores carry their trace's start and environment,
+  // and are read without the traces (docs/observability.md#search).
+  const times = traceTimesOnly(filter);
+  if (times) {
+    const grid = batch.chart ? await seriesGrid(ctx, filter, batch.chart.buckets) : undefined;
+    if (grid === null) return [];
+    return scoreFiguresByTraceStart(ctx, times, names, (start) => (grid ? bucketOf(ctx, grid, start) : { sql: '0', params: [] }));
+  }
   const where = traceWhere(ctx, filter);
   // SQLite's plan depends on how many traces match: the request's read of them counts them.
   const count = ctx.sql.provider === 'sqlite' ? (await traceFigures(ctx, filter))?.starts.length : undefined;
