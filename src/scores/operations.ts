@@ -7,7 +7,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Actor, RequestContext } from '../shared/context.js';
 import type { Prisma } from '../shared/db.js';
 import { AssayError, ConflictError, ForbiddenError, NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.js';
-import { jsonText, type BulkSql, type SqlValue, type Tx } from '../shared/sql.js';
+import { jsonText, traceLockKeys, type BulkSql, type SqlValue, type Tx } from '../shared/sql.js';
 import type { ConfigDataType, ScoreDataType, ScoreInput, ScoreSource, ScoreTarget } from './inputs.js';
 import { booleanCategories, configCategories, type ScoreConfigRow } from './score-configs.js';
 
@@ -239,8 +239,13 @@ type ExistingScore = Pick<ScoreRow, 'id' | 'target' | 'traceId' | 'spanId' | 'se
 interface WriteMode {
   /** Whether nothing is written when one input is refused; else the others are, and each is answered. */
   allOrNothing: boolean;
-  /** Writes the rows with `UPSERT_SUFFIX`; answers how many it wrote. */
-  write: (rows: SqlValue[][]) => Promise<number>;
+  /**
+   * Writes the rows with `UPSERT_SUFFIX`, their traces' `locks` taken first; answers how many it
+   * wrote. The database copies a trace's start onto its new scores under those locks, and taking
+   * them before any row keeps a changed score's row lock from waiting on ingestion while ingestion
+   * waits on it (docs/scores.md#in-the-trace-list).
+   */
+  write: (rows: SqlValue[][], locks: string[]) => Promise<number>;
   /** The configs the inputs name, by id. */
   configs: ReadonlyMap<string, ScoreConfigRow>;
   /** The stored scores of these ids. */
@@ -251,6 +256,14 @@ interface WriteMode {
    */
   readFirst: boolean;
 }
+
+/** A WriteMode's `write` inside the transaction of `tx`. */
+const writeInside =
+  (ctx: ScoreContext, tx: Tx): WriteMode['write'] =>
+  async (rows, locks) => {
+    await ctx.sql.lockKeys(tx, locks);
+    return ctx.sql.insertRows(tx, 'Score', SCORE_COLUMNS, rows, UPSERT_SUFFIX);
+  };
 
 /** The configs `inputs` name, read with `db` (a Prisma client or transaction). */
 async function configsOf(db: Pick<Prisma.TransactionClient, 'scoreConfig'>, projectId: string, inputs: readonly ScoreInput[]) {
@@ -325,7 +338,8 @@ async function checkAndWrite(ctx: ScoreContext, inputs: readonly ScoreInput[], o
   );
   const refused = checked.some((score) => score instanceof AssayError);
   if (rows.length > 0 && !(mode.allOrNothing && refused)) {
-    const written = await mode.write(rows);
+    const traceIds = new Set([...stored.values()].flatMap((row) => (row.traceId === null ? [] : [row.traceId])));
+    const written = await mode.write(rows, traceLockKeys(ctx.projectId, traceIds));
     if (written !== rows.length) {
       // The rows left unwritten are those of ids taken for another target (the upsert's guard):
       // read now, the stored rows say which. All or nothing, the caller's error ends the
@@ -356,7 +370,7 @@ export async function writeScores(
   if (inputs.length === 0) return [];
   const outcomes = await checkAndWrite(ctx, inputs, options, {
     allOrNothing: true,
-    write: (rows) => ctx.sql.insertRows(tx, 'Score', SCORE_COLUMNS, rows, UPSERT_SUFFIX),
+    write: writeInside(ctx, tx),
     configs: await configsOf(tx, ctx.projectId, inputs),
     readExisting: (ids) => tx.score.findMany({ where: { projectId: ctx.projectId, id: { in: ids } } }),
     readFirst: true,
@@ -385,7 +399,7 @@ export async function storeScores(ctx: ScoreContext, inputs: readonly ScoreInput
   if (inputs.length === 0) return [];
   const outcomes = await checkAndWrite(ctx, inputs, options, {
     allOrNothing: false,
-    write: (rows) => ctx.sql.writeRows('Score', SCORE_COLUMNS, rows, UPSERT_SUFFIX),
+    write: (rows, locks) => ctx.sql.writeRows('Score', SCORE_COLUMNS, rows, UPSERT_SUFFIX, locks),
     configs: await configsOf(ctx.db, ctx.projectId, inputs),
     readExisting: (ids) =>
       ctx.sql.all<ExistingScore>(
@@ -407,7 +421,7 @@ export function upsertScoresPartly(ctx: ScoreContext, inputs: readonly ScoreInpu
   return ctx.db.$transaction(async (tx) =>
     checkAndWrite(ctx, inputs, options, {
       allOrNothing: false,
-      write: (rows) => ctx.sql.insertRows(tx, 'Score', SCORE_COLUMNS, rows, UPSERT_SUFFIX),
+      write: writeInside(ctx, tx),
       configs: await configsOf(tx, ctx.projectId, inputs),
       readExisting: (ids) => tx.score.findMany({ where: { projectId: ctx.projectId, id: { in: ids } } }),
       readFirst: true,

@@ -127,14 +127,14 @@ export class PostgresSql implements BulkSql {
     return tx.$executeRawUnsafe(sql, ...arrays);
   }
 
-  async writeRows(table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix = ''): Promise<number> {
+  async writeRows(table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix = '', locks: readonly string[] = []): Promise<number> {
     if (rows.length === 0) return 0;
-    const { sql, arrays } = await this.insertStatement(table, columns, rows, suffix);
-    return (await this.pool.query(sql, arrays)).rowCount ?? 0;
+    const { sql, arrays } = await this.insertStatement(table, columns, rows, suffix, locks.length > 0);
+    return (await this.pool.query(sql, locks.length > 0 ? [...arrays, [...locks]] : arrays)).rowCount ?? 0;
   }
 
   /** `INSERT … SELECT … FROM unnest(…)`: one text array per column, each cast to its column's type. */
-  private async insertStatement(table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix: string) {
+  private async insertStatement(table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix: string, locked = false) {
     const types = await this.columnTypes(table);
     const casts = columns.map((column) => {
       const type = types.get(column);
@@ -142,9 +142,14 @@ export class PostgresSql implements BulkSql {
       return `u.${quoted(column)}::${type}`;
     });
     const arrays = columns.map((_, i) => rows.map((row) => pgText(row[i])));
+    // With locks, the last parameter's keys are locked as lockKeys locks them, in a subquery that
+    // depends on no row: PostgreSQL runs it once, before the first row is read (and so written).
+    const locks = locked
+      ? ` WHERE (SELECT COUNT(pg_advisory_xact_lock(h)) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($${columns.length + 1}::text[]) AS k ORDER BY 1) AS l) >= 0`
+      : '';
     const sql =
       `INSERT INTO ${quoted(table)} (${columns.map(quoted).join(', ')}) SELECT ${casts.join(', ')} ` +
-      `FROM unnest(${columns.map((_, i) => `$${i + 1}::text[]`).join(', ')}) AS u(${columns.map(quoted).join(', ')})${suffix ? ` ${suffix}` : ''}`;
+      `FROM unnest(${columns.map((_, i) => `$${i + 1}::text[]`).join(', ')}) AS u(${columns.map(quoted).join(', ')})${locks}${suffix ? ` ${suffix}` : ''}`;
     return { sql, arrays };
   }
 

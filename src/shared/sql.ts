@@ -39,9 +39,10 @@ export interface BulkSql {
    * `insertRows` as a write of its own, atomic as one statement is: on PostgreSQL the one INSERT
    * of arrays straight on the pool, no BEGIN or COMMIT (one round trip); on SQLite its prepared
    * statements in a transaction of their own. For a write that needs nothing else in its
-   * transaction (an ingestion batch's scores, docs/scores.md#storage).
+   * transaction (an ingestion batch's scores, docs/scores.md#storage). `locks` are `lockKeys`' keys,
+   * taken before the first row is written, in the same order.
    */
-  writeRows(table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix?: string): Promise<number>;
+  writeRows(table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix?: string, locks?: readonly string[]): Promise<number>;
   /**
    * Updates rows of `table` inside the transaction of `tx`: each row of `rows` is the key's value
    * (`key`) then the new values of `columns`, in order. On PostgreSQL one statement whatever the
@@ -133,3 +134,10 @@ export function numberedPlaceholders(sql: string): string {
   let n = 0;
   return sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\?/g, (match) => (match === '?' ? `$${++n}` : match));
 }
+
+/**
+ * The `lockKeys` key of a trace: every writer of a trace's rows or roll-ups takes it (ingestion,
+ * deletion, retention, and new scores of the trace, whose start the database copies onto them:
+ * docs/scores.md#in-the-trace-list).
+ */
+export const traceLockKeys = (projectId: string, traceIds: Iterable<string>): string[] => Array.from(traceIds, (traceId) => `trace:${projectId}:${traceId}`);

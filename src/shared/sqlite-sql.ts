@@ -66,6 +66,7 @@ export class SqliteSql implements BulkSql {
     return answered(() => this.insertRowsNow(table, columns, rows, suffix));
   }
 
+  // SQLite serialises every write transaction already: no lock keys to take (lockKeys).
   writeRows(table: string, columns: readonly string[], rows: readonly SqlValue[][], suffix = ''): Promise<number> {
     return rows.length === 0 ? Promise.resolve(0) : this.transaction(() => answered(() => this.insertRowsNow(table, columns, rows, suffix)));
   }

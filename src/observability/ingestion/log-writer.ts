@@ -5,7 +5,7 @@
 // with the records already kept, under the same locks: so whichever of a span and its records
 // commits second sees the other, and neither is ever lost.
 import type { RequestContext } from '../../shared/context.js';
-import { jsonText, sqlDate, type SqlValue, type Tx } from '../../shared/sql.js';
+import { jsonText, sqlDate, type SqlValue, traceLockKeys, type Tx } from '../../shared/sql.js';
 import { joinLogRecords, ownFields, type JoinedFields, type JoinedLogRecord, type SpanLogRow } from './log-join.js';
 import type { JsonValue, SerializedSpanRecord } from './span-record.js';
 
@@ -123,10 +123,7 @@ export async function writeLogRecords(ctx: RequestContext, rows: readonly SpanLo
   const records = [...unique.values()];
   const traceIds = [...new Set(records.map((row) => row.traceId))];
   const summary = await sql.transaction(async (tx) => {
-    await sql.lockKeys(
-      tx,
-      traceIds.map((traceId) => `trace:${projectId}:${traceId}`),
-    );
+    await sql.lockKeys(tx, traceLockKeys(projectId, traceIds));
     const now = sqlDate(new Date());
     await sql.insertRows(
       tx,

@@ -8,7 +8,7 @@
 // an order of magnitude faster (docs/observability.md#measurements). The same SQL serves SQLite
 // and PostgreSQL (docs/database.md#raw-sql); the span key and the partitions are PostgreSQL's own.
 import type { RequestContext } from '../../shared/context.js';
-import { type BulkSql, sqlDate, type SqlValue, type Tx, updateFromExcluded } from '../../shared/sql.js';
+import { type BulkSql, sqlDate, type SqlValue, traceLockKeys, type Tx, updateFromExcluded } from '../../shared/sql.js';
 import { roundCost } from '../../shared/money.js';
 import { priceList } from '../../pricing/operations.js';
 import type { PriceList } from '../../pricing/prices.js';
@@ -236,10 +236,7 @@ async function storeSpans(
     range = ctx.sql.provider === 'postgresql' ? [times.first, times.last] : [];
   } else {
     // A batch's roll-up must see every other batch of its traces (PostgreSQL runs them at once).
-    await ctx.sql.lockKeys(
-      tx,
-      traceIds.map((traceId) => `trace:${ctx.projectId}:${traceId}`),
-    );
+    await ctx.sql.lockKeys(tx, traceLockKeys(ctx.projectId, traceIds));
     // Under the locks, so that log records committed before this batch are in it (log-writer.ts).
     await joinWithLogRecords(ctx, tx, spans);
     const found = await spanRange(ctx, tx, ids, batchTimes(spans));

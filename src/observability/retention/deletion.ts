@@ -5,7 +5,7 @@
 import type { RequestContext } from '../../shared/context.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { deleteScoresOfSpans, deleteScoresOfTraces } from '../../scores/operations.js';
-import type { SqlValue, Tx } from '../../shared/sql.js';
+import { type SqlValue, traceLockKeys, type Tx } from '../../shared/sql.js';
 import { rollUpTraceModels } from '../ingestion/trace-models.js';
 import { rollUpTracesSql, spanRange } from '../ingestion/trace-rollups.js';
 
@@ -32,10 +32,7 @@ async function deleteSpans(
   const { sql, projectId } = ctx;
   const ids = JSON.stringify(traceIds);
   return sql.transaction(async (tx) => {
-    await sql.lockKeys(
-      tx,
-      traceIds.map((traceId) => `trace:${projectId}:${traceId}`),
-    );
+    await sql.lockKeys(tx, traceLockKeys(projectId, traceIds));
     const { range } = await spanRange(ctx, tx, ids, null);
     // The log records joined with the spans about to go (docs/observability.md#otlp-logs).
     await sql.run(

@@ -12,7 +12,7 @@ import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { projectRetentions } from '../../projects/operations.js';
 import { requestContext, type RequestContext, type Services } from '../../shared/context.js';
-import type { SqlValue } from '../../shared/sql.js';
+import { type SqlValue, traceLockKeys } from '../../shared/sql.js';
 import { deleteScoresOfProjectBefore, deleteScoresOfTraces } from '../../scores/operations.js';
 import { deleteLogRecordsOfGoneTraces, deleteTracesBefore, deleteUnjoinedLogRecords, goneTraces } from './deletion.js';
 import type { SpanPartition } from '../ingestion/span-partitions.js';
@@ -197,10 +197,7 @@ export class RetentionSweeper {
     const remove = (ctx: RequestContext, ids: string[]) =>
       sql.transaction(async (tx) => {
         // Under the ingestion locks, so a span arriving now either finds its trace or starts it anew.
-        await sql.lockKeys(
-          tx,
-          ids.map((traceId) => `trace:${projectId}:${traceId}`),
-        );
+        await sql.lockKeys(tx, traceLockKeys(projectId, ids));
         const deleted = await sql.run(tx, `DELETE FROM "Trace" WHERE "projectId" = ? AND "traceId" IN (${sql.jsonValues('?')}) AND "endTime" < ?`, [
           projectId,
           JSON.stringify(ids),

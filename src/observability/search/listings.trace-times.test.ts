@@ -3,6 +3,7 @@
 // figures over a filter of time and environment alone, read from the scores without the traces,
 // equal those the join with the traces gives (the same filter with `minLatency: 0`, which keeps
 // every trace here but takes the join). Each step below changes one thing, then both are checked.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres, startServer, type TestServer } from '../../../test/helpers/server.js';
 import { legacySpan } from '../../../test/helpers/spans.js';
@@ -197,5 +198,44 @@ describe("the trace's start on its scores", () => {
     }
     expect(await expectKept()).toBe(28);
     await expectSameFigures();
+  });
+
+  it.runIf(onPostgres)("lets a score write wait for a batch moving its trace's start, without a deadlock (PostgreSQL)", async () => {
+    // Both ways of writing scores: one statement of its own (Langfuse's ingestion), and inside a transaction.
+    const writers = [storeScores, upsertScores] as const;
+    for (const [i, write] of writers.entries()) {
+      const trace = `lock-${i}`;
+      await ingest(trace, [legacySpan('a', null, 500, 501)]);
+      await write(ctx, [score(`lock-q-${i}`, trace, 'quality', 0.1)]);
+      // An ingestion batch of the trace: its lock held, then an earlier span moves the trace's
+      // start, whose trigger rewrites the trace's scores, while a write that changes one of them
+      // and adds another waits. Taken the other way round (the changed row locked before the
+      // trace), the two waited for each other until PostgreSQL failed one
+      // (docs/scores.md#in-the-trace-list).
+      let lockTaken!: () => void;
+      const taken = new Promise<void>((resolve) => (lockTaken = resolve));
+      let moveStart!: () => void;
+      const moved = new Promise<void>((resolve) => (moveStart = resolve));
+      const batch = server.assay.db.$transaction(
+        async (tx) => {
+          await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', `trace:${ctx.projectId}:${trace}`);
+          lockTaken();
+          await moved;
+          await tx.$executeRawUnsafe(
+            `UPDATE "Trace" SET "startTime" = "startTime" - interval '1 hour' WHERE "projectId" = $1 AND "traceId" = $2`,
+            ctx.projectId,
+            trace,
+          );
+        },
+        { timeout: 20_000 },
+      );
+      await taken;
+      const written = write(ctx, [score(`lock-q-${i}`, trace, 'quality', 0.2), score(`lock-n-${i}`, trace, 'quality', 0.3)]);
+      await sleep(300);
+      moveStart();
+      await batch;
+      await expect(written).resolves.toHaveLength(2);
+    }
+    await expectKept();
   });
 });
