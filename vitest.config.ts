@@ -23,14 +23,13 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 // beforeAll and leaves nothing process-wide behind, so a worker runs them one after another in one
 // process (docs/database.md#tests).
 const ownProcess = [
-  'web/src/**/*.test.{ts,tsx}',
-  'src/evaluators/sandbox/**/*.test.ts',
-  'src/evaluators/scorers/*.test.ts',
+  ...databaseFree,
+  'src/evaluators/scorers/code-python.test.ts',
   'test/clients/**/*.test.ts',
   'test/ui*.test.ts',
   'test/*-browser.test.ts',
   'src/shared/http/browser.test.ts',
-  'test/{access,docs-references,migrations,multi-instance,online-evaluation-instances,postgres,robustness,runtime,start,tour}.test.ts',
+  'test/{access,docs-references,migrations,multi-instance,online-evaluation-instances,postgres,robustness,runtime,tour}.test.ts',
   'src/auth/keys/cli-bootstrap.test.ts',
   'src/auth/users/users-{http,process}.test.ts',
   'src/evaluations/runner.{llm-evaluators,prompt-variants,restart}.test.ts',
