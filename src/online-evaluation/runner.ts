@@ -1,9 +1,11 @@
 // Runs online evaluation jobs (docs/online-evaluation.md#jobs) in batches: one statement claims
 // free jobs with a lease and marks them started (`FOR UPDATE SKIP LOCKED` on PostgreSQL, leases.ts),
 // the batch is decided together (job-decisions.ts: its rules, configs, targets and filter checks
-// read in a few statements), each job's evaluator is called under a hard time limit with its
-// provider calls traced (evaluator-run.ts), and the jobs that finished meanwhile are stored in one
-// transaction fenced by their leases, their ends and lease releases included (job-endings.ts).
+// read in a few statements) ahead of the free call slots, each job's evaluator is called under a
+// hard time limit with its provider calls traced (evaluator-run.ts), and the jobs that finished
+// meanwhile are stored in one transaction fenced by their leases, their ends and lease releases
+// included (job-endings.ts). A slot is free again once its evaluator answered: the write follows
+// in the background, so judges are never idle while statements run.
 // Transient failures (429, 5xx, timeouts, unreachable) wait and try again without using an attempt
 // until the retry deadline; other failures use one of a few attempts.
 import { randomUUID } from 'node:crypto';
@@ -45,6 +47,26 @@ const MAX_HOLD_MS = 5_000;
 /** How soon a scan put off by ingestion is tried again. */
 const BUSY_RETRY_MS = 50;
 
+/**
+ * How many jobs a process holds (claimed and not yet stored) per slot of the configured
+ * concurrency: a batch decided ahead for the slots, and the writes not yet done. Past it no claim
+ * is made, so writes slower than the judges hold the claims back rather than pile up.
+ */
+const HELD_PER_SLOT = 4;
+
+/**
+ * How long the first of a group of finished jobs waits for others before their write (unless a
+ * round of slots finished sooner): one transaction stores several jobs, and its statements' fixed
+ * costs are shared. The slots are free meanwhile, so the wait costs no throughput.
+ */
+const GROUP_WAIT_MS = 20;
+
+/** A decided job waiting for a free call slot. */
+interface Ready {
+  item: DecidedJob;
+  ran: () => void;
+}
+
 /** A finished job waiting for its group's write. */
 interface Waiting {
   finished: Finished;
@@ -56,10 +78,17 @@ export class OnlineEvaluationRunner {
   private readonly leases: Leases;
   /** The jobs this process holds, claimed and not yet ended. */
   private readonly running = new Map<string, AbortController>();
+  /** Decided jobs waiting for a call slot, oldest first. */
+  private ready: Ready[] = [];
+  /** Evaluator calls under way: at most the configured concurrency. */
+  private calling = 0;
   private readonly batches = new Set<Promise<void>>();
   private readonly unsubscribes: (() => void)[] = [];
   private queue: Waiting[] = [];
   private writing = false;
+  /** The queue is to be written as soon as the write under way ends. */
+  private groupDue = false;
+  private groupTimer: NodeJS.Timeout | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
   private busyTimer: NodeJS.Timeout | undefined;
   private woken = false;
@@ -83,7 +112,7 @@ export class OnlineEvaluationRunner {
       due: 'notBefore',
       claimedStatus: 'RUNNING',
     });
-    services.metrics.watchRunningJobs(KIND, () => this.running.size);
+    services.metrics.watchRunningJobs(KIND, () => this.calling);
   }
 
   /** Runs the jobs, now and as they come; takes over jobs whose worker died (their leases expired). */
@@ -131,7 +160,19 @@ export class OnlineEvaluationRunner {
     return false;
   }
 
-  /** A scan soon, once: the jobs of a group's write all end first, so their free slots are claimed as one batch. */
+  /**
+   * How many jobs the next claim takes: enough for every slot and one round more, so a slot that
+   * frees finds a decided job waiting; nothing while half a round is still waiting, so claims come
+   * in batches rather than a job at a time.
+   */
+  private wanted(): number {
+    const slots = this.scheduling.concurrency;
+    const room = Math.min(2 * slots - this.calling - this.ready.length, HELD_PER_SLOT * slots - this.running.size);
+    if (room <= 0) return 0;
+    return this.ready.length > 0 && room < Math.ceil(slots / 2) ? 0 : room;
+  }
+
+  /** A scan soon, once: jobs ending in the same turn are claimed for as one batch. */
   private wake(): void {
     if (this.woken || this.stopped) return;
     this.woken = true;
@@ -160,7 +201,7 @@ export class OnlineEvaluationRunner {
     try {
       do {
         this.rescan = false;
-        const take = this.scheduling.concurrency - this.running.size;
+        const take = this.wanted();
         const ids = await this.leases.claim(take, [...this.running.keys()]);
         if (ids.length === 0) continue;
         if (this.stopped) {
@@ -174,9 +215,16 @@ export class OnlineEvaluationRunner {
           setMaxListeners(0, controller.signal);
           this.running.set(id, controller);
         }
-        const batch = this.runBatch(ids).catch((error: unknown) => this.log.error({ err: error }, 'online evaluation batch failed'));
+        // The next claim waits for this batch's decisions, so it knows how many are ready.
+        let decided!: () => void;
+        const decision = new Promise<void>((resolve) => (decided = resolve));
+        const batch = this.runBatch(ids, decided).catch((error: unknown) => this.log.error({ err: error }, 'online evaluation batch failed'));
         this.batches.add(batch);
-        void batch.finally(() => this.batches.delete(batch));
+        void batch.finally(() => {
+          this.batches.delete(batch);
+          decided();
+        });
+        await decision;
         // A full claim may have left more; a short one took all there was.
         if (ids.length === take && take > 0) this.rescan = true;
       } while (this.rescan && !this.stopped);
@@ -187,8 +235,8 @@ export class OnlineEvaluationRunner {
     }
   }
 
-  /** Decides the claimed jobs together, ends those that do not run, and runs the others. */
-  private async runBatch(ids: readonly string[]): Promise<void> {
+  /** Decides the claimed jobs together (then calls `decided`), ends those that do not run, and queues the others for a call slot. */
+  private async runBatch(ids: readonly string[], decided: () => void): Promise<void> {
     const keepers = new Map(ids.map((id) => [id, this.leases.keep(id, this.running.get(id)!)]));
     const stopKeeping = (id: string) => {
       keepers.get(id)?.();
@@ -196,15 +244,25 @@ export class OnlineEvaluationRunner {
       this.wake();
     };
     let rows: JobRow[] = [];
+    let runs: Promise<void>[] = [];
+    const queued = new Set<string>();
     try {
       rows = await this.services.db.evaluationRuleJob.findMany({ where: { id: { in: [...ids] }, leaseOwner: this.leases.owner } });
       const found = new Set(rows.map((row) => row.id));
       // Gone (its rule deleted) or taken by another worker between the claim and this read.
       for (const id of ids) if (!found.has(id)) stopKeeping(id);
-      const decided = await decideJobs(this.services, rows);
+      const decisions = await decideJobs(this.services, rows);
       this.publishProgress(rows);
+      runs = decisions
+        .filter((item) => item.decision.action === 'run')
+        .map((item) => {
+          queued.add(item.job.id);
+          return new Promise<void>((ran) => this.ready.push({ item, ran })).finally(() => stopKeeping(item.job.id));
+        });
+      this.startCalls();
+      decided();
       const ends: Promise<void>[] = [];
-      for (const item of decided) {
+      for (const item of decisions) {
         const { decision } = item;
         if (decision.action === 'run') continue;
         const data =
@@ -216,14 +274,13 @@ export class OnlineEvaluationRunner {
         ends.push(this.end(item.job.id, data).finally(() => stopKeeping(item.job.id)));
       }
       await Promise.all(ends);
-      if (ends.length > 0) this.publishProgress(decided.filter((item) => item.decision.action !== 'run').map((item) => item.job));
-      await Promise.all(decided.filter((item) => item.decision.action === 'run').map((item) => this.runJob(item).finally(() => stopKeeping(item.job.id))));
+      if (ends.length > 0) this.publishProgress(decisions.filter((item) => item.decision.action !== 'run').map((item) => item.job));
     } catch (error) {
-      // A fault of the batch's reads (not of one job): its jobs end failed, as an internal error.
+      // A fault of the batch's reads or ends (not of one job): its jobs not queued to run end failed, as an internal error.
       const message = `The job stopped on an internal error: ${(error as Error).message}`;
       await Promise.all(
         ids
-          .filter((id) => this.running.has(id))
+          .filter((id) => this.running.has(id) && !queued.has(id))
           .map((id) =>
             this.end(id, endData({ status: 'ERROR', message, stacktrace: (error as Error).stack ?? null }))
               .catch(() => undefined)
@@ -231,13 +288,30 @@ export class OnlineEvaluationRunner {
           ),
       );
       this.publishProgress(rows);
+    } finally {
+      decided();
+    }
+    await Promise.all(runs);
+  }
+
+  /** Starts the ready jobs that free call slots allow; a job's slot is freed when its evaluator answered. */
+  private startCalls(): void {
+    while (this.calling < this.scheduling.concurrency && this.ready.length > 0) {
+      const { item, ran } = this.ready.shift()!;
+      this.calling++;
+      const callEnded = () => {
+        this.calling--;
+        this.startCalls();
+        this.wake();
+      };
+      void this.runJob(item, callEnded).finally(ran);
     }
   }
 
   /** Calls the job's evaluator and stores its outcome with the group finishing meanwhile; a job stopped is given back. */
-  private async runJob(item: DecidedJob): Promise<void> {
+  private async runJob(item: DecidedJob, callEnded: () => void): Promise<void> {
     const { ctx, job, rule, decision } = item;
-    if (decision.action !== 'run' || !rule) return;
+    if (decision.action !== 'run' || !rule) return callEnded();
     const signal = this.running.get(job.id)!.signal;
     try {
       const outcome = await runEvaluator(
@@ -248,10 +322,9 @@ export class OnlineEvaluationRunner {
         evaluatorVariables(decision.document, ruleMappingOf(rule)),
         decision.views,
         signal,
-      );
+      ).finally(callEnded);
       await new Promise<GroupWrite['stored'][number] | null>((done, failed) => {
-        this.queue.push({ finished: { ctx, job, rule, evaluatorKey: decision.config.evaluatorKey, outcome }, done, failed });
-        void this.flush();
+        this.queueWrite({ finished: { ctx, job, rule, evaluatorKey: decision.config.evaluatorKey, outcome }, done, failed });
       });
     } catch (error) {
       if (signal.aborted) {
@@ -267,19 +340,32 @@ export class OnlineEvaluationRunner {
     }
   }
 
-  /** Writes the finished jobs waiting, a group at a time: each group is one fenced transaction. */
-  private async flush(): Promise<void> {
-    if (this.writing) return;
+  /** Queues a finished job's write: its group is written once a round of slots has finished or the first has waited GROUP_WAIT_MS. */
+  private queueWrite(waiting: Waiting): void {
+    this.queue.push(waiting);
+    if (this.queue.length >= this.scheduling.concurrency) this.groupDue = true;
+    else
+      this.groupTimer ??= setTimeout(() => {
+        this.groupTimer = undefined;
+        this.groupDue = true;
+        this.flush();
+      }, GROUP_WAIT_MS);
+    this.flush();
+  }
+
+  /** Writes the group waiting when it is due, a group at a time: each group is one fenced transaction. */
+  private flush(): void {
+    if (this.writing || !this.groupDue || this.queue.length === 0) return;
+    this.groupDue = false;
+    clearTimeout(this.groupTimer);
+    this.groupTimer = undefined;
+    const group = this.queue;
+    this.queue = [];
     this.writing = true;
-    try {
-      while (this.queue.length > 0) {
-        const group = this.queue;
-        this.queue = [];
-        await this.writeGroup(group);
-      }
-    } finally {
+    void this.writeGroup(group).finally(() => {
       this.writing = false;
-    }
+      this.flush();
+    });
   }
 
   private async writeGroup(group: Waiting[]): Promise<void> {
