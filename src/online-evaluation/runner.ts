@@ -138,6 +138,17 @@ export class OnlineEvaluationRunner {
     clearTimeout(this.busyTimer);
     for (const unsubscribe of this.unsubscribes) unsubscribe();
     for (const controller of this.running.values()) controller.abort();
+    // Jobs decided but not started are given back at once, for the next start or another instance.
+    const ready = this.ready;
+    this.ready = [];
+    await Promise.all(
+      ready.map(({ item, ran }) =>
+        this.leases
+          .release(item.job.id)
+          .catch(() => undefined)
+          .finally(ran),
+      ),
+    );
     await Promise.allSettled([...this.batches]);
   }
 
@@ -193,6 +204,8 @@ export class OnlineEvaluationRunner {
       this.busyTimer.unref();
       return;
     }
+    // Ingestion is quiet: decided jobs may take the free slots.
+    this.startCalls();
     if (this.scanning) {
       this.rescan = true;
       return;
@@ -294,14 +307,13 @@ export class OnlineEvaluationRunner {
     await Promise.all(runs);
   }
 
-  /** Starts the ready jobs that free call slots allow; a job's slot is freed when its evaluator answered. */
+  /** Starts the ready jobs that free call slots allow (once ingestion is quiet: `scan`); a job's slot is freed when its evaluator answered. */
   private startCalls(): void {
     while (this.calling < this.scheduling.concurrency && this.ready.length > 0) {
       const { item, ran } = this.ready.shift()!;
       this.calling++;
       const callEnded = () => {
         this.calling--;
-        this.startCalls();
         this.wake();
       };
       void this.runJob(item, callEnded).finally(ran);
