@@ -6,6 +6,7 @@
 // after it, and the conditions read the Score table itself through its (projectId, name, value |
 // stringValue, traceId) indexes, which answer them without reading a row.
 import type { RequestContext } from '../shared/context.js';
+import type { SqlValue } from '../shared/sql.js';
 import { aggregate } from '../shared/statistics.js';
 import type { ScoreDataType } from './inputs.js';
 import type { ScoreRow } from './operations.js';
@@ -140,14 +141,14 @@ export async function scoreFiguresByGroup(
     traces: `g CROSS JOIN "Score" AS s ON s."projectId" = ? AND s."traceId" = g."traceId"`,
   }[walk];
   const named = names ? ` AND s."name" IN (${names.map(() => '?').join(', ')})` : '';
-  const rows = await ctx.sql.query<FigureRow>(
-    ctx.db,
+  // Beside the page's other statements (its list, the trace figures): BulkSql.allAside.
+  const rows = await ctx.sql.allAside<FigureRow>(
     `WITH g AS MATERIALIZED (${groups.sql})
      SELECT g."group" AS "group", ${figureColumns}
      FROM ${joined}
      WHERE s."projectId" = ?${named}
      GROUP BY 1, 2, 3, 4`,
-    [...groups.params, ...(walk === 'traces' ? [ctx.projectId] : []), ctx.projectId, ...(names ?? [])],
+    [...groups.params, ...(walk === 'traces' ? [ctx.projectId] : []), ctx.projectId, ...(names ?? [])] as SqlValue[],
   );
   return rows.map(figuresOf);
 }
@@ -210,10 +211,9 @@ export async function scoreFiguresByTraceStart(
   if (traces.startedBefore) and(`s."traceStart" <= ?`, traces.startedBefore);
   if (traces.environment !== undefined) and(`s."traceEnvironment" = ?`, traces.environment);
   else if (traces.notEnvironment !== undefined) and(`s."traceEnvironment" ${ctx.sql.isNot} ?`, traces.notEnvironment);
-  const rows = await ctx.sql.query<FigureRow>(
-    ctx.db,
+  const rows = await ctx.sql.allAside<FigureRow>(
     `SELECT ${grouped.sql} AS "group", ${figureColumns} FROM "Score" AS s WHERE ${where.sql} GROUP BY 1, 2, 3, 4`,
-    [...grouped.params, ...where.params],
+    [...grouped.params, ...where.params] as SqlValue[],
   );
   return rows.map(figuresOf);
 }

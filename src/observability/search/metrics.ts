@@ -36,8 +36,9 @@ const percentiles = [
 ] as const;
 
 /**
- * The totals and the first and last start, and on PostgreSQL the latency percentiles too
- * (nearest-rank is its `percentile_disc`), in one statement, so an expensive filter is evaluated once. SQLite takes
+ * The totals, and on PostgreSQL the latency percentiles too (nearest-rank is its `percentile_disc`),
+ * in one statement, so an expensive filter is evaluated once; on SQLite also the first and last
+ * start (PostgreSQL's come from traceRange, beside this statement). SQLite takes
  * each percentile by walking the matches in latency order (`ORDER BY latency LIMIT 1 OFFSET n`),
  * which the (projectId, latency, environment, startTime) index answers alone for the common
  * filters; a window over the matches, sorted once, measured slower (docs/observability.md#search).
@@ -49,12 +50,12 @@ async function metrics(ctx: RequestContext, table: string, alias: string, where:
     sql.provider === 'postgresql'
       ? percentiles.map(([name, p]) => `, percentile_disc(${p}) WITHIN GROUP (ORDER BY ${a('latency')}) AS "${name}"`).join('')
       : '';
+  const ends = sql.provider === 'postgresql' ? '' : `, MIN(${sql.epochMillis(a('startTime'))}) AS "first", MAX(${sql.epochMillis(a('startTime'))}) AS "last"`;
   const [totals] = await sql.query<Record<string, number | bigint | null>>(
     ctx.db,
     `SELECT COUNT(*) AS "count", SUM(CASE WHEN ${errorSql} THEN 1 ELSE 0 END) AS "errors",
        ${costSumSql(a('cost'), sql)} AS "cost", SUM(${a('promptTokens')}) AS "prompt", SUM(${a('completionTokens')}) AS "completion",
-       SUM(${a('totalTokens')}) AS "total", AVG(${a('latency')}) AS "avg", MIN(${a('latency')}) AS "min", MAX(${a('latency')}) AS "max"${ranks},
-       MIN(${sql.epochMillis(a('startTime'))}) AS "first", MAX(${sql.epochMillis(a('startTime'))}) AS "last"
+       SUM(${a('totalTokens')}) AS "total", AVG(${a('latency')}) AS "avg", MIN(${a('latency')}) AS "min", MAX(${a('latency')}) AS "max"${ranks}${ends}
      FROM "${table}" AS ${alias} WHERE ${where.sql}`,
     where.params,
   );
@@ -88,7 +89,7 @@ async function metrics(ctx: RequestContext, table: string, alias: string, where:
     completion_tokens: num(totals.completion),
     total_tokens: num(totals.total),
     latency,
-    range: count > 0 ? { first: num(totals.first)!, last: num(totals.last)! } : null,
+    range: count > 0 && ends ? { first: num(totals.first)!, last: num(totals.last)! } : null,
   };
 }
 
@@ -123,12 +124,15 @@ interface Range {
   last: number;
 }
 
+const rangeOf = (figures: TraceFigures): Range | null =>
+  figures.starts.length > 0 ? { first: figures.starts.reduce((a, b) => Math.min(a, b)), last: figures.starts.reduce((a, b) => Math.max(a, b)) } : null;
+
 const totalsKey = Symbol('traceTotals');
 
 /**
- * The metrics of the traces matching `filter` and their time range, once per request and filter
- * (the page's metrics, chart and score figures share it): from the request's read of the matching
- * traces (trace-figures.ts), else one statement (two more for SQLite's percentiles).
+ * The metrics of the traces matching `filter` and, on SQLite, their time range, once per request and
+ * filter (the page's metrics, chart and score figures share it): from the request's read of the
+ * matching traces (trace-figures.ts), else one statement (two more for SQLite's percentiles).
  */
 function traceTotals(ctx: RequestContext, filter: SearchFilter): Promise<Metrics & { range: Range | null }> {
   const totals = perRequest(ctx, totalsKey, () => new Map<string, Promise<Metrics & { range: Range | null }>>());
@@ -138,9 +142,10 @@ function traceTotals(ctx: RequestContext, filter: SearchFilter): Promise<Metrics
     read = (async () => {
       const figures = await traceFigures(ctx, filter);
       if (!figures) return metrics(ctx, 'Trace', 't', traceWhere(ctx, filter), `t."errorCount" > 0`);
-      const range =
-        figures.starts.length > 0 ? { first: figures.starts.reduce((a, b) => Math.min(a, b)), last: figures.starts.reduce((a, b) => Math.max(a, b)) } : null;
-      return { ...metricsOf(figures), range };
+      // The sums and sort wait a turn of the event loop: the score figures asked over the filter in
+      // this turn go to the read worker first and run beside them (docs/observability.md#search).
+      await new Promise(setImmediate);
+      return { ...metricsOf(figures), range: rangeOf(figures) };
     })();
     totals.set(key, read);
   }
@@ -165,9 +170,43 @@ interface Grid {
   buckets: number;
 }
 
+const rangesKey = Symbol('traceRanges');
+
+/**
+ * The first and last start of the traces matching `filter` (null when none match), once per request
+ * and filter, as soon as can be: the chart's counts and the score figures need it for their
+ * intervals, and should not wait for the totals. SQLite: from the request's read of the matches
+ * (else the totals'), not after the totals' sums and sort, so that the score figures are on the read
+ * worker before the page's list runs here. PostgreSQL: a statement of its own, each end the first
+ * match of a walk of the start index, so that they run beside the totals on the pool
+ * (docs/observability.md#search).
+ */
+async function traceRange(ctx: RequestContext, filter: SearchFilter): Promise<Range | null> {
+  if (ctx.sql.provider !== 'postgresql') {
+    const figures = await traceFigures(ctx, filter);
+    return figures ? rangeOf(figures) : (await traceTotals(ctx, filter)).range;
+  }
+  const ranges = perRequest(ctx, rangesKey, () => new Map<string, Promise<Range | null>>());
+  const key = JSON.stringify(filter);
+  let read = ranges.get(key);
+  if (!read) {
+    const where = traceWhere(ctx, filter);
+    const end = (direction: string) =>
+      `(SELECT ${ctx.sql.epochMillis('t."startTime"')} FROM "Trace" AS t WHERE ${where.sql} ORDER BY t."startTime" ${direction} LIMIT 1)`;
+    read = ctx.sql
+      .query<{ first: number | bigint | null; last: number | bigint | null }>(ctx.db, `SELECT ${end('ASC')} AS "first", ${end('DESC')} AS "last"`, [
+        ...where.params,
+        ...where.params,
+      ])
+      .then(([row]) => (row.first === null || row.last === null ? null : { first: Number(row.first), last: Number(row.last) }));
+    ranges.set(key, read);
+  }
+  return read;
+}
+
 /** The chart's intervals: from `startedAfter` (else the first match) to `startedBefore` (else the last); null when none match. */
 async function seriesGrid(ctx: RequestContext, filter: SearchFilter, buckets: number): Promise<Grid | null> {
-  const { range } = await traceTotals(ctx, filter);
+  const range = await traceRange(ctx, filter);
   if (!range) return null;
   const from = filter.startedAfter?.getTime() ?? range.first;
   const to = filter.startedBefore?.getTime() ?? range.last;
@@ -225,9 +264,12 @@ const batchesKey = Symbol('scoreBatches');
 
 /**
  * The score figures `ask` needs over the traces matching `filter`. The page asks its summaries and
- * its chart's means in one request, fields resolved at once: the asks of one filter made in the
- * same turn of the event loop share one statement over the names' scores, the filter evaluated
- * once (docs/observability.md#search), grouped by the chart's interval when a chart asks.
+ * its chart's means in one request, fields resolved at once: the asks of one filter made before
+ * the next microtask (GraphQL calls a query's root resolvers one after the other, synchronously)
+ * share one statement over the names' scores, the filter evaluated once
+ * (docs/observability.md#search), grouped by the chart's interval when a chart asks. Gathered by a
+ * microtask rather than a turn of the event loop, so that on SQLite the statement is on the read
+ * worker before the page's list takes the serving thread.
  */
 function scoreFigures(ctx: RequestContext, filter: SearchFilter, ask: ScoreAsk): Promise<ScoreGroupFigures[]> {
   const batches = perRequest(ctx, batchesKey, () => new Map<string, ScoreBatch>());
@@ -235,7 +277,7 @@ function scoreFigures(ctx: RequestContext, filter: SearchFilter, ask: ScoreAsk):
   let batch = batches.get(key);
   if (!batch?.open || ('buckets' in ask && batch.chart && batch.chart.buckets !== ask.buckets)) {
     const made: ScoreBatch = { open: true, figures: Promise.resolve([]) };
-    made.figures = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+    made.figures = Promise.resolve().then(() => {
       made.open = false;
       return readScoreFigures(ctx, filter, made);
     });
@@ -322,8 +364,8 @@ interface BucketFigures {
 /**
  * The traces matching `filter` counted over `buckets` equal intervals of time (the chart over the
  * trace list, docs/ui.md#the-trace-list): from `startedAfter` (else the earliest match) to
- * `startedBefore` (else the latest). The range is the metrics' (traceTotals, shared with the page's
- * `traceMetrics`); the counts from the request's read of the matching traces (trace-figures.ts),
+ * `startedBefore` (else the latest). The range is traceRange's (on SQLite the metrics', shared with
+ * the page's `traceMetrics`); the counts from the request's read of the matching traces (trace-figures.ts),
  * else one grouped scan; the means of `scoreNames` from the page's one score statement (scoreFigures).
  */
 export async function traceSeries(ctx: RequestContext, filter: SearchFilter, buckets: number, scoreNames: readonly string[] = []): Promise<SeriesBucket[]> {
