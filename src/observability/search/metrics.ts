@@ -12,6 +12,7 @@ import {
   type ScoreGroupFigures,
   type ScoreSummary,
 } from '../../scores/trace-search.js';
+import type { SqlValue } from '../../shared/sql.js';
 import { spanWhere, traceTimesOnly, traceWhere, type SearchFilter, type Where } from './filters.js';
 import { sumOf, traceFigures, type TraceFigures } from './trace-figures.js';
 
@@ -37,25 +38,23 @@ const percentiles = [
 
 /**
  * The totals, and on PostgreSQL the latency percentiles too (nearest-rank is its `percentile_disc`),
- * in one statement, so an expensive filter is evaluated once; on SQLite also the first and last
- * start (PostgreSQL's come from traceRange, beside this statement). SQLite takes
+ * in one statement, so an expensive filter is evaluated once. SQLite takes
  * each percentile by walking the matches in latency order (`ORDER BY latency LIMIT 1 OFFSET n`),
  * which the (projectId, latency, environment, startTime) index answers alone for the common
  * filters; a window over the matches, sorted once, measured slower (docs/observability.md#search).
  */
-async function metrics(ctx: RequestContext, table: string, alias: string, where: Where, errorSql: string): Promise<Metrics & { range: Range | null }> {
+async function metrics(ctx: RequestContext, table: string, alias: string, where: Where, errorSql: string): Promise<Metrics> {
   const { sql } = ctx;
   const a = (column: string) => `${alias}."${column}"`;
   const ranks =
     sql.provider === 'postgresql'
       ? percentiles.map(([name, p]) => `, percentile_disc(${p}) WITHIN GROUP (ORDER BY ${a('latency')}) AS "${name}"`).join('')
       : '';
-  const ends = sql.provider === 'postgresql' ? '' : `, MIN(${sql.epochMillis(a('startTime'))}) AS "first", MAX(${sql.epochMillis(a('startTime'))}) AS "last"`;
   const [totals] = await sql.query<Record<string, number | bigint | null>>(
     ctx.db,
     `SELECT COUNT(*) AS "count", SUM(CASE WHEN ${errorSql} THEN 1 ELSE 0 END) AS "errors",
        ${costSumSql(a('cost'), sql)} AS "cost", SUM(${a('promptTokens')}) AS "prompt", SUM(${a('completionTokens')}) AS "completion",
-       SUM(${a('totalTokens')}) AS "total", AVG(${a('latency')}) AS "avg", MIN(${a('latency')}) AS "min", MAX(${a('latency')}) AS "max"${ranks}${ends}
+       SUM(${a('totalTokens')}) AS "total", AVG(${a('latency')}) AS "avg", MIN(${a('latency')}) AS "min", MAX(${a('latency')}) AS "max"${ranks}
      FROM "${table}" AS ${alias} WHERE ${where.sql}`,
     where.params,
   );
@@ -89,7 +88,6 @@ async function metrics(ctx: RequestContext, table: string, alias: string, where:
     completion_tokens: num(totals.completion),
     total_tokens: num(totals.total),
     latency,
-    range: count > 0 && ends ? { first: num(totals.first)!, last: num(totals.last)! } : null,
   };
 }
 
@@ -124,18 +122,14 @@ interface Range {
   last: number;
 }
 
-const rangeOf = (figures: TraceFigures): Range | null =>
-  figures.starts.length > 0 ? { first: figures.starts.reduce((a, b) => Math.min(a, b)), last: figures.starts.reduce((a, b) => Math.max(a, b)) } : null;
-
 const totalsKey = Symbol('traceTotals');
 
 /**
- * The metrics of the traces matching `filter` and, on SQLite, their time range, once per request and
- * filter (the page's metrics, chart and score figures share it): from the request's read of the
- * matching traces (trace-figures.ts), else one statement (two more for SQLite's percentiles).
+ * The metrics of the traces matching `filter`, once per request and filter: from the request's read
+ * of the matching traces (trace-figures.ts), else one statement (two more for SQLite's percentiles).
  */
-function traceTotals(ctx: RequestContext, filter: SearchFilter): Promise<Metrics & { range: Range | null }> {
-  const totals = perRequest(ctx, totalsKey, () => new Map<string, Promise<Metrics & { range: Range | null }>>());
+function traceTotals(ctx: RequestContext, filter: SearchFilter): Promise<Metrics> {
+  const totals = perRequest(ctx, totalsKey, () => new Map<string, Promise<Metrics>>());
   const key = JSON.stringify(filter);
   let read = totals.get(key);
   if (!read) {
@@ -145,22 +139,19 @@ function traceTotals(ctx: RequestContext, filter: SearchFilter): Promise<Metrics
       // The sums and sort wait a turn of the event loop: the score figures asked over the filter in
       // this turn go to the read worker first and run beside them (docs/observability.md#search).
       await new Promise(setImmediate);
-      return { ...metricsOf(figures), range: rangeOf(figures) };
+      return metricsOf(figures);
     })();
     totals.set(key, read);
   }
   return read;
 }
 
-/** The metrics without the range. */
-const metricsOnly = ({ range, ...figures }: Metrics & { range: Range | null }): Metrics => (void range, figures);
-
-export async function traceMetrics(ctx: RequestContext, filter: SearchFilter): Promise<Metrics> {
-  return metricsOnly(await traceTotals(ctx, filter));
+export function traceMetrics(ctx: RequestContext, filter: SearchFilter): Promise<Metrics> {
+  return traceTotals(ctx, filter);
 }
 
-export async function spanMetrics(ctx: RequestContext, filter: SearchFilter): Promise<Metrics> {
-  return metricsOnly(await metrics(ctx, 'Span', 's', spanWhere(ctx, filter), `s."statusCode" = 'ERROR'`));
+export function spanMetrics(ctx: RequestContext, filter: SearchFilter): Promise<Metrics> {
+  return metrics(ctx, 'Span', 's', spanWhere(ctx, filter), `s."statusCode" = 'ERROR'`);
 }
 
 /** The chart's intervals over a filter's traces: `buckets` of `width` milliseconds from `from`. */
@@ -172,36 +163,52 @@ interface Grid {
 
 const rangesKey = Symbol('traceRanges');
 
+const rangeOf = (figures: TraceFigures): Range | null =>
+  figures.starts.length > 0 ? { first: figures.starts.reduce((a, b) => Math.min(a, b)), last: figures.starts.reduce((a, b) => Math.max(a, b)) } : null;
+
 /**
  * The first and last start of the traces matching `filter` (null when none match), once per request
- * and filter, as soon as can be: the chart's counts and the score figures need it for their
- * intervals, and should not wait for the totals. SQLite: from the request's read of the matches
- * (else the totals'), not after the totals' sums and sort, so that the score figures are on the read
- * worker before the page's list runs here. PostgreSQL: a statement of its own, each end the first
- * match of a walk of the start index, so that they run beside the totals on the pool
- * (docs/observability.md#search).
+ * and filter, as early as can be: the chart's counts and the score figures need it for their
+ * intervals, and do not wait for the totals (docs/observability.md#search). PostgreSQL: a statement
+ * of its own, each end the first match of a walk of the start index (a few milliseconds where the
+ * filter keeps many traces), so that the figures run beside the totals on the pool. SQLite: from
+ * the request's read of the matches, whose statement is about what a range alone costs there; when
+ * the filter asks time and environment alone (or the read is not kept), one pass over the start
+ * index, asked before that read takes this thread, so that the score figures, which then need
+ * nothing else, are on the read worker first.
  */
-async function traceRange(ctx: RequestContext, filter: SearchFilter): Promise<Range | null> {
-  if (ctx.sql.provider !== 'postgresql') {
-    const figures = await traceFigures(ctx, filter);
-    return figures ? rangeOf(figures) : (await traceTotals(ctx, filter)).range;
-  }
+function traceRange(ctx: RequestContext, filter: SearchFilter): Promise<Range | null> {
   const ranges = perRequest(ctx, rangesKey, () => new Map<string, Promise<Range | null>>());
   const key = JSON.stringify(filter);
   let read = ranges.get(key);
   if (!read) {
-    const where = traceWhere(ctx, filter);
-    const end = (direction: string) =>
-      `(SELECT ${ctx.sql.epochMillis('t."startTime"')} FROM "Trace" AS t WHERE ${where.sql} ORDER BY t."startTime" ${direction} LIMIT 1)`;
-    read = ctx.sql
-      .query<{ first: number | bigint | null; last: number | bigint | null }>(ctx.db, `SELECT ${end('ASC')} AS "first", ${end('DESC')} AS "last"`, [
-        ...where.params,
-        ...where.params,
-      ])
-      .then(([row]) => (row.first === null || row.last === null ? null : { first: Number(row.first), last: Number(row.last) }));
+    read = ctx.sql.provider === 'sqlite' && !traceTimesOnly(filter) ? rangeOfRead(ctx, filter) : rangeStatement(ctx, filter);
     ranges.set(key, read);
   }
   return read;
+}
+
+async function rangeOfRead(ctx: RequestContext, filter: SearchFilter): Promise<Range | null> {
+  const figures = await traceFigures(ctx, filter);
+  return figures ? rangeOf(figures) : rangeStatement(ctx, filter);
+}
+
+/** The range as one statement: PostgreSQL's two walks of the start index, SQLite's one pass (its plan for the walks sorted every match). */
+function rangeStatement(ctx: RequestContext, filter: SearchFilter): Promise<Range | null> {
+  const { sql } = ctx;
+  const where = traceWhere(ctx, filter);
+  const end = (direction: string) =>
+    `(SELECT ${sql.epochMillis('t."startTime"')} FROM "Trace" AS t WHERE ${where.sql} ORDER BY t."startTime" ${direction} LIMIT 1)`;
+  const [statement, params] =
+    sql.provider === 'postgresql'
+      ? [`SELECT ${end('ASC')} AS "first", ${end('DESC')} AS "last"`, [...where.params, ...where.params]]
+      : [
+          `SELECT ${sql.epochMillis('MIN(t."startTime")')} AS "first", ${sql.epochMillis('MAX(t."startTime")')} AS "last" FROM "Trace" AS t WHERE ${where.sql}`,
+          where.params,
+        ];
+  return sql
+    .all<{ first: number | string | null; last: number | string | null }>(statement, params as SqlValue[])
+    .then(([row]) => (row.first === null || row.last === null ? null : { first: Number(row.first), last: Number(row.last) }));
 }
 
 /** The chart's intervals: from `startedAfter` (else the first match) to `startedBefore` (else the last); null when none match. */
@@ -364,8 +371,7 @@ interface BucketFigures {
 /**
  * The traces matching `filter` counted over `buckets` equal intervals of time (the chart over the
  * trace list, docs/ui.md#the-trace-list): from `startedAfter` (else the earliest match) to
- * `startedBefore` (else the latest). The range is traceRange's (on SQLite the metrics', shared with
- * the page's `traceMetrics`); the counts from the request's read of the matching traces (trace-figures.ts),
+ * `startedBefore` (else the latest). The range is traceRange's; the counts from the request's read of the matching traces (trace-figures.ts),
  * else one grouped scan; the means of `scoreNames` from the page's one score statement (scoreFigures).
  */
 export async function traceSeries(ctx: RequestContext, filter: SearchFilter, buckets: number, scoreNames: readonly string[] = []): Promise<SeriesBucket[]> {

@@ -7,7 +7,7 @@
 // (scores/trace-search.ts): walking the names' scores there beat reading them into memory.
 import { perRequest, type RequestContext } from '../../shared/context.js';
 import { roundCost } from '../../shared/money.js';
-import { traceWhere, type SearchFilter } from './filters.js';
+import { traceTimesOnly, traceWhere, type SearchFilter } from './filters.js';
 
 /** Most matching traces whose figures a request holds in memory (about 60 bytes each). */
 export const FIGURES_IN_MEMORY = 200_000;
@@ -64,6 +64,10 @@ function startMillis(text: string): number {
 const num = (value: number | bigint | string | null) => (value === null ? null : Number(value));
 
 async function readFigures(ctx: RequestContext, filter: SearchFilter): Promise<TraceFigures | null> {
+  // A filter of time and environment alone: the request's score figures need nothing of this read
+  // (metrics.ts traceRange), and are on the read worker before it holds this thread, a turn of the
+  // event loop later (docs/observability.md#search).
+  if (traceTimesOnly(filter)) await new Promise(setImmediate);
   const where = traceWhere(ctx, filter);
   const rows = await ctx.sql.all<FigureRow>(
     `SELECT t."startTime" AS "startTime", t."latency" AS "latency", t."errorCount" AS "errorCount", t."cost" AS "cost",
