@@ -13,7 +13,7 @@ import {
   type ScoreSummary,
 } from '../../scores/trace-search.js';
 import type { SqlValue } from '../../shared/sql.js';
-import { spanWhere, traceTimesOnly, traceWhere, type SearchFilter, type Where } from './filters.js';
+import { spanWhere, traceTimes, traceTimesOnly, traceWhere, type SearchFilter, type Where } from './filters.js';
 import { sumOf, traceFigures, type TraceFigures } from './trace-figures.js';
 
 export interface Metrics {
@@ -305,16 +305,24 @@ async function readScoreFigures(ctx: RequestContext, filter: SearchFilter, batch
   const names = batch.summary === null ? null : [...new Set([...(batch.summary ?? []), ...(batch.chart?.names ?? [])])];
   if (names?.length === 0) return [];
   // A filter of time and environment alone: the scores carry their trace's start and environment,
-  // and are read without the traces (docs/observability.md#search).
+  // and are read without the traces; on PostgreSQL any other filter too, with the matching traces'
+  // ids (docs/observability.md#search).
   const times = traceTimesOnly(filter);
-  if (times) {
+  if (times || ctx.sql.provider === 'postgresql') {
     const grid = batch.chart ? await seriesGrid(ctx, filter, batch.chart.buckets) : undefined;
     if (grid === null) return [];
-    return scoreFiguresByTraceStart(ctx, times, names, (start) => (grid ? bucketOf(ctx, grid, start) : { sql: '0', params: [] }));
+    const where = times ? null : traceWhere(ctx, filter);
+    return scoreFiguresByTraceStart(
+      ctx,
+      times ?? traceTimes(filter),
+      names,
+      (start) => (grid ? bucketOf(ctx, grid, start) : { sql: '0', params: [] }),
+      where ? { sql: `SELECT t."traceId" FROM "Trace" AS t WHERE ${where.sql}`, params: where.params } : undefined,
+    );
   }
   const where = traceWhere(ctx, filter);
   // SQLite's plan depends on how many traces match: the request's read of them counts them.
-  const count = ctx.sql.provider === 'sqlite' ? (await traceFigures(ctx, filter))?.starts.length : undefined;
+  const count = (await traceFigures(ctx, filter))?.starts.length;
   let group: { sql: string; params: unknown[] } = { sql: '0', params: [] };
   if (batch.chart) {
     const grid = await seriesGrid(ctx, filter, batch.chart.buckets);
