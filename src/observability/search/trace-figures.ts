@@ -44,8 +44,8 @@ const digits = (text: string, from: number, count: number) => {
 
 /**
  * Milliseconds since the epoch of a stored start: the text Prisma's adapter writes
- * ("2026-11-28T22:27:24.041+00:00") read digit by digit, three times faster than Date.parse,
- * which was a fifth of an unfiltered page's read of 50,000 traces; any other form through Date.parse.
+ * ("2026-11-28T22:27:24.041+00:00") read digit by digit (50,000 in 5–8 ms, Date.parse 15–30 ms);
+ * any other form through Date.parse.
  */
 function startMillis(text: string): number {
   if (text.length === 29 && text.charCodeAt(10) === 84 /* T */ && text.endsWith('+00:00')) {
