@@ -379,8 +379,9 @@ interface BucketFigures {
 /**
  * The traces matching `filter` counted over `buckets` equal intervals of time (the chart over the
  * trace list, docs/ui.md#the-trace-list): from `startedAfter` (else the earliest match) to
- * `startedBefore` (else the latest). The range is traceRange's; the counts from the request's read of the matching traces (trace-figures.ts),
- * else one grouped scan; the means of `scoreNames` from the page's one score statement (scoreFigures).
+ * `startedBefore` (else the latest). The range is traceRange's; the counts from the request's read
+ * of the matching traces (trace-figures.ts), else one grouped scan; the means of `scoreNames` from
+ * the page's one score statement (scoreFigures).
  */
 export async function traceSeries(ctx: RequestContext, filter: SearchFilter, buckets: number, scoreNames: readonly string[] = []): Promise<SeriesBucket[]> {
   if (!Number.isInteger(buckets) || buckets < 1 || buckets > MAX_SERIES_BUCKETS) {
@@ -398,7 +399,9 @@ export async function traceSeries(ctx: RequestContext, filter: SearchFilter, buc
   const figures = await traceFigures(ctx, filter);
   if (figures) {
     const members: number[][] = Array.from({ length: buckets }, () => []);
-    figures.starts.forEach((start, i) => members[Math.min(Math.floor((start - from) / width), buckets - 1)].push(i));
+    // Clamped at both ends: the range may be a statement of its own (traceRange), and a trace
+    // stored between it and the read falls in the first or last interval, as SQL's do.
+    figures.starts.forEach((start, i) => members[Math.max(0, Math.min(Math.floor((start - from) / width), buckets - 1))].push(i));
     members.forEach((entries, i) => {
       if (entries.length === 0) return;
       byBucket.set(i, {
