@@ -6,6 +6,7 @@
 // after it, and the conditions read the Score table itself through its (projectId, name, value |
 // stringValue, traceId) indexes, which answer them without reading a row.
 import type { RequestContext } from '../shared/context.js';
+import type { SqlValue } from '../shared/sql.js';
 import { aggregate } from '../shared/statistics.js';
 import type { ScoreDataType } from './inputs.js';
 import type { ScoreRow } from './operations.js';
@@ -86,7 +87,7 @@ const labelled = new Set<string>(['BOOLEAN', 'CATEGORICAL']);
 export const SCORES_FIRST_FROM = 2_000;
 
 /**
- * How SQLite's figures meet the traces (PostgreSQL's planner hashes one side on its own). Left to
+ * How SQLite's figures meet the traces (PostgreSQL's read from the scores' trace start, below). Left to
  * itself SQLite walks the traces and looks up each one's scores by trace id, a row read per
  * score: right for a few traces, a second over 50,000. From SCORES_FIRST_FROM traces on (counted
  * up to there, no further) the names' scores are walked instead, through the (projectId, name,
@@ -94,7 +95,6 @@ export const SCORES_FIRST_FROM = 2_000;
  * against the traces built once into a temporary index (docs/scores.md#in-the-trace-list).
  */
 async function scoresFirst(ctx: Pick<RequestContext, 'db' | 'sql'>, traces: SqlPart, count?: number): Promise<boolean> {
-  if (ctx.sql.provider === 'postgresql') return false;
   if (count !== undefined) return count >= SCORES_FIRST_FROM;
   const [row] = await ctx.sql.query<{ n: number | bigint }>(
     ctx.db,
@@ -120,10 +120,11 @@ export interface ScoreGroupFigures {
 
 /**
  * The scores named `names` (every name when null) of the traces of each group, by name, data type
- * and label: `groups` is a SELECT of `"group"` (a number) and `"traceId"` (the trace list's matching
- * traces, one group, or the chart's buckets: search/metrics.ts; `count` of them when the caller
- * knows), made once (a materialised CTE, which SQLite indexes by trace id itself when it walks the
- * scores first). The summaries and the chart's means of a page come from this one statement.
+ * and label, on SQLite: `groups` is a SELECT of `"group"` (a number) and `"traceId"` (the trace
+ * list's matching traces, one group, or the chart's buckets: search/metrics.ts; `count` of them when
+ * the caller knows), made once (a materialised CTE, which SQLite indexes by trace id itself when it
+ * walks the scores first). The summaries and the chart's means of a page come from this one
+ * statement. PostgreSQL's are `scoreFiguresByTraceStart`'s with the traces as `among`.
  */
 export async function scoreFiguresByGroup(
   ctx: Pick<RequestContext, 'db' | 'sql' | 'projectId'>,
@@ -133,21 +134,20 @@ export async function scoreFiguresByGroup(
 ): Promise<ScoreGroupFigures[]> {
   if (names?.length === 0) return [];
   // SQLite's CROSS JOIN walks its left side first (scoresFirst).
-  const walk = ctx.sql.provider === 'postgresql' ? 'hash' : (await scoresFirst(ctx, groups, count)) ? 'scores' : 'traces';
+  const walk = (await scoresFirst(ctx, groups, count)) ? 'scores' : 'traces';
   const joined = {
-    hash: `"Score" AS s JOIN g ON g."traceId" = s."traceId"`,
     scores: `"Score" AS s CROSS JOIN g ON g."traceId" = s."traceId"`,
     traces: `g CROSS JOIN "Score" AS s ON s."projectId" = ? AND s."traceId" = g."traceId"`,
   }[walk];
   const named = names ? ` AND s."name" IN (${names.map(() => '?').join(', ')})` : '';
-  const rows = await ctx.sql.query<FigureRow>(
-    ctx.db,
+  // Beside the page's other statements (its list, the trace figures): BulkSql.allAside.
+  const rows = await ctx.sql.allAside<FigureRow>(
     `WITH g AS MATERIALIZED (${groups.sql})
      SELECT g."group" AS "group", ${figureColumns}
      FROM ${joined}
      WHERE s."projectId" = ?${named}
      GROUP BY 1, 2, 3, 4`,
-    [...groups.params, ...(walk === 'traces' ? [ctx.projectId] : []), ctx.projectId, ...(names ?? [])],
+    [...groups.params, ...(walk === 'traces' ? [ctx.projectId] : []), ctx.projectId, ...(names ?? [])] as SqlValue[],
   );
   return rows.map(figuresOf);
 }
@@ -187,16 +187,20 @@ export interface TraceTimes {
 }
 
 /**
- * What `scoreFiguresByGroup` answers for the traces of `traces`, read from the scores alone through
- * their (projectId, name, traceStart, traceEnvironment, dataType, stringValue, value) index:
- * `group` makes the group of a trace from its start (the SQL of a `"traceStart"` column, with its
- * parameters), as the groups' SELECT would (docs/scores.md#in-the-trace-list).
+ * What `scoreFiguresByGroup` answers for the traces of `traces`, read from the scores through their
+ * (projectId, name, traceStart, traceEnvironment, dataType, stringValue, value) index: `group` makes
+ * the group of a trace from its start (the SQL of a `"traceStart"` column, with its parameters), as
+ * the groups' SELECT would (docs/scores.md#in-the-trace-list). `among`, a SELECT of `"traceId"`:
+ * only the scores of those traces (the trace list's filter asks more than time and environment), on
+ * PostgreSQL, whose planner then hashes the (fewer) matching traces' ids and walks the names' scores,
+ * or looks up a few traces' scores by trace id, where the groups' join hashed every score of the names.
  */
 export async function scoreFiguresByTraceStart(
   ctx: Pick<RequestContext, 'db' | 'sql' | 'projectId'>,
   traces: TraceTimes,
   names: readonly string[] | null,
   group: (traceStart: string) => SqlPart,
+  among?: SqlPart,
 ): Promise<ScoreGroupFigures[]> {
   if (names?.length === 0) return [];
   const grouped = group('s."traceStart"');
@@ -210,10 +214,10 @@ export async function scoreFiguresByTraceStart(
   if (traces.startedBefore) and(`s."traceStart" <= ?`, traces.startedBefore);
   if (traces.environment !== undefined) and(`s."traceEnvironment" = ?`, traces.environment);
   else if (traces.notEnvironment !== undefined) and(`s."traceEnvironment" ${ctx.sql.isNot} ?`, traces.notEnvironment);
-  const rows = await ctx.sql.query<FigureRow>(
-    ctx.db,
+  if (among) and(`s."traceId" IN (${among.sql})`, ...among.params);
+  const rows = await ctx.sql.allAside<FigureRow>(
     `SELECT ${grouped.sql} AS "group", ${figureColumns} FROM "Score" AS s WHERE ${where.sql} GROUP BY 1, 2, 3, 4`,
-    [...grouped.params, ...where.params],
+    [...grouped.params, ...where.params] as SqlValue[],
   );
   return rows.map(figuresOf);
 }

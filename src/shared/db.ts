@@ -12,6 +12,7 @@ import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { migratePostgres, migrateSqlite } from './migrate.js';
 import { PostgresSql } from './postgres-sql.js';
+import { readWorker } from './read-worker.js';
 import type { BulkSql, Provider } from './sql.js';
 import { SqliteSql, TransactionTurns } from './sqlite-sql.js';
 
@@ -190,7 +191,18 @@ async function openSqlite(options: DatabaseOptions): Promise<SqliteDatabase> {
     if (!adapter.connection) throw new Error('the database is not connected');
     return adapter.connection;
   };
-  return { db, provider: 'sqlite', applied, sql: new SqliteSql(connection, db, adapter.turns), connection, close: () => db.$disconnect() };
+  const aside = readWorker(path);
+  return {
+    db,
+    provider: 'sqlite',
+    applied,
+    sql: new SqliteSql(connection, db, adapter.turns, aside),
+    connection,
+    close: async () => {
+      await aside.close();
+      await db.$disconnect();
+    },
+  };
 }
 
 /** True when `error` is Prisma's unique-constraint violation (P2002). */

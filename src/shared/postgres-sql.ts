@@ -210,6 +210,10 @@ export class PostgresSql implements BulkSql {
     return result.rows as Row[];
   }
 
+  allAside<Row>(sql: string, params: readonly SqlValue[]): Promise<Row[]> {
+    return this.all<Row>(sql, params);
+  }
+
   jsonValues(param: string): string {
     return `SELECT "value" FROM jsonb_array_elements_text(${param}::jsonb) AS e("value")`;
   }

@@ -74,6 +74,13 @@ export interface BulkSql {
   first<Row>(sql: string, params: readonly SqlValue[]): Promise<Row | undefined>;
   /** Every row of such a read: a trace's spans on PostgreSQL (observability/traces/trace-reads.ts), where Prisma's per-value conversion was half the read. */
   all<Row>(sql: string, params: readonly SqlValue[]): Promise<Row[]>;
+  /**
+   * `all`, run beside the request's other statements: on SQLite by a worker thread's read-only
+   * connection while the serving thread goes on (read-worker.ts), on PostgreSQL on the pool as
+   * `all` (whose statements run at once already). It reads what is committed: only for a long read
+   * that needs no open transaction (the trace list's score figures, docs/database.md#raw-sql).
+   */
+  allAside<Row>(sql: string, params: readonly SqlValue[]): Promise<Row[]>;
   /** LIKE that ignores the case of ASCII letters (SQLite's LIKE does). */
   readonly like: string;
   /**

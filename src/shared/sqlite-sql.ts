@@ -5,6 +5,7 @@
 // milliseconds of blocked event loop. Values are bound the way Prisma's SQLite adapter binds them
 // (Dates as ISO text, booleans as 1/0), so rows read back the same whoever wrote them.
 import type { Database as SqliteConnection, Statement } from 'better-sqlite3';
+import type { ReadWorker } from './read-worker.js';
 import { quoted, sqlParam, sqlString, type BulkSql, type SqlValue, type Tx } from './sql.js';
 
 /**
@@ -41,12 +42,14 @@ export class SqliteSql implements BulkSql {
 
   /**
    * `db`: the Prisma client on `connection` (absent: no `transaction`), whose transactions take
-   * `turns` with this one's.
+   * `turns` with this one's; `aside`: the worker `allAside` sends its reads to (absent: they run
+   * here, as `all`).
    */
   constructor(
     private readonly connection: () => SqliteConnection,
     private readonly db?: Tx,
     private readonly turns = new TransactionTurns(),
+    private readonly aside?: ReadWorker,
   ) {}
 
   private statement(sql: string): Statement {
@@ -148,6 +151,10 @@ export class SqliteSql implements BulkSql {
 
   all<Row>(sql: string, params: readonly SqlValue[]): Promise<Row[]> {
     return answered(() => this.read(sql).all(...params.map(sqlParam)) as Row[]);
+  }
+
+  allAside<Row>(sql: string, params: readonly SqlValue[]): Promise<Row[]> {
+    return this.aside ? this.aside.all<Row>(sql, params.map(sqlParam)) : this.all<Row>(sql, params);
   }
 
   jsonValues(param: string): string {

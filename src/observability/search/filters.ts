@@ -164,6 +164,11 @@ export function traceTimesOnly(filter: SearchFilter): TraceTimes | null {
   for (const [part, value] of Object.entries(filter)) {
     if (!timeParts.has(part) && value !== undefined && !(Array.isArray(value) && value.length === 0)) return null;
   }
+  return traceTimes(filter);
+}
+
+/** The start and environment `filter` asks of the traces it keeps, whatever else it asks. */
+export function traceTimes(filter: SearchFilter): TraceTimes {
   return {
     startedAfter: filter.startedAfter,
     startedBefore: filter.startedBefore,

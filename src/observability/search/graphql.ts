@@ -241,8 +241,13 @@ builder.queryFields((t) => ({
         sortBy: t.arg({ type: TraceSortField, description: 'Order by this; START_TIME when absent.' }),
         sortDirection: t.arg({ type: SortDirection, description: 'DESC when absent.' }),
       },
-      resolve: (_root, args, ctx) =>
-        listings.searchTraces(ctx, filterOf(args), { field: args.sortBy ?? 'start_time', direction: args.sortDirection ?? 'desc' }, args),
+      resolve: async (_root, args, ctx) => {
+        // SQLite answers on this thread: the page's list waits a turn of the event loop, so that the
+        // figures the request's other fields ask over the filter go to the read worker before the
+        // list holds the thread, and run beside it (docs/observability.md#search).
+        if (ctx.sql.provider === 'sqlite') await new Promise(setImmediate);
+        return listings.searchTraces(ctx, filterOf(args), { field: args.sortBy ?? 'start_time', direction: args.sortDirection ?? 'desc' }, args);
+      },
     },
     TraceConnection,
   ),

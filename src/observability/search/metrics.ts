@@ -12,7 +12,8 @@ import {
   type ScoreGroupFigures,
   type ScoreSummary,
 } from '../../scores/trace-search.js';
-import { spanWhere, traceTimesOnly, traceWhere, type SearchFilter, type Where } from './filters.js';
+import type { SqlValue } from '../../shared/sql.js';
+import { spanWhere, traceTimes, traceTimesOnly, traceWhere, type SearchFilter, type Where } from './filters.js';
 import { sumOf, traceFigures, type TraceFigures } from './trace-figures.js';
 
 export interface Metrics {
@@ -36,13 +37,13 @@ const percentiles = [
 ] as const;
 
 /**
- * The totals and the first and last start, and on PostgreSQL the latency percentiles too
- * (nearest-rank is its `percentile_disc`), in one statement, so an expensive filter is evaluated once. SQLite takes
+ * The totals, and on PostgreSQL the latency percentiles too (nearest-rank is its `percentile_disc`),
+ * in one statement, so an expensive filter is evaluated once. SQLite takes
  * each percentile by walking the matches in latency order (`ORDER BY latency LIMIT 1 OFFSET n`),
  * which the (projectId, latency, environment, startTime) index answers alone for the common
  * filters; a window over the matches, sorted once, measured slower (docs/observability.md#search).
  */
-async function metrics(ctx: RequestContext, table: string, alias: string, where: Where, errorSql: string): Promise<Metrics & { range: Range | null }> {
+async function metrics(ctx: RequestContext, table: string, alias: string, where: Where, errorSql: string): Promise<Metrics> {
   const { sql } = ctx;
   const a = (column: string) => `${alias}."${column}"`;
   const ranks =
@@ -53,8 +54,7 @@ async function metrics(ctx: RequestContext, table: string, alias: string, where:
     ctx.db,
     `SELECT COUNT(*) AS "count", SUM(CASE WHEN ${errorSql} THEN 1 ELSE 0 END) AS "errors",
        ${costSumSql(a('cost'), sql)} AS "cost", SUM(${a('promptTokens')}) AS "prompt", SUM(${a('completionTokens')}) AS "completion",
-       SUM(${a('totalTokens')}) AS "total", AVG(${a('latency')}) AS "avg", MIN(${a('latency')}) AS "min", MAX(${a('latency')}) AS "max"${ranks},
-       MIN(${sql.epochMillis(a('startTime'))}) AS "first", MAX(${sql.epochMillis(a('startTime'))}) AS "last"
+       SUM(${a('totalTokens')}) AS "total", AVG(${a('latency')}) AS "avg", MIN(${a('latency')}) AS "min", MAX(${a('latency')}) AS "max"${ranks}
      FROM "${table}" AS ${alias} WHERE ${where.sql}`,
     where.params,
   );
@@ -88,7 +88,6 @@ async function metrics(ctx: RequestContext, table: string, alias: string, where:
     completion_tokens: num(totals.completion),
     total_tokens: num(totals.total),
     latency,
-    range: count > 0 ? { first: num(totals.first)!, last: num(totals.last)! } : null,
   };
 }
 
@@ -126,36 +125,33 @@ interface Range {
 const totalsKey = Symbol('traceTotals');
 
 /**
- * The metrics of the traces matching `filter` and their time range, once per request and filter
- * (the page's metrics, chart and score figures share it): from the request's read of the matching
- * traces (trace-figures.ts), else one statement (two more for SQLite's percentiles).
+ * The metrics of the traces matching `filter`, once per request and filter: from the request's read
+ * of the matching traces (trace-figures.ts), else one statement (two more for SQLite's percentiles).
  */
-function traceTotals(ctx: RequestContext, filter: SearchFilter): Promise<Metrics & { range: Range | null }> {
-  const totals = perRequest(ctx, totalsKey, () => new Map<string, Promise<Metrics & { range: Range | null }>>());
+function traceTotals(ctx: RequestContext, filter: SearchFilter): Promise<Metrics> {
+  const totals = perRequest(ctx, totalsKey, () => new Map<string, Promise<Metrics>>());
   const key = JSON.stringify(filter);
   let read = totals.get(key);
   if (!read) {
     read = (async () => {
       const figures = await traceFigures(ctx, filter);
       if (!figures) return metrics(ctx, 'Trace', 't', traceWhere(ctx, filter), `t."errorCount" > 0`);
-      const range =
-        figures.starts.length > 0 ? { first: figures.starts.reduce((a, b) => Math.min(a, b)), last: figures.starts.reduce((a, b) => Math.max(a, b)) } : null;
-      return { ...metricsOf(figures), range };
+      // The sums and sort wait a turn of the event loop: the score figures asked over the filter in
+      // this turn go to the read worker first and run beside them (docs/observability.md#search).
+      await new Promise(setImmediate);
+      return metricsOf(figures);
     })();
     totals.set(key, read);
   }
   return read;
 }
 
-/** The metrics without the range. */
-const metricsOnly = ({ range, ...figures }: Metrics & { range: Range | null }): Metrics => (void range, figures);
-
-export async function traceMetrics(ctx: RequestContext, filter: SearchFilter): Promise<Metrics> {
-  return metricsOnly(await traceTotals(ctx, filter));
+export function traceMetrics(ctx: RequestContext, filter: SearchFilter): Promise<Metrics> {
+  return traceTotals(ctx, filter);
 }
 
-export async function spanMetrics(ctx: RequestContext, filter: SearchFilter): Promise<Metrics> {
-  return metricsOnly(await metrics(ctx, 'Span', 's', spanWhere(ctx, filter), `s."statusCode" = 'ERROR'`));
+export function spanMetrics(ctx: RequestContext, filter: SearchFilter): Promise<Metrics> {
+  return metrics(ctx, 'Span', 's', spanWhere(ctx, filter), `s."statusCode" = 'ERROR'`);
 }
 
 /** The chart's intervals over a filter's traces: `buckets` of `width` milliseconds from `from`. */
@@ -165,9 +161,59 @@ interface Grid {
   buckets: number;
 }
 
+const rangesKey = Symbol('traceRanges');
+
+const rangeOf = (figures: TraceFigures): Range | null =>
+  figures.starts.length > 0 ? { first: figures.starts.reduce((a, b) => Math.min(a, b)), last: figures.starts.reduce((a, b) => Math.max(a, b)) } : null;
+
+/**
+ * The first and last start of the traces matching `filter` (null when none match), once per request
+ * and filter, as early as can be: the chart's counts and the score figures need it for their
+ * intervals, and do not wait for the totals (docs/observability.md#search). PostgreSQL: a statement
+ * of its own, each end the first match of a walk of the start index (a few milliseconds where the
+ * filter keeps many traces), so that the figures run beside the totals on the pool. SQLite: from
+ * the request's read of the matches, whose statement is about what a range alone costs there; when
+ * the filter asks time and environment alone (or the read is not kept), one pass over the start
+ * index, asked before that read takes this thread, so that the score figures, which then need
+ * nothing else, are on the read worker first.
+ */
+function traceRange(ctx: RequestContext, filter: SearchFilter): Promise<Range | null> {
+  const ranges = perRequest(ctx, rangesKey, () => new Map<string, Promise<Range | null>>());
+  const key = JSON.stringify(filter);
+  let read = ranges.get(key);
+  if (!read) {
+    read = ctx.sql.provider === 'sqlite' && !traceTimesOnly(filter) ? rangeOfRead(ctx, filter) : rangeStatement(ctx, filter);
+    ranges.set(key, read);
+  }
+  return read;
+}
+
+async function rangeOfRead(ctx: RequestContext, filter: SearchFilter): Promise<Range | null> {
+  const figures = await traceFigures(ctx, filter);
+  return figures ? rangeOf(figures) : rangeStatement(ctx, filter);
+}
+
+/** The range as one statement: PostgreSQL's two walks of the start index, SQLite's one pass (its plan for the walks sorted every match). */
+function rangeStatement(ctx: RequestContext, filter: SearchFilter): Promise<Range | null> {
+  const { sql } = ctx;
+  const where = traceWhere(ctx, filter);
+  const end = (direction: string) =>
+    `(SELECT ${sql.epochMillis('t."startTime"')} FROM "Trace" AS t WHERE ${where.sql} ORDER BY t."startTime" ${direction} LIMIT 1)`;
+  const [statement, params] =
+    sql.provider === 'postgresql'
+      ? [`SELECT ${end('ASC')} AS "first", ${end('DESC')} AS "last"`, [...where.params, ...where.params]]
+      : [
+          `SELECT ${sql.epochMillis('MIN(t."startTime")')} AS "first", ${sql.epochMillis('MAX(t."startTime")')} AS "last" FROM "Trace" AS t WHERE ${where.sql}`,
+          where.params,
+        ];
+  return sql
+    .all<{ first: number | string | null; last: number | string | null }>(statement, params as SqlValue[])
+    .then(([row]) => (row.first === null || row.last === null ? null : { first: Number(row.first), last: Number(row.last) }));
+}
+
 /** The chart's intervals: from `startedAfter` (else the first match) to `startedBefore` (else the last); null when none match. */
 async function seriesGrid(ctx: RequestContext, filter: SearchFilter, buckets: number): Promise<Grid | null> {
-  const { range } = await traceTotals(ctx, filter);
+  const range = await traceRange(ctx, filter);
   if (!range) return null;
   const from = filter.startedAfter?.getTime() ?? range.first;
   const to = filter.startedBefore?.getTime() ?? range.last;
@@ -225,9 +271,12 @@ const batchesKey = Symbol('scoreBatches');
 
 /**
  * The score figures `ask` needs over the traces matching `filter`. The page asks its summaries and
- * its chart's means in one request, fields resolved at once: the asks of one filter made in the
- * same turn of the event loop share one statement over the names' scores, the filter evaluated
- * once (docs/observability.md#search), grouped by the chart's interval when a chart asks.
+ * its chart's means in one request, fields resolved at once: the asks of one filter made before
+ * the next microtask (GraphQL calls a query's root resolvers one after the other, synchronously)
+ * share one statement over the names' scores, the filter evaluated once
+ * (docs/observability.md#search), grouped by the chart's interval when a chart asks. Gathered by a
+ * microtask rather than a turn of the event loop, so that on SQLite the statement is on the read
+ * worker before the page's list takes the serving thread.
  */
 function scoreFigures(ctx: RequestContext, filter: SearchFilter, ask: ScoreAsk): Promise<ScoreGroupFigures[]> {
   const batches = perRequest(ctx, batchesKey, () => new Map<string, ScoreBatch>());
@@ -235,7 +284,7 @@ function scoreFigures(ctx: RequestContext, filter: SearchFilter, ask: ScoreAsk):
   let batch = batches.get(key);
   if (!batch?.open || ('buckets' in ask && batch.chart && batch.chart.buckets !== ask.buckets)) {
     const made: ScoreBatch = { open: true, figures: Promise.resolve([]) };
-    made.figures = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+    made.figures = Promise.resolve().then(() => {
       made.open = false;
       return readScoreFigures(ctx, filter, made);
     });
@@ -256,16 +305,24 @@ async function readScoreFigures(ctx: RequestContext, filter: SearchFilter, batch
   const names = batch.summary === null ? null : [...new Set([...(batch.summary ?? []), ...(batch.chart?.names ?? [])])];
   if (names?.length === 0) return [];
   // A filter of time and environment alone: the scores carry their trace's start and environment,
-  // and are read without the traces (docs/observability.md#search).
+  // and are read without the traces; on PostgreSQL any other filter too, with the matching traces'
+  // ids (docs/observability.md#search).
   const times = traceTimesOnly(filter);
-  if (times) {
+  if (times || ctx.sql.provider === 'postgresql') {
     const grid = batch.chart ? await seriesGrid(ctx, filter, batch.chart.buckets) : undefined;
     if (grid === null) return [];
-    return scoreFiguresByTraceStart(ctx, times, names, (start) => (grid ? bucketOf(ctx, grid, start) : { sql: '0', params: [] }));
+    const where = times ? null : traceWhere(ctx, filter);
+    return scoreFiguresByTraceStart(
+      ctx,
+      times ?? traceTimes(filter),
+      names,
+      (start) => (grid ? bucketOf(ctx, grid, start) : { sql: '0', params: [] }),
+      where ? { sql: `SELECT t."traceId" FROM "Trace" AS t WHERE ${where.sql}`, params: where.params } : undefined,
+    );
   }
   const where = traceWhere(ctx, filter);
   // SQLite's plan depends on how many traces match: the request's read of them counts them.
-  const count = ctx.sql.provider === 'sqlite' ? (await traceFigures(ctx, filter))?.starts.length : undefined;
+  const count = (await traceFigures(ctx, filter))?.starts.length;
   let group: { sql: string; params: unknown[] } = { sql: '0', params: [] };
   if (batch.chart) {
     const grid = await seriesGrid(ctx, filter, batch.chart.buckets);
@@ -322,9 +379,9 @@ interface BucketFigures {
 /**
  * The traces matching `filter` counted over `buckets` equal intervals of time (the chart over the
  * trace list, docs/ui.md#the-trace-list): from `startedAfter` (else the earliest match) to
- * `startedBefore` (else the latest). The range is the metrics' (traceTotals, shared with the page's
- * `traceMetrics`); the counts from the request's read of the matching traces (trace-figures.ts),
- * else one grouped scan; the means of `scoreNames` from the page's one score statement (scoreFigures).
+ * `startedBefore` (else the latest). The range is traceRange's; the counts from the request's read
+ * of the matching traces (trace-figures.ts), else one grouped scan; the means of `scoreNames` from
+ * the page's one score statement (scoreFigures).
  */
 export async function traceSeries(ctx: RequestContext, filter: SearchFilter, buckets: number, scoreNames: readonly string[] = []): Promise<SeriesBucket[]> {
   if (!Number.isInteger(buckets) || buckets < 1 || buckets > MAX_SERIES_BUCKETS) {
@@ -342,7 +399,9 @@ export async function traceSeries(ctx: RequestContext, filter: SearchFilter, buc
   const figures = await traceFigures(ctx, filter);
   if (figures) {
     const members: number[][] = Array.from({ length: buckets }, () => []);
-    figures.starts.forEach((start, i) => members[Math.min(Math.floor((start - from) / width), buckets - 1)].push(i));
+    // Clamped at both ends: the range may be a statement of its own (traceRange), and a trace
+    // stored between it and the read falls in the first or last interval, as SQL's do.
+    figures.starts.forEach((start, i) => members[Math.max(0, Math.min(Math.floor((start - from) / width), buckets - 1))].push(i));
     members.forEach((entries, i) => {
       if (entries.length === 0) return;
       byBucket.set(i, {
