@@ -2,8 +2,8 @@
 // kinds and statuses, and the record serialised for its row (JSON fields as text, the time
 // columns as SQL text). The other parts of observability and the domains that write spans
 // (invocation and both kinds of evaluation) read these types; the writer is span-writer.ts.
-import { jsonText, sqlDate } from '../../shared/sql.js';
-import { nanosToDate, secondsBetween } from '../../shared/time.js';
+import { jsonText, sqlDateOfMillis } from '../../shared/sql.js';
+import { nanosToMillis, secondsBetween } from '../../shared/time.js';
 
 export const spanKinds = ['LLM', 'CHAIN', 'TOOL', 'RETRIEVER', 'EMBEDDING', 'AGENT', 'WORKFLOW', 'RERANKER', 'GUARDRAIL', 'EVALUATOR', 'UNKNOWN'] as const;
 export type SpanKind = (typeof spanKinds)[number];
@@ -118,8 +118,8 @@ export function serializeOwnSpanRecord(record: SpanRecord, text: (value: unknown
   serialized.resource = text(resource);
   serialized.scope = text(scope);
   serialized.serialized = true;
-  serialized.startTime = sqlDate(nanosToDate(startTimeUnixNano));
-  serialized.endTime = sqlDate(nanosToDate(endTimeUnixNano));
+  serialized.startTime = sqlDateOfMillis(nanosToMillis(startTimeUnixNano));
+  serialized.endTime = sqlDateOfMillis(nanosToMillis(endTimeUnixNano));
   serialized.latency = secondsBetween(startTimeUnixNano, endTimeUnixNano);
   return serialized;
 }
