@@ -1,9 +1,11 @@
 // The worker thread of checkpointer.ts, plain JavaScript so it runs as it is under tsx, vitest
 // and the compiled build alike. It opens its own connection to the database and copies what the
 // WAL holds into the database file with PASSIVE checkpoints, which never wait for, nor block, the
-// serving thread's readers and writers. Every `intervalMs` it reads how many WAL frames are not
-// yet copied, and checkpoints once they reach `pages` or the WAL stopped growing: a page that
-// several commits rewrote (an index leaf) is then copied once rather than once per commit
+// serving thread's readers and writers. Every `intervalMs` it reads the WAL's length, and
+// checkpoints once it reaches `pages` frames (and then at every look until the WAL has been copied
+// whole, so that the next commit starts it again from the beginning), or once the WAL stopped
+// growing for `idleMs`: a page that several commits rewrote (an index leaf) is copied once rather
+// than once per commit, and the WAL that readers search stays about `pages` long
 // (docs/durability.md#checkpoints).
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -42,7 +44,7 @@ const timer = setInterval(() => {
     const now = Date.now();
     if (frames.last !== lastSeen) grewAt = now;
     lastSeen = frames.last;
-    if (frames.pending <= 0 || (frames.pending < workerData.pages && now - grewAt < workerData.idleMs)) return;
+    if (frames.pending <= 0 || (frames.last < workerData.pages && now - grewAt < workerData.idleMs)) return;
   }
   try {
     db.pragma('wal_checkpoint(PASSIVE)');

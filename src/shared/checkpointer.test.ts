@@ -57,7 +57,7 @@ describe('WAL checkpointer', () => {
     write(waiting.db);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(statSync(waiting.path).size).toBe(empty);
-    // Past `pages`: copied while the idle time is still far away.
+    // The WAL past `pages` frames: copied while the idle time is still far away.
     write(waiting.db);
     write(waiting.db);
     write(waiting.db);

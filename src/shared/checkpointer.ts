@@ -2,9 +2,9 @@
 // inside the COMMIT that grows the WAL past `wal_autocheckpoint` pages, on the thread that commits:
 // with span ingestion that copying (and its fsyncs) was a third of the time of every write, with
 // the event loop blocked. Here a worker thread with its own connection checkpoints (PASSIVE: never
-// blocking readers or writers) once `pages` frames wait to be copied or the WAL stops growing, and
-// the serving connection keeps a far higher automatic threshold only as a bound: it restarts the
-// WAL once the worker has copied nearly all of it, and takes over entirely should the worker stop.
+// blocking readers or writers) once the WAL is `pages` frames long or stopped growing, and the
+// serving connection keeps a far higher automatic threshold only as a bound, which takes over
+// should the worker stop.
 import { Worker } from 'node:worker_threads';
 import type { Database as SqliteConnection } from 'better-sqlite3';
 
@@ -12,7 +12,7 @@ export interface CheckpointerOptions {
   /** Milliseconds between the worker's looks at the WAL's length. */
   intervalMs?: number;
   /**
-   * WAL frames (pages) not yet copied that set off a checkpoint while the WAL still grows; below
+   * The WAL's length in frames (pages) that sets off checkpoints while it still grows; well below
    * `fallbackPages`, so that the serving connection never checkpoints by itself.
    */
   pages?: number;
