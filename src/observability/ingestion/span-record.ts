@@ -139,9 +139,10 @@ export type PackedSpanRecord = unknown[];
 
 /**
  * A record as the array of its values, to cross to another thread: structured clone writes an
- * object's every key beside its value and the receiver rebuilds each object key by key, which cost
- * twice the arrays' clone (docs/observability.md#checkpoints-by-the-wals-length-and-dates-without-date-2026-11-28). Spelt
- * out field by field, as `unpackSpanRecord` is: a loop over the names was slower than the clone.
+ * object's every key beside its value and the receiver rebuilds each object key by key, 4.0 µs
+ * per span against 2.3 packed, cloned and unpacked
+ * (docs/observability.md#checkpoints-by-the-wals-length-and-dates-without-date-2026-11-28). Spelt
+ * out field by field, as `UnpackedSpanRecord` is: a loop over the names was slower than the clone.
  */
 export function packSpanRecord(r: SerializedSpanRecord): PackedSpanRecord {
   return [
