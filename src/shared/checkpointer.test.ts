@@ -16,7 +16,7 @@ function openWal(name: string): { path: string; db: Database.Database } {
   return { path, db };
 }
 
-/** ~2 MB in one transaction: far below the serving connection's own threshold of 10,000 pages. */
+/** ~2 MB (~500 pages) in one transaction: far below the serving connection's own threshold of 10,000 pages. */
 function write(db: Database.Database): void {
   const insert = db.prepare('INSERT INTO t (body) VALUES (?)');
   db.transaction(() => {
@@ -47,6 +47,33 @@ describe('WAL checkpointer', () => {
     const reread = new Database(path, { readonly: true });
     expect(reread.prepare('SELECT COUNT(*) AS n FROM t').get()).toEqual({ n: 500 });
     reread.close();
+  });
+
+  it('checkpoints once enough of the WAL waits, or once it stops growing, not on every tick', async () => {
+    // ~500 pages a write. Neither trigger met: nothing is copied, however many ticks pass.
+    const waiting = openWal('waiting.db');
+    const idle = startCheckpointer(waiting.path, waiting.db, { intervalMs: 20, pages: 2_000, idleMs: 60_000 });
+    const empty = statSync(waiting.path).size;
+    write(waiting.db);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(statSync(waiting.path).size).toBe(empty);
+    // The WAL past `pages` frames: copied while the idle time is still far away.
+    write(waiting.db);
+    write(waiting.db);
+    write(waiting.db);
+    write(waiting.db);
+    await until(() => statSync(waiting.path).size > empty + 8_000_000);
+    waiting.db.close();
+    await idle.close();
+
+    // Below `pages`, but no commit for `idleMs`: copied all the same.
+    const quiet = openWal('quiet.db');
+    const checkpointer = startCheckpointer(quiet.path, quiet.db, { intervalMs: 20, pages: 5_000, idleMs: 200 });
+    const before = statSync(quiet.path).size;
+    write(quiet.db);
+    await until(() => statSync(quiet.path).size > before + 1_000_000);
+    quiet.db.close();
+    await checkpointer.close();
   });
 
   it('hands checkpoints back to SQLite and says so when its worker fails', async () => {

@@ -34,12 +34,17 @@ export function parseIsoDateTime(text: string): IsoParse {
   return { nanos };
 }
 
-/** The Date (millisecond precision, rounded down) of a time in nanoseconds. */
-export function nanosToDate(nanos: bigint): Date {
+/** Milliseconds since the epoch (rounded down) of a time in nanoseconds. */
+export function nanosToMillis(nanos: bigint): number {
   let ms = nanos / NANOS_PER_MS;
   // BigInt division truncates toward zero; times before 1970 must still round down.
   if (nanos < 0n && nanos % NANOS_PER_MS !== 0n) ms -= 1n;
-  return new Date(Number(ms));
+  return Number(ms);
+}
+
+/** The Date (millisecond precision, rounded down) of a time in nanoseconds. */
+export function nanosToDate(nanos: bigint): Date {
+  return new Date(nanosToMillis(nanos));
 }
 
 /** Seconds between two times in nanoseconds, as a float. */

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { OtlpBadRequest } from './decoded-span.js';
 import { OtlpDecoder } from './decoding-thread.js';
 import { ExportTraceServiceRequest } from './messages.js';
+import { prepareOtlp } from './prepare-spans.js';
 
 const decoder = new OtlpDecoder();
 afterAll(() => decoder.close());
@@ -36,6 +37,11 @@ describe('OTLP decoding thread', () => {
     expect(JSON.parse(span.inputs!)).toEqual({ question: 'why?' });
     expect(JSON.parse(span.attributes!)).toEqual({ 'openinference.span.kind': 'LLM', 'input.value': '{"question":"why?"}' });
     expect(JSON.parse(span.resource!)).toEqual({ attributes: { 'service.name': 'decoder-test' } });
+  });
+
+  it('hands the records over as they were made, field for field (packed as arrays for the crossing)', async () => {
+    const sent = body(5);
+    expect(await decoder.prepare('protobuf', sent)).toEqual(prepareOtlp('protobuf', sent));
   });
 
   it('parses JSON bodies there too, and refuses unreadable bodies as bad requests', async () => {

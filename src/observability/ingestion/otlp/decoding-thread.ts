@@ -4,6 +4,7 @@
 // one serves and writes, one decodes). A worker that dies fails the bodies it held and is replaced
 // at the next request.
 import { Worker } from 'node:worker_threads';
+import { unpackSpanRecord } from '../span-record.js';
 import { OtlpBadRequest, type OtlpFormat } from './decoded-span.js';
 import type { PreparedLogs } from './prepare-logs.js';
 import type { OtlpSignal, PreparedOtlp, PrepareReply } from './prepare-spans.js';
@@ -63,7 +64,7 @@ export class OtlpDecoder {
       if (!waiting) return;
       pending.delete(reply.id);
       if (pending.size === 0) worker.unref();
-      if ('prepared' in reply) waiting.resolve(reply.prepared);
+      if ('packed' in reply) waiting.resolve({ records: reply.packed.records.map(unpackSpanRecord), rejections: reply.packed.rejections });
       else if ('logs' in reply) waiting.resolve(reply.logs);
       else waiting.reject(reply.error.badRequest ? new OtlpBadRequest(reply.error.message) : new Error(`OTLP decoding failed: ${reply.error.message}`));
     });

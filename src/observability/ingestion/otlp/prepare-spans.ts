@@ -2,7 +2,7 @@
 // to SpanRecords and their JSON turned into text, ready to store. It runs on the decoding thread
 // (decoding-thread.ts), so the serving thread is left with HTTP and the database. Spans that cannot be used are
 // named in `rejections`, and the rest of the request goes on (OTLP partial success).
-import { serializeOwnSpanRecord, sharedJsonText, type SerializedSpanRecord } from '../span-record.js';
+import { packSpanRecord, serializeOwnSpanRecord, sharedJsonText, type PackedSpanRecord, type SerializedSpanRecord } from '../span-record.js';
 import { jsonBody, OtlpBadRequest, type OtlpFormat, type OtlpGroup } from './decoded-span.js';
 import { decodeJson } from './json-decoding.js';
 import { prepareLogs, type PreparedLogs } from './prepare-logs.js';
@@ -46,12 +46,18 @@ export function prepareOtlp(format: OtlpFormat, body: Uint8Array): PreparedOtlp 
 /** What an OTLP body exports: spans (`/v1/traces`, TraceService) or log records (`/v1/logs`, LogsService). */
 export type OtlpSignal = 'traces' | 'logs';
 
-/** What the decoding thread answers for one body (decoding-thread.ts): the spans or log records, or why the body was refused. */
-export type PrepareReply = { prepared: PreparedOtlp } | { logs: PreparedLogs } | { error: { message: string; badRequest: boolean } };
+/**
+ * What the decoding thread answers for one body (decoding-thread.ts): the spans (packed, for the
+ * crossing: span-record.ts `packSpanRecord`) or log records, or why the body was refused.
+ */
+export type PrepareReply =
+  { packed: { records: PackedSpanRecord[]; rejections: string[] } } | { logs: PreparedLogs } | { error: { message: string; badRequest: boolean } };
 
 export function prepareReply(signal: OtlpSignal, format: OtlpFormat, body: Uint8Array): PrepareReply {
   try {
-    return signal === 'logs' ? { logs: prepareLogs(format, body) } : { prepared: prepareOtlp(format, body) };
+    if (signal === 'logs') return { logs: prepareLogs(format, body) };
+    const { records, rejections } = prepareOtlp(format, body);
+    return { packed: { records: records.map(packSpanRecord), rejections } };
   } catch (error) {
     return { error: { message: (error as Error).message, badRequest: error instanceof OtlpBadRequest } };
   }
