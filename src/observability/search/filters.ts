@@ -147,7 +147,7 @@ function commonConditions(sql: BulkSql, alias: string, filter: SearchFilter, whe
 
 function scoreConditions(ctx: RequestContext, alias: string, filter: SearchFilter, where: Where) {
   for (const condition of filter.scores ?? []) {
-    const { sql, params } = scoreCondition(ctx.projectId, `${alias}."traceId"`, condition);
+    const { sql, params } = scoreCondition(ctx.projectId, `${alias}."traceId"`, condition, ctx.sql.provider);
     where.add(sql, ...params);
   }
 }
