@@ -7,6 +7,7 @@
 // should the worker stop.
 import { Worker } from 'node:worker_threads';
 import type { Database as SqliteConnection } from 'better-sqlite3';
+import { closeWorker } from './worker-close.js';
 
 export interface CheckpointerOptions {
   /** Milliseconds between the worker's looks at the WAL's length. */
@@ -53,12 +54,7 @@ export function startCheckpointer(path: string, connection: SqliteConnection, op
     close: async () => {
       if (!running) return;
       running = false;
-      const exited = new Promise((resolve) => worker.once('exit', resolve));
-      // Unreferenced, the worker let the process end before it had closed (and "stopped" was
-      // never logged): waiting for it must keep the process alive.
-      worker.ref();
-      worker.postMessage('close');
-      await exited;
+      await closeWorker(worker);
     },
   };
 }

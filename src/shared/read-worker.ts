@@ -5,6 +5,7 @@
 // the request's others. It reads what is committed, never the serving connection's open
 // transaction: only for reads that need none (the trace list's score figures).
 import { Worker } from 'node:worker_threads';
+import { closeWorker } from './worker-close.js';
 
 export interface ReadWorker {
   /** The rows of `sql`, its parameters bound as better-sqlite3 binds them (sqlParam). */
@@ -55,10 +56,7 @@ export function readWorker(path: string): ReadWorker {
       const running = worker;
       if (!running) return;
       worker = undefined;
-      const exited = new Promise((resolve) => running.once('exit', resolve));
-      running.ref();
-      running.postMessage('close');
-      await exited;
+      await closeWorker(running);
     },
   };
 }
