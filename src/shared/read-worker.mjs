@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 
 const db = new Database(workerData.path, { readonly: true, fileMustExist: true });
 const statements = new Map();
+const KEPT_STATEMENTS = 200;
 
 parentPort.on('message', (message) => {
   if (message === 'close') {
@@ -19,6 +20,8 @@ parentPort.on('message', (message) => {
     if (!statement) {
       statement = db.prepare(sql);
       statements.set(sql, statement);
+      // The filters' shapes make the texts: kept up to a bound, the oldest compiled going first.
+      if (statements.size > KEPT_STATEMENTS) statements.delete(statements.keys().next().value);
     }
     parentPort.postMessage({ id, rows: statement.all(...params) });
   } catch (error) {

@@ -40,6 +40,10 @@ describe('read worker', () => {
     // Several in flight at once come back each to its asker.
     const counts = await Promise.all([0, 1, 2].map((flag) => sql.allAside<{ n: number }>('SELECT COUNT(*) + ? AS n FROM t', [flag])));
     expect(counts.map(([row]) => row.n)).toEqual([2, 3, 4]);
+    // More texts than it keeps compiled: the oldest are dropped and compiled again when asked.
+    const texts = Array.from({ length: 250 }, (_, i) => `SELECT COUNT(*) + ${i} AS n FROM t`);
+    for (const text of [...texts, ...texts.slice(0, 5)]) await worker.all(text, []);
+    expect(await worker.all(texts[0], [])).toEqual([{ n: 2 }]);
     await worker.close();
     db.close();
   });
