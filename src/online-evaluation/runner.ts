@@ -228,7 +228,8 @@ export class OnlineEvaluationRunner {
           setMaxListeners(0, controller.signal);
           this.running.set(id, controller);
         }
-        // The next claim waits for this batch's decisions, so it knows how many are ready.
+        // The next claim waits for this batch's decisions, so it knows how many are ready (at the
+        // latest when the batch is over, however it ended).
         let decided!: () => void;
         const decision = new Promise<void>((resolve) => (decided = resolve));
         const batch = this.runBatch(ids, decided).catch((error: unknown) => this.log.error({ err: error }, 'online evaluation batch failed'));
@@ -248,7 +249,7 @@ export class OnlineEvaluationRunner {
     }
   }
 
-  /** Decides the claimed jobs together (then calls `decided`), ends those that do not run, and queues the others for a call slot. */
+  /** Decides the claimed jobs together (then calls `decided`, once those to run are queued), ends those that do not run, and queues the others for a call slot. */
   private async runBatch(ids: readonly string[], decided: () => void): Promise<void> {
     const keepers = new Map(ids.map((id) => [id, this.leases.keep(id, this.running.get(id)!)]));
     const stopKeeping = (id: string) => {
@@ -301,8 +302,6 @@ export class OnlineEvaluationRunner {
           ),
       );
       this.publishProgress(rows);
-    } finally {
-      decided();
     }
     await Promise.all(runs);
   }

@@ -2,6 +2,7 @@
 // with their filters, sorting and paging, `traceMetrics`, `spanMetrics`, `traceSeries` and
 // `scoreSummary`, over the Span and Trace types of traces/graphql.ts, and the score columns of a
 // trace (`Trace.scoreValues`, docs/scores.md#in-the-trace-list).
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ArgBuilder } from '@pothos/core';
 import { ScoreDataTypeEnum } from '../../scores/graphql.js';
 import { scoresLoader } from '../../scores/score-reads.js';
@@ -245,7 +246,7 @@ builder.queryFields((t) => ({
         // SQLite answers on this thread: the page's list waits a turn of the event loop, so that the
         // figures the request's other fields ask over the filter go to the read worker before the
         // list holds the thread, and run beside it (docs/observability.md#search).
-        if (ctx.sql.provider === 'sqlite') await new Promise(setImmediate);
+        if (ctx.sql.provider === 'sqlite') await nextTurn();
         return listings.searchTraces(ctx, filterOf(args), { field: args.sortBy ?? 'start_time', direction: args.sortDirection ?? 'desc' }, args);
       },
     },

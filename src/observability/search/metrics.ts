@@ -1,6 +1,7 @@
 // Aggregates over the traces or spans matching a filter (docs/observability.md#search): counts,
 // errors, cost, tokens and latency percentiles, and the trace counts over time of the trace list's
 // chart. Shared by GraphQL and REST.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { perRequest, type RequestContext } from '../../shared/context.js';
 import { ValidationError } from '../../shared/errors.js';
 import { costSumSql } from '../../shared/money.js';
@@ -138,7 +139,7 @@ function traceTotals(ctx: RequestContext, filter: SearchFilter): Promise<Metrics
       if (!figures) return metrics(ctx, 'Trace', 't', traceWhere(ctx, filter), `t."errorCount" > 0`);
       // The sums and sort wait a turn of the event loop: the score figures asked over the filter in
       // this turn go to the read worker first and run beside them (docs/observability.md#search).
-      await new Promise(setImmediate);
+      await nextTurn();
       return metricsOf(figures);
     })();
     totals.set(key, read);

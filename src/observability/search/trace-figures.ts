@@ -5,6 +5,7 @@
 // the chart's counts are computed from that read in memory. Past FIGURES_IN_MEMORY matching traces
 // the read is not kept and metrics.ts computes each figure in SQL. The score figures stay in SQL
 // (scores/trace-search.ts): walking the names' scores there beat reading them into memory.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { perRequest, type RequestContext } from '../../shared/context.js';
 import { roundCost } from '../../shared/money.js';
 import { traceTimesOnly, traceWhere, type SearchFilter } from './filters.js';
@@ -67,7 +68,7 @@ async function readFigures(ctx: RequestContext, filter: SearchFilter): Promise<T
   // A filter of time and environment alone: the request's score figures need nothing of this read
   // (metrics.ts traceRange), and are on the read worker before it holds this thread, a turn of the
   // event loop later (docs/observability.md#search).
-  if (traceTimesOnly(filter)) await new Promise(setImmediate);
+  if (traceTimesOnly(filter)) await nextTurn();
   const where = traceWhere(ctx, filter);
   const rows = await ctx.sql.all<FigureRow>(
     `SELECT t."startTime" AS "startTime", t."latency" AS "latency", t."errorCount" AS "errorCount", t."cost" AS "cost",
