@@ -15,6 +15,7 @@ import { Leases } from '../evaluation-engine/leases.js';
 import type { SchedulerSettings } from '../evaluation-engine/scheduler.js';
 import type { Services } from '../shared/context.js';
 import { follow } from '../shared/events.js';
+import { afterRequestsSent } from '../shared/http/turns.js';
 import { runEvaluator } from './evaluator-run.js';
 import { type DecidedJob, decideJobs } from './job-decisions.js';
 import { type EndSettings, type Finished, type GroupWrite, endData, writeEnds } from './job-endings.js';
@@ -88,6 +89,8 @@ export class OnlineEvaluationRunner {
   private writing = false;
   /** The queue is to be written as soon as the write under way ends. */
   private groupDue = false;
+  /** A flush is due after the event loop's next poll (`flushSoon`). */
+  private flushing = false;
   private groupTimer: NodeJS.Timeout | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
   private busyTimer: NodeJS.Timeout | undefined;
@@ -187,7 +190,7 @@ export class OnlineEvaluationRunner {
   private wake(): void {
     if (this.woken || this.stopped) return;
     this.woken = true;
-    setImmediate(() => {
+    afterRequestsSent(() => {
       this.woken = false;
       void this.scan();
     });
@@ -313,6 +316,8 @@ export class OnlineEvaluationRunner {
       this.calling++;
       const callEnded = () => {
         this.calling--;
+        // The slot is taken again at once, before this turn's writes and decisions run.
+        if (!this.stopped && !this.busy()) this.startCalls();
         this.wake();
       };
       void this.runJob(item, callEnded).finally(ran);
@@ -359,9 +364,22 @@ export class OnlineEvaluationRunner {
       this.groupTimer ??= setTimeout(() => {
         this.groupTimer = undefined;
         this.groupDue = true;
-        this.flush();
+        this.flushSoon();
       }, GROUP_WAIT_MS);
-    this.flush();
+    this.flushSoon();
+  }
+
+  /**
+   * The due group is written after the event loop's next poll for input: the evaluators' answers
+   * that came meanwhile take their slots again before the write's statements hold the loop.
+   */
+  private flushSoon(): void {
+    if (this.flushing) return;
+    this.flushing = true;
+    afterRequestsSent(() => {
+      this.flushing = false;
+      this.flush();
+    });
   }
 
   /** Writes the group waiting when it is due, a group at a time: each group is one fenced transaction. */
@@ -375,7 +393,7 @@ export class OnlineEvaluationRunner {
     this.writing = true;
     void this.writeGroup(group).finally(() => {
       this.writing = false;
-      this.flush();
+      this.flushSoon();
     });
   }
 
