@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../shared/context.js';
 import { Prisma } from '../shared/db.js';
+import { afterRequestsSent } from '../shared/http/turns.js';
 import { toJson } from '../shared/json.js';
 import { PROGRESS_FIELDS, progressOf } from './events.js';
 import type { CaseRun, Ending, JobDb, JobKind, StoredBatch } from './job-kind.js';
@@ -86,9 +87,10 @@ export class EvaluationEngine<Row extends { leaseOwner: string | null }, Plan, C
       if (!next.done) {
         if (run.limits.delayMs > 0) await sleep(run.limits.delayMs, undefined, { signal: run.signal });
         // The next batch's calls go out before this batch is written: SQLite writes block the event
-        // loop, and this way the endpoints work while they do.
+        // loop, and this way the endpoints work while they do (a request on a kept-alive
+        // connection is written only in the next check phase: shared/http/turns.ts).
         running = start(next.value);
-        await new Promise((resolve) => setImmediate(resolve));
+        await new Promise<void>((resolve) => afterRequestsSent(resolve));
       }
       writing = this.kind.store(plan, outcomes, fenced);
       // Its failure is met at the next `await writing`; this only keeps it from counting as unhandled meanwhile.
