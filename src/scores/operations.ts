@@ -442,9 +442,20 @@ export function upsertScores(ctx: ScoreContext, inputs: readonly ScoreInput[], o
 // ---------------------------------------------------------------------------------------------
 // Deleting scores
 
-/** Deletes one score; 404 for an unknown id and another project's alike. */
-export async function deleteScore(ctx: Pick<ScoreContext, 'db' | 'projectId'>, id: string): Promise<void> {
-  const { count } = await ctx.db.score.deleteMany({ where: { projectId: ctx.projectId, id } });
+/**
+ * Deletes one score; 404 for an unknown id and another project's alike. Under its trace's lock, as
+ * every score write: the trace's score names are then written again by the database's trigger,
+ * which takes that lock too, and taking it before the row keeps ingestion from a deadlock with it
+ * (docs/scores.md#in-the-trace-list).
+ */
+export async function deleteScore(ctx: Pick<ScoreContext, 'db' | 'sql' | 'projectId'>, id: string): Promise<void> {
+  const { projectId } = ctx;
+  const count = await ctx.db.$transaction(async (tx) => {
+    const score = await tx.score.findUnique({ where: { projectId_id: { projectId, id } }, select: { traceId: true } });
+    if (!score) return 0;
+    if (score.traceId !== null) await ctx.sql.lockKeys(tx, traceLockKeys(projectId, [score.traceId]));
+    return (await tx.score.deleteMany({ where: { projectId, id } })).count;
+  });
   if (count === 0) throw new NotFoundError('Score', id);
 }
 
