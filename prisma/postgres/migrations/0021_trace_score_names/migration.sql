@@ -87,3 +87,6 @@ BEGIN
 END $$;
 
 CREATE TRIGGER "Trace_score_names" AFTER INSERT ON "Trace" FOR EACH ROW EXECUTE FUNCTION "Trace_score_names"();
+
+-- Statistics of the new column, before the trace list plans with it.
+ANALYZE "Trace";
