@@ -145,7 +145,10 @@ describe("the names of a trace's scores on its row", () => {
   it.runIf(onPostgres)('are right for scores and their trace written, and deleted, at once (PostgreSQL)', async () => {
     // Each pair races: the trace's first batch and its score, in separate transactions.
     for (let i = 0; i < 10; i++) {
-      await Promise.all([ingestSpans(server, `race-${i}`, [legacySpan('r', null, 400 + i, 401 + i)]), upsertScores(ctx, [score(`race-${i}`, `race-${i}`, 'q')])]);
+      await Promise.all([
+        ingestSpans(server, `race-${i}`, [legacySpan('r', null, 400 + i, 401 + i)]),
+        upsertScores(ctx, [score(`race-${i}`, `race-${i}`, 'q')]),
+      ]);
     }
     // A score of a name deleted while another of that name is written: the name stays.
     for (let i = 0; i < 10; i++) {
