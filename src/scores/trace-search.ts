@@ -45,10 +45,10 @@ export function scoreCondition(projectId: string, traceId: string, condition: Sc
     const found = `${provider === 'postgresql' ? 'strpos' : 'instr'}(${scoreNames}, ?)`;
     return { sql: negated ? `COALESCE(${found}, 0) = 0` : `${found} > 0`, params: [scoreNamesEntry(condition.name)] };
   }
-  // PostgreSQL runs `NOT IN (subquery)` as a hashed subplan of every score of the name; `NOT EXISTS`
-  // is an anti-join (33-45 ms against 55-82 on bench/search's "no quality score" totals). SQLite's
-  // `NOT IN` builds an index of the subquery once, 4 times faster than probing per trace
-  // (docs/database.md#benchsearch).
+  // Spans (no roll-up of their trace's names): PostgreSQL runs `NOT IN (subquery)` as a hashed
+  // subplan of every score of the name; `NOT EXISTS` is an anti-join (33-45 ms against 55-82 on
+  // bench/search's "no quality score" totals). SQLite's `NOT IN` builds an index of the subquery
+  // once, 4 times faster than probing per trace (docs/database.md#benchsearch).
   if (negated && provider === 'postgresql') {
     return {
       sql: `NOT EXISTS (SELECT 1 FROM "Score" AS s WHERE s."projectId" = ? AND s."name" = ? AND s."traceId" = ${traceId})`,
