@@ -463,10 +463,10 @@ function queries(newest: Date, user: string, projectId: string): Query[] {
     ui: { scores: [Object.fromEntries(Object.entries(filter).map(([key, value]) => [key === 'any_of' ? 'anyOf' : key, value]))] },
   });
   const present = (name: string, scoreName: string, yes: boolean): Query => {
-    const found = `${onPostgres ? 'strpos' : 'instr'}(t."scoreNames", ?)`;
+    const found = `COALESCE(${onPostgres ? 'strpos' : 'instr'}(t."scoreNames", ?), 0) > 0`;
     return {
       ...scored(name, { name: scoreName, present: yes }),
-      where: yes ? `${found} > 0` : `COALESCE(${found}, 0) = 0`,
+      where: yes ? found : `NOT (${found})`,
       params: [`|${scoreName}|`],
     };
   };

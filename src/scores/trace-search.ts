@@ -42,8 +42,11 @@ export const scoreNamesEntry = (name: string) => `|${name.replaceAll('\\', '\\\\
 export function scoreCondition(projectId: string, traceId: string, condition: ScoreCondition, provider: Provider, scoreNames?: string): SqlPart {
   const negated = condition.kind === 'presence' && !condition.present;
   if (condition.kind === 'presence' && scoreNames) {
-    const found = `${provider === 'postgresql' ? 'strpos' : 'instr'}(${scoreNames}, ?)`;
-    return { sql: negated ? `COALESCE(${found}, 0) = 0` : `${found} > 0`, params: [scoreNamesEntry(condition.name)] };
+    // "Has none" as NOT of "has": PostgreSQL then estimates it as keeping most traces; as `= 0` it
+    // guessed 0.5% of them and planned the page's statements as parallel scans, which took both
+    // cores three times over (docs/database.md#benchsearch).
+    const found = `COALESCE(${provider === 'postgresql' ? 'strpos' : 'instr'}(${scoreNames}, ?), 0) > 0`;
+    return { sql: negated ? `NOT (${found})` : found, params: [scoreNamesEntry(condition.name)] };
   }
   // Spans (no roll-up of their trace's names): PostgreSQL runs `NOT IN (subquery)` as a hashed
   // subplan of every score of the name; `NOT EXISTS` is an anti-join (33-45 ms against 55-82 on
