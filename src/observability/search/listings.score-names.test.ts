@@ -2,28 +2,24 @@
 // the database's triggers keep them through every write of either table, and the trace list's
 // "has (no) score of a name", which tests them, keeps the traces the scores themselves say. Each
 // step below changes one thing, then both are checked against the Score table.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres, startServer, type TestServer } from '../../../test/helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { retentionProject } from '../../../test/helpers/retention.js';
+import { onPostgres, useTestServer } from '../../../test/helpers/server.js';
 import { ingestSpans, legacySpan } from '../../../test/helpers/spans.js';
 import type { ScoreInput } from '../../scores/inputs.js';
 import { deleteScore, storeScores, upsertScores } from '../../scores/operations.js';
 import { requestContext, type RequestContext } from '../../shared/context.js';
-import type { SpanRecord } from '../ingestion/span-record.js';
-import { writeSpans } from '../ingestion/span-writer.js';
-import { RetentionSweeper } from '../retention/retention-sweeper.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 // Names the roll-up must keep apart: one the prefix of another, and the separator and its escape.
 const NAMES = ['q', 'q|x', 'x', 'a\\', 'a\\p', '|', 'quality'];
 
-let server: TestServer;
+const server = useTestServer();
+// The default project's, where the requests without a project act.
 let ctx: RequestContext;
-
 beforeAll(async () => {
-  server = await startServer();
   ctx = requestContext(server.assay.services, (await server.assay.db.project.findFirstOrThrow()).id);
 });
-afterAll(() => server.close());
 
 const score = (id: string, trace_id: string, name: string, more: Partial<ScoreInput> = {}): ScoreInput => ({ id, trace_id, name, value: 1, ...more });
 
@@ -117,28 +113,13 @@ describe("the names of a trace's scores on its row", () => {
 
   it('go with the traces and scores retention deletes', async () => {
     const now = Date.now();
-    const created = await server.request('POST', '/projects', { name: 'score-names-retention' });
-    const projectId = created.body.id as string;
-    await server.assay.db.project.update({ where: { id: projectId }, data: { retentionDays: 7 } });
-    const project = requestContext(server.assay.services, projectId);
-    const span = (traceId: string, start: number): SpanRecord => ({
-      traceId,
-      spanId: 'r',
-      parentSpanId: null,
-      name: 'r',
-      spanKind: 'CHAIN',
-      statusCode: 'OK',
-      startTimeUnixNano: BigInt(start) * 1_000_000n,
-      endTimeUnixNano: BigInt(start + 1000) * 1_000_000n,
-      attributes: {},
-    });
-    await writeSpans(project, [span('old', now - 40 * DAY), span('new', now - DAY)]);
+    const { projectId, ctx: project, writeTraces, sweep } = await retentionProject(server, 'score-names-retention');
+    await writeTraces({ old: now - 40 * DAY, new: now - DAY });
     await upsertScores(project, [score('old-1', 'old', 'q'), score('new-1', 'new', 'q'), score('new-2', 'new', 'x')]);
     // A score older than the cutoff on a trace that stays: retention deletes it, whatever it names.
     await server.assay.db.score.update({ where: { projectId_id: { projectId, id: 'new-2' } }, data: { createdAt: new Date(now - 40 * DAY) } });
     expect(Object.fromEntries(await expectKept(projectId))).toEqual({ old: ['q'], new: ['q', 'x'] });
-    const sweeper = new RetentionSweeper(server.assay.services, { defaultDays: null, batchSize: 500, partitionsAhead: 3 }, server.assay.server.log);
-    expect((await sweeper.sweep(new Date(now))).traces).toBe(1);
+    expect((await sweep(new Date(now))).traces).toBe(1);
     expect(Object.fromEntries(await expectKept(projectId))).toEqual({ new: ['q'] });
   });
 
