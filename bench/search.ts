@@ -452,16 +452,24 @@ function queries(newest: Date, user: string, projectId: string): Query[] {
       ui: { sortBy: 'COST', startedAfter: week },
     },
   ];
-  // The score filters, and the raw SQL's condition on the Score table as the service writes it.
-  const scored = (name: string, filter: Record<string, unknown>, condition = '', params: unknown[] = [], negate = false): Query => ({
+  // The score filters, and the raw SQL's condition as the service writes it: on the Score table, or
+  // for a name's presence on the trace's names (Trace.scoreNames, docs/observability.md#roll-ups).
+  const scored = (name: string, filter: Record<string, unknown>, condition = '', params: unknown[] = []): Query => ({
     name,
     rest: { scores: JSON.stringify([filter]) },
-    where: `t."traceId" ${negate ? 'NOT IN' : 'IN'} (SELECT s."traceId" FROM "Score" AS s
-      WHERE s."projectId" = ? AND s."name" = ?${condition} AND s."traceId" IS NOT NULL)`,
+    where: `t."traceId" IN (SELECT s."traceId" FROM "Score" AS s WHERE s."projectId" = ? AND s."name" = ?${condition} AND s."traceId" IS NOT NULL)`,
     order: byTime,
     params: [projectId, filter.name, ...params],
     ui: { scores: [Object.fromEntries(Object.entries(filter).map(([key, value]) => [key === 'any_of' ? 'anyOf' : key, value]))] },
   });
+  const present = (name: string, scoreName: string, yes: boolean): Query => {
+    const found = `COALESCE(${onPostgres ? 'strpos' : 'instr'}(t."scoreNames", ?), 0) > 0`;
+    return {
+      ...scored(name, { name: scoreName, present: yes }),
+      where: yes ? found : `NOT (${found})`,
+      params: [`|${scoreName}|`],
+    };
+  };
   list.push(
     scored('score quality >= 0.9', { name: 'quality', min: 0.9 }, ` AND s."value" >= ?`, [0.9]),
     scored('score thumbs false', { name: 'thumbs', value: false }, ` AND s."value" = ? AND s."dataType" = 'BOOLEAN'`, [0]),
@@ -469,8 +477,8 @@ function queries(newest: Date, user: string, projectId: string): Query[] {
       'returns',
       'account',
     ]),
-    scored('has a hallucination score', { name: 'hallucination', present: true }),
-    scored('no quality score', { name: 'quality', present: false }, '', [], true),
+    present('has a hallucination score', 'hallucination', true),
+    present('no quality score', 'quality', false),
   );
   return [...list, { ...list[0], name: 'all, page 2', second: true }, { ...list[10], name: 'slowest first, page 2', second: true }];
 }

@@ -7,7 +7,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Actor, RequestContext } from '../shared/context.js';
 import type { Prisma } from '../shared/db.js';
 import { AssayError, ConflictError, ForbiddenError, NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.js';
-import { jsonText, traceLockKeys, type BulkSql, type SqlValue, type Tx } from '../shared/sql.js';
+import { jsonText, sqlDate, traceLockKeys, type BulkSql, type SqlValue, type Tx } from '../shared/sql.js';
 import type { ConfigDataType, ScoreDataType, ScoreInput, ScoreSource, ScoreTarget } from './inputs.js';
 import { booleanCategories, configCategories, type ScoreConfigRow } from './score-configs.js';
 
@@ -442,9 +442,20 @@ export function upsertScores(ctx: ScoreContext, inputs: readonly ScoreInput[], o
 // ---------------------------------------------------------------------------------------------
 // Deleting scores
 
-/** Deletes one score; 404 for an unknown id and another project's alike. */
-export async function deleteScore(ctx: Pick<ScoreContext, 'db' | 'projectId'>, id: string): Promise<void> {
-  const { count } = await ctx.db.score.deleteMany({ where: { projectId: ctx.projectId, id } });
+/**
+ * Deletes one score; 404 for an unknown id and another project's alike. Under its trace's lock, as
+ * every score write: the trace's score names are then written again by the database's trigger,
+ * which takes that lock too, and taking it before the row keeps ingestion from a deadlock with it
+ * (docs/scores.md#in-the-trace-list).
+ */
+export async function deleteScore(ctx: Pick<ScoreContext, 'db' | 'sql' | 'projectId'>, id: string): Promise<void> {
+  const { projectId } = ctx;
+  const count = await ctx.db.$transaction(async (tx) => {
+    const score = await tx.score.findUnique({ where: { projectId_id: { projectId, id } }, select: { traceId: true } });
+    if (!score) return 0;
+    if (score.traceId !== null) await ctx.sql.lockKeys(tx, traceLockKeys(projectId, [score.traceId]));
+    return (await tx.score.deleteMany({ where: { projectId, id } })).count;
+  });
   if (count === 0) throw new NotFoundError('Score', id);
 }
 
@@ -478,11 +489,35 @@ export async function deleteScoresOfScenarios(tx: Prisma.TransactionClient, proj
   return count;
 }
 
+/** How many traces' scores `deleteScoresOfProjectBefore` deletes in one transaction, under their locks. */
+const TRACES_PER_DELETE = 500;
+
 /**
  * Deletes the project's scores created before `before`, whatever they name (retention: a
- * session's, a scenario's, and those of traces that never arrived). Answers how many went.
+ * session's, a scenario's, and those of traces that never arrived). Answers how many went. Those
+ * naming a trace go a slice of traces at a time under the traces' locks, taken before the rows
+ * as every score write takes them: the trigger keeping the traces' score names takes them too
+ * (docs/observability.md#roll-ups), and after the rows it could meet an ingestion batch of one
+ * of those traces in a deadlock on PostgreSQL.
  */
-export async function deleteScoresOfProjectBefore(db: Pick<ScoreContext, 'db'>['db'], projectId: string, before: Date): Promise<number> {
-  const { count } = await db.score.deleteMany({ where: { projectId, createdAt: { lt: before } } });
-  return count;
+export async function deleteScoresOfProjectBefore(ctx: Pick<ScoreContext, 'db' | 'sql'>, projectId: string, before: Date): Promise<number> {
+  const { db, sql } = ctx;
+  const older = `"projectId" = ? AND "createdAt" < ${sql.timestamp('?')}`;
+  let count = 0;
+  for (;;) {
+    const deleted = await sql.transaction(async (tx) => {
+      const traces = await sql.query<{ traceId: string }>(
+        tx,
+        `SELECT DISTINCT "traceId" AS "traceId" FROM "Score" WHERE ${older} AND "traceId" IS NOT NULL LIMIT ${TRACES_PER_DELETE}`,
+        [projectId, sqlDate(before)],
+      );
+      if (traces.length === 0) return null;
+      const ids = traces.map((row) => row.traceId);
+      await sql.lockKeys(tx, traceLockKeys(projectId, ids));
+      return sql.run(tx, `DELETE FROM "Score" WHERE ${older} AND "traceId" IN (${sql.jsonValues('?')})`, [projectId, sqlDate(before), JSON.stringify(ids)]);
+    });
+    if (deleted === null) break;
+    count += deleted;
+  }
+  return count + (await db.score.deleteMany({ where: { projectId, createdAt: { lt: before }, traceId: null } })).count;
 }

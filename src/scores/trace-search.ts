@@ -2,9 +2,10 @@
 // conditions on a trace's id, and figures of the scores of a set of traces. Observability's search
 // hands in its traces as SQL (a SELECT over "Trace" with its parameters), so the SQL of "Score"
 // stays here (docs/architecture.md#who-owns-which-table). A trace's scores are every score naming
-// it, its spans' too. No roll-up of score names is kept: a score may come before its trace or
-// after it, and the conditions read the Score table itself through its (projectId, name, value |
-// stringValue, traceId) indexes, which answer them without reading a row.
+// it, its spans' too. The conditions on values read the Score table itself through its
+// (projectId, name, value | stringValue, traceId) indexes, which answer them without reading a
+// row; "has (no) score of a name" reads the names kept on the trace's row (`Trace.scoreNames`,
+// written by the database's triggers: migration 0021_trace_score_names).
 import type { RequestContext } from '../shared/context.js';
 import type { Provider, SqlValue } from '../shared/sql.js';
 import { aggregate } from '../shared/statistics.js';
@@ -26,15 +27,31 @@ export type ScoreCondition = { name: string } & (
 );
 
 /**
- * `traceId` (a trace id column of the caller's query) has a score of the condition's name that
- * meets it (or, for `present: false`, none of that name).
+ * A name as `Trace.scoreNames` holds it, between its "|"s ("\" written "\\", "|" written "\p", as
+ * migration 0021_trace_score_names writes it): no other name's entry contains this text.
  */
-export function scoreCondition(projectId: string, traceId: string, condition: ScoreCondition, provider: Provider): SqlPart {
+export const scoreNamesEntry = (name: string) => `|${name.replaceAll('\\', '\\\\').replaceAll('|', '\\p')}|`;
+
+/**
+ * `traceId` (a trace id column of the caller's query) has a score of the condition's name that
+ * meets it (or, for `present: false`, none of that name). `scoreNames`, the trace's
+ * `Trace.scoreNames` column when the caller's query is over traces: a presence condition is then
+ * a test of it, in the walk of the trace rows, instead of a subquery over the scores
+ * (docs/database.md#benchsearch).
+ */
+export function scoreCondition(projectId: string, traceId: string, condition: ScoreCondition, provider: Provider, scoreNames?: string): SqlPart {
   const negated = condition.kind === 'presence' && !condition.present;
-  // PostgreSQL runs `NOT IN (subquery)` as a hashed subplan of every score of the name; `NOT EXISTS`
-  // is an anti-join (33-45 ms against 55-82 on bench/search's "no quality score" totals). SQLite's
-  // `NOT IN` builds an index of the subquery once, 4 times faster than probing per trace
-  // (docs/database.md#benchsearch).
+  if (condition.kind === 'presence' && scoreNames) {
+    // "Has none" as NOT of "has": PostgreSQL then estimates it as keeping most traces; as `= 0` it
+    // guessed 0.5% of them and planned the page's statements as parallel scans, which took both
+    // cores three times over (docs/database.md#benchsearch).
+    const found = `COALESCE(${provider === 'postgresql' ? 'strpos' : 'instr'}(${scoreNames}, ?), 0) > 0`;
+    return { sql: negated ? `NOT (${found})` : found, params: [scoreNamesEntry(condition.name)] };
+  }
+  // Spans (no roll-up of their trace's names): PostgreSQL runs `NOT IN (subquery)` as a hashed
+  // subplan of every score of the name; `NOT EXISTS` is an anti-join (33-45 ms against 55-82 on
+  // bench/search's "no quality score" totals). SQLite's `NOT IN` builds an index of the subquery
+  // once, 4 times faster than probing per trace (docs/database.md#benchsearch).
   if (negated && provider === 'postgresql') {
     return {
       sql: `NOT EXISTS (SELECT 1 FROM "Score" AS s WHERE s."projectId" = ? AND s."name" = ? AND s."traceId" = ${traceId})`,

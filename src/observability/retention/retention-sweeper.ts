@@ -99,7 +99,7 @@ export class RetentionSweeper {
       result.traces += await this.deleteExpired(projectId, before, result);
       // Scores older than the cutoff, whatever they name: a session's, a scenario's, those of a
       // trace that never came (docs/scores.md#deleting). A trace's went with it above.
-      if (!this.stopped) result.scores += await deleteScoresOfProjectBefore(this.services.db, projectId, before);
+      if (!this.stopped) result.scores += await deleteScoresOfProjectBefore(this.services, projectId, before);
       result.logRecords += await deleteUnjoinedLogRecords(requestContext(this.services, projectId), before);
     }
     if (result.traces > 0 || result.scores > 0 || result.partitionsDropped.length > 0 || result.logRecords > 0)

@@ -1,8 +1,9 @@
 // The filters of trace and span search (docs/observability.md#search) as SQL conditions, shared
 // by the listings (listings.ts) and the aggregates (metrics.ts). Trace rows carry their roll-ups
 // (root name, kind, status, user, session, environment, app, variant, cost, tokens, latency), so
-// most trace filters touch only the Trace table; "model" reads the TraceModel roll-up through its
-// index, and "text" looks into the trace's spans through the span primary key (projectId, traceId, …).
+// most trace filters touch only the Trace table (a score name's presence too: Trace.scoreNames);
+// "model" reads the TraceModel roll-up through its index, and "text" looks into the trace's spans
+// through the span primary key (projectId, traceId, …).
 import type { RequestContext } from '../../shared/context.js';
 import type { BulkSql } from '../../shared/sql.js';
 import { scoreCondition, type ScoreCondition, type TraceTimes } from '../../scores/trace-search.js';
@@ -145,9 +146,11 @@ function commonConditions(sql: BulkSql, alias: string, filter: SearchFilter, whe
   if (filter.maxLatency !== undefined) where.add(`${c('latency')} <= ?`, filter.maxLatency);
 }
 
+/** The score filters; on traces (`t`) "has (no) score of a name" tests the trace's names roll-up (docs/observability.md#roll-ups). */
 function scoreConditions(ctx: RequestContext, alias: string, filter: SearchFilter, where: Where) {
+  const names = alias === 't' ? `${alias}."scoreNames"` : undefined;
   for (const condition of filter.scores ?? []) {
-    const { sql, params } = scoreCondition(ctx.projectId, `${alias}."traceId"`, condition, ctx.sql.provider);
+    const { sql, params } = scoreCondition(ctx.projectId, `${alias}."traceId"`, condition, ctx.sql.provider, names);
     where.add(sql, ...params);
   }
 }

@@ -5,14 +5,13 @@
 // every trace here but takes the join). Each step below changes one thing, then both are checked.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { retentionProject } from '../../../test/helpers/retention.js';
 import { onPostgres, startServer, type TestServer } from '../../../test/helpers/server.js';
 import { legacySpan } from '../../../test/helpers/spans.js';
 import type { ScoreInput } from '../../scores/inputs.js';
 import { deleteScore, storeScores, upsertScores } from '../../scores/operations.js';
 import { requestContext, type RequestContext } from '../../shared/context.js';
-import { EVALUATION_ENVIRONMENT, type SpanRecord } from '../ingestion/span-record.js';
-import { writeSpans } from '../ingestion/span-writer.js';
-import { RetentionSweeper } from '../retention/retention-sweeper.js';
+import { EVALUATION_ENVIRONMENT } from '../ingestion/span-record.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -161,26 +160,11 @@ describe("the trace's start on its scores", () => {
 
   it('goes with the traces retention deletes', async () => {
     const now = Date.now();
-    const created = await server.request('POST', '/projects', { name: 'trace-times-retention' });
-    const projectId = created.body.id as string;
-    await server.assay.db.project.update({ where: { id: projectId }, data: { retentionDays: 7 } });
-    const project = requestContext(server.assay.services, projectId);
-    const span = (traceId: string, start: number): SpanRecord => ({
-      traceId,
-      spanId: 'r',
-      parentSpanId: null,
-      name: 'r',
-      spanKind: 'CHAIN',
-      statusCode: 'OK',
-      startTimeUnixNano: BigInt(start) * 1_000_000n,
-      endTimeUnixNano: BigInt(start + 1000) * 1_000_000n,
-      attributes: {},
-    });
-    await writeSpans(project, [span('old', now - 40 * DAY), span('new', now - DAY)]);
+    const { projectId, ctx: project, writeTraces, sweep } = await retentionProject(server, 'trace-times-retention');
+    await writeTraces({ old: now - 40 * DAY, new: now - DAY });
     await upsertScores(project, [score('old-q', 'old', 'quality', 1), score('new-q', 'new', 'quality', 0)]);
     expect(await expectKept(projectId)).toBe(2);
-    const sweeper = new RetentionSweeper(server.assay.services, { defaultDays: null, batchSize: 500, partitionsAhead: 3 }, server.assay.server.log);
-    expect((await sweeper.sweep(new Date(now))).traces).toBe(1);
+    expect((await sweep(new Date(now))).traces).toBe(1);
     // A score of the expired trace written again after the sweep: its trace is gone.
     await upsertScores(project, [score('old-q', 'old', 'quality', 1)]);
     expect(await expectKept(projectId)).toBe(2);
