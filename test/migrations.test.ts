@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { MigrationError, migratePostgres, migrateSqlite, migrationNames, migrationsDir, postgresMigrationsDir, SQLITE_PAGE_SIZE } from '../src/shared/migrate.js';
+import {
+  MigrationError,
+  migratePostgres,
+  migrateSqlite,
+  migrationNames,
+  migrationsDir,
+  postgresMigrationsDir,
+  SQLITE_PAGE_SIZE,
+} from '../src/shared/migrate.js';
 import { openDatabase } from '../src/shared/db.js';
 import { canonicalSchemaPath, derivePostgresSchema, postgresChanges, postgresSchemaPath } from '../scripts/postgres-schema.js';
 import { createTestDatabase, postgresServerUrl } from './helpers/server.js';

@@ -71,14 +71,14 @@ let rememberedParts = 0;
 
 function partsOf(key: string, prefix: string): readonly string[] {
   let parts = partsUnder.get(prefix);
-  if (!parts) partsUnder.set(prefix, (parts = new Map()));
+  if (!parts) partsUnder.set(prefix, (parts = new Map<string, readonly string[]>()));
   let found = parts.get(key);
   if (found === undefined) {
     found = key.slice(prefix.length + 1).split('.');
     if (rememberedParts >= MAX_REMEMBERED_PARTS) {
       partsUnder.clear();
       rememberedParts = 0;
-      partsUnder.set(prefix, (parts = new Map()));
+      partsUnder.set(prefix, (parts = new Map<string, readonly string[]>()));
     }
     parts.set(key, found);
     rememberedParts++;
