@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { MigrationError, migratePostgres, migrateSqlite, migrationNames, migrationsDir, postgresMigrationsDir } from '../src/shared/migrate.js';
+import {
+  MigrationError,
+  migratePostgres,
+  migrateSqlite,
+  migrationNames,
+  migrationsDir,
+  postgresMigrationsDir,
+  SQLITE_PAGE_SIZE,
+} from '../src/shared/migrate.js';
 import { openDatabase } from '../src/shared/db.js';
 import { canonicalSchemaPath, derivePostgresSchema, postgresChanges, postgresSchemaPath } from '../scripts/postgres-schema.js';
 import { createTestDatabase, postgresServerUrl } from './helpers/server.js';
@@ -38,6 +46,7 @@ describe('migrations', () => {
       const database = await openDatabase({ url });
       if (database.provider !== 'sqlite') throw new Error('a file: URL opens SQLite');
       expect(database.connection().pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(Number(database.connection().pragma('page_size', { simple: true }))).toBe(SQLITE_PAGE_SIZE);
       // 1 is NORMAL: acknowledged writes wait for WalSync's fsync instead (src/shared/wal-sync.ts).
       expect(Number(database.connection().pragma('synchronous', { simple: true }))).toBe(1);
       await database.db.$disconnect();
@@ -48,6 +57,19 @@ describe('migrations', () => {
     const schema = readFileSync(new URL('../prisma/schema.prisma', import.meta.url), 'utf8');
     const snapshot = readFileSync(join(migrationsDir, 'schema.snapshot.prisma'), 'utf8');
     expect(snapshot, 'prisma/schema.prisma changed: run `npm run migrate:new -- <name>`').toBe(schema);
+  });
+
+  it('leaves the page size of a database made before alone', () => {
+    const path = join(dir, 'small-pages.db');
+    const made = new Database(path);
+    made.pragma('page_size = 4096');
+    made.pragma('journal_mode = WAL');
+    made.exec('CREATE TABLE "Earlier" ("id" TEXT)');
+    made.close();
+    expect(migrateSqlite(path)).toEqual(migrationNames());
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('page_size', { simple: true })).toBe(4096);
+    db.close();
   });
 
   it('applies a new migration once and refuses one edited after it was applied', () => {

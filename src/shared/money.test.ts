@@ -39,6 +39,13 @@ describe('roundCost', () => {
     expect(roundCost(Number.POSITIVE_INFINITY)).toBeNull();
     expect(roundCost(1e21)).toBe(1e21);
   });
+
+  it('is the pico-dollar rounding that sums use, for every sign and magnitude', () => {
+    // sumCosts of one value is that value through pico-dollars as BigInts.
+    const values = [0, -0, 5e-13, -5e-13, 1e-15, -1e-15, 0.1 + 0.2, 1e20, -123.456789012345];
+    for (let i = 0; i < 20_000; i++) values.push((Math.random() - 0.5) * 10 ** (Math.floor(Math.random() * 34) - 14));
+    for (const value of values) expect(roundCost(value), String(value)).toBe(sumCosts([value]));
+  });
 });
 
 describe('costSumSql', () => {

@@ -21,11 +21,15 @@ function fromPicos(value: bigint): number {
   return Number(`${sign}${abs / SCALE}.${(abs % SCALE).toString().padStart(COST_DECIMALS, '0')}`);
 }
 
-/** `usd` rounded to the pico-dollar; null and non-finite values stay null. */
+/**
+ * `usd` rounded to the pico-dollar; null and non-finite values stay null. The same number as
+ * `fromPicos(picos(usd))` (toFixed's decimal read back; `|| 0` makes -0 the 0 that gives), without
+ * its BigInts and strings: every priced span pays it on the serving thread.
+ */
 export function roundCost(usd: number | null | undefined): number | null {
   if (usd === null || usd === undefined || !Number.isFinite(usd)) return null;
   // From 1e21 on, toFixed writes exponent notation, and such a double has no decimals to round.
-  return Math.abs(usd) >= 1e21 ? usd : fromPicos(picos(usd));
+  return Math.abs(usd) >= 1e21 ? usd : Number(usd.toFixed(COST_DECIMALS)) || 0;
 }
 
 /** The exact sum of the costs given (nulls skipped), rounded to the pico-dollar; null when none is a number. */

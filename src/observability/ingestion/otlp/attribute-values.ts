@@ -61,21 +61,46 @@ class Branch {
 }
 
 /**
+ * The parts of each key under a prefix (`p.0.message.role` under `p` → `["0", "message", "role"]`),
+ * per prefix, remembered as rule-matching.ts remembers keys: a client sends the same keys span
+ * after span, and slicing them anew was most of `unflatten`'s time. Bounded alike.
+ */
+const partsUnder = new Map<string, Map<string, readonly string[]>>();
+const MAX_REMEMBERED_PARTS = 20_000;
+let rememberedParts = 0;
+
+function partsOf(key: string, prefix: string): readonly string[] {
+  let parts = partsUnder.get(prefix);
+  if (!parts) partsUnder.set(prefix, (parts = new Map<string, readonly string[]>()));
+  let found = parts.get(key);
+  if (found === undefined) {
+    found = key.slice(prefix.length + 1).split('.');
+    if (rememberedParts >= MAX_REMEMBERED_PARTS) {
+      partsUnder.clear();
+      rememberedParts = 0;
+      partsUnder.set(prefix, (parts = new Map<string, readonly string[]>()));
+    }
+    parts.set(key, found);
+    rememberedParts++;
+  }
+  return found;
+}
+
+/**
  * The attributes under `prefix.` as one nested value: `p.0.message.role` → `[{message: {role}}]`.
  * Objects whose keys are all indexes become arrays (in index order). Undefined when none.
  */
 export function unflatten(attrs: Attrs, prefix: string): JsonValue | undefined {
-  const head = `${prefix}.`;
   let root: Branch | undefined;
   for (const key in attrs) {
-    if (!key.startsWith(head)) continue;
+    if (key.length <= prefix.length || key.charCodeAt(prefix.length) !== 46 || !key.startsWith(prefix)) continue;
+    const parts = partsOf(key, prefix);
     root ??= new Branch();
     let node: Branch = root;
-    let from = head.length;
-    let dot = key.indexOf('.', from);
+    const last = parts.length - 1;
     let ok = true;
-    while (dot >= 0) {
-      const part = key.slice(from, dot);
+    for (let i = 0; i < last; i++) {
+      const part = parts[i];
       const next = node[part];
       if (next === undefined) node = node[part] = new Branch();
       else if (next instanceof Branch) node = next;
@@ -83,11 +108,8 @@ export function unflatten(attrs: Attrs, prefix: string): JsonValue | undefined {
         ok = false; // a leaf already sits where this key needs a branch: the raw attributes keep it
         break;
       }
-      from = dot + 1;
-      dot = key.indexOf('.', from);
     }
-    const last = key.slice(from);
-    if (ok && !(node[last] instanceof Branch)) node[last] = attrs[key]!;
+    if (ok && !(node[parts[last]] instanceof Branch)) node[parts[last]] = attrs[key]!;
   }
   return root === undefined ? undefined : arrays(root);
 }
