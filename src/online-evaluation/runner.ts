@@ -15,7 +15,7 @@ import { Leases } from '../evaluation-engine/leases.js';
 import type { SchedulerSettings } from '../evaluation-engine/scheduler.js';
 import type { Services } from '../shared/context.js';
 import { follow } from '../shared/events.js';
-import { afterRequestsSent } from '../shared/http/turns.js';
+import { onceAfterRequestsSent } from '../shared/http/turns.js';
 import { runEvaluator } from './evaluator-run.js';
 import { type DecidedJob, decideJobs } from './job-decisions.js';
 import { type EndSettings, type Finished, type GroupWrite, endData, writeEnds } from './job-endings.js';
@@ -89,12 +89,16 @@ export class OnlineEvaluationRunner {
   private writing = false;
   /** The queue is to be written as soon as the write under way ends. */
   private groupDue = false;
-  /** A flush is due after the event loop's next poll (`flushSoon`). */
-  private flushing = false;
   private groupTimer: NodeJS.Timeout | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
   private busyTimer: NodeJS.Timeout | undefined;
-  private woken = false;
+  /** A scan soon, once: jobs ending in the same turn are claimed for as one batch. */
+  private readonly scanSoon = onceAfterRequestsSent(() => void this.scan());
+  /**
+   * The due group is written once the turn's requests are: the evaluators' answers that came
+   * meanwhile take their slots again before the write's statements hold the loop.
+   */
+  private readonly flushSoon = onceAfterRequestsSent(() => this.flush());
   private scanning = false;
   private rescan = false;
   private stopped = false;
@@ -186,14 +190,8 @@ export class OnlineEvaluationRunner {
     return this.ready.length > 0 && room < Math.ceil(slots / 2) ? 0 : room;
   }
 
-  /** A scan soon, once: jobs ending in the same turn are claimed for as one batch. */
   private wake(): void {
-    if (this.woken || this.stopped) return;
-    this.woken = true;
-    afterRequestsSent(() => {
-      this.woken = false;
-      void this.scan();
-    });
+    if (!this.stopped) this.scanSoon();
   }
 
   private async scan(): Promise<void> {
@@ -367,19 +365,6 @@ export class OnlineEvaluationRunner {
         this.flushSoon();
       }, GROUP_WAIT_MS);
     this.flushSoon();
-  }
-
-  /**
-   * The due group is written after the event loop's next poll for input: the evaluators' answers
-   * that came meanwhile take their slots again before the write's statements hold the loop.
-   */
-  private flushSoon(): void {
-    if (this.flushing) return;
-    this.flushing = true;
-    afterRequestsSent(() => {
-      this.flushing = false;
-      this.flush();
-    });
   }
 
   /** Writes the group waiting when it is due, a group at a time: each group is one fenced transaction. */

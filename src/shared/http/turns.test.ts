@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { afterRequestsSent } from './turns.js';
+import { afterRequestsSent, onceAfterRequestsSent } from './turns.js';
 
 describe('afterRequestsSent', () => {
   let server: Server;
@@ -52,5 +52,18 @@ describe('afterRequestsSent', () => {
       unsubscribe('undici:request:bodySent', sent);
     }
     expect(order).toEqual(['setImmediate', 'request written', 'afterRequestsSent']);
+  });
+
+  it('runs work asked several times in a turn once, and again when asked after it ran', async () => {
+    let runs = 0;
+    const soon = onceAfterRequestsSent(() => runs++);
+    soon();
+    soon();
+    soon();
+    await new Promise<void>((resolve) => afterRequestsSent(resolve));
+    expect(runs).toBe(1);
+    soon();
+    await new Promise<void>((resolve) => afterRequestsSent(resolve));
+    expect(runs).toBe(2);
   });
 });

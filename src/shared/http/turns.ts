@@ -11,3 +11,19 @@
 export function afterRequestsSent(work: () => void): void {
   setImmediate(() => setImmediate(work));
 }
+
+/**
+ * `work` to run once after the requests of the turn it is asked in are written
+ * (`afterRequestsSent`), however often it is asked before it runs.
+ */
+export function onceAfterRequestsSent(work: () => void): () => void {
+  let due = false;
+  return () => {
+    if (due) return;
+    due = true;
+    afterRequestsSent(() => {
+      due = false;
+      work();
+    });
+  };
+}
